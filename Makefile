@@ -1,0 +1,54 @@
+# latmap — see README.md. `make demo` sets up and runs a survey on this
+# machine; `make test` runs every test.
+
+GO        ?= go
+MPICC     ?= mpicc
+VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
+MPI_PKGS  := openmpi-bin libopenmpi-dev
+TEST_PKGS := $(MPI_PKGS) iproute2 lammps lammps-examples
+NP        ?= 4
+# Open MPI refuses to run as root without these; harmless otherwise.
+export OMPI_ALLOW_RUN_AS_ROOT=1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export LATMAP_BIN := $(CURDIR)/bin/latmap
+export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
+
+.PHONY: all build deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot clean
+
+all: build
+
+deps:
+	@./scripts/ensure-packages.sh $(MPI_PKGS)
+
+deps-test:
+	@./scripts/ensure-packages.sh $(TEST_PKGS)
+
+build: deps
+	@mkdir -p bin lib
+	CC=$(MPICC) $(GO) build -tags mpi -ldflags "$(LDFLAGS)" -o bin/latmap ./cmd/latmap
+	@if [ -f interpose/c/Makefile ]; then $(MAKE) -s -C interpose/c MPICC=$(MPICC) OUT=$(CURDIR)/lib; fi
+
+# Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
+# bin/latmap and lib/liblatmap.so and skip with a reason when what they need
+# is missing.
+test: deps-test build
+	$(GO) vet ./...
+	CC=$(MPICC) $(GO) vet -tags mpi ./...
+	$(GO) test -count=1 -timeout 14m ./...
+
+test-short:
+	$(GO) test -short ./...
+
+demo: build
+	@rm -rf demo.tmp && mkdir -p demo.tmp
+	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --progress
+	@if bin/latmap plot --help >/dev/null 2>&1; then bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png || true; fi
+	@rm -rf demo && mv demo.tmp demo
+	@echo "latmap: results in demo/ (survey/, survey.mmpi)"
+
+bench-survey: build
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
+
+clean:
+	rm -rf bin lib demo demo.tmp

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/internal/version"
+)
+
+// exitError carries a process exit status through cobra (for example the
+// launcher's status that latmap profile passes through).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code != 0 {
+		return ee.code
+	}
+	return 1
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "latmap",
+		Short: "MPI rank-to-rank latency surveys, communication profiles and placement advice",
+		Long: `latmap measures how fast every pair of MPI ranks can talk on a real cluster,
+profiles how an MPI application actually talks, and proposes a better
+rank-to-core/node placement with its predicted gain.
+
+  mpirun -np 64 latmap survey -o cluster/          all-pairs latency survey
+  latmap plot cluster/ -o cluster.png              latency surface plot
+  latmap topo cluster/                             inferred topology and layout
+  latmap compare a/ b/                             two scheduler layouts side by side
+  latmap import mmpi LOG -o DIR                    read an mmpi log
+  latmap profile -o app/ -- mpirun -np 64 ./app    profile an MPI application
+  latmap report app/                               MPInside-style tables of a profile
+  latmap place --survey cluster/ --profile app/ -o app.rankfile`,
+		Version:       version.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		newSurveyCmd(),
+		newImportCmd(),
+		newPlotCmd(),
+		newTopoCmd(),
+		newCompareCmd(),
+		newProfileCmd(),
+		newReportCmd(),
+		newPlaceCmd(),
+	)
+	return root
+}

@@ -1,0 +1,106 @@
+// Package atomicdir writes a directory of result files so that a crash never
+// leaves half a result: files go to a temporary sibling directory that is
+// renamed into place only when every file was written.
+package atomicdir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ErrExists is returned when the destination exists and force is false.
+var ErrExists = errors.New("exists")
+
+// CheckDest fails when dir exists and force is false, so a command can refuse
+// before it spends time measuring.
+func CheckDest(dir string, force bool) error {
+	if dir == "" {
+		return fmt.Errorf("no output directory given")
+	}
+	if _, err := os.Stat(dir); err == nil {
+		if !force {
+			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", dir, ErrExists)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("output %s: %w", dir, err)
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		return fmt.Errorf("output %s: parent directory %s does not exist", dir, parent)
+	}
+	return nil
+}
+
+// Write creates dir by calling fill on an empty temporary directory beside
+// it and renaming that directory to dir when fill succeeds. With force an
+// existing dir is replaced; without it an existing dir is an error. On any
+// error the temporary directory is removed and dir is left as it was.
+func Write(dir string, force bool, fill func(tmp string) error) (err error) {
+	if err := CheckDest(dir, force); err != nil {
+		return err
+	}
+	clean := filepath.Clean(dir)
+	tmp, err := os.MkdirTemp(filepath.Dir(clean), "."+filepath.Base(clean)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("output %s: %w", dir, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := fill(tmp); err != nil {
+		return err
+	}
+	var old string
+	if _, statErr := os.Stat(clean); statErr == nil {
+		old = tmp + ".old"
+		if err := os.Rename(clean, old); err != nil {
+			return fmt.Errorf("output %s: moving the old result aside: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, clean); err != nil {
+		if old != "" {
+			os.Rename(old, clean)
+		}
+		return fmt.Errorf("output %s: %w", dir, err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}
+
+// WriteFile writes one file atomically: to a temporary sibling, then renamed.
+func WriteFile(path string, force bool, data []byte) error {
+	if !force {
+		if _, err := os.Stat(path); err == nil {
+			return fmt.Errorf("output %s: %w; use --force to replace it", path, ErrExists)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	os.Chmod(tmp, 0o644)
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package atomicdir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteRefusesExistingWithoutForce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(dir, false, func(string) error { return nil })
+	if !errors.Is(err, ErrExists) {
+		t.Fatalf("Write over existing dir without force: err = %v, want ErrExists", err)
+	}
+}
+
+func TestWriteFailureLeavesNothing(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "out")
+	boom := errors.New("boom")
+	err := Write(dir, false, func(tmp string) error {
+		os.WriteFile(filepath.Join(tmp, "half.csv"), []byte("a,b\n"), 0o644)
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 0 {
+		t.Fatalf("after a failed write the parent holds %d entries (%v), want none", len(ents), ents[0].Name())
+	}
+}
+
+func TestWriteForceReplaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	for _, content := range []string{"one", "two"} {
+		err := Write(dir, true, func(tmp string) error {
+			return os.WriteFile(filepath.Join(tmp, "f"), []byte(content), 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "f"))
+	if err != nil || string(b) != "two" {
+		t.Fatalf("content = %q, %v; want two", b, err)
+	}
+	ents, _ := os.ReadDir(filepath.Dir(dir))
+	if len(ents) != 1 {
+		t.Fatalf("parent holds %d entries, want only the result", len(ents))
+	}
+}

@@ -1,0 +1,6 @@
+// Package version holds latmap's version, set at link time by make build
+// (-ldflags "-X github.com/latmap/latmap/internal/version.Version=...").
+package version
+
+// Version is latmap's version.
+var Version = "0.1.0-dev"

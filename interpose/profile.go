@@ -1,0 +1,151 @@
+package interpose
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// Profile directory file names.
+const (
+	MetaFile      = "meta.json"
+	RanksFile     = "ranks.csv"
+	FunctionsFile = "functions.csv"
+	MatrixFile    = "matrix.csv"
+	SizesFile     = "sizes.csv"
+)
+
+// Meta is the profile directory's meta.json.
+type Meta struct {
+	Tool        string    `json:"tool"`
+	Version     string    `json:"version"`
+	Command     []string  `json:"command"`
+	Ranks       int       `json:"ranks"`
+	Modes       []string  `json:"modes"` // basic, slt, collective-wait
+	Window      string    `json:"window,omitempty"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	WallSeconds float64   `json:"wall_s"`
+	MPIVersion  string    `json:"mpi_version,omitempty"`
+	// Unmeasured lists what the library met but could not measure exactly
+	// (for example an MPI function it does not wrap).
+	Unmeasured []string `json:"unmeasured,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// Rank is one row of the profile's ranks.csv: the survey's columns plus the
+// elapsed and computation (outside MPI) seconds.
+type Rank struct {
+	mapper.Rank
+	Elapsed float64 `csv:"elapsed_s"`
+	Comput  float64 `csv:"comput_s"`
+}
+
+// Function is one row of functions.csv: one rank's use of one MPI function.
+type Function struct {
+	Rank      int     `csv:"rank"`
+	Function  string  `csv:"function"`
+	Calls     int64   `csv:"calls"`
+	Time      float64 `csv:"time_s"`
+	Late      float64 `csv:"late_s"`
+	Sync      float64 `csv:"sync_s"`
+	BytesSent int64   `csv:"bytes_sent"`
+	BytesRecv int64   `csv:"bytes_recv"`
+	ReqsSent  int64   `csv:"reqs_sent"`
+	ReqsRecv  int64   `csv:"reqs_recv"`
+}
+
+// Transfer is one row of matrix.csv: point-to-point traffic from src to dst
+// in MPI_COMM_WORLD ranks.
+type Transfer struct {
+	Src      int     `csv:"src"`
+	Dst      int     `csv:"dst"`
+	Bytes    int64   `csv:"bytes"`
+	Messages int64   `csv:"messages"`
+	Time     float64 `csv:"time_s"`
+	Late     float64 `csv:"late_s"`
+}
+
+// SizeBin is one row of sizes.csv: calls of a function whose message size
+// fell in [Low, High). High is -1 for the open last bin.
+type SizeBin struct {
+	Rank     int     `csv:"rank"`
+	Function string  `csv:"function"`
+	Low      int64   `csv:"bin_low"`
+	High     int64   `csv:"bin_high"`
+	Calls    int64   `csv:"calls"`
+	Time     float64 `csv:"time_s"`
+}
+
+// Profile is a profile directory in memory.
+type Profile struct {
+	Meta      Meta
+	Ranks     []Rank
+	Functions []Function
+	Matrix    []Transfer
+	Sizes     []SizeBin
+}
+
+// ReadProfile reads a profile directory written by latmap profile.
+func ReadProfile(dir string) (*Profile, error) {
+	p := &Profile{}
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		return nil, fmt.Errorf("reading profile %s: %w (is it a directory written by latmap profile?)", dir, err)
+	}
+	if err := json.Unmarshal(b, &p.Meta); err != nil {
+		return nil, fmt.Errorf("reading profile %s: %s: %w", dir, MetaFile, err)
+	}
+	for _, f := range []struct {
+		name     string
+		out      any
+		optional bool
+	}{
+		{RanksFile, &p.Ranks, false},
+		{FunctionsFile, &p.Functions, false},
+		{MatrixFile, &p.Matrix, false},
+		{SizesFile, &p.Sizes, true},
+	} {
+		fh, err := os.Open(filepath.Join(dir, f.name))
+		if err != nil {
+			if f.optional && os.IsNotExist(err) {
+				continue
+			}
+			return nil, fmt.Errorf("reading profile %s: %w", dir, err)
+		}
+		err = gocsv.Unmarshal(fh, f.out)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading profile %s: %s: %w", dir, f.name, err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("reading profile %s: %w", dir, err)
+	}
+	return p, nil
+}
+
+// Validate checks ranks are 0..N-1 in order and the matrix names only them.
+func (p *Profile) Validate() error {
+	n := len(p.Ranks)
+	for i, r := range p.Ranks {
+		if r.Rank.Rank != i {
+			return fmt.Errorf("%s row %d has rank %d, want %d", RanksFile, i+1, r.Rank.Rank, i)
+		}
+	}
+	for i, t := range p.Matrix {
+		if t.Src < 0 || t.Src >= n || t.Dst < 0 || t.Dst >= n {
+			return fmt.Errorf("%s row %d: pair (%d, %d) outside ranks 0..%d", MatrixFile, i+1, t.Src, t.Dst, n-1)
+		}
+		if t.Bytes < 0 || t.Messages < 0 {
+			return fmt.Errorf("%s row %d: negative bytes or messages", MatrixFile, i+1)
+		}
+	}
+	return nil
+}

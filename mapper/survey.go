@@ -1,0 +1,303 @@
+package mapper
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Survey file names inside a survey directory.
+const (
+	MetaFile  = "meta.json"
+	RanksFile = "ranks.csv"
+	PairsFile = "pairs.csv"
+	FitFile   = "fit.csv"
+)
+
+// SurveyMeta is the survey directory's meta.json.
+type SurveyMeta struct {
+	Tool        string    `json:"tool"`
+	Version     string    `json:"version"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	CommandLine []string  `json:"command_line,omitempty"`
+	MPIVersion  string    `json:"mpi_version,omitempty"`
+	Launcher    string    `json:"launcher,omitempty"`
+	Ranks       int       `json:"ranks"`
+	Sizes       []int     `json:"sizes"`
+	Repeats     int       `json:"repeats"`
+	Warmup      int       `json:"warmup"`
+	Schedule    string    `json:"schedule"`
+	// Scope says which pairs were measured ("all" for every pair).
+	Scope string `json:"scope"`
+	// Interference is the median ratio of concurrent to isolated round
+	// trips over the pairs re-measured in isolation; absent for sequential.
+	Interference *float64 `json:"interference,omitempty"`
+	// IsolatedPairs is how many pairs were re-measured in isolation.
+	IsolatedPairs int `json:"isolated_pairs,omitempty"`
+	// WtickSeconds is MPI_Wtick, the resolution of MPI_Wtime.
+	WtickSeconds float64 `json:"wtick_s,omitempty"`
+	// MeasureSeconds is the wall time of the measurement phase.
+	MeasureSeconds float64 `json:"measure_s,omitempty"`
+	// Machine names the machine when known (for example from an mmpi log's
+	// "Testing Hostname").
+	Machine string `json:"machine,omitempty"`
+	// Source says where the data came from when it was not measured by
+	// latmap survey (for example "mmpi:bw_4x32.dat").
+	Source string `json:"source,omitempty"`
+	// Warnings are things the producer wants a reader to know.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Rank is one row of ranks.csv: where an MPI rank ran.
+// Unknown integer facts are -1.
+type Rank struct {
+	Rank     int    `csv:"rank"`
+	Host     string `csv:"host"`
+	CPU      int    `csv:"cpu"`
+	CPUEnd   int    `csv:"cpu_end"`
+	CPUSet   string `csv:"cpuset"`
+	Socket   int    `csv:"socket"`
+	NUMA     int    `csv:"numa"`
+	L3       int    `csv:"l3"`
+	Migrated bool   `csv:"migrated"`
+}
+
+// Metric names one statistic of a pair's round-trip times.
+type Metric int
+
+// The statistics kept per pair and size in pairs.csv.
+const (
+	Mean Metric = iota
+	Std
+	Min
+	Median
+	P99
+	Isolated
+	numMetrics
+)
+
+var metricNames = [...]string{"mean", "std", "min", "median", "p99", "isolated"}
+
+// String returns the metric's short name (mean, std, min, median, p99, isolated).
+func (m Metric) String() string {
+	if m < 0 || m >= numMetrics {
+		return fmt.Sprintf("Metric(%d)", int(m))
+	}
+	return metricNames[m]
+}
+
+// ParseMetric parses a metric's short name.
+func ParseMetric(s string) (Metric, error) {
+	for i, n := range metricNames {
+		if n == s {
+			return Metric(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mapper: unknown metric %q (want one of mean, std, min, median, p99, isolated)", s)
+}
+
+// AllMetrics lists every metric.
+func AllMetrics() []Metric { return []Metric{Mean, Std, Min, Median, P99, Isolated} }
+
+// PairStats is one row of pairs.csv: the round-trip statistics of one
+// unordered rank pair (A < B) at one message size, in microseconds.
+// Isolated is NaN unless the pair was re-measured in isolation.
+type PairStats struct {
+	A, B     int
+	Size     int
+	Samples  int
+	Mean     float64
+	Std      float64
+	Min      float64
+	Median   float64
+	P99      float64
+	Isolated float64
+}
+
+// Get returns the value of metric m.
+func (p *PairStats) Get(m Metric) float64 {
+	switch m {
+	case Mean:
+		return p.Mean
+	case Std:
+		return p.Std
+	case Min:
+		return p.Min
+	case Median:
+		return p.Median
+	case P99:
+		return p.P99
+	case Isolated:
+		return p.Isolated
+	}
+	return math.NaN()
+}
+
+// Fit is one row of fit.csv: T(s) = L + s/B fitted per pair over the sizes.
+type Fit struct {
+	A         int     `csv:"rank_a"`
+	B         int     `csv:"rank_b"`
+	Latency   float64 `csv:"latency_us"`
+	Bandwidth float64 `csv:"bandwidth_MBps"`
+}
+
+// PairTable holds the statistics of every unordered pair at one message size
+// as packed upper triangles (float32 is ample for microsecond latencies and
+// halves the memory of a 4096-rank survey). Values of unmeasured pairs are
+// NaN and their Samples 0. A metric that was not loaded has a nil slice.
+type PairTable struct {
+	N       int
+	Size    int
+	Samples []int32
+	Values  [numMetrics][]float32
+}
+
+// NewPairTable returns a table for n ranks with the given metrics allocated
+// and every value NaN.
+func NewPairTable(n, size int, metrics ...Metric) *PairTable {
+	t := &PairTable{N: n, Size: size, Samples: make([]int32, TriLen(n))}
+	if len(metrics) == 0 {
+		metrics = AllMetrics()
+	}
+	for _, m := range metrics {
+		v := make([]float32, TriLen(n))
+		nan := float32(math.NaN())
+		for i := range v {
+			v[i] = nan
+		}
+		t.Values[m] = v
+	}
+	return t
+}
+
+// TriLen is the number of unordered pairs of n ranks.
+func TriLen(n int) int { return n * (n - 1) / 2 }
+
+// TriIndex is the index of unordered pair (a, b), a != b, in a packed upper
+// triangle of n ranks.
+func TriIndex(n, a, b int) int {
+	if a > b {
+		a, b = b, a
+	}
+	return a*n - a*(a+1)/2 + (b - a - 1)
+}
+
+// Has reports whether metric m was loaded.
+func (t *PairTable) Has(m Metric) bool { return t.Values[m] != nil }
+
+// At returns metric m of pair (a, b); 0 on the diagonal, NaN when unmeasured
+// or not loaded.
+func (t *PairTable) At(m Metric, a, b int) float64 {
+	if a == b {
+		return 0
+	}
+	v := t.Values[m]
+	if v == nil {
+		return math.NaN()
+	}
+	return float64(v[TriIndex(t.N, a, b)])
+}
+
+// SamplesAt returns the number of samples of pair (a, b).
+func (t *PairTable) SamplesAt(a, b int) int {
+	if a == b {
+		return 0
+	}
+	return int(t.Samples[TriIndex(t.N, a, b)])
+}
+
+// Set stores one row.
+func (t *PairTable) Set(p *PairStats) {
+	i := TriIndex(t.N, p.A, p.B)
+	t.Samples[i] = int32(p.Samples)
+	for m := Metric(0); m < numMetrics; m++ {
+		if t.Values[m] != nil {
+			t.Values[m][i] = float32(p.Get(m))
+		}
+	}
+}
+
+// Row fills dst (length N) with metric m between rank a and every rank.
+func (t *PairTable) Row(m Metric, a int, dst []float64) {
+	for b := 0; b < t.N; b++ {
+		dst[b] = t.At(m, a, b)
+	}
+}
+
+// Survey is a survey directory in memory.
+type Survey struct {
+	Meta  SurveyMeta
+	Ranks []Rank
+	// Tables holds one PairTable per message size, in increasing size.
+	Tables []*PairTable
+	Fits   []Fit
+}
+
+// N is the number of ranks.
+func (s *Survey) N() int { return len(s.Ranks) }
+
+// Sizes lists the measured message sizes in increasing order.
+func (s *Survey) Sizes() []int {
+	out := make([]int, len(s.Tables))
+	for i, t := range s.Tables {
+		out[i] = t.Size
+	}
+	return out
+}
+
+// Table returns the table of a message size, or the smallest size when
+// size < 0.
+func (s *Survey) Table(size int) (*PairTable, error) {
+	if len(s.Tables) == 0 {
+		return nil, fmt.Errorf("mapper: survey has no pairs")
+	}
+	if size < 0 {
+		return s.Tables[0], nil
+	}
+	for _, t := range s.Tables {
+		if t.Size == size {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("mapper: survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
+}
+
+// Dense returns metric m at a size as a full N x N row-major matrix with a
+// zero diagonal and NaN for unmeasured pairs.
+func (t *PairTable) Dense(m Metric) []float64 {
+	n := t.N
+	out := make([]float64, n*n)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			v := t.At(m, a, b)
+			out[a*n+b] = v
+			out[b*n+a] = v
+		}
+	}
+	return out
+}
+
+func (s *Survey) sortTables() {
+	sort.Slice(s.Tables, func(i, j int) bool { return s.Tables[i].Size < s.Tables[j].Size })
+}
+
+// Validate checks that the survey is self-consistent: ranks numbered 0..N-1
+// in order, at least two ranks, tables of N ranks.
+func (s *Survey) Validate() error {
+	if len(s.Ranks) < 2 {
+		return fmt.Errorf("mapper: survey has %d ranks, need at least 2", len(s.Ranks))
+	}
+	for i, r := range s.Ranks {
+		if r.Rank != i {
+			return fmt.Errorf("mapper: %s row %d has rank %d, want %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i)
+		}
+	}
+	for _, t := range s.Tables {
+		if t.N != len(s.Ranks) {
+			return fmt.Errorf("mapper: pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package mapper
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/latmap/latmap/internal/atomicdir"
+)
+
+// PairsHeader is the exact header of pairs.csv.
+var PairsHeader = []string{"rank_a", "rank_b", "size_bytes", "samples", "rtt_mean_us", "rtt_std_us",
+	"rtt_min_us", "rtt_median_us", "rtt_p99_us", "rtt_isolated_median_us"}
+
+// LoadOptions select what ReadSurvey loads. The zero value loads everything.
+type LoadOptions struct {
+	// Metrics to keep in memory; nil keeps all. Loading one metric of a
+	// 4096-rank survey takes a sixth of the memory of loading all.
+	Metrics []Metric
+	// SkipFit leaves fit.csv unread.
+	SkipFit bool
+}
+
+// ReadSurvey reads a survey directory.
+func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
+	s := &Survey{}
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w (is it a directory written by latmap survey or latmap import?)", dir, err)
+	}
+	if err := json.Unmarshal(b, &s.Meta); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
+	}
+	if s.Ranks, err = readRanksFile(filepath.Join(dir, RanksFile)); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	f, err := os.Open(filepath.Join(dir, PairsFile))
+	if err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	defer f.Close()
+	n := len(s.Ranks)
+	bySize := map[int]*PairTable{}
+	err = ScanPairs(f, func(p *PairStats) error {
+		if p.A < 0 || p.B >= n || p.A >= p.B {
+			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
+		}
+		t := bySize[p.Size]
+		if t == nil {
+			t = NewPairTable(n, p.Size, opt.Metrics...)
+			bySize[p.Size] = t
+			s.Tables = append(s.Tables, t)
+		}
+		t.Set(p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading survey %s: %s: %w", dir, PairsFile, err)
+	}
+	s.sortTables()
+	if !opt.SkipFit {
+		if s.Fits, err = readFitFile(filepath.Join(dir, FitFile)); err != nil {
+			return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// ReadRanks reads a ranks.csv (the survey's or the profile's: extra columns
+// are ignored).
+func ReadRanks(r io.Reader) ([]Rank, error) {
+	var rows []Rank
+	if err := gocsv.Unmarshal(r, &rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func readRanksFile(path string) ([]Rank, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := ReadRanks(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return rows, nil
+}
+
+func readFitFile(path string) ([]Fit, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []Fit
+	if err := gocsv.UnmarshalFile(f, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", FitFile, err)
+	}
+	return rows, nil
+}
+
+// ScanPairs streams the rows of a pairs.csv to fn without allocating per
+// row; the *PairStats is reused between calls. The header must start with
+// PairsHeader (extra columns may follow). An empty
+// rtt_isolated_median_us is NaN.
+func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("empty file, want the header %s", joinComma(PairsHeader))
+	}
+	head := bytes.Split(bytes.TrimRight(sc.Bytes(), "\r"), []byte{','})
+	if len(head) < len(PairsHeader) {
+		return fmt.Errorf("line 1: header has %d columns, want %s", len(head), joinComma(PairsHeader))
+	}
+	for i, h := range PairsHeader {
+		if string(head[i]) != h {
+			return fmt.Errorf("line 1: column %d is %q, want %q", i+1, head[i], h)
+		}
+	}
+	var p PairStats
+	var fields [10][]byte
+	line := 1
+	for sc.Scan() {
+		line++
+		b := bytes.TrimRight(sc.Bytes(), "\r")
+		if len(b) == 0 {
+			continue
+		}
+		k := 0
+		for k < 10 {
+			i := bytes.IndexByte(b, ',')
+			if i < 0 {
+				fields[k] = b
+				b = nil
+				k++
+				break
+			}
+			fields[k] = b[:i]
+			b = b[i+1:]
+			k++
+		}
+		if k < 10 {
+			return fmt.Errorf("line %d: %d columns, want %d", line, k, len(PairsHeader))
+		}
+		ints := [4]*int{&p.A, &p.B, &p.Size, &p.Samples}
+		for i, dst := range ints {
+			v, err := atoi(fields[i])
+			if err != nil {
+				return fmt.Errorf("line %d: %s: %w", line, PairsHeader[i], err)
+			}
+			if v < 0 {
+				return fmt.Errorf("line %d: %s: negative value %d", line, PairsHeader[i], v)
+			}
+			*dst = v
+		}
+		floats := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
+		for i, dst := range floats {
+			fb := fields[4+i]
+			if len(fb) == 0 {
+				*dst = math.NaN()
+				continue
+			}
+			v, err := strconv.ParseFloat(string(fb), 64)
+			if err != nil {
+				return fmt.Errorf("line %d: %s: %w", line, PairsHeader[4+i], err)
+			}
+			*dst = v
+		}
+		if err := fn(&p); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+	}
+	return sc.Err()
+}
+
+func atoi(b []byte) (int, error) {
+	if len(b) == 0 || len(b) > 10 {
+		return strconv.Atoi(string(b))
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return strconv.Atoi(string(b))
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, nil
+}
+
+func joinComma(s []string) string {
+	var b bytes.Buffer
+	for i, x := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(x)
+	}
+	return b.String()
+}
+
+// AppendPairRow appends one pairs.csv line for p (with newline) to dst.
+// Values are written with nanosecond resolution (3 decimals of a
+// microsecond); NaN is written as an empty field.
+func AppendPairRow(dst []byte, p *PairStats) []byte {
+	dst = strconv.AppendInt(dst, int64(p.A), 10)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, int64(p.B), 10)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, int64(p.Size), 10)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, int64(p.Samples), 10)
+	for _, v := range [6]float64{p.Mean, p.Std, p.Min, p.Median, p.P99, p.Isolated} {
+		dst = append(dst, ',')
+		dst = AppendMicros(dst, v)
+	}
+	return append(dst, '\n')
+}
+
+// AppendMicros appends a microsecond value with 3 decimals, or nothing for NaN.
+func AppendMicros(dst []byte, v float64) []byte {
+	if math.IsNaN(v) {
+		return dst
+	}
+	return strconv.AppendFloat(dst, v, 'f', 3, 64)
+}
+
+// WritePairs writes pairs.csv: the header, then every measured pair of every
+// table in order of size, rank_a, rank_b.
+func WritePairs(w io.Writer, tables []*PairTable) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString(joinComma(PairsHeader))
+	bw.WriteByte('\n')
+	buf := make([]byte, 0, 256)
+	var p PairStats
+	for _, t := range tables {
+		for a := 0; a < t.N; a++ {
+			for b := a + 1; b < t.N; b++ {
+				i := TriIndex(t.N, a, b)
+				if t.Samples[i] == 0 {
+					continue
+				}
+				p = PairStats{A: a, B: b, Size: t.Size, Samples: int(t.Samples[i])}
+				vals := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
+				for m, dst := range vals {
+					if v := t.Values[m]; v != nil {
+						*dst = float64(v[i])
+					} else {
+						*dst = math.NaN()
+					}
+				}
+				buf = AppendPairRow(buf[:0], &p)
+				bw.Write(buf)
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteRanks writes ranks.csv.
+func WriteRanks(w io.Writer, ranks []Rank) error {
+	return gocsv.Marshal(ranks, w)
+}
+
+// WriteFits writes fit.csv.
+func WriteFits(w io.Writer, fits []Fit) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("rank_a,rank_b,latency_us,bandwidth_MBps\n")
+	buf := make([]byte, 0, 128)
+	for _, f := range fits {
+		buf = strconv.AppendInt(buf[:0], int64(f.A), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(f.B), 10)
+		buf = append(buf, ',')
+		buf = AppendMicros(buf, f.Latency)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, f.Bandwidth, 'f', 3, 64)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
+}
+
+// WriteSurvey writes s as a survey directory, atomically: either the whole
+// directory appears or nothing does. An existing dir is replaced only with
+// force.
+func WriteSurvey(dir string, s *Survey, force bool) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("writing survey %s: %w", dir, err)
+	}
+	return atomicdir.Write(dir, force, func(tmp string) error {
+		meta, err := json.MarshalIndent(&s.Meta, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, MetaFile), append(meta, '\n'), 0o644); err != nil {
+			return err
+		}
+		if err := writeFileWith(filepath.Join(tmp, RanksFile), func(w io.Writer) error { return WriteRanks(w, s.Ranks) }); err != nil {
+			return err
+		}
+		if err := writeFileWith(filepath.Join(tmp, PairsFile), func(w io.Writer) error { return WritePairs(w, s.Tables) }); err != nil {
+			return err
+		}
+		if len(s.Fits) > 0 {
+			if err := writeFileWith(filepath.Join(tmp, FitFile), func(w io.Writer) error { return WriteFits(w, s.Fits) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return f.Close()
+}

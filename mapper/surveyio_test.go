@@ -1,0 +1,124 @@
+package mapper
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testSurvey() *Survey {
+	s := &Survey{Meta: SurveyMeta{Tool: "latmap", Ranks: 3, Sizes: []int{64, 1024}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
+	for i := 0; i < 3; i++ {
+		s.Ranks = append(s.Ranks, Rank{Rank: i, Host: "node" + string(rune('a'+i/2)), CPU: i, CPUEnd: i, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0})
+	}
+	for _, size := range []int{1024, 64} {
+		t := NewPairTable(3, size)
+		for a := 0; a < 3; a++ {
+			for b := a + 1; b < 3; b++ {
+				iso := math.NaN()
+				if a == 0 && b == 2 {
+					iso = 1.5
+				}
+				t.Set(&PairStats{A: a, B: b, Size: size, Samples: 10, Mean: float64(a+b) + float64(size)/1000,
+					Std: 0.25, Min: 0.5, Median: 1.125, P99: 9.75, Isolated: iso})
+			}
+		}
+		s.Tables = append(s.Tables, t)
+	}
+	s.Fits = []Fit{{A: 0, B: 1, Latency: 0.5, Bandwidth: 1234.5}}
+	return s
+}
+
+func TestSurveyRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	in := testSurvey()
+	if err := WriteSurvey(dir, in, false); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadSurvey(dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Sizes(); len(got) != 2 || got[0] != 64 || got[1] != 1024 {
+		t.Fatalf("sizes = %v, want [64 1024] (sorted)", got)
+	}
+	tab, _ := out.Table(1024)
+	// 1 + 2 + 1024/1000 written with three decimals.
+	if got := tab.At(Mean, 1, 2); math.Abs(got-4.024) > 1e-6 {
+		t.Errorf("mean(1,2) at 1024 B = %v, want 4.024", got)
+	}
+	if got := tab.At(Isolated, 0, 2); got != 1.5 {
+		t.Errorf("isolated(0,2) = %v, want 1.5", got)
+	}
+	if got := tab.At(Isolated, 0, 1); !math.IsNaN(got) {
+		t.Errorf("isolated(0,1) = %v, want NaN (empty field)", got)
+	}
+	if got := tab.SamplesAt(2, 0); got != 10 {
+		t.Errorf("samples(2,0) = %d, want 10", got)
+	}
+	if out.Ranks[2].Host != "nodeb" || len(out.Fits) != 1 || out.Fits[0].Bandwidth != 1234.5 {
+		t.Errorf("ranks/fits did not survive: %+v %+v", out.Ranks[2], out.Fits)
+	}
+	if err := WriteSurvey(dir, in, false); err == nil {
+		t.Error("writing over an existing survey without force succeeded")
+	}
+}
+
+func TestReadSurveyOneMetric(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	if err := WriteSurvey(dir, testSurvey(), false); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadSurvey(dir, LoadOptions{Metrics: []Metric{Median}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := out.Tables[0]
+	if tab.Has(Mean) || !tab.Has(Median) || tab.At(Median, 0, 1) != 1.125 {
+		t.Errorf("one-metric load: has mean %v, median(0,1) = %v", tab.Has(Mean), tab.At(Median, 0, 1))
+	}
+}
+
+func TestScanPairsErrors(t *testing.T) {
+	head := strings.Join(PairsHeader, ",") + "\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", "empty file"},
+		{"bad header", "rank_a,rank_c\n", "header"},
+		{"wrong column", strings.Replace(head, "samples", "n", 1), `column 4 is "n"`},
+		{"short row", head + "0,1,64,10,1.0\n", "line 2: 5 columns"},
+		{"bad number", head + "0,1,64,10,x,1,1,1,1,\n", "line 2: rtt_mean_us"},
+		{"bad rank", head + "0,-1,64,10,1,1,1,1,1,\n", "line 2: rank_b"},
+	} {
+		err := ScanPairs(strings.NewReader(tc.in), func(*PairStats) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestTriIndexCoversEveryPairOnce(t *testing.T) {
+	for n := 2; n < 40; n++ {
+		seen := make([]bool, TriLen(n))
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				i := TriIndex(n, a, b)
+				if i < 0 || i >= len(seen) || seen[i] || TriIndex(n, b, a) != i {
+					t.Fatalf("n=%d: pair (%d,%d) index %d out of range, repeated or asymmetric", n, a, b, i)
+				}
+				seen[i] = true
+			}
+		}
+	}
+}
+
+func FuzzScanPairs(f *testing.F) {
+	var buf bytes.Buffer
+	WritePairs(&buf, testSurvey().Tables)
+	f.Add(buf.Bytes())
+	f.Add([]byte(strings.Join(PairsHeader, ",") + "\n0,1,64,1,,,,,,\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ScanPairs(bytes.NewReader(b), func(p *PairStats) error { return nil })
+	})
+}
