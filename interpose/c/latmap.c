@@ -1,0 +1,1724 @@
+/*
+ * latmap.c: the hand-written part of latmap's PMPI interposition library:
+ * start-up and the profile written at MPI_Finalize, communicator tables,
+ * the request side table, the send-late token protocol (--slt), the
+ * collective wait (--collective-wait) and the observation window.
+ *
+ * Environment (set by latmap profile):
+ *   LATMAP_PROFILE_DIR  directory rank 0 writes the raw profile into
+ *   LATMAP_SLT=1        send-late time by tokens on shadow communicators
+ *   LATMAP_COLLWAIT=1   timed PMPI_Barrier before each blocking collective
+ *   LATMAP_WINDOW       FUNC:START:END collective heartbeat window
+ *   LATMAP_CLOCK        tsc (default on x86 with an invariant TSC) or monotonic
+ */
+#define _GNU_SOURCE
+#include "latmap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct lm_state lm = {.use_tsc = 1, .last_dt = MPI_DATATYPE_NULL};
+
+/* Things met that cannot be measured exactly (reported in meta.json). */
+enum {
+	LM_W_THREAD_MULTIPLE = 1,
+	LM_W_NO_SHADOW = 2,
+	LM_W_SENDRECV_REPLACE = 4,
+	LM_W_UNTRANSLATABLE = 8,
+	LM_W_DISABLED_WINDOW = 16,
+};
+
+static struct {
+	MPI_Comm priv; /* private duplicate of MPI_COMM_WORLD for the gather */
+	MPI_Group wgroup;
+	int warn;
+	int64_t mismatch; /* --slt: token and payload from different senders */
+	int pc_on, win_open;
+	int win_fn, win_start, win_end, win_count;
+	char win_spec[128];
+	uint64_t on_since, elapsed;
+	uint64_t tsc0, tsc1;
+	struct timespec mono0, mono1;
+	uint64_t toklat; /* --slt: calibrated one-way token latency, ticks */
+	int thread_level;
+	char host[256];
+	int cpu0;
+	const char *dir;
+	struct lm_comm *cworld, *cself;
+	/* communicator hash, keyed by handle */
+	struct lm_comm **ctab;
+	int ccap, cn;
+	/* orphaned token receives (their payload completed first) */
+	MPI_Request *orph;
+	int norph, corph;
+} g = {.pc_on = 1, .win_open = 1, .win_fn = -1};
+
+/* ---------------------------------------------------------------- hashes */
+
+static inline uint32_t lm_hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (uint32_t)k;
+}
+
+static void pairs_grow(struct lm_pairs *p)
+{
+	int ncap = p->cap ? p->cap * 2 : 64;
+	struct lm_pair *nt = malloc(sizeof(*nt) * (size_t)ncap);
+	if (!nt)
+		return;
+	for (int i = 0; i < ncap; i++)
+		nt[i].key = -1;
+	for (int i = 0; i < p->cap; i++) {
+		if (p->t[i].key < 0)
+			continue;
+		uint32_t h = lm_hash64((uint64_t)p->t[i].key) & (uint32_t)(ncap - 1);
+		while (nt[h].key >= 0)
+			h = (h + 1) & (uint32_t)(ncap - 1);
+		nt[h] = p->t[i];
+	}
+	free(p->t);
+	p->t = nt;
+	p->cap = ncap;
+}
+
+void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late)
+{
+	if (key < 0) {
+		g.warn |= LM_W_UNTRANSLATABLE;
+		return;
+	}
+	if (p->n * 10 >= p->cap * 7) {
+		pairs_grow(p);
+		if (p->n * 10 >= p->cap * 7)
+			return; /* out of memory: drop rather than crash the app */
+	}
+	uint32_t m = (uint32_t)(p->cap - 1), h = lm_hash64((uint64_t)key) & m;
+	while (p->t[h].key >= 0 && p->t[h].key != key)
+		h = (h + 1) & m;
+	struct lm_pair *e = &p->t[h];
+	if (e->key < 0) {
+		memset(e, 0, sizeof(*e));
+		e->key = key;
+		p->n++;
+	}
+	e->bytes += bytes;
+	e->msgs++;
+	e->ticks += ticks;
+	e->late += late;
+}
+
+/* ---------------------------------------------------------- communicators */
+
+static uint64_t comm_key(MPI_Comm c)
+{
+	uint64_t k = 0;
+	memcpy(&k, &c, sizeof(c) < sizeof(k) ? sizeof(c) : sizeof(k));
+	return k;
+}
+
+static struct lm_comm *comm_build(MPI_Comm comm)
+{
+	struct lm_comm *c = calloc(1, sizeof(*c));
+	if (!c)
+		abort();
+	c->comm = comm;
+	c->shadow = MPI_COMM_NULL;
+	PMPI_Comm_test_inter(comm, &c->inter);
+	PMPI_Comm_rank(comm, &c->rank);
+	MPI_Group grp;
+	if (c->inter) {
+		PMPI_Comm_remote_size(comm, &c->size);
+		PMPI_Comm_remote_group(comm, &grp);
+	} else {
+		PMPI_Comm_size(comm, &c->size);
+		PMPI_Comm_group(comm, &grp);
+	}
+	if (comm != MPI_COMM_WORLD) {
+		int *in = malloc(sizeof(int) * (size_t)c->size);
+		c->world = malloc(sizeof(int) * (size_t)c->size);
+		if (!in || !c->world)
+			abort();
+		for (int i = 0; i < c->size; i++)
+			in[i] = i;
+		PMPI_Group_translate_ranks(grp, c->size, in, g.wgroup, c->world);
+		for (int i = 0; i < c->size; i++)
+			if (c->world[i] == MPI_UNDEFINED)
+				c->world[i] = -1;
+		free(in);
+	}
+	PMPI_Group_free(&grp);
+	return c;
+}
+
+static void ctab_put(struct lm_comm *c)
+{
+	if ((g.cn + 1) * 2 > g.ccap) {
+		int ncap = g.ccap ? g.ccap * 2 : 32;
+		struct lm_comm **nt = calloc((size_t)ncap, sizeof(*nt));
+		if (!nt)
+			abort();
+		for (int i = 0; i < g.ccap; i++) {
+			if (!g.ctab[i])
+				continue;
+			uint32_t h = lm_hash64(comm_key(g.ctab[i]->comm)) & (uint32_t)(ncap - 1);
+			while (nt[h])
+				h = (h + 1) & (uint32_t)(ncap - 1);
+			nt[h] = g.ctab[i];
+		}
+		free(g.ctab);
+		g.ctab = nt;
+		g.ccap = ncap;
+	}
+	uint32_t m = (uint32_t)(g.ccap - 1), h = lm_hash64(comm_key(c->comm)) & m;
+	while (g.ctab[h])
+		h = (h + 1) & m;
+	g.ctab[h] = c;
+	g.cn++;
+}
+
+static int ctab_slot(MPI_Comm comm)
+{
+	if (!g.ccap)
+		return -1;
+	uint32_t m = (uint32_t)(g.ccap - 1), h = lm_hash64(comm_key(comm)) & m;
+	while (g.ctab[h]) {
+		if (g.ctab[h]->comm == comm)
+			return (int)h;
+		h = (h + 1) & m;
+	}
+	return -1;
+}
+
+/* lm_comm_get returns the table of comm, building it on first use (a
+ * communicator made by a function latmap does not wrap has no shadow). */
+struct lm_comm *lm_comm_get(MPI_Comm comm)
+{
+	if (lm.last_comm && lm.last_comm->comm == comm)
+		return lm.last_comm;
+	if (comm == MPI_COMM_WORLD && g.cworld)
+		return lm.last_comm = g.cworld;
+	int s = ctab_slot(comm);
+	struct lm_comm *c;
+	if (s >= 0) {
+		c = g.ctab[s];
+	} else {
+		c = comm_build(comm);
+		ctab_put(c);
+	}
+	return lm.last_comm = c;
+}
+
+int lm_comm_world_rank(MPI_Comm comm, int r)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	if (!c->world)
+		return r;
+	if (r < 0 || r >= c->size)
+		return -1;
+	return c->world[r];
+}
+
+void lm_comm_new(MPI_Comm comm)
+{
+	if (!lm.enabled || comm == MPI_COMM_NULL)
+		return;
+	int s = ctab_slot(comm);
+	if (s >= 0) { /* a stale entry for a reused handle */
+		lm_comm_free(comm);
+	}
+	struct lm_comm *c = comm_build(comm);
+	if (lm.slt)
+		PMPI_Comm_dup(comm, &c->shadow);
+	ctab_put(c);
+}
+
+void lm_comm_free(MPI_Comm comm)
+{
+	if (!lm.enabled || comm == MPI_COMM_NULL)
+		return;
+	int s = ctab_slot(comm);
+	if (s < 0)
+		return;
+	struct lm_comm *c = g.ctab[s];
+	if (c->shadow != MPI_COMM_NULL)
+		PMPI_Comm_free(&c->shadow);
+	/* The struct is kept (requests may still point to it); the slot is
+	 * removed by re-inserting the rest of its cluster. */
+	c->comm = MPI_COMM_NULL;
+	if (lm.last_comm == c)
+		lm.last_comm = NULL;
+	uint32_t m = (uint32_t)(g.ccap - 1), h = (uint32_t)s;
+	g.ctab[h] = NULL;
+	g.cn--;
+	for (h = (h + 1) & m; g.ctab[h]; h = (h + 1) & m) {
+		struct lm_comm *x = g.ctab[h];
+		g.ctab[h] = NULL;
+		g.cn--;
+		ctab_put(x);
+	}
+}
+
+void lm_type_forget(MPI_Datatype dt)
+{
+	if (dt == lm.last_dt)
+		lm.last_dt = MPI_DATATYPE_NULL;
+}
+
+/* ------------------------------------------------------------ collectives */
+
+int64_t lm_sum(const int *counts, MPI_Comm comm)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	int n = c->inter ? c->size : c->size;
+	int64_t s = 0;
+	for (int i = 0; i < n; i++)
+		s += counts[i];
+	return s;
+}
+
+int64_t lm_sumw(const int *counts, const MPI_Datatype *types, MPI_Comm comm)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	int64_t s = 0;
+	for (int i = 0; i < c->size; i++)
+		s += (int64_t)counts[i] * lm_tsize(types[i]);
+	return s;
+}
+
+int lm_mine(const int *counts, MPI_Comm comm)
+{
+	return counts[lm_comm_get(comm)->rank];
+}
+
+int lm_is_root(int root, MPI_Comm comm)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	if (c->inter)
+		return root == MPI_ROOT;
+	return root == c->rank;
+}
+
+int lm_degree(MPI_Comm comm, int in)
+{
+	int topo = MPI_UNDEFINED, n = 0;
+	PMPI_Topo_test(comm, &topo);
+	if (topo == MPI_CART) {
+		PMPI_Cartdim_get(comm, &n);
+		return 2 * n;
+	}
+	if (topo == MPI_GRAPH) {
+		PMPI_Graph_neighbors_count(comm, lm_comm_get(comm)->rank, &n);
+		return n;
+	}
+	if (topo == MPI_DIST_GRAPH) {
+		int indeg = 0, outdeg = 0, w = 0;
+		PMPI_Dist_graph_neighbors_count(comm, &indeg, &outdeg, &w);
+		return in ? indeg : outdeg;
+	}
+	return 0;
+}
+
+static void set_on(void)
+{
+	int want = lm.enabled && g.pc_on && g.win_open;
+	if (want && !lm.on) {
+		g.on_since = lm_tick();
+		lm.on = 1;
+	} else if (!want && lm.on) {
+		g.elapsed += lm_tick() - g.on_since;
+		lm.on = 0;
+	}
+}
+
+uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
+{
+	if (id == g.win_fn) {
+		g.win_count++;
+		if (g.win_count == g.win_start) {
+			g.win_open = 1;
+			set_on();
+			*t0 = lm_tick();
+		} else if (g.win_count == g.win_end) {
+			g.win_open = 0;
+			set_on();
+		}
+	}
+	/* The barrier is inserted whatever the window, so every rank of comm
+	 * calls the same sequence of collectives. */
+	if (barrier && lm.collwait) {
+		uint64_t a = lm_tick();
+		PMPI_Barrier(comm);
+		uint64_t b = lm_tick();
+		*t0 = b;
+		return b - a;
+	}
+	return 0;
+}
+
+void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv)
+{
+	struct lm_fnstat *f = &lm.fn[id];
+	f->calls++;
+	f->ticks += t1 - t0;
+	f->sync += sync;
+	f->bsent += sent;
+	f->brecv += recv;
+	f->rsent += sent > 0;
+	f->rrecv += recv > 0;
+	struct lm_bin *b = &lm.bins[id][lm_bin_of(sent > recv ? sent : recv)];
+	b->calls++;
+	b->ticks += t1 - t0;
+}
+
+int lm_pcontrol(int level)
+{
+	g.pc_on = level != 0;
+	set_on();
+	return MPI_SUCCESS;
+}
+
+/* --------------------------------------------------------- request table */
+
+enum { RQ_RECV = 1, RQ_PRECV, RQ_PSEND };
+enum { TOK_NONE = 0, TOK_PENDING, TOK_ARRIVED };
+
+struct lm_req {
+	MPI_Request key; /* MPI_REQUEST_NULL when the slot is empty */
+	int kind, fn, active;
+	struct lm_comm *comm;
+	int peer, tag, count;
+	MPI_Datatype dt;
+	MPI_Request tok;
+	int tokstate, toksrc, toktag;
+	uint64_t tokat;
+};
+
+static struct lm_req *rtab;
+static int rcap;
+
+static uint64_t req_key(MPI_Request r)
+{
+	uint64_t k = 0;
+	memcpy(&k, &r, sizeof(r) < sizeof(k) ? sizeof(r) : sizeof(k));
+	return k;
+}
+
+static struct lm_req *req_slot(MPI_Request r)
+{
+	if (!rcap)
+		return NULL;
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
+	while (rtab[h].key != MPI_REQUEST_NULL) {
+		if (rtab[h].key == r)
+			return &rtab[h];
+		h = (h + 1) & m;
+	}
+	return NULL;
+}
+
+static struct lm_req *req_add(MPI_Request r);
+
+static void req_grow(void)
+{
+	int ocap = rcap;
+	struct lm_req *ot = rtab;
+	rcap = rcap ? rcap * 2 : 256;
+	rtab = malloc(sizeof(*rtab) * (size_t)rcap);
+	if (!rtab)
+		abort();
+	for (int i = 0; i < rcap; i++)
+		rtab[i].key = MPI_REQUEST_NULL;
+	lm.nreq = 0;
+	for (int i = 0; i < ocap; i++)
+		if (ot[i].key != MPI_REQUEST_NULL)
+			*req_add(ot[i].key) = ot[i];
+	free(ot);
+}
+
+static struct lm_req *req_add(MPI_Request r)
+{
+	struct lm_req *e = req_slot(r);
+	if (e) /* a stale entry for a reused handle */
+		return e;
+	if ((lm.nreq + 1) * 2 > rcap)
+		req_grow();
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
+	while (rtab[h].key != MPI_REQUEST_NULL)
+		h = (h + 1) & m;
+	memset(&rtab[h], 0, sizeof(rtab[h]));
+	rtab[h].key = r;
+	rtab[h].tok = MPI_REQUEST_NULL;
+	lm.nreq++;
+	return &rtab[h];
+}
+
+static void req_del(struct lm_req *e)
+{
+	uint32_t m = (uint32_t)(rcap - 1), h = (uint32_t)(e - rtab);
+	rtab[h].key = MPI_REQUEST_NULL;
+	lm.nreq--;
+	for (h = (h + 1) & m; rtab[h].key != MPI_REQUEST_NULL; h = (h + 1) & m) {
+		struct lm_req x = rtab[h];
+		rtab[h].key = MPI_REQUEST_NULL;
+		lm.nreq--;
+		*req_add(x.key) = x;
+	}
+}
+
+/* find returns the tracked, active entry of r, or NULL. */
+static inline struct lm_req *find(MPI_Request r)
+{
+	if (!lm.nreq || r == MPI_REQUEST_NULL)
+		return NULL;
+	struct lm_req *e = req_slot(r);
+	return e && e->active ? e : NULL;
+}
+
+/* Scratch arrays, grown on demand (never per call once large enough). */
+static struct {
+	struct lm_req **ents;
+	MPI_Request *keys, *comb;
+	MPI_Status *st, *st2;
+	int *idx, *owner;
+	uint64_t *late;
+	MPI_Status *st3;
+	int *ix;
+	char *fin;
+	int cap;
+} sc;
+
+static void scratch(int n)
+{
+	if (n <= sc.cap)
+		return;
+	int c = n < 64 ? 64 : n * 2;
+	sc.ents = realloc(sc.ents, sizeof(*sc.ents) * (size_t)c);
+	sc.keys = realloc(sc.keys, sizeof(*sc.keys) * (size_t)c);
+	sc.comb = realloc(sc.comb, sizeof(*sc.comb) * (size_t)c * 2);
+	sc.st = realloc(sc.st, sizeof(*sc.st) * (size_t)c * 2);
+	sc.st2 = realloc(sc.st2, sizeof(*sc.st2) * (size_t)c * 2);
+	sc.idx = realloc(sc.idx, sizeof(*sc.idx) * (size_t)c * 2);
+	sc.owner = realloc(sc.owner, sizeof(*sc.owner) * (size_t)c * 2);
+	sc.late = realloc(sc.late, sizeof(*sc.late) * (size_t)c);
+	sc.st3 = realloc(sc.st3, sizeof(*sc.st3) * (size_t)c);
+	sc.ix = realloc(sc.ix, sizeof(*sc.ix) * (size_t)c);
+	sc.fin = realloc(sc.fin, (size_t)c);
+	if (!sc.st3 || !sc.ix || !sc.fin)
+		abort();
+	if (!sc.ents || !sc.keys || !sc.comb || !sc.st || !sc.st2 || !sc.idx || !sc.owner || !sc.late)
+		abort();
+	sc.cap = c;
+}
+
+/* ------------------------------------------------------------- tokens */
+
+void lm_token_send(MPI_Comm comm, int dest, int tag)
+{
+	if (!lm.enabled || dest == MPI_PROC_NULL)
+		return;
+	struct lm_comm *c = lm_comm_get(comm);
+	if (c->shadow == MPI_COMM_NULL) {
+		g.warn |= LM_W_NO_SHADOW;
+		return;
+	}
+	MPI_Request r;
+	PMPI_Isend(NULL, 0, MPI_BYTE, dest, tag, c->shadow, &r);
+	PMPI_Request_free(&r);
+}
+
+/* token_post posts the token receive mirroring a payload receive. */
+static MPI_Request token_post(struct lm_comm *c, int source, int tag)
+{
+	MPI_Request r = MPI_REQUEST_NULL;
+	if (!lm.slt || source == MPI_PROC_NULL)
+		return r;
+	if (c->shadow == MPI_COMM_NULL) {
+		g.warn |= LM_W_NO_SHADOW;
+		return r;
+	}
+	PMPI_Irecv(NULL, 0, MPI_BYTE, source, tag, c->shadow, &r);
+	return r;
+}
+
+/* orphan keeps a token receive whose payload completed first: it will
+ * absorb its token when that arrives (cancelled at MPI_Finalize). */
+static void orphan(MPI_Request r)
+{
+	if (r == MPI_REQUEST_NULL)
+		return;
+	if (g.norph == g.corph) {
+		for (int i = 0; i < g.norph; i++) {
+			int f = 0;
+			PMPI_Test(&g.orph[i], &f, MPI_STATUS_IGNORE);
+		}
+		int k = 0;
+		for (int i = 0; i < g.norph; i++)
+			if (g.orph[i] != MPI_REQUEST_NULL)
+				g.orph[k++] = g.orph[i];
+		g.norph = k;
+		if (g.norph * 2 > g.corph) {
+			g.corph = g.corph ? g.corph * 2 : 64;
+			g.orph = realloc(g.orph, sizeof(*g.orph) * (size_t)g.corph);
+			if (!g.orph)
+				abort();
+		}
+	}
+	g.orph[g.norph++] = r;
+}
+
+/* ------------------------------------------------------ receive accounting */
+
+/* account records one call of function id: total ticks, of which late. */
+static inline void account(int id, uint64_t total, uint64_t late)
+{
+	if (!lm.on)
+		return;
+	if (late > total)
+		late = total;
+	lm.fn[id].calls++;
+	lm.fn[id].ticks += total - late;
+	lm.fn[id].late += late;
+}
+
+/* got records a completed receive described by st on communicator c,
+ * charged to function id (its bytes), with its share of ticks and late. */
+static void got(int id, struct lm_comm *c, MPI_Status *st, uint64_t ticks, uint64_t late)
+{
+	if (!lm.on || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+		return;
+	int cancelled = 0;
+	PMPI_Test_cancelled(st, &cancelled);
+	if (cancelled)
+		return;
+	int n = 0;
+	PMPI_Get_count(st, MPI_BYTE, &n);
+	if (n == MPI_UNDEFINED)
+		n = 0;
+	struct lm_fnstat *f = &lm.fn[id];
+	f->brecv += n;
+	f->rrecv++;
+	struct lm_bin *b = &lm.bins[id][lm_bin_of(n)];
+	b->calls++;
+	b->ticks += ticks;
+	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
+	lm_pair_add(&lm.recvfrom, w, n, ticks > late ? ticks - late : 0, late);
+}
+
+/* done finishes a tracked request completed with status st. */
+static void done(struct lm_req *e, MPI_Status *st, uint64_t ticks, uint64_t late)
+{
+	if (e->kind == RQ_PSEND) {
+		e->active = 0;
+		return;
+	}
+	if (e->tokstate == TOK_PENDING) {
+		int cancelled = 0;
+		PMPI_Test_cancelled(st, &cancelled);
+		if (cancelled) {
+			PMPI_Cancel(&e->tok);
+			PMPI_Wait(&e->tok, MPI_STATUS_IGNORE);
+		} else {
+			orphan(e->tok);
+		}
+		e->tok = MPI_REQUEST_NULL;
+	} else if (e->tokstate == TOK_ARRIVED && st->MPI_SOURCE >= 0 &&
+		   (e->toksrc != st->MPI_SOURCE || e->toktag != st->MPI_TAG)) {
+		g.mismatch++;
+	}
+	e->tokstate = TOK_NONE;
+	got(e->fn, e->comm, st, ticks, late);
+	if (e->kind == RQ_RECV)
+		req_del(e);
+	else
+		e->active = 0;
+}
+
+static void tok_arrived(struct lm_req *e, MPI_Status *ts, uint64_t at)
+{
+	e->tokstate = TOK_ARRIVED;
+	e->tok = MPI_REQUEST_NULL;
+	e->toksrc = ts->MPI_SOURCE;
+	e->toktag = ts->MPI_TAG;
+	e->tokat = at;
+}
+
+/* ------------------------------------------------------------- receives */
+
+static struct lm_req *track_recv(int id, int kind, struct lm_comm *c, int source, int tag, MPI_Request r, MPI_Request tok)
+{
+	struct lm_req *e = req_add(r);
+	e->kind = kind;
+	e->fn = id;
+	e->active = 1;
+	e->comm = c;
+	e->peer = source;
+	e->tag = tag;
+	e->tok = tok;
+	e->tokstate = tok != MPI_REQUEST_NULL ? TOK_PENDING : TOK_NONE;
+	return e;
+}
+
+int lm_irecv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	if (!lm.enabled || source == MPI_PROC_NULL) {
+		int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, request);
+		lm_plain(id, t0);
+		return rc;
+	}
+	struct lm_comm *c = lm_comm_get(comm);
+	MPI_Request tok = token_post(c, source, tag);
+	int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, request);
+	if (rc == MPI_SUCCESS)
+		track_recv(id, RQ_RECV, c, source, tag, *request, tok);
+	lm_plain(id, t0);
+	return rc;
+}
+
+/* wait_slt completes the requests of a Wait-family call (mode 'w' Wait and
+ * Waitany, 'a' Waitall, 's' Waitsome) while also receiving the tokens of
+ * its tracked receives: a token that arrives before its payload marks the
+ * time the sender started; the wait until then, less the token latency, is
+ * send-late time. Only the application's requests decide when the call
+ * returns: a token never holds it back. */
+static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], MPI_Status *sts,
+		    int *outcount, int *indices)
+{
+	int m = 0, rc = MPI_SUCCESS;
+	for (int i = 0; i < n; i++) {
+		sc.comb[i] = reqs[i];
+		sc.late[i] = 0;
+		sc.fin[i] = 0;
+	}
+	for (int i = 0; i < n; i++)
+		if (sc.ents[i] && sc.ents[i]->tokstate == TOK_PENDING) {
+			sc.comb[n + m] = sc.ents[i]->tok;
+			sc.owner[m++] = i;
+		}
+	int left = 0; /* application requests still to complete (Waitall) */
+	for (int i = 0; i < n; i++) {
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		struct lm_req *x = sc.ents[i] ? sc.ents[i] : req_slot(reqs[i]);
+		if (x && x->kind != RQ_RECV && !x->active)
+			continue; /* an inactive persistent request */
+		left++;
+	}
+	int nout = 0;
+	for (;;) {
+		int out = 0;
+		if (mode == 'w') {
+			int k;
+			MPI_Status s;
+			rc = PMPI_Waitany(n + m, sc.comb, &k, &s);
+			if (k == MPI_UNDEFINED) {
+				out = MPI_UNDEFINED;
+			} else {
+				out = 1;
+				sc.idx[0] = k;
+				sc.st2[0] = s;
+			}
+		} else {
+			rc = PMPI_Waitsome(n + m, sc.comb, &out, sc.idx, sc.st2);
+		}
+		if (out == MPI_UNDEFINED)
+			break;
+		uint64_t now = lm_tick();
+		int app = 0;
+		for (int k = 0; k < out; k++) {
+			int j = sc.idx[k];
+			if (j >= n) {
+				int o = sc.owner[j - n];
+				tok_arrived(sc.ents[o], &sc.st2[k], now);
+				uint64_t w = now - t0;
+				if (!sc.fin[o]) /* a token after its payload says nothing */
+					sc.late[o] = w > g.toklat ? w - g.toklat : 0;
+				continue;
+			}
+			app++;
+			sts[nout] = sc.st2[k];
+			indices[nout++] = j;
+			sc.fin[j] = 1;
+			left--;
+		}
+		if (app && mode != 'a')
+			break;
+		if (mode == 'a' && left <= 0)
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		reqs[i] = sc.comb[i];
+	/* Tokens still pending stay with their (uncompleted) owner; their
+	 * handles did not change. */
+	uint64_t total = lm_tick() - t0, late = 0, suml = 0;
+	for (int k = 0; k < nout; k++) {
+		uint64_t l = sc.late[indices[k]];
+		if (l > late)
+			late = l;
+		suml += l;
+	}
+	if (late > total)
+		late = total;
+	account(id, total, late);
+	int nrecv = 0;
+	for (int k = 0; k < nout; k++)
+		if (sc.ents[indices[k]] && sc.ents[indices[k]]->kind != RQ_PSEND)
+			nrecv++;
+	for (int k = 0; k < nout; k++) {
+		struct lm_req *e = sc.ents[indices[k]];
+		if (!e)
+			continue;
+		uint64_t l = suml ? (uint64_t)((double)sc.late[indices[k]] * (double)late / (double)suml) : 0;
+		done(e, &sts[k], nrecv ? total / (uint64_t)nrecv : 0, l);
+	}
+	*outcount = nout == 0 ? MPI_UNDEFINED : nout;
+	return rc;
+}
+
+/* lookup fills sc.ents for reqs and returns how many are tracked. */
+static int lookup(int n, MPI_Request reqs[])
+{
+	scratch(n);
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		sc.ents[i] = find(reqs[i]);
+		if (sc.ents[i])
+			k++;
+	}
+	return k;
+}
+
+static int any_pending_token(int n)
+{
+	if (!lm.slt)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (sc.ents[i] && sc.ents[i]->tokstate == TOK_PENDING)
+			return 1;
+	return 0;
+}
+
+int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
+{
+	struct lm_req *e = find(*request);
+	if (!e) {
+		int rc = PMPI_Wait(request, status);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (lm.slt && e->tokstate == TOK_PENDING) {
+		scratch(1);
+		sc.ents[0] = e;
+		int out, idx;
+		MPI_Status s[1];
+		int rc = wait_slt(id, t0, 'w', 1, request, s, &out, &idx);
+		*status = s[0];
+		return rc;
+	}
+	int rc = PMPI_Wait(request, status);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	done(e, status, d, 0);
+	return rc;
+}
+
+int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (!lm.enabled || source == MPI_PROC_NULL || !lm.slt) {
+		int rc = PMPI_Recv(buf, count, dt, source, tag, comm, status);
+		uint64_t d = lm_tick() - t0;
+		if (lm.on) {
+			account(id, d, 0);
+			got(id, lm_comm_get(comm), status, d, 0);
+		}
+		return rc;
+	}
+	/* --slt: the receive becomes Irecv + a wait that also takes the token. */
+	struct lm_comm *c = lm_comm_get(comm);
+	MPI_Request tok = token_post(c, source, tag), r;
+	int rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &r);
+	if (rc != MPI_SUCCESS) {
+		if (tok != MPI_REQUEST_NULL)
+			orphan(tok);
+		return rc;
+	}
+	struct lm_req *e = track_recv(id, RQ_RECV, c, source, tag, r, tok);
+	if (e->tokstate != TOK_PENDING) {
+		rc = PMPI_Wait(&r, status);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		done(e, status, d, 0);
+		return rc;
+	}
+	scratch(1);
+	sc.ents[0] = e;
+	int out, idx;
+	return wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
+}
+
+int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	if (!lm.nreq || !lookup(count, reqs)) {
+		int rc = PMPI_Waitany(count, reqs, index, status);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (any_pending_token(count)) {
+		int out, idx = MPI_UNDEFINED;
+		int rc = wait_slt(id, t0, 'w', count, reqs, status, &out, &idx);
+		*index = out == MPI_UNDEFINED ? MPI_UNDEFINED : idx;
+		return rc;
+	}
+	int rc = PMPI_Waitany(count, reqs, index, status);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*index != MPI_UNDEFINED && sc.ents[*index])
+		done(sc.ents[*index], status, d, 0);
+	return rc;
+}
+
+int lm_Waitall(int id, uint64_t t0, int count, MPI_Request reqs[], MPI_Status *statuses)
+{
+	if (!lm.nreq || !lookup(count, reqs)) {
+		int rc = PMPI_Waitall(count, reqs, statuses);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	if (any_pending_token(count)) {
+		int out;
+		/* wait_slt packs statuses by completion; unpack by index. */
+		int rc = wait_slt(id, t0, 'a', count, reqs, sc.st3, &out, sc.ix);
+		if (statuses != MPI_STATUSES_IGNORE && out != MPI_UNDEFINED)
+			for (int k = 0; k < out; k++)
+				statuses[sc.ix[k]] = sc.st3[k];
+		return rc;
+	}
+	int rc = PMPI_Waitall(count, reqs, sts);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	int k = 0;
+	for (int i = 0; i < count; i++)
+		if (sc.ents[i] && sc.ents[i]->kind != RQ_PSEND)
+			k++;
+	for (int i = 0; i < count; i++)
+		if (sc.ents[i])
+			done(sc.ents[i], &sts[i], k ? d / (uint64_t)k : 0, 0);
+	return rc;
+}
+
+int lm_Waitsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+	if (!lm.nreq || !lookup(incount, reqs)) {
+		int rc = PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	if (any_pending_token(incount))
+		return wait_slt(id, t0, 's', incount, reqs, sts, outcount, indices);
+	int rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*outcount != MPI_UNDEFINED)
+		for (int k = 0; k < *outcount; k++)
+			if (sc.ents[indices[k]])
+				done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+	return rc;
+}
+
+/* test_tokens notes the tokens that arrived, without waiting. */
+static void test_tokens(int n)
+{
+	if (!lm.slt)
+		return;
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (sc.ents[i] && sc.ents[i]->tokstate == TOK_PENDING) {
+			sc.comb[m] = sc.ents[i]->tok;
+			sc.owner[m++] = i;
+		}
+	if (!m)
+		return;
+	int out = 0;
+	PMPI_Testsome(m, sc.comb, &out, sc.idx, sc.st2);
+	uint64_t now = lm_tick();
+	if (out != MPI_UNDEFINED)
+		for (int k = 0; k < out; k++)
+			tok_arrived(sc.ents[sc.owner[sc.idx[k]]], &sc.st2[k], now);
+}
+
+int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *status)
+{
+	struct lm_req *e = find(*request);
+	if (!e) {
+		int rc = PMPI_Test(request, flag, status);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	scratch(1);
+	sc.ents[0] = e;
+	test_tokens(1);
+	int rc = PMPI_Test(request, flag, status);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*flag)
+		done(e, status, d, 0);
+	return rc;
+}
+
+int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	if (!lm.nreq || !lookup(count, reqs)) {
+		int rc = PMPI_Testany(count, reqs, index, flag, status);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	test_tokens(count);
+	int rc = PMPI_Testany(count, reqs, index, flag, status);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*flag && *index != MPI_UNDEFINED && sc.ents[*index])
+		done(sc.ents[*index], status, d, 0);
+	return rc;
+}
+
+int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	if (!lm.nreq || !lookup(count, reqs)) {
+		int rc = PMPI_Testall(count, reqs, flag, statuses);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	test_tokens(count);
+	int rc = PMPI_Testall(count, reqs, flag, sts);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*flag)
+		for (int i = 0; i < count; i++)
+			if (sc.ents[i])
+				done(sc.ents[i], &sts[i], 0, 0);
+	return rc;
+}
+
+int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+	if (!lm.nreq || !lookup(incount, reqs)) {
+		int rc = PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+		lm_plain(id, t0);
+		return rc;
+	}
+	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	test_tokens(incount);
+	int rc = PMPI_Testsome(incount, reqs, outcount, indices, sts);
+	uint64_t d = lm_tick() - t0;
+	account(id, d, 0);
+	if (*outcount != MPI_UNDEFINED)
+		for (int k = 0; k < *outcount; k++)
+			if (sc.ents[indices[k]])
+				done(sc.ents[indices[k]], &sts[k], 0, 0);
+	return rc;
+}
+
+/* ------------------------------------------------------- sendrecv, probes */
+
+int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (!lm.enabled) {
+		return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+				     source, recvtag, comm, status);
+	}
+	struct lm_comm *c = lm_comm_get(comm);
+	int64_t sb = (int64_t)sendcount * lm_tsize(sendtype);
+	int rc;
+	uint64_t d, late = 0;
+	if (lm.slt && source != MPI_PROC_NULL && c->shadow != MPI_COMM_NULL) {
+		/* Sendrecv is Isend + Irecv + Waitall; written so, the wait can
+		 * also take the token. */
+		lm_token_send(comm, dest, sendtag);
+		MPI_Request tok = token_post(c, source, recvtag), rq[2];
+		PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq[0]);
+		rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &rq[1]);
+		MPI_Request all[3] = {rq[0], rq[1], tok};
+		int left = 2;
+		while (left > 0) {
+			int k;
+			MPI_Status s;
+			PMPI_Waitany(3, all, &k, &s);
+			if (k == MPI_UNDEFINED)
+				break;
+			if (k == 2) {
+				uint64_t w = lm_tick() - t0;
+				late = w > g.toklat ? w - g.toklat : 0;
+				continue;
+			}
+			if (k == 0)
+				*status = s;
+			left--;
+		}
+		if (all[2] != MPI_REQUEST_NULL)
+			orphan(all[2]);
+	} else {
+		if (lm.slt)
+			lm_token_send(comm, dest, sendtag);
+		rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+				   source, recvtag, comm, status);
+	}
+	d = lm_tick() - t0;
+	if (lm.on) {
+		account(id, d, late);
+		if (dest != MPI_PROC_NULL) {
+			lm.fn[id].bsent += sb;
+			lm.fn[id].rsent++;
+			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+		}
+		got(id, c, status, d, late);
+	}
+	return rc;
+}
+
+int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+			int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	if (!lm.enabled)
+		return PMPI_Sendrecv_replace(buf, count, dt, dest, sendtag, source, recvtag, comm, status);
+	struct lm_comm *c = lm_comm_get(comm);
+	int64_t sb = (int64_t)count * lm_tsize(dt);
+	MPI_Request tok = MPI_REQUEST_NULL;
+	if (lm.slt) {
+		lm_token_send(comm, dest, sendtag);
+		tok = token_post(c, source, recvtag);
+		if (tok != MPI_REQUEST_NULL)
+			g.warn |= LM_W_SENDRECV_REPLACE;
+	}
+	int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, sendtag, source, recvtag, comm, status);
+	if (tok != MPI_REQUEST_NULL) {
+		int f = 0;
+		PMPI_Test(&tok, &f, MPI_STATUS_IGNORE);
+		if (!f)
+			orphan(tok);
+	}
+	uint64_t d = lm_tick() - t0;
+	if (lm.on) {
+		account(id, d, 0);
+		if (dest != MPI_PROC_NULL) {
+			lm.fn[id].bsent += sb;
+			lm.fn[id].rsent++;
+			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+		}
+		got(id, c, status, d, 0);
+	}
+	return rc;
+}
+
+/* A matched probe takes a message out of the matching order; under --slt
+ * its token is taken too (it was sent before the payload), so later
+ * receives stay paired with their own tokens. */
+static void probe_token(MPI_Comm comm, MPI_Status *st)
+{
+	if (!lm.slt || st->MPI_SOURCE < 0)
+		return;
+	struct lm_comm *c = lm_comm_get(comm);
+	if (c->shadow != MPI_COMM_NULL)
+		PMPI_Recv(NULL, 0, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, c->shadow, MPI_STATUS_IGNORE);
+}
+
+int lm_Mprobe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	int rc = PMPI_Mprobe(source, tag, comm, message, status);
+	if (rc == MPI_SUCCESS && lm.enabled)
+		probe_token(comm, status);
+	lm.seen[id] = 1;
+	lm_plain(id, t0);
+	return rc;
+}
+
+int lm_Improbe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
+{
+	MPI_Status st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &st;
+	int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+	if (rc == MPI_SUCCESS && *flag && lm.enabled)
+		probe_token(comm, status);
+	lm.seen[id] = 1;
+	lm_plain(id, t0);
+	return rc;
+}
+
+/* ----------------------------------------------------------- persistent */
+
+void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req)
+{
+	if (!lm.enabled)
+		return;
+	struct lm_req *e = req_add(req);
+	e->kind = RQ_PSEND;
+	e->fn = id;
+	e->comm = lm_comm_get(comm);
+	e->peer = dest;
+	e->tag = tag;
+	e->count = count;
+	e->dt = dt;
+	e->tok = MPI_REQUEST_NULL;
+}
+
+void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req)
+{
+	if (!lm.enabled)
+		return;
+	struct lm_req *e = req_add(req);
+	e->kind = RQ_PRECV;
+	e->fn = id;
+	e->comm = lm_comm_get(comm);
+	e->peer = source;
+	e->tag = tag;
+	e->count = count;
+	e->dt = dt;
+	e->tok = MPI_REQUEST_NULL;
+}
+
+/* start_one does what starting a tracked persistent request needs before
+ * PMPI_Start: the token of a send (and its bytes), the token receive of a
+ * receive. */
+static void start_one(int id, MPI_Request r, uint64_t d)
+{
+	struct lm_req *e = lm.nreq ? req_slot(r) : NULL;
+	if (!e || (e->kind != RQ_PSEND && e->kind != RQ_PRECV))
+		return;
+	e->active = 1;
+	if (e->kind == RQ_PSEND) {
+		if (lm.slt)
+			lm_token_send(e->comm->comm, e->peer, e->tag);
+		if (lm.on && e->peer != MPI_PROC_NULL) {
+			int64_t b = (int64_t)e->count * lm_tsize(e->dt);
+			lm.fn[id].bsent += b;
+			lm.fn[id].rsent++;
+			struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
+			bin->calls++;
+			bin->ticks += d;
+			int w = e->comm->world ? (e->peer < e->comm->size ? e->comm->world[e->peer] : -1) : e->peer;
+			lm_pair_add(&lm.sendto, w, b, d, 0);
+		}
+		return;
+	}
+	e->fn = id;
+	e->tok = token_post(e->comm, e->peer, e->tag);
+	e->tokstate = e->tok != MPI_REQUEST_NULL ? TOK_PENDING : TOK_NONE;
+}
+
+int lm_Start(int id, uint64_t t0, MPI_Request *request)
+{
+	start_one(id, *request, 0);
+	int rc = PMPI_Start(request);
+	lm_plain(id, t0);
+	return rc;
+}
+
+int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[])
+{
+	for (int i = 0; i < count; i++)
+		start_one(id, reqs[i], 0);
+	int rc = PMPI_Startall(count, reqs);
+	lm_plain(id, t0);
+	return rc;
+}
+
+int lm_Request_free(int id, uint64_t t0, MPI_Request *request)
+{
+	struct lm_req *e = lm.nreq ? req_slot(*request) : NULL;
+	if (e) {
+		if (e->tokstate == TOK_PENDING)
+			orphan(e->tok);
+		req_del(e);
+	}
+	int rc = PMPI_Request_free(request);
+	lm_plain(id, t0);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- start-up */
+
+static void calibrate_tokens(void)
+{
+	/* One-way latency of a 0-byte message to a neighbour, median of 31
+	 * round trips; a rank without a partner takes the largest of the others. */
+	int partner = g.cworld->rank ^ 1;
+	uint64_t mine = 0;
+	if (partner < lm.wsize) {
+		enum { N = 31, WARM = 5 };
+		uint64_t rtt[N];
+		for (int i = 0; i < N + WARM; i++) {
+			uint64_t a = lm_tick();
+			if (lm.wrank < partner) {
+				PMPI_Send(NULL, 0, MPI_BYTE, partner, 7, g.priv);
+				PMPI_Recv(NULL, 0, MPI_BYTE, partner, 7, g.priv, MPI_STATUS_IGNORE);
+			} else {
+				PMPI_Recv(NULL, 0, MPI_BYTE, partner, 7, g.priv, MPI_STATUS_IGNORE);
+				PMPI_Send(NULL, 0, MPI_BYTE, partner, 7, g.priv);
+			}
+			if (i >= WARM)
+				rtt[i - WARM] = lm_tick() - a;
+		}
+		for (int i = 1; i < N; i++) /* insertion sort */
+			for (int j = i; j > 0 && rtt[j] < rtt[j - 1]; j--) {
+				uint64_t t = rtt[j];
+				rtt[j] = rtt[j - 1];
+				rtt[j - 1] = t;
+			}
+		mine = rtt[N / 2] / 2;
+	}
+	unsigned long long in = mine, mx = 0;
+	PMPI_Allreduce(&in, &mx, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, g.priv);
+	g.toklat = partner < lm.wsize ? mine : mx;
+}
+
+static int has_invariant_tsc(void)
+{
+#ifdef LM_HAVE_TSC
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return 0;
+	char line[4096];
+	int ok = 0;
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, "flags", 5)) {
+			ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+			break;
+		}
+	fclose(f);
+	return ok;
+#else
+	return 0;
+#endif
+}
+
+static void setup(int provided)
+{
+	g.dir = getenv("LATMAP_PROFILE_DIR");
+	PMPI_Comm_rank(MPI_COMM_WORLD, &lm.wrank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &lm.wsize);
+	if (!g.dir || !*g.dir) {
+		if (lm.wrank == 0)
+			fprintf(stderr, "latmap: liblatmap.so loaded but LATMAP_PROFILE_DIR is not set; "
+					"not profiling (run the program under latmap profile)\n");
+		return;
+	}
+	const char *clk = getenv("LATMAP_CLOCK");
+	lm.use_tsc = has_invariant_tsc() && !(clk && !strcmp(clk, "monotonic"));
+	g.thread_level = provided;
+	if (provided == MPI_THREAD_MULTIPLE)
+		g.warn |= LM_W_THREAD_MULTIPLE;
+	const char *s = getenv("LATMAP_SLT");
+	lm.slt = s && !strcmp(s, "1");
+	s = getenv("LATMAP_COLLWAIT");
+	lm.collwait = s && !strcmp(s, "1");
+	PMPI_Comm_group(MPI_COMM_WORLD, &g.wgroup);
+	PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
+	g.cworld = comm_build(MPI_COMM_WORLD);
+	g.cself = comm_build(MPI_COMM_SELF);
+	ctab_put(g.cworld);
+	ctab_put(g.cself);
+	if (lm.slt) {
+		PMPI_Comm_dup(MPI_COMM_WORLD, &g.cworld->shadow);
+		PMPI_Comm_dup(MPI_COMM_SELF, &g.cself->shadow);
+	}
+	s = getenv("LATMAP_WINDOW");
+	if (s && *s) {
+		char name[96];
+		int a = 0, b = 0;
+		snprintf(g.win_spec, sizeof g.win_spec, "%s", s);
+		if (sscanf(s, "%95[^:]:%d:%d", name, &a, &b) == 3) {
+			const char *n = strncmp(name, "MPI_", 4) ? name : name + 4;
+			for (int i = 0; i < LM_NFN; i++)
+				if (!strcmp(lm_fn_names[i] + 4, n))
+					g.win_fn = i;
+			g.win_start = a;
+			g.win_end = b;
+		}
+		if (g.win_fn < 0 || !(lm_fn_flags[g.win_fn] & LM_FLAG_COLLECTIVE)) {
+			g.win_fn = -1;
+			g.warn |= LM_W_DISABLED_WINDOW;
+		} else if (g.win_start > 0) {
+			g.win_open = 0;
+		}
+	}
+	gethostname(g.host, sizeof g.host - 1);
+	g.cpu0 = sched_getcpu();
+	lm.enabled = 1;
+	if (lm.slt)
+		calibrate_tokens();
+	PMPI_Barrier(g.priv);
+	clock_gettime(CLOCK_MONOTONIC, &g.mono0);
+	g.tsc0 = lm_tick();
+	set_on();
+}
+
+int lm_Init(int id, int *argc, char ***argv)
+{
+	(void)id;
+	int rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		setup(MPI_THREAD_SINGLE);
+	return rc;
+}
+
+int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided)
+{
+	(void)id;
+	int rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		setup(*provided);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- output */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		size_t room = b->cap - b->n;
+		int k = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			return;
+		if ((size_t)k < room) {
+			b->n += (size_t)k;
+			return;
+		}
+		size_t nc = b->cap ? b->cap * 2 : 4096;
+		while (nc - b->n <= (size_t)k)
+			nc *= 2;
+		b->p = realloc(b->p, nc);
+		if (!b->p)
+			abort();
+		b->cap = nc;
+	}
+}
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static void cpu_facts(int cpu, int *socket, int *numa, int *l3)
+{
+	char p[256];
+	*socket = *numa = *l3 = -1;
+	if (cpu < 0)
+		return;
+	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+	*socket = read_int(p);
+	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d", cpu);
+	DIR *d = opendir(p);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9')
+				*numa = atoi(de->d_name + 4);
+		closedir(d);
+	}
+	for (int i = 0; i < 10; i++) {
+		snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+		if (read_int(p) == 3) {
+			snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/id", cpu, i);
+			*l3 = read_int(p);
+			break;
+		}
+	}
+}
+
+static void cpuset_string(char *out, size_t n)
+{
+	cpu_set_t set;
+	out[0] = 0;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return;
+	size_t k = 0;
+	for (int i = 0; i < CPU_SETSIZE && k + 24 < n; i++) {
+		if (!CPU_ISSET(i, &set))
+			continue;
+		int j = i;
+		while (j + 1 < CPU_SETSIZE && CPU_ISSET(j + 1, &set))
+			j++;
+		k += (size_t)snprintf(out + k, n - k, k ? ",%d" : "%d", i);
+		if (j > i)
+			k += (size_t)snprintf(out + k, n - k, "-%d", j);
+		i = j;
+	}
+}
+
+/* gather_write gathers every rank's rows to rank 0, which writes them after
+ * header into dir/name. Memory and time are proportional to the rows. */
+static int gather_write(struct buf *b, const char *name, const char *header)
+{
+	int len = (int)b->n, *lens = NULL, *displs = NULL;
+	char *all = NULL;
+	if (lm.wrank == 0) {
+		lens = malloc(sizeof(int) * (size_t)lm.wsize);
+		displs = malloc(sizeof(int) * (size_t)lm.wsize);
+		if (!lens || !displs)
+			abort();
+	}
+	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, g.priv);
+	long total = 0;
+	if (lm.wrank == 0) {
+		for (int i = 0; i < lm.wsize; i++) {
+			displs[i] = (int)total;
+			total += lens[i];
+		}
+		all = malloc((size_t)total + 1);
+		if (!all)
+			abort();
+	}
+	PMPI_Gatherv(b->p ? b->p : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, g.priv);
+	int err = 0;
+	if (lm.wrank == 0) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", g.dir, name);
+		FILE *f = fopen(path, "w");
+		if (!f || fputs(header, f) < 0 || fwrite(all, 1, (size_t)total, f) != (size_t)total)
+			err = 1;
+		if (f && fclose(f))
+			err = 1;
+		if (err)
+			fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
+		free(all);
+		free(lens);
+		free(displs);
+	}
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return err;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void write_profile(void)
+{
+	uint64_t tsc1 = lm_tick();
+	struct timespec mono1;
+	clock_gettime(CLOCK_MONOTONIC, &mono1);
+	double secs = (double)(mono1.tv_sec - g.mono0.tv_sec) + 1e-9 * (double)(mono1.tv_nsec - g.mono0.tv_nsec);
+	double hz = secs > 0 && tsc1 > g.tsc0 ? (double)(tsc1 - g.tsc0) / secs : 1e9;
+	if (!lm.use_tsc)
+		hz = 1e9;
+	double tk = 1.0 / hz;
+
+	/* ranks.csv */
+	struct buf b = {0};
+	int socket, numa, l3, cpu1 = sched_getcpu();
+	cpu_facts(g.cpu0, &socket, &numa, &l3);
+	char cpuset[1024];
+	cpuset_string(cpuset, sizeof cpuset);
+	uint64_t inmpi = 0;
+	for (int i = 0; i < LM_NFN; i++)
+		inmpi += lm.fn[i].ticks + lm.fn[i].late + lm.fn[i].sync;
+	double el = (double)g.elapsed * tk, comput = el - (double)inmpi * tk;
+	if (comput < 0)
+		comput = 0;
+	bprintf(&b, "%d,%s,%d,%d,\"%s\",%d,%d,%d,%s,%.9f,%.9f\n", lm.wrank, g.host, g.cpu0, cpu1, cpuset, socket,
+		numa, l3, g.cpu0 != cpu1 ? "true" : "false", el, comput);
+	int err = gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+
+	for (int i = 0; i < LM_NFN; i++) {
+		struct lm_fnstat *f = &lm.fn[i];
+		if (!f->calls)
+			continue;
+		bprintf(&b, "%d,%s,%llu,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld\n", lm.wrank, lm_fn_names[i],
+			(unsigned long long)f->calls, (double)f->ticks * tk, (double)f->late * tk, (double)f->sync * tk,
+			(long long)f->bsent, (long long)f->brecv, (long long)f->rsent, (long long)f->rrecv);
+	}
+	err |= gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+
+	for (int i = 0; i < LM_NFN; i++)
+		for (int k = 0; k < LM_NBIN; k++) {
+			struct lm_bin *x = &lm.bins[i][k];
+			if (!x->calls)
+				continue;
+			long long lo = k == 0 ? 0 : 64LL << k, hi = k == LM_NBIN - 1 ? -1 : 128LL << k;
+			bprintf(&b, "%d,%s,%lld,%lld,%llu,%.9g\n", lm.wrank, lm_fn_names[i], lo, hi,
+				(unsigned long long)x->calls, (double)x->ticks * tk);
+		}
+	err |= gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+
+	for (int i = 0; i < lm.sendto.cap; i++) {
+		struct lm_pair *p = &lm.sendto.t[i];
+		if (p->key >= 0)
+			bprintf(&b, "%d,%d,%lld,%lld,%.9g\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs,
+				(double)p->ticks * tk);
+	}
+	err |= gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
+	for (int i = 0; i < lm.recvfrom.cap; i++) {
+		struct lm_pair *p = &lm.recvfrom.t[i];
+		if (p->key >= 0)
+			bprintf(&b, "%d,%d,%lld,%lld,%.9g,%.9g\n", p->key, lm.wrank, (long long)p->bytes, (long long)p->msgs,
+				(double)p->ticks * tk, (double)p->late * tk);
+	}
+	err |= gather_write(&b, "received.csv", "src,dst,bytes,messages,time_s,late_s\n");
+
+	/* What was met that cannot be measured exactly, from every rank. */
+	int seen[LM_NFN], seen_all[LM_NFN], warn = g.warn, warn_all = 0, thr = g.thread_level, thr_all = 0;
+	for (int i = 0; i < LM_NFN; i++)
+		seen[i] = lm.seen[i];
+	PMPI_Reduce(seen, seen_all, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&warn, &warn_all, 1, MPI_INT, MPI_BOR, 0, g.priv);
+	PMPI_Reduce(&thr, &thr_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
+	long long mm = g.mismatch, mm_all = 0;
+	PMPI_Reduce(&mm, &mm_all, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
+	double tl = (double)g.toklat * tk * 1e6, tl_max = 0;
+	PMPI_Reduce(&tl, &tl_max, 1, MPI_DOUBLE, MPI_MAX, 0, g.priv);
+	int err_all = 0;
+	PMPI_Reduce(&err, &err_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
+	if (lm.wrank != 0 || err_all)
+		return;
+
+	char tmp[4096], path[4096];
+	snprintf(tmp, sizeof tmp, "%s/.library.json.tmp", g.dir);
+	snprintf(path, sizeof path, "%s/library.json", g.dir);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "latmap: writing %s: %s\n", tmp, strerror(errno));
+		return;
+	}
+	char ver[MPI_MAX_LIBRARY_VERSION_STRING];
+	int vl = 0;
+	PMPI_Get_library_version(ver, &vl);
+	for (char *q = ver; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	fprintf(f, "{\n  \"mpi_version\": ");
+	json_str(f, ver);
+	fprintf(f, ",\n  \"ranks\": %d,\n  \"slt\": %s,\n  \"collective_wait\": %s,\n", lm.wsize,
+		lm.slt ? "true" : "false", lm.collwait ? "true" : "false");
+	fprintf(f, "  \"window\": ");
+	json_str(f, g.win_spec);
+	fprintf(f, ",\n  \"clock\": \"%s\",\n  \"tick_hz\": %.0f,\n  \"token_latency_us\": %.4f,\n",
+		lm.use_tsc ? "tsc" : "monotonic", hz, tl_max);
+	fprintf(f, "  \"thread_level\": %d,\n  \"wall_s\": %.9f,\n  \"token_mismatches\": %lld,\n", thr_all, secs, mm_all);
+	fprintf(f, "  \"unmeasured\": [");
+	int first = 1;
+	for (int i = 0; i < LM_NFN; i++)
+		if (seen_all[i]) {
+			fprintf(f, "%s\n    ", first ? "" : ",");
+			first = 0;
+			char m[256];
+			snprintf(m, sizeof m, "%s was called: it is timed, but its traffic is not in the byte counts or the matrix",
+				 lm_fn_names[i]);
+			json_str(f, m);
+		}
+	static const struct {
+		int bit;
+		const char *msg;
+	} w[] = {
+		{LM_W_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE: the counters are per process and not thread-safe, and --slt tokens "
+				       "cannot be paired with their messages when several threads communicate; numbers may be wrong"},
+		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
+				 "(for example MPI_Comm_idup): its receives have no send-late split"},
+		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
+		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
+				      "their traffic is not in the matrix"},
+		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
+	};
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (warn_all & w[i].bit) {
+			fprintf(f, "%s\n    ", first ? "" : ",");
+			first = 0;
+			json_str(f, w[i].msg);
+		}
+	if (mm_all) {
+		char m[256];
+		snprintf(m, sizeof m, "--slt: %lld wildcard receives got their token from another sender than their message; "
+				      "their send-late split is approximate", mm_all);
+		fprintf(f, "%s\n    ", first ? "" : ",");
+		first = 0;
+		json_str(f, m);
+	}
+	fprintf(f, "%s]\n}\n", first ? "" : "\n  ");
+	if (fclose(f) || rename(tmp, path))
+		fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
+}
+
+int lm_Finalize(int id)
+{
+	(void)id;
+	if (lm.enabled) {
+		if (lm.on) {
+			g.elapsed += lm_tick() - g.on_since;
+			lm.on = 0;
+		}
+		for (int i = 0; i < g.norph; i++)
+			if (g.orph[i] != MPI_REQUEST_NULL) {
+				PMPI_Cancel(&g.orph[i]);
+				PMPI_Wait(&g.orph[i], MPI_STATUS_IGNORE);
+			}
+		g.norph = 0;
+		write_profile();
+		lm.enabled = 0;
+		PMPI_Comm_free(&g.priv);
+	}
+	return PMPI_Finalize();
+}

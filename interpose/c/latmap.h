@@ -1,0 +1,191 @@
+/*
+ * latmap.h: state and inline hooks of latmap's PMPI interposition library.
+ * The wrappers themselves are generated (wrappers.gen.c); the hooks they
+ * call live here (the hot, inline ones) and in latmap.c.
+ */
+#ifndef LATMAP_H
+#define LATMAP_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define LM_HAVE_TSC 1
+#endif
+
+#include "fnids.gen.h"
+
+/* Message-size bins: [0,128), [128,256), ..., [32768,65536), [65536,inf). */
+#define LM_NBIN 11
+
+struct lm_fnstat {
+	uint64_t calls, ticks, late, sync;
+	int64_t bsent, brecv, rsent, rrecv;
+};
+
+struct lm_bin {
+	uint64_t calls, ticks;
+};
+
+/* One peer's traffic (sparse, per destination or per source). */
+struct lm_pair {
+	int key; /* world rank, -1 when the slot is empty */
+	int64_t bytes, msgs;
+	uint64_t ticks, late;
+};
+
+struct lm_pairs {
+	int cap, n;
+	struct lm_pair *t;
+};
+
+/* A communicator: world ranks of its (remote) group, built once. */
+struct lm_comm {
+	MPI_Comm comm;
+	int size, rank, inter;
+	int *world;      /* NULL for MPI_COMM_WORLD (identity) */
+	MPI_Comm shadow; /* --slt: the duplicate that carries tokens */
+};
+
+struct lm_state {
+	int on;      /* accounting: initialised, window open, Pcontrol on */
+	int enabled; /* LATMAP_PROFILE_DIR set and MPI initialised */
+	int slt, collwait;
+	int use_tsc;
+	int wrank, wsize;
+	int nreq; /* tracked requests (receives and persistent ones) */
+	MPI_Datatype last_dt;
+	int64_t last_sz;
+	struct lm_fnstat fn[LM_NFN];
+	struct lm_bin bins[LM_NFN][LM_NBIN];
+	unsigned char seen[LM_NFN];
+	struct lm_pairs sendto, recvfrom;
+	struct lm_comm *last_comm;
+};
+
+extern struct lm_state lm;
+extern const char *const lm_fn_names[LM_NFN];
+extern const unsigned char lm_fn_flags[LM_NFN];
+
+static inline uint64_t lm_tick(void)
+{
+#ifdef LM_HAVE_TSC
+	if (__builtin_expect(lm.use_tsc, 1))
+		return __rdtsc();
+#endif
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline int64_t lm_tsize(MPI_Datatype dt)
+{
+	if (dt != lm.last_dt) {
+		int s = 0;
+		PMPI_Type_size(dt, &s);
+		lm.last_dt = dt;
+		lm.last_sz = s;
+	}
+	return lm.last_sz;
+}
+
+static inline int lm_bin_of(int64_t b)
+{
+	if (b < 128)
+		return 0;
+	int k = 63 - __builtin_clzll((unsigned long long)b) - 6;
+	return k >= LM_NBIN ? LM_NBIN - 1 : k;
+}
+
+void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late);
+int lm_comm_world_rank(MPI_Comm comm, int r);
+struct lm_comm *lm_comm_get(MPI_Comm comm);
+
+static inline int lm_world(MPI_Comm comm, int r)
+{
+	if (comm == MPI_COMM_WORLD)
+		return r;
+	return lm_comm_world_rank(comm, r);
+}
+
+static inline void lm_plain(int id, uint64_t t0)
+{
+	uint64_t t1 = lm_tick();
+	if (lm.on) {
+		lm.fn[id].calls++;
+		lm.fn[id].ticks += t1 - t0;
+	}
+}
+
+/* lm_sent accounts a send of count elements to dest (after the call). */
+static inline void lm_sent(int id, uint64_t t0, int count, MPI_Datatype dt, int dest, MPI_Comm comm)
+{
+	uint64_t t1 = lm_tick();
+	if (!lm.on)
+		return;
+	struct lm_fnstat *f = &lm.fn[id];
+	uint64_t d = t1 - t0;
+	f->calls++;
+	f->ticks += d;
+	if (dest == MPI_PROC_NULL)
+		return;
+	int64_t b = (int64_t)count * lm_tsize(dt);
+	f->bsent += b;
+	f->rsent++;
+	struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
+	bin->calls++;
+	bin->ticks += d;
+	lm_pair_add(&lm.sendto, lm_world(comm, dest), b, d, 0);
+}
+
+/* Hooks in latmap.c. */
+int lm_Init(int id, int *argc, char ***argv);
+int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided);
+int lm_Finalize(int id);
+int lm_pcontrol(int level);
+void lm_token_send(MPI_Comm comm, int dest, int tag);
+int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int lm_irecv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+			int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int lm_Mprobe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int lm_Improbe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status);
+int lm_Waitall(int id, uint64_t t0, int count, MPI_Request reqs[], MPI_Status *statuses);
+int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, MPI_Status *status);
+int lm_Waitsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]);
+int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *status);
+int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
+int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status);
+int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]);
+void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req);
+void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req);
+int lm_Start(int id, uint64_t t0, MPI_Request *request);
+int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[]);
+int lm_Request_free(int id, uint64_t t0, MPI_Request *request);
+uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0);
+void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv);
+void lm_comm_new(MPI_Comm comm);
+void lm_comm_free(MPI_Comm comm);
+void lm_type_forget(MPI_Datatype dt);
+
+/* Byte-expression helpers of the generated collective wrappers. */
+int64_t lm_sum(const int *counts, MPI_Comm comm);
+int64_t lm_sumw(const int *counts, const MPI_Datatype *types, MPI_Comm comm);
+int lm_mine(const int *counts, MPI_Comm comm);
+int lm_is_root(int root, MPI_Comm comm);
+int lm_degree(MPI_Comm comm, int in);
+#define TS(t) lm_tsize(t)
+#define CS(c) ((int64_t)lm_comm_get(c)->size)
+#define ROOT(r, c) lm_is_root((r), (c))
+#define SUM(a, c) lm_sum((a), (c))
+#define SUMW(a, t, c) lm_sumw((a), (t), (c))
+#define MINE(a, c) lm_mine((a), (c))
+#define INPLACE(b) ((const void *)(b) == (const void *)MPI_IN_PLACE)
+#define INDEG(c) ((int64_t)lm_degree((c), 1))
+#define OUTDEG(c) ((int64_t)lm_degree((c), 0))
+
+#endif

@@ -1,0 +1,3 @@
+package interpose
+
+//go:generate go run ./internal/gen -dir c

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGeneratedUpToDate regenerates the wrappers in memory and compares them
+// with the committed files, so a table change without go generate fails.
+func TestGeneratedUpToDate(t *testing.T) {
+	files, err := generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join("..", "..", "c", name))
+		if err != nil {
+			t.Fatalf("%v (run go generate ./interpose)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("interpose/c/%s is out of date with the table; run go generate ./interpose", name)
+		}
+	}
+}
+
+func TestArgNames(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		err  bool
+	}{
+		{"void", "", false},
+		{"const void *buf, int count", "buf,count", false},
+		{"MPI_Comm * newcomm, const int dims[]", "newcomm,dims", false},
+		{"const int level, ...", "level", false},
+		{"int", "", true},
+		{"int *", "", true},
+	} {
+		got, err := argNames(tc.in)
+		if (err != nil) != tc.err {
+			t.Errorf("argNames(%q) error %v, want error %v", tc.in, err, tc.err)
+			continue
+		}
+		if s := join(got); !tc.err && s != tc.want {
+			t.Errorf("argNames(%q) = %q, want %q", tc.in, s, tc.want)
+		}
+	}
+}
+
+func join(s []string) string {
+	var b bytes.Buffer
+	for i, x := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(x)
+	}
+	return b.String()
+}
+
+func TestTableKindsHaveTheirParameters(t *testing.T) {
+	// A row whose kind needs a parameter it lacks must be refused.
+	var w bytes.Buffer
+	if err := wrapper(&w, proto{Name: "X", Params: "int a", Kind: kSend}, []string{"a"}); err == nil {
+		t.Error("send wrapper without count/datatype/dest accepted")
+	}
+	if err := wrapper(&w, proto{Name: "X", Params: "MPI_Comm comm", Kind: kColl}, []string{"comm"}); err == nil {
+		t.Error("collective without byte expressions accepted")
+	}
+}

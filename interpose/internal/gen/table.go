@@ -1,0 +1,196 @@
+package main
+
+// kind says which hand-written hooks of interpose/c/latmap.c a wrapper calls.
+type kind int
+
+const (
+	kSend      kind = iota // blocking send: token, then the call, then lm_sent
+	kIsend                 // nonblocking send: the same, the request is not tracked
+	kRecv                  // blocking receive: lm_recv does the call
+	kIrecv                 // nonblocking receive: lm_irecv does the call, tracks the request
+	kSendrecv              // MPI_Sendrecv: lm_sendrecv
+	kSendrecvR             // MPI_Sendrecv_replace: lm_sendrecv_replace
+	kPlain                 // time and calls only
+	kUnmeasured            // time and calls; its traffic is not in the matrix (flag)
+	kWait                  // completion: lm_<name> does the call
+	kPSendInit             // persistent send creation
+	kPRecvInit             // persistent receive creation
+	kHook                  // lm_<name> does the call (MPI_Start, MPI_Mprobe, ...)
+	kColl                  // blocking collective: optional timed barrier, bytes
+	kIcoll                 // nonblocking collective: bytes, no barrier
+	kCommNew               // creates a communicator in *Out
+	kCommFree              // frees the communicator *Out
+	kTypeFree              // MPI_Type_free: forget the cached datatype size
+	kInit                  // MPI_Init, MPI_Init_thread
+	kFinalize              // MPI_Finalize
+)
+
+// proto is one wrapped MPI function: its prototype exactly as in mpi.h and
+// what the wrapper does. Sent and Recv are C expressions of the bytes with
+// send and receive attribute of a collective (MPInside's conventions: what
+// this rank contributes and what it gets; see docs/profile.md).
+type proto struct {
+	Name   string // without the MPI_ prefix
+	Params string
+	Kind   kind
+	Sent   string
+	Recv   string
+	Out    string // kCommNew/kCommFree: the MPI_Comm* parameter
+}
+
+// Helpers used in the byte expressions (defined in latmap.c):
+// TS(type) datatype size, CS(comm) communicator size (remote size of an
+// intercommunicator), ROOT(root, comm) 1 when this rank is the root,
+// SUM(counts, comm) sum of an int array of CS(comm) entries, MINE(counts,
+// comm) this rank's entry, INPLACE(buf).
+var protos = []proto{
+	// Point-to-point, blocking and nonblocking.
+	{Name: "Send", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm", Kind: kSend},
+	{Name: "Ssend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm", Kind: kSend},
+	{Name: "Bsend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm", Kind: kSend},
+	{Name: "Rsend", Params: "const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm", Kind: kSend},
+	{Name: "Isend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kIsend},
+	{Name: "Issend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kIsend},
+	{Name: "Ibsend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kIsend},
+	{Name: "Irsend", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kIsend},
+	{Name: "Recv", Params: "void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status", Kind: kRecv},
+	{Name: "Irecv", Params: "void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request", Kind: kIrecv},
+	{Name: "Sendrecv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status", Kind: kSendrecv},
+	{Name: "Sendrecv_replace", Params: "void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status", Kind: kSendrecvR},
+	{Name: "Probe", Params: "int source, int tag, MPI_Comm comm, MPI_Status *status", Kind: kPlain},
+	{Name: "Iprobe", Params: "int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status", Kind: kPlain},
+	{Name: "Mprobe", Params: "int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status", Kind: kHook},
+	{Name: "Improbe", Params: "int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status", Kind: kHook},
+	{Name: "Mrecv", Params: "void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status", Kind: kUnmeasured},
+	{Name: "Imrecv", Params: "void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request", Kind: kUnmeasured},
+
+	// Completion.
+	{Name: "Wait", Params: "MPI_Request *request, MPI_Status *status", Kind: kWait},
+	{Name: "Waitall", Params: "int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses", Kind: kWait},
+	{Name: "Waitany", Params: "int count, MPI_Request array_of_requests[], int *index, MPI_Status *status", Kind: kWait},
+	{Name: "Waitsome", Params: "int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]", Kind: kWait},
+	{Name: "Test", Params: "MPI_Request *request, int *flag, MPI_Status *status", Kind: kWait},
+	{Name: "Testall", Params: "int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]", Kind: kWait},
+	{Name: "Testany", Params: "int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status", Kind: kWait},
+	{Name: "Testsome", Params: "int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]", Kind: kWait},
+
+	// Persistent requests.
+	{Name: "Send_init", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kPSendInit},
+	{Name: "Ssend_init", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kPSendInit},
+	{Name: "Bsend_init", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kPSendInit},
+	{Name: "Rsend_init", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request", Kind: kPSendInit},
+	{Name: "Recv_init", Params: "void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request", Kind: kPRecvInit},
+	{Name: "Start", Params: "MPI_Request *request", Kind: kHook},
+	{Name: "Startall", Params: "int count, MPI_Request array_of_requests[]", Kind: kHook},
+	{Name: "Request_free", Params: "MPI_Request *request", Kind: kHook},
+	{Name: "Cancel", Params: "MPI_Request *request", Kind: kPlain},
+
+	// Blocking collectives.
+	{Name: "Barrier", Params: "MPI_Comm comm", Kind: kColl, Sent: "0", Recv: "0"},
+	{Name: "Bcast", Params: "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0", Recv: "ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype)"},
+	{Name: "Reduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0"},
+	{Name: "Allreduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Reduce_scatter", Params: "const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
+		Sent: "SUM(recvcounts, comm) * TS(datatype)", Recv: "(int64_t)MINE(recvcounts, comm) * TS(datatype)"},
+	{Name: "Reduce_scatter_block", Params: "const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)recvcount * CS(comm) * TS(datatype)", Recv: "(int64_t)recvcount * TS(datatype)"},
+	{Name: "Scan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Exscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Gather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0"},
+	{Name: "Gatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0"},
+	{Name: "Scatter", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+	{Name: "Scatterv", Params: "const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
+		Sent: "ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+	{Name: "Allgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+	{Name: "Allgatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+	{Name: "Alltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+	{Name: "Alltoallv", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+	{Name: "Alltoallw", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm", Kind: kColl,
+		Sent: "INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm)", Recv: "SUMW(recvcounts, recvtypes, comm)"},
+	{Name: "Neighbor_allgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * INDEG(comm) * TS(recvtype)"},
+	{Name: "Neighbor_alltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
+		Sent: "(int64_t)sendcount * OUTDEG(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * INDEG(comm) * TS(recvtype)"},
+
+	// Nonblocking collectives (no barrier is inserted before them: that
+	// could deadlock a correct program).
+	{Name: "Ibarrier", Params: "MPI_Comm comm, MPI_Request *request", Kind: kIcoll, Sent: "0", Recv: "0"},
+	{Name: "Ibcast", Params: "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0", Recv: "ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype)"},
+	{Name: "Ireduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0"},
+	{Name: "Iallreduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Ireduce_scatter", Params: "const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "SUM(recvcounts, comm) * TS(datatype)", Recv: "(int64_t)MINE(recvcounts, comm) * TS(datatype)"},
+	{Name: "Ireduce_scatter_block", Params: "const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "(int64_t)recvcount * CS(comm) * TS(datatype)", Recv: "(int64_t)recvcount * TS(datatype)"},
+	{Name: "Iscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Iexscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+	{Name: "Igather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0"},
+	{Name: "Igatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0"},
+	{Name: "Iscatter", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+	{Name: "Iscatterv", Params: "const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+	{Name: "Iallgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+	{Name: "Iallgatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+	{Name: "Ialltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+	{Name: "Ialltoallv", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+	{Name: "Ialltoallw", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
+		Sent: "INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm)", Recv: "SUMW(recvcounts, recvtypes, comm)"},
+
+	// Communicators: a world-rank table (and with --slt a shadow) per new one.
+	{Name: "Comm_dup", Params: "MPI_Comm comm, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Comm_dup_with_info", Params: "MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Comm_split", Params: "MPI_Comm comm, int color, int key, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Comm_split_type", Params: "MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Comm_create", Params: "MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Comm_create_group", Params: "MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Cart_create", Params: "MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart", Kind: kCommNew, Out: "comm_cart"},
+	{Name: "Cart_sub", Params: "MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm", Kind: kCommNew, Out: "new_comm"},
+	{Name: "Graph_create", Params: "MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph", Kind: kCommNew, Out: "comm_graph"},
+	{Name: "Dist_graph_create", Params: "MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm", Kind: kCommNew, Out: "newcomm"},
+	{Name: "Dist_graph_create_adjacent", Params: "MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph", Kind: kCommNew, Out: "comm_dist_graph"},
+	{Name: "Intercomm_create", Params: "MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
+	{Name: "Intercomm_merge", Params: "MPI_Comm intercomm, int high, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
+	{Name: "Comm_idup", Params: "MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request", Kind: kPlain},
+	{Name: "Comm_free", Params: "MPI_Comm *comm", Kind: kCommFree, Out: "comm"},
+	{Name: "Comm_disconnect", Params: "MPI_Comm *comm", Kind: kCommFree, Out: "comm"},
+	{Name: "Type_free", Params: "MPI_Datatype *type", Kind: kTypeFree},
+
+	// One-sided: timed, but their traffic cannot be put in the matrix.
+	{Name: "Put", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Get", Params: "void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Accumulate", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Get_accumulate", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_fence", Params: "int assert, MPI_Win win", Kind: kUnmeasured},
+
+	// Life cycle.
+	{Name: "Init", Params: "int *argc, char ***argv", Kind: kInit},
+	{Name: "Init_thread", Params: "int *argc, char ***argv, int required, int *provided", Kind: kInit},
+	{Name: "Finalize", Params: "void", Kind: kFinalize},
+}
+
+// pcontrol is MPI_Pcontrol, variadic, written out by the generator itself.
+var pcontrol = proto{Name: "Pcontrol", Params: "const int level, ...", Kind: kPlain}
