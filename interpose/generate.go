@@ -1,3 +1,3 @@
 package interpose
 
-//go:generate go run ./internal/gen -dir c
+//go:generate go run ./internal/gen -dir .

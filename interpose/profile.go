@@ -33,6 +33,15 @@ type Meta struct {
 	End         time.Time `json:"end"`
 	WallSeconds float64   `json:"wall_s"`
 	MPIVersion  string    `json:"mpi_version,omitempty"`
+	// Launcher is how the library was injected (openmpi, hydra, slurm).
+	Launcher string `json:"launcher,omitempty"`
+	// Clock is the library's time source (tsc or monotonic).
+	Clock string `json:"clock,omitempty"`
+	// TokenLatencyMicros is the calibrated one-way token latency that
+	// --slt subtracts from each wait for a token (the largest over ranks).
+	TokenLatencyMicros float64 `json:"token_latency_us,omitempty"`
+	// ThreadLevel is the MPI thread level provided (0 single ... 3 multiple).
+	ThreadLevel int `json:"thread_level"`
 	// Unmeasured lists what the library met but could not measure exactly
 	// (for example an MPI function it does not wrap).
 	Unmeasured []string `json:"unmeasured,omitempty"`

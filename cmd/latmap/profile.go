@@ -4,15 +4,44 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/interpose"
 )
 
-// TODO(issue): replaced by the real command.
 func newProfileCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "profile",
-		Short: "not built yet",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("profile: not built yet")
+	var opt interpose.RunOptions
+	cmd := &cobra.Command{
+		Use:   "profile -o DIR [--slt] [--collective-wait] [--window FUNC:START:END] -- LAUNCH COMMAND...",
+		Short: "profile an MPI application through the PMPI library liblatmap.so",
+		Long: `profile runs the launch command (mpirun, mpiexec or srun and the application)
+with lib/liblatmap.so loaded into every rank through LD_PRELOAD, and writes
+the profile directory (meta.json, ranks.csv, functions.csv, matrix.csv,
+sizes.csv) when the application reaches MPI_Finalize. A failed run writes
+nothing and latmap exits with the launcher's status.
+
+  latmap profile -o app/ -- mpirun -np 64 ./app args
+  latmap profile -o app/ --slt --collective-wait -- srun -n 64 ./app
+  latmap report app/`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.Command = args
+			opt.Stdin, opt.Stdout, opt.Stderr = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+			err := interpose.Run(cmd.Context(), opt)
+			var ee *interpose.ExitError
+			if errors.As(err, &ee) {
+				return &exitError{code: ee.Code, err: err}
+			}
+			return err
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&opt.Out, "out", "o", "", "profile directory to write (required)")
+	f.BoolVar(&opt.Force, "force", false, "replace the output directory if it exists")
+	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time with tokens on shadow communicators (w_xxx)")
+	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "time a barrier inserted before each blocking collective (b_xxx)")
+	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
+	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
+	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")
+	cmd.MarkFlagRequired("out")
+	return cmd
 }

@@ -566,7 +566,7 @@ static void orphan(MPI_Request r)
 			if (g.orph[i] != MPI_REQUEST_NULL)
 				g.orph[k++] = g.orph[i];
 		g.norph = k;
-		if (g.norph * 2 > g.corph) {
+		if (g.norph == g.corph || g.norph * 2 > g.corph) {
 			g.corph = g.corph ? g.corph * 2 : 64;
 			g.orph = realloc(g.orph, sizeof(*g.orph) * (size_t)g.corph);
 			if (!g.orph)
@@ -694,16 +694,19 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 		    int *outcount, int *indices)
 {
 	int m = 0, rc = MPI_SUCCESS;
+	/* Tokens first, so that a token and its payload completed together
+	 * are seen in that order (Waitany reports the lowest index). */
 	for (int i = 0; i < n; i++) {
-		sc.comb[i] = reqs[i];
 		sc.late[i] = 0;
 		sc.fin[i] = 0;
-	}
-	for (int i = 0; i < n; i++)
 		if (sc.ents[i] && sc.ents[i]->tokstate == TOK_PENDING) {
-			sc.comb[n + m] = sc.ents[i]->tok;
+			sc.comb[m] = sc.ents[i]->tok;
 			sc.owner[m++] = i;
 		}
+	}
+	MPI_Request *app_reqs = sc.comb + m;
+	for (int i = 0; i < n; i++)
+		app_reqs[i] = reqs[i];
 	int left = 0; /* application requests still to complete (Waitall) */
 	for (int i = 0; i < n; i++) {
 		if (reqs[i] == MPI_REQUEST_NULL)
@@ -736,14 +739,15 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 		int app = 0;
 		for (int k = 0; k < out; k++) {
 			int j = sc.idx[k];
-			if (j >= n) {
-				int o = sc.owner[j - n];
+			if (j < m) {
+				int o = sc.owner[j];
 				tok_arrived(sc.ents[o], &sc.st2[k], now);
 				uint64_t w = now - t0;
 				if (!sc.fin[o]) /* a token after its payload says nothing */
 					sc.late[o] = w > g.toklat ? w - g.toklat : 0;
 				continue;
 			}
+			j -= m;
 			app++;
 			sts[nout] = sc.st2[k];
 			indices[nout++] = j;
@@ -756,7 +760,7 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 			break;
 	}
 	for (int i = 0; i < n; i++)
-		reqs[i] = sc.comb[i];
+		reqs[i] = app_reqs[i];
 	/* Tokens still pending stay with their (uncompleted) owner; their
 	 * handles did not change. */
 	uint64_t total = lm_tick() - t0, late = 0, suml = 0;

@@ -15,12 +15,12 @@ func TestGeneratedUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range files {
-		got, err := os.ReadFile(filepath.Join("..", "..", "c", name))
+		got, err := os.ReadFile(filepath.Join("..", "..", name))
 		if err != nil {
 			t.Fatalf("%v (run go generate ./interpose)", err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("interpose/c/%s is out of date with the table; run go generate ./interpose", name)
+			t.Errorf("interpose/%s is out of date with the table; run go generate ./interpose", name)
 		}
 	}
 }

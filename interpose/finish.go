@@ -1,0 +1,181 @@
+package interpose
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/version"
+)
+
+// Raw files liblatmap.so writes at MPI_Finalize (rank 0, into
+// $LATMAP_PROFILE_DIR); FinishProfile turns them into a profile directory.
+const (
+	libraryFile  = "library.json" // written last: its presence means complete
+	sentFile     = "sent.csv"     // src,dst,bytes,messages,time_s: sender's view
+	receivedFile = "received.csv" // src,dst,bytes,messages,time_s,late_s: receiver's view
+)
+
+// libraryMeta is library.json.
+type libraryMeta struct {
+	MPIVersion      string   `json:"mpi_version"`
+	Ranks           int      `json:"ranks"`
+	SLT             bool     `json:"slt"`
+	CollectiveWait  bool     `json:"collective_wait"`
+	Window          string   `json:"window"`
+	Clock           string   `json:"clock"`
+	TickHz          float64  `json:"tick_hz"`
+	TokenLatency    float64  `json:"token_latency_us"`
+	ThreadLevel     int      `json:"thread_level"`
+	WallSeconds     float64  `json:"wall_s"`
+	TokenMismatches int64    `json:"token_mismatches"`
+	Unmeasured      []string `json:"unmeasured"`
+}
+
+type sentRow struct {
+	Src      int     `csv:"src"`
+	Dst      int     `csv:"dst"`
+	Bytes    int64   `csv:"bytes"`
+	Messages int64   `csv:"messages"`
+	Time     float64 `csv:"time_s"`
+}
+
+func readCSV(path string, out any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := gocsv.Unmarshal(f, out); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// MergeMatrix joins the sender's and the receiver's views of point-to-point
+// traffic into matrix.csv rows: bytes and messages as sent (what the
+// application asked to send), time and late time as the receiver waited.
+// It also returns the total bytes on each side.
+func MergeMatrix(sent []sentRow, recv []Transfer) (m []Transfer, sentBytes, recvBytes int64) {
+	type key struct{ s, d int }
+	idx := map[key]int{}
+	for _, r := range sent {
+		k := key{r.Src, r.Dst}
+		i, ok := idx[k]
+		if !ok {
+			i = len(m)
+			idx[k] = i
+			m = append(m, Transfer{Src: r.Src, Dst: r.Dst})
+		}
+		m[i].Bytes += r.Bytes
+		m[i].Messages += r.Messages
+		sentBytes += r.Bytes
+	}
+	for _, r := range recv {
+		k := key{r.Src, r.Dst}
+		i, ok := idx[k]
+		if !ok { // received but never seen sent (a sender outside the window)
+			i = len(m)
+			idx[k] = i
+			m = append(m, Transfer{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Messages: r.Messages})
+		}
+		m[i].Time += r.Time
+		m[i].Late += r.Late
+		recvBytes += r.Bytes
+	}
+	sort.Slice(m, func(a, b int) bool {
+		if m[a].Src != m[b].Src {
+			return m[a].Src < m[b].Src
+		}
+		return m[a].Dst < m[b].Dst
+	})
+	return m, sentBytes, recvBytes
+}
+
+// FinishProfile reads the raw files in raw, merges the matrix, completes
+// meta with what the library reported, and writes the profile directory out
+// atomically (validated before it is renamed into place).
+func FinishProfile(raw, out string, force bool, meta Meta) error {
+	b, err := os.ReadFile(filepath.Join(raw, libraryFile))
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	var lib libraryMeta
+	if err := json.Unmarshal(b, &lib); err != nil {
+		return fmt.Errorf("profile: %s: %w", libraryFile, err)
+	}
+	var sent []sentRow
+	var recv []Transfer
+	if err := readCSV(filepath.Join(raw, sentFile), &sent); err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	if err := readCSV(filepath.Join(raw, receivedFile), &recv); err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	matrix, sb, rb := MergeMatrix(sent, recv)
+	meta.Tool = "latmap"
+	meta.Version = version.Version
+	meta.Ranks = lib.Ranks
+	meta.MPIVersion = lib.MPIVersion
+	meta.Clock = lib.Clock
+	meta.ThreadLevel = lib.ThreadLevel
+	if lib.SLT {
+		meta.TokenLatencyMicros = lib.TokenLatency
+	}
+	meta.Unmeasured = append(meta.Unmeasured, lib.Unmeasured...)
+	if sb != rb {
+		meta.Warnings = append(meta.Warnings, fmt.Sprintf("point-to-point bytes sent (%d) differ from bytes received (%d): "+
+			"messages outside the observation window, cancelled, received with a function latmap does not wrap, or never received", sb, rb))
+	}
+	return atomicdir.Write(out, force, func(tmp string) error {
+		for _, name := range []string{RanksFile, FunctionsFile, SizesFile} {
+			if err := copyFile(filepath.Join(raw, name), filepath.Join(tmp, name)); err != nil {
+				return fmt.Errorf("profile: %w", err)
+			}
+		}
+		if err := writeWith(filepath.Join(tmp, MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		mb, err := json.MarshalIndent(meta, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, MetaFile), append(mb, '\n'), 0o644); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		p, err := ReadProfile(tmp)
+		if err != nil {
+			return fmt.Errorf("profile: the library's output is not a valid profile: %w", err)
+		}
+		if len(p.Ranks) != lib.Ranks {
+			return fmt.Errorf("profile: %s has %d ranks, the run had %d", RanksFile, len(p.Ranks), lib.Ranks)
+		}
+		return nil
+	})
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+func writeWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

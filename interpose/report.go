@@ -1,0 +1,265 @@
+package interpose
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// ReportOptions are latmap report's settings.
+type ReportOptions struct {
+	Top int // functions listed in the summary (default 5)
+}
+
+// column is one column of a report table: a function's value per rank.
+type column struct {
+	name  string
+	value func(f *Function) float64
+}
+
+func (p *Profile) hasMode(m string) bool {
+	for _, x := range p.Meta.Modes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// byRankFunc indexes functions.csv by rank and function.
+func (p *Profile) byRankFunc() map[int]map[string]*Function {
+	m := map[int]map[string]*Function{}
+	for i := range p.Functions {
+		f := &p.Functions[i]
+		if m[f.Rank] == nil {
+			m[f.Rank] = map[string]*Function{}
+		}
+		m[f.Rank][f.Function] = f
+	}
+	return m
+}
+
+// functionTotals sums a value over ranks per function.
+func (p *Profile) functionTotals(v func(f *Function) float64) map[string]float64 {
+	t := map[string]float64{}
+	for i := range p.Functions {
+		t[p.Functions[i].Function] += v(&p.Functions[i])
+	}
+	return t
+}
+
+// orderedFunctions returns the functions whose value is non-zero on some
+// rank, largest total first (ties by name).
+func (p *Profile) orderedFunctions(v func(f *Function) float64) []string {
+	t := p.functionTotals(v)
+	var names []string
+	for n, x := range t {
+		if x != 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if t[names[i]] != t[names[j]] {
+			return t[names[i]] > t[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+func totalTime(f *Function) float64 { return f.Time + f.Late + f.Sync }
+
+// Report prints MPInside's five tables (elapsed times; Kbytes and requests
+// with send attribute; Kbytes and requests with receive attribute), one row
+// per rank, then a column legend and a summary.
+func Report(w io.Writer, p *Profile, opt ReportOptions) error {
+	if opt.Top <= 0 {
+		opt.Top = 5
+	}
+	idx := p.byRankFunc()
+	slt, cw := p.hasMode("slt"), p.hasMode("collective-wait")
+
+	// Elapsed times: comput, then per function its transfer time, its
+	// send-late (w_) and collective-wait (b_) parts beside it.
+	var cols []column
+	lateTot := p.functionTotals(func(f *Function) float64 { return f.Late })
+	syncTot := p.functionTotals(func(f *Function) float64 { return f.Sync })
+	for _, name := range p.orderedFunctions(totalTime) {
+		name := name
+		cols = append(cols, column{name, func(f *Function) float64 { return f.Time }})
+		if slt && (lateTot[name] > 0 || waits(name)) {
+			cols = append(cols, column{"w_" + name, func(f *Function) float64 { return f.Late }})
+		}
+		if cw && syncTot[name] > 0 {
+			cols = append(cols, column{"b_" + name, func(f *Function) float64 { return f.Sync }})
+		}
+	}
+	header := fmt.Sprintf("Elapsed times (seconds) of %d ranks, modes %s", len(p.Ranks), strings.Join(p.Meta.Modes, ", "))
+	if p.Meta.Window != "" {
+		header += ", window " + p.Meta.Window
+	}
+	if err := table(w, header, p, idx, cols, "%.4f", true); err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		title string
+		v     func(f *Function) float64
+		fmt   string
+	}{
+		{"Kbytes with send attribute", func(f *Function) float64 { return float64(f.BytesSent) / 1024 }, "%.1f"},
+		{"Requests with send attribute", func(f *Function) float64 { return float64(f.ReqsSent) }, "%.0f"},
+		{"Kbytes with receive attribute", func(f *Function) float64 { return float64(f.BytesRecv) / 1024 }, "%.1f"},
+		{"Requests with receive attribute", func(f *Function) float64 { return float64(f.ReqsRecv) }, "%.0f"},
+	} {
+		var cs []column
+		for _, name := range p.orderedFunctions(t.v) {
+			cs = append(cs, column{name, t.v})
+		}
+		if err := table(w, t.title, p, idx, cs, t.fmt, false); err != nil {
+			return err
+		}
+	}
+	legend(w, slt, cw)
+	return summary(w, p, opt)
+}
+
+func table(w io.Writer, title string, p *Profile, idx map[int]map[string]*Function, cols []column, vf string, comput bool) error {
+	fmt.Fprintf(w, "%s\n", title)
+	if len(cols) == 0 && !comput {
+		fmt.Fprintf(w, "  (none)\n\n")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "rank\t")
+	if comput {
+		fmt.Fprint(tw, "comput\t")
+	}
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%s\t", c.name)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range p.Ranks {
+		fmt.Fprintf(tw, "%d\t", r.Rank.Rank)
+		if comput {
+			fmt.Fprintf(tw, vf+"\t", r.Comput)
+		}
+		for _, c := range cols {
+			v := 0.0
+			if f := idx[r.Rank.Rank][strings.TrimPrefix(strings.TrimPrefix(c.name, "w_"), "b_")]; f != nil {
+				v = c.value(f)
+			}
+			fmt.Fprintf(tw, vf+"\t", v)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+func legend(w io.Writer, slt, cw bool) {
+	fmt.Fprintln(w, "Columns")
+	fmt.Fprintln(w, "  comput     time outside MPI (elapsed minus every MPI function's time)")
+	fmt.Fprintln(w, "  MPI_xxx    time inside the function; with --slt/--collective-wait only its transfer part")
+	if slt {
+		fmt.Fprintln(w, "  w_MPI_xxx  send-late time: the receive waited because the matching send had not started")
+		fmt.Fprintln(w, "             (token technique; a token's calibrated latency is subtracted)")
+	}
+	if cw {
+		fmt.Fprintln(w, "  b_MPI_xxx  collective wait: time in a barrier inserted before the collective (late arrivals)")
+	}
+	fmt.Fprintln(w, "  Kbytes/requests with send attribute: what the rank sent (point-to-point: each message;")
+	fmt.Fprintln(w, "    Bcast/Scatter: the root's data; Reduce/Allreduce/Scan: its contribution; Gather/Allgather:")
+	fmt.Fprintln(w, "    its block; Alltoall: all its blocks); one request per message or collective call")
+	fmt.Fprintln(w, "  Kbytes/requests with receive attribute: what the rank received, from the completed status")
+	fmt.Fprintln(w, "    (nonblocking and persistent receives are charged to MPI_Irecv/MPI_Start, not to the Wait)")
+	fmt.Fprintln(w)
+}
+
+func summary(w io.Writer, p *Profile, opt ReportOptions) error {
+	var elapsed, mpi, late, sync, recvWait float64
+	for _, r := range p.Ranks {
+		elapsed += r.Elapsed
+	}
+	for i := range p.Functions {
+		f := &p.Functions[i]
+		mpi += totalTime(f)
+		late += f.Late
+		sync += f.Sync
+		if waits(f.Function) {
+			recvWait += f.Time + f.Late
+		}
+	}
+	fmt.Fprintln(w, "Summary")
+	fmt.Fprintf(w, "  MPI share of the time: %s (%.3f s of %.3f s over all ranks)\n", pct(mpi, elapsed), mpi, elapsed)
+	tot := p.functionTotals(totalTime)
+	names := p.orderedFunctions(totalTime)
+	if len(names) > opt.Top {
+		names = names[:opt.Top]
+	}
+	fmt.Fprintf(w, "  top functions:")
+	for _, n := range names {
+		fmt.Fprintf(w, " %s %.3f s (%s of MPI);", n, tot[n], pct(tot[n], mpi))
+	}
+	fmt.Fprintln(w)
+	if p.hasMode("slt") {
+		fmt.Fprintf(w, "  send-late time: %.3f s, %s of the time in receives and waits; no placement can remove it\n", late, pct(late, recvWait))
+	}
+	if p.hasMode("collective-wait") {
+		fmt.Fprintf(w, "  collective wait: %.3f s, %s of the MPI time; load imbalance, not the network\n", sync, pct(sync, mpi))
+	}
+	host := map[int]string{}
+	for _, r := range p.Ranks {
+		host[r.Rank.Rank] = r.Host
+	}
+	var intra, inter int64
+	hosts := map[string]bool{}
+	for _, t := range p.Matrix {
+		if host[t.Src] == host[t.Dst] && host[t.Src] != "" {
+			intra += t.Bytes
+		} else {
+			inter += t.Bytes
+		}
+	}
+	for _, h := range host {
+		hosts[h] = true
+	}
+	fmt.Fprintf(w, "  point-to-point bytes: %d within a node, %d between nodes (%s between nodes; %d hosts, %d rank pairs)\n",
+		intra, inter, pct(float64(inter), float64(intra+inter)), len(hosts), len(p.Matrix))
+	if len(p.Meta.Unmeasured) > 0 || len(p.Meta.Warnings) > 0 {
+		fmt.Fprintln(w, "  not measured exactly:")
+		for _, s := range append(append([]string{}, p.Meta.Unmeasured...), p.Meta.Warnings...) {
+			fmt.Fprintf(w, "    - %s\n", s)
+		}
+	}
+	return nil
+}
+
+func pct(a, b float64) string {
+	if b <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*a/b)
+}
+
+// ReportDir reads the profile directory dir and prints its Report.
+func ReportDir(w io.Writer, dir string, opt ReportOptions) error {
+	p, err := ReadProfile(dir)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return Report(w, p, opt)
+}
+
+// waits tells whether a function can wait for a message to arrive (a
+// blocking receive or a Wait call), the functions that have w_ columns.
+func waits(name string) bool {
+	if strings.HasPrefix(name, "MPI_Wait") {
+		return true
+	}
+	return wrappedFunctions[name] == "recv" && !strings.HasPrefix(name, "MPI_I") && !strings.HasSuffix(name, "_init")
+}

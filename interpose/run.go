@@ -1,0 +1,163 @@
+package interpose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/latmap/latmap/internal/atomicdir"
+)
+
+// RunOptions are latmap profile's settings.
+type RunOptions struct {
+	Out            string   // profile directory to write
+	Force          bool     // replace Out if it exists
+	SLT            bool     // send-late time by tokens
+	CollectiveWait bool     // timed barrier before each blocking collective
+	Window         string   // FUNC:START:END, "" for the whole run
+	Lib            string   // liblatmap.so; "" finds it (see FindLibrary)
+	Launcher       string   // openmpi, hydra, slurm; "" detects it
+	Command        []string // the launch command, e.g. mpirun -np 4 ./app
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// ExitError is returned when the launch command failed: Code is its exit
+// status, which latmap profile passes through. No profile is written.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	return fmt.Sprintf("the launch command failed (%v); no profile written", e.Err)
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Window is a parsed --window FUNC:START:END: profile from the START-th call
+// of the collective Func up to (not including) its END-th call.
+type Window struct {
+	Func       string
+	Start, End int
+}
+
+// ParseWindow parses FUNC:START:END (FUNC with or without the MPI_ prefix).
+func ParseWindow(s string) (Window, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return Window{}, fmt.Errorf("window %q: want FUNC:START:END, for example MPI_Allreduce:10:20", s)
+	}
+	f := parts[0]
+	if !strings.HasPrefix(f, "MPI_") {
+		f = "MPI_" + f
+	}
+	if wrappedFunctions[f] != "collective" {
+		return Window{}, fmt.Errorf("window %q: %s is not a collective latmap wraps (for example MPI_Allreduce, MPI_Barrier)", s, f)
+	}
+	a, err1 := strconv.Atoi(parts[1])
+	b, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil || a < 1 || b <= a {
+		return Window{}, fmt.Errorf("window %q: START and END must be call numbers with 1 <= START < END", s)
+	}
+	return Window{Func: f, Start: a, End: b}, nil
+}
+
+// String returns the window as FUNC:START:END.
+func (w Window) String() string { return fmt.Sprintf("%s:%d:%d", w.Func, w.Start, w.End) }
+
+// Run runs the launch command with liblatmap.so injected into every
+// rank and writes the profile directory opt.Out atomically. When the
+// command fails, nothing is written and an *ExitError carries its status.
+func Run(ctx context.Context, opt RunOptions) error {
+	if len(opt.Command) == 0 {
+		return errors.New("profile: no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
+	}
+	lib, err := FindLibrary(opt.Lib)
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	var win Window
+	if opt.Window != "" {
+		if win, err = ParseWindow(opt.Window); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+	}
+	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	var l Launcher
+	if opt.Launcher != "" {
+		l, err = ParseLauncher(opt.Launcher)
+	} else {
+		l, err = DetectLauncher(ctx, opt.Command[0])
+	}
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	out, err := filepath.Abs(opt.Out)
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	raw, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".raw-")
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	defer os.RemoveAll(raw)
+
+	preload := lib
+	if old := os.Getenv("LD_PRELOAD"); old != "" {
+		preload += ":" + old
+	}
+	env := [][2]string{{"LD_PRELOAD", preload}, {"LATMAP_PROFILE_DIR", raw}}
+	modes := []string{"basic"}
+	if opt.SLT {
+		env = append(env, [2]string{"LATMAP_SLT", "1"})
+		modes = append(modes, "slt")
+	}
+	if opt.CollectiveWait {
+		env = append(env, [2]string{"LATMAP_COLLWAIT", "1"})
+		modes = append(modes, "collective-wait")
+	}
+	if opt.Window != "" {
+		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})
+	}
+	argv, err := injectedArgs(l, opt.Command, env)
+	if err != nil {
+		return fmt.Errorf("profile: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code := ee.ExitCode()
+			if code <= 0 {
+				code = 1
+			}
+			return &ExitError{Code: code, Err: err}
+		}
+		return fmt.Errorf("profile: running %s: %w", opt.Command[0], err)
+	}
+	end := time.Now()
+	if _, err := os.Stat(filepath.Join(raw, libraryFile)); err != nil {
+		return fmt.Errorf("profile: %s exited without writing a profile: did every rank reach MPI_Finalize, "+
+			"and does the program use the MPI that liblatmap.so was built with? (%w)", opt.Command[0], err)
+	}
+	meta := Meta{
+		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,
+		WallSeconds: end.Sub(start).Seconds(), Launcher: string(l),
+	}
+	if opt.Window != "" {
+		meta.Window = win.String()
+	}
+	return FinishProfile(raw, opt.Out, opt.Force, meta)
+}
