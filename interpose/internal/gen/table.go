@@ -4,25 +4,25 @@ package main
 type kind int
 
 const (
-	kSend      kind = iota // blocking send: token, then the call, then lm_sent
-	kIsend                 // nonblocking send: the same, the request is not tracked
-	kRecv                  // blocking receive: lm_recv does the call
-	kIrecv                 // nonblocking receive: lm_irecv does the call, tracks the request
-	kSendrecv              // MPI_Sendrecv: lm_sendrecv
-	kSendrecvR             // MPI_Sendrecv_replace: lm_sendrecv_replace
-	kPlain                 // time and calls only
-	kUnmeasured            // time and calls; its traffic is not in the matrix (flag)
-	kWait                  // completion: lm_<name> does the call
-	kPSendInit             // persistent send creation
-	kPRecvInit             // persistent receive creation
-	kHook                  // lm_<name> does the call (MPI_Start, MPI_Mprobe, ...)
-	kColl                  // blocking collective: optional timed barrier, bytes
-	kIcoll                 // nonblocking collective: bytes, no barrier
-	kCommNew               // creates a communicator in *Out
-	kCommFree              // frees the communicator *Out
-	kTypeFree              // MPI_Type_free: forget the cached datatype size
-	kInit                  // MPI_Init, MPI_Init_thread
-	kFinalize              // MPI_Finalize
+	kSend       kind = iota // blocking send: token, then the call, then lm_sent
+	kIsend                  // nonblocking send: the same, the request is not tracked
+	kRecv                   // blocking receive: lm_recv does the call
+	kIrecv                  // nonblocking receive: lm_irecv does the call, tracks the request
+	kSendrecv               // MPI_Sendrecv: lm_sendrecv
+	kSendrecvR              // MPI_Sendrecv_replace: lm_sendrecv_replace
+	kPlain                  // time and calls only
+	kUnmeasured             // time and calls; its traffic is not in the matrix (flag)
+	kWait                   // completion: lm_<name> does the call
+	kPSendInit              // persistent send creation
+	kPRecvInit              // persistent receive creation
+	kHook                   // lm_<name> does the call (MPI_Start, MPI_Mprobe, ...)
+	kColl                   // blocking collective: optional timed barrier, bytes
+	kIcoll                  // nonblocking collective: bytes, no barrier
+	kCommNew                // creates a communicator in *Out
+	kCommFree               // frees the communicator *Out
+	kTypeFree               // MPI_Type_free: forget the cached datatype size
+	kInit                   // MPI_Init, MPI_Init_thread
+	kFinalize               // MPI_Finalize
 )
 
 // proto is one wrapped MPI function: its prototype exactly as in mpi.h and

@@ -1,0 +1,26 @@
+/* collwait.c: ranks arrive at MPI_Allreduce staggered: before each of ITER
+ * calls rank r sleeps r*SLEEP_MS ms, so with a barrier before the
+ * collective rank r waits (size-1-r)*SLEEP_MS per call.
+ * Usage: collwait ITER SLEEP_MS. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	int rank, iter = argc > 1 ? atoi(argv[1]) : 10, ms = argc > 2 ? atoi(argv[2]) : 10;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	double x = rank, y = 0, acc = 0;
+	for (int i = 0; i < iter; i++) {
+		long ns = (long)rank * ms * 1000000L;
+		struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+		nanosleep(&ts, NULL);
+		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		acc += y;
+	}
+	printf("rank %d acc %.0f\n", rank, acc);
+	MPI_Finalize();
+	return 0;
+}
