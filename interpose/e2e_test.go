@@ -1,0 +1,443 @@
+package interpose_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/interpose"
+)
+
+// mpiProgram builds testdata/mpi/NAME.c with mpicc.
+func mpiProgram(t *testing.T, name string) string {
+	t.Helper()
+	testutil.RequireMPI(t)
+	src := filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", name+".c")
+	return testutil.BuildMPIProgram(t, t.TempDir(), name, src)
+}
+
+// profileRun runs bin/latmap profile on np local ranks of prog and returns
+// the profile and the program's output.
+func profileRun(t *testing.T, np int, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+	t.Helper()
+	bin := testutil.LatmapBin(t)
+	lib := testutil.InterposeLib(t)
+	out := filepath.Join(t.TempDir(), "prof")
+	argv := append([]string{"profile", "-o", out, "--lib", lib}, flags...)
+	argv = append(argv, "--")
+	argv = append(argv, testutil.LocalMpirun(np)...)
+	argv = append(argv, prog)
+	argv = append(argv, args...)
+	stdout, err := runTimeout(t, 3*time.Minute, bin, argv...)
+	if err != nil {
+		t.Fatalf("latmap %s: %v\n%s", strings.Join(argv, " "), err, stdout)
+	}
+	p, err := interpose.ReadProfile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, stdout
+}
+
+func runTimeout(t *testing.T, d time.Duration, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return b.String(), fmt.Errorf("timed out after %v (deadlock?)", d)
+	}
+	return b.String(), err
+}
+
+type pair struct{ src, dst int }
+
+type traffic struct{ bytes, msgs int64 }
+
+// calls returns rank -> function -> calls.
+func calls(p *interpose.Profile) map[int]map[string]int64 {
+	m := map[int]map[string]int64{}
+	for _, f := range p.Functions {
+		if m[f.Rank] == nil {
+			m[f.Rank] = map[string]int64{}
+		}
+		m[f.Rank][f.Function] = f.Calls
+	}
+	return m
+}
+
+func checkMatrix(t *testing.T, p *interpose.Profile, want map[pair]traffic) {
+	t.Helper()
+	got := map[pair]traffic{}
+	for _, x := range p.Matrix {
+		got[pair{x.Src, x.Dst}] = traffic{x.Bytes, x.Messages}
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("matrix %d->%d = %+v, want %+v", k.src, k.dst, got[k], w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("matrix has unexpected %d->%d %+v", k.src, k.dst, g)
+		}
+	}
+}
+
+// checkBalance: point-to-point bytes sent (matrix) equal the bytes the
+// receiving functions counted.
+func checkBalance(t *testing.T, p *interpose.Profile) {
+	t.Helper()
+	var sent, recv int64
+	for _, x := range p.Matrix {
+		sent += x.Bytes
+	}
+	coll := map[string]bool{"MPI_Allreduce": true, "MPI_Bcast": true, "MPI_Barrier": true, "MPI_Reduce": true}
+	for _, f := range p.Functions {
+		if !coll[f.Function] {
+			recv += f.BytesRecv
+		}
+	}
+	if sent != recv {
+		t.Errorf("bytes sent %d != bytes received %d", sent, recv)
+	}
+	if len(p.Meta.Warnings) > 0 {
+		t.Errorf("warnings: %v", p.Meta.Warnings)
+	}
+}
+
+func checkCalls(t *testing.T, p *interpose.Profile, want func(rank int) map[string]int64) {
+	t.Helper()
+	c := calls(p)
+	for r := range p.Ranks {
+		for fn, n := range want(r) {
+			if c[r][fn] != n {
+				t.Errorf("rank %d %s calls = %d, want %d", r, fn, c[r][fn], n)
+			}
+		}
+	}
+}
+
+func TestExactCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	const iter = 12
+	halo := func(dims [3]int) map[pair]traffic {
+		n := dims[0] * dims[1] * dims[2]
+		coord := func(r int) [3]int { return [3]int{r / (dims[1] * dims[2]), r / dims[2] % dims[1], r % dims[2]} }
+		rankOf := func(c [3]int) int { return (c[0]*dims[1]+c[1])*dims[2] + c[2] }
+		m := map[pair]traffic{}
+		for r := 0; r < n; r++ {
+			for d := 0; d < 3; d++ {
+				for _, dir := range []int{1, -1} {
+					c := coord(r)
+					c[d] = (c[d] + dir + dims[d]) % dims[d]
+					k := pair{r, rankOf(c)}
+					x := m[k]
+					x.bytes += iter * int64(d+1) * 100 * 8
+					x.msgs += iter
+					m[k] = x
+				}
+			}
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		np    int
+		args  []string
+		slt   bool
+		want  func(np int) map[pair]traffic
+		calls func(rank int) map[string]int64
+	}{
+		{"ring", 4, []string{"12", "1000"}, false,
+			func(np int) map[pair]traffic {
+				m := map[pair]traffic{}
+				for r := 0; r < np; r++ {
+					m[pair{r, (r + 1) % np}] = traffic{iter * 1000, iter}
+				}
+				return m
+			},
+			func(int) map[string]int64 { return map[string]int64{"MPI_Send": iter, "MPI_Recv": iter} }},
+		{"alltoone", 4, []string{"12"}, false,
+			func(np int) map[pair]traffic {
+				m := map[pair]traffic{}
+				for r := 1; r < np; r++ {
+					m[pair{r, 0}] = traffic{iter * int64(r) * 512, iter}
+				}
+				return m
+			},
+			func(r int) map[string]int64 {
+				if r == 0 {
+					return map[string]int64{"MPI_Recv": 3 * iter, "MPI_Send": 0}
+				}
+				return map[string]int64{"MPI_Send": iter, "MPI_Recv": 0}
+			}},
+		{"halo3d", 8, []string{"4", "2", "1", "12"}, false,
+			func(int) map[pair]traffic { return halo([3]int{4, 2, 1}) },
+			func(int) map[string]int64 {
+				return map[string]int64{"MPI_Irecv": 6 * iter, "MPI_Isend": 6 * iter, "MPI_Waitall": iter, "MPI_Cart_create": 1, "MPI_Comm_free": 1}
+			}},
+		{"halo3d", 8, []string{"4", "2", "1", "12"}, true,
+			func(int) map[pair]traffic { return halo([3]int{4, 2, 1}) },
+			func(int) map[string]int64 { return map[string]int64{"MPI_Irecv": 6 * iter, "MPI_Waitall": iter} }},
+		{"splitcoll", 6, []string{"12"}, false,
+			func(np int) map[pair]traffic {
+				// Sub-communicator c holds the ranks of parity c in
+				// decreasing order (key = -rank); each sends to the next.
+				m := map[pair]traffic{}
+				for c := 0; c < 2; c++ {
+					var members []int
+					for r := np - 1; r >= 0; r-- {
+						if r%2 == c {
+							members = append(members, r)
+						}
+					}
+					for i, r := range members {
+						m[pair{r, members[(i+1)%len(members)]}] = traffic{iter * 64 * int64(r+1) * 4, iter}
+					}
+				}
+				return m
+			},
+			func(int) map[string]int64 {
+				return map[string]int64{"MPI_Sendrecv": iter, "MPI_Allreduce": iter + 1, "MPI_Bcast": iter, "MPI_Comm_split": 1}
+			}},
+		{"splitcoll", 6, []string{"12"}, true,
+			nil,
+			func(int) map[string]int64 { return map[string]int64{"MPI_Sendrecv": iter, "MPI_Allreduce": iter + 1} }},
+		{"persist", 4, []string{"12", "300"}, false,
+			func(np int) map[pair]traffic {
+				m := map[pair]traffic{}
+				for r := 0; r < np; r++ {
+					m[pair{r, (r + 1) % np}] = traffic{iter * 300, iter}
+				}
+				return m
+			},
+			func(int) map[string]int64 {
+				return map[string]int64{"MPI_Startall": iter, "MPI_Waitall": iter, "MPI_Send_init": 1, "MPI_Recv_init": 1, "MPI_Request_free": 2}
+			}},
+		{"persist", 4, []string{"12", "300"}, true,
+			func(np int) map[pair]traffic {
+				m := map[pair]traffic{}
+				for r := 0; r < np; r++ {
+					m[pair{r, (r + 1) % np}] = traffic{iter * 300, iter}
+				}
+				return m
+			},
+			func(int) map[string]int64 { return map[string]int64{"MPI_Startall": iter, "MPI_Waitall": iter} }},
+	} {
+		name := tc.name
+		if tc.slt {
+			name += "/slt"
+		}
+		t.Run(name, func(t *testing.T) {
+			prog := mpiProgram(t, tc.name)
+			var flags []string
+			if tc.slt {
+				flags = []string{"--slt"}
+			}
+			p, _ := profileRun(t, tc.np, flags, prog, tc.args...)
+			if len(p.Ranks) != tc.np || p.Meta.Ranks != tc.np {
+				t.Fatalf("profile has %d ranks (meta %d), want %d", len(p.Ranks), p.Meta.Ranks, tc.np)
+			}
+			want := tc.want
+			if want == nil { // same traffic as the basic-mode row
+				want = func(np int) map[pair]traffic {
+					m := map[pair]traffic{}
+					for _, x := range p.Matrix {
+						m[pair{x.Src, x.Dst}] = traffic{x.Bytes, x.Messages}
+					}
+					return m
+				}
+				if len(p.Matrix) != tc.np {
+					t.Errorf("matrix has %d pairs, want %d", len(p.Matrix), tc.np)
+				}
+			}
+			checkMatrix(t, p, want(tc.np))
+			checkBalance(t, p)
+			checkCalls(t, p, tc.calls)
+			for _, r := range p.Ranks {
+				if r.Elapsed <= 0 || r.Comput < 0 || r.Comput > r.Elapsed || r.Host == "" {
+					t.Errorf("rank %d: elapsed %g comput %g host %q", r.Rank.Rank, r.Elapsed, r.Comput, r.Host)
+				}
+			}
+		})
+	}
+}
+
+// lateOf sums late_s and time_s of the receiving functions of rank.
+func lateOf(p *interpose.Profile, rank int) (late, transfer float64) {
+	for _, f := range p.Functions {
+		if f.Rank == rank && (f.Function == "MPI_Recv" || f.Function == "MPI_Wait") {
+			late += f.Late
+			transfer += f.Time
+		}
+	}
+	return late, transfer
+}
+
+func TestSendLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "late")
+	const iter, ms = 16, 25
+	injected := float64(iter*ms) / 1000 // the sender sleeps this long in total
+	p, _ := profileRun(t, 2, []string{"--slt"}, prog, "sender", fmt.Sprint(iter), fmt.Sprint(ms))
+	late, transfer := lateOf(p, 0)
+	t.Logf("sender late: late_s %.4f (injected %.4f), transfer %.6f s", late, injected, transfer)
+	if math.Abs(late-injected) > 0.1*injected {
+		t.Errorf("late_s = %.4f s, want %.4f s within 10%%", late, injected)
+	}
+	if transfer > 0.1*injected {
+		t.Errorf("transfer part %.4f s is not small beside the late time %.4f s", transfer, late)
+	}
+	var ml float64
+	for _, x := range p.Matrix {
+		if x.Src == 1 && x.Dst == 0 {
+			ml = x.Late
+		}
+	}
+	if math.Abs(ml-late) > 0.01*late {
+		t.Errorf("matrix late 1->0 = %.4f, functions say %.4f", ml, late)
+	}
+
+	p, _ = profileRun(t, 2, []string{"--slt"}, prog, "receiver", fmt.Sprint(iter), fmt.Sprint(ms))
+	late, _ = lateOf(p, 0)
+	t.Logf("receiver late: late_s %.6f", late)
+	if late > 0.05*injected {
+		t.Errorf("receiver-late program: late_s = %.4f s, want about 0 (< %.4f)", late, 0.05*injected)
+	}
+}
+
+func TestCollectiveWait(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "collwait")
+	const np, iter, ms = 4, 10, 25
+	p, _ := profileRun(t, np, []string{"--collective-wait"}, prog, fmt.Sprint(iter), fmt.Sprint(ms))
+	for _, f := range p.Functions {
+		if f.Function != "MPI_Allreduce" {
+			continue
+		}
+		// Rank r sleeps r*ms before each call, so it waits for the last
+		// rank (np-1)*ms - r*ms per call.
+		want := float64((np-1-f.Rank)*ms*iter) / 1000
+		t.Logf("rank %d sync_s %.4f want %.4f", f.Rank, f.Sync, want)
+		if math.Abs(f.Sync-want) > 0.1*want+0.005 {
+			t.Errorf("rank %d: sync_s = %.4f, want %.4f within 10%%", f.Rank, f.Sync, want)
+		}
+		if f.Calls != iter {
+			t.Errorf("rank %d: %d MPI_Allreduce calls, want %d", f.Rank, f.Calls, iter)
+		}
+	}
+	// The window: calls 3..6 of MPI_Allreduce only.
+	p, _ = profileRun(t, np, []string{"--window", "MPI_Allreduce:3:7"}, prog, fmt.Sprint(iter), "1")
+	if p.Meta.Window != "MPI_Allreduce:3:7" {
+		t.Errorf("meta window %q", p.Meta.Window)
+	}
+	for r, c := range calls(p) {
+		if c["MPI_Allreduce"] != 4 {
+			t.Errorf("rank %d: %d MPI_Allreduce calls in window 3:7, want 4", r, c["MPI_Allreduce"])
+		}
+	}
+}
+
+func sortedLines(s string) string {
+	var l []string
+	for _, x := range strings.Split(s, "\n") {
+		if strings.HasPrefix(x, "rank ") || strings.HasPrefix(x, "total ") {
+			l = append(l, x)
+		}
+	}
+	sort.Strings(l)
+	return strings.Join(l, "\n")
+}
+
+func TestWildcardsSameResultsNoDeadlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "wild")
+	argv := append(testutil.LocalMpirun(4), prog, "6")
+	plain, err := runTimeout(t, 2*time.Minute, argv[0], argv[1:]...)
+	if err != nil {
+		t.Fatalf("wild without the profiler: %v\n%s", err, plain)
+	}
+	want := sortedLines(plain)
+	if !strings.Contains(want, "total checksum") {
+		t.Fatalf("unexpected output %q", plain)
+	}
+	for _, flags := range [][]string{nil, {"--slt"}, {"--slt", "--collective-wait"}, {"--slt"}} {
+		_, out := profileRun(t, 4, flags, prog, "6")
+		if got := sortedLines(out); got != want {
+			t.Errorf("with %v the program printed\n%s\nwant\n%s", flags, got, want)
+		}
+	}
+}
+
+func TestFaults(t *testing.T) {
+	bin := testutil.LatmapBin(t)
+	lib := testutil.InterposeLib(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", []string{"profile", "-o", filepath.Join(dir, "a"), "--lib", lib}, "no launch command"},
+		{"missing library", []string{"profile", "-o", filepath.Join(dir, "b"), "--lib", filepath.Join(dir, "nope.so"), "--", "mpirun", "true"}, "not found"},
+		{"unknown launcher", []string{"profile", "-o", filepath.Join(dir, "c"), "--lib", lib, "--", "./app"}, "not a launcher latmap knows"},
+		{"bad window", []string{"profile", "-o", filepath.Join(dir, "d"), "--lib", lib, "--window", "MPI_Send:1:2", "--", "mpirun", "true"}, "not a collective"},
+		{"report of nothing", []string{"report", filepath.Join(dir, "none")}, "latmap profile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := exec.Command(bin, tc.args...).CombinedOutput()
+			if err == nil || !strings.Contains(string(out), tc.want) {
+				t.Errorf("latmap %v: err %v, output %q, want an error with %q", tc.args, err, out, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "a")); err == nil {
+				t.Error("an output directory was written")
+			}
+		})
+	}
+}
+
+func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "late") // with no arguments it calls MPI_Abort(2)
+	bin := testutil.LatmapBin(t)
+	out := filepath.Join(t.TempDir(), "prof")
+	argv := append([]string{"profile", "-o", out, "--lib", testutil.InterposeLib(t), "--"}, testutil.LocalMpirun(2)...)
+	cmd := exec.Command(bin, append(argv, prog)...)
+	b, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() == 0 {
+		t.Fatalf("latmap profile of an aborting program: %v, want a non-zero exit\n%s", err, b)
+	}
+	// mpirun reports MPI_Abort's errorcode as its own exit status.
+	if ee.ExitCode() != 2 {
+		t.Errorf("exit status %d, want the launcher's 2", ee.ExitCode())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
