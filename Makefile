@@ -52,3 +52,7 @@ bench-survey: build
 
 clean:
 	rm -rf bin lib demo demo.tmp
+
+# The profiler's figures: added ns per MPI call, ping-pong, LAMMPS in.melt.
+bench-profile: build deps-test
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./interpose/

@@ -49,7 +49,7 @@ func profileRun(t *testing.T, np int, flags []string, prog string, args ...strin
 	return p, stdout
 }
 
-func runTimeout(t *testing.T, d time.Duration, name string, args ...string) (string, error) {
+func runTimeout(t testing.TB, d time.Duration, name string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()

@@ -1,0 +1,155 @@
+package interpose_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+)
+
+func medianOf(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+var figure = regexp.MustCompile(`(?m)^(\w+) ([0-9.]+)$`)
+
+// figures parses "name value" lines printed by testdata/mpi/overhead.c.
+func figures(out string) map[string]float64 {
+	m := map[string]float64{}
+	for _, x := range figure.FindAllStringSubmatch(out, -1) {
+		v, _ := strconv.ParseFloat(x[2], 64)
+		m[x[1]] = v
+	}
+	return m
+}
+
+// runOverhead runs overhead.c on np ranks, with liblatmap.so preloaded
+// (basic mode) when lib is set.
+func runOverhead(b *testing.B, prog, lib string, np int, n, batches int) map[string]float64 {
+	argv := testutil.LocalMpirun(np)
+	if lib != "" {
+		raw := b.TempDir()
+		argv = append(argv, "-x", "LD_PRELOAD="+lib, "-x", "LATMAP_PROFILE_DIR="+raw)
+	}
+	argv = append(argv, prog, strconv.Itoa(n), strconv.Itoa(batches))
+	out, err := runTimeout(b, 5*time.Minute, argv[0], argv[1:]...)
+	if err != nil {
+		b.Fatalf("%v: %v\n%s", argv, err, out)
+	}
+	return figures(out)
+}
+
+// BenchmarkCallOverhead prints the time liblatmap.so adds to a cheap MPI
+// call in basic mode: tight loops of MPI_Send to MPI_PROC_NULL and of
+// MPI_Irecv + MPI_Wait from MPI_PROC_NULL (2,000,000 calls per batch,
+// median of 9 batches, median of 5 alternated runs with and without the
+// library), beside the cost of one clock read on this machine (the wrapper
+// reads the clock twice per call).
+func BenchmarkCallOverhead(b *testing.B) {
+	testutil.RequireMPI(b)
+	lib := testutil.InterposeLib(b)
+	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
+	var bare, with = map[string][]float64{}, map[string][]float64{}
+	for i := 0; i < 5; i++ {
+		for k, v := range runOverhead(b, prog, "", 1, 2000000, 9) {
+			bare[k] = append(bare[k], v)
+		}
+		for k, v := range runOverhead(b, prog, lib, 1, 2000000, 9) {
+			with[k] = append(with[k], v)
+		}
+	}
+	send0, send1 := medianOf(bare["send_ns"]), medianOf(with["send_ns"])
+	iw0, iw1 := medianOf(bare["irecvwait_ns"]), medianOf(with["irecvwait_ns"])
+	b.ReportMetric(send0, "bare-send-ns")
+	b.ReportMetric(send1-send0, "added-send-ns/call")
+	b.ReportMetric(iw0/2, "bare-irecv+wait-ns/call")
+	b.ReportMetric((iw1-iw0)/2, "added-irecv+wait-ns/call")
+	b.ReportMetric(medianOf(bare["rdtsc_ns"]), "rdtsc-ns")
+	b.ReportMetric(medianOf(bare["clock_gettime_ns"]), "clock_gettime-ns")
+	fmt.Fprintf(os.Stderr, "call overhead: MPI_Send(PROC_NULL) %.1f -> %.1f ns (+%.1f); Irecv+Wait(PROC_NULL) pair %.1f -> %.1f ns (+%.1f per call); one rdtsc %.1f ns, clock_gettime %.1f ns\n",
+		send0, send1, send1-send0, iw0, iw1, (iw1-iw0)/2, medianOf(bare["rdtsc_ns"]), medianOf(bare["clock_gettime_ns"]))
+}
+
+// BenchmarkPingPong prints an 8-byte ping-pong round trip between two local
+// ranks with and without the library (median of 9 batches, 5 runs each).
+func BenchmarkPingPong(b *testing.B) {
+	testutil.RequireMPI(b)
+	lib := testutil.InterposeLib(b)
+	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
+	var bare, with []float64
+	for i := 0; i < 5; i++ {
+		bare = append(bare, runOverhead(b, prog, "", 2, 2000000, 9)["pingpong_us"])
+		with = append(with, runOverhead(b, prog, lib, 2, 2000000, 9)["pingpong_us"])
+	}
+	r0, r1 := medianOf(bare), medianOf(with)
+	b.ReportMetric(r0, "bare-rtt-us")
+	b.ReportMetric(r1, "lib-rtt-us")
+	b.ReportMetric((r1-r0)*1000, "added-rtt-ns")
+	fmt.Fprintf(os.Stderr, "ping-pong 8 B: %.3f -> %.3f us per round trip (+%.0f ns)\n", r0, r1, (r1-r0)*1000)
+}
+
+var loopTime = regexp.MustCompile(`Loop time of ([0-9.]+) on`)
+
+// BenchmarkLAMMPS prints LAMMPS in.melt's loop time on 4 ranks without the
+// library, with it in basic mode and with --slt --collective-wait (median
+// of 5 alternated runs each), and the ratios.
+func BenchmarkLAMMPS(b *testing.B) {
+	lmp, input := lammps(b)
+	bin := testutil.LatmapBin(b)
+	lib := testutil.InterposeLib(b)
+	b.Chdir(b.TempDir())
+	run := func(flags []string) float64 {
+		argv := append(testutil.LocalMpirun(4), lmp, "-in", input, "-log", "none")
+		name := argv[0]
+		if flags != nil {
+			out := filepath.Join(b.TempDir(), "prof")
+			argv = append(append(append([]string{"profile", "-o", out, "--lib", lib}, flags...), "--"), argv...)
+			name = bin
+		} else {
+			argv = argv[1:]
+		}
+		out, err := runTimeout(b, 5*time.Minute, name, argv...)
+		m := loopTime.FindStringSubmatch(out)
+		if err != nil || m == nil {
+			b.Fatalf("LAMMPS %v: %v\n%s", flags, err, out)
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		return v
+	}
+	var plain, basic, full []float64
+	for i := 0; i < 5; i++ {
+		plain = append(plain, run(nil))
+		basic = append(basic, run([]string{}))
+		full = append(full, run([]string{"--slt", "--collective-wait"}))
+	}
+	p, s, f := medianOf(plain), medianOf(basic), medianOf(full)
+	b.ReportMetric(p, "plain-s")
+	b.ReportMetric(s/p, "basic/plain")
+	b.ReportMetric(f/p, "slt+cw/plain")
+	fmt.Fprintf(os.Stderr, "LAMMPS in.melt 4 ranks loop time: plain %.3f s, basic %.3f s (x%.3f), --slt --collective-wait %.3f s (x%.3f); runs %s | %s | %s\n",
+		p, s, s/p, f, f/p, fmtList(plain), fmtList(basic), fmtList(full))
+}
+
+func fmtList(v []float64) string {
+	var s []string
+	for _, x := range v {
+		s = append(s, strconv.FormatFloat(x, 'f', 3, 64))
+	}
+	return strings.Join(s, " ")
+}
