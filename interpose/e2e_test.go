@@ -356,6 +356,13 @@ func TestCollectiveWait(t *testing.T) {
 			t.Errorf("rank %d: %d MPI_Allreduce calls in window 3:7, want 4", r, c["MPI_Allreduce"])
 		}
 	}
+	// MPI_Pcontrol(0) before call 6 (from 0): 6 calls profiled.
+	p, _ = profileRun(t, 2, nil, prog, fmt.Sprint(iter), "1", "6")
+	for r, c := range calls(p) {
+		if c["MPI_Allreduce"] != 6 {
+			t.Errorf("rank %d: %d MPI_Allreduce calls before MPI_Pcontrol(0), want 6", r, c["MPI_Allreduce"])
+		}
+	}
 }
 
 func sortedLines(s string) string {
