@@ -118,8 +118,8 @@ func TestMergeMatrix(t *testing.T) {
 	m, sb, rb := MergeMatrix(sent, recv)
 	want := []Transfer{
 		{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, // bytes as sent, time as received
-		{Src: 1, Dst: 0, Bytes: 50, Messages: 1},                         // never received
-		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},                 // never seen sent
+		{Src: 1, Dst: 0, Bytes: 50, Messages: 1},                        // never received
+		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},                // never seen sent
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("MergeMatrix = %+v, want %+v", m, want)
