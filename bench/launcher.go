@@ -1,0 +1,42 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// launcherVars are the environment variables MPI launchers set in every
+// process they start, with the launcher's name and the variable holding the
+// number of processes ("" when the launcher sets none).
+var launcherVars = []struct{ name, present, size string }{
+	{"openmpi", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"},
+	{"hydra", "PMI_SIZE", "PMI_SIZE"}, // MPICH, Intel MPI, MVAPICH2 with Hydra
+	{"mvapich", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE"},
+	{"pmix", "PMIX_RANK", ""},
+	{"alps", "ALPS_APP_PE", ""}, // Cray aprun
+	{"jsrun", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_SIZE"},
+	{"slurm", "SLURM_STEP_ID", "SLURM_STEP_NUM_TASKS"}, // srun
+}
+
+// DetectLauncher names the MPI launcher that started this process from its
+// environment (getenv is os.Getenv) and the number of processes it started,
+// or -1 when the launcher does not say. It returns an error, before MPI is
+// touched, when no launcher started the process or it started only one.
+func DetectLauncher(getenv func(string) string) (name string, size int, err error) {
+	for _, l := range launcherVars {
+		if getenv(l.present) == "" {
+			continue
+		}
+		size = -1
+		if l.size != "" {
+			if v, err := strconv.Atoi(getenv(l.size)); err == nil {
+				size = v
+			}
+		}
+		if size == 1 {
+			return l.name, size, fmt.Errorf("survey needs at least 2 ranks, but %s started 1; run mpirun -np N latmap survey -o DIR (or srun -n N ...) with N >= 2", l.name)
+		}
+		return l.name, size, nil
+	}
+	return "", 0, fmt.Errorf("survey must be started by an MPI launcher: run mpirun -np N latmap survey -o DIR (or srun -n N, mpiexec -n N) with N >= 2")
+}
