@@ -16,19 +16,29 @@ var ErrNoMPI = errors.New("latmap was built without MPI; run make build")
 // goroutine of an MPI-enabled binary (make build); a binary built without
 // MPI returns an error saying so.
 //
-// Errors that every rank shares (an existing output directory, one rank
-// only) are returned by rank 0; the other ranks then return nil, so that the
-// job prints the message once and still exits non-zero.
+// Errors that every rank shares (invalid options, an existing output
+// directory, one rank only) are returned by rank 0; the other ranks then
+// return nil, so that the job prints the message once and still exits
+// non-zero.
 func Run(ctx context.Context, opt Options) error {
 	if err := opt.Validate(); err != nil {
-		return err
+		return rootOnly(err)
 	}
 	if !Built {
-		return ErrNoMPI
+		return rootOnly(ErrNoMPI)
 	}
 	launcher, _, err := DetectLauncher(os.Getenv)
 	if err != nil {
-		return err
+		return rootOnly(err)
 	}
 	return runMPI(ctx, opt, launcher)
+}
+
+// rootOnly returns err on rank 0 (or when the rank is unknown) and nil on
+// the other ranks of a job.
+func rootOnly(err error) error {
+	if LauncherRank(os.Getenv) > 0 {
+		return nil
+	}
+	return err
 }

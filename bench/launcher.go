@@ -8,14 +8,30 @@ import (
 // launcherVars are the environment variables MPI launchers set in every
 // process they start, with the launcher's name and the variable holding the
 // number of processes ("" when the launcher sets none).
-var launcherVars = []struct{ name, present, size string }{
-	{"openmpi", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"},
-	{"hydra", "PMI_SIZE", "PMI_SIZE"}, // MPICH, Intel MPI, MVAPICH2 with Hydra
-	{"mvapich", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE"},
-	{"pmix", "PMIX_RANK", ""},
-	{"alps", "ALPS_APP_PE", ""}, // Cray aprun
-	{"jsrun", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_SIZE"},
-	{"slurm", "SLURM_STEP_ID", "SLURM_STEP_NUM_TASKS"}, // srun
+var launcherVars = []struct{ name, present, size, rank string }{
+	{"openmpi", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
+	{"hydra", "PMI_SIZE", "PMI_SIZE", "PMI_RANK"}, // MPICH, Intel MPI, MVAPICH2 with Hydra
+	{"mvapich", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_RANK"},
+	{"pmix", "PMIX_RANK", "", "PMIX_RANK"},
+	{"alps", "ALPS_APP_PE", "", "ALPS_APP_PE"}, // Cray aprun
+	{"jsrun", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_RANK"},
+	{"slurm", "SLURM_STEP_ID", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}, // srun
+}
+
+// LauncherRank returns this process's rank as its launcher told it in the
+// environment, or -1 when unknown. It lets ranks other than 0 stay silent
+// about errors every rank finds before MPI starts.
+func LauncherRank(getenv func(string) string) int {
+	for _, l := range launcherVars {
+		if getenv(l.present) == "" {
+			continue
+		}
+		if v, err := strconv.Atoi(getenv(l.rank)); err == nil {
+			return v
+		}
+		return -1
+	}
+	return -1
 }
 
 // DetectLauncher names the MPI launcher that started this process from its

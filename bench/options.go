@@ -42,6 +42,9 @@ type Options struct {
 	Force bool
 	// Sizes are the message sizes in bytes.
 	Sizes []int
+	// SizeSpec, when set, is the sizes as the user wrote them ("64,1K,1M",
+	// see ParseSizes); Validate parses it into Sizes.
+	SizeSpec string
 	// Repeats is the number of timed round trips per pair and size.
 	Repeats int
 	// Warmup is the number of untimed round trips per pair and size before
@@ -81,6 +84,13 @@ func DefaultOptions(out string) Options {
 func (o *Options) Validate() error {
 	if o.Out == "" {
 		return fmt.Errorf("survey: no output directory; give -o DIR")
+	}
+	if o.SizeSpec != "" {
+		sizes, err := ParseSizes(o.SizeSpec)
+		if err != nil {
+			return err
+		}
+		o.Sizes = sizes
 	}
 	if len(o.Sizes) == 0 {
 		return fmt.Errorf("survey: no message size; give --sizes, for example --sizes 64 or --sizes 8,64,1K,64K")

@@ -64,6 +64,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"defaults", func(*Options) {}, ""},
 		{"sorted", func(o *Options) { o.Sizes = []int{1024, 8} }, ""},
+		{"spec", func(o *Options) { o.SizeSpec = "8,1K" }, ""},
+		{"bad spec", func(o *Options) { o.SizeSpec = "8,x" }, "message size \"x\""},
 		{"no out", func(o *Options) { o.Out = "" }, "-o DIR"},
 		{"no sizes", func(o *Options) { o.Sizes = nil }, "no message size"},
 		{"dup size", func(o *Options) { o.Sizes = []int{8, 8} }, "twice"},
@@ -130,6 +132,23 @@ func TestDetectLauncher(t *testing.T) {
 		}
 		if err != nil || name != tc.name || size != tc.size {
 			t.Errorf("%v: DetectLauncher = %q, %d, %v; want %q, %d", tc.env, name, size, err, tc.name, tc.size)
+		}
+	}
+}
+
+func TestLauncherRank(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want int
+	}{
+		{map[string]string{}, -1},
+		{map[string]string{"OMPI_COMM_WORLD_SIZE": "4", "OMPI_COMM_WORLD_RANK": "3"}, 3},
+		{map[string]string{"PMI_SIZE": "4", "PMI_RANK": "0"}, 0},
+		{map[string]string{"SLURM_STEP_ID": "2", "SLURM_PROCID": "5"}, 5},
+		{map[string]string{"OMPI_COMM_WORLD_SIZE": "4"}, -1},
+	} {
+		if got := LauncherRank(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: LauncherRank = %d, want %d", tc.env, got, tc.want)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func newSurveyCmd() *cobra.Command {
 	opt := bench.DefaultOptions("")
-	var sizes, schedule string
+	var schedule string
 	cmd := &cobra.Command{
 		Use:   "survey -o DIR",
 		Short: "Measure the round-trip latency between every pair of MPI ranks",
@@ -29,10 +29,6 @@ interference; --schedule sequential measures one pair at a time like mmpi.
 See docs/survey.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var err error
-			if opt.Sizes, err = bench.ParseSizes(sizes); err != nil {
-				return err
-			}
 			opt.Schedule = bench.Schedule(schedule)
 			opt.Stderr = cmd.ErrOrStderr()
 			opt.CommandLine = os.Args
@@ -41,7 +37,7 @@ See docs/survey.md.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opt.Out, "output", "o", "", "survey directory to write (required)")
-	f.StringVar(&sizes, "sizes", "64", "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M)")
+	f.StringVar(&opt.SizeSpec, "sizes", "64", "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M)")
 	f.IntVar(&opt.Repeats, "repeats", bench.DefaultRepeats, "timed round trips per pair and size")
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
