@@ -20,7 +20,7 @@ import (
 
 // mpirun runs args (an mpirun command line) with a time limit and returns
 // the combined output and the error.
-func mpirun(t *testing.T, timeout time.Duration, env []string, args ...string) (string, error) {
+func mpirun(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -26,6 +26,7 @@ const (
 	DefaultSize             = 64
 	DefaultRepeats          = 100
 	DefaultWarmup           = 10
+	DefaultBurst            = 10
 	DefaultIsolatedFraction = 0.05
 	// MaxSize is the largest message size accepted (1 GiB).
 	MaxSize = 1 << 30
@@ -47,6 +48,11 @@ type Options struct {
 	SizeSpec string
 	// Repeats is the number of timed round trips per pair and size.
 	Repeats int
+	// Burst is the number of timed round trips a pair makes in a row each
+	// time it meets its partner: the repetitions are measured in
+	// ceil(Repeats/Burst) passes over all pairs. 1 measures one round trip
+	// per pass, as mmpi did.
+	Burst int
 	// Warmup is the number of untimed round trips per pair and size before
 	// timing.
 	Warmup int
@@ -74,6 +80,7 @@ func DefaultOptions(out string) Options {
 		Sizes:            []int{DefaultSize},
 		Repeats:          DefaultRepeats,
 		Warmup:           DefaultWarmup,
+		Burst:            DefaultBurst,
 		Schedule:         Rounds,
 		IsolatedFraction: DefaultIsolatedFraction,
 	}
@@ -111,6 +118,12 @@ func (o *Options) Validate() error {
 	}
 	if o.Repeats > 1e7 {
 		return fmt.Errorf("survey: --repeats %d is more than 10000000", o.Repeats)
+	}
+	if o.Burst < 1 {
+		return fmt.Errorf("survey: --burst %d: need at least 1 round trip per pass", o.Burst)
+	}
+	if o.Burst > o.Repeats {
+		o.Burst = o.Repeats
 	}
 	if o.Warmup < 0 {
 		return fmt.Errorf("survey: --warmup %d is negative", o.Warmup)

@@ -57,9 +57,9 @@ void lm_library_version(char *buf, int cap) {
 }
 
 // lm_pingpong does warm untimed round trips of size bytes with peer (lo
-// sends first), then, when timed, one round trip timed with MPI_Wtime on the
-// lo side. It returns that round trip in microseconds (0 on the hi side).
-double lm_pingpong(int peer, int lo, void *buf, int size, int warm, int timed) {
+// sends first), then ntimed round trips, each timed with MPI_Wtime on the lo
+// side and stored in out[] in microseconds (out is unused on the hi side).
+void lm_pingpong(int peer, int lo, void *buf, int size, int warm, int ntimed, double *out) {
 	int i;
 	double t0, t1;
 	if (lo) {
@@ -67,33 +67,39 @@ double lm_pingpong(int peer, int lo, void *buf, int size, int warm, int timed) {
 			MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
 			MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
 		}
-		if (!timed) {
-			return 0;
+		for (i = 0; i < ntimed; i++) {
+			t0 = MPI_Wtime();
+			MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
+			MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+			t1 = MPI_Wtime();
+			out[i] = (t1 - t0) * 1e6;
 		}
-		t0 = MPI_Wtime();
-		MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
-		MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
-		t1 = MPI_Wtime();
-		return (t1 - t0) * 1e6;
+		return;
 	}
-	for (i = 0; i < warm + (timed ? 1 : 0); i++) {
+	for (i = 0; i < warm + ntimed; i++) {
 		MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
 		MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
 	}
-	return 0;
 }
 
 // lm_wait is a barrier that does not spin: a nonblocking barrier tested
-// every sleep_ns nanoseconds, so that waiting ranks leave the processor to
-// those that measure.
-int lm_wait(long sleep_ns) {
+// after sleeps that start at min_ns and double up to max_ns, so that ranks
+// that wait long (idle while others measure) leave the processor to those
+// that measure, and ranks that just finished see the barrier end quickly.
+int lm_wait(long min_ns, long max_ns) {
 	MPI_Request req;
 	int done = 0;
-	struct timespec ts = {0, sleep_ns};
+	long ns = min_ns;
+	struct timespec ts;
 	MPI_Ibarrier(comm, &req);
 	MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 	while (!done) {
+		ts.tv_sec = ns / 1000000000L;
+		ts.tv_nsec = ns % 1000000000L;
 		nanosleep(&ts, NULL);
+		if (ns < max_ns) {
+			ns = ns * 2 < max_ns ? ns * 2 : max_ns;
+		}
 		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
 	}
 	return 0;

@@ -23,11 +23,11 @@ import (
 type comm interface {
 	Rank() int
 	Size() int
-	// PingPong does warm round trips of size bytes with peer (this rank
-	// sends first when lo) and then, when timed, one more round trip timed
-	// on the lo side; it returns that round trip in microseconds (0 on the
-	// hi side or when not timed).
-	PingPong(peer int, lo bool, size, warm int, timed bool) (float64, error)
+	// PingPong does warm untimed round trips of size bytes with peer (this
+	// rank sends first when lo), then len(out) round trips timed one by one
+	// on the lo side, which stores them in out in microseconds (the hi side
+	// only uses len(out)).
+	PingPong(peer int, lo bool, size, warm int, out []float64) error
 	// Wait is a barrier during which the rank sleeps instead of spinning.
 	Wait() error
 	// Gather collects every rank's bytes at rank 0 (nil elsewhere).
@@ -140,7 +140,7 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 
 	var prog *Progress
 	if rank == 0 && (opt.Progress || IsTerminal(stderr)) {
-		per := opt.Repeats * (plan.Rounds() + isoPlan.Rounds())
+		per := (opt.Repeats + opt.Burst - 1) / opt.Burst * (plan.Rounds() + isoPlan.Rounds())
 		if opt.Warmup > 0 {
 			per += plan.Rounds()
 		}
@@ -163,23 +163,46 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		}
 	}
 
-	// runRound measures one round and waits for every rank to finish it.
-	runRound := func(pl Plan, r, size, warm int, timed bool, dst func(peer int) []float64, rep int) error {
+	// runRound measures one round and waits for every rank to finish it:
+	// warm untimed round trips, then k timed ones stored from dst(peer)[at].
+	scratch := make([]float64, opt.Burst)
+	runRound := func(pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
 		if err := ctx.Err(); err != nil {
 			c.Abort(130)
 			return fmt.Errorf("survey: %w", err)
 		}
 		if p := pl.Partner(r, rank); p >= 0 {
-			t, err := c.PingPong(p, rank < p, size, warm, timed)
-			if err != nil {
+			out := scratch[:k]
+			if rank < p && k > 0 {
+				out = dst(p)[at : at+k]
+			}
+			if err := c.PingPong(p, rank < p, size, warm, out); err != nil {
 				c.Abort(1)
 				return fmt.Errorf("survey: ping-pong of ranks %d and %d: %w", rank, p, err)
 			}
-			if timed && rank < p {
-				dst(p)[rep] = t
-			}
 		}
 		return c.Wait()
+	}
+	// Repetitions are the outer loop, in passes of Burst round trips per
+	// pair, so every pair's samples are spread over the whole run. Each pass
+	// starts with one untimed round trip: both ranks are then awake and in
+	// the ping-pong, whatever the skew of the barrier before it.
+	passes := (opt.Repeats + opt.Burst - 1) / opt.Burst
+	measurePasses := func(pl Plan, size int, pos Position, dst func(peer int) []float64) error {
+		pos.Reps, pos.NumRound = passes, pl.Rounds()
+		for ps := 0; ps < passes; ps++ {
+			at := ps * opt.Burst
+			k := min(opt.Burst, opt.Repeats-at)
+			pos.Rep = ps + 1
+			for r := 0; r < pl.Rounds(); r++ {
+				if err := runRound(pl, r, size, 1, k, dst, at); err != nil {
+					return err
+				}
+				pos.Round = r + 1
+				prog.Step(pos)
+			}
+		}
+		return nil
 	}
 
 	if err := c.Wait(); err != nil {
@@ -192,38 +215,22 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		if opt.Warmup > 0 {
 			pos.Phase = "warm-up"
 			for r := 0; r < plan.Rounds(); r++ {
-				if err := runRound(plan, r, size, opt.Warmup, false, nil, 0); err != nil {
+				if err := runRound(plan, r, size, opt.Warmup, 0, nil, 0); err != nil {
 					return err
 				}
 				pos.Round = r + 1
 				prog.Step(pos)
 			}
 		}
-		pos.Phase, pos.Reps = phase, opt.Repeats
-		own := func(peer int) []float64 { return samples[si][peer-rank-1] }
-		for rep := 0; rep < opt.Repeats; rep++ {
-			pos.Rep = rep + 1
-			for r := 0; r < plan.Rounds(); r++ {
-				// One untimed round trip before the timed one: both ranks are
-				// then awake and in the ping-pong, whatever the barrier's skew.
-				if err := runRound(plan, r, size, 1, true, own, rep); err != nil {
-					return err
-				}
-				pos.Round = r + 1
-				prog.Step(pos)
-			}
+		pos.Phase = phase
+		if err := measurePasses(plan, size, pos, func(peer int) []float64 { return samples[si][peer-rank-1] }); err != nil {
+			return err
 		}
 		t0 := time.Now()
-		pos.Phase, pos.NumRound = "isolation", isoPlan.Rounds()
-		isoDst := func(peer int) []float64 { return isoSamples[si][peer] }
-		for rep := 0; rep < opt.Repeats && len(iso) > 0; rep++ {
-			pos.Rep = rep + 1
-			for r := 0; r < isoPlan.Rounds(); r++ {
-				if err := runRound(isoPlan, r, size, 1, true, isoDst, rep); err != nil {
-					return err
-				}
-				pos.Round = r + 1
-				prog.Step(pos)
+		if len(iso) > 0 {
+			pos.Phase = "isolation"
+			if err := measurePasses(isoPlan, size, pos, func(peer int) []float64 { return isoSamples[si][peer] }); err != nil {
+				return err
 			}
 		}
 		isoTime += time.Since(t0)

@@ -88,12 +88,8 @@ func (c *fakeComm) recv(peer int) {
 	}
 }
 
-func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, timed bool) (float64, error) {
-	k := warm
-	if timed {
-		k++
-	}
-	for i := 0; i < k; i++ {
+func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) error {
+	for i := 0; i < warm+len(out); i++ {
 		if lo {
 			c.w.ch[c.rank][peer] <- c.rank
 			c.recv(peer)
@@ -102,13 +98,16 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, timed bool) (floa
 			c.w.ch[c.rank][peer] <- c.rank
 		}
 	}
-	if !timed || !lo {
-		return 0, nil
+	if !lo {
+		return nil
 	}
-	c.w.mu.Lock()
-	c.w.pings++
-	c.w.mu.Unlock()
-	return c.w.rtt(c.rank, peer, size), nil
+	for i := range out {
+		c.w.mu.Lock()
+		c.w.pings++
+		c.w.mu.Unlock()
+		out[i] = c.w.rtt(c.rank, peer, size)
+	}
+	return nil
 }
 
 func (c *fakeComm) Wait() error { c.w.barrier(); return nil }
@@ -189,6 +188,7 @@ func TestSurveyFake(t *testing.T) {
 			opt.Schedule = sched
 			opt.Repeats = 5
 			opt.Warmup = 2
+			opt.Burst = 2 // 3 passes, the last one of 1 round trip
 			opt.Sizes = []int{800, 8}
 			opt.Mmpi = filepath.Join(dir, "survey.mmpi")
 			opt.Progress = true

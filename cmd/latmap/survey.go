@@ -39,6 +39,7 @@ See docs/survey.md.`,
 	f.StringVarP(&opt.Out, "output", "o", "", "survey directory to write (required)")
 	f.StringVar(&opt.SizeSpec, "sizes", "64", "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M)")
 	f.IntVar(&opt.Repeats, "repeats", bench.DefaultRepeats, "timed round trips per pair and size")
+	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "timed round trips in a row each time a pair meets (repeats are measured in passes of this many; 1 = one per pass, like mmpi)")
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone after the rounds (at least N pairs; 0 turns it off)")
