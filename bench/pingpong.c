@@ -82,17 +82,22 @@ void lm_pingpong(int peer, int lo, void *buf, int size, int warm, int ntimed, do
 	}
 }
 
-// lm_wait is a barrier that does not spin: a nonblocking barrier tested
-// after sleeps that start at min_ns and double up to max_ns, so that ranks
-// that wait long (idle while others measure) leave the processor to those
-// that measure, and ranks that just finished see the barrier end quickly.
-int lm_wait(long min_ns, long max_ns) {
+// lm_wait is a barrier that does not spin for long: a nonblocking barrier
+// tested in a loop for at most spin_ns nanoseconds (a rank that just
+// measured, whose peers are about to arrive too), then after sleeps that
+// start at min_ns and double up to max_ns, so that ranks that wait long
+// (idle while others measure) leave the processor to those that measure.
+int lm_wait(long spin_ns, long min_ns, long max_ns) {
 	MPI_Request req;
 	int done = 0;
 	long ns = min_ns;
 	struct timespec ts;
+	double until = MPI_Wtime() + spin_ns * 1e-9;
 	MPI_Ibarrier(comm, &req);
 	MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	while (!done && spin_ns > 0 && MPI_Wtime() < until) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	}
 	while (!done) {
 		ts.tv_sec = ns / 1000000000L;
 		ts.tv_nsec = ns % 1000000000L;

@@ -28,8 +28,10 @@ type comm interface {
 	// on the lo side, which stores them in out in microseconds (the hi side
 	// only uses len(out)).
 	PingPong(peer int, lo bool, size, warm int, out []float64) error
-	// Wait is a barrier during which the rank sleeps instead of spinning.
-	Wait() error
+	// Wait is a barrier during which the rank sleeps instead of spinning;
+	// a rank that was active in the round may first spin briefly, as its
+	// peers are likely to arrive soon.
+	Wait(active bool) error
 	// Gather collects every rank's bytes at rank 0 (nil elsewhere).
 	Gather(b []byte) ([][]byte, error)
 	// Bcast returns rank 0's bytes on every rank.
@@ -171,7 +173,8 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 			c.Abort(130)
 			return fmt.Errorf("survey: %w", err)
 		}
-		if p := pl.Partner(r, rank); p >= 0 {
+		p := pl.Partner(r, rank)
+		if p >= 0 {
 			out := scratch[:k]
 			if rank < p && k > 0 {
 				out = dst(p)[at : at+k]
@@ -181,7 +184,7 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 				return fmt.Errorf("survey: ping-pong of ranks %d and %d: %w", rank, p, err)
 			}
 		}
-		return c.Wait()
+		return c.Wait(p >= 0)
 	}
 	// Repetitions are the outer loop, in passes of Burst round trips per
 	// pair, so every pair's samples are spread over the whole run. Each pass
@@ -205,7 +208,7 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		return nil
 	}
 
-	if err := c.Wait(); err != nil {
+	if err := c.Wait(false); err != nil {
 		return err
 	}
 	measureStart := time.Now()

@@ -110,7 +110,7 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 	return nil
 }
 
-func (c *fakeComm) Wait() error { c.w.barrier(); return nil }
+func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
 
 func (c *fakeComm) Gather(b []byte) ([][]byte, error) {
 	c.w.mu.Lock()
