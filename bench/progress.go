@@ -12,7 +12,7 @@ type Position struct {
 	Phase           string // "warm-up", "rounds", "sequential", "isolation"
 	Size            int    // message size in bytes
 	SizeIdx, Sizes  int    // 1-based index of the size, number of sizes
-	Rep, Reps       int    // 1-based repetition, number of repetitions
+	Rep, Reps       int    // 1-based pass over the pairs, number of passes
 	Round, NumRound int    // 1-based round, rounds per repetition
 }
 
@@ -23,7 +23,7 @@ func (p Position) String() string {
 	}
 	s += ", " + p.Phase
 	if p.Reps > 0 {
-		s += fmt.Sprintf(", repetition %d/%d", p.Rep, p.Reps)
+		s += fmt.Sprintf(", pass %d/%d", p.Rep, p.Reps)
 	}
 	unit := "round"
 	if p.Phase == "isolation" || p.Phase == "sequential" {

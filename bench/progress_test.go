@@ -21,7 +21,7 @@ func TestProgress(t *testing.T) {
 	now = now.Add(2 * time.Second)
 	pos.Round = 2
 	p.Step(pos) // 2 of 4 steps in 3 s: 3 s left
-	want := "latmap survey: 64 B, rounds, repetition 1/2, round 2 of 2 | 50%, elapsed 3s, about 3s left\n"
+	want := "latmap survey: 64 B, rounds, pass 1/2, round 2 of 2 | 50%, elapsed 3s, about 3s left\n"
 	if b.String() != want {
 		t.Fatalf("got %q, want %q", b.String(), want)
 	}
@@ -41,7 +41,7 @@ func TestProgress(t *testing.T) {
 	tp.Step(Position{Phase: "isolation", Size: 1024, SizeIdx: 2, Sizes: 3, Rep: 1, Reps: 1, Round: 1, NumRound: 2})
 	tp.Done()
 	got := b.String()
-	if !strings.HasPrefix(got, "\rlatmap survey: 1024 B (2/3), isolation, repetition 1/1, pair 1 of 2 | 50%") || !strings.HasSuffix(got, "\n") {
+	if !strings.HasPrefix(got, "\rlatmap survey: 1024 B (2/3), isolation, pass 1/1, pair 1 of 2 | 50%") || !strings.HasSuffix(got, "\n") {
 		t.Fatalf("terminal line %q", got)
 	}
 	var nilP *Progress
