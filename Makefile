@@ -49,7 +49,7 @@ demo: build
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
-bench-survey: build deps-test
+bench-survey: build
 	$(GO) test -run '^$$' -bench BenchmarkSurveyVirtualCluster -benchtime 1x -timeout 20m ./bench/
 
 clean:

@@ -33,6 +33,21 @@ func mpirun(t testing.TB, timeout time.Duration, env []string, args ...string) (
 	return string(out), err
 }
 
+// runSurvey runs bin/latmap survey -o out with flags under the mpirun
+// command line prefix and reads the result.
+func runSurvey(tb testing.TB, prefix []string, bin, out string, flags ...string) *mapper.Survey {
+	tb.Helper()
+	args := append(append(append([]string(nil), prefix...), bin, "survey", "-o", out), flags...)
+	if o, err := mpirun(tb, 5*time.Minute, nil, args...); err != nil {
+		tb.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+	}
+	s, err := mapper.ReadSurvey(out, mapper.LoadOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // checkSurvey reads a survey directory and checks what every survey must
 // hold: n ranks, every pair with repeats samples and positive, finite,
 // ordered statistics.

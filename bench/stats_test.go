@@ -107,3 +107,16 @@ func float32SEM(v float32) float64 {
 	mean := float64(v)
 	return math.Sqrt((sum2/2 - mean*mean) / 1)
 }
+
+func BenchmarkSummarize(b *testing.B) {
+	src := make([]float64, 1000)
+	for i := range src {
+		src[i] = float64((i*7919)%1000) / 10
+	}
+	buf := make([]float64, len(src))
+	for b.Loop() {
+		copy(buf, src)
+		Summarize(buf)
+		MmpiStats(buf)
+	}
+}

@@ -44,16 +44,11 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 		}
 		return o
 	}
+	n := 0
 	survey := func(np int, extra []string, schedule, reps string) *mapper.Survey {
-		out := filepath.Join(dir, fmt.Sprintf("s%d", time.Now().UnixNano()))
-		args := append(c.MpirunArgs(np), extra...)
-		args = append(args, bin, "survey", "-o", out, "--schedule", schedule, "--repeats", reps)
-		run(args...)
-		s, err := mapper.ReadSurvey(out, mapper.LoadOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return s
+		n++
+		out := filepath.Join(dir, fmt.Sprintf("s%d", n))
+		return runSurvey(b, append(c.MpirunArgs(np), extra...), bin, out, "--schedule", schedule, "--repeats", reps)
 	}
 
 	// 1. Rounds against sequential, 8 ranks.

@@ -2,9 +2,7 @@ package bench_test
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
@@ -25,10 +23,7 @@ func TestSurveyVirtualCluster(t *testing.T) {
 
 	// Sequential: one pair at a time, as mmpi measured.
 	seq := filepath.Join(dir, "seq")
-	args := append(c.MpirunArgs(4), bin, "survey", "-o", seq, "--schedule", "sequential", "--repeats", repeats)
-	if o, err := mpirun(t, 3*time.Minute, nil, args...); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
-	}
+	runSurvey(t, c.MpirunArgs(4), bin, seq, "--schedule", "sequential", "--repeats", repeats)
 	s := checkSurvey(t, seq, 4, 200)
 	// By-slot mapping fills the first node first.
 	want := []string{c.Nodes[0], c.Nodes[0], c.Nodes[1], c.Nodes[1]}
@@ -59,10 +54,7 @@ func TestSurveyVirtualCluster(t *testing.T) {
 
 	// Rounds: the interference figure is reported.
 	rounds := filepath.Join(dir, "rounds")
-	args = append(c.MpirunArgs(4), bin, "survey", "-o", rounds, "--repeats", repeats)
-	if o, err := mpirun(t, 3*time.Minute, nil, args...); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
-	}
+	runSurvey(t, c.MpirunArgs(4), bin, rounds, "--repeats", repeats)
 	r := checkSurvey(t, rounds, 4, 200)
 	if r.Meta.Interference == nil || !(*r.Meta.Interference > 0) || r.Meta.IsolatedPairs != 4 {
 		t.Fatalf("rounds survey: interference %v over %d pairs, want a figure over 4 pairs", r.Meta.Interference, r.Meta.IsolatedPairs)
