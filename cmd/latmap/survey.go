@@ -44,7 +44,7 @@ See docs/survey.md.`,
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone after the rounds (at least N pairs; 0 turns it off)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
-	f.BoolVar(&opt.Progress, "progress", false, "show progress on stderr even when it is not a terminal")
+	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
 	cmd.MarkFlagRequired("output")
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
