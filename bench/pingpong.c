@@ -17,9 +17,11 @@ static MPI_Comm comm = MPI_COMM_NULL;
 static const int tag = 42;
 
 int lm_init(void) {
-	int ok = 0;
+	int ok = 0, provided;
 	MPI_Initialized(&ok);
-	if (!ok && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+	// FUNNELED: the Go runtime has other threads, but only the one that
+	// called MPI_Init_thread (locked to its goroutine) ever calls MPI.
+	if (!ok && MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		return -1;
 	}
 	// A private communicator keeps our messages apart from anything else,
