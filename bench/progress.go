@@ -16,6 +16,7 @@ type Position struct {
 	Round, NumRound int    // 1-based round, rounds per repetition
 }
 
+// String formats the position as the progress line shows it.
 func (p Position) String() string {
 	s := fmt.Sprintf("%d B", p.Size)
 	if p.Sizes > 1 {
