@@ -243,20 +243,8 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
-	rep := rankReport{Rank: facts}
-	for si, size := range opt.Sizes {
-		for i, ts := range samples[si] {
-			b := rank + 1 + i
-			pr := pairReport{B: b, Size: size, Isolated: math.NaN()}
-			pr.MmpiMean, pr.MmpiSEM = MmpiStats(ts)
-			pr.St = Summarize(ts)
-			if is, ok := isoSamples[si][b]; ok {
-				sort.Float64s(is)
-				pr.Isolated = Median(is)
-			}
-			rep.Pairs = append(rep.Pairs, pr)
-		}
-	}
+	rep := summarize(rank, opt.Sizes, samples, isoSamples)
+	rep.Rank = facts
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
 		return fmt.Errorf("survey: encoding rank %d's results: %w", rank, err)
@@ -280,6 +268,32 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		MeasureSeconds: measureTime.Seconds(), IsolationSeconds: isoTime.Seconds(),
 		IsolatedPairs: len(iso),
 	}
+	return finish(s, ml, opt, stderr)
+}
+
+// summarize turns the round trips this rank timed (samples[size][b-rank-1],
+// isoSamples[size][b]) into the report of the pairs it led.
+func summarize(rank int, sizes []int, samples [][][]float64, isoSamples []map[int][]float64) rankReport {
+	var rep rankReport
+	for si, size := range sizes {
+		for i, ts := range samples[si] {
+			b := rank + 1 + i
+			pr := pairReport{B: b, Size: size, Isolated: math.NaN()}
+			pr.MmpiMean, pr.MmpiSEM = MmpiStats(ts)
+			pr.St = Summarize(ts)
+			if is, ok := isoSamples[si][b]; ok {
+				sort.Float64s(is)
+				pr.Isolated = Median(is)
+			}
+			rep.Pairs = append(rep.Pairs, pr)
+		}
+	}
+	return rep
+}
+
+// finish adds the interference, the warnings and the fits to s and writes
+// the outputs (rank 0).
+func finish(s *mapper.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error {
 	if x, ok := Interference(s.Tables); ok && opt.Schedule == Rounds {
 		s.Meta.Interference = &x
 		if x > InterferenceWarn {
