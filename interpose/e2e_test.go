@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/interpose"
 )
 
@@ -30,12 +31,18 @@ func mpiProgram(t *testing.T, name string) string {
 // the profile and the program's output.
 func profileRun(t *testing.T, np int, flags []string, prog string, args ...string) (*interpose.Profile, string) {
 	t.Helper()
+	return profileRunWith(t, testutil.LocalMpirun(np), flags, prog, args...)
+}
+
+// profileRunWith is profileRun with the given mpirun prefix.
+func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+	t.Helper()
 	bin := testutil.LatmapBin(t)
 	lib := testutil.InterposeLib(t)
 	out := filepath.Join(t.TempDir(), "prof")
 	argv := append([]string{"profile", "-o", out, "--lib", lib}, flags...)
 	argv = append(argv, "--")
-	argv = append(argv, testutil.LocalMpirun(np)...)
+	argv = append(argv, mpirun...)
 	argv = append(argv, prog)
 	argv = append(argv, args...)
 	stdout, err := runTimeout(t, 3*time.Minute, bin, argv...)
@@ -446,5 +453,46 @@ func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 0 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestTwoNodes profiles a ring halo on a virtual cluster of two nodes
+// (network namespaces, TCP between them): the ranks' hosts come from the
+// ranks themselves and the report splits bytes within and between nodes.
+func TestTwoNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "halo3d")
+	c := vcluster.Start(t, 2, 2)
+	p, _ := profileRunWith(t, c.MpirunArgs(4), []string{"--slt"}, prog, "4", "1", "1", "5")
+	hosts := map[string]int{}
+	for _, r := range p.Ranks {
+		hosts[r.Host]++
+	}
+	if len(hosts) != 2 {
+		t.Fatalf("ranks ran on hosts %v, want 2 nodes with 2 ranks each", hosts)
+	}
+	// A ring of 4 along x, both directions: 2 pairs cross the nodes each
+	// way, the rest (and the y, z self-exchanges) stay within a node.
+	var intra, inter int64
+	for _, x := range p.Matrix {
+		if p.Ranks[x.Src].Host == p.Ranks[x.Dst].Host {
+			intra += x.Bytes
+		} else {
+			inter += x.Bytes
+		}
+	}
+	t.Logf("hosts %v, bytes within nodes %d, between %d", hosts, intra, inter)
+	if intra == 0 || inter == 0 {
+		t.Errorf("bytes within nodes %d, between nodes %d: want both", intra, inter)
+	}
+	var b bytes.Buffer
+	if err := interpose.Report(&b, p, interpose.ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("point-to-point bytes: %d within a node, %d between nodes", intra, inter)
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
 	}
 }
