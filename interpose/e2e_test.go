@@ -143,6 +143,16 @@ func TestExactCounts(t *testing.T) {
 		t.Skip("skipping MPI runs in -short mode")
 	}
 	const iter = 12
+	// ring: each rank sends iter messages of size bytes to the next.
+	ring := func(size int64) func(np int) map[pair]traffic {
+		return func(np int) map[pair]traffic {
+			m := map[pair]traffic{}
+			for r := 0; r < np; r++ {
+				m[pair{r, (r + 1) % np}] = traffic{iter * size, iter}
+			}
+			return m
+		}
+	}
 	halo := func(dims [3]int) map[pair]traffic {
 		n := dims[0] * dims[1] * dims[2]
 		coord := func(r int) [3]int { return [3]int{r / (dims[1] * dims[2]), r / dims[2] % dims[1], r % dims[2]} }
@@ -172,13 +182,7 @@ func TestExactCounts(t *testing.T) {
 		calls func(rank int) map[string]int64
 	}{
 		{"ring", 4, []string{"12", "1000"}, false,
-			func(np int) map[pair]traffic {
-				m := map[pair]traffic{}
-				for r := 0; r < np; r++ {
-					m[pair{r, (r + 1) % np}] = traffic{iter * 1000, iter}
-				}
-				return m
-			},
+			ring(1000),
 			func(int) map[string]int64 { return map[string]int64{"MPI_Send": iter, "MPI_Recv": iter} }},
 		{"alltoone", 4, []string{"12"}, false,
 			func(np int) map[pair]traffic {
@@ -227,24 +231,12 @@ func TestExactCounts(t *testing.T) {
 			nil,
 			func(int) map[string]int64 { return map[string]int64{"MPI_Sendrecv": iter, "MPI_Allreduce": iter + 1} }},
 		{"persist", 4, []string{"12", "300"}, false,
-			func(np int) map[pair]traffic {
-				m := map[pair]traffic{}
-				for r := 0; r < np; r++ {
-					m[pair{r, (r + 1) % np}] = traffic{iter * 300, iter}
-				}
-				return m
-			},
+			ring(300),
 			func(int) map[string]int64 {
 				return map[string]int64{"MPI_Startall": iter, "MPI_Waitall": iter, "MPI_Send_init": 1, "MPI_Recv_init": 1, "MPI_Request_free": 2}
 			}},
 		{"persist", 4, []string{"12", "300"}, true,
-			func(np int) map[pair]traffic {
-				m := map[pair]traffic{}
-				for r := 0; r < np; r++ {
-					m[pair{r, (r + 1) % np}] = traffic{iter * 300, iter}
-				}
-				return m
-			},
+			ring(300),
 			func(int) map[string]int64 { return map[string]int64{"MPI_Startall": iter, "MPI_Waitall": iter} }},
 	} {
 		name := tc.name

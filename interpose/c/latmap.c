@@ -1192,34 +1192,29 @@ int lm_Improbe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, int *fla
 
 /* ----------------------------------------------------------- persistent */
 
-void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req)
+static void persistent_init(int kind, int id, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Request req)
 {
 	if (!lm.enabled)
 		return;
 	struct lm_req *e = req_add(req);
-	e->kind = RQ_PSEND;
+	e->kind = kind;
 	e->fn = id;
 	e->comm = lm_comm_get(comm);
-	e->peer = dest;
+	e->peer = peer;
 	e->tag = tag;
 	e->count = count;
 	e->dt = dt;
 	e->tok = MPI_REQUEST_NULL;
 }
 
+void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req)
+{
+	persistent_init(RQ_PSEND, id, count, dt, dest, tag, comm, req);
+}
+
 void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req)
 {
-	if (!lm.enabled)
-		return;
-	struct lm_req *e = req_add(req);
-	e->kind = RQ_PRECV;
-	e->fn = id;
-	e->comm = lm_comm_get(comm);
-	e->peer = source;
-	e->tag = tag;
-	e->count = count;
-	e->dt = dt;
-	e->tok = MPI_REQUEST_NULL;
+	persistent_init(RQ_PRECV, id, count, dt, source, tag, comm, req);
 }
 
 /* start_one does what starting a tracked persistent request needs before

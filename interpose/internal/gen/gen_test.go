@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,21 +44,10 @@ func TestArgNames(t *testing.T) {
 			t.Errorf("argNames(%q) error %v, want error %v", tc.in, err, tc.err)
 			continue
 		}
-		if s := join(got); !tc.err && s != tc.want {
+		if s := strings.Join(got, ","); !tc.err && s != tc.want {
 			t.Errorf("argNames(%q) = %q, want %q", tc.in, s, tc.want)
 		}
 	}
-}
-
-func join(s []string) string {
-	var b bytes.Buffer
-	for i, x := range s {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(x)
-	}
-	return b.String()
 }
 
 func TestTableKindsHaveTheirParameters(t *testing.T) {
