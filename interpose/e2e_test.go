@@ -295,32 +295,51 @@ func TestSendLate(t *testing.T) {
 	}
 	prog := mpiProgram(t, "late")
 	const iter, ms = 16, 25
-	injected := float64(iter*ms) / 1000 // the sender sleeps this long in total
-	p, _ := profileRun(t, 2, []string{"--slt"}, prog, "sender", fmt.Sprint(iter), fmt.Sprint(ms))
-	late, transfer := lateOf(p, 0)
-	t.Logf("sender late: late_s %.4f (injected %.4f), transfer %.6f s", late, injected, transfer)
-	if math.Abs(late-injected) > 0.1*injected {
-		t.Errorf("late_s = %.4f s, want %.4f s within 10%%", late, injected)
-	}
-	if transfer > 0.1*injected {
-		t.Errorf("transfer part %.4f s is not small beside the late time %.4f s", transfer, late)
-	}
-	var ml float64
-	for _, x := range p.Matrix {
-		if x.Src == 1 && x.Dst == 0 {
-			ml = x.Late
+	var injected float64
+	retry(t, func() (errs []string) {
+		p, out := profileRun(t, 2, []string{"--slt"}, prog, "sender", fmt.Sprint(iter), fmt.Sprint(ms))
+		injected = slept(t, out)[1] // the sender's real sleeps (nominal 16 x 25 ms)
+		late, transfer := lateOf(p, 0)
+		t.Logf("sender late: late_s %.4f (injected %.4f), transfer %.6f s", late, injected, transfer)
+		if math.Abs(late-injected) > 0.1*injected {
+			errs = append(errs, fmt.Sprintf("late_s = %.4f s, want %.4f s within 10%%", late, injected))
 		}
-	}
-	if math.Abs(ml-late) > 0.01*late {
-		t.Errorf("matrix late 1->0 = %.4f, functions say %.4f", ml, late)
-	}
+		if transfer > 0.1*injected {
+			errs = append(errs, fmt.Sprintf("transfer part %.4f s is not small beside the late time %.4f s", transfer, late))
+		}
+		var ml float64
+		for _, x := range p.Matrix {
+			if x.Src == 1 && x.Dst == 0 {
+				ml = x.Late
+			}
+		}
+		if math.Abs(ml-late) > 0.01*late {
+			errs = append(errs, fmt.Sprintf("matrix late 1->0 = %.4f, functions say %.4f", ml, late))
+		}
+		return errs
+	})
 
-	p, _ = profileRun(t, 2, []string{"--slt"}, prog, "receiver", fmt.Sprint(iter), fmt.Sprint(ms))
-	late, _ = lateOf(p, 0)
+	p, _ := profileRun(t, 2, []string{"--slt"}, prog, "receiver", fmt.Sprint(iter), fmt.Sprint(ms))
+	late, _ := lateOf(p, 0)
 	t.Logf("receiver late: late_s %.6f", late)
 	if late > 0.05*injected {
 		t.Errorf("receiver-late program: late_s = %.4f s, want about 0 (< %.4f)", late, 0.05*injected)
 	}
+}
+
+// retry runs a timing measurement up to 3 times and fails with the last
+// attempt's complaints: the machine is shared, and a rank starved of CPU
+// for tens of milliseconds inside MPI is the machine, not the profiler.
+func retry(t *testing.T, measure func() []string) {
+	t.Helper()
+	var errs []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		if errs = measure(); len(errs) == 0 {
+			return
+		}
+		t.Logf("attempt %d: %s", attempt, strings.Join(errs, "; "))
+	}
+	t.Error(strings.Join(errs, "\n"))
 }
 
 func TestCollectiveWait(t *testing.T) {
@@ -329,24 +348,29 @@ func TestCollectiveWait(t *testing.T) {
 	}
 	prog := mpiProgram(t, "collwait")
 	const np, iter, ms = 4, 10, 25
-	p, _ := profileRun(t, np, []string{"--collective-wait"}, prog, fmt.Sprint(iter), fmt.Sprint(ms))
-	for _, f := range p.Functions {
-		if f.Function != "MPI_Allreduce" {
-			continue
+	retry(t, func() (errs []string) {
+		p, out := profileRun(t, np, []string{"--collective-wait"}, prog, fmt.Sprint(iter), fmt.Sprint(ms))
+		sl := slept(t, out)
+		for _, f := range p.Functions {
+			if f.Function != "MPI_Allreduce" {
+				continue
+			}
+			// Rank r sleeps r*ms before each call, so it waits for the
+			// last rank (np-1)*ms - r*ms per call: in all, the difference
+			// of their real sleeps (which include the scheduler's overshoot).
+			want := sl[np-1] - sl[f.Rank]
+			t.Logf("rank %d sync_s %.4f want %.4f", f.Rank, f.Sync, want)
+			if math.Abs(f.Sync-want) > 0.1*want+0.005 {
+				errs = append(errs, fmt.Sprintf("rank %d: sync_s = %.4f, want %.4f within 10%%", f.Rank, f.Sync, want))
+			}
+			if f.Calls != iter {
+				errs = append(errs, fmt.Sprintf("rank %d: %d MPI_Allreduce calls, want %d", f.Rank, f.Calls, iter))
+			}
 		}
-		// Rank r sleeps r*ms before each call, so it waits for the last
-		// rank (np-1)*ms - r*ms per call.
-		want := float64((np-1-f.Rank)*ms*iter) / 1000
-		t.Logf("rank %d sync_s %.4f want %.4f", f.Rank, f.Sync, want)
-		if math.Abs(f.Sync-want) > 0.1*want+0.005 {
-			t.Errorf("rank %d: sync_s = %.4f, want %.4f within 10%%", f.Rank, f.Sync, want)
-		}
-		if f.Calls != iter {
-			t.Errorf("rank %d: %d MPI_Allreduce calls, want %d", f.Rank, f.Calls, iter)
-		}
-	}
+		return errs
+	})
 	// The window: calls 3..6 of MPI_Allreduce only.
-	p, _ = profileRun(t, np, []string{"--window", "MPI_Allreduce:3:7"}, prog, fmt.Sprint(iter), "1")
+	p, _ := profileRun(t, np, []string{"--window", "MPI_Allreduce:3:7"}, prog, fmt.Sprint(iter), "1")
 	if p.Meta.Window != "MPI_Allreduce:3:7" {
 		t.Errorf("meta window %q", p.Meta.Window)
 	}
@@ -362,6 +386,23 @@ func TestCollectiveWait(t *testing.T) {
 			t.Errorf("rank %d: %d MPI_Allreduce calls before MPI_Pcontrol(0), want 6", r, c["MPI_Allreduce"])
 		}
 	}
+}
+
+// slept parses the "slept RANK SECONDS" lines the test programs print.
+func slept(t *testing.T, out string) map[int]float64 {
+	t.Helper()
+	m := map[int]float64{}
+	for _, l := range strings.Split(out, "\n") {
+		var r int
+		var s float64
+		if n, _ := fmt.Sscanf(l, "slept %d %g", &r, &s); n == 2 {
+			m[r] = s
+		}
+	}
+	if len(m) == 0 {
+		t.Fatalf("no slept lines in the output:\n%s", out)
+	}
+	return m
 }
 
 func sortedLines(s string) string {
