@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
@@ -136,7 +138,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := runForwardingSignals(cmd); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			code := ee.ExitCode()
@@ -160,4 +162,32 @@ func Run(ctx context.Context, opt RunOptions) error {
 		meta.Window = win.String()
 	}
 	return FinishProfile(raw, opt.Out, opt.Force, meta)
+}
+
+// runForwardingSignals runs cmd and survives the signals that stop it, so
+// that the raw output is removed and the launcher's status reported: an
+// interrupt from the terminal reaches the launcher directly (same process
+// group), a SIGTERM sent to latmap alone (a batch system) is forwarded.
+func runForwardingSignals(cmd *exec.Cmd) error {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s == syscall.SIGTERM {
+					cmd.Process.Signal(s)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return cmd.Wait()
 }

@@ -898,6 +898,204 @@ int MPI_Win_fence(int assert, MPI_Win win)
 	return rc;
 }
 
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_cout, target_datatype, win, request);
+	lm.seen[LM_F_Rput] = 1;
+	lm_plain(LM_F_Rput, t0);
+	return rc;
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+	lm.seen[LM_F_Rget] = 1;
+	lm_plain(LM_F_Rget, t0);
+	return rc;
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+	lm.seen[LM_F_Raccumulate] = 1;
+	lm_plain(LM_F_Raccumulate, t0);
+	return rc;
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+	lm.seen[LM_F_Fetch_and_op] = 1;
+	lm_plain(LM_F_Fetch_and_op, t0);
+	return rc;
+}
+
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+	lm.seen[LM_F_Compare_and_swap] = 1;
+	lm_plain(LM_F_Compare_and_swap, t0);
+	return rc;
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+	lm.seen[LM_F_Win_lock] = 1;
+	lm_plain(LM_F_Win_lock, t0);
+	return rc;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_unlock(rank, win);
+	lm.seen[LM_F_Win_unlock] = 1;
+	lm_plain(LM_F_Win_unlock, t0);
+	return rc;
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_lock_all(assert, win);
+	lm.seen[LM_F_Win_lock_all] = 1;
+	lm_plain(LM_F_Win_lock_all, t0);
+	return rc;
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_unlock_all(win);
+	lm.seen[LM_F_Win_unlock_all] = 1;
+	lm_plain(LM_F_Win_unlock_all, t0);
+	return rc;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_flush(rank, win);
+	lm.seen[LM_F_Win_flush] = 1;
+	lm_plain(LM_F_Win_flush, t0);
+	return rc;
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_post(group, assert, win);
+	lm.seen[LM_F_Win_post] = 1;
+	lm_plain(LM_F_Win_post, t0);
+	return rc;
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_start(group, assert, win);
+	lm.seen[LM_F_Win_start] = 1;
+	lm_plain(LM_F_Win_start, t0);
+	return rc;
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_complete(win);
+	lm.seen[LM_F_Win_complete] = 1;
+	lm_plain(LM_F_Win_complete, t0);
+	return rc;
+}
+
+int MPI_Win_wait(MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Win_wait(win);
+	lm.seen[LM_F_Win_wait] = 1;
+	lm_plain(LM_F_Win_wait, t0);
+	return rc;
+}
+
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+	lm.seen[LM_F_Neighbor_allgatherv] = 1;
+	lm_plain(LM_F_Neighbor_allgatherv, t0);
+	return rc;
+}
+
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+	lm.seen[LM_F_Neighbor_alltoallv] = 1;
+	lm_plain(LM_F_Neighbor_alltoallv, t0);
+	return rc;
+}
+
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+	lm.seen[LM_F_Neighbor_alltoallw] = 1;
+	lm_plain(LM_F_Neighbor_alltoallw, t0);
+	return rc;
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	lm.seen[LM_F_Ineighbor_allgather] = 1;
+	lm_plain(LM_F_Ineighbor_allgather, t0);
+	return rc;
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	lm.seen[LM_F_Ineighbor_alltoall] = 1;
+	lm_plain(LM_F_Ineighbor_alltoall, t0);
+	return rc;
+}
+
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
+	lm.seen[LM_F_Comm_spawn] = 1;
+	lm_plain(LM_F_Comm_spawn, t0);
+	return rc;
+}
+
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
+	lm.seen[LM_F_Comm_accept] = 1;
+	lm_plain(LM_F_Comm_accept, t0);
+	return rc;
+}
+
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
+	lm.seen[LM_F_Comm_connect] = 1;
+	lm_plain(LM_F_Comm_connect, t0);
+	return rc;
+}
+
 int MPI_Init(int *argc, char ***argv)
 {
 	return lm_Init(LM_F_Init, argc, argv);
@@ -1012,6 +1210,28 @@ const char *const lm_fn_names[LM_NFN] = {
 	"MPI_Accumulate",
 	"MPI_Get_accumulate",
 	"MPI_Win_fence",
+	"MPI_Rput",
+	"MPI_Rget",
+	"MPI_Raccumulate",
+	"MPI_Fetch_and_op",
+	"MPI_Compare_and_swap",
+	"MPI_Win_lock",
+	"MPI_Win_unlock",
+	"MPI_Win_lock_all",
+	"MPI_Win_unlock_all",
+	"MPI_Win_flush",
+	"MPI_Win_post",
+	"MPI_Win_start",
+	"MPI_Win_complete",
+	"MPI_Win_wait",
+	"MPI_Neighbor_allgatherv",
+	"MPI_Neighbor_alltoallv",
+	"MPI_Neighbor_alltoallw",
+	"MPI_Ineighbor_allgather",
+	"MPI_Ineighbor_alltoall",
+	"MPI_Comm_spawn",
+	"MPI_Comm_accept",
+	"MPI_Comm_connect",
 	"MPI_Init",
 	"MPI_Init_thread",
 	"MPI_Finalize",
@@ -1112,6 +1332,28 @@ const unsigned char lm_fn_flags[LM_NFN] = {
 	1, /* MPI_Accumulate */
 	1, /* MPI_Get_accumulate */
 	1, /* MPI_Win_fence */
+	1, /* MPI_Rput */
+	1, /* MPI_Rget */
+	1, /* MPI_Raccumulate */
+	1, /* MPI_Fetch_and_op */
+	1, /* MPI_Compare_and_swap */
+	1, /* MPI_Win_lock */
+	1, /* MPI_Win_unlock */
+	1, /* MPI_Win_lock_all */
+	1, /* MPI_Win_unlock_all */
+	1, /* MPI_Win_flush */
+	1, /* MPI_Win_post */
+	1, /* MPI_Win_start */
+	1, /* MPI_Win_complete */
+	1, /* MPI_Win_wait */
+	1, /* MPI_Neighbor_allgatherv */
+	1, /* MPI_Neighbor_alltoallv */
+	1, /* MPI_Neighbor_alltoallw */
+	1, /* MPI_Ineighbor_allgather */
+	1, /* MPI_Ineighbor_alltoall */
+	1, /* MPI_Comm_spawn */
+	1, /* MPI_Comm_accept */
+	1, /* MPI_Comm_connect */
 	0, /* MPI_Init */
 	0, /* MPI_Init_thread */
 	0, /* MPI_Finalize */

@@ -185,6 +185,33 @@ var protos = []proto{
 	{Name: "Accumulate", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win", Kind: kUnmeasured},
 	{Name: "Get_accumulate", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win", Kind: kUnmeasured},
 	{Name: "Win_fence", Params: "int assert, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Rput", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request", Kind: kUnmeasured},
+	{Name: "Rget", Params: "void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request", Kind: kUnmeasured},
+	{Name: "Raccumulate", Params: "const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request", Kind: kUnmeasured},
+	{Name: "Fetch_and_op", Params: "const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Compare_and_swap", Params: "const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_lock", Params: "int lock_type, int rank, int assert, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_unlock", Params: "int rank, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_lock_all", Params: "int assert, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_unlock_all", Params: "MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_flush", Params: "int rank, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_post", Params: "MPI_Group group, int assert, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_start", Params: "MPI_Group group, int assert, MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_complete", Params: "MPI_Win win", Kind: kUnmeasured},
+	{Name: "Win_wait", Params: "MPI_Win win", Kind: kUnmeasured},
+
+	// Neighbourhood collectives with per-neighbour counts: timed only.
+	{Name: "Neighbor_allgatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kUnmeasured},
+	{Name: "Neighbor_alltoallv", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kUnmeasured},
+	{Name: "Neighbor_alltoallw", Params: "const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm", Kind: kUnmeasured},
+	{Name: "Ineighbor_allgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kUnmeasured},
+	{Name: "Ineighbor_alltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kUnmeasured},
+
+	// Dynamic processes: peers outside MPI_COMM_WORLD; no shadow is made
+	// (the other side would have to make it too), so no --slt there.
+	{Name: "Comm_spawn", Params: "const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]", Kind: kUnmeasured},
+	{Name: "Comm_accept", Params: "const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm", Kind: kUnmeasured},
+	{Name: "Comm_connect", Params: "const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm", Kind: kUnmeasured},
 
 	// Life cycle.
 	{Name: "Init", Params: "int *argc, char ***argv", Kind: kInit},
