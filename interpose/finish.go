@@ -58,11 +58,11 @@ func readCSV(path string, out any) error {
 	return nil
 }
 
-// MergeMatrix joins the sender's and the receiver's views of point-to-point
+// mergeMatrix joins the sender's and the receiver's views of point-to-point
 // traffic into matrix.csv rows: bytes and messages as sent (what the
 // application asked to send), time and late time as the receiver waited.
 // It also returns the total bytes on each side.
-func MergeMatrix(sent []sentRow, recv []Transfer) (m []Transfer, sentBytes, recvBytes int64) {
+func mergeMatrix(sent []sentRow, recv []Transfer) (m []Transfer, sentBytes, recvBytes int64) {
 	type key struct{ s, d int }
 	idx := map[key]int{}
 	for _, r := range sent {
@@ -118,7 +118,7 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 	if err := readCSV(filepath.Join(raw, receivedFile), &recv); err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
-	matrix, sb, rb := MergeMatrix(sent, recv)
+	matrix, sb, rb := mergeMatrix(sent, recv)
 	meta.Tool = "latmap"
 	meta.Version = version.Version
 	meta.Ranks = lib.Ranks

@@ -115,14 +115,14 @@ func TestParseWindow(t *testing.T) {
 func TestMergeMatrix(t *testing.T) {
 	sent := []sentRow{{0, 1, 100, 2, 0.5}, {1, 0, 50, 1, 0.1}, {0, 1, 10, 1, 0}}
 	recv := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
-	m, sb, rb := MergeMatrix(sent, recv)
+	m, sb, rb := mergeMatrix(sent, recv)
 	want := []Transfer{
 		{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, // bytes as sent, time as received
 		{Src: 1, Dst: 0, Bytes: 50, Messages: 1},                        // never received
 		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},                // never seen sent
 	}
 	if !reflect.DeepEqual(m, want) {
-		t.Errorf("MergeMatrix = %+v, want %+v", m, want)
+		t.Errorf("mergeMatrix = %+v, want %+v", m, want)
 	}
 	if sb != 160 || rb != 117 {
 		t.Errorf("totals sent %d received %d, want 160 and 117", sb, rb)

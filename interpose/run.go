@@ -38,10 +38,12 @@ type ExitError struct {
 	Err  error
 }
 
+// Error says the launch command failed and nothing was written.
 func (e *ExitError) Error() string {
 	return fmt.Sprintf("the launch command failed (%v); no profile written", e.Err)
 }
 
+// Unwrap returns the launcher's error.
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // Window is a parsed --window FUNC:START:END: profile from the START-th call
