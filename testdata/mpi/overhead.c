@@ -4,7 +4,9 @@
  * MPI_PROC_NULL; prints the median ns per call (per Irecv+Wait pair).
  * With 2 ranks it also runs a ping-pong of 8-byte messages and prints the
  * median round trip in microseconds.
- * Usage: overhead N BATCHES. */
+ * With a third argument "pingpong" only the ping-pong runs.
+ * Usage: overhead N BATCHES [pingpong]. */
+#include <string.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +42,8 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	double *v = malloc(sizeof(double) * (size_t)batches);
 	char buf[8] = {0};
-	if (rank == 0) {
+	int only_pp = argc > 3 && !strcmp(argv[3], "pingpong");
+	if (rank == 0 && !only_pp) {
 		for (int b = 0; b < batches; b++) {
 			double t = now();
 			for (int i = 0; i < n; i++)
