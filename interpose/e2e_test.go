@@ -465,6 +465,23 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+func TestNotAnMPIProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	out := filepath.Join(t.TempDir(), "prof")
+	argv := append([]string{"profile", "-o", out, "--lib", testutil.InterposeLib(t), "--"}, testutil.LocalMpirun(1)...)
+	b, err := exec.Command(bin, append(argv, "true")...).CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "exited without writing a profile") {
+		t.Errorf("profiling /bin/true: %v, %q; want an error saying no profile was written", err, b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
 func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping MPI runs in -short mode")
