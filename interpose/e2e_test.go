@@ -546,3 +546,30 @@ func TestTwoNodes(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, b.String())
 	}
 }
+
+// TestSaysWhatItCannotMeasure: one-sided traffic, MPI_THREAD_MULTIPLE and
+// a communicator without a shadow are named in meta.json and the report.
+func TestSaysWhatItCannotMeasure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "unmeasured")
+	p, out := profileRun(t, 2, []string{"--slt"}, prog)
+	all := strings.Join(p.Meta.Unmeasured, "\n")
+	want := []string{"MPI_Put was called", "MPI_Win_fence was called", "communicator created by a function latmap does not wrap"}
+	if strings.Contains(out, "provided 3") { // Open MPI granted MPI_THREAD_MULTIPLE
+		want = append(want, "MPI_THREAD_MULTIPLE")
+	}
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("meta.json unmeasured lacks %q:\n%s", w, all)
+		}
+	}
+	var b bytes.Buffer
+	if err := interpose.Report(&b, p, interpose.ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "not measured exactly") || !strings.Contains(b.String(), "MPI_Put was called") {
+		t.Errorf("report does not say what was not measured:\n%s", b.String())
+	}
+}
