@@ -393,7 +393,8 @@ enum { RQ_RECV = 1, RQ_PRECV, RQ_PSEND };
 enum { TOK_NONE = 0, TOK_PENDING, TOK_ARRIVED };
 
 struct lm_req {
-	MPI_Request key; /* MPI_REQUEST_NULL when the slot is empty */
+	MPI_Request key;
+	int used; /* 0 empty, 1 live, 2 deleted (a tombstone) */
 	int kind, fn, active;
 	struct lm_comm *comm;
 	int peer, tag, count;
@@ -403,8 +404,11 @@ struct lm_req {
 	uint64_t tokat;
 };
 
+/* The request table: open addressing with tombstones, so that deleting an
+ * entry never moves another (a Wait-family call holds pointers to several
+ * entries while it completes them one by one). */
 static struct lm_req *rtab;
-static int rcap;
+static int rcap, rtomb;
 
 static uint64_t req_key(MPI_Request r)
 {
@@ -418,61 +422,70 @@ static struct lm_req *req_slot(MPI_Request r)
 	if (!rcap)
 		return NULL;
 	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
-	while (rtab[h].key != MPI_REQUEST_NULL) {
-		if (rtab[h].key == r)
+	while (rtab[h].used) {
+		if (rtab[h].used == 1 && rtab[h].key == r)
 			return &rtab[h];
 		h = (h + 1) & m;
 	}
 	return NULL;
 }
 
-static struct lm_req *req_add(MPI_Request r);
+static void req_put(struct lm_req *x)
+{
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(x->key)) & m;
+	while (rtab[h].used == 1)
+		h = (h + 1) & m;
+	if (rtab[h].used == 2)
+		rtomb--;
+	rtab[h] = *x;
+	rtab[h].used = 1;
+	lm.nreq++;
+}
 
-static void req_grow(void)
+static void req_rehash(void)
 {
 	int ocap = rcap;
 	struct lm_req *ot = rtab;
-	rcap = rcap ? rcap * 2 : 256;
-	rtab = malloc(sizeof(*rtab) * (size_t)rcap);
+	if ((lm.nreq + 1) * 4 > rcap)
+		rcap = rcap ? rcap * 2 : 256;
+	rtab = calloc((size_t)rcap, sizeof(*rtab));
 	if (!rtab)
 		abort();
-	for (int i = 0; i < rcap; i++)
-		rtab[i].key = MPI_REQUEST_NULL;
 	lm.nreq = 0;
+	rtomb = 0;
 	for (int i = 0; i < ocap; i++)
-		if (ot[i].key != MPI_REQUEST_NULL)
-			*req_add(ot[i].key) = ot[i];
+		if (ot[i].used == 1)
+			req_put(&ot[i]);
 	free(ot);
 }
 
+/* req_add returns the live entry of r, adding a cleared one if needed (an
+ * existing entry is a stale one for a reused handle, and is reset). Adding
+ * may move entries: no caller holds entry pointers across it. */
 static struct lm_req *req_add(MPI_Request r)
 {
 	struct lm_req *e = req_slot(r);
-	if (e) /* a stale entry for a reused handle */
-		return e;
-	if ((lm.nreq + 1) * 2 > rcap)
-		req_grow();
-	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
-	while (rtab[h].key != MPI_REQUEST_NULL)
-		h = (h + 1) & m;
-	memset(&rtab[h], 0, sizeof(rtab[h]));
-	rtab[h].key = r;
-	rtab[h].tok = MPI_REQUEST_NULL;
-	lm.nreq++;
-	return &rtab[h];
+	if (!e) {
+		if ((lm.nreq + rtomb + 1) * 2 > rcap)
+			req_rehash();
+		struct lm_req x;
+		memset(&x, 0, sizeof(x));
+		x.key = r;
+		req_put(&x);
+		e = req_slot(r);
+	}
+	memset(e, 0, sizeof(*e));
+	e->key = r;
+	e->used = 1;
+	e->tok = MPI_REQUEST_NULL;
+	return e;
 }
 
 static void req_del(struct lm_req *e)
 {
-	uint32_t m = (uint32_t)(rcap - 1), h = (uint32_t)(e - rtab);
-	rtab[h].key = MPI_REQUEST_NULL;
+	e->used = 2;
 	lm.nreq--;
-	for (h = (h + 1) & m; rtab[h].key != MPI_REQUEST_NULL; h = (h + 1) & m) {
-		struct lm_req x = rtab[h];
-		rtab[h].key = MPI_REQUEST_NULL;
-		lm.nreq--;
-		*req_add(x.key) = x;
-	}
+	rtomb++;
 }
 
 /* find returns the tracked, active entry of r, or NULL. */
