@@ -104,3 +104,12 @@ func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sy
 }
 
 var testRTT = [numLevels]float64{0.5, 0.8, 13}
+
+func readSurveyT(t testing.TB, dir string) *mapper.Survey {
+	t.Helper()
+	s, err := mapper.ReadSurvey(dir, mapper.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

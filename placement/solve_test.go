@@ -57,3 +57,154 @@ func TestSolveFindsCubes16(t *testing.T) {
 		t.Errorf("16^3 proposal costs %.4f s, the 4x4x4 cube optimum %.4f s", sol.Cost, opt)
 	}
 }
+
+// TestSolvePairsShareNode: ranks that talk only in pairs, on a two-level
+// machine, must end with every pair on one node (the known optimum: no
+// traffic crosses nodes), whatever the rank numbering.
+func TestSolvePairsShareNode(t *testing.T) {
+	for _, c := range []struct{ n, nodes, cores int }{{16, 4, 4}, {64, 8, 8}, {256, 16, 16}} {
+		flows, n := shuffledPairs(c.n, uint64(c.n))
+		tr := mustTraffic(t, flows, n)
+		m := NewLevelMachine(c.nodes, 1, c.cores, benchLevels)
+		slots, _ := m.SelectSlots(n, SelectOptions{})
+		sol, err := m.Solve(tr, slots, SolveOptions{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range flows {
+			if a, b := m.Slots[sol.Place[f.Src]], m.Slots[sol.Place[f.Dst]]; a.Node != b.Node {
+				t.Errorf("n=%d: ranks %d and %d talk but sit on %s and %s", c.n, f.Src, f.Dst, a.Host, b.Host)
+			}
+		}
+		// Optimum: every pair inside a node.
+		want := 0.0
+		for _, f := range flows {
+			want += benchLevels[SameNode].Cost(f.Messages, f.Bytes)
+		}
+		if !near(sol.Cost, want) {
+			t.Errorf("n=%d: cost %g, optimum %g", c.n, sol.Cost, want)
+		}
+	}
+}
+
+// TestSolvePairsShareSocket: on nodes of two sockets, the pairs share a
+// socket too (the three-level optimum).
+func TestSolvePairsShareSocket(t *testing.T) {
+	levels := [numLevels]LinkCost{SameSocket: {0.3e-6, 1 / 20e9}, SameNode: {0.8e-6, 1 / 8e9}, OtherNode: {5e-6, 1 / 2e9}}
+	flows, n := shuffledPairs(64, 11)
+	tr := mustTraffic(t, flows, n)
+	m := NewLevelMachine(4, 2, 8, levels)
+	slots, _ := m.SelectSlots(n, SelectOptions{})
+	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flows {
+		if m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])) != SameSocket {
+			t.Errorf("ranks %d and %d: %v apart", f.Src, f.Dst, m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])))
+		}
+	}
+}
+
+// TestSolveNeverWorseThanBaselines runs the solver on the shapes real
+// applications have, 64 to 4096 ranks, and checks the proposal costs no
+// more than the better of block and cyclic (and is a valid placement).
+func TestSolveNeverWorseThanBaselines(t *testing.T) {
+	type gen func() ([]Flow, int)
+	shapes := []struct {
+		name  string
+		g     gen
+		nodes int
+		socks int
+		cores int
+	}{
+		{"halo2d-8x8", func() ([]Flow, int) { return halo2D(8, 8, false) }, 4, 2, 8},
+		{"halo2d-periodic-32x32", func() ([]Flow, int) { return halo2D(32, 32, true) }, 16, 2, 32},
+		{"halo2d-64x64", func() ([]Flow, int) { return halo2D(64, 64, false) }, 64, 2, 32},
+		{"halo3d-4x4x4", func() ([]Flow, int) { return halo3D(4, 4, 4, false) }, 4, 1, 16},
+		{"halo3d-periodic-8x8x8", func() ([]Flow, int) { return halo3D(8, 8, 8, true) }, 8, 2, 32},
+		{"halo3d-periodic-16x16x16", func() ([]Flow, int) { return halo3D(16, 16, 16, true) }, 64, 2, 32},
+		{"halo3d-12x10x6 on 48-core nodes", func() ([]Flow, int) { return halo3D(12, 10, 6, false) }, 15, 2, 24},
+		{"ring-64", func() ([]Flow, int) { return ring(64) }, 4, 2, 8},
+		{"ring-1000", func() ([]Flow, int) { return ring(1000) }, 16, 2, 32},
+		{"alltoall-64", func() ([]Flow, int) { return allToAll(64) }, 4, 2, 8},
+		{"alltoall-256", func() ([]Flow, int) { return allToAll(256) }, 8, 2, 16},
+		{"master-worker-64", func() ([]Flow, int) { return masterWorker(64) }, 4, 2, 8},
+		{"master-worker-1024", func() ([]Flow, int) { return masterWorker(1024) }, 32, 2, 16},
+		{"random-sparse-64", func() ([]Flow, int) { return randomSparse(64, 4, 1) }, 4, 2, 8},
+		{"random-sparse-512", func() ([]Flow, int) { return randomSparse(512, 6, 2) }, 8, 2, 32},
+		{"random-sparse-4096", func() ([]Flow, int) { return randomSparse(4096, 4, 3) }, 64, 2, 32},
+	}
+	levels := [numLevels]LinkCost{SameSocket: {0.4e-6, 1 / 12e9}, SameNode: {0.7e-6, 1 / 8e9}, OtherNode: {2.5e-6, 1 / 3e9}}
+	for _, s := range shapes {
+		t.Run(s.name, func(t *testing.T) {
+			if testing.Short() && s.nodes*s.socks*s.cores > 1024 {
+				t.Skip("short")
+			}
+			flows, n := s.g()
+			tr := mustTraffic(t, flows, n)
+			m := NewLevelMachine(s.nodes, s.socks, s.cores, levels)
+			slots, err := m.SelectSlots(n, SelectOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPermutation(t, sol.Place, slots)
+			best := math.Min(sol.Block, sol.Cyclic)
+			if sol.Cost > best {
+				t.Errorf("proposal %.6g s > best baseline %.6g s", sol.Cost, best)
+			}
+			if got := m.Cost(tr, sol.Place); !near(got, sol.Cost) {
+				t.Errorf("reported cost %g, placement costs %g", sol.Cost, got)
+			}
+			t.Logf("%d ranks: proposal %.4g s (%s), block %.4g, cyclic %.4g (%.1f%% below the better)", n, sol.Cost, sol.Winner, sol.Block, sol.Cyclic, 100*(1-sol.Cost/best))
+		})
+	}
+}
+
+// TestSolveDenseSurveyMachine: on a machine from a survey (per-pair costs,
+// some pairs filled) the proposal still never loses to the baselines and
+// is deterministic for a seed.
+func TestSolveDenseSurveyMachine(t *testing.T) {
+	dir := fakeSurvey(t, 4, 2, 4, testRTT, func(a, b int) bool { return (a*7+b)%11 == 0 })
+	s := readSurveyT(t, dir)
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows, n := halo2D(8, 4, true)
+	tr := mustTraffic(t, flows, n)
+	slots, _ := m.SelectSlots(n, SelectOptions{})
+	a, err := m.Solve(tr, slots, SolveOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := m.Solve(tr, slots, SolveOptions{Seed: 5, Workers: 1})
+	checkPermutation(t, a.Place, slots)
+	if a.Cost > math.Min(a.Block, a.Cyclic) {
+		t.Errorf("proposal %g worse than baselines %g / %g", a.Cost, a.Block, a.Cyclic)
+	}
+	for i := range a.Place {
+		if a.Place[i] != b.Place[i] {
+			t.Fatalf("same seed, different placements (rank %d: %d vs %d)", i, a.Place[i], b.Place[i])
+		}
+	}
+}
+
+func checkPermutation(t *testing.T, place, slots []int32) {
+	t.Helper()
+	allowed := map[int32]bool{}
+	for _, s := range slots {
+		allowed[s] = true
+	}
+	seen := map[int32]bool{}
+	for r, s := range place {
+		if !allowed[s] || seen[s] {
+			t.Fatalf("rank %d on slot %d: not a free chosen slot", r, s)
+		}
+		seen[s] = true
+	}
+}
