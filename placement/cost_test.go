@@ -21,7 +21,7 @@ func TestCostHandComputed(t *testing.T) {
 		SameSocket: {1e-6, 1e-10}, SameNode: {2e-6, 2e-10}, OtherNode: {10e-6, 1e-9}})
 	tr := mustTraffic(t, []Flow{
 		{0, 1, 100, 10}, {1, 0, 300, 10}, // same socket: 20 msgs, 400 B
-		{0, 2, 1000, 1}, // same node, other socket
+		{0, 2, 1000, 1},  // same node, other socket
 		{3, 5, 1e6, 100}, // other node
 	}, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}

@@ -9,7 +9,7 @@ import (
 func TestNewTrafficSymmetrises(t *testing.T) {
 	tr, err := NewTraffic(4, []Flow{
 		{0, 1, 100, 1}, {1, 0, 50, 2}, // both directions of one pair
-		{0, 1, 10, 1}, // duplicate row: added
+		{0, 1, 10, 1},  // duplicate row: added
 		{2, 2, 999, 9}, // self traffic: ignored
 		{3, 2, 7, 1},
 		{1, 3, 0, 0}, // nothing: dropped
@@ -133,4 +133,3 @@ func BenchmarkParseMatrix(b *testing.B) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
