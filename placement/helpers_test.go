@@ -113,3 +113,33 @@ func readSurveyT(t testing.TB, dir string) *mapper.Survey {
 	}
 	return s
 }
+
+// fakeSurveyHosts writes a survey of the given hosts with cpus 0..cpus-1
+// each (one socket), for runs on real or virtual nodes.
+func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
+	t.Helper()
+	s := &mapper.Survey{Meta: mapper.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Schedule: "rounds", Scope: "all"}}
+	for _, h := range hosts {
+		for c := 0; c < cpus; c++ {
+			s.Ranks = append(s.Ranks, mapper.Rank{Rank: len(s.Ranks), Host: h, CPU: c, CPUEnd: c, CPUSet: fmt.Sprint(c)})
+		}
+	}
+	n := len(s.Ranks)
+	s.Meta.Ranks = n
+	tab := mapper.NewPairTable(n, 64)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			v := 0.7
+			if s.Ranks[a].Host != s.Ranks[b].Host {
+				v = 13
+			}
+			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0, Min: v, Median: v, P99: v, Isolated: math.NaN()})
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	dir := filepath.Join(t.TempDir(), "survey")
+	if err := mapper.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

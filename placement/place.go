@@ -37,6 +37,11 @@ type Options struct {
 	App []string
 	// JSON prints the whole result as JSON instead of the report.
 	JSON bool
+	// QAPLIB, when set, solves that QAPLIB instance file with the general
+	// QAP local search instead (QAP holds its options) and prints the cost
+	// and permutation.
+	QAPLIB string
+	QAP    QAPOptions
 
 	Select SelectOptions
 	Costs  SurveyCostOptions
@@ -156,6 +161,9 @@ func Run(opt Options) (*Result, error) {
 	if opt.Out == nil {
 		opt.Out = os.Stdout
 	}
+	if opt.QAPLIB != "" {
+		return nil, runQAPLIB(opt)
+	}
 	if opt.Survey == "" {
 		return nil, fmt.Errorf("place: --survey is required (a directory written by latmap survey or latmap import)")
 	}
@@ -274,6 +282,24 @@ func Run(opt Options) (*Result, error) {
 	return r, nil
 }
 
+func runQAPLIB(opt Options) error {
+	r, err := SolveQAPLIBFile(opt.QAPLIB, opt.QAP)
+	if err != nil {
+		return err
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	perm := make([]string, len(r.Permutation))
+	for i, x := range r.Permutation {
+		perm[i] = fmt.Sprint(x)
+	}
+	fmt.Fprintf(opt.Out, "%s: n=%d cost %g (best of %d restarts, seed %d, %.2f s)\n%s\n", r.File, r.N, r.Cost, opt.QAP.Restarts, opt.QAP.Seed, r.Seconds, strings.Join(perm, " "))
+	return nil
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -384,8 +410,8 @@ func (r *Result) WriteReport(w io.Writer) {
 	fmt.Fprintln(w)
 	if r.Shares != nil {
 		s := r.Shares
-		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, collective wait %.4g s (%s of MPI)\n",
-			s.MPI, s.Elapsed, pct(s.CommShare), s.Late, s.Sync, pct(s.WaitShare))
+		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, collective wait %.4g s (%s of MPI); slowest rank took %.4g s\n",
+			s.MPI, s.Elapsed, pct(s.CommShare), s.Late, s.Sync, pct(s.WaitShare), s.SlowestElapsed)
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)

@@ -94,6 +94,9 @@ type Shares struct {
 	CommShare float64 `json:"comm_share"`
 	// WaitShare is (late + sync) / MPI time.
 	WaitShare float64 `json:"wait_share"`
+	// SlowestElapsed is the measured elapsed time of the slowest rank,
+	// to compare with the current placement's predicted run.
+	SlowestElapsed float64 `json:"slowest_elapsed_s"`
 }
 
 func shares(rt *RankTimes) Shares {
@@ -103,6 +106,7 @@ func shares(rt *RankTimes) Shares {
 		s.MPI += rt.MPI[i]
 		s.Late += rt.Late[i]
 		s.Sync += rt.Sync[i]
+		s.SlowestElapsed = math.Max(s.SlowestElapsed, rt.Elapsed[i])
 	}
 	if s.Elapsed > 0 {
 		s.CommShare = s.MPI / s.Elapsed

@@ -6,9 +6,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // QAP is a Quadratic Assignment Problem: place N facilities on N
@@ -216,4 +218,36 @@ func (q *QAP) descend(p []int) {
 		}
 		p[br], p[bs] = p[bs], p[br]
 	}
+}
+
+// QAPResult is what latmap place --qaplib prints.
+type QAPResult struct {
+	File string  `json:"file"`
+	N    int     `json:"n"`
+	Cost float64 `json:"cost"`
+	// Permutation is 1-based like QAPLIB's .sln files: facility i goes to
+	// location Permutation[i].
+	Permutation []int   `json:"permutation"`
+	Restarts    int     `json:"restarts"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// SolveQAPLIBFile solves a QAPLIB instance file with SolveQAP.
+func SolveQAPLIBFile(path string, opt QAPOptions) (*QAPResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("place: qaplib: %w", err)
+	}
+	defer f.Close()
+	q, err := ParseQAPLIB(f)
+	if err != nil {
+		return nil, fmt.Errorf("place: %s: %w", path, err)
+	}
+	t0 := time.Now()
+	p, c := SolveQAP(q, opt)
+	r := &QAPResult{File: path, N: q.N, Cost: c, Restarts: opt.Restarts, Seconds: time.Since(t0).Seconds()}
+	for _, x := range p {
+		r.Permutation = append(r.Permutation, x+1)
+	}
+	return r, nil
 }

@@ -151,3 +151,16 @@ func BenchmarkQAPSwapDelta(b *testing.B) {
 		q.swapDelta(p, i%q.N, (i+5)%q.N)
 	}
 }
+
+func TestRunQAPLIB(t *testing.T) {
+	var buf strings.Builder
+	if _, err := Run(Options{QAPLIB: filepath.Join("testdata", "qaplib", "nug12.dat"), QAP: QAPOptions{Seed: 1, Restarts: 8}, Out: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "n=12 cost 578 ") {
+		t.Errorf("output %q, want the optimum 578", buf.String())
+	}
+	if _, err := Run(Options{QAPLIB: "/nonexistent.dat", Out: &buf}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing file: %v", err)
+	}
+}

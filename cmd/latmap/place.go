@@ -22,6 +22,7 @@ writes the file the launcher takes.
 
   latmap place --survey cluster/ --profile app/ -o app.rankfile -- ./app
   latmap place --survey cluster/ --matrix comm.csv --format slurm -o hosts
+  latmap place --qaplib nug12.dat          general QAP local search on a QAPLIB instance
 
 Formats: openmpi (rankfile), mpich (Hydra machine file + -bind-to user:),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
@@ -30,6 +31,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 			opt.Costs.BandwidthGBps = bw
 			opt.Out = cmd.OutOrStdout()
 			opt.Format = strings.ToLower(opt.Format)
+			opt.QAP.Seed = opt.Solve.Seed
 			_, err := placement.Run(opt)
 			return err
 		},
@@ -51,5 +53,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use the smallest size's latency and the --bandwidth-* values even when fit.csv exists")
 	f.Uint64Var(&opt.Solve.Seed, "seed", 1, "seed of the solver's randomised trials")
 	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials (more may find better placements, slower)")
+	f.StringVar(&opt.QAPLIB, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
+	f.IntVar(&opt.QAP.Restarts, "restarts", 16, "restarts of the --qaplib local search")
 	return cmd
 }

@@ -1,0 +1,128 @@
+package placement
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+)
+
+// whereami runs testdata/mpi/whereami.c with the mpirun prefix and returns
+// each rank's "host cpu".
+func whereami(t *testing.T, prefix []string) map[int][2]string {
+	t.Helper()
+	exe := testutil.BuildMPIProgram(t, t.TempDir(), "whereami",
+		filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "whereami.c"))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := append(append([]string(nil), prefix...), exe)
+	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	got := map[int][2]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 6 && f[0] == "rank" {
+			got[atoiT(t, f[1])] = [2]string{f[3], f[5]}
+		}
+	}
+	if len(got) == 0 {
+		t.Fatalf("no rank lines from whereami:\n%s", out)
+	}
+	return got
+}
+
+// rankfileSlots parses an Open MPI rankfile written by latmap.
+func rankfileSlots(t *testing.T, path string) map[int][2]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][2]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "rank ") {
+			continue
+		}
+		var r, cpu int
+		var host string
+		rest := strings.TrimPrefix(l, "rank ")
+		eq := strings.Index(rest, "=")
+		sp := strings.Index(rest, " slot=")
+		r = atoiT(t, rest[:eq])
+		host = rest[eq+1 : sp]
+		cpu = atoiT(t, rest[sp+len(" slot="):])
+		want[r] = [2]string{host, itoa(cpu)}
+	}
+	return want
+}
+
+// TestRankfileOnVirtualCluster: the Open MPI rankfile latmap writes is
+// accepted by real mpirun on a virtual cluster of 2 nodes x 2 slots, and
+// every rank lands on the host and cpu the file names. Ranks 0-3 and 1-2
+// talk, so the proposal must pair them on nodes (block would split them).
+func TestRankfileOnVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	c := vcluster.Start(t, 2, 2)
+	sv := fakeSurveyHosts(t, c.Nodes, 2)
+	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
+	out := filepath.Join(t.TempDir(), "app.rankfile")
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rankfileSlots(t, out)
+	if len(want) != 4 {
+		t.Fatalf("rankfile has %d ranks, want 4", len(want))
+	}
+	if want[0][0] != want[3][0] || want[1][0] != want[2][0] {
+		t.Errorf("proposal does not pair 0-3 and 1-2 on nodes: %v", want)
+	}
+	// The launch line latmap prints, on the cluster's mpirun prefix.
+	prefix := append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...) // --mca rmaps_rank_file_physical 1 -rf FILE
+	got := whereami(t, prefix)
+	for rank, w := range want {
+		if got[rank] != w {
+			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+		}
+	}
+}
+
+// TestRankfileLocal: on this machine alone (no namespaces needed), mpirun
+// accepts the rankfile (with its comment header) and binds each rank to
+// the cpu it names.
+func TestRankfileLocal(t *testing.T) {
+	testutil.RequireMPI(t)
+	host, err := os.Hostname()
+	if err != nil {
+		t.Skip(err)
+	}
+	sv := fakeSurveyHosts(t, []string{host}, 2)
+	flows := []Flow{{0, 1, 1e6, 100}}
+	out := filepath.Join(t.TempDir(), "local.rankfile")
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rankfileSlots(t, out)
+	if len(want) != 2 {
+		t.Fatalf("rankfile has %d ranks, want 2", len(want))
+	}
+	prefix := append([]string{"mpirun", "-np", "2", "--mca", "mpi_yield_when_idle", "1"}, r.Launch[3:len(r.Launch)-1]...)
+	got := whereami(t, prefix)
+	for rank, w := range want {
+		if got[rank] != w {
+			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+		}
+	}
+}
