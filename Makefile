@@ -50,5 +50,11 @@ demo: build
 bench-survey: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
 
+# Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
+# times and costs side by side (needs: apt-get install scotch).
+bench-place:
+	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	$(GO) test -run '^$$' -bench 'ScotchVsLatmap' -benchtime 1x -timeout 30m ./placement/
+
 clean:
 	rm -rf bin lib demo demo.tmp

@@ -201,3 +201,31 @@ func nodeCost(m *Machine, t *Traffic, terms []int) float64 {
 	}
 	return s
 }
+
+// BenchmarkCost16 evaluates the cost of the 16^3 cube placement (the
+// solver's evaluation loop).
+func BenchmarkCost16(b *testing.B) {
+	flows, n := halo3D(16, 16, 16, false)
+	tr := mustTraffic(b, flows, n)
+	m := NewLevelMachine(64, 1, 64, benchLevels)
+	p := cubePlacement(16)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Cost(tr, p)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(tr.Pairs()), "ns/pair")
+}
+
+// BenchmarkRefineSwapsPass runs one pair-swap refinement sweep over the
+// 16^3 stencil placed block by block (the solver's inner loop).
+func BenchmarkRefineSwapsPass(b *testing.B) {
+	flows, n := halo3D(16, 16, 16, false)
+	tr := mustTraffic(b, flows, n)
+	m := NewLevelMachine(64, 1, 64, benchLevels)
+	slots, _ := m.SelectSlots(n, SelectOptions{})
+	for i := 0; i < b.N; i++ {
+		p := Block(slots, n)
+		m.refineSwaps(tr, p, slots, 1)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
+}

@@ -63,18 +63,7 @@ func Block(slots []int32, n int) []int32 {
 // rank 0 on the first node, rank 1 on the second, ...; a full node is
 // skipped.
 func (m *Machine) Cyclic(slots []int32, n int) []int32 {
-	var nodes [][]int32
-	idx := map[int]int{}
-	for _, s := range slots {
-		h := m.Slots[s].Node
-		k, ok := idx[h]
-		if !ok {
-			k = len(nodes)
-			idx[h] = k
-			nodes = append(nodes, nil)
-		}
-		nodes[k] = append(nodes[k], s)
-	}
+	nodes := m.nodeGroups(slots)
 	out := make([]int32, 0, n)
 	next := make([]int, len(nodes))
 	for len(out) < n {

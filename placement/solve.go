@@ -158,39 +158,33 @@ func parallel(workers, n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// groupSlots groups slots by key, groups in order of first appearance,
+// slots in their order; keys[i] is group i's key.
+func groupSlots(slots []int32, key func(int32) int) (groups [][]int32, keys []int) {
+	idx := map[int]int{}
+	for _, s := range slots {
+		k := key(s)
+		g, ok := idx[k]
+		if !ok {
+			g = len(groups)
+			idx[k] = g
+			groups = append(groups, nil)
+			keys = append(keys, k)
+		}
+		groups[g] = append(groups[g], s)
+	}
+	return groups, keys
+}
+
 // nodeGroups groups slots by node, keeping their order.
 func (m *Machine) nodeGroups(slots []int32) [][]int32 {
-	idx := map[int]int{}
-	var groups [][]int32
-	for _, s := range slots {
-		h := m.Slots[s].Node
-		k, ok := idx[h]
-		if !ok {
-			k = len(groups)
-			idx[h] = k
-			groups = append(groups, nil)
-		}
-		groups[k] = append(groups[k], s)
-	}
-	return groups
+	g, _ := groupSlots(slots, func(s int32) int { return m.Slots[s].Node })
+	return g
 }
 
 // socketGroups splits one node's slots by socket (ascending socket).
 func (m *Machine) socketGroups(slots []int32) [][]int32 {
-	idx := map[int]int{}
-	var groups [][]int32
-	var keys []int
-	for _, s := range slots {
-		so := m.Slots[s].Socket
-		k, ok := idx[so]
-		if !ok {
-			k = len(groups)
-			idx[so] = k
-			groups = append(groups, nil)
-			keys = append(keys, so)
-		}
-		groups[k] = append(groups[k], s)
-	}
+	groups, keys := groupSlots(slots, func(s int32) int { return m.Slots[s].Socket })
 	sort.Sort(groupsByKey{keys, groups})
 	return groups
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/latmap/latmap/interpose"
 )
@@ -228,13 +229,4 @@ func ReadMatrixFile(path string) ([]Flow, int, error) {
 	return flows, n, nil
 }
 
-func joinComma(s []string) string {
-	var b bytes.Buffer
-	for i, x := range s {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(x)
-	}
-	return b.String()
-}
+func joinComma(s []string) string { return strings.Join(s, ",") }

@@ -94,6 +94,22 @@ func comment(b *bytes.Buffer, header []string) {
 	}
 }
 
+// cpuList writes the header and usage comments of a format that binds by
+// node-local cpu list (usage has one %s for the list), warns when nodes
+// disagree, and returns the list.
+func (lf *LaunchFile) cpuList(b *bytes.Buffer, m *Machine, place []int32, header []string, what, title, usage string) string {
+	list, ok, agree, nodes := localCPUList(m, place)
+	cpus := joinInts(list, ",")
+	comment(b, header)
+	comment(b, []string{title, fmt.Sprintf(usage, cpus)})
+	if !ok {
+		w := fmt.Sprintf("the cpu order differs between nodes (%d of %d nodes follow the %s list); use --format openmpi for exact cpus", agree, nodes, what)
+		lf.Warnings = append(lf.Warnings, w)
+		comment(b, []string{"warning: " + w})
+	}
+	return cpus
+}
+
 // WriteLaunchFile renders a placement (place[rank] = slot of m) in a
 // launcher's format. header lines become comments (every format here
 // accepts '#' comment lines: Open MPI rankfiles, Hydra machine files,
@@ -121,18 +137,9 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 		}
 		lf.Launch = append([]string{"mpirun", "-np", np, "--mca", "rmaps_rank_file_physical", "1", "-rf", file}, app...)
 	case FormatMPICH:
-		list, ok, agree, nodes := localCPUList(m, place)
-		bind := "user:" + joinInts(list, ",")
-		comment(&b, header)
-		comment(&b, []string{
+		bind := "user:" + lf.cpuList(&b, m, place, header, "-bind-to",
 			"MPICH (Hydra) machine file: host:count blocks in rank order.",
-			"mpiexec -f " + file + " -n " + np + " -bind-to " + bind + " " + strings.Join(app, " "),
-		})
-		if !ok {
-			w := fmt.Sprintf("the cpu order differs between nodes (%d of %d nodes follow the -bind-to list); use --format openmpi for exact cpus", agree, nodes)
-			lf.Warnings = append(lf.Warnings, w)
-			comment(&b, []string{"warning: " + w})
-		}
+			"mpiexec -f "+file+" -n "+np+" -bind-to user:%s "+strings.Join(app, " "))
 		prev, count := "", 0
 		flush := func() {
 			if count > 0 {
@@ -150,18 +157,9 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 		flush()
 		lf.Launch = append([]string{"mpiexec", "-f", file, "-n", np, "-bind-to", bind}, app...)
 	case FormatSlurm:
-		list, ok, agree, nodes := localCPUList(m, place)
-		bind := "map_cpu:" + joinInts(list, ",")
-		comment(&b, header)
-		comment(&b, []string{
+		bind := "map_cpu:" + lf.cpuList(&b, m, place, header, "map_cpu",
 			"Slurm SLURM_HOSTFILE: the host of each rank, one line per rank.",
-			"SLURM_HOSTFILE=" + file + " srun -n " + np + " --distribution=arbitrary --cpu-bind=" + bind + " " + strings.Join(app, " "),
-		})
-		if !ok {
-			w := fmt.Sprintf("the cpu order differs between nodes (%d of %d nodes follow the map_cpu list); use --format openmpi for exact cpus", agree, nodes)
-			lf.Warnings = append(lf.Warnings, w)
-			comment(&b, []string{"warning: " + w})
-		}
+			"SLURM_HOSTFILE="+file+" srun -n "+np+" --distribution=arbitrary --cpu-bind=map_cpu:%s "+strings.Join(app, " "))
 		for _, s := range place {
 			b.WriteString(m.Slots[s].Host + "\n")
 		}
