@@ -139,6 +139,23 @@ func TestMachineFromSurveyErrors(t *testing.T) {
 	}
 }
 
+// TestMachineUnknownCPU: ranks without a cpu number (mmpi logs) become
+// slots 0, 1, ... of their host.
+func TestMachineUnknownCPU(t *testing.T) {
+	s := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a", CPU: -1}, {Rank: 1, Host: "a", CPU: -1}, {Rank: 2, Host: "b", CPU: -1}}}
+	tab := mapper.NewPairTable(3, 64)
+	tab.Set(&mapper.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
+	tab.Set(&mapper.PairStats{A: 0, B: 2, Size: 64, Samples: 1, Mean: 9, Median: 9})
+	s.Tables = []*mapper.PairTable{tab}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Slots[0].CPU != 0 || m.Slots[1].CPU != 1 || m.Slots[2].CPU != 0 || len(m.Notes) != 1 {
+		t.Errorf("slots %+v notes %v", m.Slots, m.Notes)
+	}
+}
+
 func TestSelectSlots(t *testing.T) {
 	m := NewLevelMachine(3, 2, 2, benchLevels) // node0..2, 4 slots each
 	for _, c := range []struct {

@@ -73,7 +73,9 @@ type Machine struct {
 	Filled int
 	// Bandwidth says where bandwidths came from ("fit.csv" or "defaults").
 	Bandwidth string
-	dense     *denseCost
+	// Notes are things the report should say about the machine.
+	Notes []string
+	dense *denseCost
 }
 
 type denseCost struct {
@@ -181,7 +183,16 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	m := &Machine{}
 	hostIdx := map[string]int{}
 	seen := map[[2]string]int{}
+	perHost := map[string]int{}
+	unknownCPU := 0
 	for i, r := range s.Ranks {
+		// Surveys imported from mmpi logs do not know the cpu: number the
+		// host's slots 0, 1, ... in rank order.
+		if r.CPU < 0 {
+			r.CPU = perHost[r.Host]
+			unknownCPU++
+		}
+		perHost[r.Host]++
 		if r.Host == "" {
 			return nil, fmt.Errorf("placement: survey rank %d has no host name", i)
 		}
@@ -192,11 +203,14 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 			m.Hosts = append(m.Hosts, r.Host)
 		}
 		k := [2]string{r.Host, fmt.Sprint(r.CPU)}
-		if j, dup := seen[k]; dup && r.CPU >= 0 {
+		if j, dup := seen[k]; dup {
 			return nil, fmt.Errorf("placement: survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
 		}
 		seen[k] = i
 		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
+	}
+	if unknownCPU > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
 	}
 	bw := opt.BandwidthGBps
 	for l := range bw {

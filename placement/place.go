@@ -201,7 +201,7 @@ func Run(opt Options) (*Result, error) {
 	}
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: mapper.TriLen(len(m.Slots)),
-		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows}
+		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
 		if m.LevelPairs[l] == 0 {
