@@ -157,10 +157,22 @@ func ParseMatrix(r io.Reader) ([]Flow, int, error) {
 		if len(b) == 0 || b[0] == '#' {
 			continue
 		}
-		fields := bytes.Split(b, []byte{','})
+		var fields [4][]byte
+		nf := 0
+		for nf < 4 {
+			i := bytes.IndexByte(b, ',')
+			if i < 0 {
+				fields[nf] = b
+				nf++
+				break
+			}
+			fields[nf] = b[:i]
+			b = b[i+1:]
+			nf++
+		}
 		if !header {
-			if len(fields) < len(MatrixHeader) {
-				return nil, 0, fmt.Errorf("line %d: header has %d columns, want %s", line, len(fields), joinComma(MatrixHeader))
+			if nf < len(MatrixHeader) {
+				return nil, 0, fmt.Errorf("line %d: header has %d columns, want %s", line, nf, joinComma(MatrixHeader))
 			}
 			for i, h := range MatrixHeader {
 				if string(bytes.TrimSpace(fields[i])) != h {
@@ -170,14 +182,19 @@ func ParseMatrix(r io.Reader) ([]Flow, int, error) {
 			header = true
 			continue
 		}
-		if len(fields) < len(MatrixHeader) {
-			return nil, 0, fmt.Errorf("line %d: %d columns, want at least %d (%s)", line, len(fields), len(MatrixHeader), joinComma(MatrixHeader))
+		if nf < len(MatrixHeader) {
+			return nil, 0, fmt.Errorf("line %d: %d columns, want at least %d (%s)", line, nf, len(MatrixHeader), joinComma(MatrixHeader))
 		}
 		var f Flow
 		for i, dst := range []*int{&f.Src, &f.Dst} {
-			v, err := strconv.Atoi(string(bytes.TrimSpace(fields[i])))
-			if err != nil {
-				return nil, 0, fmt.Errorf("line %d: %s: %q is not a rank number", line, MatrixHeader[i], fields[i])
+			fb := bytes.TrimSpace(fields[i])
+			v, ok := digits(fb)
+			if !ok {
+				x, err := strconv.Atoi(string(fb))
+				if err != nil {
+					return nil, 0, fmt.Errorf("line %d: %s: %q is not a rank number", line, MatrixHeader[i], fields[i])
+				}
+				v = x
 			}
 			if v < 0 {
 				return nil, 0, fmt.Errorf("line %d: %s: negative rank %d", line, MatrixHeader[i], v)
@@ -185,13 +202,18 @@ func ParseMatrix(r io.Reader) ([]Flow, int, error) {
 			*dst = v
 		}
 		for i, dst := range []*float64{&f.Bytes, &f.Messages} {
-			s := string(bytes.TrimSpace(fields[2+i]))
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || v != v || v > 1e300 {
-				return nil, 0, fmt.Errorf("line %d: %s: %q is not a number", line, MatrixHeader[2+i], s)
+			fb := bytes.TrimSpace(fields[2+i])
+			iv, ok := digits(fb)
+			v := float64(iv)
+			if !ok {
+				x, err := strconv.ParseFloat(string(fb), 64)
+				if err != nil || x != x || x > 1e300 {
+					return nil, 0, fmt.Errorf("line %d: %s: %q is not a number", line, MatrixHeader[2+i], fb)
+				}
+				v = x
 			}
 			if v < 0 {
-				return nil, 0, fmt.Errorf("line %d: %s: negative value %s", line, MatrixHeader[2+i], s)
+				return nil, 0, fmt.Errorf("line %d: %s: negative value %s", line, MatrixHeader[2+i], fb)
 			}
 			*dst = v
 		}
@@ -213,6 +235,22 @@ func ParseMatrix(r io.Reader) ([]Flow, int, error) {
 		return nil, 0, fmt.Errorf("rank %d is implausibly large (more than 2^26 ranks)", maxRank)
 	}
 	return flows, maxRank + 1, nil
+}
+
+// digits parses a plain run of up to 15 decimal digits (the common case)
+// without allocating; ok is false for anything else.
+func digits(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
 }
 
 // ReadMatrixFile reads a plain communication matrix file.
