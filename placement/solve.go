@@ -227,6 +227,13 @@ func (m *Machine) construct(t *Traffic, slots []int32, rng *rand.Rand) []int32 {
 	for r, p := range part {
 		members[p] = append(members[p], int32(r))
 	}
+	if perm := m.mapPartsToNodes(t, part, nodes); perm != nil {
+		moved := make([][]int32, len(nodes))
+		for p, x := range perm {
+			moved[x] = members[p]
+		}
+		members = moved
+	}
 	place := make([]int32, t.N)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -241,6 +248,64 @@ func (m *Machine) construct(t *Traffic, slots []int32, rng *rand.Rand) []int32 {
 	}
 	wg.Wait()
 	return place
+}
+
+// MaxNodeQAP is the largest number of nodes whose inter-node distances the
+// solver takes into account when it maps parts to nodes.
+const MaxNodeQAP = 128
+
+// mapPartsToNodes decides which node each part of the node-level
+// partition goes to when the survey measured different costs between
+// different node pairs (for example nodes behind different switches): a
+// QAP over the parts' traffic and the mean node-to-node costs, solved by
+// local search from the identity. It returns nil when there is nothing to
+// gain (level costs, fewer than 3 nodes, unequal node sizes, or more than
+// MaxNodeQAP nodes).
+func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []int {
+	k := len(nodes)
+	if m.dense == nil || k < 3 || k > MaxNodeQAP {
+		return nil
+	}
+	for _, n := range nodes {
+		if len(n) != len(nodes[0]) {
+			return nil
+		}
+	}
+	qm, qb := make([]float64, k*k), make([]float64, k*k)
+	for i := 0; i < t.N; i++ {
+		for e := t.Start[i]; e < t.Start[i+1]; e++ {
+			if p, q := part[i], part[t.Adj[e]]; p != q {
+				qm[int(p)*k+int(q)] += t.Msgs[e]
+				qb[int(p)*k+int(q)] += t.Bytes[e]
+			}
+		}
+	}
+	lat, ib := make([]float64, k*k), make([]float64, k*k)
+	for x := 0; x < k; x++ {
+		for y := x + 1; y < k; y++ {
+			sl, sb := 0.0, 0.0
+			for _, a := range nodes[x] {
+				for _, b := range nodes[y] {
+					c := m.Link(int(a), int(b))
+					sl += c.Latency
+					sb += c.InvBandwidth
+				}
+			}
+			pairs := float64(len(nodes[x]) * len(nodes[y]))
+			lat[x*k+y], lat[y*k+x] = sl/pairs, sl/pairs
+			ib[x*k+y], ib[y*k+x] = sb/pairs, sb/pairs
+		}
+	}
+	q := &QAP{N: k, Terms: []QAPTerm{{qm, lat}, {qb, ib}}}
+	ident := make([]int, k)
+	for i := range ident {
+		ident[i] = i
+	}
+	perm, cost := SolveQAP(q, QAPOptions{Restarts: 2, Iterations: 8, Seed: 1, Workers: 1, Start: ident})
+	if cost >= q.Cost(ident) {
+		return nil
+	}
+	return perm
 }
 
 // placeInNode assigns ranks to one node's slots: partitioned into sockets

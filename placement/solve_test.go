@@ -1,8 +1,11 @@
 package placement
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/latmap/latmap/mapper"
 )
 
 func mustTraffic(t testing.TB, flows []Flow, n int) *Traffic {
@@ -206,5 +209,70 @@ func checkPermutation(t *testing.T, place, slots []int32) {
 			t.Fatalf("rank %d on slot %d: not a free chosen slot", r, s)
 		}
 		seen[s] = true
+	}
+}
+
+// TestSolveUsesNodeDistances: on a survey where nodes 0-3 and 1-2 are
+// close (5 us round trip) and other node pairs far (50 us), four groups of
+// ranks that talk inside and to one partner group (g0-g2, g1-g3) must put
+// partner groups on close nodes, which neither rank order, block nor
+// cyclic does.
+func TestSolveUsesNodeDistances(t *testing.T) {
+	s := &mapper.Survey{}
+	for i := 0; i < 16; i++ {
+		s.Ranks = append(s.Ranks, mapper.Rank{Rank: i, Host: fmt.Sprintf("n%d", i/4), CPU: i % 4})
+	}
+	tab := mapper.NewPairTable(16, 64)
+	for a := 0; a < 16; a++ {
+		for b := a + 1; b < 16; b++ {
+			na, nb := a/4, b/4
+			v := 50.0
+			switch {
+			case na == nb:
+				v = 1
+			case na+nb == 3:
+				v = 5
+			}
+			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 1, Mean: v, Median: v})
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flows []Flow
+	for g := 0; g < 4; g++ {
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 4; j++ {
+				if i != j {
+					flows = append(flows, Flow{g*4 + i, g*4 + j, 1e6, 100})
+				}
+			}
+		}
+	}
+	for _, pr := range [][2]int{{0, 2}, {1, 3}} {
+		for i := 0; i < 4; i++ {
+			flows = append(flows, Flow{pr[0]*4 + i, pr[1]*4 + i, 1e5, 10}, Flow{pr[1]*4 + i, pr[0]*4 + i, 1e5, 10})
+		}
+	}
+	tr := mustTraffic(t, flows, 16)
+	slots, _ := m.SelectSlots(16, SelectOptions{})
+	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(r int) int { return m.Slots[sol.Place[r]].Node }
+	for g := 0; g < 4; g++ {
+		for i := 1; i < 4; i++ {
+			if node(g*4+i) != node(g*4) {
+				t.Fatalf("group %d split over nodes", g)
+			}
+		}
+	}
+	for _, pr := range [][2]int{{0, 2}, {1, 3}} {
+		if a, b := node(pr[0]*4), node(pr[1]*4); a+b != 3 {
+			t.Errorf("groups %d and %d on nodes n%d and n%d, which are far apart", pr[0], pr[1], a, b)
+		}
 	}
 }
