@@ -170,12 +170,16 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 		for _, h := range hosts {
 			ppn = max(ppn, len(ranks[h]))
 		}
+		cp := ""
+		if filepath.Base(file) != "MPICH_RANK_ORDER" {
+			cp = "cp " + file + " MPICH_RANK_ORDER; "
+		}
 		comment(&b, header)
 		comment(&b, []string{
 			"Cray MPICH_RANK_ORDER: ranks in the order they fill the nodes, one node per line",
 			"(" + strconv.Itoa(ppn) + " per node). It groups ranks on nodes; which physical node each group",
 			"lands on is the allocation's choice.",
-			"cp " + file + " MPICH_RANK_ORDER; MPICH_RANK_REORDER_METHOD=3 srun -n " + np + " --ntasks-per-node=" + strconv.Itoa(ppn) + " " + strings.Join(app, " "),
+			cp + "MPICH_RANK_REORDER_METHOD=3 srun -n " + np + " --ntasks-per-node=" + strconv.Itoa(ppn) + " " + strings.Join(app, " "),
 		})
 		for i, h := range hosts {
 			if len(ranks[h]) != ppn && i != len(hosts)-1 {
@@ -192,7 +196,7 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 			b.WriteString(joinInts(rs, ",") + "\n")
 		}
 		env := "MPICH_RANK_REORDER_METHOD=3"
-		if filepath.Base(file) != "MPICH_RANK_ORDER" {
+		if cp != "" {
 			lf.Warnings = append(lf.Warnings, "Cray MPICH reads the file named MPICH_RANK_ORDER in the working directory: copy "+file+" there under that name")
 		}
 		lf.Launch = append([]string{env, "srun", "-n", np, "--ntasks-per-node=" + strconv.Itoa(ppn)}, app...)
