@@ -126,3 +126,36 @@ func TestRankfileLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestLatmapPlaceBinary runs the built bin/latmap place: flags reach the
+// library (format, exclude, ranks-per-node, app), the file is written and
+// the launch line printed; a bad flag value fails with latmap's message.
+func TestLatmapPlaceBinary(t *testing.T) {
+	bin := testutil.LatmapBin(t)
+	sv := fakeSurvey(t, 3, 1, 4, testRTT, nil)
+	flows, _ := ring(8)
+	mx := writeMatrix(t, flows)
+	out := filepath.Join(t.TempDir(), "hosts")
+	cmd := exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "slurm", "-o", out,
+		"--exclude", "h0", "--ranks-per-node", "4", "--", "./app", "-x")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if !strings.Contains(string(b), "SLURM_HOSTFILE="+out+" srun -n 8 --distribution=arbitrary --cpu-bind=map_cpu:") || !strings.Contains(string(b), " ./app -x") {
+		t.Errorf("no slurm launch line:\n%s", b)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !strings.HasPrefix(l, "#") && l != "h1" && l != "h2" {
+			t.Errorf("host line %q: h0 was excluded", l)
+		}
+	}
+	b, err = exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "pbs").CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "latmap: place: unknown --format \"pbs\"") {
+		t.Errorf("bad format: %v\n%s", err, b)
+	}
+}
