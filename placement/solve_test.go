@@ -42,10 +42,10 @@ func TestCubeCostMatchesIssue(t *testing.T) {
 	}
 }
 
-func TestSolveFindsCubes16(t *testing.T) {
-	flows, n := halo3D(16, 16, 16, false)
+// solveAll places all ranks of flows on m's first slots with seed 1.
+func solveAll(t *testing.T, m *Machine, flows []Flow, n int) (*Traffic, []int32, *Solution) {
+	t.Helper()
 	tr := mustTraffic(t, flows, n)
-	m := NewLevelMachine(64, 1, 64, benchLevels)
 	slots, err := m.SelectSlots(n, SelectOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +54,13 @@ func TestSolveFindsCubes16(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tr, slots, sol
+}
+
+func TestSolveFindsCubes16(t *testing.T) {
+	flows, n := halo3D(16, 16, 16, false)
+	m := NewLevelMachine(64, 1, 64, benchLevels)
+	tr, _, sol := solveAll(t, m, flows, n)
 	opt := m.Cost(tr, cubePlacement(16))
 	t.Logf("16^3: proposal %.4f s (%s), block %.4f, cyclic %.4f, cubes %.4f; candidates %+v", sol.Cost, sol.Winner, sol.Block, sol.Cyclic, opt, sol.Candidates)
 	if sol.Cost > opt*1.0001 {
@@ -145,16 +152,8 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 				t.Skip("short")
 			}
 			flows, n := s.g()
-			tr := mustTraffic(t, flows, n)
 			m := NewLevelMachine(s.nodes, s.socks, s.cores, levels)
-			slots, err := m.SelectSlots(n, SelectOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr, slots, sol := solveAll(t, m, flows, n)
 			checkPermutation(t, sol.Place, slots)
 			best := math.Min(sol.Block, sol.Cyclic)
 			if sol.Cost > best {
