@@ -47,8 +47,10 @@ demo: build
 	@rm -rf demo && mv demo.tmp demo
 	@echo "latmap: results in demo/ (survey/, survey.mmpi)"
 
+# Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
+# virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
 bench-survey: build
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
+	$(GO) test -run '^$$' -bench BenchmarkSurveyVirtualCluster -benchtime 1x -timeout 20m ./bench/
 
 # Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
 # times and costs side by side (needs: apt-get install scotch).
