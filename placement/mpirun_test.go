@@ -159,3 +159,54 @@ func TestLatmapPlaceBinary(t *testing.T) {
 		t.Errorf("bad format: %v\n%s", err, b)
 	}
 }
+
+// TestPlaceOnRealSurvey: the whole chain on the virtual cluster with real
+// measurements: latmap survey (two sizes, so fit.csv too) on 2 nodes x 2
+// slots, latmap place on that survey, and the rankfile run by mpirun.
+// The measured hierarchy must show (shared memory inside a node, TCP
+// between), and ranks 0-3 and 1-2, which talk, must share nodes.
+func TestPlaceOnRealSurvey(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.Start(t, 2, 2)
+	sv := filepath.Join(t.TempDir(), "survey")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := append(c.MpirunArgs(4), "--bind-to", "core", bin, "survey", "-o", sv, "--repeats", "30", "--sizes", "64,64K")
+	if out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
+	out := filepath.Join(t.TempDir(), "app.rankfile")
+	var report bytes.Buffer
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &report})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", report.String())
+	if r.FilledPairs != 0 || r.Bandwidth != "fit.csv" {
+		t.Errorf("filled %d pairs, bandwidth from %s: want 0 and fit.csv from a full two-size survey", r.FilledPairs, r.Bandwidth)
+	}
+	var inside, between float64
+	for _, l := range r.Levels {
+		switch l.Name {
+		case SameNode.String(), SameSocket.String():
+			inside = l.LatencyUs
+		case OtherNode.String():
+			between = l.LatencyUs
+		}
+	}
+	if !(inside > 0 && between > 2*inside) {
+		t.Errorf("measured latency inside a node %.2f us, between nodes %.2f us: want a two-level hierarchy", inside, between)
+	}
+	want := rankfileSlots(t, out)
+	if want[0][0] != want[3][0] || want[1][0] != want[2][0] {
+		t.Errorf("proposal does not pair 0-3 and 1-2 on nodes: %v", want)
+	}
+	got := whereami(t, append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...))
+	for rank, w := range want {
+		if got[rank] != w {
+			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+		}
+	}
+}
