@@ -112,13 +112,21 @@ func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution,
 		order[i] = i
 	}
 	sort.SliceStable(order, func(x, y int) bool { return cands[order[x]].Cost < cands[order[y]].Cost })
-	refine := order[:min(opt.Refine, len(order))]
-	parallel(opt.Workers, len(refine), func(x int) {
-		i := refine[x]
+	// Refine the cheapest start, then the next ones only when they are
+	// within RefineMargin of it (swaps rarely close a larger gap).
+	refineOne := func(i int) {
 		cands[i].Swaps = m.refineSwaps(t, places[i], slots, opt.MaxPasses)
 		cands[i].Refined = true
 		cands[i].Cost = m.Cost(t, places[i])
-	})
+	}
+	refineOne(order[0])
+	var more []int
+	for _, i := range order[1:min(opt.Refine, len(order))] {
+		if cands[i].Cost <= (1+RefineMargin)*cands[order[0]].Cost {
+			more = append(more, i)
+		}
+	}
+	parallel(opt.Workers, len(more), func(x int) { refineOne(more[x]) })
 	best := 0
 	for i := range cands {
 		if cands[i].Cost < cands[best].Cost {
@@ -137,6 +145,10 @@ func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution,
 	}
 	return sol, nil
 }
+
+// RefineMargin: starts costing more than this fraction above the cheapest
+// are not refined.
+const RefineMargin = 0.10
 
 // parallel runs fn(0..n-1) on up to workers goroutines.
 func parallel(workers, n int, fn func(i int)) {
