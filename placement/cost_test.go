@@ -99,15 +99,19 @@ func TestMachineFromSurvey(t *testing.T) {
 		t.Errorf("default network bandwidth: inverse %g", got)
 	}
 
-	// A fit of the round trip: 2 us + s/(1000 MB/s) -> one way 1 us and
-	// s/(2000 MB/s).
-	s.Fits = []mapper.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}}
+	// fit.csv holds the one-way fit (bench.FitPair): 2 us + s/(1000 MB/s)
+	// is used as it is. A fit without bandwidth (NaN) keeps the fitted
+	// latency and takes the level's default bandwidth.
+	s.Fits = []mapper.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}
 	m, err = MachineFromSurvey(s, SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Link(0, 1); !near32(got.Latency, 1e-6) || !near32(got.InvBandwidth, 1/2000e6) || m.Bandwidth != "fit.csv" {
-		t.Errorf("fitted link %+v (bandwidth from %s), want 1e-6 s and 5e-10 s/B from fit.csv", got, m.Bandwidth)
+	if got := m.Link(0, 1); !near32(got.Latency, 2e-6) || !near32(got.InvBandwidth, 1/1000e6) || m.Bandwidth != "fit.csv" {
+		t.Errorf("fitted link %+v (bandwidth from %s), want 2e-6 s and 1e-9 s/B from fit.csv", got, m.Bandwidth)
+	}
+	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(DefaultBandwidthGBps[OtherNode]*1e9)) {
+		t.Errorf("fit without bandwidth: link %+v, want 7e-6 s and the network default", got)
 	}
 	// --ignore-fit goes back to the table and the defaults.
 	m, _ = MachineFromSurvey(s, SurveyCostOptions{IgnoreFit: true, BandwidthGBps: [numLevels]float64{SameSocket: 4}})

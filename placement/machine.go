@@ -155,15 +155,21 @@ type SurveyCostOptions struct {
 	IgnoreFit bool
 }
 
-// fitOneWay converts a fit.csv row into one-way cost. fit.csv fits the
-// round trip time T(s) = L + s/B that pairs.csv holds (a round trip
-// carries s bytes each way), so one message costs L/2 + s/(2B).
-func fitOneWay(latencyUs, bandwidthMBps float64) LinkCost {
-	c := LinkCost{Latency: latencyUs / 2 * 1e-6}
-	if bandwidthMBps > 0 && !math.IsInf(bandwidthMBps, 0) {
-		c.InvBandwidth = 1 / (2 * bandwidthMBps * 1e6)
+// fitLink converts a fit.csv row into a link cost. fit.csv fits the one-way
+// time T(s) = L + s/B (half the median round trip, see bench.FitPair), so L
+// and B are used as they are. ok is false when the fitted latency is not
+// usable (not positive); InvBandwidth is NaN when the fit found no
+// bandwidth (time did not grow with size), and the caller then uses the
+// level's default bandwidth.
+func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
+	if !(latencyUs > 0) {
+		return LinkCost{}, false
 	}
-	return c
+	c = LinkCost{Latency: latencyUs * 1e-6, InvBandwidth: math.NaN()}
+	if bandwidthMBps > 0 && !math.IsInf(bandwidthMBps, 0) {
+		c.InvBandwidth = 1 / (bandwidthMBps * 1e6)
+	}
+	return c, true
 }
 
 // MachineFromSurvey builds the machine of a survey: one slot per surveyed
@@ -226,10 +232,12 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	fits := map[int]LinkCost{}
 	if !opt.IgnoreFit {
 		for _, f := range s.Fits {
-			if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B || math.IsNaN(f.Latency) {
+			if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
 				continue
 			}
-			fits[mapper.TriIndex(n, f.A, f.B)] = fitOneWay(f.Latency, f.Bandwidth)
+			if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
+				fits[mapper.TriIndex(n, f.A, f.B)] = c
+			}
 		}
 	}
 	m.Bandwidth = "defaults"
@@ -253,6 +261,8 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 					continue
 				}
 				c = LinkCost{Latency: v / 2 * 1e-6, InvBandwidth: 1 / (bw[l] * 1e9)}
+			} else if math.IsNaN(c.InvBandwidth) {
+				c.InvBandwidth = 1 / (bw[l] * 1e9)
 			}
 			measured[i] = true
 			m.LevelMeasured[l]++
