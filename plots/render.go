@@ -2,8 +2,8 @@ package plots
 
 import (
 	"bytes"
-	"image/color"
 	"fmt"
+	"image/color"
 	"path/filepath"
 	"strings"
 
@@ -74,7 +74,16 @@ func WriteFile(path string, s *mapper.Survey, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return atomicdir.WriteFile(path, opt.Force, b)
+	return writeFile(path, opt.Force, b)
+}
+
+// writeFile writes a picture atomically; an existing file is replaced only
+// with force.
+func writeFile(path string, force bool, b []byte) error {
+	if err := atomicdir.WriteFile(path, force, b); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
 }
 
 // Render draws s as opt says in the given format (png, svg, pdf).
