@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -62,11 +63,12 @@ func RenderCompare(a, b *mapper.Survey, c *mapper.Comparison, format string, opt
 	})
 }
 
-// shortDescription is the layout description cut to fit a panel title.
+// shortDescription is the layout description without the rank lists, to
+// fit a panel title.
 func shortDescription(t *mapper.Topology) string {
 	d := t.Description
-	if len(d) > 70 {
-		d = d[:69] + "…"
+	if i := strings.Index(d, " ("); i > 0 {
+		d = d[:i]
 	}
 	return d
 }

@@ -113,8 +113,9 @@ func newGridBlock(t *mapper.PairTable, m mapper.Metric, perm []int, block int) *
 }
 
 // valueRange returns the colour scale of a set of grids: from the smallest
-// value to the 99.5th percentile (a few slow outliers would otherwise
-// wash out the structure), and whether values above were clipped.
+// value to the largest, or to the 99.5th percentile when the largest is
+// more than 1.25 times that (a few slow outliers would otherwise wash out
+// the structure), and whether values were clipped.
 func valueRange(gs ...*grid) (lo, hi float64, clipped bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	total := 0
@@ -149,7 +150,7 @@ func valueRange(gs ...*grid) (lo, hi float64, clipped bool) {
 		acc += c
 		if acc >= want {
 			p := lo + float64(i+1)*w
-			if p < hi {
+			if hi > 1.25*p {
 				return lo, p, true
 			}
 			break
