@@ -89,7 +89,13 @@ func RunTopo(req TopoRequest) error {
 	if err != nil {
 		return err
 	}
-	s, err := LoadWith(req.Input, LoadOptions{Metrics: []Metric{Mean, Median, Min, P99, Std}, SkipFit: true}, mo)
+	// The metrics inference can use; loading all six of a 4096-rank survey
+	// would take three times the memory.
+	lo := LoadOptions{Metrics: []Metric{Mean, Median}, SkipFit: true}
+	if m >= 0 {
+		lo.Metrics = append(lo.Metrics, m)
+	}
+	s, err := LoadWith(req.Input, lo, mo)
 	if err != nil {
 		return err
 	}

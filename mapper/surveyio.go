@@ -49,7 +49,16 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	defer f.Close()
 	n := len(s.Ranks)
 	bySize := map[int]*PairTable{}
-	err = ScanPairs(f, func(p *PairStats) error {
+	var keep [numMetrics]bool
+	if len(opt.Metrics) == 0 {
+		for m := range keep {
+			keep[m] = true
+		}
+	}
+	for _, m := range opt.Metrics {
+		keep[m] = true
+	}
+	err = scanPairs(f, keep, func(p *PairStats) error {
 		if p.A < 0 || p.B >= n || p.A >= p.B {
 			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
 		}
@@ -121,6 +130,14 @@ func readFitFile(path string) ([]Fit, error) {
 // PairsHeader (extra columns may follow). An empty
 // rtt_isolated_median_us is NaN.
 func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
+	all := [numMetrics]bool{true, true, true, true, true, true}
+	return scanPairs(r, all, fn)
+}
+
+// scanPairs is ScanPairs parsing only the metrics in keep (the others are
+// NaN): a reader that loads one metric of a 4096-rank survey skips five of
+// six float conversions.
+func scanPairs(r io.Reader, keep [numMetrics]bool, fn func(*PairStats) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	if !sc.Scan() {
@@ -177,11 +194,11 @@ func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
 		floats := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
 		for i, dst := range floats {
 			fb := fields[4+i]
-			if len(fb) == 0 {
+			if len(fb) == 0 || !keep[i] {
 				*dst = math.NaN()
 				continue
 			}
-			v, err := strconv.ParseFloat(string(fb), 64)
+			v, err := parseMicros(fb)
 			if err != nil {
 				return fmt.Errorf("line %d: %s: %w", line, PairsHeader[4+i], err)
 			}
@@ -193,6 +210,44 @@ func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
 	}
 	return sc.Err()
 }
+
+// parseMicros parses a pairs.csv value. The common form, digits with an
+// optional fraction of at most 9 digits ("12.345"), is converted exactly
+// here (an integer below 2^53 divided by an exact power of ten is
+// correctly rounded, as strconv.ParseFloat would give); anything else goes
+// to strconv.ParseFloat.
+func parseMicros(b []byte) (float64, error) {
+	if len(b) > 0 && len(b) <= 18 {
+		var m uint64
+		frac := -1
+		ok := true
+		for i, c := range b {
+			switch {
+			case c >= '0' && c <= '9':
+				m = m*10 + uint64(c-'0')
+				if frac >= 0 {
+					frac++
+				}
+			case c == '.' && frac < 0 && i > 0:
+				frac = 0
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok && frac != 0 && frac <= 9 && m < 1<<53 {
+			if frac < 0 {
+				return float64(m), nil
+			}
+			return float64(m) / pow10[frac], nil
+		}
+	}
+	return strconv.ParseFloat(string(b), 64)
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
 func atoi(b []byte) (int, error) {
 	if len(b) == 0 || len(b) > 10 {

@@ -265,3 +265,14 @@ func TestAverageLinkageMissingPairs(t *testing.T) {
 		t.Errorf("last merge at %v, want 9", h)
 	}
 }
+
+func TestSelectK(t *testing.T) {
+	x := []float32{5, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}
+	// Sorted: 1 1 2 3 4 5 5 5 5 6 9.
+	for k, want := range []float32{1, 1, 2, 3, 4, 5, 5, 5, 5, 6, 9} {
+		y := append([]float32(nil), x...)
+		if got := selectK(y, k); got != want {
+			t.Errorf("selectK(%d) = %v, want %v", k, got, want)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package mapper
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+func TestParseMicrosMatchesParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := []string{"0", "0.000", "12.345", "1.5", "12.", "007.250", "999999999.999999999", "1e3", "-1.5", "nan", "", ".5", "1.2.3", "123456789012345678"}
+	for i := 0; i < 100000; i++ {
+		v := rng.ExpFloat64() * 20
+		cases = append(cases, strconv.FormatFloat(v, 'f', rng.IntN(10), 64))
+	}
+	for _, c := range cases {
+		want, werr := strconv.ParseFloat(c, 64)
+		got, gerr := parseMicros([]byte(c))
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%q: error %v, strconv says %v", c, gerr, werr)
+		}
+		if werr == nil && math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("%q: %v, strconv says %v", c, got, want)
+		}
+	}
+}
+
+func FuzzParseMicros(f *testing.F) {
+	for _, s := range []string{"12.345", "0", "1e3", "99.", "-0.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseMicros([]byte(s))
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%q: error %v, strconv says %v", s, gerr, werr)
+		}
+		if werr == nil && math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("%q: %v, strconv says %v", s, got, want)
+		}
+	})
+}
+
+// BenchmarkScanPairs parses a 512-rank pairs.csv (130816 rows).
+func BenchmarkScanPairs(b *testing.B) {
+	s := Synthetic(SyntheticSpec{Nodes: 16, Sockets: 2, Cores: 16, RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.1, Seed: 1})
+	var buf bytes.Buffer
+	if err := WritePairs(&buf, s.Tables); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		rows := 0
+		if err := ScanPairs(bytes.NewReader(data), func(*PairStats) error { rows++; return nil }); err != nil {
+			b.Fatal(err)
+		}
+		if rows != TriLen(512) {
+			b.Fatalf("%d rows", rows)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(TriLen(512)), "ns/row")
+}
