@@ -89,12 +89,12 @@ func RunTopo(req TopoRequest) error {
 	if err != nil {
 		return err
 	}
-	// The metrics inference can use; loading all six of a 4096-rank survey
-	// would take three times the memory.
-	lo := LoadOptions{Metrics: []Metric{Mean, Median}, SkipFit: true}
-	if m >= 0 {
-		lo.Metrics = append(lo.Metrics, m)
+	// Only the metric clustered: loading all six of a 4096-rank survey
+	// would take six times the memory.
+	if m < 0 {
+		m = AutoMetric(req.Input)
 	}
+	lo := LoadOptions{Metrics: []Metric{m}, SkipFit: true}
 	s, err := LoadWith(req.Input, lo, mo)
 	if err != nil {
 		return err

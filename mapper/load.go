@@ -57,3 +57,38 @@ func IsMMPILog(path string) (bool, error) {
 	}
 	return false, sc.Err()
 }
+
+// AutoMetric guesses, without reading the whole survey at path, the
+// metric an automatic choice would pick (see ChooseMetric): the median when
+// the first row of a survey directory's pairs.csv has one, else the mean
+// (always for mmpi logs). Loading only that metric keeps a 4096-rank
+// survey to one float per pair.
+func AutoMetric(path string) Metric {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Mean
+	}
+	dir := path
+	if !fi.IsDir() {
+		switch filepath.Base(path) {
+		case MetaFile, RanksFile, PairsFile, FitFile:
+			dir = filepath.Dir(path)
+		default:
+			return Mean
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, PairsFile))
+	if err != nil {
+		return Mean
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if !sc.Scan() || !sc.Scan() {
+		return Mean
+	}
+	fields := bytes.Split(sc.Bytes(), []byte{','})
+	if len(fields) > 7 && len(bytes.TrimSpace(fields[7])) > 0 {
+		return Median
+	}
+	return Mean
+}

@@ -2,9 +2,11 @@ package mapper
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +64,43 @@ func BenchmarkScanPairs(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(TriLen(512)), "ns/row")
+}
+
+// TestScanPairsChunks checks rows and error line numbers across the
+// parser's 1 MiB chunks.
+func TestScanPairsChunks(t *testing.T) {
+	var buf bytes.Buffer
+	buf.WriteString(strings.Join(PairsHeader, ",") + "\n")
+	const rows = 60000 // about 2.4 MB
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(&buf, "%d,%d,64,10,1.%03d,0.1,0.9,1.0,2.0,\n", i, i+1, i%1000)
+	}
+	data := buf.Bytes()
+	n, sum := 0, 0.0
+	err := ScanPairs(bytes.NewReader(data), func(p *PairStats) error {
+		if p.A != n {
+			return fmt.Errorf("row %d has rank_a %d", n, p.A)
+		}
+		n++
+		sum += p.Mean
+		return nil
+	})
+	if err != nil || n != rows {
+		t.Fatalf("%d rows, err %v", n, err)
+	}
+	// Break line 50001 (row 50000, past the first chunks).
+	bad := bytes.Replace(data, []byte("\n50000,50001,64,10,"), []byte("\n50000,50001,64,x,"), 1)
+	err = ScanPairs(bytes.NewReader(bad), func(*PairStats) error { return nil })
+	if err == nil || !strings.HasPrefix(err.Error(), "line 50002: samples") {
+		t.Errorf("error %v, want line 50002: samples", err)
+	}
+	err = ScanPairs(bytes.NewReader(data), func(p *PairStats) error {
+		if p.A == 40000 {
+			return fmt.Errorf("stop")
+		}
+		return nil
+	})
+	if err == nil || err.Error() != "line 40002: stop" {
+		t.Errorf("callback error %v, want line 40002: stop", err)
+	}
 }

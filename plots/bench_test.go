@@ -58,18 +58,18 @@ func peakHeap(fn func() error) (uint64, error) {
 
 // timeBinary runs the latmap binary under /usr/bin/time -v and returns its
 // wall time and maximum resident set size.
-func timeBinary(b *testing.B, args ...string) (secs, rssMiB float64, ok bool) {
+func timeBinary(b *testing.B, args ...string) (secs, cpu, rssMiB float64, ok bool) {
 	bin := os.Getenv("LATMAP_BIN")
 	if bin == "" {
 		bin = filepath.Join("..", "bin", "latmap")
 	}
 	if _, err := os.Stat(bin); err != nil {
 		b.Logf("no %s: run make build to also measure the binary's max RSS", bin)
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		b.Logf("no /usr/bin/time: binary not measured")
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	cmd := exec.Command("/usr/bin/time", append([]string{"-v", bin}, args...)...)
 	var stderr bytes.Buffer
@@ -87,8 +87,14 @@ func timeBinary(b *testing.B, args ...string) (secs, rssMiB float64, ok bool) {
 			kb, _ := strconv.ParseFloat(v, 64)
 			rssMiB = kb / 1024
 		}
+		for _, p := range []string{"User time (seconds): ", "System time (seconds): "} {
+			if v, found := strings.CutPrefix(line, p); found {
+				t, _ := strconv.ParseFloat(v, 64)
+				cpu += t
+			}
+		}
 	}
-	return secs, rssMiB, true
+	return secs, cpu, rssMiB, true
 }
 
 // BenchmarkPlot4096 reads a 4096-rank survey directory and draws its heat
@@ -114,8 +120,9 @@ func BenchmarkPlot4096(b *testing.B) {
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/plot")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-	if secs, rss, ok := timeBinary(b, "plot", dir, "-o", out, "-f"); ok {
+	if secs, cpu, rss, ok := timeBinary(b, "plot", dir, "-o", out, "-f"); ok {
 		b.ReportMetric(secs, "bin-s")
+		b.ReportMetric(cpu, "bin-cpu-s")
 		b.ReportMetric(rss, "bin-maxrss-MiB")
 	}
 }
@@ -140,8 +147,9 @@ func BenchmarkTopo4096(b *testing.B) {
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/topo")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-	if secs, rss, ok := timeBinary(b, "topo", dir); ok {
+	if secs, cpu, rss, ok := timeBinary(b, "topo", dir); ok {
 		b.ReportMetric(secs, "bin-s")
+		b.ReportMetric(cpu, "bin-cpu-s")
 		b.ReportMetric(rss, "bin-maxrss-MiB")
 	}
 }

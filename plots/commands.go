@@ -22,7 +22,14 @@ type Request struct {
 
 // Run loads the survey and draws it.
 func Run(req Request) error {
-	s, opt, err := load(req.Input, req.HostPattern, req.Metric)
+	m, err := mapper.ParseMetricFlag(req.Metric)
+	if err != nil {
+		return err
+	}
+	if m < 0 {
+		m = mapper.AutoMetric(req.Input)
+	}
+	s, opt, err := load(req.Input, req.HostPattern, m)
 	if err != nil {
 		return err
 	}
@@ -30,21 +37,16 @@ func Run(req Request) error {
 	return WriteFile(req.Output, s, opt)
 }
 
-func load(path, hostPattern, metric string) (*mapper.Survey, Options, error) {
+// load reads a survey keeping only metric m: a 4096-rank survey then holds
+// one float per pair instead of six.
+func load(path, hostPattern string, m mapper.Metric) (*mapper.Survey, Options, error) {
 	opt := DefaultOptions()
+	opt.Metric = m
 	mo, err := mapper.HostPattern(hostPattern)
 	if err != nil {
 		return nil, opt, err
 	}
-	if opt.Metric, err = mapper.ParseMetricFlag(metric); err != nil {
-		return nil, opt, err
-	}
-	// Only the metrics a plot can use; a 4096-rank survey loads in a
-	// third of the memory of all of them.
-	lo := mapper.LoadOptions{SkipFit: true, Metrics: []mapper.Metric{mapper.Mean, mapper.Median}}
-	if opt.Metric >= 0 {
-		lo.Metrics = []mapper.Metric{opt.Metric, mapper.Mean, mapper.Median}
-	}
+	lo := mapper.LoadOptions{SkipFit: true, Metrics: []mapper.Metric{m}}
 	s, err := mapper.LoadWith(path, lo, mo)
 	return s, opt, err
 }
@@ -65,11 +67,22 @@ type CompareRequest struct {
 
 // RunCompare loads both surveys, compares them and writes the results.
 func RunCompare(req CompareRequest) error {
-	a, opt, err := load(req.A, req.HostPattern, req.Metric)
+	m, err := mapper.ParseMetricFlag(req.Metric)
 	if err != nil {
 		return err
 	}
-	b, _, err := load(req.B, req.HostPattern, req.Metric)
+	if m < 0 {
+		// The median when both have it, else the mean.
+		m = mapper.Mean
+		if mapper.AutoMetric(req.A) == mapper.Median && mapper.AutoMetric(req.B) == mapper.Median {
+			m = mapper.Median
+		}
+	}
+	a, opt, err := load(req.A, req.HostPattern, m)
+	if err != nil {
+		return err
+	}
+	b, _, err := load(req.B, req.HostPattern, m)
 	if err != nil {
 		return err
 	}

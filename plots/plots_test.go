@@ -260,4 +260,18 @@ func TestRunOnMMPILog(t *testing.T) {
 	if !strings.Contains(buf.String(), "different machines") {
 		t.Errorf("compare of Stampede and Mira does not say the machines differ:\n%s", buf.String())
 	}
+	// A survey directory with medians against an mmpi log (means only):
+	// compared on the mean.
+	dir := filepath.Join(t.TempDir(), "syn")
+	if err := mapper.WriteSurvey(dir, synthetic(mapper.LayoutBlock, 4), false); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	err = RunCompare(CompareRequest{A: dir, B: filepath.Join("..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat"), Size: -1, Out: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "mean round trip (us)") {
+		t.Errorf("mixed compare not on the mean:\n%s", buf.String())
+	}
 }
