@@ -50,5 +50,12 @@ demo: build
 bench-survey: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
 
+# latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
+# < 5 s and < 1 GiB); prints in-process time and peak heap, and the built
+# binary's wall time, CPU time and max RSS (under /usr/bin/time -v).
+bench-plot: build
+	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
+	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
+
 clean:
 	rm -rf bin lib demo demo.tmp
