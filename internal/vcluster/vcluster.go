@@ -1,0 +1,252 @@
+// Package vcluster builds a small MPI cluster inside one machine for tests:
+// each node is a network namespace with its own host name (a UTS namespace
+// entered per command), joined to the others by veth pairs on a bridge, and
+// Open MPI starts its daemons there through an rsh agent script. Ranks on one
+// node talk through shared memory, ranks on different nodes through TCP over
+// the veths: a real two-level hierarchy (see DESIGN.md, "The test cluster on
+// one machine").
+//
+// Creating namespaces needs root; Start skips the test with the reason when
+// that or a tool is missing.
+package vcluster
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// Cluster is a running virtual cluster.
+type Cluster struct {
+	// Nodes are the node (and host) names, also the namespace names.
+	Nodes []string
+	// Slots is the number of slots per node written in the hostfile.
+	Slots int
+	// Hostfile is an Open MPI hostfile listing every node with its slots.
+	Hostfile string
+	// Agent is the rsh agent script for --mca plm_rsh_agent.
+	Agent string
+	// Net is the cluster's subnet (CIDR), for the if_include parameters.
+	Net string
+
+	index  int
+	dir    string
+	bridge string
+	once   sync.Once
+}
+
+// stateDir holds one pid file per cluster index so that clusters left by a
+// killed test run can be swept.
+const stateDir = "/run/latmap-vcluster"
+
+// maxClusters bounds the cluster index (it is the third octet of the subnet).
+const maxClusters = 200
+
+// Options configure New.
+type Options struct {
+	Nodes        int    // number of nodes, at least 1
+	SlotsPerNode int    // slots per node in the hostfile, at least 1
+	Dir          string // where to put the hostfile and agent; a new temp dir when empty
+}
+
+// Unavailable reports why virtual clusters cannot be made here, or "" when
+// they can be tried.
+func Unavailable() string {
+	if os.Geteuid() != 0 {
+		return "virtual cluster needs root to create network namespaces"
+	}
+	for _, tool := range []string{"ip", "unshare", "mpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Sprintf("virtual cluster needs %s (apt-get install iproute2 util-linux openmpi-bin)", tool)
+		}
+	}
+	return ""
+}
+
+// Start builds a cluster for a test and removes it when the test ends. It
+// skips the test, with the reason, when namespaces cannot be made here.
+func Start(t testing.TB, nodes, slotsPerNode int) *Cluster {
+	t.Helper()
+	if why := Unavailable(); why != "" {
+		t.Skipf("skipping: %s", why)
+	}
+	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	c, err := New(Options{Nodes: nodes, SlotsPerNode: slotsPerNode, Dir: t.TempDir()})
+	if err != nil {
+		if errors.Is(err, errNoNamespaces) {
+			t.Skipf("skipping: %v", err)
+		}
+		t.Fatalf("vcluster: %v", err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+var errNoNamespaces = errors.New("network namespaces cannot be created here")
+
+// New builds a cluster. Close removes it.
+func New(opt Options) (*Cluster, error) {
+	if opt.Nodes < 1 || opt.SlotsPerNode < 1 {
+		return nil, fmt.Errorf("vcluster: need at least 1 node and 1 slot, got %d x %d", opt.Nodes, opt.SlotsPerNode)
+	}
+	if opt.Nodes > 250 {
+		return nil, fmt.Errorf("vcluster: at most 250 nodes, got %d", opt.Nodes)
+	}
+	sweep()
+	c := &Cluster{Slots: opt.SlotsPerNode, dir: opt.Dir}
+	if c.dir == "" {
+		d, err := os.MkdirTemp("", "latmap-vcluster-")
+		if err != nil {
+			return nil, err
+		}
+		c.dir = d
+	}
+	// Claim an index: creating the bridge is atomic, so two test processes
+	// never get the same one.
+	var lastErr error
+	for k := 0; k < maxClusters; k++ {
+		br := fmt.Sprintf("lmbr%d", k)
+		out, err := exec.Command("ip", "link", "add", br, "type", "bridge").CombinedOutput()
+		if err == nil {
+			c.index, c.bridge = k, br
+			break
+		}
+		lastErr = fmt.Errorf("ip link add %s: %v: %s", br, err, strings.TrimSpace(string(out)))
+		if !strings.Contains(string(out), "exists") {
+			return nil, fmt.Errorf("%w: %v", errNoNamespaces, lastErr)
+		}
+	}
+	if c.bridge == "" {
+		return nil, fmt.Errorf("vcluster: no free cluster index: %v", lastErr)
+	}
+	os.MkdirAll(stateDir, 0o755)
+	os.WriteFile(filepath.Join(stateDir, strconv.Itoa(c.index)), []byte(strconv.Itoa(os.Getpid())), 0o644)
+	c.Net = fmt.Sprintf("10.213.%d.0/24", c.index)
+	if err := c.build(opt.Nodes); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func run(args ...string) error {
+	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func (c *Cluster) build(nodes int) error {
+	k := c.index
+	if err := run("ip", "addr", "add", fmt.Sprintf("10.213.%d.254/24", k), "dev", c.bridge); err != nil {
+		return err
+	}
+	if err := run("ip", "link", "set", c.bridge, "up"); err != nil {
+		return err
+	}
+	var hosts strings.Builder
+	for i := 1; i <= nodes; i++ {
+		name := fmt.Sprintf("lm%dnode%d", k, i)
+		veth := fmt.Sprintf("lm%dv%d", k, i)
+		if err := run("ip", "netns", "add", name); err != nil {
+			return fmt.Errorf("%w: %v", errNoNamespaces, err)
+		}
+		c.Nodes = append(c.Nodes, name)
+		steps := [][]string{
+			{"ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", name},
+			{"ip", "link", "set", veth, "master", c.bridge, "up"},
+			{"ip", "-n", name, "addr", "add", fmt.Sprintf("10.213.%d.%d/24", k, i), "dev", "eth0"},
+			{"ip", "-n", name, "link", "set", "eth0", "up"},
+			{"ip", "-n", name, "link", "set", "lo", "up"},
+		}
+		for _, s := range steps {
+			if err := run(s...); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(&hosts, "%s slots=%d\n", name, c.Slots)
+	}
+	c.Hostfile = filepath.Join(c.dir, "hostfile")
+	if err := os.WriteFile(c.Hostfile, []byte(hosts.String()), 0o644); err != nil {
+		return err
+	}
+	// The agent is called like ssh: AGENT HOST WORDS...; like ssh it joins
+	// the words into one shell command line, run inside the node's network
+	// namespace with the node's name as host name.
+	c.Agent = filepath.Join(c.dir, "agent.sh")
+	agent := "#!/bin/sh\n# latmap vcluster rsh agent: AGENT HOST COMMAND...\nhost=$1; shift\n" +
+		"exec ip netns exec \"$host\" unshare --uts sh -c \"hostname $host; $*\"\n"
+	return os.WriteFile(c.Agent, []byte(agent), 0o755)
+}
+
+// MCAArgs are the mpirun parameters that launch through the agent and keep
+// Open MPI on the cluster's network.
+func (c *Cluster) MCAArgs() []string {
+	return []string{
+		"--hostfile", c.Hostfile,
+		"--mca", "plm_rsh_agent", c.Agent,
+		"--mca", "oob_tcp_if_include", c.Net,
+		"--mca", "btl_tcp_if_include", c.Net,
+		// Without it, busy-polling ranks starve the kernel's network
+		// processing on small machines and a cross-node round trip takes
+		// milliseconds instead of microseconds.
+		"--mca", "mpi_yield_when_idle", "1",
+	}
+}
+
+// MpirunArgs returns the mpirun command line prefix that starts np ranks on
+// the cluster: append the program and its arguments.
+func (c *Cluster) MpirunArgs(np int) []string {
+	return append([]string{"mpirun", "-np", strconv.Itoa(np)}, c.MCAArgs()...)
+}
+
+// Close removes the namespaces, veths and bridge. It is safe to call twice.
+func (c *Cluster) Close() {
+	c.once.Do(func() {
+		for _, n := range c.Nodes {
+			exec.Command("ip", "netns", "del", n).Run()
+		}
+		if c.bridge != "" {
+			exec.Command("ip", "link", "del", c.bridge).Run()
+			os.Remove(filepath.Join(stateDir, strconv.Itoa(c.index)))
+		}
+	})
+}
+
+// sweep removes clusters whose creating process is gone (a killed test run).
+func sweep() {
+	ents, err := os.ReadDir(stateDir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		k, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(stateDir, e.Name()))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid > 0 && syscall.Kill(pid, 0) == nil {
+			continue
+		}
+		out, _ := exec.Command("ip", "netns", "list").Output()
+		prefix := fmt.Sprintf("lm%dnode", k)
+		for _, line := range strings.Split(string(out), "\n") {
+			f := strings.Fields(line)
+			if len(f) > 0 && strings.HasPrefix(f[0], prefix) {
+				exec.Command("ip", "netns", "del", f[0]).Run()
+			}
+		}
+		exec.Command("ip", "link", "del", fmt.Sprintf("lmbr%d", k)).Run()
+		os.Remove(filepath.Join(stateDir, e.Name()))
+	}
+}
