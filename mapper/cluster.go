@@ -181,16 +181,9 @@ func (dg *Dendrogram) CutMerges(k int) []int {
 		}
 		return r
 	}
-	out := make([]int, n)
-	label := map[int]int{}
-	for i := 0; i < n; i++ {
-		r := root(i)
-		l, ok := label[r]
-		if !ok {
-			l = len(label)
-			label[r] = l
-		}
-		out[i] = l
+	roots := make([]int, n)
+	for i := range roots {
+		roots[i] = root(i)
 	}
-	return out
+	return renumber(roots)
 }

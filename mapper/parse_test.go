@@ -18,14 +18,20 @@ func TestParseMicrosMatchesParseFloat(t *testing.T) {
 		cases = append(cases, strconv.FormatFloat(v, 'f', rng.IntN(10), 64))
 	}
 	for _, c := range cases {
-		want, werr := strconv.ParseFloat(c, 64)
-		got, gerr := parseMicros([]byte(c))
-		if (werr == nil) != (gerr == nil) {
-			t.Fatalf("%q: error %v, strconv says %v", c, gerr, werr)
-		}
-		if werr == nil && math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("%q: %v, strconv says %v", c, got, want)
-		}
+		checkParseMicros(t, c)
+	}
+}
+
+// checkParseMicros checks parseMicros gives exactly what strconv does.
+func checkParseMicros(t *testing.T, s string) {
+	t.Helper()
+	want, werr := strconv.ParseFloat(s, 64)
+	got, gerr := parseMicros([]byte(s))
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%q: error %v, strconv says %v", s, gerr, werr)
+	}
+	if werr == nil && math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+		t.Fatalf("%q: %v, strconv says %v", s, got, want)
 	}
 }
 
@@ -33,16 +39,7 @@ func FuzzParseMicros(f *testing.F) {
 	for _, s := range []string{"12.345", "0", "1e3", "99.", "-0.5"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, werr := strconv.ParseFloat(s, 64)
-		got, gerr := parseMicros([]byte(s))
-		if (werr == nil) != (gerr == nil) {
-			t.Fatalf("%q: error %v, strconv says %v", s, gerr, werr)
-		}
-		if werr == nil && math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("%q: %v, strconv says %v", s, got, want)
-		}
-	})
+	f.Fuzz(checkParseMicros)
 }
 
 // BenchmarkScanPairs parses a 512-rank pairs.csv (130816 rows).
