@@ -18,10 +18,11 @@ import (
 func heatmapPlot(s *mapper.Survey, g *grid, lo, hi float64, orderBy, title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
+	// Rank r's cell spans r-0.5 .. r+0.5, so integer ticks sit on cells.
 	n := float64(g.ranks)
 	img := g.image(lo, hi, g.upscale())
-	p.Add(plotter.NewImage(img, 0, 0, n, n))
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, n, 0, n
+	p.Add(plotter.NewImage(img, -0.5, -0.5, n-0.5, n-0.5))
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, n-0.5, -0.5, n-0.5
 	p.X.Label.Text, p.Y.Label.Text = "rank", "rank"
 	if orderBy == "host" {
 		bounds, names, centres := hostBounds(s, g.perm)
@@ -44,13 +45,19 @@ type rankTicks struct{}
 
 func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+	for _, t := range (plot.DefaultTicks{}).Ticks(math.Max(0, lo), hi) {
 		if t.Value == math.Trunc(t.Value) {
+			if t.Label != "" {
+				t.Label = fmt.Sprint(int(t.Value))
+			}
 			out = append(out, t)
 		}
 	}
 	if len(out) < 2 {
-		out = []plot.Tick{{Value: lo, Label: fmt.Sprint(lo)}, {Value: hi, Label: fmt.Sprint(hi)}}
+		out = nil
+		for r := math.Ceil(lo); r <= hi; r++ {
+			out = append(out, plot.Tick{Value: r, Label: fmt.Sprint(r)})
+		}
 	}
 	return out
 }
@@ -60,10 +67,10 @@ func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
 func hostTicks(names []string, centres []float64, bounds []int) plot.ConstantTicks {
 	var t plot.ConstantTicks
 	for i, name := range names {
-		t = append(t, plot.Tick{Value: centres[i], Label: shortHost(name, len(names))})
+		t = append(t, plot.Tick{Value: centres[i] - 0.5, Label: shortHost(name, len(names))})
 	}
 	for _, b := range bounds {
-		t = append(t, plot.Tick{Value: float64(b)})
+		t = append(t, plot.Tick{Value: float64(b) - 0.5})
 	}
 	return t
 }
@@ -100,10 +107,10 @@ func (h *hostLines) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.Width = vg.Points(0.25)
 	}
 	for _, b := range h.bounds {
-		x := trX(float64(b))
-		y := trY(float64(b))
-		c.StrokeLine2(sty, x, trY(0), x, trY(h.n))
-		c.StrokeLine2(sty, trX(0), y, trX(h.n), y)
+		x := trX(float64(b) - 0.5)
+		y := trY(float64(b) - 0.5)
+		c.StrokeLine2(sty, x, trY(-0.5), x, trY(h.n-0.5))
+		c.StrokeLine2(sty, trX(-0.5), y, trX(h.n-0.5), y)
 	}
 }
 

@@ -133,7 +133,7 @@ func drawSurface(dc draw.Canvas, s *mapper.Survey, t *mapper.PairTable, m mapper
 		p := pt(f, 0, 0)
 		area.FillText(lab, vg.Point{X: p.X, Y: p.Y - 3}, label)
 		p = pt(0, f, 0)
-		area.FillText(textStyle(10, draw.XRight, draw.YCenter), vg.Point{X: p.X - 5, Y: p.Y}, label)
+		area.FillText(textStyle(10, draw.XRight, draw.YTop), vg.Point{X: p.X - 5, Y: p.Y - 6}, label)
 	}
 	mid := pt(0.5, 0, 0)
 	area.FillText(textStyle(11, draw.XCenter, draw.YTop), vg.Point{X: mid.X, Y: mid.Y - 16}, xname+" →")
