@@ -141,7 +141,8 @@ func heatmapFigure(dc draw.Canvas, maps []*plot.Plot, bar *plot.Plot) {
 	if w < 5*vg.Inch {
 		barW = w / 5
 	}
-	each := (w - barW) / vg.Length(len(maps))
+	gap := vg.Inch / 5
+	each := (w - barW - gap) / vg.Length(len(maps))
 	for i, p := range maps {
 		p.Draw(draw.Crop(dc, vg.Length(i)*each, vg.Length(i+1)*each-w, 0, 0))
 	}
