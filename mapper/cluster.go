@@ -2,7 +2,9 @@ package mapper
 
 import (
 	"math"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // Merge is one step of an agglomerative clustering: clusters A and B (ids:
@@ -23,22 +25,33 @@ type Dendrogram struct {
 
 // AverageLinkage clusters n items by average linkage (UPGMA) on the
 // dissimilarity dist(a, b), a < b, which may be NaN for unknown pairs (they
-// are left out of the averages). It uses the nearest-neighbour-chain
-// algorithm, O(n^2) time and a packed triangle of memory (8 bytes a pair).
+// are left out of the averages). dist is called from several goroutines at
+// once. It uses the nearest-neighbour-chain algorithm, O(n^2) time and a
+// packed triangle of memory (8 bytes a pair).
 func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 	tri := TriLen(n)
 	sum := make([]float32, tri)
 	cnt := make([]float32, tri)
-	for a := 0; a < n; a++ {
-		base := TriIndex(n, a, a+1) - (a + 1)
-		for b := a + 1; b < n; b++ {
-			v := dist(a, b)
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				sum[base+b] = float32(v)
-				cnt[base+b] = 1
+	var wg sync.WaitGroup
+	workers := max(1, runtime.GOMAXPROCS(0))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Rows w, w+workers, ... so that long and short rows share.
+			for a := w; a < n; a += workers {
+				base := TriIndex(n, a, a+1) - (a + 1)
+				for b := a + 1; b < n; b++ {
+					v := dist(a, b)
+					if !math.IsNaN(v) && !math.IsInf(v, 0) {
+						sum[base+b] = float32(v)
+						cnt[base+b] = 1
+					}
+				}
 			}
-		}
+		}()
 	}
+	wg.Wait()
 	d := func(a, b int) float64 {
 		i := TriIndex(n, a, b)
 		if cnt[i] == 0 {
@@ -186,4 +199,32 @@ func (dg *Dendrogram) CutMerges(k int) []int {
 		roots[i] = root(i)
 	}
 	return renumber(roots)
+}
+
+// Members lists the items of cluster id (an item, or N+k for merge k).
+func (dg *Dendrogram) Members(id int) []int {
+	if id < dg.N {
+		return []int{id}
+	}
+	m := dg.Merges[id-dg.N]
+	return append(dg.Members(m.A), dg.Members(m.B)...)
+}
+
+// rawAverage is the average of vals (a packed triangle) between the two
+// clusters merge k joins, NaN pairs left out.
+func (dg *Dendrogram) rawAverage(k int, vals []float32) float64 {
+	m := dg.Merges[k]
+	sum, cnt := 0.0, 0
+	for _, x := range dg.Members(m.A) {
+		for _, y := range dg.Members(m.B) {
+			if v := vals[TriIndex(dg.N, x, y)]; v == v {
+				sum += float64(v)
+				cnt++
+			}
+		}
+	}
+	if cnt == 0 {
+		return math.NaN()
+	}
+	return sum / float64(cnt)
 }

@@ -38,6 +38,13 @@ type TopoOptions struct {
 	// NodeRatio is the smallest jump that separates ranks sharing a node
 	// from ranks talking over the network (default 1.5).
 	NodeRatio float64
+	// ProfileWeight is how much unlike rows of the latency matrix add to
+	// the dissimilarity of two ranks (default 1; < 0 turns it off).
+	ProfileWeight float64
+	// NodeMaxUs is the largest median round trip of ranks sharing a node
+	// (default 5 us: shared memory takes 0.3-3 us); slower groups are
+	// parts of the network.
+	NodeMaxUs float64
 	// NetworkUs is the smallest round trip taken for a network: a jump
 	// that reaches NodeRatio separates nodes only when the pairs above it
 	// have a median of at least this (else it is taken for sockets of one
@@ -50,7 +57,7 @@ type TopoOptions struct {
 
 // DefaultTopoOptions returns the defaults.
 func DefaultTopoOptions() TopoOptions {
-	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5}
+	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5}
 }
 
 // Topology is what latency alone says about a machine; it is what
@@ -137,16 +144,19 @@ func hasValues(t *PairTable, m Metric) bool {
 
 // InferTopology groups ranks into levels from the latency matrix alone.
 //
-// The ranks are clustered by average linkage on the round-trip times: two
-// groups merge at the average latency between all their members, so single
-// pairs whose latencies overlap with another level (common on real
-// machines) do not decide; the whole matrix does. The sorted merge heights
-// jump where one level ends and the next begins; jumps of at least
-// LevelRatio separate levels, and the largest jump, when it reaches
-// NodeRatio, separates the ranks sharing a node from the network. A level
-// made only of single ranks joining late (one slow core) is folded into the
-// level below and reported as a note. Host names are only used afterwards,
-// to check.
+// Ranks are clustered by average linkage: two groups merge at the average,
+// over all their members, of a dissimilarity that is the round trip raised
+// by how unlike the two ranks' rows of the matrix are (ranks on one node
+// have the same round trips to everyone else). Single pairs whose round
+// trips overlap with another level, common on real machines, do not decide;
+// the whole matrix does. Where the sorted merge heights jump by LevelRatio
+// or more, a level may end; neighbouring levels whose median round trips
+// differ by less than LevelRatio are joined. The largest step between
+// successive levels' medians, when it reaches NodeRatio, starts from
+// below NodeMaxUs and goes to NetworkUs or more, separates ranks sharing a
+// node from the network. A level made only of single ranks joining late
+// (a slow core) is folded into the level below and reported as a note.
+// Host names are only used afterwards, to check.
 func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	def := DefaultTopoOptions()
 	if opt.LevelRatio <= 1 {
@@ -157,6 +167,12 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	}
 	if opt.NetworkUs <= 0 {
 		opt.NetworkUs = def.NetworkUs
+	}
+	if opt.ProfileWeight == 0 {
+		opt.ProfileWeight = def.ProfileWeight
+	}
+	if opt.NodeMaxUs <= 0 {
+		opt.NodeMaxUs = def.NodeMaxUs
 	}
 	t, err := s.Table(opt.Size)
 	if err != nil {
@@ -171,35 +187,66 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 		return nil, fmt.Errorf("mapper: topology needs at least 2 ranks, the survey has %d", n)
 	}
 	vals := t.Values[m]
-	dist := func(a, b int) float64 { return float64(vals[TriIndex(n, a, b)]) }
+	// The dissimilarity of two ranks is their round trip, raised when their
+	// rows of the matrix differ: ranks on one node have the same round
+	// trips to everyone else, which tells nodes apart where single round
+	// trips within and between nodes overlap.
+	prof := newRowProfiles(n, vals)
+	wgt := opt.ProfileWeight
+	dist := func(a, b int) float64 {
+		v := float64(vals[TriIndex(n, a, b)])
+		if wgt > 0 {
+			v *= 1 + wgt*prof.distance(a, b)
+		}
+		return v
+	}
 	dg := AverageLinkage(n, dist)
 	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
 
 	// Level boundaries: indices k such that merges [0, k] are below the
-	// boundary and merge k+1 above.
+	// boundary and merge k+1 above, where the merge heights jump.
 	h := make([]float64, len(dg.Merges))
 	for i, mg := range dg.Merges {
 		h[i] = mg.Height
 	}
 	var bounds []int
-	nodeBound, nodeRatio := -1, 0.0
 	for k := 0; k+1 < len(h); k++ {
-		r := h[k+1] / h[k]
-		if h[k] <= 0 {
-			r = math.Inf(1)
-		}
-		if r >= opt.LevelRatio {
+		if h[k] <= 0 || h[k+1]/h[k] >= opt.LevelRatio {
 			bounds = append(bounds, k)
-			if r > nodeRatio && h[k+1] >= opt.NetworkUs {
-				nodeBound, nodeRatio = k, r
+		}
+	}
+	bounds = largestJumps(h, bounds, maxLevels)
+	// Levels whose round trips are alike are one level: drop the
+	// boundary between the two most alike until every step between
+	// successive levels' median round trips is at least LevelRatio.
+	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
+	var med []float64
+	for {
+		ends := append(append([]int(nil), bounds...), len(h)-1)
+		med = levelMedians(grouped, start, ends)
+		worst, worstR := -1, opt.LevelRatio
+		for i := 0; i+1 < len(med); i++ {
+			if r := med[i+1] / med[i]; !(r >= worstR) {
+				worst, worstR = i, r
 			}
 		}
+		if worst < 0 {
+			break
+		}
+		bounds = append(bounds[:worst], bounds[worst+1:]...)
 	}
-	if nodeRatio < opt.NodeRatio {
-		nodeBound = -1
+	// The node boundary: the largest step between successive levels'
+	// medians, if at least NodeRatio, into round trips of at least
+	// NetworkUs, from round trips below NodeMaxUs.
+	nodeBound, nodeRatio := -1, 0.0
+	for i, b := range bounds {
+		r := med[i+1] / med[i]
+		if r >= opt.NodeRatio && r > nodeRatio && med[i+1] >= opt.NetworkUs && med[i] < opt.NodeMaxUs {
+			nodeBound, nodeRatio = b, r
+		}
 	}
 	// Fold levels made only of single ranks joining a group.
-	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound)
+	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
 	// Levels: merges (bounds[i-1], bounds[i]]; the last level ends at the
 	// last merge.
 	ends := append(append([]int(nil), bounds...), len(h)-1)
@@ -244,10 +291,33 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	topo.Layout = ClassifyLayout(node)
 	topo.Description = DescribeLayout(node, s.Ranks)
 	for _, r := range outliers {
-		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late, at %.2f us average round trip: a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
+		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}
 	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
 	return topo, nil
+}
+
+// maxLevels bounds the candidate level boundaries: real hierarchies have
+// a handful of levels (core, socket, node, switches, network).
+const maxLevels = 16
+
+// largestJumps keeps the at most keep boundaries of bounds with the
+// largest jumps h[k+1]/h[k], in increasing order.
+func largestJumps(h []float64, bounds []int, keep int) []int {
+	if len(bounds) <= keep {
+		return bounds
+	}
+	jump := func(k int) float64 {
+		if h[k] <= 0 {
+			return math.Inf(1)
+		}
+		return h[k+1] / h[k]
+	}
+	out := append([]int(nil), bounds...)
+	sort.SliceStable(out, func(i, j int) bool { return jump(out[i]) > jump(out[j]) })
+	out = out[:keep]
+	sort.Ints(out)
+	return out
 }
 
 type outlierRank struct {
@@ -258,7 +328,7 @@ type outlierRank struct {
 // foldOutlierLevels removes the lower boundary of every level (other than
 // the first and the node boundary's upper level) whose merges all join a
 // single rank to a group of two or more.
-func foldOutlierLevels(dg *Dendrogram, bounds []int, nodeBound int) ([]int, []outlierRank) {
+func foldOutlierLevels(dg *Dendrogram, bounds []int, nodeBound int, vals []float32) ([]int, []outlierRank) {
 	n := dg.N
 	var out []int
 	var outliers []outlierRank
@@ -275,9 +345,9 @@ func foldOutlierLevels(dg *Dendrogram, bounds []int, nodeBound int) ([]int, []ou
 			sa, sb := clusterSize(dg, mg.A), clusterSize(dg, mg.B)
 			switch {
 			case sa == 1 && sb >= 2:
-				ranks = append(ranks, outlierRank{mg.A, mg.Height})
+				ranks = append(ranks, outlierRank{mg.A, dg.rawAverage(k, vals)})
 			case sb == 1 && sa >= 2:
-				ranks = append(ranks, outlierRank{mg.B, mg.Height})
+				ranks = append(ranks, outlierRank{mg.B, dg.rawAverage(k, vals)})
 			default:
 				allAbsorb = false
 			}
