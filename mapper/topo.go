@@ -277,7 +277,7 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 		for i := range node {
 			node[i] = i
 		}
-		topo.Notes = append(topo.Notes, fmt.Sprintf("no jump of %.1fx or more between levels into the network and median round trip %.2f us >= %.1f us: every rank is taken to be on its own node", opt.NodeRatio, median, opt.NetworkUs))
+		topo.Notes = append(topo.Notes, fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us to %.1f us or more), and the median round trip %.2f us is at least %.1f us: every rank is taken to be on its own node", opt.NodeRatio, opt.NodeMaxUs, opt.NetworkUs, median, opt.NetworkUs))
 	}
 	topo.Ranks = make([]TopoRank, n)
 	for r := 0; r < n; r++ {
