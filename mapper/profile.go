@@ -11,14 +11,14 @@ type rowProfiles struct {
 }
 
 // maxProfileWork bounds pairs x reference ranks of the profile distances
-// (a few hundred milliseconds): every rank is a reference up to 512 ranks,
-// fewer above (16 at 4096 ranks).
-const maxProfileWork = 1 << 27
+// (a few hundred milliseconds): every rank is a reference up to 360 ranks,
+// fewer above (8 at 4096 ranks).
+const maxProfileWork = 1 << 26
 
 func newRowProfiles(n int, vals []float32) *rowProfiles {
 	k := n
 	if w := maxProfileWork / max(1, TriLen(n)); w < k {
-		k = min(n, max(16, w))
+		k = min(n, max(8, w))
 	}
 	p := &rowProfiles{ref: make([]int, k), rows: make([]float32, n*k)}
 	for c := range p.ref {
@@ -114,19 +114,36 @@ func pairsByMerge(vals []float32, lca []int32, merges int) (grouped []float32, s
 	return grouped, start
 }
 
-// levelMedians returns the median round trip of the pairs of each level,
-// level i holding the pairs first joined by merges (ends[i-1], ends[i]].
-func levelMedians(grouped []float32, start []int, ends []int) []float64 {
+// levelMedians gives the median round trip of the pairs of each level,
+// level i holding the pairs first joined by merges (ends[i-1], ends[i]],
+// from the round trips grouped by merge (see pairsByMerge). Medians of runs
+// of merges already seen are remembered: removing one boundary only costs
+// the median of the level it joins.
+type levelMedians struct {
+	grouped []float32
+	start   []int
+	scratch []float32
+	seen    map[[2]int]float64
+}
+
+func (lm *levelMedians) of(ends []int) []float64 {
+	if lm.seen == nil {
+		lm.seen = map[[2]int]float64{}
+	}
 	out := make([]float64, len(ends))
-	scratch := make([]float32, 0, 1024)
 	lo := 0
 	for i, e := range ends {
-		seg := grouped[start[lo]:start[e+1]]
-		out[i] = math.NaN()
-		if len(seg) > 0 {
-			scratch = append(scratch[:0], seg...)
-			out[i] = float64(selectK(scratch, len(scratch)/2))
+		key := [2]int{lo, e}
+		v, ok := lm.seen[key]
+		if !ok {
+			v = math.NaN()
+			if seg := lm.grouped[lm.start[lo]:lm.start[e+1]]; len(seg) > 0 {
+				lm.scratch = append(lm.scratch[:0], seg...)
+				v = float64(selectK(lm.scratch, len(lm.scratch)/2))
+			}
+			lm.seen[key] = v
 		}
+		out[i] = v
 		lo = e + 1
 	}
 	return out

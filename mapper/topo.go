@@ -220,10 +220,11 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	// boundary between the two most alike until every step between
 	// successive levels' median round trips is at least LevelRatio.
 	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
+	lm := &levelMedians{grouped: grouped, start: start}
 	var med []float64
 	for {
 		ends := append(append([]int(nil), bounds...), len(h)-1)
-		med = levelMedians(grouped, start, ends)
+		med = lm.of(ends)
 		worst, worstR := -1, opt.LevelRatio
 		for i := 0; i+1 < len(med); i++ {
 			if r := med[i+1] / med[i]; !(r >= worstR) {
@@ -254,10 +255,13 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	for i, e := range ends {
 		groups[i] = dg.CutMerges(e + 1)
 	}
-	median := medianLatency(vals)
+	median := math.NaN() // of all known pairs, needed only without nodes
+	if nodeBound < 0 {
+		median = lm.of([]int{len(h) - 1})[0]
+	}
 	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
 	topo.Group = groups
-	stats := levelStats(n, vals, groups)
+	stats := levelStats(dg, lm, ends)
 	for i := range ends {
 		st := stats[i]
 		topo.Levels = append(topo.Levels, Level{Name: names[i], RTTMin: round3(st.min), RTTMax: round3(st.max),
@@ -426,40 +430,27 @@ type levelStat struct {
 	pairs            int
 }
 
-// levelStats gives the latency range of the pairs of each level: pair
-// (a, b) belongs to the first level where a and b share a group.
-func levelStats(n int, vals []float32, groups [][]int) []levelStat {
-	per := make([][]float32, len(groups))
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			v := vals[TriIndex(n, a, b)]
-			l := len(groups) - 1
-			for i, g := range groups {
-				if g[a] == g[b] {
-					l = i
-					break
-				}
-			}
-			per[l] = append(per[l], v) // NaN counts as a pair, not in the range
+// levelStats gives the round-trip range of the pairs of each level, level
+// i holding the pairs first joined by merges (ends[i-1], ends[i]].
+func levelStats(dg *Dendrogram, lm *levelMedians, ends []int) []levelStat {
+	out := make([]levelStat, len(ends))
+	med := lm.of(ends)
+	lo := 0
+	for i, e := range ends {
+		st := levelStat{min: math.NaN(), max: math.NaN(), median: math.NaN()}
+		for k := lo; k <= e; k++ {
+			m := dg.Merges[k]
+			st.pairs += clusterSize(dg, m.A) * clusterSize(dg, m.B) // unknown pairs count too
 		}
-	}
-	out := make([]levelStat, len(groups))
-	for i, p := range per {
-		st := levelStat{min: math.NaN(), max: math.NaN(), median: math.NaN(), pairs: len(p)}
-		fin := p[:0]
-		for _, v := range p {
-			if v == v {
-				fin = append(fin, v)
+		if seg := lm.grouped[lm.start[lo]:lm.start[e+1]]; len(seg) > 0 {
+			mn, mx := seg[0], seg[0]
+			for _, v := range seg {
+				mn, mx = min(mn, v), max(mx, v)
 			}
-		}
-		if len(fin) > 0 {
-			lo, hi := fin[0], fin[0]
-			for _, v := range fin {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-			st.min, st.max, st.median = float64(lo), float64(hi), float64(selectK(fin, len(fin)/2))
+			st.min, st.max, st.median = float64(mn), float64(mx), med[i]
 		}
 		out[i] = st
+		lo = e + 1
 	}
 	return out
 }
@@ -497,19 +488,6 @@ func selectK(x []float32, k int) float32 {
 		}
 	}
 	return x[k]
-}
-
-func medianLatency(vals []float32) float64 {
-	fin := make([]float32, 0, len(vals))
-	for _, v := range vals {
-		if v == v {
-			fin = append(fin, v)
-		}
-	}
-	if len(fin) == 0 {
-		return math.NaN()
-	}
-	return float64(selectK(fin, len(fin)/2))
 }
 
 func maxInt(x []int) int {
