@@ -47,8 +47,10 @@ demo: build
 	@rm -rf demo && mv demo.tmp demo
 	@echo "latmap: results in demo/ (survey/, survey.mmpi)"
 
+# Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
+# virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
 bench-survey: build
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
+	$(GO) test -run '^$$' -bench BenchmarkSurveyVirtualCluster -benchtime 1x -timeout 20m ./bench/
 
 # latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
 # < 5 s and < 1 GiB); prints in-process time and peak heap, and the built

@@ -40,6 +40,9 @@ type SurveyMeta struct {
 	WtickSeconds float64 `json:"wtick_s,omitempty"`
 	// MeasureSeconds is the wall time of the measurement phase.
 	MeasureSeconds float64 `json:"measure_s,omitempty"`
+	// IsolationSeconds is the wall time of the re-measurement in isolation
+	// (not included in MeasureSeconds).
+	IsolationSeconds float64 `json:"isolation_s,omitempty"`
 	// Machine names the machine when known (for example from an mmpi log's
 	// "Testing Hostname").
 	Machine string `json:"machine,omitempty"`

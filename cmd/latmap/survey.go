@@ -1,18 +1,52 @@
 package main
 
 import (
-	"errors"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/bench"
 )
 
-// TODO(issue): replaced by the real command.
 func newSurveyCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "survey",
-		Short: "not built yet",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("survey: not built yet")
+	opt := bench.DefaultOptions("")
+	var schedule string
+	cmd := &cobra.Command{
+		Use:   "survey -o DIR",
+		Short: "Measure the round-trip latency between every pair of MPI ranks",
+		Long: `survey runs under an MPI launcher and measures the MPI ping-pong round trip
+between every pair of ranks, records where each rank ran (host, cpu, socket,
+NUMA node, L3), and writes the survey directory DIR on rank 0:
+meta.json, ranks.csv, pairs.csv and, with several sizes, fit.csv.
+
+  mpirun -np 64 latmap survey -o cluster/
+  srun -n 64 latmap survey -o cluster/ --sizes 8,1K,64K
+  mpirun -np 32 latmap survey -o run/ --sizes 256 --mmpi run.dat    an mmpi log too
+
+The default schedule measures disjoint pairs at the same time (circle-method
+rounds) and then re-measures a sample of pairs alone to report the
+interference; --schedule sequential measures one pair at a time like mmpi.
+See docs/survey.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opt.Schedule = bench.Schedule(schedule)
+			opt.Stderr = cmd.ErrOrStderr()
+			opt.CommandLine = os.Args
+			return bench.Run(cmd.Context(), opt)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&opt.Out, "output", "o", "", "survey directory to write (required)")
+	f.StringVar(&opt.SizeSpec, "sizes", "64", "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M)")
+	f.IntVar(&opt.Repeats, "repeats", bench.DefaultRepeats, "timed round trips per pair and size")
+	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "timed round trips in a row each time a pair meets (repeats are measured in passes of this many; 1 = one per pass, like mmpi)")
+	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
+	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
+	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone after the rounds (at least N pairs; 0 turns it off)")
+	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
+	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
+	f.BoolVar(&opt.Force, "force", false, "replace existing output")
+	cmd.MarkFlagRequired("output")
+	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
 }

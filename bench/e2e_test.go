@@ -1,0 +1,260 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper"
+)
+
+// mpirun runs args (an mpirun command line) with a time limit and returns
+// the combined output and the error.
+func mpirun(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("%s: still running after %v\n%s", strings.Join(args, " "), timeout, out)
+	}
+	return string(out), err
+}
+
+// runSurvey runs bin/latmap survey -o out with flags under the mpirun
+// command line prefix and reads the result.
+func runSurvey(tb testing.TB, prefix []string, bin, out string, flags ...string) *mapper.Survey {
+	tb.Helper()
+	args := append(append(append([]string(nil), prefix...), bin, "survey", "-o", out), flags...)
+	if o, err := mpirun(tb, 5*time.Minute, nil, args...); err != nil {
+		tb.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+	}
+	s, err := mapper.ReadSurvey(out, mapper.LoadOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// checkSurvey reads a survey directory and checks what every survey must
+// hold: n ranks, every pair with repeats samples and positive, finite,
+// ordered statistics.
+func checkSurvey(t *testing.T, dir string, n, repeats int) *mapper.Survey {
+	t.Helper()
+	s, err := mapper.ReadSurvey(dir, mapper.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.N() != n {
+		t.Fatalf("%d ranks, want %d", s.N(), n)
+	}
+	for _, tb := range s.Tables {
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if got := tb.SamplesAt(a, b); got != repeats {
+					t.Errorf("size %d pair (%d,%d): %d samples, want %d", tb.Size, a, b, got, repeats)
+				}
+				min, med, p99, mean := tb.At(mapper.Min, a, b), tb.At(mapper.Median, a, b), tb.At(mapper.P99, a, b), tb.At(mapper.Mean, a, b)
+				for _, v := range []float64{min, med, p99, mean} {
+					if !(v > 0) || math.IsInf(v, 0) {
+						t.Errorf("size %d pair (%d,%d): latency %v is not positive and finite", tb.Size, a, b, v)
+					}
+				}
+				if !(min <= med && med <= p99) {
+					t.Errorf("size %d pair (%d,%d): min %v, median %v, p99 %v out of order", tb.Size, a, b, min, med, p99)
+				}
+			}
+		}
+	}
+	return s
+}
+
+func TestSurveyLocalMpirun(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	host, _ := os.Hostname()
+	for _, np := range []int{2, 4} {
+		t.Run(strconv.Itoa(np)+"ranks", func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "survey")
+			mm := filepath.Join(dir, "survey.mmpi")
+			repeats := 30
+			args := append(testutil.LocalMpirun(np), bin, "survey", "-o", out, "--mmpi", mm,
+				"--repeats", strconv.Itoa(repeats), "--sizes", "64,4K", "--progress")
+			o, err := mpirun(t, 2*time.Minute, nil, args...)
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+			}
+			if !strings.Contains(o, "latmap survey: ") {
+				t.Errorf("--progress printed nothing:\n%s", o)
+			}
+			s := checkSurvey(t, out, np, repeats)
+			for _, r := range s.Ranks {
+				if r.Host != host {
+					t.Errorf("rank %d host %q, want %q", r.Rank, r.Host, host)
+				}
+				cpus, err := mapper.ParseCPUList(r.CPUSet)
+				if err != nil || len(cpus) == 0 {
+					t.Errorf("rank %d cpuset %q: %v", r.Rank, r.CPUSet, err)
+				}
+				for _, c := range []int{r.CPU, r.CPUEnd} {
+					if c < 0 || c >= runtime.NumCPU() || !contains(cpus, c) {
+						t.Errorf("rank %d cpu %d is not a cpu of this machine in its cpuset %q", r.Rank, c, r.CPUSet)
+					}
+				}
+				if r.Migrated != (r.CPU != r.CPUEnd) || r.Socket < 0 {
+					t.Errorf("rank %+v", r)
+				}
+			}
+			if s.Meta.Interference == nil || s.Meta.IsolatedPairs != min(np, np*(np-1)/2) {
+				t.Errorf("interference %v over %d pairs", s.Meta.Interference, s.Meta.IsolatedPairs)
+			}
+			if len(s.Fits) != np*(np-1)/2 || !strings.HasPrefix(s.Meta.MPIVersion, "Open MPI") || s.Meta.Launcher != "openmpi" {
+				t.Errorf("fits %d, meta %+v", len(s.Fits), s.Meta)
+			}
+			log, err := os.ReadFile(mm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
+			if len(lines) != 3+np*(np+1)/2 || lines[0] != "# Testing Hostname: "+host ||
+				lines[1] != "# Processors: "+strconv.Itoa(np)+" MsgLen 16 Repeats: "+strconv.Itoa(repeats) {
+				t.Errorf("mmpi log:\n%s", log)
+			}
+		})
+	}
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSurveyRefusals(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	os.Mkdir(existing, 0o755)
+	os.WriteFile(filepath.Join(existing, "keep"), []byte("old"), 0o644)
+	tests := []struct {
+		name    string
+		args    []string
+		out     string
+		wantErr string
+	}{
+		{"no launcher", []string{bin, "survey", "-o", filepath.Join(dir, "a")}, filepath.Join(dir, "a"), "MPI launcher"},
+		{"one rank", append(testutil.LocalMpirun(1), bin, "survey", "-o", filepath.Join(dir, "b")), filepath.Join(dir, "b"), "at least 2 ranks"},
+		{"exists", append(testutil.LocalMpirun(2), bin, "survey", "-o", existing), "", "--force"},
+		{"bad size", append(testutil.LocalMpirun(2), bin, "survey", "-o", filepath.Join(dir, "c"), "--sizes", "64,x"), filepath.Join(dir, "c"), "message size"},
+		{"bad repeats", append(testutil.LocalMpirun(2), bin, "survey", "-o", filepath.Join(dir, "d"), "--repeats", "0"), filepath.Join(dir, "d"), "--repeats 0"},
+	}
+	for _, tc := range tests {
+		o, err := mpirun(t, time.Minute, nil, tc.args...)
+		if err == nil {
+			t.Errorf("%s: exit status 0\n%s", tc.name, o)
+		}
+		if !strings.Contains(o, "latmap: ") || !strings.Contains(o, tc.wantErr) {
+			t.Errorf("%s: output lacks %q:\n%s", tc.name, tc.wantErr, o)
+		}
+		if strings.Count(o, "latmap: ") > 1 {
+			t.Errorf("%s: the error was printed more than once:\n%s", tc.name, o)
+		}
+		if tc.out != "" {
+			if _, err := os.Stat(tc.out); err == nil {
+				t.Errorf("%s: %s was created", tc.name, tc.out)
+			}
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(existing, "keep")); err != nil || string(b) != "old" {
+		t.Errorf("the existing output was touched: %q, %v", b, err)
+	}
+	assertNoTemp(t, dir)
+}
+
+// assertNoTemp fails when a half-written output (atomicdir's temporary
+// sibling) is left in dir.
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary output %s left behind", e.Name())
+		}
+	}
+}
+
+func TestSurveyRankDies(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "survey")
+	// Rank 1 exits without MPI_Finalize after 50 rounds of a survey that
+	// would need 3 x 2000 of them.
+	args := append(testutil.LocalMpirun(4), bin, "survey", "-o", out, "--mmpi", out+".mmpi", "--repeats", "2000")
+	o, err := mpirun(t, 2*time.Minute, []string{"LATMAP_TEST_EXIT_RANK=1", "LATMAP_TEST_EXIT_AFTER=50"}, args...)
+	if err == nil {
+		t.Fatalf("the job ended with status 0 although rank 1 died:\n%s", o)
+	}
+	if !strings.Contains(o, "rank 1 exits on purpose") {
+		t.Fatalf("rank 1 did not take the test exit:\n%s", o)
+	}
+	for _, p := range []string{out, out + ".mmpi"} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s written although a rank died", p)
+		}
+	}
+	assertNoTemp(t, dir)
+}
+
+func TestSurveyInterrupt(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "survey")
+	args := append(testutil.LocalMpirun(4), bin, "survey", "-o", out, "--repeats", "100000", "--progress")
+	cmd := exec.Command(args[0], args[1:]...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(3 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT) // what Ctrl-C sends to mpirun
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("interrupted survey exited with status 0:\n%s", buf.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("survey still running 60 s after Ctrl-C:\n%s", buf.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written by an interrupted survey", out)
+	}
+	assertNoTemp(t, dir)
+	// No rank of this job may outlive mpirun.
+	time.Sleep(500 * time.Millisecond)
+	if o, err := exec.Command("pgrep", "-f", out).Output(); err == nil {
+		t.Errorf("ranks still running after mpirun ended: pids %s", o)
+	}
+}

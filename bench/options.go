@@ -1,0 +1,191 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Schedule says in which order the pairs are measured.
+type Schedule string
+
+// The schedules of latmap survey.
+const (
+	// Rounds pairs the ranks with the circle method: N-1 rounds (N for odd
+	// N) of disjoint pairs measured at the same time.
+	Rounds Schedule = "rounds"
+	// Sequential measures one pair at a time in mmpi's order.
+	Sequential Schedule = "sequential"
+)
+
+// Defaults of latmap survey.
+const (
+	DefaultSize             = 64
+	DefaultRepeats          = 100
+	DefaultWarmup           = 10
+	DefaultBurst            = 10
+	DefaultIsolatedFraction = 0.05
+	// MaxSize is the largest message size accepted (1 GiB).
+	MaxSize = 1 << 30
+	// InterferenceWarn is the interference above which the survey warns.
+	InterferenceWarn = 1.25
+)
+
+// Options configure a survey. The zero value is not valid; start from
+// DefaultOptions.
+type Options struct {
+	// Out is the survey directory to write (rank 0).
+	Out string
+	// Force replaces an existing Out (and Mmpi file).
+	Force bool
+	// Sizes are the message sizes in bytes.
+	Sizes []int
+	// SizeSpec, when set, is the sizes as the user wrote them ("64,1K,1M",
+	// see ParseSizes); Validate parses it into Sizes.
+	SizeSpec string
+	// Repeats is the number of timed round trips per pair and size.
+	Repeats int
+	// Burst is the number of timed round trips a pair makes in a row each
+	// time it meets its partner: the repetitions are measured in
+	// ceil(Repeats/Burst) passes over all pairs. 1 measures one round trip
+	// per pass, as mmpi did.
+	Burst int
+	// Warmup is the number of untimed round trips per pair and size before
+	// timing.
+	Warmup int
+	// Schedule is Rounds or Sequential.
+	Schedule Schedule
+	// IsolatedFraction is the share of pairs re-measured in isolation after
+	// the rounds (at least N pairs, at most all); 0 turns it off. Ignored for
+	// Sequential, where every pair is measured alone anyway.
+	IsolatedFraction float64
+	// Mmpi, when set, is the file to write in mmpi's log format.
+	Mmpi string
+	// Progress forces the progress display on rank 0's Stderr even when it
+	// is not a terminal.
+	Progress bool
+	// Stderr receives progress and warnings (rank 0 only); nil is os.Stderr.
+	Stderr io.Writer
+	// CommandLine is recorded in meta.json.
+	CommandLine []string
+}
+
+// DefaultOptions returns the options of a plain "latmap survey -o out".
+func DefaultOptions(out string) Options {
+	return Options{
+		Out:              out,
+		Sizes:            []int{DefaultSize},
+		Repeats:          DefaultRepeats,
+		Warmup:           DefaultWarmup,
+		Burst:            DefaultBurst,
+		Schedule:         Rounds,
+		IsolatedFraction: DefaultIsolatedFraction,
+	}
+}
+
+// Validate checks the options and puts the sizes in increasing order. It
+// needs no MPI, so every rank can call it before any measurement starts.
+func (o *Options) Validate() error {
+	if o.Out == "" {
+		return fmt.Errorf("survey: no output directory; give -o DIR")
+	}
+	if o.SizeSpec != "" {
+		sizes, err := ParseSizes(o.SizeSpec)
+		if err != nil {
+			return err
+		}
+		o.Sizes = sizes
+	}
+	if len(o.Sizes) == 0 {
+		return fmt.Errorf("survey: no message size; give --sizes, for example --sizes 64 or --sizes 8,64,1K,64K")
+	}
+	sizes := append([]int(nil), o.Sizes...)
+	sort.Ints(sizes)
+	for i, s := range sizes {
+		if s < 0 || s > MaxSize {
+			return fmt.Errorf("survey: message size %d bytes is out of range (0 to %d)", s, MaxSize)
+		}
+		if i > 0 && sizes[i-1] == s {
+			return fmt.Errorf("survey: message size %d given twice", s)
+		}
+	}
+	o.Sizes = sizes
+	if o.Repeats < 2 {
+		return fmt.Errorf("survey: --repeats %d: need at least 2 timed round trips per pair for a deviation", o.Repeats)
+	}
+	if o.Repeats > 1e7 {
+		return fmt.Errorf("survey: --repeats %d is more than 10000000", o.Repeats)
+	}
+	if o.Burst < 1 {
+		return fmt.Errorf("survey: --burst %d: need at least 1 round trip per pass", o.Burst)
+	}
+	if o.Burst > o.Repeats {
+		o.Burst = o.Repeats
+	}
+	if o.Warmup < 0 {
+		return fmt.Errorf("survey: --warmup %d is negative", o.Warmup)
+	}
+	switch o.Schedule {
+	case Rounds, Sequential:
+	default:
+		return fmt.Errorf("survey: unknown schedule %q (want rounds or sequential)", o.Schedule)
+	}
+	if math.IsNaN(o.IsolatedFraction) || o.IsolatedFraction < 0 || o.IsolatedFraction > 1 {
+		return fmt.Errorf("survey: --isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
+	}
+	if o.Mmpi != "" && o.Sizes[0]%4 != 0 {
+		return fmt.Errorf("survey: --mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])
+	}
+	return nil
+}
+
+// ParseSizes parses a comma-separated list of message sizes in bytes with
+// optional binary suffixes: "64", "8,64,1K", "1M" (K = 1024, M = 1024², G =
+// 1024³; a trailing "B" or "iB" is accepted: "4KiB", "64B").
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("survey: empty message size in %q", s)
+		}
+		v, err := parseSize(f)
+		if err != nil {
+			return nil, fmt.Errorf("survey: message size %q: %w", f, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func parseSize(f string) (int, error) {
+	u := strings.ToUpper(f)
+	u = strings.TrimSuffix(u, "IB")
+	u = strings.TrimSuffix(u, "B")
+	mult := 1
+	switch {
+	case strings.HasSuffix(u, "K"):
+		mult = 1 << 10
+	case strings.HasSuffix(u, "M"):
+		mult = 1 << 20
+	case strings.HasSuffix(u, "G"):
+		mult = 1 << 30
+	}
+	if mult != 1 {
+		u = u[:len(u)-1]
+	}
+	v, err := strconv.Atoi(u)
+	if err != nil {
+		return 0, fmt.Errorf("want a number of bytes such as 64, 4K or 1M")
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("negative size")
+	}
+	if v > MaxSize/mult {
+		return 0, fmt.Errorf("larger than 1G")
+	}
+	return v * mult, nil
+}

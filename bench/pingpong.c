@@ -1,0 +1,155 @@
+//go:build mpi
+
+// pingpong.c: MPI calls of latmap survey. The timed ping-pong loop is here,
+// in C, so that a measured round trip costs what it costs in a bare C
+// program; Go only decides who meets whom.
+
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "pingpong.h"
+
+static MPI_Comm comm = MPI_COMM_NULL;
+static const int tag = 42;
+
+int lm_init(void) {
+	int ok = 0, provided;
+	MPI_Initialized(&ok);
+	// FUNNELED: the Go runtime has other threads, but only the one that
+	// called MPI_Init_thread (locked to its goroutine) ever calls MPI.
+	if (!ok && MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		return -1;
+	}
+	// A private communicator keeps our messages apart from anything else,
+	// and errors end the job instead of returning half a survey.
+	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+	MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+	// Sleeping waits should wake up when asked, not up to 50 us later.
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	return 0;
+}
+
+int lm_rank(void) {
+	int r = -1;
+	MPI_Comm_rank(comm, &r);
+	return r;
+}
+
+int lm_size(void) {
+	int n = -1;
+	MPI_Comm_size(comm, &n);
+	return n;
+}
+
+double lm_wtick(void) { return MPI_Wtick(); }
+
+void lm_library_version(char *buf, int cap) {
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+	MPI_Get_library_version(v, &len);
+	if (len >= cap) {
+		len = cap - 1;
+	}
+	memcpy(buf, v, len);
+	buf[len] = 0;
+}
+
+// lm_pingpong does warm untimed round trips of size bytes with peer (lo
+// sends first), then ntimed round trips, each timed with MPI_Wtime on the lo
+// side and stored in out[] in microseconds (out is unused on the hi side).
+void lm_pingpong(int peer, int lo, void *buf, int size, int warm, int ntimed, double *out) {
+	int i;
+	double t0, t1;
+	if (lo) {
+		for (i = 0; i < warm; i++) {
+			MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
+			MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+		}
+		for (i = 0; i < ntimed; i++) {
+			t0 = MPI_Wtime();
+			MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
+			MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+			t1 = MPI_Wtime();
+			out[i] = (t1 - t0) * 1e6;
+		}
+		return;
+	}
+	for (i = 0; i < warm + ntimed; i++) {
+		MPI_Recv(buf, size, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+		MPI_Send(buf, size, MPI_BYTE, peer, tag, comm);
+	}
+}
+
+// lm_wait is a barrier that does not spin for long: a nonblocking barrier
+// tested in a loop for at most spin_ns nanoseconds (a rank that just
+// measured, whose peers are about to arrive too), then after sleeps that
+// start at min_ns and double up to max_ns, so that ranks that wait long
+// (idle while others measure) leave the processor to those that measure.
+int lm_wait(long spin_ns, long min_ns, long max_ns) {
+	MPI_Request req;
+	int done = 0;
+	long ns = min_ns;
+	struct timespec ts;
+	double until = MPI_Wtime() + spin_ns * 1e-9;
+	MPI_Ibarrier(comm, &req);
+	MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	while (!done && spin_ns > 0 && MPI_Wtime() < until) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	}
+	while (!done) {
+		ts.tv_sec = ns / 1000000000L;
+		ts.tv_nsec = ns % 1000000000L;
+		nanosleep(&ts, NULL);
+		if (ns < max_ns) {
+			ns = ns * 2 < max_ns ? ns * 2 : max_ns;
+		}
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	}
+	return 0;
+}
+
+int lm_gather_sizes(int len, int *lens) {
+	return MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
+}
+
+int lm_gatherv(const void *sbuf, int len, void *rbuf, const int *lens, const int *displs) {
+	return MPI_Gatherv(sbuf, len, MPI_BYTE, rbuf, lens, displs, MPI_BYTE, 0, comm);
+}
+
+int lm_bcast_len(int *len) { return MPI_Bcast(len, 1, MPI_INT, 0, comm); }
+
+int lm_bcast(void *buf, int len) { return MPI_Bcast(buf, len, MPI_BYTE, 0, comm); }
+
+int lm_cpu(void) { return sched_getcpu(); }
+
+// lm_affinity writes the calling thread's allowed CPUs as a bit mask of cap
+// bytes and returns how many bytes are valid, or -1.
+int lm_affinity(unsigned char *mask, int cap) {
+	cpu_set_t set;
+	int i, n = 0;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+		return -1;
+	}
+	memset(mask, 0, cap);
+	for (i = 0; i < CPU_SETSIZE && i / 8 < cap; i++) {
+		if (CPU_ISSET(i, &set)) {
+			mask[i / 8] |= (unsigned char)(1 << (i % 8));
+			n = i / 8 + 1;
+		}
+	}
+	return n;
+}
+
+void lm_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+
+int lm_finalize(void) {
+	if (comm != MPI_COMM_NULL) {
+		MPI_Comm_free(&comm);
+	}
+	return MPI_Finalize();
+}

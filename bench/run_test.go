@@ -1,0 +1,360 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// fakeWorld stands in for MPI_COMM_WORLD in unit tests: ranks are
+// goroutines, messages go through channels, and each timed round trip
+// "takes" rtt(a, b, size) microseconds so results can be checked exactly.
+type fakeWorld struct {
+	n   int
+	rtt func(a, b, size int) float64
+	ch  [][]chan int // ch[from][to] carries the sender's rank
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	arrived  int
+	gen      int
+	gathered [][]byte
+	bcast    []byte
+	pings    int
+	errs     []error
+}
+
+func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
+	w := &fakeWorld{n: n, rtt: rtt, gathered: make([][]byte, n)}
+	w.cond = sync.NewCond(&w.mu)
+	w.ch = make([][]chan int, n)
+	for i := range w.ch {
+		w.ch[i] = make([]chan int, n)
+		for j := range w.ch[i] {
+			w.ch[i][j] = make(chan int, 1)
+		}
+	}
+	return w
+}
+
+func (w *fakeWorld) barrier() {
+	w.mu.Lock()
+	g := w.gen
+	w.arrived++
+	if w.arrived == w.n {
+		w.arrived = 0
+		w.gen++
+		w.cond.Broadcast()
+	} else {
+		for g == w.gen {
+			w.cond.Wait()
+		}
+	}
+	w.mu.Unlock()
+}
+
+func (w *fakeWorld) fail(err error) {
+	w.mu.Lock()
+	w.errs = append(w.errs, err)
+	w.mu.Unlock()
+}
+
+type fakeComm struct {
+	w    *fakeWorld
+	rank int
+}
+
+func (c *fakeComm) Rank() int { return c.rank }
+func (c *fakeComm) Size() int { return c.w.n }
+
+func (c *fakeComm) recv(peer int) {
+	select {
+	case from := <-c.w.ch[peer][c.rank]:
+		if from != peer {
+			c.w.fail(fmt.Errorf("rank %d got a message from %d, expected %d", c.rank, from, peer))
+		}
+	case <-time.After(10 * time.Second):
+		c.w.fail(fmt.Errorf("rank %d waited 10 s for rank %d: the schedule is not symmetric", c.rank, peer))
+	}
+}
+
+func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) error {
+	for i := 0; i < warm+len(out); i++ {
+		if lo {
+			c.w.ch[c.rank][peer] <- c.rank
+			c.recv(peer)
+		} else {
+			c.recv(peer)
+			c.w.ch[c.rank][peer] <- c.rank
+		}
+	}
+	if !lo {
+		return nil
+	}
+	for i := range out {
+		c.w.mu.Lock()
+		c.w.pings++
+		c.w.mu.Unlock()
+		out[i] = c.w.rtt(c.rank, peer, size)
+	}
+	return nil
+}
+
+func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
+
+func (c *fakeComm) Gather(b []byte) ([][]byte, error) {
+	c.w.mu.Lock()
+	c.w.gathered[c.rank] = b
+	c.w.mu.Unlock()
+	c.w.barrier()
+	var out [][]byte
+	if c.rank == 0 {
+		out = append(out, c.w.gathered...)
+	}
+	c.w.barrier()
+	return out, nil
+}
+
+func (c *fakeComm) Bcast(b []byte) ([]byte, error) {
+	if c.rank == 0 {
+		c.w.bcast = b
+	}
+	c.w.barrier()
+	out := c.w.bcast
+	c.w.barrier()
+	return out, nil
+}
+
+func (c *fakeComm) Abort(code int) { c.w.fail(fmt.Errorf("abort %d", code)) }
+
+// runFake runs a survey on n goroutine ranks and returns each rank's error.
+func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64) ([]error, *fakeWorld, string) {
+	t.Helper()
+	if err := opt.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	w := newFakeWorld(n, rtt)
+	var stderr bytes.Buffer
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for r := 0; r < n; r++ {
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			env := rankEnv{
+				MPIVersion: "fake MPI", Launcher: "test", Wtick: 1e-9,
+				Facts: func() mapper.Rank {
+					return mapper.Rank{Host: fmt.Sprintf("node%d", r/2), CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
+				},
+				CPU: func() int { return r%2 + r/3 }, // ranks 3, 4 and 5 "move"
+			}
+			if r == 0 {
+				env.Stderr = &stderr
+			}
+			errs[r] = survey(context.Background(), &fakeComm{w: w, rank: r}, opt, env)
+		}(r)
+	}
+	wg.Wait()
+	for _, err := range w.errs {
+		t.Error(err)
+	}
+	return errs, w, stderr.String()
+}
+
+// linearRTT makes pair (a, b) at size s take 10a + b + s/100 us, whatever
+// the repetition, so every statistic of a pair is that number.
+func linearRTT(a, b, size int) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	return float64(10*a+b) + float64(size)/100
+}
+
+func TestSurveyFake(t *testing.T) {
+	for _, sched := range []Schedule{Rounds, Sequential} {
+		t.Run(string(sched), func(t *testing.T) {
+			dir := t.TempDir()
+			opt := DefaultOptions(filepath.Join(dir, "survey"))
+			opt.Schedule = sched
+			opt.Repeats = 5
+			opt.Warmup = 2
+			opt.Burst = 2 // 3 passes, the last one of 1 round trip
+			opt.Sizes = []int{800, 8}
+			opt.Mmpi = filepath.Join(dir, "survey.mmpi")
+			opt.Progress = true
+			n := 5
+			errs, w, stderr := runFake(t, n, opt, linearRTT)
+			for r, err := range errs {
+				if err != nil {
+					t.Fatalf("rank %d: %v", r, err)
+				}
+			}
+			pairs := n * (n - 1) / 2
+			iso := 0
+			if sched == Rounds {
+				iso = n // 5% of 10 pairs is 1, at least N = 5
+			}
+			if want := 2 * opt.Repeats * (pairs + iso); w.pings != want {
+				t.Errorf("%d timed round trips, want %d", w.pings, want)
+			}
+			s, err := mapper.ReadSurvey(opt.Out, mapper.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Sizes(); len(got) != 2 || got[0] != 8 || got[1] != 800 {
+				t.Fatalf("sizes %v", got)
+			}
+			isolated := 0
+			for _, tb := range s.Tables {
+				for a := 0; a < n; a++ {
+					for b := a + 1; b < n; b++ {
+						want := linearRTT(a, b, tb.Size)
+						if got := tb.SamplesAt(a, b); got != opt.Repeats {
+							t.Errorf("size %d pair (%d,%d): %d samples, want %d", tb.Size, a, b, got, opt.Repeats)
+						}
+						for _, m := range []mapper.Metric{mapper.Mean, mapper.Min, mapper.Median, mapper.P99} {
+							if got := tb.At(m, a, b); math.Abs(got-want) > 1e-3 {
+								t.Errorf("size %d pair (%d,%d) %s = %v, want %v", tb.Size, a, b, m, got, want)
+							}
+						}
+						if iv := tb.At(mapper.Isolated, a, b); !math.IsNaN(iv) {
+							isolated++
+							if math.Abs(iv-want) > 1e-3 {
+								t.Errorf("pair (%d,%d) isolated %v, want %v", a, b, iv, want)
+							}
+						}
+					}
+				}
+			}
+			if isolated != 2*iso {
+				t.Errorf("%d isolated values, want %d", isolated, 2*iso)
+			}
+			m := s.Meta
+			if m.Ranks != n || m.Repeats != 5 || m.Warmup != 2 || m.Schedule != string(sched) || m.MPIVersion != "fake MPI" || m.Scope != "all" {
+				t.Errorf("meta %+v", m)
+			}
+			if sched == Rounds {
+				// Concurrent and isolated times are equal here, so exactly 1.
+				if m.Interference == nil || *m.Interference != 1 || m.IsolatedPairs != n {
+					t.Errorf("interference %v over %d pairs, want 1 over %d", m.Interference, m.IsolatedPairs, n)
+				}
+			} else if m.Interference != nil {
+				t.Errorf("sequential survey has interference %v", *m.Interference)
+			}
+			if s.Ranks[3].Host != "node1" || !s.Ranks[3].Migrated || s.Ranks[1].Migrated {
+				t.Errorf("ranks %+v", s.Ranks)
+			}
+			if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "ranks 3, 4") {
+				t.Errorf("warnings %q, want the migrated ranks", m.Warnings)
+			}
+			// Two sizes: one fit per pair; the fake's one-way time is
+			// (10a+b)/2 + s/200 us, so L = (10a+b)/2 and B = 200 MB/s.
+			if len(s.Fits) != pairs {
+				t.Fatalf("%d fits, want %d", len(s.Fits), pairs)
+			}
+			for _, f := range s.Fits {
+				if math.Abs(f.Latency-float64(10*f.A+f.B)/2) > 1e-3 || math.Abs(f.Bandwidth-200) > 0.1 {
+					t.Errorf("fit %+v", f)
+				}
+			}
+			log, err := os.ReadFile(opt.Mmpi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The mmpi log is of the smallest size, 8 bytes = 2 MPI_INTs.
+			for _, line := range []string{
+				"# Testing Hostname: node0\n# Processors: 5 MsgLen 2 Repeats: 5\n",
+				"node0 000  node0 000       0.00    0.00\n",
+				"node0 001  node1 003      13.08    0.00\n",
+				"node1 003  node2 004      34.08    0.00\n",
+			} {
+				if !strings.Contains(string(log), line) {
+					t.Errorf("mmpi log lacks %q:\n%s", line, log)
+				}
+			}
+			if !strings.Contains(stderr, "100%") {
+				t.Errorf("progress on stderr: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestSurveyFakeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "exists")
+	os.Mkdir(out, 0o755)
+	opt := DefaultOptions(out)
+	errs, w, _ := runFake(t, 3, opt, linearRTT)
+	if errs[0] == nil || !errors.Is(errs[0], os.ErrExist) && !strings.Contains(errs[0].Error(), "--force") {
+		t.Errorf("rank 0: %v, want a refusal naming --force", errs[0])
+	}
+	for r := 1; r < 3; r++ {
+		if !errors.Is(errs[r], errReported) {
+			t.Errorf("rank %d: %v, want errReported", r, errs[r])
+		}
+	}
+	if w.pings != 0 {
+		t.Errorf("%d round trips measured before refusing", w.pings)
+	}
+
+	opt = DefaultOptions(filepath.Join(dir, "one"))
+	errs, _, _ = runFake(t, 1, opt, linearRTT)
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), "at least 2 ranks") {
+		t.Errorf("one rank: %v", errs[0])
+	}
+	if _, err := os.Stat(opt.Out); err == nil {
+		t.Error("one rank: the output directory was created")
+	}
+
+	opt = DefaultOptions(filepath.Join(dir, "new"))
+	opt.Mmpi = filepath.Join(dir, "exists")
+	errs, _, _ = runFake(t, 2, opt, linearRTT)
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), "--mmpi") {
+		t.Errorf("existing --mmpi file: %v", errs[0])
+	}
+}
+
+func TestInterferenceWarning(t *testing.T) {
+	// The rounds phase of 4 ranks, 1 size and 3 repetitions times 3 x 6 =
+	// 18 round trips, all before the isolation phase starts (a barrier
+	// separates them): make those take twice as long as the ones after.
+	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+	opt.Repeats = 3
+	var mu sync.Mutex
+	pings := 0
+	rtt := func(a, b, size int) float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		pings++
+		if pings <= 18 {
+			return 20
+		}
+		return 10
+	}
+	errs, _, stderr := runFake(t, 4, opt, rtt)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	s, err := mapper.ReadSurvey(opt.Out, mapper.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Meta.Interference == nil || *s.Meta.Interference != 2 {
+		t.Fatalf("interference %v, want 2", s.Meta.Interference)
+	}
+	if !strings.Contains(stderr, "--schedule sequential") || !strings.Contains(strings.Join(s.Meta.Warnings, " "), "interference 2.00") {
+		t.Errorf("no interference warning: stderr %q, meta warnings %q", stderr, s.Meta.Warnings)
+	}
+}

@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Pair is an unordered rank pair with A < B.
+type Pair struct{ A, B int }
+
+// Plan is a measurement schedule: a sequence of rounds, each a set of
+// disjoint pairs measured at the same time, with a barrier between rounds.
+// Partner is O(1) so that no rank needs the whole N x N schedule in memory.
+type Plan interface {
+	// Rounds is the number of rounds.
+	Rounds() int
+	// Partner is rank's partner in a round, or -1 when rank is idle.
+	Partner(round, rank int) int
+}
+
+// CirclePlan is the circle-method (round-robin tournament) schedule of N
+// ranks: N-1 rounds for even N, N rounds for odd N (one rank has a bye in
+// each), every unordered pair exactly once, no rank in two pairs of a round.
+type CirclePlan struct{ N int }
+
+func (c CirclePlan) m() int {
+	if c.N%2 == 1 {
+		return c.N + 1
+	}
+	return c.N
+}
+
+// Rounds returns N-1 for even N and N for odd N.
+func (c CirclePlan) Rounds() int { return c.m() - 1 }
+
+// Partner returns rank's partner in round r (-1 for a bye). Rank M-1 (M = N
+// rounded up to even) is fixed; the others turn around a circle, and in
+// round r ranks x and y meet when x + y = 2r (mod M-1).
+func (c CirclePlan) Partner(r, rank int) int {
+	m := c.m()
+	var p int
+	switch {
+	case rank == m-1:
+		p = r
+	case rank == r:
+		p = m - 1
+	default:
+		p = ((2*r-rank)%(m-1) + (m - 1)) % (m - 1)
+	}
+	if p >= c.N {
+		return -1
+	}
+	return p
+}
+
+// SequentialPlan measures one pair per round in mmpi's order: (0,1),
+// (0,2) ... (0,N-1), (1,2) ... (N-2,N-1).
+type SequentialPlan struct{ N int }
+
+// Rounds returns N(N-1)/2.
+func (s SequentialPlan) Rounds() int { return s.N * (s.N - 1) / 2 }
+
+// Partner returns rank's partner in round k, or -1.
+func (s SequentialPlan) Partner(k, rank int) int {
+	p := PairAt(s.N, k)
+	switch rank {
+	case p.A:
+		return p.B
+	case p.B:
+		return p.A
+	}
+	return -1
+}
+
+// PairAt is the inverse of mapper.TriIndex: the k-th unordered pair of n
+// ranks in (0,1), (0,2) ... (n-2,n-1) order.
+func PairAt(n, k int) Pair {
+	// Row a starts at a*n - a(a+1)/2; solve for the last start <= k.
+	start := func(a int) int { return a*n - a*(a+1)/2 }
+	fn := float64(2*n - 1)
+	a := int((fn - math.Sqrt(fn*fn-8*float64(k))) / 2)
+	if a < 0 {
+		a = 0
+	}
+	for a > 0 && start(a) > k {
+		a--
+	}
+	for a+1 < n && start(a+1) <= k {
+		a++
+	}
+	return Pair{A: a, B: a + 1 + k - start(a)}
+}
+
+// ListPlan measures the given pairs one at a time, in order.
+type ListPlan []Pair
+
+// Rounds returns the number of pairs.
+func (l ListPlan) Rounds() int { return len(l) }
+
+// Partner returns rank's partner in round k, or -1.
+func (l ListPlan) Partner(k, rank int) int {
+	switch rank {
+	case l[k].A:
+		return l[k].B
+	case l[k].B:
+		return l[k].A
+	}
+	return -1
+}
+
+// isolationSeed makes every rank draw the same isolation sample without
+// talking to the others.
+const isolationSeed = 0x6c61746d6170 // "latmap"
+
+// IsolationSample returns the pairs to re-measure in isolation: frac of the
+// N(N-1)/2 pairs, at least N, at most all, chosen at random with a fixed
+// seed (so every rank computes the same list) and sorted. frac 0 returns
+// none.
+func IsolationSample(n int, frac float64) []Pair {
+	total := n * (n - 1) / 2
+	if frac <= 0 || total == 0 {
+		return nil
+	}
+	k := int(math.Ceil(frac * float64(total)))
+	if k < n {
+		k = n
+	}
+	if k > total {
+		k = total
+	}
+	rng := rand.New(rand.NewPCG(isolationSeed, uint64(n)))
+	var idx []int
+	if k == total {
+		idx = make([]int, total)
+		for i := range idx {
+			idx[i] = i
+		}
+	} else {
+		// Floyd's algorithm: k distinct indices in O(k) memory.
+		seen := make(map[int]bool, k)
+		for j := total - k; j < total; j++ {
+			t := rng.IntN(j + 1)
+			if seen[t] {
+				t = j
+			}
+			seen[t] = true
+			idx = append(idx, t)
+		}
+		sort.Ints(idx)
+	}
+	out := make([]Pair, len(idx))
+	for i, t := range idx {
+		out[i] = PairAt(n, t)
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestSurveyFlags checks that the survey flags reach the options: each row
+// gives flags whose value latmap must reject, by name, before anything is
+// measured. A valid command ends with the no-MPI error (plain go test) or,
+// built with the mpi tag, with the error that no MPI launcher started it.
+func TestSurveyFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"survey"}, `required flag(s) "output" not set`},
+		{[]string{"survey", "-o", "x", "--sizes", "64,huge"}, `message size "huge"`},
+		{[]string{"survey", "-o", "x", "--sizes", "2G"}, "larger than 1G"},
+		{[]string{"survey", "-o", "x", "--repeats", "1"}, "--repeats 1"},
+		{[]string{"survey", "-o", "x", "--burst", "0"}, "--burst 0"},
+		{[]string{"survey", "-o", "x", "--warmup", "-2"}, "--warmup -2"},
+		{[]string{"survey", "-o", "x", "--schedule", "random"}, `unknown schedule "random"`},
+		{[]string{"survey", "-o", "x", "--isolated-fraction", "2"}, "--isolated-fraction 2"},
+		{[]string{"survey", "-o", "x", "--mmpi", "x.dat", "--sizes", "6"}, "multiple of 4"},
+		{[]string{"survey", "-o", "x", "--sizes", "8,1K", "--schedule", "sequential", "--mmpi", "x.dat"}, "MPI"},
+	}
+	for _, tc := range tests {
+		root := newRootCmd()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(tc.args)
+		err := root.Execute()
+		if tc.wantErr == "MPI" && err != nil && !strings.Contains(err.Error(), "built without MPI") && !strings.Contains(err.Error(), "MPI launcher") {
+			t.Errorf("latmap %s: error %v, want the no-MPI or no-launcher error", strings.Join(tc.args, " "), err)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("latmap %s: error %v, want one containing %q", strings.Join(tc.args, " "), err, tc.wantErr)
+		}
+	}
+}
