@@ -65,8 +65,8 @@ func ReadMMPIFile(path string, opt MMPIOptions) (*Survey, error) {
 // mmpi's StdDev column is sqrt((E[t^2]-E[t]^2)/(n-1)) over n = Repeats round
 // trips, which is the standard error of the mean; rtt_std_us gets the
 // standard deviation StdDev*sqrt(n). Samples is Repeats, Mean the logged
-// average; median, min and p99 are not in the log and are NaN. MsgLen is
-// taken as the message size in bytes.
+// average; median, min and p99 are not in the log and are NaN. MsgLen
+// counts MPI_INTs, as in mmpi.c: the message size is 4 x MsgLen bytes.
 func ReadMMPI(r io.Reader, opt MMPIOptions) (*Survey, error) {
 	p := mmpiParser{opt: opt, hdr: mmpiHeader{ranks: -1}, nameLine: map[int]int{}}
 	sc := bufio.NewScanner(r)
@@ -171,6 +171,9 @@ func (p *mmpiParser) parseLine(b []byte) error {
 	return nil
 }
 
+// mmpiIntBytes is the size of the MPI_INT that mmpi's MsgLen counts.
+const mmpiIntBytes = 4
+
 // maxMMPIRanks bounds the ranks of an mmpi log (mmpi.c itself stops at 100;
 // latmap writes the format for any N) so a corrupt line cannot make the
 // reader allocate without bound.
@@ -271,7 +274,10 @@ func (p *mmpiParser) survey() (*Survey, error) {
 		ranks[r] = Rank{Rank: r, Host: host, CPU: -1, CPUEnd: -1, Socket: -1, NUMA: -1, L3: -1}
 	}
 	reps := p.hdr.repeats
-	t := NewPairTable(n, p.hdr.msgLen, Mean, Std, Min, Median, P99, Isolated)
+	// mmpi.c sends MsgLen MPI_INTs: "MsgLen 64" is 256 bytes (and latmap
+	// survey --mmpi writes size/4).
+	size := p.hdr.msgLen * mmpiIntBytes
+	t := NewPairTable(n, size, Mean, Std, Min, Median, P99, Isolated)
 	seen := make([]int32, TriLen(n))
 	scale := math.NaN()
 	if reps > 1 {
@@ -289,13 +295,13 @@ func (p *mmpiParser) survey() (*Survey, error) {
 			std = math.NaN()
 			badStd++
 		}
-		t.Set(&PairStats{A: row.a, B: row.b, Size: p.hdr.msgLen, Samples: reps, Mean: row.mean, Std: std,
+		t.Set(&PairStats{A: row.a, B: row.b, Size: size, Samples: reps, Mean: row.mean, Std: std,
 			Min: math.NaN(), Median: math.NaN(), P99: math.NaN(), Isolated: math.NaN()})
 	}
 	if missing := TriLen(n) - len(p.rows); missing > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d of %d rank pairs are missing from the log", missing, TriLen(n)))
 	}
-	warnings = append(warnings, fmt.Sprintf("rtt_std_us is mmpi's StdDev (the standard error of the mean over %d repeats) times sqrt(%d); min, median and p99 are not in mmpi logs", reps, reps))
+	warnings = append(warnings, fmt.Sprintf("rtt_std_us is mmpi's StdDev (the standard error of the mean over %d repeats) times sqrt(%d); min, median and p99 are not in mmpi logs; MsgLen %d counts MPI_INTs: %d bytes", reps, reps, p.hdr.msgLen, size))
 	if badStd > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d pairs have no usable StdDev (nan, or %d repeats)", badStd, reps))
 	}
@@ -309,7 +315,7 @@ func (p *mmpiParser) survey() (*Survey, error) {
 	s := &Survey{
 		Meta: SurveyMeta{
 			Tool: "latmap import mmpi", Version: version.Version,
-			Ranks: n, Sizes: []int{p.hdr.msgLen}, Repeats: reps,
+			Ranks: n, Sizes: []int{size}, Repeats: reps,
 			Schedule: "sequential", Scope: "all",
 			Machine: p.hdr.machine, Source: "mmpi:" + name, Warnings: warnings,
 		},

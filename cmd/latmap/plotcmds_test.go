@@ -26,7 +26,7 @@ func TestImportTopoPlotCompare(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "bw")
 	out, err := runLatmap(t, "import", "mmpi", log, "-o", dir)
-	if err != nil || !strings.Contains(out, "128 ranks on 4 hosts, 8128 pairs of 64 B, 100 repeats") {
+	if err != nil || !strings.Contains(out, "128 ranks on 4 hosts, 8128 pairs of 256 B, 100 repeats") {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	if _, err := runLatmap(t, "import", "mmpi", log, "-o", dir); err == nil {
