@@ -42,9 +42,14 @@ type TopoOptions struct {
 	// the dissimilarity of two ranks (default 1; < 0 turns it off).
 	ProfileWeight float64
 	// NodeMaxUs is the largest median round trip of ranks sharing a node
-	// (default 5 us: shared memory takes 0.3-3 us); slower groups are
-	// parts of the network.
+	// (default 5 us: shared memory takes 0.3-3 us) unless the step to the
+	// level above is at least StrongNodeRatio: a group slower than this
+	// with a modest step above it is a part of the network.
 	NodeMaxUs float64
+	// StrongNodeRatio is a step between successive levels' medians that
+	// separates nodes whatever their own round trips (default 2.5: on an
+	// oversubscribed machine shared memory can take 10 us, the network 40).
+	StrongNodeRatio float64
 	// NetworkUs is the smallest round trip taken for a network: a jump
 	// that reaches NodeRatio separates nodes only when the pairs above it
 	// have a median of at least this (else it is taken for sockets of one
@@ -57,7 +62,7 @@ type TopoOptions struct {
 
 // DefaultTopoOptions returns the defaults.
 func DefaultTopoOptions() TopoOptions {
-	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5}
+	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5, StrongNodeRatio: 2.5}
 }
 
 // Topology is what latency alone says about a machine; it is what
@@ -152,9 +157,9 @@ func hasValues(t *PairTable, m Metric) bool {
 // the whole matrix does. Where the sorted merge heights jump by LevelRatio
 // or more, a level may end; neighbouring levels whose median round trips
 // differ by less than LevelRatio are joined. The largest step between
-// successive levels' medians, when it reaches NodeRatio, starts from
-// below NodeMaxUs and goes to NetworkUs or more, separates ranks sharing a
-// node from the network. A level made only of single ranks joining late
+// successive levels' medians, when it reaches NodeRatio, goes to NetworkUs
+// or more and starts below NodeMaxUs (or reaches StrongNodeRatio),
+// separates ranks sharing a node from the network. A level made only of single ranks joining late
 // (a slow core) is folded into the level below and reported as a note.
 // Host names are only used afterwards, to check.
 func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
@@ -173,6 +178,9 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	}
 	if opt.NodeMaxUs <= 0 {
 		opt.NodeMaxUs = def.NodeMaxUs
+	}
+	if opt.StrongNodeRatio <= 1 {
+		opt.StrongNodeRatio = def.StrongNodeRatio
 	}
 	t, err := s.Table(opt.Size)
 	if err != nil {
@@ -238,11 +246,11 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	}
 	// The node boundary: the largest step between successive levels'
 	// medians, if at least NodeRatio, into round trips of at least
-	// NetworkUs, from round trips below NodeMaxUs.
+	// NetworkUs, from round trips below NodeMaxUs or by StrongNodeRatio.
 	nodeBound, nodeRatio := -1, 0.0
 	for i, b := range bounds {
 		r := med[i+1] / med[i]
-		if r >= opt.NodeRatio && r > nodeRatio && med[i+1] >= opt.NetworkUs && med[i] < opt.NodeMaxUs {
+		if r >= opt.NodeRatio && r > nodeRatio && med[i+1] >= opt.NetworkUs && (med[i] < opt.NodeMaxUs || r >= opt.StrongNodeRatio) {
 			nodeBound, nodeRatio = b, r
 		}
 	}
@@ -281,7 +289,7 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 		for i := range node {
 			node[i] = i
 		}
-		topo.Notes = append(topo.Notes, fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us to %.1f us or more), and the median round trip %.2f us is at least %.1f us: every rank is taken to be on its own node", opt.NodeRatio, opt.NodeMaxUs, opt.NetworkUs, median, opt.NetworkUs))
+		topo.Notes = append(topo.Notes, fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, to %.1f us or more), and the median round trip %.2f us is at least %.1f us: every rank is taken to be on its own node", opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs))
 	}
 	topo.Ranks = make([]TopoRank, n)
 	for r := 0; r < n; r++ {
