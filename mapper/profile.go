@@ -21,8 +21,22 @@ func newRowProfiles(n int, vals []float32) *rowProfiles {
 		k = min(n, max(8, w))
 	}
 	p := &rowProfiles{ref: make([]int, k), rows: make([]float32, n*k)}
-	for c := range p.ref {
-		p.ref[c] = c * n / k
+	if k == n {
+		for c := range p.ref {
+			p.ref[c] = c
+		}
+	} else {
+		// Spread by the golden ratio rather than at a fixed stride, which
+		// could fall on one node in a cyclic layout.
+		seen := map[int]bool{}
+		for c, x := 0, 0.0; c < k; x++ {
+			r := int(math.Mod(x*0.6180339887498949, 1) * float64(n))
+			if !seen[r] {
+				seen[r] = true
+				p.ref[c] = r
+				c++
+			}
+		}
 	}
 	nan := float32(math.NaN())
 	for r := 0; r < n; r++ {

@@ -314,3 +314,26 @@ func TestInferTopologyTorus(t *testing.T) {
 		}
 	}
 }
+
+// TestInferTopologyCyclicReferences: 1024 ranks dealt round robin over 8
+// nodes. The profile's reference ranks are a sample at this size; a fixed
+// stride of 1024/128 = 8 would put them all on node 0.
+func TestInferTopologyCyclicReferences(t *testing.T) {
+	s := Synthetic(SyntheticSpec{Nodes: 8, Sockets: 2, Cores: 64, NodesPerSwitch: 2, Layout: LayoutCyclic,
+		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 3})
+	tp, err := InferTopology(s, DefaultTopoOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := inferredNodes(tp), hostGroups(s); !reflect.DeepEqual(got, want) || tp.Layout != LayoutCyclic {
+		t.Fatalf("%s", tp.Description)
+	}
+	// Pairs per level: 8 nodes x 2 sockets x C(64, 2) on a socket, 8 x 64 x
+	// 64 across sockets, 4 switches x 128 x 128 across a switch's nodes.
+	want := map[string]int{LevelSocket: 8 * 2 * 64 * 63 / 2, LevelNode: 8 * 64 * 64, LevelSwitch: 4 * 128 * 128}
+	for _, l := range tp.Levels {
+		if w, ok := want[l.Name]; ok && l.Pairs != w {
+			t.Errorf("level %s has %d pairs, want %d", l.Name, l.Pairs, w)
+		}
+	}
+}
