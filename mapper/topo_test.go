@@ -337,3 +337,29 @@ func TestInferTopologyCyclicReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestInferTopologyMissingPairs leaves a fifth of the pairs unmeasured
+// (NaN, as a partial survey has): the rest still place every rank.
+func TestInferTopologyMissingPairs(t *testing.T) {
+	s := Synthetic(SyntheticSpec{Nodes: 4, Sockets: 2, Cores: 4, NodesPerSwitch: 2, RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.05, Seed: 21})
+	rng := rand.New(rand.NewPCG(5, 5))
+	tab := s.Tables[0]
+	missing := 0
+	for i := range tab.Samples {
+		if rng.Float64() < 0.2 {
+			for _, m := range []Metric{Mean, Median, Std, Min, P99} {
+				tab.Values[m][i] = float32(math.NaN())
+			}
+			tab.Samples[i] = 0
+			missing++
+		}
+	}
+	tp, err := InferTopology(s, DefaultTopoOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := inferredNodes(tp), hostGroups(s); !reflect.DeepEqual(got, want) {
+		t.Errorf("with %d of %d pairs missing: %s", missing, len(tab.Samples), tp.Description)
+	}
+	checkLevelsConsistent(t, tp, s.N())
+}
