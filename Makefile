@@ -58,5 +58,12 @@ bench-place:
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
 	$(GO) test -run '^$$' -bench 'ScotchVsLatmap' -benchtime 1x -timeout 30m ./placement/
 
+# latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
+# < 5 s and < 1 GiB); prints in-process time and peak heap, and the built
+# binary's wall time, CPU time and max RSS (under /usr/bin/time -v).
+bench-plot: build
+	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
+	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
+
 clean:
 	rm -rf bin lib demo demo.tmp
