@@ -17,9 +17,11 @@ import (
 
 // Options are the inputs of latmap place.
 type Options struct {
-	// Survey is a survey directory, or an mmpi log file (read through
-	// ReadMmpiLog).
+	// Survey is a survey directory, or an mmpi log file.
 	Survey string
+	// HostPattern extracts node names from an mmpi log's processor names
+	// (see mapper.HostPattern).
+	HostPattern string
 	// Profile is a profile directory (traffic, per-rank times, current
 	// placement).
 	Profile string
@@ -127,28 +129,14 @@ func (r *Result) reference() Prediction {
 	return b
 }
 
-// ReadMmpiLog reads an mmpi log file as a survey. It is the hook for the
-// mmpi parser that lives in package mapper: nil until the lead wires it
-// (placement.ReadMmpiLog = <mapper's reader>); until then latmap place
-// asks for a survey directory (latmap import mmpi LOG -o DIR).
-var ReadMmpiLog func(path string) (*mapper.Survey, error)
-
-func loadSurvey(path string) (*mapper.Survey, error) {
-	st, err := os.Stat(path)
+// loadSurvey reads a survey directory or an mmpi log (mapper.LoadWith),
+// keeping only the metrics the cost model uses.
+func loadSurvey(path, hostPattern string) (*mapper.Survey, error) {
+	mm, err := mapper.HostPattern(hostPattern)
 	if err != nil {
-		return nil, fmt.Errorf("place: survey: %w", err)
+		return nil, fmt.Errorf("place: %w", err)
 	}
-	if !st.IsDir() {
-		if ReadMmpiLog == nil {
-			return nil, fmt.Errorf("place: survey %s is a file; reading mmpi logs directly is not wired in yet: convert it with latmap import mmpi %s -o DIR and pass --survey DIR", path, path)
-		}
-		s, err := ReadMmpiLog(path)
-		if err != nil {
-			return nil, fmt.Errorf("place: survey %s: %w", path, err)
-		}
-		return s, nil
-	}
-	s, err := mapper.ReadSurvey(path, mapper.LoadOptions{Metrics: []mapper.Metric{mapper.Mean, mapper.Median}})
+	s, err := mapper.LoadWith(path, mapper.LoadOptions{Metrics: []mapper.Metric{mapper.Mean, mapper.Median}}, mm)
 	if err != nil {
 		return nil, fmt.Errorf("place: %w", err)
 	}
@@ -181,7 +169,7 @@ func Run(opt Options) (*Result, error) {
 			return nil, fmt.Errorf("place: output %s exists; use --force to replace it or choose another -o", opt.Output)
 		}
 	}
-	s, err := loadSurvey(opt.Survey)
+	s, err := loadSurvey(opt.Survey, opt.HostPattern)
 	if err != nil {
 		return nil, err
 	}

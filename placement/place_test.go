@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper"
 )
 
@@ -176,7 +177,7 @@ func TestRunErrors(t *testing.T) {
 		{"empty survey", Options{Survey: emptySurvey, Matrix: writeMatrix(t, ring4)}, "0 ranks, need at least 2"},
 		{"survey without pairs", Options{Survey: noPairs, Matrix: write("two.csv", "src,dst,bytes,messages\n0,1,1,1\n")}, "no measured pairs"},
 		{"missing survey", Options{Survey: "/nonexistent/survey", Matrix: writeMatrix(t, ring4)}, "no such file"},
-		{"survey is a file", Options{Survey: writeMatrix(t, ring4), Matrix: writeMatrix(t, ring4)}, "latmap import mmpi"},
+		{"survey is neither dir nor mmpi log", Options{Survey: writeMatrix(t, ring4), Matrix: writeMatrix(t, ring4)}, "neither a survey directory nor an mmpi log"},
 		{"exclude unknown host", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Select: SelectOptions{Exclude: []string{"zz"}}}, "--exclude zz: no such host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -189,20 +190,31 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestRunMmpiHook: a survey given as a file goes through ReadMmpiLog.
-func TestRunMmpiHook(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 2, testRTT, nil)
-	s := readSurveyT(t, sv)
-	old := ReadMmpiLog
-	defer func() { ReadMmpiLog = old }()
-	var got string
-	ReadMmpiLog = func(path string) (*mapper.Survey, error) { got = path; return s, nil }
-	flows, _ := ring(4)
-	log := writeMatrix(t, nil) // any file
-	if _, err := Run(Options{Survey: log, Matrix: writeMatrix(t, flows), Out: &bytes.Buffer{}}); err != nil {
+// TestRunMmpiLog: a real mmpi log (Stampede, 2 nodes x 16 ranks) is read as
+// the survey; a ring of 32 ranks then has 2 hosts of 16 slots, every slot
+// pair measured, and the proposal keeps all but 2 ring edges inside a node
+// (the optimum: the ring must cross between the 2 nodes twice).
+func TestRunMmpiLog(t *testing.T) {
+	log := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
+	flows, _ := ring(32)
+	r, err := Run(Options{Survey: log, Matrix: writeMatrix(t, flows), Out: &bytes.Buffer{}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got != log {
-		t.Errorf("hook called with %q, want %q", got, log)
+	if r.Slots != 32 || r.Hosts != 2 || r.FilledPairs != 0 {
+		t.Fatalf("slots %d hosts %d filled %d, want 32, 2, 0", r.Slots, r.Hosts, r.FilledPairs)
+	}
+	host := map[int]string{}
+	for _, p := range r.Placement {
+		host[p.Rank] = p.Host
+	}
+	cross := 0
+	for i := 0; i < 32; i++ {
+		if host[i] != host[(i+1)%32] {
+			cross++
+		}
+	}
+	if cross != 2 {
+		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
 	}
 }

@@ -37,7 +37,8 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opt.Survey, "survey", "", "survey directory (latmap survey or latmap import)")
+	f.StringVar(&opt.Survey, "survey", "", "survey directory (latmap survey or latmap import), or an mmpi log")
+	f.StringVar(&opt.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	f.StringVar(&opt.Profile, "profile", "", "profile directory (latmap profile)")
 	f.StringVar(&opt.Matrix, "matrix", "", "communication matrix CSV: src,dst,bytes,messages")
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
