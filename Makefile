@@ -8,6 +8,9 @@ LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 TEST_PKGS := $(MPI_PKGS) iproute2 lammps lammps-examples
 NP        ?= 4
+# With fewer cores than ranks, pairs measured at the same time fight for the
+# cores; the demo then measures one pair at a time.
+SCHEDULE  ?= $(shell [ "$$(nproc)" -lt "$(NP)" ] && echo sequential || echo rounds)
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -42,10 +45,11 @@ test-short:
 
 demo: build
 	@rm -rf demo.tmp && mkdir -p demo.tmp
-	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --progress
-	@if bin/latmap plot --help >/dev/null 2>&1; then bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png || true; fi
+	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --schedule $(SCHEDULE) --progress
+	bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png
+	bin/latmap topo demo.tmp/survey
 	@rm -rf demo && mv demo.tmp demo
-	@echo "latmap: results in demo/ (survey/, survey.mmpi)"
+	@echo "latmap: results in demo/ (survey/ with ranks.csv and pairs.csv, survey.mmpi, survey.png)"
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

@@ -286,10 +286,19 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	case len(names) > 0 && names[len(names)-1] != LevelNetwork:
 		// Everything on one node.
 	default:
+		why := fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, to %.1f us or more), and the median round trip %.2f us is at least %.1f us", opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs)
+		// Latencies alone cannot tell one node of slow shared memory
+		// (an oversubscribed node) from one rank per node; where the host
+		// names put several ranks together, they decide.
+		if hosts := hostNodes(s.Ranks); hosts != nil {
+			copy(node, hosts)
+			topo.Notes = append(topo.Notes, why+": latencies alone cannot tell one node from one rank per node, so the nodes are taken from the host names")
+			break
+		}
 		for i := range node {
 			node[i] = i
 		}
-		topo.Notes = append(topo.Notes, fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, to %.1f us or more), and the median round trip %.2f us is at least %.1f us: every rank is taken to be on its own node", opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs))
+		topo.Notes = append(topo.Notes, why+": every rank is taken to be on its own node")
 	}
 	topo.Ranks = make([]TopoRank, n)
 	for r := 0; r < n; r++ {
@@ -743,6 +752,28 @@ func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []st
 }
 
 // renumber numbers groups in order of their lowest member.
+// hostNodes numbers the ranks' hosts in order of first appearance, or
+// returns nil when the host names are unknown or every rank has its own.
+func hostNodes(ranks []Rank) []int {
+	idx := map[string]int{}
+	out := make([]int, len(ranks))
+	for i, r := range ranks {
+		if r.Host == "" {
+			return nil
+		}
+		v, ok := idx[r.Host]
+		if !ok {
+			v = len(idx)
+			idx[r.Host] = v
+		}
+		out[i] = v
+	}
+	if len(idx) == len(ranks) {
+		return nil
+	}
+	return out
+}
+
 func renumber(g []int) []int {
 	m := map[int]int{}
 	out := make([]int, len(g))
