@@ -8,6 +8,9 @@ LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 TEST_PKGS := $(MPI_PKGS) iproute2 lammps lammps-examples
 NP        ?= 4
+# With fewer cores than ranks, pairs measured at the same time fight for the
+# cores; the demo then measures one pair at a time.
+SCHEDULE  ?= $(shell [ "$$(nproc)" -lt "$(NP)" ] && echo sequential || echo rounds)
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -42,15 +45,29 @@ test-short:
 
 demo: build
 	@rm -rf demo.tmp && mkdir -p demo.tmp
-	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --progress
-	@if bin/latmap plot --help >/dev/null 2>&1; then bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png || true; fi
+	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --schedule $(SCHEDULE) --progress
+	bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png
+	bin/latmap topo demo.tmp/survey
 	@rm -rf demo && mv demo.tmp demo
-	@echo "latmap: results in demo/ (survey/, survey.mmpi)"
+	@echo "latmap: results in demo/ (survey/ with ranks.csv and pairs.csv, survey.mmpi, survey.png)"
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
 bench-survey: build
 	$(GO) test -run '^$$' -bench BenchmarkSurveyVirtualCluster -benchtime 1x -timeout 20m ./bench/
+
+# Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
+# times and costs side by side (needs: apt-get install scotch).
+bench-place:
+	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	$(GO) test -run '^$$' -bench 'ScotchVsLatmap' -benchtime 1x -timeout 30m ./placement/
+
+# latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
+# < 5 s and < 1 GiB); prints in-process time and peak heap, and the built
+# binary's wall time, CPU time and max RSS (under /usr/bin/time -v).
+bench-plot: build
+	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
+	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
 
 clean:
 	rm -rf bin lib demo demo.tmp

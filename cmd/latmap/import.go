@@ -1,18 +1,37 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/mapper"
 )
 
-// TODO(issue): replaced by the real command.
 func newImportCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "import",
-		Short: "not built yet",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("import: not built yet")
-		},
+	cmd := &cobra.Command{
+		Use:   "import FORMAT FILE -o DIR",
+		Short: "turn another tool's latency log into a survey directory",
+		Long: `Import turns another tool's latency log into a latmap survey directory.
+
+Formats:
+  mmpi   the all-pairs logs of mmpi.c (ammpi_N_LEN_REPEATS.dat)
+
+  latmap import mmpi bw_4x32_ammpi_128_64_100.dat -o bw/
+  latmap import mmpi mira.dat -o mira/ --host-pattern 'R\d+-M\d+-N\d+-J\d+'`,
+		Args: cobra.ExactArgs(2),
 	}
+	req := mapper.ImportRequest{}
+	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory to write (required)")
+	cmd.Flags().StringVar(&req.HostPattern, "host-pattern", "", "regular expression extracting the node name from processor names (first group, else the match)")
+	cmd.Flags().BoolVarP(&req.Force, "force", "f", false, "replace an existing output directory")
+	cmd.MarkFlagRequired("output")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if args[0] != "mmpi" {
+			return fmt.Errorf("import: unknown format %q (known: mmpi)", args[0])
+		}
+		req.Log, req.Report = args[1], cmd.OutOrStdout()
+		return mapper.ImportMMPI(req)
+	}
+	return cmd
 }

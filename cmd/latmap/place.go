@@ -1,18 +1,60 @@
 package main
 
 import (
-	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/placement"
 )
 
-// TODO(issue): replaced by the real command.
 func newPlaceCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "place",
-		Short: "not built yet",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("place: not built yet")
+	var opt placement.Options
+	var bw [3]float64
+	cmd := &cobra.Command{
+		Use:   "place --survey DIR (--profile DIR | --matrix CSV) [-o FILE --format F] [-- APP ARGS...]",
+		Short: "propose a rank placement, its predicted gain and the launcher file",
+		Long: `place turns a latency survey (how fast each pair of slots talks) and a
+communication profile or matrix (how much each pair of ranks talks) into a
+rank-to-core/node placement, compares it with the current, block and cyclic
+placements and a perfect interconnect, says whether it is worth using, and
+writes the file the launcher takes.
+
+  latmap place --survey cluster/ --profile app/ -o app.rankfile -- ./app
+  latmap place --survey cluster/ --matrix comm.csv --format slurm -o hosts
+  latmap place --qaplib nug12.dat          general QAP local search on a QAPLIB instance
+
+Formats: openmpi (rankfile), mpich (Hydra machine file + -bind-to user:),
+slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.App = args
+			opt.Costs.BandwidthGBps = bw
+			opt.Out = cmd.OutOrStdout()
+			opt.Format = strings.ToLower(opt.Format)
+			opt.QAP.Seed = opt.Solve.Seed
+			_, err := placement.Run(opt)
+			return err
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opt.Survey, "survey", "", "survey directory (latmap survey or latmap import), or an mmpi log")
+	f.StringVar(&opt.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
+	f.StringVar(&opt.Profile, "profile", "", "profile directory (latmap profile)")
+	f.StringVar(&opt.Matrix, "matrix", "", "communication matrix CSV: src,dst,bytes,messages")
+	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
+	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
+	f.StringVar(&opt.Format, "format", placement.FormatOpenMPI, "launcher file format: "+strings.Join(placement.Formats, ", "))
+	f.BoolVar(&opt.Force, "force", false, "replace an existing output file")
+	f.BoolVar(&opt.JSON, "json", false, "print the whole result as JSON")
+	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
+	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
+	f.Float64Var(&bw[placement.SameSocket], "bandwidth-socket", placement.DefaultBandwidthGBps[placement.SameSocket], "GB/s between cores of one socket when the survey has no fit.csv")
+	f.Float64Var(&bw[placement.SameNode], "bandwidth-node", placement.DefaultBandwidthGBps[placement.SameNode], "GB/s between sockets of one node when the survey has no fit.csv")
+	f.Float64Var(&bw[placement.OtherNode], "bandwidth-net", placement.DefaultBandwidthGBps[placement.OtherNode], "GB/s between nodes when the survey has no fit.csv")
+	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use the smallest size's latency and the --bandwidth-* values even when fit.csv exists")
+	f.Uint64Var(&opt.Solve.Seed, "seed", 1, "seed of the solver's randomised trials")
+	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials (more may find better placements, slower)")
+	f.StringVar(&opt.QAPLIB, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
+	f.IntVar(&opt.QAP.Restarts, "restarts", 16, "restarts of the --qaplib local search")
+	return cmd
 }

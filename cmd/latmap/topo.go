@@ -1,18 +1,30 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/mapper"
 )
 
-// TODO(issue): replaced by the real command.
 func newTopoCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "topo",
-		Short: "not built yet",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("topo: not built yet")
-		},
+	cmd := &cobra.Command{
+		Use:   "topo SURVEY",
+		Short: "infer levels, nodes and the scheduler's layout from latencies",
+		Long: `Topo groups ranks into levels (core, socket, node, switch, network) from the
+latency matrix alone, says how the ranks sit on nodes (block, cyclic,
+irregular, one-per-node) and checks the result against the host names.
+SURVEY is a survey directory or an mmpi log.`,
+		Args: cobra.ExactArgs(1),
 	}
+	req := mapper.TopoRequest{}
+	f := cmd.Flags()
+	f.BoolVar(&req.JSON, "json", false, "print JSON")
+	f.StringVar(&req.Metric, "metric", "auto", "statistic to cluster: mean, median, min, p99 (auto: median, or mean for mmpi logs)")
+	f.IntVar(&req.Size, "size", -1, "message size in bytes (default: the smallest measured)")
+	f.StringVar(&req.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		req.Input, req.Out = args[0], cmd.OutOrStdout()
+		return mapper.RunTopo(req)
+	}
+	return cmd
 }

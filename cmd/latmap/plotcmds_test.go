@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runLatmap(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// TestImportTopoPlotCompare runs the four commands on a real mmpi log.
+func TestImportTopoPlotCompare(t *testing.T) {
+	log := filepath.Join("..", "..", "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat")
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "bw")
+	out, err := runLatmap(t, "import", "mmpi", log, "-o", dir)
+	if err != nil || !strings.Contains(out, "128 ranks on 4 hosts, 8128 pairs of 256 B, 100 repeats") {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	if _, err := runLatmap(t, "import", "mmpi", log, "-o", dir); err == nil {
+		t.Error("import over an existing directory without -f succeeded")
+	}
+	for _, in := range []string{dir, log} {
+		out, err = runLatmap(t, "topo", in, "--json")
+		if err != nil {
+			t.Fatalf("topo %s: %v", in, err)
+		}
+		var topo struct {
+			Levels []struct {
+				Name     string  `json:"name"`
+				RTTMinUs float64 `json:"rtt_min_us"`
+				RTTMaxUs float64 `json:"rtt_max_us"`
+				Pairs    int     `json:"pairs"`
+			} `json:"levels"`
+			Ranks []struct {
+				Rank int    `json:"rank"`
+				Host string `json:"host"`
+				Node int    `json:"node"`
+			} `json:"ranks"`
+			Layout       string `json:"layout"`
+			RanksPerNode []int  `json:"ranks_per_node"`
+		}
+		if err := json.Unmarshal([]byte(out), &topo); err != nil {
+			t.Fatalf("topo --json: %v\n%s", err, out)
+		}
+		if topo.Layout != "block" || len(topo.RanksPerNode) != 4 || len(topo.Ranks) != 128 || topo.Ranks[127].Node != 3 || topo.Ranks[127].Host != "nid23470" {
+			t.Errorf("topo %s: layout %q, ranks per node %v", in, topo.Layout, topo.RanksPerNode)
+		}
+	}
+	out, err = runLatmap(t, "topo", dir)
+	if err != nil || !strings.HasPrefix(out, "4 nodes x 32 ranks, block (ranks 0-31 on nid23543") {
+		t.Errorf("topo text: %v\n%s", err, out)
+	}
+	png := filepath.Join(tmp, "bw.svg")
+	if _, err := runLatmap(t, "plot", log, "-o", png, "--order", "host", "--metric", "std"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(png); !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("plot wrote no SVG")
+	}
+	if _, err := runLatmap(t, "plot", log, "-o", filepath.Join(tmp, "x.png"), "--metric", "nope"); err == nil || !strings.Contains(err.Error(), "--metric") {
+		t.Errorf("bad metric: %v", err)
+	}
+	stampede := filepath.Join("..", "..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
+	out, err = runLatmap(t, "compare", dir, stampede, "-o", filepath.Join(tmp, "cmp.png"))
+	if err != nil || !strings.Contains(out, "different numbers of ranks (128 and 32)") {
+		t.Errorf("compare: %v\n%s", err, out)
+	}
+	if _, err := runLatmap(t, "import", "osu", log, "-o", filepath.Join(tmp, "z")); err == nil {
+		t.Error("unknown import format accepted")
+	}
+}

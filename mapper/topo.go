@@ -1,0 +1,825 @@
+package mapper
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Level names used by topology inference, finest first.
+const (
+	LevelCore    = "core"
+	LevelNUMA    = "numa"
+	LevelSocket  = "socket"
+	LevelNode    = "node"
+	LevelSwitch  = "switch"
+	LevelNetwork = "network"
+)
+
+// Layout names.
+const (
+	LayoutBlock      = "block"
+	LayoutCyclic     = "cyclic"
+	LayoutIrregular  = "irregular"
+	LayoutOnePerNode = "one-per-node"
+)
+
+// TopoOptions control topology inference.
+type TopoOptions struct {
+	// Size is the message size to use; < 0 means the smallest measured.
+	Size int
+	// Metric is the statistic clustered; < 0 picks the median when the
+	// survey has it, else the mean.
+	Metric Metric
+	// LevelRatio is the smallest jump between successive merge heights
+	// that separates two levels (default 1.15).
+	LevelRatio float64
+	// NodeRatio is the smallest jump that separates ranks sharing a node
+	// from ranks talking over the network (default 1.5).
+	NodeRatio float64
+	// ProfileWeight is how much unlike rows of the latency matrix add to
+	// the dissimilarity of two ranks (default 1; < 0 turns it off).
+	ProfileWeight float64
+	// NodeMaxUs is the largest median round trip of ranks sharing a node
+	// (default 5 us: shared memory takes 0.3-3 us) unless the step to the
+	// level above is at least StrongNodeRatio: a group slower than this
+	// with a modest step above it is a part of the network.
+	NodeMaxUs float64
+	// StrongNodeRatio is a step between successive levels' medians that
+	// separates nodes whatever their own round trips (default 2.5: on an
+	// oversubscribed machine shared memory can take 10 us, the network 40).
+	StrongNodeRatio float64
+	// NetworkUs is the smallest round trip taken for a network: a jump
+	// that reaches NodeRatio separates nodes only when the pairs above it
+	// have a median of at least this (else it is taken for sockets of one
+	// node); when no jump separates nodes, all ranks share one node if the
+	// median round trip is below this, else each is on its own node
+	// (default 1.5 us: shared memory between sockets takes 0.3-1.2 us,
+	// the fastest networks about 2 us).
+	NetworkUs float64
+}
+
+// DefaultTopoOptions returns the defaults.
+func DefaultTopoOptions() TopoOptions {
+	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5, StrongNodeRatio: 2.5}
+}
+
+// Topology is what latency alone says about a machine; it is what
+// latmap topo --json prints.
+type Topology struct {
+	// Levels from the closest pairs (e.g. core) to the farthest (network).
+	Levels []Level `json:"levels"`
+	// Ranks gives each rank's inferred node.
+	Ranks []TopoRank `json:"ranks"`
+	// Layout is block, cyclic, irregular or one-per-node.
+	Layout string `json:"layout"`
+	// Nodes is the number of inferred nodes.
+	Nodes int `json:"nodes"`
+	// RanksPerNode counts the ranks of each inferred node.
+	RanksPerNode []int `json:"ranks_per_node"`
+	// Description says the layout in words, for example
+	// "4 nodes x 32 ranks, block (ranks 0-31 on nid00670, ...)".
+	Description string `json:"description"`
+	// Metric and SizeBytes say which statistic of which size was used.
+	Metric    string `json:"metric"`
+	SizeBytes int    `json:"size_bytes"`
+	// HostsAgree is true when the inferred nodes are exactly the hosts.
+	HostsAgree bool `json:"hosts_agree"`
+	// Disagreements between the inferred nodes and the host names.
+	Disagreements []string `json:"disagreements,omitempty"`
+	// Notes are other findings (outlier ranks, how the node level was
+	// chosen).
+	Notes []string `json:"notes,omitempty"`
+
+	// Group[l][r] is the cluster of rank r at level l (0-based, numbered
+	// in order of each cluster's lowest rank). Not in the JSON.
+	Group [][]int `json:"-"`
+	// NodeLevel is the index of the node level in Levels, -1 when every
+	// rank is on its own node.
+	NodeLevel int `json:"-"`
+}
+
+// Level is one level of the inferred hierarchy: the pairs of ranks that
+// first share a group at this level.
+type Level struct {
+	Name   string  `json:"name"`
+	RTTMin float64 `json:"rtt_min_us"`
+	RTTMax float64 `json:"rtt_max_us"`
+	// RTTMedian is the median round trip of the level's pairs.
+	RTTMedian float64 `json:"rtt_median_us"`
+	// Pairs is how many rank pairs belong to the level.
+	Pairs int `json:"pairs"`
+	// Groups is how many groups the ranks form at this level.
+	Groups int `json:"groups"`
+}
+
+// TopoRank is one rank's line of the topology.
+type TopoRank struct {
+	Rank int    `json:"rank"`
+	Host string `json:"host"`
+	Node int    `json:"node"`
+}
+
+// ChooseMetric returns the statistic to analyse in t: want when it is >= 0
+// and present, else the median when t has it, else the mean.
+func ChooseMetric(t *PairTable, want Metric) (Metric, error) {
+	if want >= 0 {
+		if !hasValues(t, want) {
+			return 0, fmt.Errorf("mapper: the survey has no %s values at %d bytes", want, t.Size)
+		}
+		return want, nil
+	}
+	for _, m := range []Metric{Median, Mean, Min} {
+		if hasValues(t, m) {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("mapper: the survey has no latencies at %d bytes", t.Size)
+}
+
+func hasValues(t *PairTable, m Metric) bool {
+	for _, v := range t.Values[m] {
+		if !math.IsNaN(float64(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// InferTopology groups ranks into levels from the latency matrix alone.
+//
+// Ranks are clustered by average linkage: two groups merge at the average,
+// over all their members, of a dissimilarity that is the round trip raised
+// by how unlike the two ranks' rows of the matrix are (ranks on one node
+// have the same round trips to everyone else). Single pairs whose round
+// trips overlap with another level, common on real machines, do not decide;
+// the whole matrix does. Where the sorted merge heights jump by LevelRatio
+// or more, a level may end; neighbouring levels whose median round trips
+// differ by less than LevelRatio are joined. The largest step between
+// successive levels' medians, when it reaches NodeRatio, goes to NetworkUs
+// or more and starts below NodeMaxUs (or reaches StrongNodeRatio),
+// separates ranks sharing a node from the network. A level made only of single ranks joining late
+// (a slow core) is folded into the level below and reported as a note.
+// Host names are only used afterwards, to check.
+func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
+	def := DefaultTopoOptions()
+	if opt.LevelRatio <= 1 {
+		opt.LevelRatio = def.LevelRatio
+	}
+	if opt.NodeRatio <= 1 {
+		opt.NodeRatio = def.NodeRatio
+	}
+	if opt.NetworkUs <= 0 {
+		opt.NetworkUs = def.NetworkUs
+	}
+	if opt.ProfileWeight == 0 {
+		opt.ProfileWeight = def.ProfileWeight
+	}
+	if opt.NodeMaxUs <= 0 {
+		opt.NodeMaxUs = def.NodeMaxUs
+	}
+	if opt.StrongNodeRatio <= 1 {
+		opt.StrongNodeRatio = def.StrongNodeRatio
+	}
+	t, err := s.Table(opt.Size)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ChooseMetric(t, opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	n := s.N()
+	if n < 2 {
+		return nil, fmt.Errorf("mapper: topology needs at least 2 ranks, the survey has %d", n)
+	}
+	vals := t.Values[m]
+	// The dissimilarity of two ranks is their round trip, raised when their
+	// rows of the matrix differ: ranks on one node have the same round
+	// trips to everyone else, which tells nodes apart where single round
+	// trips within and between nodes overlap.
+	prof := newRowProfiles(n, vals)
+	wgt := opt.ProfileWeight
+	dist := func(a, b int) float64 {
+		v := float64(vals[TriIndex(n, a, b)])
+		if wgt > 0 {
+			v *= 1 + wgt*prof.distance(a, b)
+		}
+		return v
+	}
+	dg := AverageLinkage(n, dist)
+	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
+
+	// Level boundaries: indices k such that merges [0, k] are below the
+	// boundary and merge k+1 above, where the merge heights jump.
+	h := make([]float64, len(dg.Merges))
+	for i, mg := range dg.Merges {
+		h[i] = mg.Height
+	}
+	var bounds []int
+	for k := 0; k+1 < len(h); k++ {
+		if h[k] <= 0 || h[k+1]/h[k] >= opt.LevelRatio {
+			bounds = append(bounds, k)
+		}
+	}
+	bounds = largestJumps(h, bounds, maxLevels)
+	// Levels whose round trips are alike are one level: drop the
+	// boundary between the two most alike until every step between
+	// successive levels' median round trips is at least LevelRatio.
+	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
+	lm := &levelMedians{grouped: grouped, start: start}
+	var med []float64
+	for {
+		ends := append(append([]int(nil), bounds...), len(h)-1)
+		med = lm.of(ends)
+		worst, worstR := -1, opt.LevelRatio
+		for i := 0; i+1 < len(med); i++ {
+			if r := med[i+1] / med[i]; !(r >= worstR) {
+				worst, worstR = i, r
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		bounds = append(bounds[:worst], bounds[worst+1:]...)
+	}
+	// The node boundary: the largest step between successive levels'
+	// medians, if at least NodeRatio, into round trips of at least
+	// NetworkUs, from round trips below NodeMaxUs or by StrongNodeRatio.
+	nodeBound, nodeRatio := -1, 0.0
+	for i, b := range bounds {
+		r := med[i+1] / med[i]
+		if r >= opt.NodeRatio && r > nodeRatio && med[i+1] >= opt.NetworkUs && (med[i] < opt.NodeMaxUs || r >= opt.StrongNodeRatio) {
+			nodeBound, nodeRatio = b, r
+		}
+	}
+	// Fold levels made only of single ranks joining a group.
+	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
+	// Levels: merges (bounds[i-1], bounds[i]]; the last level ends at the
+	// last merge.
+	ends := append(append([]int(nil), bounds...), len(h)-1)
+	groups := make([][]int, len(ends))
+	for i, e := range ends {
+		groups[i] = dg.CutMerges(e + 1)
+	}
+	median := math.NaN() // of all known pairs, needed only without nodes
+	if nodeBound < 0 {
+		median = lm.of([]int{len(h) - 1})[0]
+	}
+	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
+	topo.Group = groups
+	stats := levelStats(dg, lm, ends)
+	for i := range ends {
+		st := stats[i]
+		topo.Levels = append(topo.Levels, Level{Name: names[i], RTTMin: round3(st.min), RTTMax: round3(st.max),
+			RTTMedian: round3(st.median), Pairs: st.pairs, Groups: maxInt(groups[i]) + 1})
+		if names[i] == LevelNode {
+			topo.NodeLevel = i
+		}
+	}
+	// Nodes.
+	node := make([]int, n)
+	switch {
+	case topo.NodeLevel >= 0:
+		copy(node, groups[topo.NodeLevel])
+	case len(names) > 0 && names[len(names)-1] != LevelNetwork:
+		// Everything on one node.
+	default:
+		why := fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, to %.1f us or more), and the median round trip %.2f us is at least %.1f us", opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs)
+		// Latencies alone cannot tell one node of slow shared memory
+		// (an oversubscribed node) from one rank per node; where the host
+		// names put several ranks together, they decide.
+		if hosts := hostNodes(s.Ranks); hosts != nil {
+			copy(node, hosts)
+			topo.Notes = append(topo.Notes, why+": latencies alone cannot tell one node from one rank per node, so the nodes are taken from the host names")
+			break
+		}
+		for i := range node {
+			node[i] = i
+		}
+		topo.Notes = append(topo.Notes, why+": every rank is taken to be on its own node")
+	}
+	topo.Ranks = make([]TopoRank, n)
+	for r := 0; r < n; r++ {
+		topo.Ranks[r] = TopoRank{Rank: r, Host: s.Ranks[r].Host, Node: node[r]}
+	}
+	topo.Nodes = maxInt(node) + 1
+	topo.RanksPerNode = make([]int, topo.Nodes)
+	for _, x := range node {
+		topo.RanksPerNode[x]++
+	}
+	topo.Layout = ClassifyLayout(node)
+	topo.Description = DescribeLayout(node, s.Ranks)
+	for _, r := range outliers {
+		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
+	}
+	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
+	return topo, nil
+}
+
+// maxLevels bounds the candidate level boundaries: real hierarchies have
+// a handful of levels (core, socket, node, switches, network).
+const maxLevels = 16
+
+// largestJumps keeps the at most keep boundaries of bounds with the
+// largest jumps h[k+1]/h[k], in increasing order.
+func largestJumps(h []float64, bounds []int, keep int) []int {
+	if len(bounds) <= keep {
+		return bounds
+	}
+	jump := func(k int) float64 {
+		if h[k] <= 0 {
+			return math.Inf(1)
+		}
+		return h[k+1] / h[k]
+	}
+	out := append([]int(nil), bounds...)
+	sort.SliceStable(out, func(i, j int) bool { return jump(out[i]) > jump(out[j]) })
+	out = out[:keep]
+	sort.Ints(out)
+	return out
+}
+
+type outlierRank struct {
+	rank   int
+	height float64
+}
+
+// foldOutlierLevels removes the lower boundary of every level (other than
+// the first and the node boundary's upper level) whose merges all join a
+// single rank to a group of two or more.
+func foldOutlierLevels(dg *Dendrogram, bounds []int, nodeBound int, vals []float32) ([]int, []outlierRank) {
+	n := dg.N
+	var out []int
+	var outliers []outlierRank
+	for i, b := range bounds {
+		// The level above boundary b: merges b+1 .. next boundary.
+		end := len(dg.Merges) - 1
+		if i+1 < len(bounds) {
+			end = bounds[i+1]
+		}
+		allAbsorb := true
+		var ranks []outlierRank
+		for k := b + 1; k <= end; k++ {
+			mg := dg.Merges[k]
+			sa, sb := clusterSize(dg, mg.A), clusterSize(dg, mg.B)
+			switch {
+			case sa == 1 && sb >= 2:
+				ranks = append(ranks, outlierRank{mg.A, dg.rawAverage(k, vals)})
+			case sb == 1 && sa >= 2:
+				ranks = append(ranks, outlierRank{mg.B, dg.rawAverage(k, vals)})
+			default:
+				allAbsorb = false
+			}
+		}
+		// Only fold when the level is not the whole top and does not
+		// cross the node boundary.
+		if allAbsorb && b != nodeBound && end < len(dg.Merges)-1 && len(ranks) <= n/4 {
+			outliers = append(outliers, ranks...)
+			continue
+		}
+		out = append(out, b)
+	}
+	return out, outliers
+}
+
+func clusterSize(dg *Dendrogram, id int) int {
+	if id < dg.N {
+		return 1
+	}
+	return dg.Merges[id-dg.N].Size
+}
+
+// levelNames names levels: those below the node boundary are core, numa,
+// socket and node (the highest is node; the lowest is core when its groups
+// are mostly pairs, as cores sharing a cache or hyperthreads), those above
+// switch and network. With no node boundary, every level is a network
+// level, or a node level when singleNode.
+func levelNames(ends []int, groups [][]int, nodeBound int, singleNode bool) []string {
+	var below, above int
+	for _, e := range ends {
+		if nodeBound >= 0 && e <= nodeBound {
+			below++
+		} else {
+			above++
+		}
+	}
+	if nodeBound < 0 && singleNode {
+		below, above = len(ends), 0
+	}
+	names := make([]string, 0, len(ends))
+	if below > 0 {
+		sub := []string{LevelNode}
+		rest := below - 1
+		pairs := rest > 0 && float64(len(groups[0]))/float64(maxInt(groups[0])+1) <= 2.5
+		for i := rest - 1; i >= 0; i-- {
+			switch {
+			case i == 0 && pairs:
+				sub = append(sub, LevelCore)
+			case i == rest-1:
+				sub = append(sub, LevelSocket)
+			case i == rest-2:
+				sub = append(sub, LevelNUMA)
+			default:
+				sub = append(sub, fmt.Sprintf("%s%d", LevelCore, i+1))
+			}
+		}
+		for i := len(sub) - 1; i >= 0; i-- {
+			names = append(names, sub[i])
+		}
+	}
+	for i := 0; i < above; i++ {
+		switch {
+		case i == above-1:
+			names = append(names, LevelNetwork)
+		case above == 2:
+			names = append(names, LevelSwitch)
+		default:
+			names = append(names, fmt.Sprintf("%s%d", LevelSwitch, i+1))
+		}
+	}
+	return names
+}
+
+type levelStat struct {
+	min, max, median float64
+	pairs            int
+}
+
+// levelStats gives the round-trip range of the pairs of each level, level
+// i holding the pairs first joined by merges (ends[i-1], ends[i]].
+func levelStats(dg *Dendrogram, lm *levelMedians, ends []int) []levelStat {
+	out := make([]levelStat, len(ends))
+	med := lm.of(ends)
+	lo := 0
+	for i, e := range ends {
+		st := levelStat{min: math.NaN(), max: math.NaN(), median: math.NaN()}
+		for k := lo; k <= e; k++ {
+			m := dg.Merges[k]
+			st.pairs += clusterSize(dg, m.A) * clusterSize(dg, m.B) // unknown pairs count too
+		}
+		if seg := lm.grouped[lm.start[lo]:lm.start[e+1]]; len(seg) > 0 {
+			mn, mx := seg[0], seg[0]
+			for _, v := range seg {
+				mn, mx = min(mn, v), max(mx, v)
+			}
+			st.min, st.max, st.median = float64(mn), float64(mx), med[i]
+		}
+		out[i] = st
+		lo = e + 1
+	}
+	return out
+}
+
+// selectK returns the k-th smallest of x (reordering x), in linear
+// expected time: sorting the 8 million pairs of a 4096-rank survey to take
+// medians would cost seconds.
+func selectK(x []float32, k int) float32 {
+	lo, hi := 0, len(x)-1
+	seed := uint32(len(x))*2654435761 + 1
+	for lo < hi {
+		seed = seed*1664525 + 1013904223
+		pivot := x[lo+int(seed%uint32(hi-lo+1))]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return x[k]
+		}
+	}
+	return x[k]
+}
+
+func maxInt(x []int) int {
+	m := -1
+	for _, v := range x {
+		m = max(m, v)
+	}
+	return m
+}
+
+// ClassifyLayout names how ranks were spread over nodes (node[r] is rank
+// r's node, nodes numbered in order of their lowest rank): one-per-node,
+// block (each node holds consecutive ranks), cyclic (rank r on node
+// (r / b) mod K for a block size b smaller than a node's share, round robin),
+// or irregular.
+func ClassifyLayout(node []int) string {
+	n := len(node)
+	k := maxInt(node) + 1
+	if k == n {
+		return LayoutOnePerNode
+	}
+	block := true
+	for r := 1; r < n; r++ {
+		if node[r] != node[r-1] && node[r] != node[r-1]+1 {
+			block = false
+			break
+		}
+	}
+	if block {
+		return LayoutBlock
+	}
+	for b := 1; b*k < n; b++ {
+		ok := true
+		for r := 0; r < n && ok; r++ {
+			ok = node[r] == (r/b)%k
+		}
+		if ok {
+			return LayoutCyclic
+		}
+	}
+	return LayoutIrregular
+}
+
+// DescribeLayout says in words how ranks sit on nodes, for example
+// "4 nodes x 32 ranks, block (ranks 0-31 on nid00670, 32-63 on nid00671,
+// ...)". A node is named by its ranks' host when they share one.
+func DescribeLayout(node []int, ranks []Rank) string {
+	n := len(node)
+	k := maxInt(node) + 1
+	members := make([][]int, k)
+	for r, x := range node {
+		members[x] = append(members[x], r)
+	}
+	counts := make([]int, k)
+	equal := true
+	for i, m := range members {
+		counts[i] = len(m)
+		if counts[i] != counts[0] {
+			equal = false
+		}
+	}
+	var b strings.Builder
+	if equal {
+		fmt.Fprintf(&b, "%d %s x %d %s", k, plural(k, "node"), counts[0], plural(counts[0], "rank"))
+	} else {
+		fmt.Fprintf(&b, "%d nodes with %s ranks", k, joinInts(counts, 8))
+	}
+	layout := ClassifyLayout(node)
+	fmt.Fprintf(&b, ", %s", layout)
+	if layout == LayoutOnePerNode {
+		return b.String()
+	}
+	b.WriteString(" (")
+	shown := min(k, 3)
+	for i := 0; i < shown; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i == 0 {
+			b.WriteString("ranks ")
+		}
+		fmt.Fprintf(&b, "%s on %s", FormatRanks(members[i]), nodeName(members[i], ranks, i))
+	}
+	if k > shown {
+		b.WriteString(", ...")
+	}
+	b.WriteString(")")
+	_ = n
+	return b.String()
+}
+
+func nodeName(members []int, ranks []Rank, i int) string {
+	if len(ranks) > 0 {
+		h := ranks[members[0]].Host
+		same := h != ""
+		for _, r := range members {
+			if ranks[r].Host != h {
+				same = false
+				break
+			}
+		}
+		if same {
+			return h
+		}
+	}
+	return fmt.Sprintf("node %d", i)
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
+}
+
+func joinInts(x []int, limit int) string {
+	var parts []string
+	for i, v := range x {
+		if i == limit {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, fmt.Sprint(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FormatRanks writes a sorted rank list compactly: "0-31", "0,2,...,30",
+// or "1,4,5" (long irregular lists are cut with "...").
+func FormatRanks(r []int) string {
+	switch len(r) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprint(r[0])
+	}
+	step := r[1] - r[0]
+	arith := step > 0
+	for i := 2; i < len(r) && arith; i++ {
+		arith = r[i]-r[i-1] == step
+	}
+	if arith && step == 1 {
+		return fmt.Sprintf("%d-%d", r[0], r[len(r)-1])
+	}
+	if arith && len(r) > 3 {
+		return fmt.Sprintf("%d,%d,...,%d", r[0], r[1], r[len(r)-1])
+	}
+	// Ranges.
+	var parts []string
+	for i := 0; i < len(r); {
+		j := i
+		for j+1 < len(r) && r[j+1] == r[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", r[i], r[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(r[i]))
+		}
+		i = j + 1
+		if len(parts) == 6 && i < len(r) {
+			parts = append(parts, "...")
+			break
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// CheckHosts compares inferred nodes with host names. It reports a rank
+// whose latencies put it on another node than the rest of its host, and
+// inferred nodes that hold several hosts. vals is the packed latency
+// triangle, used to quote the evidence.
+func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []string) {
+	n := len(node)
+	hostIdx := map[string]int{}
+	host := make([]int, n)
+	for r := 0; r < n; r++ {
+		h := ranks[r].Host
+		if _, ok := hostIdx[h]; !ok {
+			hostIdx[h] = len(hostIdx)
+		}
+		host[r] = hostIdx[h]
+	}
+	// Majority inferred node of each host.
+	k := maxInt(node) + 1
+	counts := make(map[[2]int]int)
+	for r := 0; r < n; r++ {
+		counts[[2]int{host[r], node[r]}]++
+	}
+	major := make([]int, len(hostIdx))
+	best := make([]int, len(hostIdx))
+	for key, c := range counts {
+		if c > best[key[0]] || (c == best[key[0]] && key[1] < major[key[0]]) {
+			best[key[0]], major[key[0]] = c, key[1]
+		}
+	}
+	agree = true
+	const maxMsgs = 10
+	for r := 0; r < n; r++ {
+		if node[r] == major[host[r]] {
+			continue
+		}
+		agree = false
+		if len(msgs) < maxMsgs {
+			var mates []float64
+			for q := 0; q < n; q++ {
+				if q != r && host[q] == host[r] && node[q] == major[host[r]] {
+					mates = append(mates, float64(vals[TriIndex(n, r, q)]))
+				}
+			}
+			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, medianOf(mates)))
+		}
+	}
+	// Nodes holding several hosts.
+	hostsOf := make([]map[int]bool, k)
+	for r := 0; r < n; r++ {
+		if hostsOf[node[r]] == nil {
+			hostsOf[node[r]] = map[int]bool{}
+		}
+		hostsOf[node[r]][host[r]] = true
+	}
+	for i, hs := range hostsOf {
+		if len(hs) < 2 {
+			continue
+		}
+		agree = false
+		if len(msgs) < maxMsgs {
+			var names []string
+			for r := 0; r < n; r++ {
+				if node[r] == i && !contains(names, ranks[r].Host) {
+					names = append(names, ranks[r].Host)
+				}
+			}
+			if len(names) > 4 {
+				names = append(names[:4], "...")
+			}
+			msgs = append(msgs, fmt.Sprintf("inferred node %d holds ranks of %d hosts (%s): their latencies look like one node; if the hosts are not node names, import with --host-pattern", i, len(hs), strings.Join(names, ", ")))
+		}
+	}
+	if !agree {
+		summary := fmt.Sprintf("host names say %s; latencies say %s", describeCounts(renumber(host)), describeCounts(node))
+		msgs = append([]string{summary}, msgs...)
+	}
+	return agree, msgs
+}
+
+// renumber numbers groups in order of their lowest member.
+// hostNodes numbers the ranks' hosts in order of first appearance, or
+// returns nil when the host names are unknown or every rank has its own.
+func hostNodes(ranks []Rank) []int {
+	idx := map[string]int{}
+	out := make([]int, len(ranks))
+	for i, r := range ranks {
+		if r.Host == "" {
+			return nil
+		}
+		v, ok := idx[r.Host]
+		if !ok {
+			v = len(idx)
+			idx[r.Host] = v
+		}
+		out[i] = v
+	}
+	if len(idx) == len(ranks) {
+		return nil
+	}
+	return out
+}
+
+func renumber(g []int) []int {
+	m := map[int]int{}
+	out := make([]int, len(g))
+	for i, x := range g {
+		v, ok := m[x]
+		if !ok {
+			v = len(m)
+			m[x] = v
+		}
+		out[i] = v
+	}
+	return out
+}
+
+func describeCounts(node []int) string {
+	k := maxInt(node) + 1
+	counts := make([]int, k)
+	for _, x := range node {
+		counts[x]++
+	}
+	for _, c := range counts {
+		if c != counts[0] {
+			return fmt.Sprintf("%d nodes with %s ranks", k, joinInts(counts, 8))
+		}
+	}
+	return fmt.Sprintf("%d %s x %d %s", k, plural(k, "node"), counts[0], plural(counts[0], "rank"))
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func medianOf(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	return y[len(y)/2]
+}
+
+// round3 rounds to nanosecond resolution (3 decimals of a microsecond), as
+// pairs.csv does; NaN stays NaN.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -1,0 +1,220 @@
+package placement
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+// near32 allows for the float32 storage of surveyed pair costs.
+func near32(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestCostHandComputed checks the cost function against values worked out
+// by hand on 2 nodes x 2 sockets x 2 cores (slot = node*4 + socket*2 +
+// core) with rank r on slot r.
+func TestCostHandComputed(t *testing.T) {
+	m := NewLevelMachine(2, 2, 2, [numLevels]LinkCost{
+		SameSocket: {1e-6, 1e-10}, SameNode: {2e-6, 2e-10}, OtherNode: {10e-6, 1e-9}})
+	tr := mustTraffic(t, []Flow{
+		{0, 1, 100, 10}, {1, 0, 300, 10}, // same socket: 20 msgs, 400 B
+		{0, 2, 1000, 1},  // same node, other socket
+		{3, 5, 1e6, 100}, // other node
+	}, 8)
+	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	// (0,1): 20*1e-6 + 400*1e-10 = 2.004e-5
+	// (0,2): 1*2e-6 + 1000*2e-10 = 2.2e-6
+	// (3,5): 100*1e-5 + 1e6*1e-9 = 2e-3
+	want := 2.004e-5 + 2.2e-6 + 2e-3
+	if got := m.Cost(tr, place); !near(got, want) {
+		t.Errorf("cost %.10g, want %.10g", got, want)
+	}
+	rt := m.RankTransfer(tr, place)
+	for r, w := range map[int]float64{0: 2.004e-5 + 2.2e-6, 1: 2.004e-5, 2: 2.2e-6, 3: 2e-3, 4: 0, 5: 2e-3} {
+		if !near(rt[r], w) {
+			t.Errorf("rank %d transfer %.10g, want %.10g", r, rt[r], w)
+		}
+	}
+	// Moving rank 5 next to rank 3 (swap with rank 2, slot 2... no: swap
+	// ranks 5 and 1 puts 5 on slot 1, 1 on slot 5): (3,5) becomes same
+	// node other socket 100*2e-6 + 1e6*2e-10 = 4e-4; (0,1) becomes other
+	// node 20*1e-5 + 400*1e-9 = 2.004e-4; (0,2) unchanged.
+	place[1], place[5] = 5, 1
+	want = 4e-4 + 2.004e-4 + 2.2e-6
+	if got := m.Cost(tr, place); !near(got, want) {
+		t.Errorf("after swap: cost %.10g, want %.10g", got, want)
+	}
+}
+
+// TestMachineFromSurvey: latency is half the round trip, unmeasured pairs
+// get their level's median, fits give one-way latency and bandwidth.
+func TestMachineFromSurvey(t *testing.T) {
+	s := &mapper.Survey{}
+	for i := 0; i < 6; i++ {
+		h := "h0"
+		if i >= 3 {
+			h = "h1"
+		}
+		s.Ranks = append(s.Ranks, mapper.Rank{Rank: i, Host: h, CPU: i % 3, Socket: 0})
+	}
+	tab := mapper.NewPairTable(6, 64, mapper.Mean, mapper.Median)
+	rtt := map[[2]int]float64{{0, 1}: 1, {0, 2}: 2, {1, 2}: 3, {3, 4}: 4, {4, 5}: 10}
+	for a := 0; a < 6; a++ {
+		for b := a + 1; b < 6; b++ {
+			v, ok := rtt[[2]int{a, b}]
+			if a < 3 && b >= 3 {
+				v, ok = 20, !(a == 0 && b == 3)
+			}
+			if ok {
+				tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 5, Mean: v + 100, Median: v})
+			}
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Filled != 2 {
+		t.Errorf("filled %d pairs, want 2 ((3,5) and (0,3))", m.Filled)
+	}
+	// Same-node medians: measured {1,2,3,4,10} -> 3 us round trip, 1.5 one-way
+	// (the median, not the mean column, which is 100 us higher).
+	for _, c := range []struct {
+		a, b int
+		lat  float64
+	}{{0, 1, 0.5e-6}, {3, 5, 1.5e-6}, {0, 3, 10e-6}, {1, 4, 10e-6}} {
+		if got := m.Link(c.a, c.b); !near32(got.Latency, c.lat) {
+			t.Errorf("link (%d,%d) latency %g, want %g", c.a, c.b, got.Latency, c.lat)
+		}
+	}
+	// No socket split: every same-host pair is "same socket" (socket 0).
+	if got := m.Link(0, 1).InvBandwidth; !near32(got, 1/(DefaultBandwidthGBps[SameSocket]*1e9)) {
+		t.Errorf("default bandwidth: inverse %g", got)
+	}
+	if got := m.Link(0, 4).InvBandwidth; !near32(got, 1/(DefaultBandwidthGBps[OtherNode]*1e9)) {
+		t.Errorf("default network bandwidth: inverse %g", got)
+	}
+
+	// fit.csv holds the one-way fit (bench.FitPair): 2 us + s/(1000 MB/s)
+	// is used as it is. A fit without bandwidth (NaN) keeps the fitted
+	// latency and takes the level's default bandwidth.
+	s.Fits = []mapper.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}
+	m, err = MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Link(0, 1); !near32(got.Latency, 2e-6) || !near32(got.InvBandwidth, 1/1000e6) || m.Bandwidth != "fit.csv" {
+		t.Errorf("fitted link %+v (bandwidth from %s), want 2e-6 s and 1e-9 s/B from fit.csv", got, m.Bandwidth)
+	}
+	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(DefaultBandwidthGBps[OtherNode]*1e9)) {
+		t.Errorf("fit without bandwidth: link %+v, want 7e-6 s and the network default", got)
+	}
+	// --ignore-fit goes back to the table and the defaults.
+	m, _ = MachineFromSurvey(s, SurveyCostOptions{IgnoreFit: true, BandwidthGBps: [numLevels]float64{SameSocket: 4}})
+	if got := m.Link(0, 1); !near32(got.Latency, 0.5e-6) || !near32(got.InvBandwidth, 1/4e9) {
+		t.Errorf("ignore-fit link %+v, want 0.5 us and 4 GB/s", got)
+	}
+}
+
+func TestMachineFromSurveyErrors(t *testing.T) {
+	one := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}}}
+	if _, err := MachineFromSurvey(one, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "at least 2") {
+		t.Errorf("one-rank survey: %v", err)
+	}
+	empty := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "b", CPU: 1}}}
+	if _, err := MachineFromSurvey(empty, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no measured pairs") {
+		t.Errorf("survey without pairs: %v", err)
+	}
+	// Two hosts, nothing measured between them.
+	s := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "a", CPU: 1}, {Rank: 2, Host: "b"}}}
+	tab := mapper.NewPairTable(3, 64)
+	tab.Set(&mapper.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
+	s.Tables = []*mapper.PairTable{tab}
+	if _, err := MachineFromSurvey(s, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no other node pair") {
+		t.Errorf("unmeasured level: %v", err)
+	}
+	dup := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a", CPU: 3}, {Rank: 1, Host: "a", CPU: 3}}, Tables: []*mapper.PairTable{mapper.NewPairTable(2, 64)}}
+	if _, err := MachineFromSurvey(dup, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "both ran on a cpu 3") {
+		t.Errorf("two ranks on one cpu: %v", err)
+	}
+}
+
+// TestMachineUnknownCPU: ranks without a cpu number (mmpi logs) become
+// slots 0, 1, ... of their host.
+func TestMachineUnknownCPU(t *testing.T) {
+	s := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a", CPU: -1}, {Rank: 1, Host: "a", CPU: -1}, {Rank: 2, Host: "b", CPU: -1}}}
+	tab := mapper.NewPairTable(3, 64)
+	tab.Set(&mapper.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
+	tab.Set(&mapper.PairStats{A: 0, B: 2, Size: 64, Samples: 1, Mean: 9, Median: 9})
+	s.Tables = []*mapper.PairTable{tab}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Slots[0].CPU != 0 || m.Slots[1].CPU != 1 || m.Slots[2].CPU != 0 || len(m.Notes) != 1 {
+		t.Errorf("slots %+v notes %v", m.Slots, m.Notes)
+	}
+}
+
+func TestSelectSlots(t *testing.T) {
+	m := NewLevelMachine(3, 2, 2, benchLevels) // node0..2, 4 slots each
+	for _, c := range []struct {
+		n     int
+		opt   SelectOptions
+		nodes []int // slots per node used
+		err   string
+	}{
+		{8, SelectOptions{}, []int{4, 4, 0}, ""},
+		{6, SelectOptions{}, []int{4, 2, 0}, ""},
+		{6, SelectOptions{RanksPerNode: 2}, []int{2, 2, 2}, ""},
+		{8, SelectOptions{Exclude: []string{"node0"}}, []int{0, 4, 4}, ""},
+		{9, SelectOptions{Exclude: []string{"node0"}}, nil, "the survey offers 8 (after --exclude and --ranks-per-node): 1 missing"},
+		{7, SelectOptions{RanksPerNode: 2}, nil, "1 missing"},
+		{2, SelectOptions{Exclude: []string{"nodeX"}}, nil, "--exclude nodeX: no such host"},
+	} {
+		slots, err := m.SelectSlots(c.n, c.opt)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("SelectSlots(%d, %+v) = %v, want error with %q", c.n, c.opt, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int, 3)
+		for _, s := range slots {
+			got[m.Slots[s].Node]++
+		}
+		for i := range got {
+			if got[i] != c.nodes[i] {
+				t.Errorf("SelectSlots(%d, %+v): per node %v, want %v", c.n, c.opt, got, c.nodes)
+				break
+			}
+		}
+	}
+	// With a cap of 2 per node of 2 sockets x 2 cores, socket 0 is filled first.
+	slots, _ := m.SelectSlots(2, SelectOptions{RanksPerNode: 2})
+	for _, s := range slots {
+		if m.Slots[s].Socket != 0 {
+			t.Errorf("slot %+v: want socket 0 first", m.Slots[s])
+		}
+	}
+}
+
+func TestBlockCyclic(t *testing.T) {
+	m := NewLevelMachine(3, 1, 2, benchLevels)
+	slots, _ := m.SelectSlots(6, SelectOptions{})
+	wantBlock := []string{"node0", "node0", "node1", "node1", "node2", "node2"}
+	wantCyclic := []string{"node0", "node1", "node2", "node0", "node1", "node2"}
+	b, c := Block(slots, 6), m.Cyclic(slots, 6)
+	for r := 0; r < 6; r++ {
+		if m.Slots[b[r]].Host != wantBlock[r] || m.Slots[c[r]].Host != wantCyclic[r] {
+			t.Errorf("rank %d: block %s cyclic %s, want %s %s", r, m.Slots[b[r]].Host, m.Slots[c[r]].Host, wantBlock[r], wantCyclic[r])
+		}
+	}
+}

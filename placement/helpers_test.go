@@ -1,0 +1,145 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// fakeSurvey writes a survey directory of hosts x sockets x cores ranks
+// (host names h0, h1, ...; cpu = socket*cores + core) with round trips
+// rtt[level] in microseconds at 64 bytes. drop(a, b) leaves a pair
+// unmeasured.
+func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64, drop func(a, b int) bool) string {
+	t.Helper()
+	s := &mapper.Survey{Meta: mapper.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
+	for h := 0; h < hosts; h++ {
+		for so := 0; so < sockets; so++ {
+			for c := 0; c < cores; c++ {
+				cpu := so*cores + c
+				s.Ranks = append(s.Ranks, mapper.Rank{Rank: len(s.Ranks), Host: fmt.Sprintf("h%d", h), CPU: cpu, CPUEnd: cpu,
+					CPUSet: fmt.Sprint(cpu), Socket: so, NUMA: so, L3: so})
+			}
+		}
+	}
+	n := len(s.Ranks)
+	s.Meta.Ranks = n
+	tab := mapper.NewPairTable(n, 64)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if drop != nil && drop(a, b) {
+				continue
+			}
+			ra, rb := s.Ranks[a], s.Ranks[b]
+			l := OtherNode
+			if ra.Host == rb.Host {
+				l = SameNode
+				if ra.Socket == rb.Socket {
+					l = SameSocket
+				}
+			}
+			v := rtt[l]
+			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0.1, Min: v, Median: v, P99: v, Isolated: math.NaN()})
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	dir := filepath.Join(t.TempDir(), "survey")
+	if err := mapper.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writeMatrix writes a plain matrix CSV of flows.
+func writeMatrix(t testing.TB, flows []Flow) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("src,dst,bytes,messages\n")
+	for _, f := range flows {
+		fmt.Fprintf(&b, "%d,%d,%g,%g\n", f.Src, f.Dst, f.Bytes, f.Messages)
+	}
+	p := filepath.Join(t.TempDir(), "matrix.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fakeProfile writes a profile directory: ranks placed on (host, cpu),
+// per-rank computation, one MPI function row per rank with the given
+// transfer, late and sync times, and the matrix.
+func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sync float64, flows []Flow) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "profile")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := len(hosts)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("meta.json", fmt.Sprintf(`{"tool":"latmap","version":"test","command":["mpirun","-np","%d","./app"],"ranks":%d,"modes":["basic","slt","collective-wait"]}`, n, n))
+	var r, f, m strings.Builder
+	r.WriteString("rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n")
+	f.WriteString("rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&r, "%d,%s,%d,%d,%d,0,0,0,false,%g,%g\n", i, hosts[i], cpus[i], cpus[i], cpus[i], comput+mpi+late+sync, comput)
+		fmt.Fprintf(&f, "%d,MPI_Sendrecv,100,%g,%g,%g,1000,1000,100,100\n", i, mpi, late, sync)
+	}
+	m.WriteString("src,dst,bytes,messages,time_s,late_s\n")
+	for _, fl := range flows {
+		fmt.Fprintf(&m, "%d,%d,%d,%d,0,0\n", fl.Src, fl.Dst, int64(fl.Bytes), int64(fl.Messages))
+	}
+	write("ranks.csv", r.String())
+	write("functions.csv", f.String())
+	write("matrix.csv", m.String())
+	return dir
+}
+
+var testRTT = [numLevels]float64{0.5, 0.8, 13}
+
+func readSurveyT(t testing.TB, dir string) *mapper.Survey {
+	t.Helper()
+	s, err := mapper.ReadSurvey(dir, mapper.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fakeSurveyHosts writes a survey of the given hosts with cpus 0..cpus-1
+// each (one socket), for runs on real or virtual nodes.
+func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
+	t.Helper()
+	s := &mapper.Survey{Meta: mapper.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Schedule: "rounds", Scope: "all"}}
+	for _, h := range hosts {
+		for c := 0; c < cpus; c++ {
+			s.Ranks = append(s.Ranks, mapper.Rank{Rank: len(s.Ranks), Host: h, CPU: c, CPUEnd: c, CPUSet: fmt.Sprint(c)})
+		}
+	}
+	n := len(s.Ranks)
+	s.Meta.Ranks = n
+	tab := mapper.NewPairTable(n, 64)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			v := 0.7
+			if s.Ranks[a].Host != s.Ranks[b].Host {
+				v = 13
+			}
+			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0, Min: v, Median: v, P99: v, Isolated: math.NaN()})
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	dir := filepath.Join(t.TempDir(), "survey")
+	if err := mapper.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

@@ -1,0 +1,448 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// Level is how close two slots are in the machine's hierarchy.
+type Level int
+
+// The hierarchy levels a slot pair can belong to.
+const (
+	SameSocket Level = iota
+	SameNode
+	OtherNode
+	numLevels
+)
+
+var levelNames = [...]string{"same socket", "same node", "other node"}
+
+// String names the level.
+func (l Level) String() string {
+	if l < 0 || l >= numLevels {
+		return fmt.Sprintf("Level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// Slot is a place a rank can run: one rank of the survey (host + cpu).
+type Slot struct {
+	Host   string `json:"host"`
+	CPU    int    `json:"cpu"`
+	Socket int    `json:"socket"`
+	// Node indexes Machine.Hosts.
+	Node int `json:"node"`
+}
+
+// LinkCost is the one-way cost of talking between two slots: the time of a
+// message is Latency + bytes*InvBandwidth (seconds).
+type LinkCost struct {
+	Latency      float64 `json:"latency_s"`
+	InvBandwidth float64 `json:"inv_bandwidth_s_per_byte"`
+}
+
+// Cost is the modelled time of msgs messages carrying bytes bytes.
+func (c LinkCost) Cost(msgs, bytes float64) float64 {
+	return msgs*c.Latency + bytes*c.InvBandwidth
+}
+
+// DefaultBandwidthGBps are the per-level bandwidths (GB/s, 1e9 bytes/s)
+// used when the survey has no bandwidth fit: same socket, same node, other
+// node. They are typical of a current cluster; set them with
+// --bandwidth-socket, --bandwidth-node, --bandwidth-net.
+var DefaultBandwidthGBps = [numLevels]float64{10, 8, 3}
+
+// Machine is the set of slots and the cost of talking between any two.
+// When built from a survey with at most DenseLimit slots, every pair has its
+// own measured (or filled) cost; otherwise pairs cost their level's value.
+type Machine struct {
+	Slots []Slot
+	Hosts []string
+	// Levels holds each level's representative cost (median of the
+	// measured pairs of that level, or the value given).
+	Levels [numLevels]LinkCost
+	// LevelPairs counts slot pairs per level, LevelMeasured the measured ones.
+	LevelPairs    [numLevels]int
+	LevelMeasured [numLevels]int
+	// Filled is the number of slot pairs the survey did not measure and
+	// that were given their level's median.
+	Filled int
+	// Bandwidth says where bandwidths came from ("fit.csv" or "defaults").
+	Bandwidth string
+	// Notes are things the report should say about the machine.
+	Notes []string
+	dense *denseCost
+}
+
+type denseCost struct {
+	n         int
+	lat, invB []float32
+}
+
+// DenseLimit is the largest survey kept as a full pair-cost table
+// (memory 8 bytes per pair).
+const DenseLimit = 8192
+
+// NewLevelMachine builds a machine of nodes x sockets x coresPerSocket slots
+// on hosts node0, node1, ... whose pairs cost their level's value. It
+// serves synthetic benchmarks and tests.
+func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [numLevels]LinkCost) *Machine {
+	m := &Machine{Levels: levels, Bandwidth: "given"}
+	for n := 0; n < nodes; n++ {
+		h := fmt.Sprintf("node%d", n)
+		m.Hosts = append(m.Hosts, h)
+		for s := 0; s < sockets; s++ {
+			for c := 0; c < coresPerSocket; c++ {
+				m.Slots = append(m.Slots, Slot{Host: h, CPU: s*coresPerSocket + c, Socket: s, Node: n})
+			}
+		}
+	}
+	return m
+}
+
+// Level returns the hierarchy level of slots a and b.
+func (m *Machine) Level(a, b int) Level {
+	sa, sb := &m.Slots[a], &m.Slots[b]
+	if sa.Node != sb.Node {
+		return OtherNode
+	}
+	if sa.Socket >= 0 && sa.Socket == sb.Socket {
+		return SameSocket
+	}
+	return SameNode
+}
+
+// Link returns the cost of talking between slots a and b (a != b).
+func (m *Machine) Link(a, b int) LinkCost {
+	if d := m.dense; d != nil {
+		i := mapper.TriIndex(d.n, a, b)
+		return LinkCost{float64(d.lat[i]), float64(d.invB[i])}
+	}
+	return m.Levels[m.Level(a, b)]
+}
+
+// pairCost is the modelled time of traffic (msgs, bytes) between slots a, b.
+func (m *Machine) pairCost(a, b int32, msgs, bytes float64) float64 {
+	if a == b {
+		return 0
+	}
+	if d := m.dense; d != nil {
+		i := mapper.TriIndex(d.n, int(a), int(b))
+		return msgs*float64(d.lat[i]) + bytes*float64(d.invB[i])
+	}
+	sa, sb := &m.Slots[a], &m.Slots[b]
+	l := SameNode
+	if sa.Node != sb.Node {
+		l = OtherNode
+	} else if sa.Socket >= 0 && sa.Socket == sb.Socket {
+		l = SameSocket
+	}
+	c := &m.Levels[l]
+	return msgs*c.Latency + bytes*c.InvBandwidth
+}
+
+// SurveyCostOptions set how a survey becomes link costs.
+type SurveyCostOptions struct {
+	// BandwidthGBps per level when the survey has no fit.csv; zero entries
+	// take DefaultBandwidthGBps.
+	BandwidthGBps [numLevels]float64
+	// IgnoreFit uses BandwidthGBps and the smallest size's latency even
+	// when fit.csv exists.
+	IgnoreFit bool
+}
+
+// fitLink converts a fit.csv row into a link cost. fit.csv fits the one-way
+// time T(s) = L + s/B (half the median round trip, see bench.FitPair), so L
+// and B are used as they are. ok is false when the fitted latency is not
+// usable (not positive); InvBandwidth is NaN when the fit found no
+// bandwidth (time did not grow with size), and the caller then uses the
+// level's default bandwidth.
+func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
+	if !(latencyUs > 0) {
+		return LinkCost{}, false
+	}
+	c = LinkCost{Latency: latencyUs * 1e-6, InvBandwidth: math.NaN()}
+	if bandwidthMBps > 0 && !math.IsInf(bandwidthMBps, 0) {
+		c.InvBandwidth = 1 / (bandwidthMBps * 1e6)
+	}
+	return c, true
+}
+
+// MachineFromSurvey builds the machine of a survey: one slot per surveyed
+// rank; latency is half the round trip at the smallest size (median, or
+// mean when the median was not recorded, as in mmpi logs) or the fit's
+// latency; bandwidth is the fit's, else the per-level default. Pairs the
+// survey did not measure get the median of the measured pairs of their
+// level.
+func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error) {
+	n := s.N()
+	if n < 2 {
+		return nil, fmt.Errorf("placement: survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
+	}
+	if len(s.Tables) == 0 {
+		return nil, fmt.Errorf("placement: survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
+	}
+	m := &Machine{}
+	hostIdx := map[string]int{}
+	seen := map[[2]string]int{}
+	perHost := map[string]int{}
+	unknownCPU := 0
+	for i, r := range s.Ranks {
+		// Surveys imported from mmpi logs do not know the cpu: number the
+		// host's slots 0, 1, ... in rank order.
+		if r.CPU < 0 {
+			r.CPU = perHost[r.Host]
+			unknownCPU++
+		}
+		perHost[r.Host]++
+		if r.Host == "" {
+			return nil, fmt.Errorf("placement: survey rank %d has no host name", i)
+		}
+		h, ok := hostIdx[r.Host]
+		if !ok {
+			h = len(m.Hosts)
+			hostIdx[r.Host] = h
+			m.Hosts = append(m.Hosts, r.Host)
+		}
+		k := [2]string{r.Host, fmt.Sprint(r.CPU)}
+		if j, dup := seen[k]; dup {
+			return nil, fmt.Errorf("placement: survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
+		}
+		seen[k] = i
+		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
+	}
+	if unknownCPU > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
+	}
+	bw := opt.BandwidthGBps
+	for l := range bw {
+		if bw[l] <= 0 {
+			bw[l] = DefaultBandwidthGBps[l]
+		}
+	}
+	tab := s.Tables[0]
+	metric := mapper.Median
+	if !tab.Has(mapper.Median) || allNaN(tab.Values[mapper.Median]) {
+		metric = mapper.Mean
+	}
+	fits := map[int]LinkCost{}
+	if !opt.IgnoreFit {
+		for _, f := range s.Fits {
+			if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
+				continue
+			}
+			if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
+				fits[mapper.TriIndex(n, f.A, f.B)] = c
+			}
+		}
+	}
+	m.Bandwidth = "defaults"
+	if len(fits) > 0 {
+		m.Bandwidth = "fit.csv"
+	}
+	tri := mapper.TriLen(n)
+	lat := make([]float32, tri)
+	invB := make([]float32, tri)
+	measured := make([]bool, tri)
+	var levLat, levInvB [numLevels][]float64
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			i := mapper.TriIndex(n, a, b)
+			l := m.Level(a, b)
+			m.LevelPairs[l]++
+			c, ok := fits[i]
+			if !ok {
+				v := tab.At(metric, a, b)
+				if math.IsNaN(v) || v <= 0 {
+					continue
+				}
+				c = LinkCost{Latency: v / 2 * 1e-6, InvBandwidth: 1 / (bw[l] * 1e9)}
+			} else if math.IsNaN(c.InvBandwidth) {
+				c.InvBandwidth = 1 / (bw[l] * 1e9)
+			}
+			measured[i] = true
+			m.LevelMeasured[l]++
+			lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
+			levLat[l] = append(levLat[l], c.Latency)
+			levInvB[l] = append(levInvB[l], c.InvBandwidth)
+		}
+	}
+	for l := Level(0); l < numLevels; l++ {
+		if len(levLat[l]) > 0 {
+			m.Levels[l] = LinkCost{median(levLat[l]), median(levInvB[l])}
+		}
+	}
+	// A level with pairs but no measurement borrows from the nearest
+	// measured level.
+	for l := Level(0); l < numLevels; l++ {
+		if m.LevelPairs[l] == 0 || len(levLat[l]) > 0 {
+			continue
+		}
+		switch {
+		case l == SameSocket && len(levLat[SameNode]) > 0:
+			m.Levels[l] = m.Levels[SameNode]
+		case l == SameNode && len(levLat[SameSocket]) > 0:
+			m.Levels[l] = m.Levels[SameSocket]
+		default:
+			return nil, fmt.Errorf("placement: the survey measured no %s pair, so their cost is unknown; survey all pairs (latmap survey without --scope)", l)
+		}
+	}
+	for i := range measured {
+		if !measured[i] {
+			m.Filled++
+		}
+	}
+	if m.Filled > 0 {
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				i := mapper.TriIndex(n, a, b)
+				if !measured[i] {
+					c := m.Levels[m.Level(a, b)]
+					lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
+				}
+			}
+		}
+	}
+	if n <= DenseLimit {
+		m.dense = &denseCost{n: n, lat: lat, invB: invB}
+	}
+	return m, nil
+}
+
+func allNaN(v []float32) bool {
+	for _, x := range v {
+		if x == x {
+			return false
+		}
+	}
+	return true
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	k := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[k]
+	}
+	return (s[k-1] + s[k]) / 2
+}
+
+// SlotIndex returns the slot of host and cpu, or -1.
+func (m *Machine) SlotIndex(host string, cpu int) int {
+	for i, s := range m.Slots {
+		if s.Host == host && s.CPU == cpu {
+			return i
+		}
+	}
+	return -1
+}
+
+// SelectOptions choose which slots the ranks may use.
+type SelectOptions struct {
+	// Exclude lists hosts not to use.
+	Exclude []string
+	// RanksPerNode caps the ranks on one node (0: no cap).
+	RanksPerNode int
+}
+
+// SelectSlots picks n slots: whole nodes first, the nodes with the most
+// usable slots first (ties in survey order), and within a node sockets in
+// order, cpus ascending. The result is grouped by node, in node order then
+// socket then cpu. It fails when fewer than n slots are usable, saying how
+// many are missing.
+func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
+	excl := map[string]bool{}
+	for _, h := range opt.Exclude {
+		excl[h] = true
+	}
+	for h := range excl {
+		found := false
+		for _, x := range m.Hosts {
+			found = found || x == h
+		}
+		if !found {
+			return nil, fmt.Errorf("placement: --exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
+		}
+	}
+	perNode := make([][]int32, len(m.Hosts))
+	for i, s := range m.Slots {
+		if !excl[s.Host] {
+			perNode[s.Node] = append(perNode[s.Node], int32(i))
+		}
+	}
+	total := 0
+	for h := range perNode {
+		sl := perNode[h]
+		sort.SliceStable(sl, func(i, j int) bool {
+			a, b := m.Slots[sl[i]], m.Slots[sl[j]]
+			if a.Socket != b.Socket {
+				return a.Socket < b.Socket
+			}
+			return a.CPU < b.CPU
+		})
+		if opt.RanksPerNode > 0 && len(sl) > opt.RanksPerNode {
+			perNode[h] = sl[:opt.RanksPerNode]
+		}
+		total += len(perNode[h])
+	}
+	if total < n {
+		return nil, fmt.Errorf("placement: %d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
+	}
+	order := make([]int, len(perNode))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(perNode[order[i]]) > len(perNode[order[j]]) })
+	var chosen []int
+	left := n
+	for _, h := range order {
+		if left == 0 {
+			break
+		}
+		if len(perNode[h]) == 0 {
+			continue
+		}
+		chosen = append(chosen, h)
+		left -= min(left, len(perNode[h]))
+	}
+	sort.Ints(chosen)
+	// The node taken last (smallest) may be partly used.
+	left = n
+	var out []int32
+	for _, h := range chosen {
+		left -= len(perNode[h])
+	}
+	partial := -1
+	if left < 0 {
+		// The node with the fewest slots among the chosen gives back -left.
+		partial = chosen[0]
+		for _, h := range chosen {
+			if len(perNode[h]) < len(perNode[partial]) || (len(perNode[h]) == len(perNode[partial]) && h > partial) {
+				partial = h
+			}
+		}
+	}
+	for _, h := range chosen {
+		sl := perNode[h]
+		if h == partial {
+			sl = sl[:len(sl)+left]
+		}
+		out = append(out, sl...)
+	}
+	return out, nil
+}
+
+func hostList(h []string) string {
+	if len(h) > 8 {
+		return fmt.Sprintf("%s, ... (%d hosts)", joinComma(h[:8]), len(h))
+	}
+	return joinComma(h)
+}

@@ -1,0 +1,414 @@
+package placement
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"sort"
+)
+
+// pgraph is an undirected weighted graph for partitioning: vertex weights
+// (how many ranks a vertex stands for) and edge weights (what cutting the
+// edge costs), adjacency in CSR form with ascending neighbours.
+type pgraph struct {
+	n    int
+	vw   []int32
+	xadj []int32
+	adj  []int32
+	ew   []float64
+}
+
+// subgraph builds the graph induced by the ranks in members (weights from
+// edgeWeight), numbering vertices in the order of members.
+func subgraph(t *Traffic, members []int32, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+	local := make(map[int32]int32, len(members))
+	for i, r := range members {
+		local[r] = int32(i)
+	}
+	g := &pgraph{n: len(members), vw: make([]int32, len(members)), xadj: make([]int32, len(members)+1)}
+	for i, r := range members {
+		g.vw[i] = 1
+		for e := t.Start[r]; e < t.Start[r+1]; e++ {
+			if j, ok := local[t.Adj[e]]; ok {
+				g.adj = append(g.adj, j)
+				g.ew = append(g.ew, edgeWeight(t.Msgs[e], t.Bytes[e]))
+			}
+		}
+		g.xadj[i+1] = int32(len(g.adj))
+		// Neighbours are ascending in t; local numbers follow members'
+		// order, so sort the row.
+		row := rowSort{g.adj[g.xadj[i]:], g.ew[g.xadj[i]:]}
+		sort.Sort(row)
+	}
+	return g
+}
+
+// fullGraph is subgraph over all ranks without the map.
+func fullGraph(t *Traffic, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+	g := &pgraph{n: t.N, vw: make([]int32, t.N), xadj: t.Start, adj: t.Adj, ew: make([]float64, len(t.Adj))}
+	for i := range g.vw {
+		g.vw[i] = 1
+	}
+	for e := range t.Adj {
+		g.ew[e] = edgeWeight(t.Msgs[e], t.Bytes[e])
+	}
+	return g
+}
+
+type rowSort struct {
+	adj []int32
+	ew  []float64
+}
+
+func (r rowSort) Len() int           { return len(r.adj) }
+func (r rowSort) Less(i, j int) bool { return r.adj[i] < r.adj[j] }
+func (r rowSort) Swap(i, j int) {
+	r.adj[i], r.adj[j] = r.adj[j], r.adj[i]
+	r.ew[i], r.ew[j] = r.ew[j], r.ew[i]
+}
+
+// coarsen merges pairs of vertices joined by their heaviest edge (heavy
+// edge matching) whose combined weight stays within maxVW. Vertices are
+// visited in order (identity when order is nil); ties go to the lighter,
+// then the lower-numbered neighbour, so on a regular grid visited in index
+// order the matching pairs whole rows, then columns, then layers, and
+// repeated coarsening builds boxes. cmap maps each vertex to its coarse
+// vertex, numbered in visiting order.
+func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
+	cmap := make([]int32, g.n)
+	for i := range cmap {
+		cmap[i] = -1
+	}
+	nc := int32(0)
+	visit := func(v int32) {
+		if cmap[v] >= 0 {
+			return
+		}
+		best := int32(-1)
+		bw := -1.0
+		for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+			u := g.adj[e]
+			if cmap[u] >= 0 || u == v || g.vw[u]+g.vw[v] > maxVW {
+				continue
+			}
+			w := g.ew[e]
+			if w > bw || (w == bw && best >= 0 && g.vw[u] < g.vw[best]) {
+				best, bw = u, w
+			}
+		}
+		cmap[v] = nc
+		if best >= 0 {
+			cmap[best] = nc
+		}
+		nc++
+	}
+	if order == nil {
+		for v := int32(0); v < int32(g.n); v++ {
+			visit(v)
+		}
+	} else {
+		for _, v := range order {
+			visit(v)
+		}
+	}
+	// Members of each coarse vertex, in coarse order.
+	first := make([]int32, nc)
+	second := make([]int32, nc)
+	for i := range first {
+		first[i], second[i] = -1, -1
+	}
+	for v := int32(0); v < int32(g.n); v++ {
+		c := cmap[v]
+		if first[c] < 0 {
+			first[c] = v
+		} else {
+			second[c] = v
+		}
+	}
+	cg := &pgraph{n: int(nc), vw: make([]int32, nc), xadj: make([]int32, nc+1)}
+	pos := make([]int32, nc)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for c := int32(0); c < nc; c++ {
+		start := int32(len(cg.adj))
+		for _, v := range [2]int32{first[c], second[c]} {
+			if v < 0 {
+				continue
+			}
+			cg.vw[c] += g.vw[v]
+			for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+				cu := cmap[g.adj[e]]
+				if cu == c {
+					continue
+				}
+				if p := pos[cu]; p >= start {
+					cg.ew[p] += g.ew[e]
+				} else {
+					pos[cu] = int32(len(cg.adj))
+					cg.adj = append(cg.adj, cu)
+					cg.ew = append(cg.ew, g.ew[e])
+				}
+			}
+		}
+		end := int32(len(cg.adj))
+		for _, cu := range cg.adj[start:end] {
+			pos[cu] = -1
+		}
+		sort.Sort(rowSort{cg.adj[start:end], cg.ew[start:end]})
+		cg.xadj[c+1] = end
+	}
+	return cg, cmap
+}
+
+// partition splits g into len(caps) parts, part p holding vertices of total
+// weight caps[p] (sum(caps) must equal the total weight). It coarsens by
+// heavy edge matching while the coarse vertices fit the smallest part,
+// grows the parts greedily on the coarsest graph, then projects back,
+// improving with moves at every level and restoring exact sizes at the
+// finest. rng == nil visits vertices in index order.
+func partition(g *pgraph, caps []int, rng *rand.Rand) []int32 {
+	k := len(caps)
+	part := make([]int32, g.n)
+	if k <= 1 {
+		return part
+	}
+	minCap := caps[0]
+	for _, c := range caps {
+		minCap = min(minCap, c)
+	}
+	graphs := []*pgraph{g}
+	var maps [][]int32
+	cur := g
+	for cur.n > k && len(graphs) < 64 {
+		var order []int32
+		if rng != nil {
+			order = make([]int32, cur.n)
+			for i, v := range rng.Perm(cur.n) {
+				order[i] = int32(v)
+			}
+		}
+		cg, cmap := coarsen(cur, int32(minCap), order)
+		if cg.n > cur.n-cur.n/20 {
+			break
+		}
+		graphs = append(graphs, cg)
+		maps = append(maps, cmap)
+		cur = cg
+	}
+	cpart := growParts(cur, caps)
+	for lvl := len(graphs) - 1; lvl >= 0; lvl-- {
+		gl := graphs[lvl]
+		if lvl < len(graphs)-1 {
+			cmap := maps[lvl]
+			fine := make([]int32, gl.n)
+			for v := range fine {
+				fine[v] = cpart[cmap[v]]
+			}
+			cpart = fine
+		}
+		refineMoves(gl, cpart, caps, lvl == 0)
+	}
+	return cpart
+}
+
+// gainHeap is a max-heap of (gain, vertex) with lazy deletion.
+type gainItem struct {
+	gain float64
+	v    int32
+}
+type gainHeap []gainItem
+
+func (h gainHeap) Len() int { return len(h) }
+func (h gainHeap) Less(i, j int) bool {
+	if h[i].gain != h[j].gain {
+		return h[i].gain > h[j].gain
+	}
+	return h[i].v < h[j].v
+}
+func (h gainHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *gainHeap) Push(x any)   { *h = append(*h, x.(gainItem)) }
+func (h *gainHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// growParts fills parts one after the other by greedy graph growing: a
+// part starts at the unassigned vertex most connected to the parts already
+// grown (so parts grow next to each other) and adds the frontier vertex
+// most connected to it while it fits. What fits nowhere goes to the part
+// with the most room (refineMoves restores sizes at the finest level).
+func growParts(g *pgraph, caps []int) []int32 {
+	part := make([]int32, g.n)
+	for i := range part {
+		part[i] = -1
+	}
+	toAssigned := make([]float64, g.n)
+	conn := make([]float64, g.n)
+	load := make([]int, len(caps))
+	unassigned := g.n
+	for p := range caps {
+		room := caps[p]
+		h := &gainHeap{}
+		var touched []int32
+		add := func(v int32) {
+			part[v] = int32(p)
+			room -= int(g.vw[v])
+			load[p] += int(g.vw[v])
+			unassigned--
+			for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+				u := g.adj[e]
+				toAssigned[u] += g.ew[e]
+				if part[u] < 0 {
+					if conn[u] == 0 {
+						touched = append(touched, u)
+					}
+					conn[u] += g.ew[e]
+					heap.Push(h, gainItem{conn[u], u})
+				}
+			}
+		}
+		for room > 0 && unassigned > 0 {
+			if h.Len() == 0 {
+				seed := int32(-1)
+				for v := int32(0); v < int32(g.n); v++ {
+					if part[v] < 0 && int(g.vw[v]) <= room && (seed < 0 || toAssigned[v] > toAssigned[seed]) {
+						seed = v
+					}
+				}
+				if seed < 0 {
+					break
+				}
+				add(seed)
+				continue
+			}
+			it := heap.Pop(h).(gainItem)
+			v := it.v
+			if part[v] >= 0 || it.gain != conn[v] || int(g.vw[v]) > room {
+				continue
+			}
+			add(v)
+		}
+		for _, u := range touched {
+			conn[u] = 0
+		}
+	}
+	for v := int32(0); v < int32(g.n); v++ {
+		if part[v] >= 0 {
+			continue
+		}
+		best := 0
+		for p := range caps {
+			if caps[p]-load[p] > caps[best]-load[best] {
+				best = p
+			}
+		}
+		part[v] = int32(best)
+		load[best] += int(g.vw[v])
+	}
+	return part
+}
+
+// refineMoves moves vertices to the neighbouring part they are most
+// connected to when that lowers the cut and the part has room; at the
+// finest level it first empties overfull parts into parts with room at the
+// least cut increase.
+func refineMoves(g *pgraph, part []int32, caps []int, finest bool) {
+	k := len(caps)
+	load := make([]int, k)
+	for v, p := range part {
+		load[p] += int(g.vw[v])
+	}
+	conn := make([]float64, k)
+	var touched []int32
+	connOf := func(v int32) {
+		for _, p := range touched {
+			conn[p] = 0
+		}
+		touched = touched[:0]
+		for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+			q := part[g.adj[e]]
+			if conn[q] == 0 {
+				touched = append(touched, q)
+			}
+			conn[q] += g.ew[e]
+		}
+	}
+	if finest {
+		for p := 0; p < k; p++ {
+			if load[p] <= caps[p] {
+				continue
+			}
+			var members []int32
+			for v := int32(0); v < int32(g.n); v++ {
+				if part[v] == int32(p) {
+					members = append(members, v)
+				}
+			}
+			for load[p] > caps[p] {
+				// Best vertex of p to move to a part with room: a
+				// neighbouring part, or else any part with room (gain
+				// -conn[p]).
+				bv, bq, bg := int32(-1), int32(-1), 0.0
+				anyRoom := int32(-1)
+				for q := 0; q < k; q++ {
+					if q != p && load[q] < caps[q] {
+						anyRoom = int32(q)
+						break
+					}
+				}
+				for _, v := range members {
+					if part[v] != int32(p) {
+						continue
+					}
+					connOf(v)
+					for _, q := range touched {
+						if q == int32(p) || load[q]+int(g.vw[v]) > caps[q] {
+							continue
+						}
+						if gain := conn[q] - conn[p]; bv < 0 || gain > bg {
+							bv, bq, bg = v, q, gain
+						}
+					}
+					if anyRoom >= 0 && load[anyRoom]+int(g.vw[v]) <= caps[anyRoom] {
+						if gain := -conn[p]; bv < 0 || gain > bg {
+							bv, bq, bg = v, anyRoom, gain
+						}
+					}
+				}
+				if bv < 0 {
+					break
+				}
+				part[bv] = bq
+				load[p] -= int(g.vw[bv])
+				load[bq] += int(g.vw[bv])
+			}
+		}
+	}
+	for pass := 0; pass < 4; pass++ {
+		moved := 0
+		for v := int32(0); v < int32(g.n); v++ {
+			p := part[v]
+			connOf(v)
+			bq, bg := int32(-1), 1e-12*conn[p]
+			for _, q := range touched {
+				if q == p || load[q]+int(g.vw[v]) > caps[q] {
+					continue
+				}
+				if gain := conn[q] - conn[p]; gain > bg {
+					bq, bg = q, gain
+				}
+			}
+			if bq >= 0 {
+				part[v] = bq
+				load[p] -= int(g.vw[v])
+				load[bq] += int(g.vw[v])
+				moved++
+			}
+		}
+		if moved == 0 {
+			break
+		}
+	}
+}

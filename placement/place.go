@@ -1,0 +1,443 @@
+package placement
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/version"
+	"github.com/latmap/latmap/interpose"
+	"github.com/latmap/latmap/mapper"
+)
+
+// Options are the inputs of latmap place.
+type Options struct {
+	// Survey is a survey directory, or an mmpi log file.
+	Survey string
+	// HostPattern extracts node names from an mmpi log's processor names
+	// (see mapper.HostPattern).
+	HostPattern string
+	// Profile is a profile directory (traffic, per-rank times, current
+	// placement).
+	Profile string
+	// Matrix is a plain communication matrix (src,dst,bytes,messages); it
+	// replaces the profile's matrix when both are given.
+	Matrix string
+	// Ranks states the number of ranks for --matrix (default: largest
+	// rank named + 1, or the profile's ranks).
+	Ranks int
+	// Output is the launcher file to write ("" = none); Format its format.
+	Output string
+	Format string
+	Force  bool
+	// App is the program and arguments for the printed launch line.
+	App []string
+	// JSON prints the whole result as JSON instead of the report.
+	JSON bool
+	// QAPLIB, when set, solves that QAPLIB instance file with the general
+	// QAP local search instead (QAP holds its options) and prints the cost
+	// and permutation.
+	QAPLIB string
+	QAP    QAPOptions
+
+	Select SelectOptions
+	Costs  SurveyCostOptions
+	Solve  SolveOptions
+
+	// Out receives the report (default os.Stdout).
+	Out io.Writer
+}
+
+// LevelInfo describes one hierarchy level of the machine.
+type LevelInfo struct {
+	Name          string  `json:"name"`
+	LatencyUs     float64 `json:"latency_us"`
+	BandwidthGBps float64 `json:"bandwidth_GBps"`
+	Pairs         int     `json:"pairs"`
+	Measured      int     `json:"measured"`
+}
+
+// RankPlace is where one rank goes in the proposal (and ran before).
+type RankPlace struct {
+	Rank        int     `json:"rank"`
+	Host        string  `json:"host"`
+	CPU         int     `json:"cpu"`
+	CurrentHost string  `json:"current_host,omitempty"`
+	CurrentCPU  *int    `json:"current_cpu,omitempty"`
+	PredictedS  float64 `json:"predicted_s"`
+}
+
+// SolverInfo says how the proposal was found.
+type SolverInfo struct {
+	Seed       uint64      `json:"seed"`
+	Seconds    float64     `json:"seconds"`
+	Winner     string      `json:"winner"`
+	FellBack   bool        `json:"fell_back"`
+	Candidates []Candidate `json:"candidates"`
+}
+
+// Result is everything latmap place found; --json prints it.
+type Result struct {
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	Survey  string `json:"survey"`
+	Profile string `json:"profile,omitempty"`
+	Matrix  string `json:"matrix,omitempty"`
+
+	Ranks        int         `json:"ranks"`
+	Slots        int         `json:"slots"`
+	Hosts        int         `json:"hosts"`
+	HostsUsed    int         `json:"hosts_used"`
+	Levels       []LevelInfo `json:"levels"`
+	FilledPairs  int         `json:"filled_pairs"`
+	SurveyPairs  int         `json:"survey_pairs"`
+	Bandwidth    string      `json:"bandwidth_source"`
+	TrafficPairs int         `json:"traffic_pairs"`
+	Messages     float64     `json:"messages"`
+	Bytes        float64     `json:"bytes"`
+	SelfFlows    int         `json:"self_flows_ignored"`
+
+	// Predictions: current (when known), block, cyclic, proposal (last).
+	Predictions []Prediction `json:"predictions"`
+	PerfectRun  float64      `json:"perfect_interconnect_run_s"`
+	Shares      *Shares      `json:"shares,omitempty"`
+	Verdict     string       `json:"verdict"`
+	Solver      SolverInfo   `json:"solver"`
+	Placement   []RankPlace  `json:"placement"`
+
+	Output   string   `json:"output,omitempty"`
+	Format   string   `json:"format,omitempty"`
+	Launch   []string `json:"launch,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// reference is what the proposal is compared with: the current placement
+// when known, else the better of block and cyclic.
+func (r *Result) reference() Prediction {
+	if r.Predictions[0].Name == "current" {
+		return r.Predictions[0]
+	}
+	b, c := r.Predictions[0], r.Predictions[1]
+	if c.Run < b.Run || (c.Run == b.Run && c.Transfer < b.Transfer) {
+		return c
+	}
+	return b
+}
+
+// loadSurvey reads a survey directory or an mmpi log (mapper.LoadWith),
+// keeping only the metrics the cost model uses.
+func loadSurvey(path, hostPattern string) (*mapper.Survey, error) {
+	mm, err := mapper.HostPattern(hostPattern)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	s, err := mapper.LoadWith(path, mapper.LoadOptions{Metrics: []mapper.Metric{mapper.Mean, mapper.Median}}, mm)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	return s, nil
+}
+
+// Run reads the inputs, proposes a placement, prints the report (or
+// JSON) and writes the launcher file.
+func Run(opt Options) (*Result, error) {
+	if opt.Out == nil {
+		opt.Out = os.Stdout
+	}
+	if opt.QAPLIB != "" {
+		return nil, runQAPLIB(opt)
+	}
+	if opt.Survey == "" {
+		return nil, fmt.Errorf("place: --survey is required (a directory written by latmap survey or latmap import)")
+	}
+	if opt.Profile == "" && opt.Matrix == "" {
+		return nil, fmt.Errorf("place: give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+	}
+	if opt.Format == "" {
+		opt.Format = FormatOpenMPI
+	}
+	if !contains(Formats, opt.Format) {
+		return nil, fmt.Errorf("place: unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+	}
+	if opt.Output != "" && !opt.Force {
+		if _, err := os.Stat(opt.Output); err == nil {
+			return nil, fmt.Errorf("place: output %s exists; use --force to replace it or choose another -o", opt.Output)
+		}
+	}
+	s, err := loadSurvey(opt.Survey, opt.HostPattern)
+	if err != nil {
+		return nil, err
+	}
+	m, err := MachineFromSurvey(s, opt.Costs)
+	if err != nil {
+		return nil, fmt.Errorf("place: survey %s: %w", opt.Survey, err)
+	}
+	var prof *interpose.Profile
+	if opt.Profile != "" {
+		if prof, err = interpose.ReadProfile(opt.Profile); err != nil {
+			return nil, fmt.Errorf("place: %w", err)
+		}
+	}
+	t, err := loadTraffic(opt, prof)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
+		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: mapper.TriLen(len(m.Slots)),
+		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
+	r.Messages, r.Bytes = t.Totals()
+	for l := Level(0); l < numLevels; l++ {
+		if m.LevelPairs[l] == 0 {
+			continue
+		}
+		c := m.Levels[l]
+		li := LevelInfo{Name: l.String(), LatencyUs: c.Latency * 1e6, Pairs: m.LevelPairs[l], Measured: m.LevelMeasured[l]}
+		if c.InvBandwidth > 0 {
+			li.BandwidthGBps = 1 / c.InvBandwidth / 1e9
+		}
+		r.Levels = append(r.Levels, li)
+	}
+	slots, err := m.SelectSlots(t.N, opt.Select)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	hostsUsed := map[int]bool{}
+	for _, sl := range slots {
+		hostsUsed[m.Slots[sl].Node] = true
+	}
+	r.HostsUsed = len(hostsUsed)
+
+	var rt *RankTimes
+	var current []int32
+	if prof != nil {
+		rt = TimesFromProfile(prof)
+		sh := shares(rt)
+		r.Shares = &sh
+		current, err = currentPlacement(m, prof, t.N)
+		if err != nil {
+			r.Warnings = append(r.Warnings, err.Error())
+		}
+	}
+	t0 := time.Now()
+	sol, err := m.Solve(t, slots, opt.Solve)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
+	if current != nil {
+		r.Predictions = append(r.Predictions, Predict("current", m, t, current, rt))
+	}
+	r.Predictions = append(r.Predictions,
+		Predict("block", m, t, Block(slots, t.N), rt),
+		Predict("cyclic", m, t, m.Cyclic(slots, t.N), rt))
+	prop := Predict("proposal", m, t, sol.Place, rt)
+	r.Predictions = append(r.Predictions, prop)
+	r.PerfectRun = PerfectRun(rt)
+	r.Verdict = verdict(r)
+	for i, sl := range sol.Place {
+		rp := RankPlace{Rank: i, Host: m.Slots[sl].Host, CPU: m.Slots[sl].CPU, PredictedS: prop.perRank[i]}
+		if current != nil {
+			cpu := m.Slots[current[i]].CPU
+			rp.CurrentHost, rp.CurrentCPU = m.Slots[current[i]].Host, &cpu
+		}
+		r.Placement = append(r.Placement, rp)
+	}
+	if opt.Output != "" {
+		lf, err := WriteLaunchFile(opt.Format, m, sol.Place, r.header(), opt.Output, opt.App)
+		if err != nil {
+			return nil, fmt.Errorf("place: %w", err)
+		}
+		if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
+			return nil, fmt.Errorf("place: %w", err)
+		}
+		r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
+		r.Warnings = append(r.Warnings, lf.Warnings...)
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return nil, fmt.Errorf("place: %w", err)
+		}
+		return r, nil
+	}
+	r.WriteReport(opt.Out)
+	return r, nil
+}
+
+func runQAPLIB(opt Options) error {
+	r, err := SolveQAPLIBFile(opt.QAPLIB, opt.QAP)
+	if err != nil {
+		return err
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	perm := make([]string, len(r.Permutation))
+	for i, x := range r.Permutation {
+		perm[i] = fmt.Sprint(x)
+	}
+	fmt.Fprintf(opt.Out, "%s: n=%d cost %g (best of %d restarts, seed %d, %.2f s)\n%s\n", r.File, r.N, r.Cost, opt.QAP.Restarts, opt.QAP.Seed, r.Seconds, strings.Join(perm, " "))
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTraffic reads the matrix (or the profile's) and checks rank counts.
+func loadTraffic(opt Options, prof *interpose.Profile) (*Traffic, error) {
+	if opt.Matrix == "" {
+		if opt.Ranks > 0 && opt.Ranks != len(prof.Ranks) {
+			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
+		}
+		t, err := TrafficFromProfile(prof)
+		if err != nil {
+			return nil, fmt.Errorf("place: profile %s: %w", opt.Profile, err)
+		}
+		return t, nil
+	}
+	flows, n, err := ReadMatrixFile(opt.Matrix)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	want, from := opt.Ranks, "--ranks"
+	if prof != nil {
+		if want > 0 && want != len(prof.Ranks) {
+			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
+		}
+		want, from = len(prof.Ranks), "the profile"
+	}
+	if want > 0 {
+		if n > want {
+			return nil, fmt.Errorf("place: matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
+		}
+		n = want
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("place: matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
+	}
+	t, err := NewTraffic(n, flows)
+	if err != nil {
+		return nil, fmt.Errorf("place: matrix %s: %w", opt.Matrix, err)
+	}
+	return t, nil
+}
+
+// currentPlacement matches the profile's ranks (host + cpu) to the
+// survey's slots.
+func currentPlacement(m *Machine, prof *interpose.Profile, n int) ([]int32, error) {
+	idx := map[string]int32{}
+	for i, s := range m.Slots {
+		idx[fmt.Sprintf("%s\x00%d", s.Host, s.CPU)] = int32(i)
+	}
+	cur := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if i >= len(prof.Ranks) {
+			return nil, fmt.Errorf("current placement unknown: the profile has %d ranks, the traffic %d", len(prof.Ranks), n)
+		}
+		pr := prof.Ranks[i].Rank
+		s, ok := idx[fmt.Sprintf("%s\x00%d", pr.Host, pr.CPU)]
+		if !ok {
+			return nil, fmt.Errorf("current placement unknown: profile rank %d ran on %s cpu %d, which the survey did not measure (survey the same nodes with ranks bound to cores)", i, pr.Host, pr.CPU)
+		}
+		cur[i] = s
+	}
+	return cur, nil
+}
+
+// header is the comment block of launcher files.
+func (r *Result) header() []string {
+	h := []string{"latmap " + r.Version + " place: rank placement proposal"}
+	h = append(h, "survey: "+r.Survey)
+	if r.Profile != "" {
+		h = append(h, "profile: "+r.Profile)
+	}
+	if r.Matrix != "" {
+		h = append(h, "matrix: "+r.Matrix)
+	}
+	prop := r.Predictions[len(r.Predictions)-1]
+	ref := r.reference()
+	h = append(h, fmt.Sprintf("%d ranks on %d of %d hosts; modelled transfer %.4g s (%s %.4g s)", r.Ranks, r.HostsUsed, r.Hosts, prop.Transfer, ref.Name, ref.Transfer))
+	if r.Shares != nil && ref.Run > 0 {
+		h = append(h, fmt.Sprintf("predicted run %.4g s vs %s %.4g s (gain %s; perfect interconnect %.4g s)", prop.Run, ref.Name, ref.Run, pct((ref.Run-prop.Run)/ref.Run), r.PerfectRun))
+	}
+	return h
+}
+
+// WriteReport prints the human-readable report.
+func (r *Result) WriteReport(w io.Writer) {
+	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %d hosts (%d hosts used)\n", r.Ranks, r.Slots, r.Hosts, r.HostsUsed)
+	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
+	for _, l := range r.Levels {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.2f\t\n", l.Name, l.Pairs, l.Measured, l.LatencyUs, l.BandwidthGBps)
+	}
+	tw.Flush()
+	src := r.Matrix
+	if src == "" {
+		src = r.Profile
+	}
+	fmt.Fprintf(w, "traffic %s: %d communicating pairs, %.4g messages, %.4g bytes", src, r.TrafficPairs, r.Messages, r.Bytes)
+	if r.SelfFlows > 0 {
+		fmt.Fprintf(w, " (%d self-traffic rows ignored)", r.SelfFlows)
+	}
+	fmt.Fprintln(w)
+	if r.Shares != nil {
+		s := r.Shares
+		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, collective wait %.4g s (%s of MPI); slowest rank took %.4g s\n",
+			s.MPI, s.Elapsed, pct(s.CommShare), s.Late, s.Sync, pct(s.WaitShare), s.SlowestElapsed)
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "placement\ttransfer (s)\tmax rank transfer (s)\tpredicted run (s)\t")
+	for _, p := range r.Predictions {
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t\n", p.Name, p.Transfer, p.MaxRankTransfer, p.Run)
+	}
+	if r.Shares != nil {
+		fmt.Fprintf(tw, "perfect interconnect\t0\t0\t%.4g\t\n", r.PerfectRun)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "solver: %s won in %.2f s (seed %d)", r.Solver.Winner, r.Solver.Seconds, r.Solver.Seed)
+	if r.Solver.FellBack {
+		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, r.Verdict)
+	for _, x := range r.Warnings {
+		fmt.Fprintln(w, "warning:", x)
+	}
+	if r.Output != "" {
+		fmt.Fprintf(w, "\nwrote %s (%s); launch with:\n  %s\n", r.Output, r.Format, shellJoin(r.Launch))
+		if r.Format == FormatOpenMPI {
+			fmt.Fprintf(w, "  (Open MPI v5: mpirun -np %d --map-by rankfile:FILE=%s ...)\n", r.Ranks, r.Output)
+		}
+	}
+}
+
+// shellJoin quotes arguments that need it.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$&;|<>()*?[]#~`\\") {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			out[i] = a
+		}
+	}
+	return strings.Join(out, " ")
+}

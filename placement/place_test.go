@@ -1,0 +1,220 @@
+package placement
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper"
+)
+
+func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
+	// 2 hosts x 2 sockets x 4 cores; pairs with (a+b)%7 == 0 unmeasured.
+	drop := func(a, b int) bool { return (a+b)%7 == 0 }
+	sv := fakeSurvey(t, 2, 2, 4, testRTT, drop)
+	filled := 0
+	for a := 0; a < 16; a++ {
+		for b := a + 1; b < 16; b++ {
+			if drop(a, b) {
+				filled++
+			}
+		}
+	}
+	flows, _ := shuffledPairs(16, 5)
+	mx := writeMatrix(t, flows)
+	out := filepath.Join(t.TempDir(), "app.rankfile")
+	var buf bytes.Buffer
+	r, err := Run(Options{Survey: sv, Matrix: mx, Output: out, Out: &buf, App: []string{"./app"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FilledPairs != filled {
+		t.Errorf("filled %d pairs, want %d", r.FilledPairs, filled)
+	}
+	if !strings.Contains(buf.String(), itoa(filled)+" of 120 slot pairs not measured") {
+		t.Errorf("report does not say how many pairs were filled:\n%s", buf.String())
+	}
+	// Every pair shares a socket: the optimum.
+	prop := r.Predictions[len(r.Predictions)-1]
+	want := 0.0
+	for _, f := range flows {
+		want += (LinkCost{testRTT[SameSocket] / 2 * 1e-6, 1 / (DefaultBandwidthGBps[SameSocket] * 1e9)}).Cost(f.Messages, f.Bytes)
+	}
+	if !near32(prop.Transfer, want) {
+		t.Errorf("proposal transfer %g, optimum (all pairs on one socket) %g", prop.Transfer, want)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "# latmap") || strings.Count(string(data), "\nrank ") != 16 {
+		t.Errorf("rankfile:\n%s", data)
+	}
+	if !strings.Contains(buf.String(), "launch with:\n  mpirun -np 16 --mca rmaps_rank_file_physical 1 -rf "+out+" ./app") {
+		t.Errorf("no launch line:\n%s", buf.String())
+	}
+	// Without --force the file is not replaced.
+	if _, err := Run(Options{Survey: sv, Matrix: mx, Output: out, Out: &buf}); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("existing output: %v", err)
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
+	flows, _ := ring(8)
+	var buf bytes.Buffer
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), JSON: true, Out: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, buf.String())
+	}
+	if r.Ranks != 8 || len(r.Placement) != 8 || len(r.Predictions) != 3 || r.Predictions[2].Name != "proposal" || r.Verdict == "" {
+		t.Errorf("JSON result incomplete: %+v", r)
+	}
+}
+
+// TestRunProfileVerdicts: a profile where late-sender and collective wait
+// dominate gets "will not help much"; one where transfer dominates gets
+// "use the proposal"; the current placement comes from its ranks.csv.
+func TestRunProfileVerdicts(t *testing.T) {
+	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
+	// Pairs (0,4), (1,5), (2,6), (3,7) talk; the current (block) layout
+	// puts every pair across the two hosts.
+	var flows []Flow
+	for i := 0; i < 4; i++ {
+		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
+	}
+	hosts := []string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}
+	cpus := []int{0, 1, 2, 3, 0, 1, 2, 3}
+	for _, c := range []struct {
+		name                    string
+		comput, mpi, late, sync float64
+		want                    string
+		current                 bool
+	}{
+		{"wait dominates", 1, 0.1, 3, 2, "will not help much: 98.0% of the time in MPI is waiting", true},
+		{"little communication", 100, 0.5, 0, 0, "communication is only 0.5% of the run", true},
+		{"worth it", 0.1, 0.5, 0, 0, "Use the proposal", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, c.late, c.sync, flows)
+			var buf bytes.Buffer
+			r, err := Run(Options{Survey: sv, Profile: prof, Out: &buf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(r.Verdict, c.want) {
+				t.Errorf("verdict %q, want it to contain %q", r.Verdict, c.want)
+			}
+			if r.Predictions[0].Name != "current" {
+				t.Fatalf("no current placement: %+v (warnings %v)", r.Predictions[0], r.Warnings)
+			}
+			// Current = block here; per-rank prediction adds comput+sync+late.
+			cur := r.Predictions[0]
+			if !near(cur.Transfer, r.Predictions[1].Transfer) {
+				t.Errorf("current transfer %g, block %g: should match (profile ranks ran block)", cur.Transfer, r.Predictions[1].Transfer)
+			}
+			if want := c.comput + c.late + c.sync; !near(r.PerfectRun, want) {
+				t.Errorf("perfect interconnect run %g, want %g", r.PerfectRun, want)
+			}
+			prop := r.Predictions[len(r.Predictions)-1]
+			if prop.Run >= cur.Run {
+				t.Errorf("proposal %g not faster than current %g", prop.Run, cur.Run)
+			}
+		})
+	}
+	// A profile whose ranks ran where the survey did not look: no current.
+	prof := fakeProfile(t, []string{"x0", "x0", "x0", "x0", "x1", "x1", "x1", "x1"}, cpus, 1, 1, 0, 0, flows)
+	r, err := Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Predictions[0].Name == "current" || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "profile rank 0 ran on x0 cpu 0, which the survey did not measure") {
+		t.Errorf("unmatched profile: predictions %v warnings %v", r.Predictions[0].Name, r.Warnings)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	sv := fakeSurvey(t, 2, 1, 2, testRTT, nil) // 4 slots
+	ring4, _ := ring(4)
+	ring6, _ := ring(6)
+	cpus := []int{0, 1, 0, 1}
+	hosts := []string{"h0", "h0", "h1", "h1"}
+	prof4 := fakeProfile(t, hosts, cpus, 1, 1, 0, 0, ring4)
+	write := func(name, text string) string {
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	emptySurvey := filepath.Join(t.TempDir(), "empty")
+	os.MkdirAll(emptySurvey, 0o755)
+	os.WriteFile(filepath.Join(emptySurvey, mapper.MetaFile), []byte(`{"tool":"latmap"}`), 0o644)
+	os.WriteFile(filepath.Join(emptySurvey, mapper.RanksFile), []byte("rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated\n"), 0o644)
+	os.WriteFile(filepath.Join(emptySurvey, mapper.PairsFile), []byte(strings.Join(mapper.PairsHeader, ",")+"\n"), 0o644)
+	noPairs := fakeSurvey(t, 1, 1, 2, testRTT, func(a, b int) bool { return true })
+	for _, c := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"no survey", Options{Matrix: writeMatrix(t, ring4)}, "--survey is required"},
+		{"no traffic", Options{Survey: sv}, "give --profile DIR"},
+		{"bad format", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Format: "lsf"}, "unknown --format"},
+		{"more ranks than slots", Options{Survey: sv, Matrix: writeMatrix(t, ring6)}, "6 ranks need 6 slots but the survey offers 4"},
+		{"matrix names a rank beyond N", Options{Survey: sv, Matrix: writeMatrix(t, ring6), Ranks: 4}, "names rank 5 but --ranks has 4 ranks"},
+		{"matrix beyond profile", Options{Survey: sv, Profile: prof4, Matrix: writeMatrix(t, ring6)}, "names rank 5 but the profile has 4 ranks"},
+		{"mismatched --ranks and profile", Options{Survey: sv, Profile: prof4, Ranks: 3}, "--ranks 3 but profile"},
+		{"negative value", Options{Survey: sv, Matrix: write("neg.csv", "src,dst,bytes,messages\n0,1,-5,1\n")}, "line 2: bytes: negative value"},
+		{"non-numeric", Options{Survey: sv, Matrix: write("nan.csv", "src,dst,bytes,messages\n0,1,five,1\n")}, `line 2: bytes: "five" is not a number`},
+		{"empty matrix", Options{Survey: sv, Matrix: write("e.csv", "")}, "empty matrix"},
+		{"one-rank matrix", Options{Survey: sv, Matrix: write("one.csv", "src,dst,bytes,messages\n0,0,1,1\n")}, "placement needs at least 2"},
+		{"empty survey", Options{Survey: emptySurvey, Matrix: writeMatrix(t, ring4)}, "0 ranks, need at least 2"},
+		{"survey without pairs", Options{Survey: noPairs, Matrix: write("two.csv", "src,dst,bytes,messages\n0,1,1,1\n")}, "no measured pairs"},
+		{"missing survey", Options{Survey: "/nonexistent/survey", Matrix: writeMatrix(t, ring4)}, "no such file"},
+		{"survey is neither dir nor mmpi log", Options{Survey: writeMatrix(t, ring4), Matrix: writeMatrix(t, ring4)}, "neither a survey directory nor an mmpi log"},
+		{"exclude unknown host", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Select: SelectOptions{Exclude: []string{"zz"}}}, "--exclude zz: no such host"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.opt.Out = &bytes.Buffer{}
+			_, err := Run(c.opt)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestRunMmpiLog: a real mmpi log (Stampede, 2 nodes x 16 ranks) is read as
+// the survey; a ring of 32 ranks then has 2 hosts of 16 slots, every slot
+// pair measured, and the proposal keeps all but 2 ring edges inside a node
+// (the optimum: the ring must cross between the 2 nodes twice).
+func TestRunMmpiLog(t *testing.T) {
+	log := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
+	flows, _ := ring(32)
+	r, err := Run(Options{Survey: log, Matrix: writeMatrix(t, flows), Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Slots != 32 || r.Hosts != 2 || r.FilledPairs != 0 {
+		t.Fatalf("slots %d hosts %d filled %d, want 32, 2, 0", r.Slots, r.Hosts, r.FilledPairs)
+	}
+	host := map[int]string{}
+	for _, p := range r.Placement {
+		host[p.Rank] = p.Host
+	}
+	cross := 0
+	for i := 0; i < 32; i++ {
+		if host[i] != host[(i+1)%32] {
+			cross++
+		}
+	}
+	if cross != 2 {
+		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
+	}
+}

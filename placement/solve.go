@@ -1,0 +1,529 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// SolveOptions tune Solve.
+type SolveOptions struct {
+	// Seed makes the randomised trials reproducible.
+	Seed uint64
+	// Trials is the number of multilevel constructions (trial 0 visits
+	// ranks in index order, the others in seeded random orders); default 3.
+	Trials int
+	// Workers run trials in parallel (default GOMAXPROCS).
+	Workers int
+	// MaxPasses bounds the pair-swap refinement passes (default 30).
+	MaxPasses int
+	// Refine is how many of the cheapest starts (multilevel trials, block,
+	// cyclic) get pair-swap refinement (default 2).
+	Refine int
+}
+
+// Candidate is one placement the solver considered.
+type Candidate struct {
+	Name string  `json:"name"`
+	Cost float64 `json:"cost_s"`
+	// Refined is true when pair-swap refinement ran on it.
+	Refined bool `json:"refined"`
+	Swaps   int  `json:"swaps"`
+}
+
+// Solution is the solver's proposal.
+type Solution struct {
+	// Place maps each rank to a machine slot.
+	Place []int32
+	// Cost is the proposal's modelled transfer time (s).
+	Cost float64
+	// Block and Cyclic are the baselines' costs on the same slots.
+	Block, Cyclic float64
+	// Winner names the candidate that won.
+	Winner string
+	// FellBack is true when no candidate beat the better baseline, which
+	// was returned instead.
+	FellBack   bool
+	Candidates []Candidate
+}
+
+// Solve proposes a placement of t's ranks on the given slots (exactly
+// t.N of them, from SelectSlots). It builds placements level by level:
+// a multilevel partition of the communication graph into node-sized parts
+// (heavy-edge-matching coarsening, greedy graph growing, refinement), then
+// within each node a partition into sockets; then it refines with pair
+// swaps evaluated incrementally on the machine's real pair costs. Several
+// trials run in parallel; the cheapest wins, and it is never worse than
+// the better of block and cyclic (it falls back to that one).
+func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
+	if len(slots) != t.N {
+		return nil, fmt.Errorf("placement: %d slots for %d ranks", len(slots), t.N)
+	}
+	if opt.Trials <= 0 {
+		opt.Trials = 3
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.MaxPasses <= 0 {
+		opt.MaxPasses = 30
+	}
+	if opt.Refine <= 0 {
+		opt.Refine = 2
+	}
+	block := Block(slots, t.N)
+	cyclic := m.Cyclic(slots, t.N)
+	sol := &Solution{}
+
+	type job struct {
+		name  string
+		build func() []int32
+	}
+	var jobs []job
+	for tr := 0; tr < opt.Trials; tr++ {
+		tr := tr
+		name := "multilevel (index order)"
+		if tr > 0 {
+			name = fmt.Sprintf("multilevel (random order %d)", tr)
+		}
+		jobs = append(jobs, job{name, func() []int32 {
+			var rng *rand.Rand
+			if tr > 0 {
+				rng = rand.New(rand.NewPCG(opt.Seed, uint64(tr)))
+			}
+			return m.construct(t, slots, rng)
+		}})
+	}
+	jobs = append(jobs,
+		job{"block", func() []int32 { return append([]int32(nil), block...) }},
+		job{"cyclic", func() []int32 { return append([]int32(nil), cyclic...) }})
+	// Build every start in parallel, then refine the most promising.
+	places := make([][]int32, len(jobs))
+	cands := make([]Candidate, len(jobs))
+	parallel(opt.Workers, len(jobs), func(i int) {
+		places[i] = jobs[i].build()
+		cands[i] = Candidate{Name: jobs[i].name, Cost: m.Cost(t, places[i])}
+	})
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return cands[order[x]].Cost < cands[order[y]].Cost })
+	// Refine the cheapest start, then the next ones only when they are
+	// within RefineMargin of it (swaps rarely close a larger gap).
+	refineOne := func(i int) {
+		cands[i].Swaps = m.refineSwaps(t, places[i], slots, opt.MaxPasses)
+		cands[i].Refined = true
+		cands[i].Cost = m.Cost(t, places[i])
+	}
+	refineOne(order[0])
+	var more []int
+	for _, i := range order[1:min(opt.Refine, len(order))] {
+		if cands[i].Cost <= (1+RefineMargin)*cands[order[0]].Cost {
+			more = append(more, i)
+		}
+	}
+	parallel(opt.Workers, len(more), func(x int) { refineOne(more[x]) })
+	best := 0
+	for i := range cands {
+		if cands[i].Cost < cands[best].Cost {
+			best = i
+		}
+	}
+	sol.Candidates = cands
+	sol.Place, sol.Cost, sol.Winner = places[best], cands[best].Cost, cands[best].Name
+	sol.Block, sol.Cyclic = m.Cost(t, block), m.Cost(t, cyclic)
+	base, baseName, baseCost := block, "block", sol.Block
+	if sol.Cyclic < sol.Block {
+		base, baseName, baseCost = cyclic, "cyclic", sol.Cyclic
+	}
+	if sol.Cost > baseCost {
+		sol.Place, sol.Cost, sol.Winner, sol.FellBack = base, baseCost, baseName, true
+	}
+	return sol, nil
+}
+
+// RefineMargin: starts costing more than this fraction above the cheapest
+// are not refined.
+const RefineMargin = 0.10
+
+// parallel runs fn(0..n-1) on up to workers goroutines.
+func parallel(workers, n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// groupSlots groups slots by key, groups in order of first appearance,
+// slots in their order; keys[i] is group i's key.
+func groupSlots(slots []int32, key func(int32) int) (groups [][]int32, keys []int) {
+	idx := map[int]int{}
+	for _, s := range slots {
+		k := key(s)
+		g, ok := idx[k]
+		if !ok {
+			g = len(groups)
+			idx[k] = g
+			groups = append(groups, nil)
+			keys = append(keys, k)
+		}
+		groups[g] = append(groups[g], s)
+	}
+	return groups, keys
+}
+
+// nodeGroups groups slots by node, keeping their order.
+func (m *Machine) nodeGroups(slots []int32) [][]int32 {
+	g, _ := groupSlots(slots, func(s int32) int { return m.Slots[s].Node })
+	return g
+}
+
+// socketGroups splits one node's slots by socket (ascending socket).
+func (m *Machine) socketGroups(slots []int32) [][]int32 {
+	groups, keys := groupSlots(slots, func(s int32) int { return m.Slots[s].Socket })
+	sort.Sort(groupsByKey{keys, groups})
+	return groups
+}
+
+type groupsByKey struct {
+	keys   []int
+	groups [][]int32
+}
+
+func (g groupsByKey) Len() int           { return len(g.keys) }
+func (g groupsByKey) Less(i, j int) bool { return g.keys[i] < g.keys[j] }
+func (g groupsByKey) Swap(i, j int) {
+	g.keys[i], g.keys[j] = g.keys[j], g.keys[i]
+	g.groups[i], g.groups[j] = g.groups[j], g.groups[i]
+}
+
+// levelGap is the weight of cutting traffic between level inner and
+// outer: what it costs more to send it over the outer level.
+func levelGap(outer, inner LinkCost) func(msgs, bytes float64) float64 {
+	return func(msgs, bytes float64) float64 {
+		return math.Max(0, outer.Cost(msgs, bytes)-inner.Cost(msgs, bytes))
+	}
+}
+
+// construct builds a placement level by level: ranks to nodes, then to
+// sockets, then to cores in order.
+func (m *Machine) construct(t *Traffic, slots []int32, rng *rand.Rand) []int32 {
+	nodes := m.nodeGroups(slots)
+	caps := make([]int, len(nodes))
+	for i, g := range nodes {
+		caps[i] = len(g)
+	}
+	intra := m.Levels[SameNode]
+	if intra == (LinkCost{}) {
+		intra = m.Levels[SameSocket]
+	}
+	g := fullGraph(t, levelGap(m.Levels[OtherNode], intra))
+	part := partition(g, caps, rng)
+	members := make([][]int32, len(nodes))
+	for r, p := range part {
+		members[p] = append(members[p], int32(r))
+	}
+	if perm := m.mapPartsToNodes(t, part, nodes); perm != nil {
+		moved := make([][]int32, len(nodes))
+		for p, x := range perm {
+			moved[x] = members[p]
+		}
+		members = moved
+	}
+	place := make([]int32, t.N)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for p := range nodes {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(p int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			m.placeInNode(t, members[p], nodes[p], place)
+		}(p)
+	}
+	wg.Wait()
+	return place
+}
+
+// MaxNodeQAP is the largest number of nodes whose inter-node distances the
+// solver takes into account when it maps parts to nodes.
+const MaxNodeQAP = 128
+
+// mapPartsToNodes decides which node each part of the node-level
+// partition goes to when the survey measured different costs between
+// different node pairs (for example nodes behind different switches): a
+// QAP over the parts' traffic and the mean node-to-node costs, solved by
+// local search from the identity. It returns nil when there is nothing to
+// gain (level costs, fewer than 3 nodes, unequal node sizes, or more than
+// MaxNodeQAP nodes).
+func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []int {
+	k := len(nodes)
+	if m.dense == nil || k < 3 || k > MaxNodeQAP {
+		return nil
+	}
+	for _, n := range nodes {
+		if len(n) != len(nodes[0]) {
+			return nil
+		}
+	}
+	qm, qb := make([]float64, k*k), make([]float64, k*k)
+	for i := 0; i < t.N; i++ {
+		for e := t.Start[i]; e < t.Start[i+1]; e++ {
+			if p, q := part[i], part[t.Adj[e]]; p != q {
+				qm[int(p)*k+int(q)] += t.Msgs[e]
+				qb[int(p)*k+int(q)] += t.Bytes[e]
+			}
+		}
+	}
+	lat, ib := make([]float64, k*k), make([]float64, k*k)
+	for x := 0; x < k; x++ {
+		for y := x + 1; y < k; y++ {
+			sl, sb := 0.0, 0.0
+			for _, a := range nodes[x] {
+				for _, b := range nodes[y] {
+					c := m.Link(int(a), int(b))
+					sl += c.Latency
+					sb += c.InvBandwidth
+				}
+			}
+			pairs := float64(len(nodes[x]) * len(nodes[y]))
+			lat[x*k+y], lat[y*k+x] = sl/pairs, sl/pairs
+			ib[x*k+y], ib[y*k+x] = sb/pairs, sb/pairs
+		}
+	}
+	q := &QAP{N: k, Terms: []QAPTerm{{qm, lat}, {qb, ib}}}
+	ident := make([]int, k)
+	for i := range ident {
+		ident[i] = i
+	}
+	perm, cost := SolveQAP(q, QAPOptions{Restarts: 2, Iterations: 8, Seed: 1, Workers: 1, Start: ident})
+	if cost >= q.Cost(ident) {
+		return nil
+	}
+	return perm
+}
+
+// placeInNode assigns ranks to one node's slots: partitioned into sockets
+// when the node has several, then in rank order onto cpus in order.
+func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []int32) {
+	socks := m.socketGroups(slots)
+	if len(socks) <= 1 || len(ranks) <= 1 {
+		for i, r := range ranks {
+			place[r] = slots[i]
+		}
+		return
+	}
+	caps := make([]int, len(socks))
+	for i, s := range socks {
+		caps[i] = len(s)
+	}
+	sub := subgraph(t, ranks, levelGap(m.Levels[SameNode], m.Levels[SameSocket]))
+	sp := partition(sub, caps, nil)
+	next := make([]int, len(socks))
+	for i, r := range ranks {
+		s := sp[i]
+		place[r] = socks[s][next[s]]
+		next[s]++
+	}
+}
+
+// refineSwaps improves place by exchanging pairs of ranks. A rank is tried
+// against the ranks of the (up to three) node or socket groups it sends
+// the most modelled cost to; the change is computed from the two ranks'
+// neighbours only (O(degree)). Ranks whose neighbourhood changed are
+// revisited; at most maxPasses sweeps. It returns the number of swaps.
+func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasses int) int {
+	slotRank := make([]int32, len(m.Slots))
+	for i := range slotRank {
+		slotRank[i] = -1
+	}
+	for r, s := range place {
+		slotRank[s] = int32(r)
+	}
+	// Groups: one per node and one per (node, socket) among the slots.
+	nodeGroup := make([]int32, len(m.Slots))
+	sockGroup := make([]int32, len(m.Slots))
+	var groups [][]int32
+	nodeID := map[int]int32{}
+	sockID := map[[2]int]int32{}
+	for _, s := range slots {
+		sl := &m.Slots[s]
+		g, ok := nodeID[sl.Node]
+		if !ok {
+			g = int32(len(groups))
+			nodeID[sl.Node] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], s)
+		nodeGroup[s] = g
+		k := [2]int{sl.Node, sl.Socket}
+		g, ok = sockID[k]
+		if !ok {
+			g = int32(len(groups))
+			sockID[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], s)
+		sockGroup[s] = g
+	}
+	// In a level machine all slots of a group are alike for a rank outside
+	// it when the group is a socket, or a node whose slots share a socket:
+	// then the cost of moving rank i there is computed once per group.
+	uniform := make([]bool, len(groups))
+	if m.dense == nil {
+		for g, sl := range groups {
+			uniform[g] = true
+			for _, s := range sl {
+				uniform[g] = uniform[g] && m.Slots[s].Socket == m.Slots[sl[0]].Socket
+			}
+		}
+	}
+	groupOf := func(a, b int32) int32 {
+		sa, sb := &m.Slots[a], &m.Slots[b]
+		if sa.Node != sb.Node {
+			return nodeGroup[b]
+		}
+		if sa.Socket != sb.Socket {
+			return sockGroup[b]
+		}
+		return -1
+	}
+	// moveGain is the change of rank i's costs if it sat on slot to,
+	// leaving out its traffic with rank skip.
+	moveGain := func(i int32, to int32, skip int32) (float64, float64) {
+		from := place[i]
+		d, abs := 0.0, 0.0
+		for e := t.Start[i]; e < t.Start[i+1]; e++ {
+			k := t.Adj[e]
+			if k == skip {
+				continue
+			}
+			c := place[k]
+			x, y := m.pairCost(to, c, t.Msgs[e], t.Bytes[e]), m.pairCost(from, c, t.Msgs[e], t.Bytes[e])
+			d += x - y
+			abs += x + y
+		}
+		return d, abs
+	}
+	edgeWith := func(i, j int32) bool {
+		for e := t.Start[i]; e < t.Start[i+1]; e++ {
+			if t.Adj[e] == j {
+				return true
+			}
+		}
+		return false
+	}
+	active := make([]bool, t.N)
+	for i := range active {
+		active[i] = true
+	}
+	type gw struct {
+		g int32
+		w float64
+	}
+	var cand []gw
+	swaps := 0
+	for pass := 0; pass < maxPasses; pass++ {
+		improved := 0
+		for i := int32(0); i < int32(t.N); i++ {
+			if !active[i] {
+				continue
+			}
+			active[i] = false
+			a := place[i]
+			cand = cand[:0]
+			for e := t.Start[i]; e < t.Start[i+1]; e++ {
+				b := place[t.Adj[e]]
+				g := groupOf(a, b)
+				if g < 0 {
+					continue
+				}
+				w := m.pairCost(a, b, t.Msgs[e], t.Bytes[e])
+				found := false
+				for x := range cand {
+					if cand[x].g == g {
+						cand[x].w += w
+						found = true
+						break
+					}
+				}
+				if !found {
+					cand = append(cand, gw{g, w})
+				}
+			}
+			if len(cand) == 0 {
+				continue
+			}
+			sort.Slice(cand, func(x, y int) bool {
+				if cand[x].w != cand[y].w {
+					return cand[x].w > cand[y].w
+				}
+				return cand[x].g < cand[y].g
+			})
+			if len(cand) > 3 {
+				cand = cand[:3]
+			}
+			bj, bd := int32(-1), 0.0
+			for _, c := range cand {
+				sl := groups[c.g]
+				gi, gabs := 0.0, 0.0
+				if uniform[c.g] {
+					gi, gabs = moveGain(i, sl[0], -1)
+				}
+				for _, s := range sl {
+					j := slotRank[s]
+					if j == i || j < 0 {
+						continue
+					}
+					var d, abs float64
+					if uniform[c.g] && !edgeWith(j, i) {
+						dj, aj := moveGain(j, a, -1)
+						d, abs = gi+dj, gabs+aj
+					} else {
+						di, ai := moveGain(i, s, j)
+						dj, aj := moveGain(j, a, i)
+						d, abs = di+dj, ai+aj
+					}
+					if d < bd && d < -1e-12*abs {
+						bj, bd = j, d
+					}
+				}
+			}
+			if bj < 0 {
+				continue
+			}
+			place[i], place[bj] = place[bj], place[i]
+			slotRank[place[i]] = i
+			slotRank[place[bj]] = bj
+			swaps++
+			improved++
+			for _, r := range [2]int32{i, bj} {
+				active[r] = true
+				for e := t.Start[r]; e < t.Start[r+1]; e++ {
+					active[t.Adj[e]] = true
+				}
+			}
+		}
+		if improved == 0 {
+			break
+		}
+	}
+	return swaps
+}

@@ -1,0 +1,277 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+func mustTraffic(t testing.TB, flows []Flow, n int) *Traffic {
+	t.Helper()
+	tr, err := NewTraffic(n, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// The issue's reference optimum: 4x4x4 cubes per node cost 11.736 s for a
+// 16^3 stencil on 64 nodes x 64 cores and 209.57 s for 40^3 on 1000 nodes.
+// By hand: an edge costs 100*L + 819200 B/B per direction, 1.8192e-4 s
+// inside and 1.8192e-3 s between nodes; 16^3 has 11520 edges of which
+// 3*3*16*16 = 2304 cross nodes: 2*(9216*1.8192e-4 + 2304*1.8192e-3) =
+// 11.736 s; 40^3 has 187200 edges, 3*9*40*40 = 43200 crossing: 209.57 s.
+func TestCubeCostMatchesIssue(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		nodes int
+		want  float64
+	}{{16, 64, 11.736}, {40, 1000, 209.57}} {
+		if testing.Short() && c.n > 16 {
+			continue
+		}
+		flows, n := halo3D(c.n, c.n, c.n, false)
+		tr := mustTraffic(t, flows, n)
+		m := NewLevelMachine(c.nodes, 1, 64, benchLevels)
+		got := m.Cost(tr, cubePlacement(c.n))
+		if math.Abs(got-c.want) > 0.0005*c.want {
+			t.Errorf("%d^3 cubes: cost %.4f s, want %.3f s", c.n, got, c.want)
+		}
+	}
+}
+
+// solveAll places all ranks of flows on m's first slots with seed 1.
+func solveAll(t *testing.T, m *Machine, flows []Flow, n int) (*Traffic, []int32, *Solution) {
+	t.Helper()
+	tr := mustTraffic(t, flows, n)
+	slots, err := m.SelectSlots(n, SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, slots, sol
+}
+
+func TestSolveFindsCubes16(t *testing.T) {
+	flows, n := halo3D(16, 16, 16, false)
+	m := NewLevelMachine(64, 1, 64, benchLevels)
+	tr, _, sol := solveAll(t, m, flows, n)
+	opt := m.Cost(tr, cubePlacement(16))
+	t.Logf("16^3: proposal %.4f s (%s), block %.4f, cyclic %.4f, cubes %.4f; candidates %+v", sol.Cost, sol.Winner, sol.Block, sol.Cyclic, opt, sol.Candidates)
+	if sol.Cost > opt*1.0001 {
+		t.Errorf("16^3 proposal costs %.4f s, the 4x4x4 cube optimum %.4f s", sol.Cost, opt)
+	}
+}
+
+// TestSolvePairsShareNode: ranks that talk only in pairs, on a two-level
+// machine, must end with every pair on one node (the known optimum: no
+// traffic crosses nodes), whatever the rank numbering.
+func TestSolvePairsShareNode(t *testing.T) {
+	for _, c := range []struct{ n, nodes, cores int }{{16, 4, 4}, {64, 8, 8}, {256, 16, 16}} {
+		flows, n := shuffledPairs(c.n, uint64(c.n))
+		tr := mustTraffic(t, flows, n)
+		m := NewLevelMachine(c.nodes, 1, c.cores, benchLevels)
+		slots, _ := m.SelectSlots(n, SelectOptions{})
+		sol, err := m.Solve(tr, slots, SolveOptions{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range flows {
+			if a, b := m.Slots[sol.Place[f.Src]], m.Slots[sol.Place[f.Dst]]; a.Node != b.Node {
+				t.Errorf("n=%d: ranks %d and %d talk but sit on %s and %s", c.n, f.Src, f.Dst, a.Host, b.Host)
+			}
+		}
+		// Optimum: every pair inside a node.
+		want := 0.0
+		for _, f := range flows {
+			want += benchLevels[SameNode].Cost(f.Messages, f.Bytes)
+		}
+		if !near(sol.Cost, want) {
+			t.Errorf("n=%d: cost %g, optimum %g", c.n, sol.Cost, want)
+		}
+	}
+}
+
+// TestSolvePairsShareSocket: on nodes of two sockets, the pairs share a
+// socket too (the three-level optimum).
+func TestSolvePairsShareSocket(t *testing.T) {
+	levels := [numLevels]LinkCost{SameSocket: {0.3e-6, 1 / 20e9}, SameNode: {0.8e-6, 1 / 8e9}, OtherNode: {5e-6, 1 / 2e9}}
+	flows, n := shuffledPairs(64, 11)
+	tr := mustTraffic(t, flows, n)
+	m := NewLevelMachine(4, 2, 8, levels)
+	slots, _ := m.SelectSlots(n, SelectOptions{})
+	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flows {
+		if m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])) != SameSocket {
+			t.Errorf("ranks %d and %d: %v apart", f.Src, f.Dst, m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])))
+		}
+	}
+}
+
+// TestSolveNeverWorseThanBaselines runs the solver on the shapes real
+// applications have, 64 to 4096 ranks, and checks the proposal costs no
+// more than the better of block and cyclic (and is a valid placement).
+func TestSolveNeverWorseThanBaselines(t *testing.T) {
+	type gen func() ([]Flow, int)
+	shapes := []struct {
+		name  string
+		g     gen
+		nodes int
+		socks int
+		cores int
+	}{
+		{"halo2d-8x8", func() ([]Flow, int) { return halo2D(8, 8, false) }, 4, 2, 8},
+		{"halo2d-periodic-32x32", func() ([]Flow, int) { return halo2D(32, 32, true) }, 16, 2, 32},
+		{"halo2d-64x64", func() ([]Flow, int) { return halo2D(64, 64, false) }, 64, 2, 32},
+		{"halo3d-4x4x4", func() ([]Flow, int) { return halo3D(4, 4, 4, false) }, 4, 1, 16},
+		{"halo3d-periodic-8x8x8", func() ([]Flow, int) { return halo3D(8, 8, 8, true) }, 8, 2, 32},
+		{"halo3d-periodic-16x16x16", func() ([]Flow, int) { return halo3D(16, 16, 16, true) }, 64, 2, 32},
+		{"halo3d-12x10x6 on 48-core nodes", func() ([]Flow, int) { return halo3D(12, 10, 6, false) }, 15, 2, 24},
+		{"ring-64", func() ([]Flow, int) { return ring(64) }, 4, 2, 8},
+		{"ring-1000", func() ([]Flow, int) { return ring(1000) }, 16, 2, 32},
+		{"alltoall-64", func() ([]Flow, int) { return allToAll(64) }, 4, 2, 8},
+		{"alltoall-256", func() ([]Flow, int) { return allToAll(256) }, 8, 2, 16},
+		{"master-worker-64", func() ([]Flow, int) { return masterWorker(64) }, 4, 2, 8},
+		{"master-worker-1024", func() ([]Flow, int) { return masterWorker(1024) }, 32, 2, 16},
+		{"random-sparse-64", func() ([]Flow, int) { return randomSparse(64, 4, 1) }, 4, 2, 8},
+		{"random-sparse-512", func() ([]Flow, int) { return randomSparse(512, 6, 2) }, 8, 2, 32},
+		{"random-sparse-4096", func() ([]Flow, int) { return randomSparse(4096, 4, 3) }, 64, 2, 32},
+	}
+	levels := [numLevels]LinkCost{SameSocket: {0.4e-6, 1 / 12e9}, SameNode: {0.7e-6, 1 / 8e9}, OtherNode: {2.5e-6, 1 / 3e9}}
+	for _, s := range shapes {
+		t.Run(s.name, func(t *testing.T) {
+			if testing.Short() && s.nodes*s.socks*s.cores > 1024 {
+				t.Skip("short")
+			}
+			flows, n := s.g()
+			m := NewLevelMachine(s.nodes, s.socks, s.cores, levels)
+			tr, slots, sol := solveAll(t, m, flows, n)
+			checkPermutation(t, sol.Place, slots)
+			best := math.Min(sol.Block, sol.Cyclic)
+			if sol.Cost > best {
+				t.Errorf("proposal %.6g s > best baseline %.6g s", sol.Cost, best)
+			}
+			if got := m.Cost(tr, sol.Place); !near(got, sol.Cost) {
+				t.Errorf("reported cost %g, placement costs %g", sol.Cost, got)
+			}
+			t.Logf("%d ranks: proposal %.4g s (%s), block %.4g, cyclic %.4g (%.1f%% below the better)", n, sol.Cost, sol.Winner, sol.Block, sol.Cyclic, 100*(1-sol.Cost/best))
+		})
+	}
+}
+
+// TestSolveDenseSurveyMachine: on a machine from a survey (per-pair costs,
+// some pairs filled) the proposal still never loses to the baselines and
+// is deterministic for a seed.
+func TestSolveDenseSurveyMachine(t *testing.T) {
+	dir := fakeSurvey(t, 4, 2, 4, testRTT, func(a, b int) bool { return (a*7+b)%11 == 0 })
+	s := readSurveyT(t, dir)
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows, n := halo2D(8, 4, true)
+	tr := mustTraffic(t, flows, n)
+	slots, _ := m.SelectSlots(n, SelectOptions{})
+	a, err := m.Solve(tr, slots, SolveOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := m.Solve(tr, slots, SolveOptions{Seed: 5, Workers: 1})
+	checkPermutation(t, a.Place, slots)
+	if a.Cost > math.Min(a.Block, a.Cyclic) {
+		t.Errorf("proposal %g worse than baselines %g / %g", a.Cost, a.Block, a.Cyclic)
+	}
+	for i := range a.Place {
+		if a.Place[i] != b.Place[i] {
+			t.Fatalf("same seed, different placements (rank %d: %d vs %d)", i, a.Place[i], b.Place[i])
+		}
+	}
+}
+
+func checkPermutation(t *testing.T, place, slots []int32) {
+	t.Helper()
+	allowed := map[int32]bool{}
+	for _, s := range slots {
+		allowed[s] = true
+	}
+	seen := map[int32]bool{}
+	for r, s := range place {
+		if !allowed[s] || seen[s] {
+			t.Fatalf("rank %d on slot %d: not a free chosen slot", r, s)
+		}
+		seen[s] = true
+	}
+}
+
+// TestSolveUsesNodeDistances: on a survey where nodes 0-3 and 1-2 are
+// close (5 us round trip) and other node pairs far (50 us), four groups of
+// ranks that talk inside and to one partner group (g0-g2, g1-g3) must put
+// partner groups on close nodes, which neither rank order, block nor
+// cyclic does.
+func TestSolveUsesNodeDistances(t *testing.T) {
+	s := &mapper.Survey{}
+	for i := 0; i < 16; i++ {
+		s.Ranks = append(s.Ranks, mapper.Rank{Rank: i, Host: fmt.Sprintf("n%d", i/4), CPU: i % 4})
+	}
+	tab := mapper.NewPairTable(16, 64)
+	for a := 0; a < 16; a++ {
+		for b := a + 1; b < 16; b++ {
+			na, nb := a/4, b/4
+			v := 50.0
+			switch {
+			case na == nb:
+				v = 1
+			case na+nb == 3:
+				v = 5
+			}
+			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 1, Mean: v, Median: v})
+		}
+	}
+	s.Tables = []*mapper.PairTable{tab}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flows []Flow
+	for g := 0; g < 4; g++ {
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 4; j++ {
+				if i != j {
+					flows = append(flows, Flow{g*4 + i, g*4 + j, 1e6, 100})
+				}
+			}
+		}
+	}
+	for _, pr := range [][2]int{{0, 2}, {1, 3}} {
+		for i := 0; i < 4; i++ {
+			flows = append(flows, Flow{pr[0]*4 + i, pr[1]*4 + i, 1e5, 10}, Flow{pr[1]*4 + i, pr[0]*4 + i, 1e5, 10})
+		}
+	}
+	tr := mustTraffic(t, flows, 16)
+	slots, _ := m.SelectSlots(16, SelectOptions{})
+	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := func(r int) int { return m.Slots[sol.Place[r]].Node }
+	for g := 0; g < 4; g++ {
+		for i := 1; i < 4; i++ {
+			if node(g*4+i) != node(g*4) {
+				t.Fatalf("group %d split over nodes", g)
+			}
+		}
+	}
+	for _, pr := range [][2]int{{0, 2}, {1, 3}} {
+		if a, b := node(pr[0]*4), node(pr[1]*4); a+b != 3 {
+			t.Errorf("groups %d and %d on nodes n%d and n%d, which are far apart", pr[0], pr[1], a, b)
+		}
+	}
+}

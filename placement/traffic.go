@@ -1,0 +1,270 @@
+package placement
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/latmap/latmap/interpose"
+)
+
+// MatrixHeader is the header of a plain communication matrix
+// (latmap place --matrix FILE): directed point-to-point traffic in
+// MPI_COMM_WORLD ranks. Extra columns may follow.
+var MatrixHeader = []string{"src", "dst", "bytes", "messages"}
+
+// Flow is one directed entry of a communication matrix.
+type Flow struct {
+	Src, Dst int
+	Bytes    float64
+	Messages float64
+}
+
+// Traffic is the symmetrised communication graph of an application in
+// compressed sparse row form: rank i's neighbours are
+// Adj[Start[i]:Start[i+1]] (ascending), and Msgs and Bytes hold the traffic
+// of both directions added together. Self traffic is dropped.
+type Traffic struct {
+	N     int
+	Start []int32
+	Adj   []int32
+	Msgs  []float64
+	Bytes []float64
+	// SelfFlows counts the diagonal entries that were ignored.
+	SelfFlows int
+}
+
+// NewTraffic builds the symmetrised graph of n ranks from directed flows.
+// Flows naming a rank outside 0..n-1 or with a negative value are errors;
+// duplicates are added; self traffic is ignored and counted.
+func NewTraffic(n int, flows []Flow) (*Traffic, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("placement: communication matrix has no ranks")
+	}
+	type key struct{ a, b int32 }
+	type val struct{ m, b float64 }
+	sum := make(map[key]val, len(flows))
+	self := 0
+	for i, f := range flows {
+		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n {
+			return nil, fmt.Errorf("placement: flow %d (%d -> %d) names a rank outside 0..%d", i+1, f.Src, f.Dst, n-1)
+		}
+		if f.Bytes < 0 || f.Messages < 0 {
+			return nil, fmt.Errorf("placement: flow %d (%d -> %d) has negative bytes or messages", i+1, f.Src, f.Dst)
+		}
+		if f.Src == f.Dst {
+			self++
+			continue
+		}
+		if f.Bytes == 0 && f.Messages == 0 {
+			continue
+		}
+		a, b := int32(f.Src), int32(f.Dst)
+		if a > b {
+			a, b = b, a
+		}
+		v := sum[key{a, b}]
+		v.m += f.Messages
+		v.b += f.Bytes
+		sum[key{a, b}] = v
+	}
+	deg := make([]int32, n+1)
+	for k := range sum {
+		deg[k.a+1]++
+		deg[k.b+1]++
+	}
+	for i := 1; i <= n; i++ {
+		deg[i] += deg[i-1]
+	}
+	t := &Traffic{N: n, Start: deg, SelfFlows: self}
+	m := int(deg[n])
+	t.Adj = make([]int32, m)
+	t.Msgs = make([]float64, m)
+	t.Bytes = make([]float64, m)
+	fill := make([]int32, n)
+	copy(fill, deg[:n])
+	for k, v := range sum {
+		for _, e := range [2][2]int32{{k.a, k.b}, {k.b, k.a}} {
+			p := fill[e[0]]
+			t.Adj[p], t.Msgs[p], t.Bytes[p] = e[1], v.m, v.b
+			fill[e[0]]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		t.sortRow(i)
+	}
+	return t, nil
+}
+
+type rowSorter struct {
+	t    *Traffic
+	s, e int
+}
+
+func (r rowSorter) Len() int           { return r.e - r.s }
+func (r rowSorter) Less(i, j int) bool { return r.t.Adj[r.s+i] < r.t.Adj[r.s+j] }
+func (r rowSorter) Swap(i, j int) {
+	a, b := r.s+i, r.s+j
+	t := r.t
+	t.Adj[a], t.Adj[b] = t.Adj[b], t.Adj[a]
+	t.Msgs[a], t.Msgs[b] = t.Msgs[b], t.Msgs[a]
+	t.Bytes[a], t.Bytes[b] = t.Bytes[b], t.Bytes[a]
+}
+
+func (t *Traffic) sortRow(i int) {
+	sort.Sort(rowSorter{t, int(t.Start[i]), int(t.Start[i+1])})
+}
+
+// Pairs is the number of communicating unordered rank pairs.
+func (t *Traffic) Pairs() int { return len(t.Adj) / 2 }
+
+// Totals returns the messages and bytes of all pairs (both directions).
+func (t *Traffic) Totals() (msgs, bytes float64) {
+	for i := range t.Adj {
+		msgs += t.Msgs[i]
+		bytes += t.Bytes[i]
+	}
+	return msgs / 2, bytes / 2
+}
+
+// TrafficFromProfile builds the graph from a profile's matrix.csv.
+func TrafficFromProfile(p *interpose.Profile) (*Traffic, error) {
+	flows := make([]Flow, len(p.Matrix))
+	for i, m := range p.Matrix {
+		flows[i] = Flow{Src: m.Src, Dst: m.Dst, Bytes: float64(m.Bytes), Messages: float64(m.Messages)}
+	}
+	return NewTraffic(len(p.Ranks), flows)
+}
+
+// ParseMatrix parses a plain communication matrix (MatrixHeader; '#'
+// comment lines and blank lines are skipped). It returns the flows and the
+// number of ranks they imply (largest rank + 1). Errors name the line.
+func ParseMatrix(r io.Reader) ([]Flow, int, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	line := 0
+	header := false
+	var flows []Flow
+	maxRank := -1
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 || b[0] == '#' {
+			continue
+		}
+		var fields [4][]byte
+		nf := 0
+		for nf < 4 {
+			i := bytes.IndexByte(b, ',')
+			if i < 0 {
+				fields[nf] = b
+				nf++
+				break
+			}
+			fields[nf] = b[:i]
+			b = b[i+1:]
+			nf++
+		}
+		if !header {
+			if nf < len(MatrixHeader) {
+				return nil, 0, fmt.Errorf("line %d: header has %d columns, want %s", line, nf, joinComma(MatrixHeader))
+			}
+			for i, h := range MatrixHeader {
+				if string(bytes.TrimSpace(fields[i])) != h {
+					return nil, 0, fmt.Errorf("line %d: column %d is %q, want %q (header %s)", line, i+1, fields[i], h, joinComma(MatrixHeader))
+				}
+			}
+			header = true
+			continue
+		}
+		if nf < len(MatrixHeader) {
+			return nil, 0, fmt.Errorf("line %d: %d columns, want at least %d (%s)", line, nf, len(MatrixHeader), joinComma(MatrixHeader))
+		}
+		var f Flow
+		for i, dst := range []*int{&f.Src, &f.Dst} {
+			fb := bytes.TrimSpace(fields[i])
+			v, ok := digits(fb)
+			if !ok {
+				x, err := strconv.Atoi(string(fb))
+				if err != nil {
+					return nil, 0, fmt.Errorf("line %d: %s: %q is not a rank number", line, MatrixHeader[i], fields[i])
+				}
+				v = x
+			}
+			if v < 0 {
+				return nil, 0, fmt.Errorf("line %d: %s: negative rank %d", line, MatrixHeader[i], v)
+			}
+			*dst = v
+		}
+		for i, dst := range []*float64{&f.Bytes, &f.Messages} {
+			fb := bytes.TrimSpace(fields[2+i])
+			iv, ok := digits(fb)
+			v := float64(iv)
+			if !ok {
+				x, err := strconv.ParseFloat(string(fb), 64)
+				if err != nil || x != x || x > 1e300 {
+					return nil, 0, fmt.Errorf("line %d: %s: %q is not a number", line, MatrixHeader[2+i], fb)
+				}
+				v = x
+			}
+			if v < 0 {
+				return nil, 0, fmt.Errorf("line %d: %s: negative value %s", line, MatrixHeader[2+i], fb)
+			}
+			*dst = v
+		}
+		if f.Src > maxRank {
+			maxRank = f.Src
+		}
+		if f.Dst > maxRank {
+			maxRank = f.Dst
+		}
+		flows = append(flows, f)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, 0, fmt.Errorf("line %d: %w", line+1, err)
+	}
+	if !header {
+		return nil, 0, fmt.Errorf("empty matrix: want the header %s and one row per communicating pair", joinComma(MatrixHeader))
+	}
+	if maxRank > 1<<26 {
+		return nil, 0, fmt.Errorf("rank %d is implausibly large (more than 2^26 ranks)", maxRank)
+	}
+	return flows, maxRank + 1, nil
+}
+
+// digits parses a plain run of up to 15 decimal digits (the common case)
+// without allocating; ok is false for anything else.
+func digits(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// ReadMatrixFile reads a plain communication matrix file.
+func ReadMatrixFile(path string) ([]Flow, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading matrix: %w", err)
+	}
+	defer f.Close()
+	flows, n, err := ParseMatrix(f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading matrix %s: %w", path, err)
+	}
+	return flows, n, nil
+}
+
+func joinComma(s []string) string { return strings.Join(s, ",") }

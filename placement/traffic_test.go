@@ -1,0 +1,135 @@
+package placement
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestNewTrafficSymmetrises(t *testing.T) {
+	tr, err := NewTraffic(4, []Flow{
+		{0, 1, 100, 1}, {1, 0, 50, 2}, // both directions of one pair
+		{0, 1, 10, 1},  // duplicate row: added
+		{2, 2, 999, 9}, // self traffic: ignored
+		{3, 2, 7, 1},
+		{1, 3, 0, 0}, // nothing: dropped
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Pairs() != 2 || tr.SelfFlows != 1 {
+		t.Fatalf("pairs %d self %d, want 2 and 1", tr.Pairs(), tr.SelfFlows)
+	}
+	// Rank 0's only neighbour is 1 with 160 bytes and 4 messages.
+	if s, e := tr.Start[0], tr.Start[1]; e-s != 1 || tr.Adj[s] != 1 || tr.Bytes[s] != 160 || tr.Msgs[s] != 4 {
+		t.Errorf("rank 0 row: %v %v %v", tr.Adj[s:e], tr.Bytes[s:e], tr.Msgs[s:e])
+	}
+	// Symmetric: rank 1 sees the same.
+	if s := tr.Start[1]; tr.Adj[s] != 0 || tr.Bytes[s] != 160 || tr.Msgs[s] != 4 {
+		t.Errorf("rank 1 row: %v %v %v", tr.Adj[s], tr.Bytes[s], tr.Msgs[s])
+	}
+	m, b := tr.Totals()
+	if m != 5 || b != 167 {
+		t.Errorf("totals %v messages %v bytes, want 5 and 167", m, b)
+	}
+}
+
+func TestNewTrafficErrors(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		f    Flow
+		want string
+	}{
+		{4, Flow{0, 4, 1, 1}, "outside 0..3"},
+		{4, Flow{-1, 2, 1, 1}, "outside 0..3"},
+		{4, Flow{0, 1, -5, 1}, "negative"},
+		{0, Flow{0, 0, 1, 1}, "no ranks"},
+	} {
+		if _, err := NewTraffic(c.n, []Flow{c.f}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewTraffic(%d, %+v) = %v, want an error with %q", c.n, c.f, err, c.want)
+		}
+	}
+}
+
+func TestParseMatrix(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		in    string
+		n     int
+		flows int
+		err   string
+	}{
+		{"plain", "src,dst,bytes,messages\n0,1,100,2\n1,0,100,2\n", 2, 2, ""},
+		{"extra columns and comments", "# from a tool\nsrc,dst,bytes,messages,time_s\n0,3,1e6,10,0.5\n\n", 4, 1, ""},
+		{"spaces and CRLF", "src, dst, bytes, messages\r\n 2 , 0 , 8 , 1 \r\n", 3, 1, ""},
+		{"header only", "src,dst,bytes,messages\n", 0, 0, ""},
+		{"empty", "", 0, 0, "empty matrix"},
+		{"wrong header", "a,b,c,d\n0,1,2,3\n", 0, 0, "line 1: column 1"},
+		{"short header", "src,dst\n", 0, 0, "line 1: header has 2 columns"},
+		{"short row", "src,dst,bytes,messages\n0,1,2\n", 0, 0, "line 2: 3 columns"},
+		{"non-numeric rank", "src,dst,bytes,messages\n0,x,2,3\n", 0, 0, `line 2: dst: "x" is not a rank number`},
+		{"negative rank", "src,dst,bytes,messages\n-1,0,2,3\n", 0, 0, "line 2: src: negative rank"},
+		{"negative bytes", "src,dst,bytes,messages\n0,1,-2,3\n", 0, 0, "line 2: bytes: negative value"},
+		{"non-numeric messages", "src,dst,bytes,messages\n0,1,2,many\n", 0, 0, `line 2: messages: "many" is not a number`},
+		{"NaN", "src,dst,bytes,messages\n0,1,NaN,1\n", 0, 0, "not a number"},
+		{"Inf", "src,dst,bytes,messages\n0,1,1,+Inf\n", 0, 0, "not a number"},
+		{"error line counts comments", "# c\nsrc,dst,bytes,messages\n# c\n0,1,1,1\n0,1,1,z\n", 0, 0, "line 5:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			flows, n, err := ParseMatrix(strings.NewReader(c.in))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err = %v, want it to contain %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != c.n || len(flows) != c.flows {
+				t.Errorf("got %d ranks, %d flows; want %d, %d", n, len(flows), c.n, c.flows)
+			}
+		})
+	}
+}
+
+func FuzzParseMatrix(f *testing.F) {
+	f.Add("src,dst,bytes,messages\n0,1,100,2\n1,0,100,2\n")
+	f.Add("# c\nsrc,dst,bytes,messages,x\n3,3,1e9,0\n")
+	f.Add("src,dst,bytes,messages\n0,1,-1,2\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		flows, n, err := ParseMatrix(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for _, fl := range flows {
+			if fl.Src < 0 || fl.Dst < 0 || fl.Src >= n || fl.Dst >= n || fl.Bytes < 0 || fl.Messages < 0 || fl.Bytes != fl.Bytes || fl.Messages != fl.Messages {
+				t.Fatalf("accepted bad flow %+v (n=%d)", fl, n)
+			}
+		}
+		if n > 0 && n < 1<<16 {
+			if _, err := NewTraffic(n, flows); err != nil {
+				t.Fatalf("parsed matrix rejected by NewTraffic: %v", err)
+			}
+		}
+	})
+}
+
+func BenchmarkParseMatrix(b *testing.B) {
+	flows, _ := halo3D(16, 16, 16, true)
+	var sb strings.Builder
+	sb.WriteString("src,dst,bytes,messages\n")
+	for _, f := range flows {
+		sb.WriteString(strings.Join([]string{itoa(f.Src), itoa(f.Dst), "819200", "100"}, ",") + "\n")
+	}
+	in := sb.String()
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := ParseMatrix(strings.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

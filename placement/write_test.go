@@ -1,0 +1,125 @@
+package placement
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// goldenPlacement: 6 ranks on 2 nodes x 2 sockets x 2 cores (cpus 0..3),
+// ranks 0,2,4 on node0 and 1,3,5 on node1, cpus chosen so the per-node
+// cpu order is the same on both nodes.
+func goldenPlacement() (*Machine, []int32) {
+	m := NewLevelMachine(2, 2, 2, benchLevels)
+	// slot = node*4 + cpu
+	return m, []int32{0, 4, 3, 7, 1, 5}
+}
+
+func TestWriteLaunchFileGolden(t *testing.T) {
+	m, place := goldenPlacement()
+	header := []string{"latmap test place: rank placement proposal", "survey: cluster/", "profile: app/"}
+	for _, f := range Formats {
+		t.Run(f, func(t *testing.T) {
+			lf, err := WriteLaunchFile(f, m, place, header, "app."+f, []string{"./app", "-in", "in.lj"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := append(append([]byte(nil), lf.Data...), []byte("---- launch\n"+strings.Join(lf.Launch, " ")+"\n---- warnings\n"+strings.Join(lf.Warnings, "\n")+"\n")...)
+			golden := filepath.Join("testdata", "launch_"+f+"_6ranks_2nodes.golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s output differs from %s:\n%s", f, golden, got)
+			}
+		})
+	}
+}
+
+// TestWriteLaunchFileSemantics parses each format back and checks it
+// describes the placement (not only that it matches a golden file).
+func TestWriteLaunchFileSemantics(t *testing.T) {
+	m, place := goldenPlacement()
+	lines := func(f string) []string {
+		lf, err := WriteLaunchFile(f, m, place, []string{"h"}, "F", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(string(lf.Data)), "\n") {
+			if !strings.HasPrefix(l, "#") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	// Open MPI: one "rank R=host slot=cpu" per rank.
+	for r, l := range lines(FormatOpenMPI) {
+		s := m.Slots[place[r]]
+		if want := "rank " + itoa(r) + "=" + s.Host + " slot=" + itoa(s.CPU); l != want {
+			t.Errorf("openmpi line %d = %q, want %q", r, l, want)
+		}
+	}
+	// Slurm: host of rank r on line r.
+	for r, l := range lines(FormatSlurm) {
+		if l != m.Slots[place[r]].Host {
+			t.Errorf("slurm line %d = %q, want %s", r, l, m.Slots[place[r]].Host)
+		}
+	}
+	// MPICH: expanding host:count runs gives each rank's host in order.
+	var hosts []string
+	for _, l := range lines(FormatMPICH) {
+		h, c, _ := strings.Cut(l, ":")
+		for i := 0; i < atoiT(t, c); i++ {
+			hosts = append(hosts, h)
+		}
+	}
+	for r := range place {
+		if hosts[r] != m.Slots[place[r]].Host {
+			t.Errorf("mpich: rank %d on %s, want %s", r, hosts[r], m.Slots[place[r]].Host)
+		}
+	}
+	// Cray: node lines list the ranks sharing a node.
+	cray := lines(FormatCray)
+	if len(cray) != 2 || cray[0] != "0,4,2" || cray[1] != "1,5,3" {
+		t.Errorf("cray rank order %q, want node0 0,4,2 (cpus 0,1,3) and node1 1,5,3", cray)
+	}
+	if _, err := WriteLaunchFile("lsf", m, place, nil, "F", nil); err == nil || !strings.Contains(err.Error(), "unknown format") {
+		t.Errorf("unknown format: %v", err)
+	}
+}
+
+func TestLocalCPUListDisagreement(t *testing.T) {
+	m := NewLevelMachine(2, 1, 2, benchLevels)
+	// Rank 0 on node0 cpu 0, rank 1 on node1 cpu 1: local lists differ.
+	lf, err := WriteLaunchFile(FormatSlurm, m, []int32{0, 3}, nil, "F", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lf.Warnings) == 0 || !strings.Contains(string(lf.Data), "# warning: the cpu order differs") {
+		t.Errorf("no warning for per-node cpu lists that differ:\n%s", lf.Data)
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			t.Fatalf("not a count: %q", s)
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

@@ -1,0 +1,182 @@
+package plots
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// benchDir holds the benchmarks' survey; TestMain removes it.
+var benchDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchSurvey writes a synthetic 4096-rank survey directory (64 nodes x 2
+// sockets x 32 cores, 16 nodes a switch; 8.4 million pairs, a 400 MB
+// pairs.csv) once per process.
+var benchSurvey = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "latmap-bench-4096-")
+	if err != nil {
+		return "", err
+	}
+	benchDir = dir
+	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
+		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 42})
+	out := filepath.Join(dir, "survey")
+	return out, mapper.WriteSurvey(out, s, false)
+})
+
+// peakHeap samples the live heap every 10 ms while fn runs.
+func peakHeap(fn func() error) (uint64, error) {
+	runtime.GC()
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	err := fn()
+	close(done)
+	wg.Wait()
+	return peak, err
+}
+
+// timeBinary runs the latmap binary under /usr/bin/time -v and returns its
+// wall time and maximum resident set size.
+func timeBinary(b *testing.B, args ...string) (secs, cpu, rssMiB float64, ok bool) {
+	bin := os.Getenv("LATMAP_BIN")
+	if bin == "" {
+		bin = filepath.Join("..", "bin", "latmap")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		b.Logf("no %s: run make build to also measure the binary's max RSS", bin)
+		return 0, 0, 0, false
+	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		b.Logf("no /usr/bin/time: binary not measured")
+		return 0, 0, 0, false
+	}
+	cmd := exec.Command("/usr/bin/time", append([]string{"-v", bin}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = nil
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %v: %v\n%s", bin, args, err, stderr.String())
+	}
+	secs = time.Since(start).Seconds()
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if v, found := strings.CutPrefix(line, "Maximum resident set size (kbytes): "); found {
+			kb, _ := strconv.ParseFloat(v, 64)
+			rssMiB = kb / 1024
+		}
+		for _, p := range []string{"User time (seconds): ", "System time (seconds): "} {
+			if v, found := strings.CutPrefix(line, p); found {
+				t, _ := strconv.ParseFloat(v, 64)
+				cpu += t
+			}
+		}
+	}
+	return secs, cpu, rssMiB, true
+}
+
+// BenchmarkPlot4096 reads a 4096-rank survey directory and draws its heat
+// map (the latmap plot target: < 5 s and < 1 GiB). It reports the
+// in-process time and peak heap, and the built binary's wall time and max
+// RSS.
+func BenchmarkPlot4096(b *testing.B) {
+	dir, err := benchSurvey()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "plot.png")
+	var peak uint64
+	start := time.Now()
+	for b.Loop() {
+		p, err := peakHeap(func() error {
+			return Run(Request{Input: dir, Output: out, Size: -1, Order: "rank", Style: StyleHeatmap, Force: true})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, p)
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/plot")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	if secs, cpu, rss, ok := timeBinary(b, "plot", dir, "-o", out, "-f"); ok {
+		b.ReportMetric(secs, "bin-s")
+		b.ReportMetric(cpu, "bin-cpu-s")
+		b.ReportMetric(rss, "bin-maxrss-MiB")
+	}
+}
+
+// BenchmarkTopo4096 reads a 4096-rank survey and infers its topology (the
+// latmap topo target: < 5 s).
+func BenchmarkTopo4096(b *testing.B) {
+	dir, err := benchSurvey()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak uint64
+	start := time.Now()
+	for b.Loop() {
+		p, err := peakHeap(func() error {
+			return mapper.RunTopo(mapper.TopoRequest{Input: dir, Size: -1, Out: &bytes.Buffer{}})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		peak = max(peak, p)
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/topo")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	if secs, cpu, rss, ok := timeBinary(b, "topo", dir); ok {
+		b.ReportMetric(secs, "bin-s")
+		b.ReportMetric(cpu, "bin-cpu-s")
+		b.ReportMetric(rss, "bin-maxrss-MiB")
+	}
+}
+
+// BenchmarkInferTopology4096 times inference alone on a survey in memory.
+func BenchmarkInferTopology4096(b *testing.B) {
+	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
+		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 42})
+	for b.Loop() {
+		tp, err := mapper.InferTopology(s, mapper.DefaultTopoOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tp.Nodes != 64 {
+			b.Fatalf("inferred %d nodes, want 64", tp.Nodes)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package plots
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/latmap/latmap/mapper"
+)
+
+// Request is latmap plot: draw the survey (directory or mmpi log) Input
+// into the picture Output.
+type Request struct {
+	Input, Output string
+	HostPattern   string
+	// Metric is a metric name or "" / "auto".
+	Metric string
+	Size   int
+	Order  string
+	Style  string
+	Force  bool
+}
+
+// Run loads the survey and draws it.
+func Run(req Request) error {
+	m, err := mapper.ParseMetricFlag(req.Metric)
+	if err != nil {
+		return err
+	}
+	if m < 0 {
+		m = mapper.AutoMetric(req.Input)
+	}
+	s, opt, err := load(req.Input, req.HostPattern, m)
+	if err != nil {
+		return err
+	}
+	opt.Size, opt.Order, opt.Style, opt.Force = req.Size, req.Order, req.Style, req.Force
+	return WriteFile(req.Output, s, opt)
+}
+
+// load reads a survey keeping only metric m: a 4096-rank survey then holds
+// one float per pair instead of six.
+func load(path, hostPattern string, m mapper.Metric) (*mapper.Survey, Options, error) {
+	opt := DefaultOptions()
+	opt.Metric = m
+	mo, err := mapper.HostPattern(hostPattern)
+	if err != nil {
+		return nil, opt, err
+	}
+	lo := mapper.LoadOptions{SkipFit: true, Metrics: []mapper.Metric{m}}
+	s, err := mapper.LoadWith(path, lo, mo)
+	return s, opt, err
+}
+
+// CompareRequest is latmap compare: compare surveys A and B (directories or
+// mmpi logs), write the table to Out and, with Output, the two surfaces
+// side by side.
+type CompareRequest struct {
+	A, B        string
+	Output      string
+	HostPattern string
+	Metric      string
+	Size        int
+	Order       string
+	Force       bool
+	Out         io.Writer
+}
+
+// RunCompare loads both surveys, compares them and writes the results.
+func RunCompare(req CompareRequest) error {
+	m, err := mapper.ParseMetricFlag(req.Metric)
+	if err != nil {
+		return err
+	}
+	if m < 0 {
+		// The median when both have it, else the mean.
+		m = mapper.Mean
+		if mapper.AutoMetric(req.A) == mapper.Median && mapper.AutoMetric(req.B) == mapper.Median {
+			m = mapper.Median
+		}
+	}
+	a, opt, err := load(req.A, req.HostPattern, m)
+	if err != nil {
+		return err
+	}
+	b, _, err := load(req.B, req.HostPattern, m)
+	if err != nil {
+		return err
+	}
+	to := mapper.DefaultTopoOptions()
+	to.Size, to.Metric = req.Size, opt.Metric
+	c, err := mapper.Compare(a, b, req.A, req.B, to)
+	if err != nil {
+		return err
+	}
+	if err := c.WriteText(req.Out); err != nil {
+		return err
+	}
+	if req.Output == "" {
+		return nil
+	}
+	opt.Size, opt.Order, opt.Force = req.Size, req.Order, req.Force
+	if err := WriteCompareFile(req.Output, a, b, c, opt); err != nil {
+		return err
+	}
+	fmt.Fprintf(req.Out, "\nlatmap: wrote %s\n", req.Output)
+	return nil
+}

@@ -1,0 +1,80 @@
+package plots_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/plots"
+)
+
+// TestRealSurveysOnVirtualCluster measures two real surveys with Open MPI
+// on a virtual cluster of 2 nodes x 2 slots (shared memory within a node,
+// TCP between), one mapped by slot (block) and one by node (cyclic), then
+// infers their topology, compares them and draws them.
+func TestRealSurveysOnVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.Start(t, 2, 2)
+	dir := t.TempDir()
+	survey := func(name string, mapBy ...string) string {
+		out := filepath.Join(dir, name)
+		args := append(append(append([]string(nil), c.MpirunArgs(4)...), mapBy...), bin, "survey", "-o", out, "--repeats", "200")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+		if o, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+		}
+		return out
+	}
+	block := survey("block")
+	cyclic := survey("cyclic", "--map-by", "node")
+	for _, tc := range []struct{ dir, layout string }{{block, mapper.LayoutBlock}, {cyclic, mapper.LayoutCyclic}} {
+		s, err := mapper.Load(tc.dir, mapper.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, err := mapper.InferTopology(s, mapper.DefaultTopoOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %s; levels %+v", filepath.Base(tc.dir), tp.Description, tp.Levels)
+		nodes := make([]int, s.N())
+		hosts := map[string]int{}
+		want := make([]int, s.N())
+		for i, r := range tp.Ranks {
+			nodes[i] = r.Node
+			if _, ok := hosts[r.Host]; !ok {
+				hosts[r.Host] = len(hosts)
+			}
+			want[i] = hosts[r.Host]
+		}
+		if !reflect.DeepEqual(nodes, want) || tp.Layout != tc.layout || !tp.HostsAgree {
+			t.Errorf("%s: nodes %v, want the hosts %v; layout %q, want %q", tc.dir, nodes, want, tp.Layout, tc.layout)
+		}
+	}
+	var buf bytes.Buffer
+	png := filepath.Join(dir, "cmp.png")
+	if err := plots.RunCompare(plots.CompareRequest{A: block, B: cyclic, Output: png, Size: -1, Out: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "layouts differ: "+block+" is block, "+cyclic+" is cyclic") {
+		t.Errorf("compare:\n%s", buf.String())
+	}
+	for _, style := range []string{plots.StyleHeatmap, plots.StyleSurface, plots.StyleHistogram} {
+		if err := plots.Run(plots.Request{Input: block, Output: filepath.Join(dir, style+".png"), Size: -1, Order: "host", Style: style}); err != nil {
+			t.Errorf("%s: %v", style, err)
+		}
+	}
+}
