@@ -74,4 +74,4 @@ clean:
 
 # The profiler's figures: added ns per MPI call, ping-pong, LAMMPS in.melt.
 bench-profile: build deps-test
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./interpose/
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./interpose/
