@@ -2,7 +2,6 @@ package bench_test
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"os"
 	"os/exec"
@@ -22,15 +21,7 @@ import (
 // the combined output and the error.
 func mpirun(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("%s: still running after %v\n%s", strings.Join(args, " "), timeout, out)
-	}
-	return string(out), err
+	return testutil.Run(t, timeout, env, args...)
 }
 
 // runSurvey runs bin/latmap survey -o out with flags under the mpirun

@@ -1,9 +1,7 @@
 package placement
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,41 +13,14 @@ import (
 	"github.com/latmap/latmap/internal/vcluster"
 )
 
-// whereami runs testdata/mpi/whereami.c with the mpirun prefix and returns
-// each rank's "host cpu".
-func whereami(t *testing.T, prefix []string) map[int][2]string {
-	t.Helper()
-	exe := testutil.BuildMPIProgram(t, t.TempDir(), "whereami",
-		filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "whereami.c"))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	args := append(append([]string(nil), prefix...), exe)
-	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	got := map[int][2]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 6 && f[0] == "rank" {
-			got[atoiT(t, f[1])] = [2]string{f[3], f[5]}
-		}
-	}
-	if len(got) == 0 {
-		t.Fatalf("no rank lines from whereami:\n%s", out)
-	}
-	return got
-}
-
 // rankfileSlots parses an Open MPI rankfile written by latmap.
-func rankfileSlots(t *testing.T, path string) map[int][2]string {
+func rankfileSlots(t *testing.T, path string) map[int]testutil.Place {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int][2]string{}
+	want := map[int]testutil.Place{}
 	for _, l := range strings.Split(string(b), "\n") {
 		if !strings.HasPrefix(l, "rank ") {
 			continue
@@ -62,7 +33,7 @@ func rankfileSlots(t *testing.T, path string) map[int][2]string {
 		r = atoiT(t, rest[:eq])
 		host = rest[eq+1 : sp]
 		cpu = atoiT(t, rest[sp+len(" slot="):])
-		want[r] = [2]string{host, itoa(cpu)}
+		want[r] = testutil.Place{Host: host, CPU: cpu}
 	}
 	return want
 }
@@ -85,15 +56,15 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	if len(want) != 4 {
 		t.Fatalf("rankfile has %d ranks, want 4", len(want))
 	}
-	if want[0][0] != want[3][0] || want[1][0] != want[2][0] {
+	if want[0].Host != want[3].Host || want[1].Host != want[2].Host {
 		t.Errorf("proposal does not pair 0-3 and 1-2 on nodes: %v", want)
 	}
 	// The launch line latmap prints, on the cluster's mpirun prefix.
 	prefix := append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...) // --mca rmaps_rank_file_physical 1 -rf FILE
-	got := whereami(t, prefix)
+	got := testutil.Whereami(t, prefix)
 	for rank, w := range want {
 		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
 		}
 	}
 }
@@ -119,10 +90,10 @@ func TestRankfileLocal(t *testing.T) {
 		t.Fatalf("rankfile has %d ranks, want 2", len(want))
 	}
 	prefix := append([]string{"mpirun", "-np", "2", "--mca", "mpi_yield_when_idle", "1"}, r.Launch[3:len(r.Launch)-1]...)
-	got := whereami(t, prefix)
+	got := testutil.Whereami(t, prefix)
 	for rank, w := range want {
 		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
 		}
 	}
 }
@@ -170,12 +141,7 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	bin := testutil.LatmapBin(t)
 	c := vcluster.Start(t, 2, 2)
 	sv := filepath.Join(t.TempDir(), "survey")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := append(c.MpirunArgs(4), "--bind-to", "core", bin, "survey", "-o", sv, "--repeats", "30", "--sizes", "64,64K")
-	if out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
+	testutil.MustRun(t, 3*time.Minute, append(c.MpirunArgs(4), "--bind-to", "core", bin, "survey", "-o", sv, "--repeats", "30", "--sizes", "64,64K")...)
 	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var report bytes.Buffer
@@ -200,13 +166,13 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 		t.Errorf("measured latency inside a node %.2f us, between nodes %.2f us: want a two-level hierarchy", inside, between)
 	}
 	want := rankfileSlots(t, out)
-	if want[0][0] != want[3][0] || want[1][0] != want[2][0] {
+	if want[0].Host != want[3].Host || want[1].Host != want[2].Host {
 		t.Errorf("proposal does not pair 0-3 and 1-2 on nodes: %v", want)
 	}
-	got := whereami(t, append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...))
+	got := testutil.Whereami(t, append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...))
 	for rank, w := range want {
 		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %s, rankfile says %s cpu %s", rank, got[rank][0], got[rank][1], w[0], w[1])
+			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
 		}
 	}
 }

@@ -2,9 +2,6 @@ package plots_test
 
 import (
 	"bytes"
-	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -29,13 +26,7 @@ func TestRealSurveysOnVirtualCluster(t *testing.T) {
 	survey := func(name string, mapBy ...string) string {
 		out := filepath.Join(dir, name)
 		args := append(append(append([]string(nil), c.MpirunArgs(4)...), mapBy...), bin, "survey", "-o", out, "--repeats", "200")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-		cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
-		if o, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
-		}
+		testutil.MustRun(t, 5*time.Minute, args...)
 		return out
 	}
 	block := survey("block")

@@ -35,13 +35,13 @@ nothing and latmap exits with the launcher's status.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opt.Out, "out", "o", "", "profile directory to write (required)")
+	f.StringVarP(&opt.Out, "output", "o", "", "profile directory to write (required)")
 	f.BoolVar(&opt.Force, "force", false, "replace the output directory if it exists")
 	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time with tokens on shadow communicators (w_xxx)")
 	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "time a barrier inserted before each blocking collective (b_xxx)")
 	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")
-	cmd.MarkFlagRequired("out")
+	cmd.MarkFlagRequired("output")
 	return cmd
 }

@@ -4,12 +4,15 @@
 package testutil
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // RepoRoot returns the repository's top directory (the one with go.mod).
@@ -93,4 +96,58 @@ func BuildMPIProgram(t testing.TB, dir string, out string, srcs ...string) strin
 		t.Fatalf("mpicc %v: %v\n%s", args, err, b)
 	}
 	return exe
+}
+
+// Run runs a command line (args[0] is the program) with extra environment
+// and a time limit, and returns its combined output and error. A command
+// still running at the limit is killed and the test fails, saying so.
+func Run(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("%s: still running after %v (deadlock?)\n%s", strings.Join(args, " "), timeout, out)
+	}
+	return string(out), err
+}
+
+// MustRun is Run that fails the test when the command fails.
+func MustRun(t testing.TB, timeout time.Duration, args ...string) string {
+	t.Helper()
+	out, err := Run(t, timeout, nil, args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Place is where a rank ran, as testdata/mpi/whereami.c reports it.
+type Place struct {
+	Host string
+	CPU  int
+}
+
+// Whereami builds testdata/mpi/whereami.c, runs it under the mpirun
+// command line prefix and returns each rank's host and cpu.
+func Whereami(t testing.TB, prefix []string) map[int]Place {
+	t.Helper()
+	exe := BuildMPIProgram(t, t.TempDir(), "whereami", filepath.Join(RepoRoot(t), "testdata", "mpi", "whereami.c"))
+	out := MustRun(t, 2*time.Minute, append(append([]string(nil), prefix...), exe)...)
+	got := map[int]Place{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 6 || f[0] != "rank" || f[2] != "host" || f[4] != "cpu" {
+			continue
+		}
+		r, err1 := strconv.Atoi(f[1])
+		cpu, err2 := strconv.Atoi(f[5])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("whereami: bad line %q", line)
+		}
+		got[r] = Place{Host: f[3], CPU: cpu}
+	}
+	return got
 }

@@ -1,14 +1,9 @@
 package vcluster_test
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
@@ -20,27 +15,11 @@ import (
 func TestRanksLandOnTheirNodes(t *testing.T) {
 	testutil.RequireMPI(t)
 	c := vcluster.Start(t, 2, 2)
-	exe := testutil.BuildMPIProgram(t, t.TempDir(), "whereami",
-		filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "whereami.c"))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	args := append(c.MpirunArgs(4), exe)
-	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
+	got := testutil.Whereami(t, c.MpirunArgs(4))
 	want := []string{c.Nodes[0], c.Nodes[0], c.Nodes[1], c.Nodes[1]}
-	got := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 6 && f[0] == "rank" {
-			got[f[1]] = f[3]
-		}
-	}
 	for r, host := range want {
-		if g := got[string(rune('0'+r))]; g != host {
-			t.Errorf("rank %d ran on %q, want %q\n%s", r, g, host, out)
+		if got[r].Host != host {
+			t.Errorf("rank %d ran on %q, want %q (all: %v)", r, got[r].Host, host, got)
 		}
 	}
 }
