@@ -22,6 +22,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 all: build
 
 deps:
+	@command -v $(GO) >/dev/null || { echo "latmap: Go 1.24 or newer is needed to build: https://go.dev/doc/install (or set GO=/path/to/go)" >&2; exit 1; }
 	@./scripts/ensure-packages.sh $(MPI_PKGS)
 
 deps-test:

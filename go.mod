@@ -1,6 +1,6 @@
 module github.com/latmap/latmap
 
-go 1.26.8
+go 1.24.0
 
 require github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1
 
