@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,13 +63,13 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 			interference = append(interference, *r.Meta.Interference)
 		}
 	}
-	ratio := median(rounds) / median(seq)
+	ratio := mapper.MedianOf(rounds) / mapper.MedianOf(seq)
 	fmt.Printf("survey 8 ranks (4 nodes x 2), 64 B, %s repeats, %d trials: measurement phase rounds %.3f s, sequential %.3f s (medians)\n",
-		repeats, trials, median(rounds), median(seq))
+		repeats, trials, mapper.MedianOf(rounds), mapper.MedianOf(seq))
 	fmt.Printf("  rounds/sequential wall time: %.3f (target <= 0.5); with the isolation re-measurement: %.3f; interference %.2f\n",
-		ratio, median(roundsIso)/median(seq), median(interference))
+		ratio, mapper.MedianOf(roundsIso)/mapper.MedianOf(seq), mapper.MedianOf(interference))
 	b.ReportMetric(ratio, "rounds/sequential")
-	b.ReportMetric(median(roundsIso)/median(seq), "rounds+iso/sequential")
+	b.ReportMetric(mapper.MedianOf(roundsIso)/mapper.MedianOf(seq), "rounds+iso/sequential")
 
 	// 2. Overhead against a bare C ping-pong, the same pair in 2-rank jobs:
 	// by-slot mapping puts both ranks on node 1 (bound to cores 0 and 1),
@@ -99,23 +98,11 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 		// The figure is the median of the per-trial ratios: each trial runs
 		// the two programs back to back, so a change of the machine's load
 		// (it is shared) between trials cancels out.
-		over := median(ratios) - 1
+		over := mapper.MedianOf(ratios) - 1
 		fmt.Printf("  %s pair, 64 B, 1000 round trips, %d trials: overhead %+.1f%% (median of per-trial latmap/C ratios; target within 5%%); medians latmap %.3f us, bare C ping-pong %.3f us; per trial latmap %s, C %s\n",
-			pl.name, overheadTrials, 100*over, median(lMed), median(cMed), fmtList(lMed), fmtList(cMed))
+			pl.name, overheadTrials, 100*over, mapper.MedianOf(lMed), mapper.MedianOf(cMed), fmtList(lMed), fmtList(cMed))
 		b.ReportMetric(100*over, pl.name+"-overhead-%")
 	}
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func fmtList(v []float64) string {

@@ -715,7 +715,7 @@ func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []st
 					mates = append(mates, float64(vals[TriIndex(n, r, q)]))
 				}
 			}
-			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, medianOf(mates)))
+			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, MedianOf(mates)))
 		}
 	}
 	// Nodes holding several hosts.
@@ -809,15 +809,6 @@ func contains(s []string, x string) bool {
 		}
 	}
 	return false
-}
-
-func medianOf(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	return y[len(y)/2]
 }
 
 // round3 rounds to nanosecond resolution (3 decimals of a microsecond), as

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/latmap/latmap/mapper"
 )
 
 // writeScotchGraph writes t as a Scotch source graph (.grf). Edge weights
@@ -116,12 +118,12 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 						scTs, scCs = append(scTs, st), append(scCs, sc)
 					}
 				}
-				lt := median(lts)
+				lt := mapper.MedianOf(lts)
 				b.ReportMetric(lt, "latmap_s")
 				b.ReportMetric(sol.Cost, "latmap_cost_s")
 				scotchT, scotchC := -1.0, -1.0
 				if gmap != "" {
-					scotchT, scotchC = median(scTs), median(scCs)
+					scotchT, scotchC = mapper.MedianOf(scTs), mapper.MedianOf(scCs)
 					b.ReportMetric(scotchT, "scotch_s")
 					b.ReportMetric(scotchC, "scotch_cost_s")
 				}

@@ -273,7 +273,7 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	}
 	for l := Level(0); l < numLevels; l++ {
 		if len(levLat[l]) > 0 {
-			m.Levels[l] = LinkCost{median(levLat[l]), median(levInvB[l])}
+			m.Levels[l] = LinkCost{mapper.MedianOf(levLat[l]), mapper.MedianOf(levInvB[l])}
 		}
 	}
 	// A level with pairs but no measurement borrows from the nearest
@@ -320,19 +320,6 @@ func allNaN(v []float32) bool {
 		}
 	}
 	return true
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	k := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[k]
-	}
-	return (s[k-1] + s[k]) / 2
 }
 
 // SlotIndex returns the slot of host and cpu, or -1.
