@@ -20,7 +20,13 @@ const (
 	libraryFile  = "library.json" // written last: its presence means complete
 	sentFile     = "sent.csv"     // src,dst,bytes,messages,time_s: sender's view
 	receivedFile = "received.csv" // src,dst,bytes,messages,time_s,late_s: receiver's view
+	// collectiveFile holds src,dst,bytes,messages of the collectives'
+	// generic point-to-point equivalent (only with --collectives-in-matrix).
+	collectiveFile = "collective.csv"
 )
+
+// ModeCollectivesInMatrix is the meta.json mode of --collectives-in-matrix.
+const ModeCollectivesInMatrix = "collectives-in-matrix"
 
 // libraryMeta is library.json.
 type libraryMeta struct {
@@ -28,6 +34,7 @@ type libraryMeta struct {
 	Ranks           int      `json:"ranks"`
 	SLT             bool     `json:"slt"`
 	CollectiveWait  bool     `json:"collective_wait"`
+	CollMatrix      bool     `json:"collectives_in_matrix"`
 	Window          string   `json:"window"`
 	Clock           string   `json:"clock"`
 	TickHz          float64  `json:"tick_hz"`
@@ -89,13 +96,40 @@ func mergeMatrix(sent []sentRow, recv []Transfer) (m []Transfer, sentBytes, recv
 		m[i].Late += r.Late
 		recvBytes += r.Bytes
 	}
+	sortMatrix(m)
+	return m, sentBytes, recvBytes
+}
+
+// addCollectives adds the collectives' generic point-to-point traffic
+// (bytes and messages, no time) to the matrix, which stays sorted.
+func addCollectives(m []Transfer, coll []sentRow) []Transfer {
+	type key struct{ s, d int }
+	idx := make(map[key]int, len(m))
+	for i, t := range m {
+		idx[key{t.Src, t.Dst}] = i
+	}
+	for _, r := range coll {
+		k := key{r.Src, r.Dst}
+		i, ok := idx[k]
+		if !ok {
+			i = len(m)
+			idx[k] = i
+			m = append(m, Transfer{Src: r.Src, Dst: r.Dst})
+		}
+		m[i].Bytes += r.Bytes
+		m[i].Messages += r.Messages
+	}
+	sortMatrix(m)
+	return m
+}
+
+func sortMatrix(m []Transfer) {
 	sort.Slice(m, func(a, b int) bool {
 		if m[a].Src != m[b].Src {
 			return m[a].Src < m[b].Src
 		}
 		return m[a].Dst < m[b].Dst
 	})
-	return m, sentBytes, recvBytes
 }
 
 // FinishProfile reads the raw files in raw, merges the matrix, completes
@@ -119,6 +153,13 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 		return fmt.Errorf("profile: %w", err)
 	}
 	matrix, sb, rb := mergeMatrix(sent, recv)
+	if lib.CollMatrix {
+		var coll []sentRow
+		if err := readCSV(filepath.Join(raw, collectiveFile), &coll); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		matrix = addCollectives(matrix, coll)
+	}
 	meta.Tool = "latmap"
 	meta.Version = version.Version
 	meta.Ranks = lib.Ranks

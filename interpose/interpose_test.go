@@ -129,6 +129,21 @@ func TestMergeMatrix(t *testing.T) {
 	}
 }
 
+func TestAddCollectives(t *testing.T) {
+	m := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
+	coll := []sentRow{{Src: 2, Dst: 1, Bytes: 40, Messages: 4}, {Src: 0, Dst: 1, Bytes: 8, Messages: 1}, {Src: 1, Dst: 0, Bytes: 16, Messages: 2}}
+	got := addCollectives(m, coll)
+	want := []Transfer{
+		{Src: 0, Dst: 1, Bytes: 118, Messages: 4, Time: 0.2, Late: 0.3}, // point-to-point plus collectives, time kept
+		{Src: 1, Dst: 0, Bytes: 16, Messages: 2},                        // collectives only: no time
+		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},
+		{Src: 2, Dst: 1, Bytes: 40, Messages: 4},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("addCollectives = %+v, want %+v", got, want)
+	}
+}
+
 func TestFindLibrary(t *testing.T) {
 	dir := t.TempDir()
 	lib := filepath.Join(dir, "liblatmap.so")

@@ -27,7 +27,7 @@ type Meta struct {
 	Version     string    `json:"version"`
 	Command     []string  `json:"command"`
 	Ranks       int       `json:"ranks"`
-	Modes       []string  `json:"modes"` // basic, slt, collective-wait
+	Modes       []string  `json:"modes"` // basic, slt, collective-wait, collectives-in-matrix
 	Window      string    `json:"window,omitempty"`
 	Start       time.Time `json:"start"`
 	End         time.Time `json:"end"`
@@ -71,7 +71,8 @@ type Function struct {
 }
 
 // Transfer is one row of matrix.csv: point-to-point traffic from src to dst
-// in MPI_COMM_WORLD ranks.
+// in MPI_COMM_WORLD ranks (with --collectives-in-matrix, plus the bytes and
+// messages of the collectives' generic point-to-point equivalent).
 type Transfer struct {
 	Src      int     `csv:"src"`
 	Dst      int     `csv:"dst"`

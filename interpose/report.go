@@ -121,7 +121,7 @@ func Report(w io.Writer, p *Profile, opt ReportOptions) error {
 			return err
 		}
 	}
-	legend(w, slt, cw)
+	legend(w, slt, cw, p.hasMode(ModeCollectivesInMatrix))
 	return summary(w, p, opt)
 }
 
@@ -161,7 +161,7 @@ func table(w io.Writer, title string, p *Profile, idx map[int]map[string]*Functi
 	return err
 }
 
-func legend(w io.Writer, slt, cw bool) {
+func legend(w io.Writer, slt, cw, cm bool) {
 	fmt.Fprintln(w, "Columns")
 	fmt.Fprintln(w, "  comput     time outside MPI (elapsed minus every MPI function's time)")
 	fmt.Fprintln(w, "  MPI_xxx    time inside the function; with --slt/--collective-wait only its transfer part")
@@ -177,6 +177,11 @@ func legend(w io.Writer, slt, cw bool) {
 	fmt.Fprintln(w, "    its block; Alltoall: all its blocks); one request per message or collective call")
 	fmt.Fprintln(w, "  Kbytes/requests with receive attribute: what the rank received, from the completed status")
 	fmt.Fprintln(w, "    (nonblocking and persistent receives are charged to MPI_Irecv/MPI_Start, not to the Wait)")
+	if cm {
+		fmt.Fprintln(w, "  matrix bytes (--collectives-in-matrix): point-to-point plus each collective's generic point-to-point")
+		fmt.Fprintln(w, "    equivalent (linear: Bcast/Scatter root->each, Gather/Reduce each->root, Allreduce and")
+		fmt.Fprintln(w, "    Reduce_scatter via comm rank 0, Allgather/Alltoall every ordered pair, Scan i->i+1)")
+	}
 	fmt.Fprintln(w)
 }
 
@@ -228,7 +233,11 @@ func summary(w io.Writer, p *Profile, opt ReportOptions) error {
 	for _, h := range host {
 		hosts[h] = true
 	}
-	fmt.Fprintf(w, "  point-to-point bytes: %d within a node, %d between nodes (%s between nodes; %d hosts, %d rank pairs)\n",
+	what := "point-to-point bytes"
+	if p.hasMode(ModeCollectivesInMatrix) {
+		what = "matrix bytes (point-to-point and collectives)"
+	}
+	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %d hosts, %d rank pairs)\n", what,
 		intra, inter, pct(float64(inter), float64(intra+inter)), len(hosts), len(p.Matrix))
 	if len(p.Meta.Unmeasured) > 0 || len(p.Meta.Warnings) > 0 {
 		fmt.Fprintln(w, "  not measured exactly:")

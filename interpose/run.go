@@ -19,16 +19,19 @@ import (
 
 // RunOptions are latmap profile's settings.
 type RunOptions struct {
-	Out            string   // profile directory to write
-	Force          bool     // replace Out if it exists
-	SLT            bool     // send-late time by tokens
-	CollectiveWait bool     // timed barrier before each blocking collective
-	Window         string   // FUNC:START:END, "" for the whole run
-	Lib            string   // liblatmap.so; "" finds it (see FindLibrary)
-	Launcher       string   // openmpi, hydra, slurm; "" detects it
-	Command        []string // the launch command, e.g. mpirun -np 4 ./app
-	Stdin          io.Reader
-	Stdout, Stderr io.Writer
+	Out            string // profile directory to write
+	Force          bool   // replace Out if it exists
+	SLT            bool   // send-late time by tokens
+	CollectiveWait bool   // timed barrier before each blocking collective
+	// CollectivesInMatrix adds each collective's generic point-to-point
+	// equivalent to matrix.csv (see docs/profile.md).
+	CollectivesInMatrix bool
+	Window              string   // FUNC:START:END, "" for the whole run
+	Lib                 string   // liblatmap.so; "" finds it (see FindLibrary)
+	Launcher            string   // openmpi, hydra, slurm; "" detects it
+	Command             []string // the launch command, e.g. mpirun -np 4 ./app
+	Stdin               io.Reader
+	Stdout, Stderr      io.Writer
 }
 
 // ExitError is returned when the launch command failed: Code is its exit
@@ -129,6 +132,10 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if opt.CollectiveWait {
 		env = append(env, [2]string{"LATMAP_COLLWAIT", "1"})
 		modes = append(modes, "collective-wait")
+	}
+	if opt.CollectivesInMatrix {
+		env = append(env, [2]string{"LATMAP_COLLMATRIX", "1"})
+		modes = append(modes, ModeCollectivesInMatrix)
 	}
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})

@@ -11,7 +11,7 @@ import (
 func newProfileCmd() *cobra.Command {
 	var opt interpose.RunOptions
 	cmd := &cobra.Command{
-		Use:   "profile -o DIR [--slt] [--collective-wait] [--window FUNC:START:END] -- LAUNCH COMMAND...",
+		Use:   "profile -o DIR [--slt] [--collective-wait] [--collectives-in-matrix] [--window FUNC:START:END] -- LAUNCH COMMAND...",
 		Short: "profile an MPI application through the PMPI library liblatmap.so",
 		Long: `profile runs the launch command (mpirun, mpiexec or srun and the application)
 with lib/liblatmap.so loaded into every rank through LD_PRELOAD, and writes
@@ -39,6 +39,7 @@ nothing and latmap exits with the launcher's status.
 	f.BoolVar(&opt.Force, "force", false, "replace the output directory if it exists")
 	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time with tokens on shadow communicators (w_xxx)")
 	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "time a barrier inserted before each blocking collective (b_xxx)")
+	f.BoolVar(&opt.CollectivesInMatrix, "collectives-in-matrix", false, "add each collective's generic point-to-point equivalent to matrix.csv")
 	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")

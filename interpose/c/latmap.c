@@ -8,6 +8,7 @@
  *   LATMAP_PROFILE_DIR  directory rank 0 writes the raw profile into
  *   LATMAP_SLT=1        send-late time by tokens on shadow communicators
  *   LATMAP_COLLWAIT=1   timed PMPI_Barrier before each blocking collective
+ *   LATMAP_COLLMATRIX=1 collectives in the matrix (collmatrix.c)
  *   LATMAP_WINDOW       FUNC:START:END collective heartbeat window
  *   LATMAP_CLOCK        tsc (default on x86 with an invariant TSC) or monotonic
  */
@@ -33,6 +34,7 @@ enum {
 	LM_W_SENDRECV_REPLACE = 4,
 	LM_W_UNTRANSLATABLE = 8,
 	LM_W_DISABLED_WINDOW = 16,
+	LM_W_COLL_INTER = 32,
 };
 
 static struct {
@@ -1365,6 +1367,8 @@ static void setup(int provided)
 	lm.slt = s && !strcmp(s, "1");
 	s = getenv("LATMAP_COLLWAIT");
 	lm.collwait = s && !strcmp(s, "1");
+	s = getenv("LATMAP_COLLMATRIX");
+	lm.collmat = s && !strcmp(s, "1");
 	PMPI_Comm_group(MPI_COMM_WORLD, &g.wgroup);
 	PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
 	g.cworld = comm_build(MPI_COMM_WORLD);
@@ -1636,9 +1640,17 @@ static void write_profile(void)
 				(double)p->ticks * tk, (double)p->late * tk);
 	}
 	err |= gather_write(&b, "received.csv", "src,dst,bytes,messages,time_s,late_s\n");
+	if (lm.collmat) {
+		for (int i = 0; i < lm.collto.cap; i++) {
+			struct lm_pair *p = &lm.collto.t[i];
+			if (p->key >= 0)
+				bprintf(&b, "%d,%d,%lld,%lld\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs);
+		}
+		err |= gather_write(&b, "collective.csv", "src,dst,bytes,messages\n");
+	}
 
 	/* What was met that cannot be measured exactly, from every rank. */
-	int seen[LM_NFN], seen_all[LM_NFN], warn = g.warn, warn_all = 0, thr = g.thread_level, thr_all = 0;
+	int seen[LM_NFN], seen_all[LM_NFN], warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0), warn_all = 0, thr = g.thread_level, thr_all = 0;
 	for (int i = 0; i < LM_NFN; i++)
 		seen[i] = lm.seen[i];
 	PMPI_Reduce(seen, seen_all, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
@@ -1671,6 +1683,7 @@ static void write_profile(void)
 	json_str(f, ver);
 	fprintf(f, ",\n  \"ranks\": %d,\n  \"slt\": %s,\n  \"collective_wait\": %s,\n", lm.wsize,
 		lm.slt ? "true" : "false", lm.collwait ? "true" : "false");
+	fprintf(f, "  \"collectives_in_matrix\": %s,\n", lm.collmat ? "true" : "false");
 	fprintf(f, "  \"window\": ");
 	json_str(f, g.win_spec);
 	fprintf(f, ",\n  \"clock\": \"%s\",\n  \"tick_hz\": %.0f,\n  \"token_latency_us\": %.4f,\n",
@@ -1699,6 +1712,7 @@ static void write_profile(void)
 		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
 				      "their traffic is not in the matrix"},
 		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
+		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
 	};
 	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
 		if (warn_all & w[i].bit) {

@@ -52,6 +52,8 @@ struct lm_state {
 	int on;      /* accounting: initialised, window open, Pcontrol on */
 	int enabled; /* LATMAP_PROFILE_DIR set and MPI initialised */
 	int slt, collwait;
+	int collmat;  /* --collectives-in-matrix: collectives add to collto */
+	int cm_inter; /* a collective on an intercommunicator was left out */
 	int use_tsc;
 	int wrank, wsize;
 	int nreq; /* tracked requests (receives and persistent ones) */
@@ -61,6 +63,7 @@ struct lm_state {
 	struct lm_bin bins[LM_NFN][LM_NBIN];
 	unsigned char seen[LM_NFN];
 	struct lm_pairs sendto, recvfrom;
+	struct lm_pairs collto; /* generic point-to-point equivalent of collectives, per destination */
 	struct lm_comm *last_comm;
 };
 

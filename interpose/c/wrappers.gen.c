@@ -309,8 +309,11 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 	uint64_t sy = lm_coll_pre(LM_F_Bcast, comm, 1, &t0);
 	int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Bcast, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Bcast(buffer, count, datatype, root, comm);
+	}
 	return rc;
 }
 
@@ -320,8 +323,11 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 	uint64_t sy = lm_coll_pre(LM_F_Reduce, comm, 1, &t0);
 	int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Reduce, t0, t1, sy, (int64_t)count * TS(datatype), ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+	}
 	return rc;
 }
 
@@ -331,8 +337,11 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce, comm, 1, &t0);
 	int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Allreduce, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+	}
 	return rc;
 }
 
@@ -342,8 +351,11 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Reduce_scatter, t0, t1, sy, SUM(recvcounts, comm) * TS(datatype), (int64_t)MINE(recvcounts, comm) * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+	}
 	return rc;
 }
 
@@ -353,8 +365,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Reduce_scatter_block, t0, t1, sy, (int64_t)recvcount * CS(comm) * TS(datatype), (int64_t)recvcount * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+	}
 	return rc;
 }
 
@@ -364,8 +379,11 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 	uint64_t sy = lm_coll_pre(LM_F_Scan, comm, 1, &t0);
 	int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Scan, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+	}
 	return rc;
 }
 
@@ -375,8 +393,11 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 	uint64_t sy = lm_coll_pre(LM_F_Exscan, comm, 1, &t0);
 	int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Exscan, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+	}
 	return rc;
 }
 
@@ -386,8 +407,11 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 	uint64_t sy = lm_coll_pre(LM_F_Gather, comm, 1, &t0);
 	int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Gather, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	}
 	return rc;
 }
 
@@ -397,8 +421,11 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv, comm, 1, &t0);
 	int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Gatherv, t0, t1, sy, INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+	}
 	return rc;
 }
 
@@ -408,8 +435,11 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 	uint64_t sy = lm_coll_pre(LM_F_Scatter, comm, 1, &t0);
 	int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Scatter, t0, t1, sy, ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	}
 	return rc;
 }
 
@@ -419,8 +449,11 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv, comm, 1, &t0);
 	int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Scatterv, t0, t1, sy, ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	}
 	return rc;
 }
 
@@ -430,8 +463,11 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 	uint64_t sy = lm_coll_pre(LM_F_Allgather, comm, 1, &t0);
 	int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Allgather, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -441,8 +477,11 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv, comm, 1, &t0);
 	int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Allgatherv, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -452,8 +491,11 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall, comm, 1, &t0);
 	int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Alltoall, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -463,8 +505,11 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv, comm, 1, &t0);
 	int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Alltoallv, t0, t1, sy, INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -474,8 +519,11 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw, comm, 1, &t0);
 	int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Alltoallw, t0, t1, sy, INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm), SUMW(recvcounts, recvtypes, comm));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+	}
 	return rc;
 }
 
@@ -485,8 +533,11 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_allgather, comm, 1, &t0);
 	int rc = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Neighbor_allgather, t0, t1, sy, (int64_t)sendcount * TS(sendtype), (int64_t)recvcount * INDEG(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -496,8 +547,11 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_alltoall, comm, 1, &t0);
 	int rc = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Neighbor_alltoall, t0, t1, sy, (int64_t)sendcount * OUTDEG(comm) * TS(sendtype), (int64_t)recvcount * INDEG(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	}
 	return rc;
 }
 
@@ -518,8 +572,11 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast, comm, 0, &t0);
 	int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ibcast, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ibcast(buffer, count, datatype, root, comm, request);
+	}
 	return rc;
 }
 
@@ -529,8 +586,11 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce, comm, 0, &t0);
 	int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ireduce, t0, t1, sy, (int64_t)count * TS(datatype), ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+	}
 	return rc;
 }
 
@@ -540,8 +600,11 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce, comm, 0, &t0);
 	int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iallreduce, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+	}
 	return rc;
 }
 
@@ -551,8 +614,11 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ireduce_scatter, t0, t1, sy, SUM(recvcounts, comm) * TS(datatype), (int64_t)MINE(recvcounts, comm) * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+	}
 	return rc;
 }
 
@@ -562,8 +628,11 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter_block, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ireduce_scatter_block, t0, t1, sy, (int64_t)recvcount * CS(comm) * TS(datatype), (int64_t)recvcount * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+	}
 	return rc;
 }
 
@@ -573,8 +642,11 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 	uint64_t sy = lm_coll_pre(LM_F_Iscan, comm, 0, &t0);
 	int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iscan, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+	}
 	return rc;
 }
 
@@ -584,8 +656,11 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 	uint64_t sy = lm_coll_pre(LM_F_Iexscan, comm, 0, &t0);
 	int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iexscan, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+	}
 	return rc;
 }
 
@@ -595,8 +670,11 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 	uint64_t sy = lm_coll_pre(LM_F_Igather, comm, 0, &t0);
 	int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Igather, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+	}
 	return rc;
 }
 
@@ -606,8 +684,11 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 	uint64_t sy = lm_coll_pre(LM_F_Igatherv, comm, 0, &t0);
 	int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Igatherv, t0, t1, sy, INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0);
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+	}
 	return rc;
 }
 
@@ -617,8 +698,11 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 	uint64_t sy = lm_coll_pre(LM_F_Iscatter, comm, 0, &t0);
 	int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iscatter, t0, t1, sy, ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+	}
 	return rc;
 }
 
@@ -628,8 +712,11 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 	uint64_t sy = lm_coll_pre(LM_F_Iscatterv, comm, 0, &t0);
 	int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iscatterv, t0, t1, sy, ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+	}
 	return rc;
 }
 
@@ -639,8 +726,11 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 	uint64_t sy = lm_coll_pre(LM_F_Iallgather, comm, 0, &t0);
 	int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iallgather, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	}
 	return rc;
 }
 
@@ -650,8 +740,11 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 	uint64_t sy = lm_coll_pre(LM_F_Iallgatherv, comm, 0, &t0);
 	int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Iallgatherv, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+	}
 	return rc;
 }
 
@@ -661,8 +754,11 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoall, comm, 0, &t0);
 	int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ialltoall, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	}
 	return rc;
 }
 
@@ -672,8 +768,11 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallv, comm, 0, &t0);
 	int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ialltoallv, t0, t1, sy, INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+	}
 	return rc;
 }
 
@@ -683,8 +782,11 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallw, comm, 0, &t0);
 	int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 	uint64_t t1 = lm_tick();
-	if (lm.on)
+	if (lm.on) {
 		lm_coll(LM_F_Ialltoallw, t0, t1, sy, INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm), SUMW(recvcounts, recvtypes, comm));
+		if (__builtin_expect(lm.collmat, 0))
+			lm_cm_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+	}
 	return rc;
 }
 

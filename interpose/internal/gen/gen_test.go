@@ -53,10 +53,29 @@ func TestArgNames(t *testing.T) {
 func TestTableKindsHaveTheirParameters(t *testing.T) {
 	// A row whose kind needs a parameter it lacks must be refused.
 	var w bytes.Buffer
-	if err := wrapper(&w, proto{Name: "X", Params: "int a", Kind: kSend}, []string{"a"}); err == nil {
+	if err := wrapper(&w, &w, proto{Name: "X", Params: "int a", Kind: kSend}, []string{"a"}); err == nil {
 		t.Error("send wrapper without count/datatype/dest accepted")
 	}
-	if err := wrapper(&w, proto{Name: "X", Params: "MPI_Comm comm", Kind: kColl}, []string{"comm"}); err == nil {
+	if err := wrapper(&w, &w, proto{Name: "X", Params: "MPI_Comm comm", Kind: kColl}, []string{"comm"}); err == nil {
 		t.Error("collective without byte expressions accepted")
+	}
+}
+
+func TestMatrixHooksAreCollectives(t *testing.T) {
+	// A hook named for a function the table lacks, or that is not a
+	// collective, would never be called (or not link): refuse it.
+	kinds := map[string]kind{}
+	for _, p := range protos {
+		kinds[p.Name] = p.Kind
+	}
+	for n := range matrixHooks {
+		if k, ok := kinds[n]; !ok || (k != kColl && k != kIcoll) {
+			t.Errorf("matrixHooks has %s, which is not a collective of the table", n)
+		}
+	}
+	for n, k := range kinds {
+		if (k == kColl || k == kIcoll) && !matrixHooks[n] && n != "Barrier" && n != "Ibarrier" {
+			t.Errorf("collective %s moves bytes but has no --collectives-in-matrix hook", n)
+		}
 	}
 }

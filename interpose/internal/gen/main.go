@@ -86,7 +86,7 @@ const (
 func generate() (map[string][]byte, error) {
 	all := append(append([]proto{}, protos...), pcontrol)
 	seen := map[string]bool{}
-	var ids, w bytes.Buffer
+	var ids, w, hooks bytes.Buffer
 	ids.WriteString(header)
 	ids.WriteString("#ifndef LATMAP_FNIDS_GEN_H\n#define LATMAP_FNIDS_GEN_H\n\nenum lm_fn_id {\n")
 	w.WriteString(header)
@@ -114,11 +114,14 @@ func generate() (map[string][]byte, error) {
 			fl = flagRecv
 		}
 		flags = append(flags, fl)
-		if err := wrapper(&w, p, args); err != nil {
+		if err := wrapper(&w, &hooks, p, args); err != nil {
 			return nil, fmt.Errorf("MPI_%s: %w", p.Name, err)
 		}
 	}
-	ids.WriteString("\tLM_NFN\n};\n\n#define LM_FLAG_UNMEASURED 1\n#define LM_FLAG_COLLECTIVE 2\n#define LM_FLAG_RECV 4\n\n#endif\n")
+	ids.WriteString("\tLM_NFN\n};\n\n#define LM_FLAG_UNMEASURED 1\n#define LM_FLAG_COLLECTIVE 2\n#define LM_FLAG_RECV 4\n\n")
+	ids.WriteString("/* --collectives-in-matrix hooks (collmatrix.c), called with the wrapper's arguments. */\n")
+	ids.Write(hooks.Bytes())
+	ids.WriteString("\n#endif\n")
 	w.WriteString("const char *const lm_fn_names[LM_NFN] = {\n")
 	for _, n := range names {
 		fmt.Fprintf(&w, "\t%q,\n", n)
@@ -144,7 +147,7 @@ func generate() (map[string][]byte, error) {
 }
 
 // wrapper writes one wrapper function.
-func wrapper(w *bytes.Buffer, p proto, args []string) error {
+func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 	id := "LM_F_" + p.Name
 	call := "PMPI_" + p.Name + "(" + strings.Join(args, ", ") + ")"
 	hookArgs := strings.Join(append([]string{id, "t0"}, args...), ", ")
@@ -215,8 +218,16 @@ func wrapper(w *bytes.Buffer, p proto, args []string) error {
 		}
 		fmt.Fprintf(w, "\tuint64_t sy = lm_coll_pre(%s, comm, %d, &t0);\n", id, barrier)
 		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		w.WriteString("\tuint64_t t1 = lm_tick();\n\tif (lm.on)\n")
+		w.WriteString("\tuint64_t t1 = lm_tick();\n")
+		if !matrixHooks[p.Name] {
+			w.WriteString("\tif (lm.on)\n")
+			fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", id, p.Sent, p.Recv)
+			break
+		}
+		w.WriteString("\tif (lm.on) {\n")
 		fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", id, p.Sent, p.Recv)
+		fmt.Fprintf(w, "\t\tif (__builtin_expect(lm.collmat, 0))\n\t\t\tlm_cm_%s(%s);\n\t}\n", p.Name, strings.Join(args, ", "))
+		fmt.Fprintf(hooks, "void lm_cm_%s(%s);\n", p.Name, p.Params)
 	case kCommNew:
 		if err := need(p.Out); err != nil {
 			return err
