@@ -68,68 +68,50 @@ func readCSV(path string, out any) error {
 // mergeMatrix joins the sender's and the receiver's views of point-to-point
 // traffic into matrix.csv rows: bytes and messages as sent (what the
 // application asked to send), time and late time as the receiver waited.
-// It also returns the total bytes on each side.
-func mergeMatrix(sent []sentRow, recv []Transfer) (m []Transfer, sentBytes, recvBytes int64) {
+// coll, the collectives' generic point-to-point equivalent (only with
+// --collectives-in-matrix), adds bytes and messages without time. It also
+// returns the total point-to-point bytes on each side.
+func mergeMatrix(sent []sentRow, recv []Transfer, coll []sentRow) (m []Transfer, sentBytes, recvBytes int64) {
 	type key struct{ s, d int }
 	idx := map[key]int{}
-	for _, r := range sent {
-		k := key{r.Src, r.Dst}
+	at := func(src, dst int) *Transfer {
+		k := key{src, dst}
 		i, ok := idx[k]
 		if !ok {
 			i = len(m)
 			idx[k] = i
-			m = append(m, Transfer{Src: r.Src, Dst: r.Dst})
+			m = append(m, Transfer{Src: src, Dst: dst})
 		}
-		m[i].Bytes += r.Bytes
-		m[i].Messages += r.Messages
+		return &m[i]
+	}
+	for _, r := range sent {
+		x := at(r.Src, r.Dst)
+		x.Bytes += r.Bytes
+		x.Messages += r.Messages
 		sentBytes += r.Bytes
 	}
 	for _, r := range recv {
-		k := key{r.Src, r.Dst}
-		i, ok := idx[k]
-		if !ok { // received but never seen sent (a sender outside the window)
-			i = len(m)
-			idx[k] = i
-			m = append(m, Transfer{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Messages: r.Messages})
+		_, seen := idx[key{r.Src, r.Dst}]
+		x := at(r.Src, r.Dst)
+		if !seen { // received but never seen sent (a sender outside the window)
+			x.Bytes, x.Messages = r.Bytes, r.Messages
 		}
-		m[i].Time += r.Time
-		m[i].Late += r.Late
+		x.Time += r.Time
+		x.Late += r.Late
 		recvBytes += r.Bytes
 	}
-	sortMatrix(m)
-	return m, sentBytes, recvBytes
-}
-
-// addCollectives adds the collectives' generic point-to-point traffic
-// (bytes and messages, no time) to the matrix, which stays sorted.
-func addCollectives(m []Transfer, coll []sentRow) []Transfer {
-	type key struct{ s, d int }
-	idx := make(map[key]int, len(m))
-	for i, t := range m {
-		idx[key{t.Src, t.Dst}] = i
-	}
 	for _, r := range coll {
-		k := key{r.Src, r.Dst}
-		i, ok := idx[k]
-		if !ok {
-			i = len(m)
-			idx[k] = i
-			m = append(m, Transfer{Src: r.Src, Dst: r.Dst})
-		}
-		m[i].Bytes += r.Bytes
-		m[i].Messages += r.Messages
+		x := at(r.Src, r.Dst)
+		x.Bytes += r.Bytes
+		x.Messages += r.Messages
 	}
-	sortMatrix(m)
-	return m
-}
-
-func sortMatrix(m []Transfer) {
 	sort.Slice(m, func(a, b int) bool {
 		if m[a].Src != m[b].Src {
 			return m[a].Src < m[b].Src
 		}
 		return m[a].Dst < m[b].Dst
 	})
+	return m, sentBytes, recvBytes
 }
 
 // FinishProfile reads the raw files in raw, merges the matrix, completes
@@ -152,14 +134,13 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 	if err := readCSV(filepath.Join(raw, receivedFile), &recv); err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
-	matrix, sb, rb := mergeMatrix(sent, recv)
+	var coll []sentRow
 	if lib.CollMatrix {
-		var coll []sentRow
 		if err := readCSV(filepath.Join(raw, collectiveFile), &coll); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
-		matrix = addCollectives(matrix, coll)
 	}
+	matrix, sb, rb := mergeMatrix(sent, recv, coll)
 	meta.Tool = "latmap"
 	meta.Version = version.Version
 	meta.Ranks = lib.Ranks

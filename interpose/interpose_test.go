@@ -115,7 +115,7 @@ func TestParseWindow(t *testing.T) {
 func TestMergeMatrix(t *testing.T) {
 	sent := []sentRow{{0, 1, 100, 2, 0.5}, {1, 0, 50, 1, 0.1}, {0, 1, 10, 1, 0}}
 	recv := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
-	m, sb, rb := mergeMatrix(sent, recv)
+	m, sb, rb := mergeMatrix(sent, recv, nil)
 	want := []Transfer{
 		{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, // bytes as sent, time as received
 		{Src: 1, Dst: 0, Bytes: 50, Messages: 1},                        // never received
@@ -129,10 +129,14 @@ func TestMergeMatrix(t *testing.T) {
 	}
 }
 
-func TestAddCollectives(t *testing.T) {
-	m := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
+func TestMergeMatrixCollectives(t *testing.T) {
+	sent := []sentRow{{0, 1, 110, 3, 0}}
+	recv := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
 	coll := []sentRow{{Src: 2, Dst: 1, Bytes: 40, Messages: 4}, {Src: 0, Dst: 1, Bytes: 8, Messages: 1}, {Src: 1, Dst: 0, Bytes: 16, Messages: 2}}
-	got := addCollectives(m, coll)
+	got, sb, rb := mergeMatrix(sent, recv, coll)
+	if sb != 110 || rb != 117 { // the collectives are not point-to-point totals
+		t.Errorf("totals sent %d received %d, want 110 and 117", sb, rb)
+	}
 	want := []Transfer{
 		{Src: 0, Dst: 1, Bytes: 118, Messages: 4, Time: 0.2, Late: 0.3}, // point-to-point plus collectives, time kept
 		{Src: 1, Dst: 0, Bytes: 16, Messages: 2},                        // collectives only: no time
@@ -140,7 +144,7 @@ func TestAddCollectives(t *testing.T) {
 		{Src: 2, Dst: 1, Bytes: 40, Messages: 4},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("addCollectives = %+v, want %+v", got, want)
+		t.Errorf("mergeMatrix with collectives = %+v, want %+v", got, want)
 	}
 }
 
