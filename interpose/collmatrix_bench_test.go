@@ -20,7 +20,7 @@ import (
 func BenchmarkCollectiveCall(b *testing.B) {
 	testutil.RequireMPI(b)
 	lib := testutil.InterposeLib(b)
-	prog := testutil.BuildMPIProgram(b, b.TempDir(), "collcost", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "collcost.c"))
+	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
 	run := func(env ...string) map[string]float64 {
 		argv := testutil.LocalMpirun(1)
 		if len(env) > 0 {
@@ -29,7 +29,7 @@ func BenchmarkCollectiveCall(b *testing.B) {
 				argv = append(argv, "-x", e)
 			}
 		}
-		argv = append(argv, prog, "1000000", "9")
+		argv = append(argv, prog, "1000000", "9", "coll")
 		out, err := runTimeout(b, 5*time.Minute, argv[0], argv[1:]...)
 		if err != nil {
 			b.Fatalf("%v: %v\n%s", argv, err, out)

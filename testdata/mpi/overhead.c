@@ -4,8 +4,10 @@
  * MPI_PROC_NULL; prints the median ns per call (per Irecv+Wait pair).
  * With 2 ranks it also runs a ping-pong of 8-byte messages and prints the
  * median round trip in microseconds.
- * With a third argument "pingpong" only the ping-pong runs.
- * Usage: overhead N BATCHES [pingpong]. */
+ * With a third argument "pingpong" only the ping-pong runs; with "coll"
+ * only batches of N MPI_Bcast and of N MPI_Allreduce of one int on
+ * MPI_COMM_SELF (median ns per call).
+ * Usage: overhead N BATCHES [pingpong|coll]. */
 #include <string.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -43,6 +45,23 @@ int main(int argc, char **argv)
 	double *v = malloc(sizeof(double) * (size_t)batches);
 	char buf[8] = {0};
 	int only_pp = argc > 3 && !strcmp(argv[3], "pingpong");
+	if (argc > 3 && !strcmp(argv[3], "coll")) {
+		int x = 1, y = 0;
+		double *va = malloc(sizeof(double) * (size_t)batches);
+		for (int b = 0; b < batches; b++) {
+			double t = now();
+			for (int i = 0; i < n; i++)
+				MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_SELF);
+			v[b] = (now() - t) / n * 1e9;
+			t = now();
+			for (int i = 0; i < n; i++)
+				MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+			va[b] = (now() - t) / n * 1e9;
+		}
+		printf("bcast_ns %.2f\nallreduce_ns %.2f\n", median(v, batches), median(va, batches));
+		MPI_Finalize();
+		return 0;
+	}
 	if (rank == 0 && !only_pp) {
 		for (int b = 0; b < batches; b++) {
 			double t = now();
