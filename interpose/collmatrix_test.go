@@ -174,3 +174,21 @@ func TestCollectivesInMatrix(t *testing.T) {
 		})
 	}
 }
+
+func TestCollectivesInMatrixIntercomm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	prog := mpiProgram(t, "intercoll")
+	p, _ := profileRun(t, 4, []string{"--collectives-in-matrix"}, prog)
+	// The halves' Allreduce (comm rank 0 is the lower world rank); the
+	// intercommunicator's Bcast is left out and said so.
+	checkMatrix(t, p, map[pair]traffic{{1, 0}: {4, 1}, {0, 1}: {4, 1}, {3, 2}: {4, 1}, {2, 3}: {4, 1}})
+	said := false
+	for _, s := range p.Meta.Unmeasured {
+		said = said || strings.Contains(s, "intercommunicators are not in the matrix")
+	}
+	if !said {
+		t.Errorf("meta.json does not say that intercommunicator collectives were left out: %q", p.Meta.Unmeasured)
+	}
+}
