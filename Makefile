@@ -8,7 +8,9 @@ MPICH_CC  ?= mpicc.mpich
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
-TEST_PKGS := $(MPI_PKGS) iproute2 lammps lammps-examples
+# mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
+# so mpicc and mpirun stay Open MPI's; deps-test checks).
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples
 NP        ?= 4
 # With fewer cores than ranks, pairs measured at the same time fight for the
 # cores; the demo then measures one pair at a time.
@@ -31,6 +33,7 @@ deps:
 
 deps-test:
 	@./scripts/ensure-packages.sh $(TEST_PKGS)
+	@mpirun --version 2>/dev/null | grep -q "Open MPI" || { echo "latmap: the tests need Open MPI as the default mpirun/mpicc; run: update-alternatives --set mpirun /usr/bin/mpirun.openmpi; update-alternatives --set mpi /usr/bin/mpicc.openmpi" >&2; exit 1; }
 
 build: deps
 	@mkdir -p bin lib
@@ -48,9 +51,10 @@ build-mpich:
 	else echo "latmap: $(MPICH_CC) not found, no MPICH build (apt-get install mpich libmpich-dev)"; fi
 
 # Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
-# bin/latmap and lib/liblatmap.so and skip with a reason when what they need
+# bin/latmap and lib/liblatmap.so (the MPICH tests bin/latmap-mpich and
+# lib/liblatmap-mpich.so) and skip with a reason when what they need
 # is missing.
-test: deps-test build
+test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) test -count=1 -timeout 14m ./...
