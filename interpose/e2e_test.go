@@ -313,8 +313,8 @@ func exactCounts(t *testing.T, f testutil.Flavor, cases []exactCase) {
 
 // TestMPICHLibraryChoice: bin/latmap-mpich finds lib/liblatmap-mpich.so by
 // itself (no --lib, no $LATMAP_LIB) and profiles an MPICH program under
-// mpiexec.hydra; the Open MPI library under mpiexec.hydra fails and the
-// error says which library to use.
+// mpiexec.hydra; the Open MPI library under mpiexec.hydra, and the MPICH
+// one under Open MPI's mpirun, fail and the error says which library to use.
 func TestMPICHLibraryChoice(t *testing.T) {
 	f := testutil.MPICH
 	f.Require(t)
@@ -354,6 +354,16 @@ func TestMPICHLibraryChoice(t *testing.T) {
 		t.Fatalf("the Open MPI library under mpiexec.hydra succeeded:\n%s", o)
 	}
 	if want := "is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so"; !strings.Contains(o, want) {
+		t.Errorf("error lacks %q:\n%s", want, o)
+	}
+	// And the other way round: the MPICH library under Open MPI's mpirun.
+	testutil.RequireMPI(t)
+	o, err = run(append([]string{"profile", "-o", out + "3", "--lib", f.InterposeLib(t), "--"},
+		append(testutil.LocalMpirun(2), mpiProgram(t, "ring"), "3", "100")...)...)
+	if err == nil {
+		t.Fatalf("the MPICH library under mpirun succeeded:\n%s", o)
+	}
+	if want := "is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so"; !strings.Contains(o, want) {
 		t.Errorf("error lacks %q:\n%s", want, o)
 	}
 }

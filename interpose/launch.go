@@ -184,13 +184,11 @@ func libraryMPI(path string) string {
 // mismatchHint says, when a launch failed, that the library was built for
 // another MPI than the launcher's ("" when they agree or it cannot tell).
 func mismatchHint(l Launcher, lib string) string {
-	mpi := libraryMPI(lib)
-	if (l == Hydra && mpi == "Open MPI") || (l == OpenMPI && mpi == "MPICH") {
-		other := "lib/liblatmap-mpich.so (make build-mpich)"
-		if l == OpenMPI {
-			other = "lib/liblatmap.so (make build)"
-		}
-		return fmt.Sprintf("%s is built against %s but the launcher is %s's: give --lib %s", lib, mpi, map[Launcher]string{Hydra: "MPICH", OpenMPI: "Open MPI"}[l], other)
+	switch mpi := libraryMPI(lib); {
+	case l == Hydra && mpi == "Open MPI":
+		return lib + " is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so (make build-mpich)"
+	case l == OpenMPI && mpi == "MPICH":
+		return lib + " is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so (make build)"
 	}
 	return ""
 }
