@@ -3,10 +3,14 @@
 
 GO        ?= go
 MPICC     ?= mpicc
+# MPICH beside Open MPI (Debian's mpich package names its tools *.mpich).
+MPICH_CC  ?= mpicc.mpich
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
-TEST_PKGS := $(MPI_PKGS) iproute2 lammps lammps-examples
+# mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
+# so mpicc and mpirun stay Open MPI's; deps-test checks).
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples
 NP        ?= 4
 # With fewer cores than ranks, pairs measured at the same time fight for the
 # cores; the demo then measures one pair at a time.
@@ -16,8 +20,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export LATMAP_BIN := $(CURDIR)/bin/latmap
 export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
+export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
+export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot clean
+.PHONY: all build build-mpich deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot clean
 
 all: build
 
@@ -27,18 +33,30 @@ deps:
 
 deps-test:
 	@./scripts/ensure-packages.sh $(TEST_PKGS)
+	@mpirun --version 2>/dev/null | grep -q "Open MPI" || { echo "latmap: the tests need Open MPI as the default mpirun/mpicc; run: update-alternatives --set mpirun /usr/bin/mpirun.openmpi; update-alternatives --set mpi /usr/bin/mpicc.openmpi" >&2; exit 1; }
 
 build: deps
 	@mkdir -p bin lib
 	CC=$(MPICC) $(GO) build -tags mpi -ldflags "$(LDFLAGS)" -o bin/latmap ./cmd/latmap
 	@if [ -f interpose/c/Makefile ]; then $(MAKE) -s -C interpose/c MPICC=$(MPICC) OUT=$(CURDIR)/lib; fi
 
+# latmap and the interposer built against MPICH (bin/latmap-mpich,
+# lib/liblatmap-mpich.so) when $(MPICH_CC) exists; the MPICH tests use them.
+build-mpich:
+	@if command -v $(MPICH_CC) >/dev/null; then \
+		mkdir -p bin lib && \
+		echo "CC=$(MPICH_CC) $(GO) build -tags mpi -o bin/latmap-mpich ./cmd/latmap" && \
+		CC=$(MPICH_CC) $(GO) build -tags mpi -ldflags "$(LDFLAGS)" -o bin/latmap-mpich ./cmd/latmap && \
+		$(MAKE) -s -C interpose/c MPICC=$(MPICH_CC) OUT=$(CURDIR)/lib LIB=liblatmap-mpich.so; \
+	else echo "latmap: $(MPICH_CC) not found, no MPICH build (apt-get install mpich libmpich-dev)"; fi
+
 # Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
-# bin/latmap and lib/liblatmap.so and skip with a reason when what they need
-# is missing. -p 1 runs packages one at a time, so the timing tests of one
+# bin/latmap and lib/liblatmap.so (the MPICH tests bin/latmap-mpich and
+# lib/liblatmap-mpich.so) and skip with a reason when what they need is
+# missing. -p 1 runs packages one at a time, so the timing tests of one
 # (late-sender time, same-node vs cross-node latency) never share the cores
 # with another package's MPI jobs; the whole run takes about a minute.
-test: deps-test build
+test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) test -p 1 -count=1 -timeout 14m ./...

@@ -72,9 +72,27 @@ func checkSurvey(t *testing.T, dir string, n, repeats int) *mapper.Survey {
 	return s
 }
 
-func TestSurveyLocalMpirun(t *testing.T) {
-	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
+// forFlavors runs test once per MPI flavour (Open MPI, MPICH) as a subtest
+// named after it; a flavour not installed or not built skips.
+func forFlavors(t *testing.T, test func(t *testing.T, f testutil.Flavor)) {
+	for _, f := range testutil.Flavors {
+		t.Run(f.Name, func(t *testing.T) {
+			f.Require(t)
+			test(t, f)
+		})
+	}
+}
+
+// What each flavour's survey records in meta.json.
+var (
+	versionPrefix = map[string]string{"openmpi": "Open MPI v", "mpich": "MPICH Version: "}
+	launcherName  = map[string]string{"openmpi": "openmpi", "mpich": "hydra"}
+)
+
+func TestSurveyLocal(t *testing.T) { forFlavors(t, testSurveyLocal) }
+
+func testSurveyLocal(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
 	host, _ := os.Hostname()
 	for _, np := range []int{2, 4} {
 		t.Run(strconv.Itoa(np)+"ranks", func(t *testing.T) {
@@ -82,7 +100,7 @@ func TestSurveyLocalMpirun(t *testing.T) {
 			out := filepath.Join(dir, "survey")
 			mm := filepath.Join(dir, "survey.mmpi")
 			repeats := 30
-			args := append(testutil.LocalMpirun(np), bin, "survey", "-o", out, "--mmpi", mm,
+			args := append(f.Local(np), bin, "survey", "-o", out, "--mmpi", mm,
 				"--repeats", strconv.Itoa(repeats), "--sizes", "64,4K", "--progress")
 			o, err := mpirun(t, 2*time.Minute, nil, args...)
 			if err != nil {
@@ -112,7 +130,7 @@ func TestSurveyLocalMpirun(t *testing.T) {
 			if s.Meta.Interference == nil || s.Meta.IsolatedPairs != min(np, np*(np-1)/2) {
 				t.Errorf("interference %v over %d pairs", s.Meta.Interference, s.Meta.IsolatedPairs)
 			}
-			if len(s.Fits) != np*(np-1)/2 || !strings.HasPrefix(s.Meta.MPIVersion, "Open MPI") || s.Meta.Launcher != "openmpi" {
+			if len(s.Fits) != np*(np-1)/2 || !strings.HasPrefix(s.Meta.MPIVersion, versionPrefix[f.Name]) || s.Meta.Launcher != launcherName[f.Name] {
 				t.Errorf("fits %d, meta %+v", len(s.Fits), s.Meta)
 			}
 			log, err := os.ReadFile(mm)
@@ -137,9 +155,10 @@ func contains(s []int, v int) bool {
 	return false
 }
 
-func TestSurveyRefusals(t *testing.T) {
-	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
+func TestSurveyRefusals(t *testing.T) { forFlavors(t, testSurveyRefusals) }
+
+func testSurveyRefusals(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing")
 	os.Mkdir(existing, 0o755)
@@ -151,10 +170,10 @@ func TestSurveyRefusals(t *testing.T) {
 		wantErr string
 	}{
 		{"no launcher", []string{bin, "survey", "-o", filepath.Join(dir, "a")}, filepath.Join(dir, "a"), "MPI launcher"},
-		{"one rank", append(testutil.LocalMpirun(1), bin, "survey", "-o", filepath.Join(dir, "b")), filepath.Join(dir, "b"), "at least 2 ranks"},
-		{"exists", append(testutil.LocalMpirun(2), bin, "survey", "-o", existing), "", "--force"},
-		{"bad size", append(testutil.LocalMpirun(2), bin, "survey", "-o", filepath.Join(dir, "c"), "--sizes", "64,x"), filepath.Join(dir, "c"), "message size"},
-		{"bad repeats", append(testutil.LocalMpirun(2), bin, "survey", "-o", filepath.Join(dir, "d"), "--repeats", "0"), filepath.Join(dir, "d"), "--repeats 0"},
+		{"one rank", append(f.Local(1), bin, "survey", "-o", filepath.Join(dir, "b")), filepath.Join(dir, "b"), "at least 2 ranks"},
+		{"exists", append(f.Local(2), bin, "survey", "-o", existing), "", "--force"},
+		{"bad size", append(f.Local(2), bin, "survey", "-o", filepath.Join(dir, "c"), "--sizes", "64,x"), filepath.Join(dir, "c"), "message size"},
+		{"bad repeats", append(f.Local(2), bin, "survey", "-o", filepath.Join(dir, "d"), "--repeats", "0"), filepath.Join(dir, "d"), "--repeats 0"},
 	}
 	for _, tc := range tests {
 		o, err := mpirun(t, time.Minute, nil, tc.args...)
@@ -191,14 +210,15 @@ func assertNoTemp(t *testing.T, dir string) {
 	}
 }
 
-func TestSurveyRankDies(t *testing.T) {
-	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
+func TestSurveyRankDies(t *testing.T) { forFlavors(t, testSurveyRankDies) }
+
+func testSurveyRankDies(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "survey")
 	// Rank 1 exits without MPI_Finalize after 50 rounds of a survey that
 	// would need 3 x 2000 of them.
-	args := append(testutil.LocalMpirun(4), bin, "survey", "-o", out, "--mmpi", out+".mmpi", "--repeats", "2000")
+	args := append(f.Local(4), bin, "survey", "-o", out, "--mmpi", out+".mmpi", "--repeats", "2000")
 	o, err := mpirun(t, 2*time.Minute, []string{"LATMAP_TEST_EXIT_RANK=1", "LATMAP_TEST_EXIT_AFTER=50"}, args...)
 	if err == nil {
 		t.Fatalf("the job ended with status 0 although rank 1 died:\n%s", o)
@@ -214,12 +234,13 @@ func TestSurveyRankDies(t *testing.T) {
 	assertNoTemp(t, dir)
 }
 
-func TestSurveyInterrupt(t *testing.T) {
-	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
+func TestSurveyInterrupt(t *testing.T) { forFlavors(t, testSurveyInterrupt) }
+
+func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "survey")
-	args := append(testutil.LocalMpirun(4), bin, "survey", "-o", out, "--repeats", "100000", "--progress")
+	args := append(f.Local(4), bin, "survey", "-o", out, "--repeats", "100000", "--progress")
 	cmd := exec.Command(args[0], args[1:]...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

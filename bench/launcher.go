@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // launcherVars are the environment variables MPI launchers set in every
@@ -55,4 +56,13 @@ func DetectLauncher(getenv func(string) string) (name string, size int, err erro
 		return l.name, size, nil
 	}
 	return "", 0, fmt.Errorf("survey must be started by an MPI launcher: run mpirun -np N latmap survey -o DIR (or srun -n N, mpiexec -n N) with N >= 2")
+}
+
+// MPIVersionLine returns the first line of what MPI_Get_library_version
+// says, with runs of blanks made one space: "Open MPI v4.1.4, package: ...",
+// "MPICH Version: 4.0.2" (MPICH separates with a tab and lists its build on
+// further lines).
+func MPIVersionLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.Join(strings.Fields(first), " ")
 }

@@ -17,7 +17,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -185,10 +184,9 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 	}
 	var v [4096]C.char
 	C.lm_library_version(&v[0], C.int(len(v)))
-	version, _, _ := strings.Cut(strings.TrimSpace(C.GoString(&v[0])), "\n")
 	sys := mapper.NewSysFS("")
 	env := rankEnv{
-		MPIVersion: strings.TrimSpace(version),
+		MPIVersion: MPIVersionLine(C.GoString(&v[0])),
 		Launcher:   launcher,
 		Wtick:      float64(C.lm_wtick()),
 		Facts:      func() mapper.Rank { return mpiFacts(sys) },

@@ -152,3 +152,16 @@ func TestLauncherRank(t *testing.T) {
 		}
 	}
 }
+
+func TestMPIVersionLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022\n", "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"},
+		{"MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\nMPICH ABI:\t14:2:2\n", "MPICH Version: 4.0.2"},
+		{"\n  Intel(R) MPI Library 2021.6  for Linux* OS\n\n", "Intel(R) MPI Library 2021.6 for Linux* OS"},
+		{"", ""},
+	} {
+		if got := MPIVersionLine(tc.in); got != tc.want {
+			t.Errorf("MPIVersionLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -304,7 +304,7 @@ func finish(s *mapper.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 	}
 	if moved := migrated(s.Ranks); moved != "" {
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
-			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, srun --cpu-bind=cores) for stable results", moved))
+			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
 	s.Fits = FitSurvey(s)
 	for _, w := range s.Meta.Warnings {

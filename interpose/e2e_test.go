@@ -22,9 +22,16 @@ import (
 // mpiProgram builds testdata/mpi/NAME.c with mpicc.
 func mpiProgram(t *testing.T, name string) string {
 	t.Helper()
-	testutil.RequireMPI(t)
+	return flavorProgram(t, testutil.OpenMPI, name)
+}
+
+// flavorProgram builds testdata/mpi/NAME.c with the MPI flavour's compiler
+// wrapper.
+func flavorProgram(t *testing.T, f testutil.Flavor, name string) string {
+	t.Helper()
+	f.Require(t)
 	src := filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", name+".c")
-	return testutil.BuildMPIProgram(t, t.TempDir(), name, src)
+	return f.Build(t, t.TempDir(), name, src)
 }
 
 // profileRun runs bin/latmap profile on np local ranks of prog and returns
@@ -37,8 +44,16 @@ func profileRun(t *testing.T, np int, flags []string, prog string, args ...strin
 // profileRunWith is profileRun with the given mpirun prefix.
 func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, args ...string) (*interpose.Profile, string) {
 	t.Helper()
-	bin := testutil.LatmapBin(t)
-	lib := testutil.InterposeLib(t)
+	return profileRunFlavor(t, testutil.OpenMPI, mpirun, flags, prog, args...)
+}
+
+// profileRunFlavor is profileRunWith with the latmap binary and the
+// interposition library built against the MPI flavour, and its launcher's
+// command line prefix.
+func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+	t.Helper()
+	bin := f.LatmapBin(t)
+	lib := f.InterposeLib(t)
 	out := filepath.Join(t.TempDir(), "prof")
 	argv := append([]string{"profile", "-o", out, "--lib", lib}, flags...)
 	argv = append(argv, "--")
@@ -173,14 +188,7 @@ func TestExactCounts(t *testing.T) {
 		}
 		return m
 	}
-	for _, tc := range []struct {
-		name  string
-		np    int
-		args  []string
-		slt   bool
-		want  func(np int) map[pair]traffic
-		calls func(rank int) map[string]int64
-	}{
+	cases := []exactCase{
 		{"ring", 4, []string{"12", "1000"}, false,
 			ring(1000),
 			func(int) map[string]int64 { return map[string]int64{"MPI_Send": iter, "MPI_Recv": iter} }},
@@ -238,18 +246,43 @@ func TestExactCounts(t *testing.T) {
 		{"persist", 4, []string{"12", "300"}, true,
 			ring(300),
 			func(int) map[string]int64 { return map[string]int64{"MPI_Startall": iter, "MPI_Waitall": iter} }},
-	} {
+	}
+	// The same programs and expectations with every MPI flavour present:
+	// Open MPI (mpirun, -x) and MPICH (mpiexec.hydra, -genv).
+	for _, f := range testutil.Flavors {
+		t.Run(f.Name, func(t *testing.T) { exactCounts(t, f, cases) })
+	}
+}
+
+// exactCase is one program of TestExactCounts: its traffic matrix and
+// per-rank call counts (want nil: the same traffic as the basic-mode row).
+type exactCase struct {
+	name  string
+	np    int
+	args  []string
+	slt   bool
+	want  func(np int) map[pair]traffic
+	calls func(rank int) map[string]int64
+}
+
+// exactCounts profiles every case under flavour f and checks its matrix,
+// byte balance and call counts exactly.
+func exactCounts(t *testing.T, f testutil.Flavor, cases []exactCase) {
+	f.Require(t)
+	f.LatmapBin(t)
+	f.InterposeLib(t)
+	for _, tc := range cases {
 		name := tc.name
 		if tc.slt {
 			name += "/slt"
 		}
 		t.Run(name, func(t *testing.T) {
-			prog := mpiProgram(t, tc.name)
+			prog := flavorProgram(t, f, tc.name)
 			var flags []string
 			if tc.slt {
 				flags = []string{"--slt"}
 			}
-			p, _ := profileRun(t, tc.np, flags, prog, tc.args...)
+			p, _ := profileRunFlavor(t, f, f.Local(tc.np), flags, prog, tc.args...)
 			if len(p.Ranks) != tc.np || p.Meta.Ranks != tc.np {
 				t.Fatalf("profile has %d ranks (meta %d), want %d", len(p.Ranks), p.Meta.Ranks, tc.np)
 			}
@@ -275,6 +308,63 @@ func TestExactCounts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMPICHLibraryChoice: bin/latmap-mpich finds lib/liblatmap-mpich.so by
+// itself (no --lib, no $LATMAP_LIB) and profiles an MPICH program under
+// mpiexec.hydra; the Open MPI library under mpiexec.hydra, and the MPICH
+// one under Open MPI's mpirun, fail and the error says which library to use.
+func TestMPICHLibraryChoice(t *testing.T) {
+	f := testutil.MPICH
+	f.Require(t)
+	bin := f.LatmapBin(t)
+	f.InterposeLib(t)
+	ompiLib := testutil.InterposeLib(t)
+	prog := flavorProgram(t, f, "ring")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LATMAP_LIB=") {
+			env = append(env, kv)
+		}
+	}
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = env
+		b, err := cmd.CombinedOutput()
+		return string(b), err
+	}
+	out := filepath.Join(t.TempDir(), "prof")
+	o, err := run(append([]string{"profile", "-o", out, "--"}, append(f.Local(2), prog, "3", "100")...)...)
+	if err != nil {
+		t.Fatalf("latmap-mpich profile without --lib: %v\n%s", err, o)
+	}
+	p, err := interpose.ReadProfile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMatrix(t, p, map[pair]traffic{{0, 1}: {300, 3}, {1, 0}: {300, 3}})
+	if p.Meta.Launcher != string(interpose.Hydra) {
+		t.Errorf("launcher %q, want hydra", p.Meta.Launcher)
+	}
+	o, err = run(append([]string{"profile", "-o", out + "2", "--lib", ompiLib, "--"}, append(f.Local(2), prog, "3", "100")...)...)
+	if err == nil {
+		t.Fatalf("the Open MPI library under mpiexec.hydra succeeded:\n%s", o)
+	}
+	if want := "is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so"; !strings.Contains(o, want) {
+		t.Errorf("error lacks %q:\n%s", want, o)
+	}
+	// And the other way round: the MPICH library under Open MPI's mpirun.
+	testutil.RequireMPI(t)
+	o, err = run(append([]string{"profile", "-o", out + "3", "--lib", f.InterposeLib(t), "--"},
+		append(testutil.LocalMpirun(2), mpiProgram(t, "ring"), "3", "100")...)...)
+	if err == nil {
+		t.Fatalf("the MPICH library under mpirun succeeded:\n%s", o)
+	}
+	if want := "is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so"; !strings.Contains(o, want) {
+		t.Errorf("error lacks %q:\n%s", want, o)
 	}
 }
 

@@ -2,6 +2,7 @@ package interpose
 
 import (
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -109,7 +110,9 @@ func injectedArgs(l Launcher, command []string, env [][2]string) ([]string, erro
 }
 
 // FindLibrary returns the interposition library: lib if given, else
-// $LATMAP_LIB, else ../lib/liblatmap.so beside the running executable.
+// $LATMAP_LIB, else ../lib/liblatmap.so beside the running executable
+// (../lib/liblatmap-X.so first when the executable is latmap-X, as make
+// build-mpich makes bin/latmap-mpich and lib/liblatmap-mpich.so).
 func FindLibrary(lib string) (string, error) {
 	var tried []string
 	try := func(p string) (string, bool) {
@@ -136,7 +139,14 @@ func FindLibrary(lib string) (string, error) {
 	if exe, err := os.Executable(); err == nil {
 		if exe, err = filepath.EvalSymlinks(exe); err == nil {
 			dir := filepath.Dir(exe)
-			for _, c := range []string{filepath.Join(dir, "..", "lib", "liblatmap.so"), filepath.Join(dir, "liblatmap.so")} {
+			var cands []string
+			// bin/latmap-mpich (make build-mpich) goes with lib/liblatmap-mpich.so.
+			if suffix, ok := strings.CutPrefix(filepath.Base(exe), "latmap-"); ok && suffix != "" {
+				name := "liblatmap-" + suffix + ".so"
+				cands = append(cands, filepath.Join(dir, "..", "lib", name), filepath.Join(dir, name))
+			}
+			cands = append(cands, filepath.Join(dir, "..", "lib", "liblatmap.so"), filepath.Join(dir, "liblatmap.so"))
+			for _, c := range cands {
 				if p, ok := try(c); ok {
 					return p, nil
 				}
@@ -145,4 +155,40 @@ func FindLibrary(lib string) (string, error) {
 	}
 	return "", fmt.Errorf("interposition library liblatmap.so not found (tried %s); run make build, or point --lib or $LATMAP_LIB at it",
 		strings.Join(tried, ", "))
+}
+
+// libraryMPI names the MPI the interposition library at path was linked
+// with, from its ELF dependencies: "MPICH" (libmpich.so), "Open MPI"
+// (libmpi.so.4x), or "" when it cannot tell.
+func libraryMPI(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		return ""
+	}
+	for _, l := range libs {
+		switch {
+		case strings.HasPrefix(l, "libmpich.so"):
+			return "MPICH"
+		case strings.HasPrefix(l, "libmpi.so.4"):
+			return "Open MPI"
+		}
+	}
+	return ""
+}
+
+// mismatchHint says, when a launch failed, that the library was built for
+// another MPI than the launcher's ("" when they agree or it cannot tell).
+func mismatchHint(l Launcher, lib string) string {
+	switch mpi := libraryMPI(lib); {
+	case l == Hydra && mpi == "Open MPI":
+		return lib + " is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so (make build-mpich)"
+	case l == OpenMPI && mpi == "MPICH":
+		return lib + " is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so (make build)"
+	}
+	return ""
 }

@@ -39,11 +39,16 @@ type RunOptions struct {
 type ExitError struct {
 	Code int
 	Err  error
+	Hint string // a likely cause, when latmap can tell
 }
 
 // Error says the launch command failed and nothing was written.
 func (e *ExitError) Error() string {
-	return fmt.Sprintf("the launch command failed (%v); no profile written", e.Err)
+	msg := fmt.Sprintf("the launch command failed (%v); no profile written", e.Err)
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
 }
 
 // Unwrap returns the launcher's error.
@@ -154,14 +159,18 @@ func Run(ctx context.Context, opt RunOptions) error {
 			if code <= 0 {
 				code = 1
 			}
-			return &ExitError{Code: code, Err: err}
+			return &ExitError{Code: code, Err: err, Hint: mismatchHint(l, lib)}
 		}
 		return fmt.Errorf("profile: running %s: %w", opt.Command[0], err)
 	}
 	end := time.Now()
 	if _, err := os.Stat(filepath.Join(raw, libraryFile)); err != nil {
+		hint := mismatchHint(l, lib)
+		if hint != "" {
+			hint = " (" + hint + ")"
+		}
 		return fmt.Errorf("profile: %s exited without writing a profile: did every rank reach MPI_Finalize, "+
-			"and does the program use the MPI that liblatmap.so was built with? (%w)", opt.Command[0], err)
+			"and does the program use the MPI that liblatmap.so was built with%s? (%w)", opt.Command[0], hint, err)
 	}
 	meta := Meta{
 		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,

@@ -98,6 +98,105 @@ func TestRankfileLocal(t *testing.T) {
 	}
 }
 
+// machineFileSlots parses a Hydra machine file written by latmap
+// (host:count binding=user:cpu,... lines) into each rank's host and cpu,
+// the way Hydra reads it: consecutive ranks fill the lines in order.
+func machineFileSlots(t *testing.T, data []byte) map[int]testutil.Place {
+	t.Helper()
+	want := map[int]testutil.Place{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		hc, bind, ok := strings.Cut(l, " binding=user:")
+		host, count, ok2 := strings.Cut(hc, ":")
+		if !ok || !ok2 {
+			t.Fatalf("machine file line %q is not host:count binding=user:cpus", l)
+		}
+		cpus := strings.Split(bind, ",")
+		if len(cpus) != atoiT(t, count) {
+			t.Fatalf("machine file line %q: %d cpus for %s ranks", l, len(cpus), count)
+		}
+		for _, c := range cpus {
+			want[len(want)] = testutil.Place{Host: host, CPU: atoiT(t, c)}
+		}
+	}
+	return want
+}
+
+// hydraLaunch is the launch line latmap prints for --format mpich, run by
+// MPICH's own mpiexec.hydra (plain mpiexec may be Open MPI's).
+func hydraLaunch(t *testing.T, launch []string) []string {
+	t.Helper()
+	if len(launch) < 5 || launch[0] != "mpiexec" || launch[1] != "-f" || launch[3] != "-n" {
+		t.Fatalf("mpich launch line %q, want mpiexec -f FILE -n N APP", launch)
+	}
+	return append([]string{testutil.MPICH.Launcher}, launch[1:len(launch)-1]...) // without ./app
+}
+
+// TestMachineFileLocal: real MPICH mpiexec.hydra on this machine accepts the
+// machine file latmap writes (comment header, binding=user: on each line)
+// and binds each rank to the cpu it names. Two cases: latmap place on a
+// survey of this host's 2 cpus, and a file written for ranks that
+// alternate between two host names (this host and localhost, both started
+// here by Hydra), with the cpus reversed on every other line: Hydra starts
+// one proxy per line and counts a user binding from each line's first
+// rank, so one -bind-to list for all lines would bind ranks 2 and 3 wrong.
+func TestMachineFileLocal(t *testing.T) {
+	testutil.MPICH.Require(t)
+	host, err := os.Hostname()
+	if err != nil || host == "localhost" {
+		t.Skipf("skipping: need a host name other than localhost (got %q, %v)", host, err)
+	}
+	sv := fakeSurveyHosts(t, []string{host}, 2)
+	out := filepath.Join(t.TempDir(), "local.hosts")
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Output: out, Format: FormatMPICH, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHydra(t, data, hydraLaunch(t, r.Launch), nil)
+
+	m := &Machine{Hosts: []string{host, "localhost"}}
+	for n, h := range m.Hosts {
+		for cpu := 0; cpu < 2; cpu++ {
+			m.Slots = append(m.Slots, Slot{Host: h, CPU: cpu, Node: n})
+		}
+	}
+	file := filepath.Join(t.TempDir(), "alternate.hosts")
+	lf, err := WriteLaunchFile(FormatMPICH, m, []int32{1, 2, 0, 3}, []string{"test"}, file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, lf.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkHydra(t, lf.Data, hydraLaunch(t, lf.Launch), map[string]string{"localhost": host})
+}
+
+// checkHydra runs whereami under the Hydra launch prefix and checks every
+// rank ran where the machine file data says (alias maps a file's host name
+// to the one the rank reports).
+func checkHydra(t *testing.T, data []byte, prefix []string, alias map[string]string) {
+	t.Helper()
+	want := machineFileSlots(t, data)
+	got := testutil.MPICH.Whereami(t, prefix)
+	if len(got) != len(want) {
+		t.Fatalf("%d ranks reported, machine file has %d:\n%s", len(got), len(want), data)
+	}
+	for rank, w := range want {
+		if a, ok := alias[w.Host]; ok {
+			w.Host = a
+		}
+		if got[rank] != w {
+			t.Errorf("rank %d ran on %s cpu %d, machine file says %s cpu %d:\n%s", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU, data)
+		}
+	}
+}
+
 // TestLatmapPlaceBinary runs the built bin/latmap place: flags reach the
 // library (format, exclude, ranks-per-node, app), the file is written and
 // the launch line printed; a bad flag value fails with latmap's message.

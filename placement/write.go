@@ -49,8 +49,7 @@ func nodeRuns(m *Machine, place []int32) (hosts []string, ranks map[string][]int
 }
 
 // localCPUList is the cpu of each node-local rank index, the same list for
-// every node when possible (the form Hydra's -bind-to user: and Slurm's
-// map_cpu take). ok is false when nodes disagree; the first node's list is
+// every node when possible (the form Slurm's map_cpu takes). ok is false when nodes disagree; the first node's list is
 // returned then.
 func localCPUList(m *Machine, place []int32) (list []int, ok bool, agree, nodes int) {
 	hosts, ranks := nodeRuns(m, place)
@@ -137,25 +136,27 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 		}
 		lf.Launch = append([]string{"mpirun", "-np", np, "--mca", "rmaps_rank_file_physical", "1", "-rf", file}, app...)
 	case FormatMPICH:
-		bind := "user:" + lf.cpuList(&b, m, place, header, "-bind-to",
-			"MPICH (Hydra) machine file: host:count blocks in rank order.",
-			"mpiexec -f "+file+" -n "+np+" -bind-to user:%s "+strings.Join(app, " "))
-		prev, count := "", 0
-		flush := func() {
-			if count > 0 {
-				fmt.Fprintf(&b, "%s:%d\n", prev, count)
+		// Hydra gives consecutive ranks to the machine file's lines in
+		// order, starts one proxy per line (merging a line into the one
+		// before only when the host is the same) and indexes a -bind-to
+		// user: list by the rank's position within its line. So each line
+		// carries its own binding: exact cpus however the ranks interleave
+		// the nodes (checked with mpiexec.hydra of MPICH 4.0.2).
+		comment(&b, header)
+		comment(&b, []string{
+			"MPICH (Hydra) machine file: one line per run of consecutive ranks on a host,",
+			"host:count binding=user:cpu,... (OS cpu numbers the survey saw, in rank order).",
+			"mpiexec -f " + file + " -n " + np + " " + strings.Join(app, " "),
+		})
+		for i := 0; i < n; {
+			h := m.Slots[place[i]].Host
+			var cpus []int
+			for ; i < n && m.Slots[place[i]].Host == h; i++ {
+				cpus = append(cpus, m.Slots[place[i]].CPU)
 			}
+			fmt.Fprintf(&b, "%s:%d binding=user:%s\n", h, len(cpus), joinInts(cpus, ","))
 		}
-		for _, s := range place {
-			h := m.Slots[s].Host
-			if h != prev {
-				flush()
-				prev, count = h, 0
-			}
-			count++
-		}
-		flush()
-		lf.Launch = append([]string{"mpiexec", "-f", file, "-n", np, "-bind-to", bind}, app...)
+		lf.Launch = append([]string{"mpiexec", "-f", file, "-n", np}, app...)
 	case FormatSlurm:
 		bind := "map_cpu:" + lf.cpuList(&b, m, place, header, "map_cpu",
 			"Slurm SLURM_HOSTFILE: the host of each rank, one line per rank.",

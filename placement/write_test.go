@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -77,17 +79,15 @@ func TestWriteLaunchFileSemantics(t *testing.T) {
 			t.Errorf("slurm line %d = %q, want %s", r, l, m.Slots[place[r]].Host)
 		}
 	}
-	// MPICH: expanding host:count runs gives each rank's host in order.
-	var hosts []string
-	for _, l := range lines(FormatMPICH) {
-		h, c, _ := strings.Cut(l, ":")
-		for i := 0; i < atoiT(t, c); i++ {
-			hosts = append(hosts, h)
-		}
+	// MPICH: expanding the host:count lines gives each rank's host, and
+	// each line's binding=user: list the cpus of its ranks.
+	mpich := machineFileSlots(t, []byte(strings.Join(lines(FormatMPICH), "\n")))
+	if len(mpich) != len(place) {
+		t.Errorf("mpich: machine file holds %d ranks, want %d", len(mpich), len(place))
 	}
 	for r := range place {
-		if hosts[r] != m.Slots[place[r]].Host {
-			t.Errorf("mpich: rank %d on %s, want %s", r, hosts[r], m.Slots[place[r]].Host)
+		if s := m.Slots[place[r]]; mpich[r] != (testutil.Place{Host: s.Host, CPU: s.CPU}) {
+			t.Errorf("mpich: rank %d on %v, want %s cpu %d", r, mpich[r], s.Host, s.CPU)
 		}
 	}
 	// Cray: node lines list the ranks sharing a node.

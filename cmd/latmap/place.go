@@ -24,7 +24,7 @@ writes the file the launcher takes.
   latmap place --survey cluster/ --matrix comm.csv --format slurm -o hosts
   latmap place --qaplib nug12.dat          general QAP local search on a QAPLIB instance
 
-Formats: openmpi (rankfile), mpich (Hydra machine file + -bind-to user:),
+Formats: openmpi (rankfile), mpich (Hydra machine file, binding=user: per line),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.App = args

@@ -1,6 +1,7 @@
 // Package testutil finds what latmap's end-to-end tests need (the built
-// bin/latmap and lib/liblatmap.so, Open MPI's mpirun and mpicc) and skips a
-// test with a stated reason when something is missing.
+// bin/latmap and lib/liblatmap.so, Open MPI's mpirun and mpicc; for MPICH
+// bin/latmap-mpich, lib/liblatmap-mpich.so, mpiexec.hydra and mpicc.mpich)
+// and skips a test with a stated reason when something is missing.
 package testutil
 
 import (
@@ -54,48 +55,116 @@ func builtFile(t testing.TB, env, rel, what string) string {
 	return p
 }
 
-// LatmapBin returns the MPI-enabled bin/latmap ($LATMAP_BIN), skipping the
-// test when it has not been built.
-func LatmapBin(t testing.TB) string {
-	return builtFile(t, "LATMAP_BIN", "bin/latmap", "MPI-enabled latmap binary")
+// Flavor is one MPI implementation as the tests use it: its compiler
+// wrapper, its launcher, and the latmap binary and interposition library
+// built against it.
+type Flavor struct {
+	Name     string // "openmpi", "mpich"
+	CC       string // the compiler wrapper
+	Launcher string // the launcher for local runs
+	binEnv   string // variable naming the built latmap binary
+	bin      string // its default path, relative to the repository
+	libEnv   string // variable naming the built interposition library
+	lib      string // its default path
+	install  string // how to install it
 }
 
-// InterposeLib returns lib/liblatmap.so ($LATMAP_LIB), skipping when absent.
-func InterposeLib(t testing.TB) string {
-	return builtFile(t, "LATMAP_LIB", "lib/liblatmap.so", "interposition library")
-}
+// The MPI flavours latmap is tested with. Open MPI is the default one
+// (mpicc, mpirun); MPICH is used through its own names (Debian's mpich
+// package: mpicc.mpich, mpiexec.hydra), so both can be installed at once.
+var (
+	OpenMPI = Flavor{Name: "openmpi", CC: "mpicc", Launcher: "mpirun",
+		binEnv: "LATMAP_BIN", bin: "bin/latmap", libEnv: "LATMAP_LIB", lib: "lib/liblatmap.so",
+		install: "install Open MPI (apt-get install openmpi-bin libopenmpi-dev) or run make test"}
+	MPICH = Flavor{Name: "mpich", CC: "mpicc.mpich", Launcher: "mpiexec.hydra",
+		binEnv: "LATMAP_MPICH_BIN", bin: "bin/latmap-mpich", libEnv: "LATMAP_MPICH_LIB", lib: "lib/liblatmap-mpich.so",
+		install: "install MPICH (apt-get install mpich libmpich-dev) or run make test"}
+	// Flavors lists them, Open MPI first.
+	Flavors = []Flavor{OpenMPI, MPICH}
+)
 
-// RequireMPI skips the test unless mpirun and mpicc are on PATH, and sets
-// the variables Open MPI needs to run as root.
-func RequireMPI(t testing.TB) {
+// Require skips the test unless the flavour's compiler wrapper and
+// launcher are on PATH, and sets the variables Open MPI needs to run as
+// root.
+func (f Flavor) Require(t testing.TB) {
 	t.Helper()
-	for _, tool := range []string{"mpirun", "mpicc"} {
+	for _, tool := range []string{f.Launcher, f.CC} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("skipping: %s not found; install Open MPI (apt-get install openmpi-bin libopenmpi-dev) or run make test", tool)
+			t.Skipf("skipping: %s not found; %s", tool, f.install)
 		}
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 }
 
+// LatmapBin returns the latmap binary built against the flavour (for Open
+// MPI bin/latmap or $LATMAP_BIN, for MPICH bin/latmap-mpich or
+// $LATMAP_MPICH_BIN), skipping the test when it has not been built.
+func (f Flavor) LatmapBin(t testing.TB) string {
+	what := "MPI-enabled latmap binary"
+	if f.Name != OpenMPI.Name {
+		what = f.Name + " latmap binary (make build-" + f.Name + ")"
+	}
+	return builtFile(t, f.binEnv, f.bin, what)
+}
+
+// InterposeLib returns the interposition library built against the
+// flavour, skipping the test when it has not been built.
+func (f Flavor) InterposeLib(t testing.TB) string {
+	what := "interposition library"
+	if f.Name != OpenMPI.Name {
+		what = f.Name + " interposition library (make build-" + f.Name + ")"
+	}
+	return builtFile(t, f.libEnv, f.lib, what)
+}
+
+// Local returns the launch command line prefix that starts np ranks on
+// this machine, oversubscribed when it has fewer cores (Hydra
+// oversubscribes without being asked).
+func (f Flavor) Local(np int) []string {
+	if f.Name == OpenMPI.Name {
+		return []string{"mpirun", "-np", strconv.Itoa(np), "--oversubscribe", "--mca", "mpi_yield_when_idle", "1"}
+	}
+	return []string{f.Launcher, "-n", strconv.Itoa(np)}
+}
+
+// Build compiles C MPI sources with the flavour's compiler wrapper into
+// dir and returns the executable's path.
+func (f Flavor) Build(t testing.TB, dir string, out string, srcs ...string) string {
+	t.Helper()
+	f.Require(t)
+	exe := filepath.Join(dir, out)
+	args := append([]string{"-O2", "-o", exe}, srcs...)
+	cmd := exec.Command(f.CC, args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", f.CC, args, err, b)
+	}
+	return exe
+}
+
+// LatmapBin returns the MPI-enabled bin/latmap ($LATMAP_BIN), skipping the
+// test when it has not been built.
+func LatmapBin(t testing.TB) string { return OpenMPI.LatmapBin(t) }
+
+// InterposeLib returns lib/liblatmap.so ($LATMAP_LIB), skipping when absent.
+func InterposeLib(t testing.TB) string { return OpenMPI.InterposeLib(t) }
+
+// RequireMPI skips the test unless mpirun and mpicc are on PATH, and sets
+// the variables Open MPI needs to run as root.
+func RequireMPI(t testing.TB) {
+	t.Helper()
+	OpenMPI.Require(t)
+}
+
 // LocalMpirun returns the mpirun command line prefix that starts np ranks on
 // this machine, oversubscribed when it has fewer cores.
-func LocalMpirun(np int) []string {
-	return []string{"mpirun", "-np", strconv.Itoa(np), "--oversubscribe", "--mca", "mpi_yield_when_idle", "1"}
-}
+func LocalMpirun(np int) []string { return OpenMPI.Local(np) }
 
 // BuildMPIProgram compiles C MPI sources with mpicc into dir and returns
 // the executable's path.
 func BuildMPIProgram(t testing.TB, dir string, out string, srcs ...string) string {
 	t.Helper()
-	RequireMPI(t)
-	exe := filepath.Join(dir, out)
-	args := append([]string{"-O2", "-o", exe}, srcs...)
-	cmd := exec.Command("mpicc", args...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("mpicc %v: %v\n%s", args, err, b)
-	}
-	return exe
+	return OpenMPI.Build(t, dir, out, srcs...)
 }
 
 // Run runs a command line (args[0] is the program) with extra environment
@@ -130,11 +199,19 @@ type Place struct {
 	CPU  int
 }
 
-// Whereami builds testdata/mpi/whereami.c, runs it under the mpirun
-// command line prefix and returns each rank's host and cpu.
+// Whereami builds testdata/mpi/whereami.c with mpicc, runs it under the
+// mpirun command line prefix and returns each rank's host and cpu.
 func Whereami(t testing.TB, prefix []string) map[int]Place {
 	t.Helper()
-	exe := BuildMPIProgram(t, t.TempDir(), "whereami", filepath.Join(RepoRoot(t), "testdata", "mpi", "whereami.c"))
+	return OpenMPI.Whereami(t, prefix)
+}
+
+// Whereami builds testdata/mpi/whereami.c with the flavour's compiler
+// wrapper, runs it under the launch command line prefix and returns each
+// rank's host and cpu.
+func (f Flavor) Whereami(t testing.TB, prefix []string) map[int]Place {
+	t.Helper()
+	exe := f.Build(t, t.TempDir(), "whereami", filepath.Join(RepoRoot(t), "testdata", "mpi", "whereami.c"))
 	out := MustRun(t, 2*time.Minute, append(append([]string(nil), prefix...), exe)...)
 	got := map[int]Place{}
 	for _, line := range strings.Split(out, "\n") {
