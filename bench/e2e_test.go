@@ -253,7 +253,12 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 	cmd.Process.Signal(syscall.SIGINT) // what Ctrl-C sends to mpirun
 	select {
 	case err := <-done:
-		if err == nil {
+		// Hydra itself sometimes exits 0 after forwarding Ctrl-C, whatever
+		// the ranks do: a bare C program (MPI_Barrier and usleep in a loop)
+		// interrupted the same way gave status 0 in 1 of 6 runs. So the
+		// status is checked for Open MPI only; no output and no leftover
+		// rank are checked for both.
+		if err == nil && f.Name != testutil.MPICH.Name {
 			t.Errorf("interrupted survey exited with status 0:\n%s", buf.String())
 		}
 	case <-time.After(60 * time.Second):
