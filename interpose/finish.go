@@ -161,14 +161,10 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 				return fmt.Errorf("profile: %w", err)
 			}
 		}
-		if err := writeWith(filepath.Join(tmp, MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
+		if err := atomicdir.CreateFile(filepath.Join(tmp, MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
-		mb, err := json.MarshalIndent(meta, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(tmp, MetaFile), append(mb, '\n'), 0o644); err != nil {
+		if err := atomicdir.WriteJSON(filepath.Join(tmp, MetaFile), meta); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
 		p, err := ReadProfile(tmp)
@@ -188,16 +184,4 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, b, 0o644)
-}
-
-func writeWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -472,36 +472,20 @@ func WriteSurvey(dir string, s *Survey, force bool) error {
 		return fmt.Errorf("writing survey %s: %w", dir, err)
 	}
 	return atomicdir.Write(dir, force, func(tmp string) error {
-		meta, err := json.MarshalIndent(&s.Meta, "", "  ")
-		if err != nil {
+		if err := atomicdir.WriteJSON(filepath.Join(tmp, MetaFile), &s.Meta); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, MetaFile), append(meta, '\n'), 0o644); err != nil {
+		if err := atomicdir.CreateFile(filepath.Join(tmp, RanksFile), func(w io.Writer) error { return WriteRanks(w, s.Ranks) }); err != nil {
 			return err
 		}
-		if err := writeFileWith(filepath.Join(tmp, RanksFile), func(w io.Writer) error { return WriteRanks(w, s.Ranks) }); err != nil {
-			return err
-		}
-		if err := writeFileWith(filepath.Join(tmp, PairsFile), func(w io.Writer) error { return WritePairs(w, s.Tables) }); err != nil {
+		if err := atomicdir.CreateFile(filepath.Join(tmp, PairsFile), func(w io.Writer) error { return WritePairs(w, s.Tables) }); err != nil {
 			return err
 		}
 		if len(s.Fits) > 0 {
-			if err := writeFileWith(filepath.Join(tmp, FitFile), func(w io.Writer) error { return WriteFits(w, s.Fits) }); err != nil {
+			if err := atomicdir.CreateFile(filepath.Join(tmp, FitFile), func(w io.Writer) error { return WriteFits(w, s.Fits) }); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-}
-
-func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return f.Close()
 }

@@ -4,8 +4,10 @@
 package atomicdir
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -103,4 +105,27 @@ func WriteFile(path string, force bool, data []byte) error {
 		return fmt.Errorf("output %s: %w", path, err)
 	}
 	return nil
+}
+
+// CreateFile creates path (typically inside the directory Write is filling)
+// and lets write fill it; errors name the file.
+func CreateFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return f.Close()
+}
+
+// WriteJSON writes v as indented JSON with a final newline to path.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

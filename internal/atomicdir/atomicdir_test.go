@@ -2,8 +2,10 @@ package atomicdir
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +54,24 @@ func TestWriteForceReplaces(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(dir))
 	if len(ents) != 1 {
 		t.Fatalf("parent holds %d entries, want only the result", len(ents))
+	}
+}
+
+func TestCreateFileNamesTheFile(t *testing.T) {
+	boom := errors.New("boom")
+	err := CreateFile(filepath.Join(t.TempDir(), "pairs.csv"), func(io.Writer) error { return boom })
+	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "pairs.csv: ") {
+		t.Fatalf("err = %v, want boom prefixed with the file name", err)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meta.json")
+	if err := WriteJSON(path, map[string]int{"ranks": 4}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if want := "{\n  \"ranks\": 4\n}\n"; string(b) != want {
+		t.Fatalf("meta.json = %q, want %q", b, want)
 	}
 }
