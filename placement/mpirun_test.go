@@ -13,6 +13,17 @@ import (
 	"github.com/latmap/latmap/internal/vcluster"
 )
 
+// checkLanded fails for every rank that did not run on the host and cpu
+// the rankfile names.
+func checkLanded(t *testing.T, want, got map[int]testutil.Place) {
+	t.Helper()
+	for rank, w := range want {
+		if got[rank] != w {
+			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
+		}
+	}
+}
+
 // rankfileSlots parses an Open MPI rankfile written by latmap.
 func rankfileSlots(t *testing.T, path string) map[int]testutil.Place {
 	t.Helper()
@@ -62,11 +73,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	// The launch line latmap prints, on the cluster's mpirun prefix.
 	prefix := append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...) // --mca rmaps_rank_file_physical 1 -rf FILE
 	got := testutil.Whereami(t, prefix)
-	for rank, w := range want {
-		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
-		}
-	}
+	checkLanded(t, want, got)
 }
 
 // TestRankfileLocal: on this machine alone (no namespaces needed), mpirun
@@ -91,11 +98,7 @@ func TestRankfileLocal(t *testing.T) {
 	}
 	prefix := append([]string{"mpirun", "-np", "2", "--mca", "mpi_yield_when_idle", "1"}, r.Launch[3:len(r.Launch)-1]...)
 	got := testutil.Whereami(t, prefix)
-	for rank, w := range want {
-		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
-		}
-	}
+	checkLanded(t, want, got)
 }
 
 // machineFileSlots parses a Hydra machine file written by latmap
@@ -269,9 +272,5 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 		t.Errorf("proposal does not pair 0-3 and 1-2 on nodes: %v", want)
 	}
 	got := testutil.Whereami(t, append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...))
-	for rank, w := range want {
-		if got[rank] != w {
-			t.Errorf("rank %d ran on %s cpu %d, rankfile says %s cpu %d", rank, got[rank].Host, got[rank].CPU, w.Host, w.CPU)
-		}
-	}
+	checkLanded(t, want, got)
 }
