@@ -60,7 +60,7 @@ func ImportMMPI(req ImportRequest) error {
 	}
 	if req.Report != nil {
 		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %d hosts, %d pairs of %d B, %d repeats\n",
-			req.Out, s.N(), distinctHosts(s.Ranks), TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
+			req.Out, s.N(), hostCount(s.Ranks), TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
 		for _, w := range s.Meta.Warnings {
 			fmt.Fprintf(req.Report, "latmap: note: %s\n", w)
 		}

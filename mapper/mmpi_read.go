@@ -305,7 +305,7 @@ func (p *mmpiParser) survey() (*Survey, error) {
 	if badStd > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d pairs have no usable StdDev (nan, or %d repeats)", badStd, reps))
 	}
-	if p.opt.HostPattern == nil && n > 2 && distinctHosts(ranks) == n && !hostnameLike(ranks[0].Host) {
+	if p.opt.HostPattern == nil && n > 2 && hostCount(ranks) == n && !hostnameLike(ranks[0].Host) {
 		warnings = append(warnings, "every rank has its own processor name and it does not look like a host name; if several ranks share a node, import with --host-pattern to extract the node name")
 	}
 	name := p.opt.Name
@@ -342,14 +342,6 @@ func (p *mmpiParser) host(name string) (string, error) {
 		return "", fmt.Errorf("--host-pattern %q matches an empty string in %q", re.String(), name)
 	}
 	return m[0], nil
-}
-
-func distinctHosts(ranks []Rank) int {
-	seen := map[string]bool{}
-	for _, r := range ranks {
-		seen[r.Host] = true
-	}
-	return len(seen)
 }
 
 // hostnameLike reports whether s could be a host name (no spaces, no
@@ -392,4 +384,10 @@ func parseMMPIFloat(s string) (float64, error) {
 		return 0, fmt.Errorf("not a number")
 	}
 	return v, nil
+}
+
+// hostCount is how many distinct hosts the ranks ran on.
+func hostCount(ranks []Rank) int {
+	_, n := HostIndex(ranks)
+	return n
 }

@@ -41,7 +41,7 @@ func TestReadMMPIRealLogs(t *testing.T) {
 			if s.N() != tc.ranks || s.Meta.Ranks != tc.ranks || s.Meta.Repeats != 100 || s.Meta.Machine != tc.machine {
 				t.Errorf("N %d, meta ranks %d repeats %d machine %q", s.N(), s.Meta.Ranks, s.Meta.Repeats, s.Meta.Machine)
 			}
-			if got := distinctHosts(s.Ranks); got != tc.hosts {
+			if got := hostCount(s.Ranks); got != tc.hosts {
 				t.Errorf("%d hosts, want %d", got, tc.hosts)
 			}
 			tab := s.Tables[0]

@@ -679,23 +679,15 @@ func FormatRanks(r []int) string {
 // triangle, used to quote the evidence.
 func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []string) {
 	n := len(node)
-	hostIdx := map[string]int{}
-	host := make([]int, n)
-	for r := 0; r < n; r++ {
-		h := ranks[r].Host
-		if _, ok := hostIdx[h]; !ok {
-			hostIdx[h] = len(hostIdx)
-		}
-		host[r] = hostIdx[h]
-	}
+	host, nhosts := HostIndex(ranks)
 	// Majority inferred node of each host.
 	k := maxInt(node) + 1
 	counts := make(map[[2]int]int)
 	for r := 0; r < n; r++ {
 		counts[[2]int{host[r], node[r]}]++
 	}
-	major := make([]int, len(hostIdx))
-	best := make([]int, len(hostIdx))
+	major := make([]int, nhosts)
+	best := make([]int, nhosts)
 	for key, c := range counts {
 		if c > best[key[0]] || (c == best[key[0]] && key[1] < major[key[0]]) {
 			best[key[0]], major[key[0]] = c, key[1]
@@ -752,26 +744,35 @@ func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []st
 }
 
 // renumber numbers groups in order of their lowest member.
-// hostNodes numbers the ranks' hosts in order of first appearance, or
-// returns nil when the host names are unknown or every rank has its own.
-func hostNodes(ranks []Rank) []int {
-	idx := map[string]int{}
-	out := make([]int, len(ranks))
+// HostIndex numbers the ranks' hosts in order of first appearance: idx[r]
+// is rank r's host number, hosts how many distinct hosts there are.
+func HostIndex(ranks []Rank) (idx []int, hosts int) {
+	num := map[string]int{}
+	idx = make([]int, len(ranks))
 	for i, r := range ranks {
+		v, ok := num[r.Host]
+		if !ok {
+			v = len(num)
+			num[r.Host] = v
+		}
+		idx[i] = v
+	}
+	return idx, len(num)
+}
+
+// hostNodes numbers the ranks' hosts (HostIndex), or returns nil when a
+// host name is unknown or every rank has its own.
+func hostNodes(ranks []Rank) []int {
+	for _, r := range ranks {
 		if r.Host == "" {
 			return nil
 		}
-		v, ok := idx[r.Host]
-		if !ok {
-			v = len(idx)
-			idx[r.Host] = v
-		}
-		out[i] = v
 	}
-	if len(idx) == len(ranks) {
+	idx, hosts := HostIndex(ranks)
+	if hosts == len(ranks) {
 		return nil
 	}
-	return out
+	return idx
 }
 
 func renumber(g []int) []int {
