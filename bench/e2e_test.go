@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/sysfs"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // mpirun runs args (an mpirun command line) with a time limit and returns
@@ -26,13 +27,13 @@ func mpirun(t testing.TB, timeout time.Duration, env []string, args ...string) (
 
 // runSurvey runs bin/latmap survey -o out with flags under the mpirun
 // command line prefix and reads the result.
-func runSurvey(tb testing.TB, prefix []string, bin, out string, flags ...string) *mapper.Survey {
+func runSurvey(tb testing.TB, prefix []string, bin, out string, flags ...string) *survey.Survey {
 	tb.Helper()
 	args := append(append(append([]string(nil), prefix...), bin, "survey", "-o", out), flags...)
 	if o, err := mpirun(tb, 5*time.Minute, nil, args...); err != nil {
 		tb.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
 	}
-	s, err := mapper.ReadSurvey(out, mapper.LoadOptions{})
+	s, err := survey.ReadSurvey(out, survey.LoadOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -42,9 +43,9 @@ func runSurvey(tb testing.TB, prefix []string, bin, out string, flags ...string)
 // checkSurvey reads a survey directory and checks what every survey must
 // hold: n ranks, every pair with repeats samples and positive, finite,
 // ordered statistics.
-func checkSurvey(t *testing.T, dir string, n, repeats int) *mapper.Survey {
+func checkSurvey(t *testing.T, dir string, n, repeats int) *survey.Survey {
 	t.Helper()
-	s, err := mapper.ReadSurvey(dir, mapper.LoadOptions{})
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func checkSurvey(t *testing.T, dir string, n, repeats int) *mapper.Survey {
 				if got := tb.SamplesAt(a, b); got != repeats {
 					t.Errorf("size %d pair (%d,%d): %d samples, want %d", tb.Size, a, b, got, repeats)
 				}
-				min, med, p99, mean := tb.At(mapper.Min, a, b), tb.At(mapper.Median, a, b), tb.At(mapper.P99, a, b), tb.At(mapper.Mean, a, b)
+				min, med, p99, mean := tb.At(survey.Min, a, b), tb.At(survey.Median, a, b), tb.At(survey.P99, a, b), tb.At(survey.Mean, a, b)
 				for _, v := range []float64{min, med, p99, mean} {
 					if !(v > 0) || math.IsInf(v, 0) {
 						t.Errorf("size %d pair (%d,%d): latency %v is not positive and finite", tb.Size, a, b, v)
@@ -114,7 +115,7 @@ func testSurveyLocal(t *testing.T, f testutil.Flavor) {
 				if r.Host != host {
 					t.Errorf("rank %d host %q, want %q", r.Rank, r.Host, host)
 				}
-				cpus, err := mapper.ParseCPUList(r.CPUSet)
+				cpus, err := sysfs.ParseCPUList(r.CPUSet)
 				if err != nil || len(cpus) == 0 {
 					t.Errorf("rank %d cpuset %q: %v", r.Rank, r.CPUSet, err)
 				}

@@ -3,9 +3,8 @@ package bench
 import (
 	"math"
 
+	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/gonum/stat"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 // FitPair fits the one-way transfer time T(s) = L + s/B of one pair by least
@@ -41,21 +40,21 @@ func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) 
 
 // FitSurvey fits every measured pair of s over its sizes (median round
 // trips); it returns nil with fewer than two sizes.
-func FitSurvey(s *mapper.Survey) []mapper.Fit {
+func FitSurvey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
 	}
 	n := s.N()
 	sizes := s.Sizes()
 	rtts := make([]float64, len(sizes))
-	var fits []mapper.Fit
+	var fits []survey.Fit
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			for i, t := range s.Tables {
-				rtts[i] = t.At(mapper.Median, a, b)
+				rtts[i] = t.At(survey.Median, a, b)
 			}
 			if l, bw, ok := FitPair(sizes, rtts); ok {
-				fits = append(fits, mapper.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
+				fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
 			}
 		}
 	}

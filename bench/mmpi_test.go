@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -105,11 +105,11 @@ func TestWriteMmpiReproducesRealLogs(t *testing.T) {
 		if _, err := fmt.Sscanf(hdr[1], "# Processors: %d MsgLen %d Repeats: %d", new(int), &l.MsgLen, &l.Repeats); err != nil {
 			t.Fatal(err)
 		}
-		l.Mean = make([]float64, mapper.TriLen(n))
-		l.SEM = make([]float64, mapper.TriLen(n))
+		l.Mean = make([]float64, survey.TriLen(n))
+		l.SEM = make([]float64, survey.TriLen(n))
 		for _, c := range cells {
 			if c.a != c.b {
-				i := mapper.TriIndex(n, c.a, c.b)
+				i := survey.TriIndex(n, c.a, c.b)
 				l.Mean[i], l.SEM[i] = c.mean, c.sem
 			}
 		}
@@ -132,7 +132,7 @@ func TestWriteMmpiReproducesRealLogs(t *testing.T) {
 func BenchmarkWriteMmpi(b *testing.B) {
 	n := 256
 	l := &MmpiLog{Host: "nid00001", Names: make([]string, n), MsgLen: 64, Repeats: 100,
-		Mean: make([]float64, mapper.TriLen(n)), SEM: make([]float64, mapper.TriLen(n))}
+		Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
 	for i := range l.Names {
 		l.Names[i] = "nid" + strconv.Itoa(10000+i)
 	}

@@ -20,7 +20,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/internal/sysfs"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Built reports whether this binary can run surveys (it was built with MPI).
@@ -150,8 +151,8 @@ func (c *mpiComm) Bcast(b []byte) ([]byte, error) {
 
 func (c *mpiComm) Abort(code int) { C.lm_abort(C.int(code)) }
 
-func mpiFacts(sys mapper.SysFS) mapper.Rank {
-	r := mapper.Rank{CPU: int(C.lm_cpu()), Socket: -1, NUMA: -1, L3: -1}
+func mpiFacts(sys sysfs.FS) survey.Rank {
+	r := survey.Rank{CPU: int(C.lm_cpu()), Socket: -1, NUMA: -1, L3: -1}
 	r.Host, _ = os.Hostname()
 	var mask [128]C.uchar
 	if n := int(C.lm_affinity(&mask[0], C.int(len(mask)))); n > 0 {
@@ -161,7 +162,7 @@ func mpiFacts(sys mapper.SysFS) mapper.Rank {
 				cpus = append(cpus, i)
 			}
 		}
-		r.CPUSet = mapper.FormatCPUList(cpus)
+		r.CPUSet = sysfs.FormatCPUList(cpus)
 	}
 	if pl, err := sys.CPUPlace(r.CPU); err == nil {
 		r.Socket, r.NUMA, r.L3 = pl.Socket, pl.NUMA, pl.L3
@@ -184,16 +185,16 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 	}
 	var v [4096]C.char
 	C.lm_library_version(&v[0], C.int(len(v)))
-	sys := mapper.NewSysFS("")
+	sys := sysfs.New("")
 	env := rankEnv{
 		MPIVersion: MPIVersionLine(C.GoString(&v[0])),
 		Launcher:   launcher,
 		Wtick:      float64(C.lm_wtick()),
-		Facts:      func() mapper.Rank { return mpiFacts(sys) },
+		Facts:      func() survey.Rank { return mpiFacts(sys) },
 		CPU:        func() int { return int(C.lm_cpu()) },
 		Stderr:     opt.Stderr,
 	}
-	err := survey(ctx, c, opt, env)
+	err := measure(ctx, c, opt, env)
 	if c.buf != nil {
 		C.free(c.buf)
 	}

@@ -8,14 +8,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // comm is the part of MPI a survey uses: mpi.go implements it with cgo over
@@ -46,7 +46,7 @@ type rankEnv struct {
 	Launcher   string
 	Wtick      float64
 	// Facts returns where the rank runs now (host, cpu, cpuset, socket...).
-	Facts func() mapper.Rank
+	Facts func() survey.Rank
 	// CPU returns the CPU the rank runs on now.
 	CPU    func() int
 	Stderr io.Writer
@@ -66,7 +66,7 @@ type pairReport struct {
 // the pairs it led (those with a higher rank), so rank 0 receives data
 // proportional to the number of pairs, never more.
 type rankReport struct {
-	Rank  mapper.Rank
+	Rank  survey.Rank
 	Pairs []pairReport
 }
 
@@ -111,8 +111,8 @@ func agree(c comm, check func() error) error {
 // error for the whole job; Run turns it into nil so only rank 0 prints it.
 var errReported = fmt.Errorf("survey: error reported by rank 0")
 
-// survey measures every pair on c and, on rank 0, writes the outputs.
-func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
+// measure measures every pair on c and, on rank 0, writes the outputs.
+func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	rank, n := c.Rank(), c.Size()
 	if err := agree(c, func() error {
 		if n < 2 {
@@ -260,7 +260,7 @@ func survey(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil {
 		return err
 	}
-	s.Meta = mapper.SurveyMeta{
+	s.Meta = survey.SurveyMeta{
 		Tool: "latmap", Version: version.Version, Start: start, End: time.Now(),
 		CommandLine: opt.CommandLine, MPIVersion: env.MPIVersion, Launcher: env.Launcher,
 		Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Warmup: opt.Warmup,
@@ -282,8 +282,7 @@ func summarize(rank int, sizes []int, samples [][][]float64, isoSamples []map[in
 			pr.MmpiMean, pr.MmpiSEM = MmpiStats(ts)
 			pr.St = Summarize(ts)
 			if is, ok := isoSamples[si][b]; ok {
-				sort.Float64s(is)
-				pr.Isolated = Median(is)
+				pr.Isolated = stats.Median(is)
 			}
 			rep.Pairs = append(rep.Pairs, pr)
 		}
@@ -293,7 +292,7 @@ func summarize(rank int, sizes []int, samples [][][]float64, isoSamples []map[in
 
 // finish adds the interference, the warnings and the fits to s and writes
 // the outputs (rank 0).
-func finish(s *mapper.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error {
+func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error {
 	if x, ok := Interference(s.Tables); ok && opt.Schedule == Rounds {
 		s.Meta.Interference = &x
 		if x > InterferenceWarn {
@@ -310,7 +309,7 @@ func finish(s *mapper.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)
 	}
-	if err := mapper.WriteSurvey(opt.Out, s, opt.Force); err != nil {
+	if err := survey.WriteSurvey(opt.Out, s, opt.Force); err != nil {
 		return fmt.Errorf("survey: %w", err)
 	}
 	if opt.Mmpi != "" {
@@ -328,19 +327,19 @@ func finish(s *mapper.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 
 // assemble builds the survey (without meta) and the mmpi log of the
 // smallest size from every rank's report.
-func assemble(all [][]byte, opt Options, n int) (*mapper.Survey, *MmpiLog, error) {
+func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error) {
 	if len(all) != n {
 		return nil, nil, fmt.Errorf("survey: rank 0 received %d reports, want %d", len(all), n)
 	}
-	s := &mapper.Survey{Ranks: make([]mapper.Rank, n)}
-	bySize := map[int]*mapper.PairTable{}
+	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
+	bySize := map[int]*survey.PairTable{}
 	for _, size := range opt.Sizes {
-		t := mapper.NewPairTable(n, size)
+		t := survey.NewPairTable(n, size)
 		bySize[size] = t
 		s.Tables = append(s.Tables, t)
 	}
 	ml := &MmpiLog{Names: make([]string, n), Repeats: opt.Repeats, MsgLen: opt.Sizes[0] / 4,
-		Mean: make([]float64, mapper.TriLen(n)), SEM: make([]float64, mapper.TriLen(n))}
+		Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
 	for a, b := range all {
 		var rep rankReport
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
@@ -356,11 +355,11 @@ func assemble(all [][]byte, opt Options, n int) (*mapper.Survey, *MmpiLog, error
 			if t == nil || p.B <= a || p.B >= n {
 				return nil, nil, fmt.Errorf("survey: rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
 			}
-			t.Set(&mapper.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
+			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
 				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,
 				Isolated: p.Isolated})
 			if p.Size == opt.Sizes[0] {
-				i := mapper.TriIndex(n, a, p.B)
+				i := survey.TriIndex(n, a, p.B)
 				ml.Mean[i], ml.SEM[i] = p.MmpiMean, p.MmpiSEM
 			}
 		}
@@ -371,12 +370,12 @@ func assemble(all [][]byte, opt Options, n int) (*mapper.Survey, *MmpiLog, error
 // Interference is the median, over every pair and size re-measured in
 // isolation, of the ratio of its median round trip measured concurrently
 // to the one measured alone. ok is false when no pair was re-measured.
-func Interference(tables []*mapper.PairTable) (x float64, ok bool) {
+func Interference(tables []*survey.PairTable) (x float64, ok bool) {
 	var ratios []float64
 	for _, t := range tables {
 		for a := 0; a < t.N; a++ {
 			for b := a + 1; b < t.N; b++ {
-				iso, med := t.At(mapper.Isolated, a, b), t.At(mapper.Median, a, b)
+				iso, med := t.At(survey.Isolated, a, b), t.At(survey.Median, a, b)
 				if iso > 0 && !math.IsNaN(med) {
 					ratios = append(ratios, med/iso)
 				}
@@ -386,11 +385,10 @@ func Interference(tables []*mapper.PairTable) (x float64, ok bool) {
 	if len(ratios) == 0 {
 		return 0, false
 	}
-	sort.Float64s(ratios)
-	return Median(ratios), true
+	return stats.Median(ratios), true
 }
 
-func migrated(ranks []mapper.Rank) string {
+func migrated(ranks []survey.Rank) string {
 	var moved []string
 	for _, r := range ranks {
 		if r.Migrated {

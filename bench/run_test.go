@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // fakeWorld stands in for MPI_COMM_WORLD in unit tests: ranks are
@@ -153,15 +153,15 @@ func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64)
 			defer wg.Done()
 			env := rankEnv{
 				MPIVersion: "fake MPI", Launcher: "test", Wtick: 1e-9,
-				Facts: func() mapper.Rank {
-					return mapper.Rank{Host: fmt.Sprintf("node%d", r/2), CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
+				Facts: func() survey.Rank {
+					return survey.Rank{Host: fmt.Sprintf("node%d", r/2), CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
 				},
 				CPU: func() int { return r%2 + r/3 }, // ranks 3, 4 and 5 "move"
 			}
 			if r == 0 {
 				env.Stderr = &stderr
 			}
-			errs[r] = survey(context.Background(), &fakeComm{w: w, rank: r}, opt, env)
+			errs[r] = measure(context.Background(), &fakeComm{w: w, rank: r}, opt, env)
 		}(r)
 	}
 	wg.Wait()
@@ -207,7 +207,7 @@ func TestSurveyFake(t *testing.T) {
 			if want := 2 * opt.Repeats * (pairs + iso); w.pings != want {
 				t.Errorf("%d timed round trips, want %d", w.pings, want)
 			}
-			s, err := mapper.ReadSurvey(opt.Out, mapper.LoadOptions{})
+			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,12 +222,12 @@ func TestSurveyFake(t *testing.T) {
 						if got := tb.SamplesAt(a, b); got != opt.Repeats {
 							t.Errorf("size %d pair (%d,%d): %d samples, want %d", tb.Size, a, b, got, opt.Repeats)
 						}
-						for _, m := range []mapper.Metric{mapper.Mean, mapper.Min, mapper.Median, mapper.P99} {
+						for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
 							if got := tb.At(m, a, b); math.Abs(got-want) > 1e-3 {
 								t.Errorf("size %d pair (%d,%d) %s = %v, want %v", tb.Size, a, b, m, got, want)
 							}
 						}
-						if iv := tb.At(mapper.Isolated, a, b); !math.IsNaN(iv) {
+						if iv := tb.At(survey.Isolated, a, b); !math.IsNaN(iv) {
 							isolated++
 							if math.Abs(iv-want) > 1e-3 {
 								t.Errorf("pair (%d,%d) isolated %v, want %v", a, b, iv, want)
@@ -347,7 +347,7 @@ func TestInterferenceWarning(t *testing.T) {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
-	s, err := mapper.ReadSurvey(opt.Out, mapper.LoadOptions{})
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func (s SequentialPlan) Partner(k, rank int) int {
 	return -1
 }
 
-// PairAt is the inverse of mapper.TriIndex: the k-th unordered pair of n
+// PairAt is the inverse of survey.TriIndex: the k-th unordered pair of n
 // ranks in (0,1), (0,2) ... (n-2,n-1) order.
 func PairAt(n, k int) Pair {
 	// Row a starts at a*n - a(a+1)/2; solve for the last start <= k.

@@ -3,7 +3,7 @@ package bench
 import (
 	"testing"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // checkPlan verifies the schedule properties for n ranks: every unordered
@@ -13,7 +13,7 @@ func checkPlan(t *testing.T, n int, p Plan, wantRounds int) {
 	if p.Rounds() != wantRounds {
 		t.Fatalf("n=%d: %d rounds, want %d", n, p.Rounds(), wantRounds)
 	}
-	seen := make([]int, mapper.TriLen(n))
+	seen := make([]int, survey.TriLen(n))
 	for r := 0; r < p.Rounds(); r++ {
 		for a := 0; a < n; a++ {
 			b := p.Partner(r, a)
@@ -28,7 +28,7 @@ func checkPlan(t *testing.T, n int, p Plan, wantRounds int) {
 				t.Fatalf("n=%d round %d: %d meets %d but %d meets %d", n, r, a, b, b, back)
 			}
 			if a < b {
-				seen[mapper.TriIndex(n, a, b)]++
+				seen[survey.TriIndex(n, a, b)]++
 			}
 		}
 	}
@@ -87,7 +87,7 @@ func TestPairAtLarge(t *testing.T) {
 	// closed form could be off by one.
 	n := 4096
 	for _, pr := range []Pair{{0, 1}, {0, 4095}, {1, 2}, {2047, 2048}, {4093, 4095}, {4094, 4095}} {
-		if got := PairAt(n, mapper.TriIndex(n, pr.A, pr.B)); got != pr {
+		if got := PairAt(n, survey.TriIndex(n, pr.A, pr.B)); got != pr {
 			t.Errorf("PairAt(TriIndex(%v)) = %v", pr, got)
 		}
 	}
@@ -119,7 +119,7 @@ func TestIsolationSample(t *testing.T) {
 			if p.A < 0 || p.A >= p.B || p.B >= tc.n {
 				t.Fatalf("IsolationSample(%d, %v): bad pair %v", tc.n, tc.frac, p)
 			}
-			if i > 0 && mapper.TriIndex(tc.n, got[i-1].A, got[i-1].B) >= mapper.TriIndex(tc.n, p.A, p.B) {
+			if i > 0 && survey.TriIndex(tc.n, got[i-1].A, got[i-1].B) >= survey.TriIndex(tc.n, p.A, p.B) {
 				t.Fatalf("IsolationSample(%d, %v): pairs not sorted and distinct at %d", tc.n, tc.frac, i)
 			}
 		}

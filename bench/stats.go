@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/latmap/latmap/internal/stats"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -32,25 +33,13 @@ func Summarize(samples []float64) Stats {
 		return Stats{Mean: nan, Std: nan, Min: nan, Median: nan, P99: nan}
 	}
 	sort.Float64s(samples)
-	st := Stats{Samples: n, Min: samples[0], Median: Median(samples), P99: stat.Quantile(0.99, stat.Empirical, samples, nil)}
+	st := Stats{Samples: n, Min: samples[0], Median: stats.MedianSorted(samples), P99: stat.Quantile(0.99, stat.Empirical, samples, nil)}
 	if n == 1 {
 		st.Mean = samples[0]
 		return st
 	}
 	st.Mean, st.Std = stat.MeanStdDev(samples, nil)
 	return st
-}
-
-// Median returns the median of sorted values (NaN when empty).
-func Median(sorted []float64) float64 {
-	n := len(sorted)
-	switch {
-	case n == 0:
-		return math.NaN()
-	case n%2 == 1:
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // MmpiStats returns the two numbers an mmpi log shows for a pair, computed

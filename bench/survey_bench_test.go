@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // BenchmarkSurveyVirtualCluster is make bench-survey: on a virtual cluster
@@ -44,7 +45,7 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 		return o
 	}
 	n := 0
-	survey := func(np int, extra []string, schedule, reps string) *mapper.Survey {
+	surveyOn := func(np int, extra []string, schedule, reps string) *survey.Survey {
 		n++
 		out := filepath.Join(dir, fmt.Sprintf("s%d", n))
 		return runSurvey(b, append(c.MpirunArgs(np), extra...), bin, out, "--schedule", schedule, "--repeats", reps)
@@ -54,22 +55,22 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 	var rounds, roundsIso, seq []float64
 	var interference []float64
 	for i := 0; i < trials; i++ {
-		s := survey(8, nil, "sequential", repeats)
+		s := surveyOn(8, nil, "sequential", repeats)
 		seq = append(seq, s.Meta.MeasureSeconds)
-		r := survey(8, nil, "rounds", repeats)
+		r := surveyOn(8, nil, "rounds", repeats)
 		rounds = append(rounds, r.Meta.MeasureSeconds)
 		roundsIso = append(roundsIso, r.Meta.MeasureSeconds+r.Meta.IsolationSeconds)
 		if r.Meta.Interference != nil {
 			interference = append(interference, *r.Meta.Interference)
 		}
 	}
-	ratio := mapper.MedianOf(rounds) / mapper.MedianOf(seq)
+	ratio := stats.Median(rounds) / stats.Median(seq)
 	fmt.Printf("survey 8 ranks (4 nodes x 2), 64 B, %s repeats, %d trials: measurement phase rounds %.3f s, sequential %.3f s (medians)\n",
-		repeats, trials, mapper.MedianOf(rounds), mapper.MedianOf(seq))
+		repeats, trials, stats.Median(rounds), stats.Median(seq))
 	fmt.Printf("  rounds/sequential wall time: %.3f (target <= 0.5); with the isolation re-measurement: %.3f; interference %.2f\n",
-		ratio, mapper.MedianOf(roundsIso)/mapper.MedianOf(seq), mapper.MedianOf(interference))
+		ratio, stats.Median(roundsIso)/stats.Median(seq), stats.Median(interference))
 	b.ReportMetric(ratio, "rounds/sequential")
-	b.ReportMetric(mapper.MedianOf(roundsIso)/mapper.MedianOf(seq), "rounds+iso/sequential")
+	b.ReportMetric(stats.Median(roundsIso)/stats.Median(seq), "rounds+iso/sequential")
 
 	// 2. Overhead against a bare C ping-pong, the same pair in 2-rank jobs:
 	// by-slot mapping puts both ranks on node 1 (bound to cores 0 and 1),
@@ -91,16 +92,16 @@ func BenchmarkSurveyVirtualCluster(b *testing.B) {
 			}
 			v, _ := strconv.ParseFloat(m[1], 64)
 			cMed = append(cMed, v)
-			s := survey(2, pl.extra, "sequential", "1000")
-			lMed = append(lMed, s.Tables[0].At(mapper.Median, 0, 1))
+			s := surveyOn(2, pl.extra, "sequential", "1000")
+			lMed = append(lMed, s.Tables[0].At(survey.Median, 0, 1))
 			ratios = append(ratios, lMed[i]/cMed[i])
 		}
 		// The figure is the median of the per-trial ratios: each trial runs
 		// the two programs back to back, so a change of the machine's load
 		// (it is shared) between trials cancels out.
-		over := mapper.MedianOf(ratios) - 1
+		over := stats.Median(ratios) - 1
 		fmt.Printf("  %s pair, 64 B, 1000 round trips, %d trials: overhead %+.1f%% (median of per-trial latmap/C ratios; target within 5%%); medians latmap %.3f us, bare C ping-pong %.3f us; per trial latmap %s, C %s\n",
-			pl.name, overheadTrials, 100*over, mapper.MedianOf(lMed), mapper.MedianOf(cMed), fmtList(lMed), fmtList(cMed))
+			pl.name, overheadTrials, 100*over, stats.Median(lMed), stats.Median(cMed), fmtList(lMed), fmtList(cMed))
 		b.ReportMetric(100*over, pl.name+"-overhead-%")
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // TestSurveyVirtualCluster surveys 2 nodes x 2 ranks of network namespaces:
@@ -36,7 +36,7 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	maxSame, minCross := 0.0, 1e18
 	for a := 0; a < 4; a++ {
 		for b := a + 1; b < 4; b++ {
-			m := tb.At(mapper.Median, a, b)
+			m := tb.At(survey.Median, a, b)
 			if s.Ranks[a].Host == s.Ranks[b].Host {
 				maxSame = max(maxSame, m)
 			} else {
@@ -62,7 +62,7 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	isolated := 0
 	for a := 0; a < 4; a++ {
 		for b := a + 1; b < 4; b++ {
-			if v := r.Tables[0].At(mapper.Isolated, a, b); v > 0 {
+			if v := r.Tables[0].At(survey.Isolated, a, b); v > 0 {
 				isolated++
 			}
 		}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/mapper"
 )
 
 func minOf(v []float64) float64 {
@@ -70,16 +70,16 @@ func BenchmarkCallOverhead(b *testing.B) {
 			with[k] = append(with[k], v)
 		}
 	}
-	send0, send1 := mapper.MedianOf(bare["send_ns"]), mapper.MedianOf(with["send_ns"])
-	iw0, iw1 := mapper.MedianOf(bare["irecvwait_ns"]), mapper.MedianOf(with["irecvwait_ns"])
+	send0, send1 := stats.Median(bare["send_ns"]), stats.Median(with["send_ns"])
+	iw0, iw1 := stats.Median(bare["irecvwait_ns"]), stats.Median(with["irecvwait_ns"])
 	b.ReportMetric(send0, "bare-send-ns")
 	b.ReportMetric(send1-send0, "added-send-ns/call")
 	b.ReportMetric(iw0/2, "bare-irecv+wait-ns/call")
 	b.ReportMetric((iw1-iw0)/2, "added-irecv+wait-ns/call")
-	b.ReportMetric(mapper.MedianOf(bare["rdtsc_ns"]), "rdtsc-ns")
-	b.ReportMetric(mapper.MedianOf(bare["clock_gettime_ns"]), "clock_gettime-ns")
+	b.ReportMetric(stats.Median(bare["rdtsc_ns"]), "rdtsc-ns")
+	b.ReportMetric(stats.Median(bare["clock_gettime_ns"]), "clock_gettime-ns")
 	fmt.Fprintf(os.Stderr, "call overhead: MPI_Send(PROC_NULL) %.1f -> %.1f ns (+%.1f); Irecv+Wait(PROC_NULL) pair %.1f -> %.1f ns (+%.1f per call); one rdtsc %.1f ns, clock_gettime %.1f ns\n",
-		send0, send1, send1-send0, iw0, iw1, (iw1-iw0)/2, mapper.MedianOf(bare["rdtsc_ns"]), mapper.MedianOf(bare["clock_gettime_ns"]))
+		send0, send1, send1-send0, iw0, iw1, (iw1-iw0)/2, stats.Median(bare["rdtsc_ns"]), stats.Median(bare["clock_gettime_ns"]))
 }
 
 // BenchmarkPingPong prints an 8-byte ping-pong round trip between two local
@@ -94,7 +94,7 @@ func BenchmarkPingPong(b *testing.B) {
 		bare = append(bare, runOverhead(b, prog, "", 2, 2000000, 9, "pingpong")["pingpong_us"])
 		with = append(with, runOverhead(b, prog, lib, 2, 2000000, 9, "pingpong")["pingpong_us"])
 	}
-	r0, r1 := mapper.MedianOf(bare), mapper.MedianOf(with)
+	r0, r1 := stats.Median(bare), stats.Median(with)
 	m0, m1 := minOf(bare), minOf(with)
 	b.ReportMetric(r0, "bare-rtt-us")
 	b.ReportMetric(r1, "lib-rtt-us")
@@ -146,7 +146,7 @@ func benchLAMMPS(b *testing.B, np int) {
 		basic = append(basic, run([]string{}))
 		full = append(full, run([]string{"--slt", "--collective-wait"}))
 	}
-	p, s, f := mapper.MedianOf(plain), mapper.MedianOf(basic), mapper.MedianOf(full)
+	p, s, f := stats.Median(plain), stats.Median(basic), stats.Median(full)
 	b.ReportMetric(p, "plain-s")
 	b.ReportMetric(s/p, "basic/plain")
 	b.ReportMetric(f/p, "slt+cw/plain")

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/mapper"
 )
 
 // BenchmarkCollectiveCall prints the time liblatmap.so adds to a cheap
@@ -49,7 +49,7 @@ func BenchmarkCollectiveCall(b *testing.B) {
 		}
 	}
 	for fn, name := range map[string]string{"bcast": "MPI_Bcast", "allreduce": "MPI_Allreduce"} {
-		bare, basic, mat := mapper.MedianOf(got[0][fn+"_ns"]), mapper.MedianOf(got[1][fn+"_ns"]), mapper.MedianOf(got[2][fn+"_ns"])
+		bare, basic, mat := stats.Median(got[0][fn+"_ns"]), stats.Median(got[1][fn+"_ns"]), stats.Median(got[2][fn+"_ns"])
 		b.ReportMetric(basic-bare, "added-"+fn+"-ns/call")
 		b.ReportMetric(mat-basic, "matrix-"+fn+"-ns/call")
 		fmt.Fprintf(os.Stderr, "%s(MPI_COMM_SELF): %.1f ns bare, %.1f ns basic (+%.1f), %.1f ns --collectives-in-matrix (+%.1f over basic)\n",

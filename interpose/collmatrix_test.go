@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/interpose"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/plots/report"
 )
 
 // equiv builds the expected matrix of --collectives-in-matrix, one
@@ -150,7 +151,7 @@ func TestCollectivesInMatrix(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := profileRun(t, np, tc.flags, prog, "3")
-			if got := slices.Contains(p.Meta.Modes, interpose.ModeCollectivesInMatrix); got != tc.coll {
+			if got := slices.Contains(p.Meta.Modes, profile.ModeCollectivesInMatrix); got != tc.coll {
 				t.Errorf("meta modes %v: collectives-in-matrix %v, want %v", p.Meta.Modes, got, tc.coll)
 			}
 			checkMatrix(t, p, collmatrixWant(np, iter, tc.coll))
@@ -165,7 +166,7 @@ func TestCollectivesInMatrix(t *testing.T) {
 				}
 			}
 			var rep strings.Builder
-			if err := interpose.Report(&rep, p, interpose.ReportOptions{Top: 3}); err != nil {
+			if err := report.Report(&rep, p, report.Options{Top: 3}); err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.Contains(rep.String(), "matrix bytes (point-to-point and collectives)"); got != tc.coll {

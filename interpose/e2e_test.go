@@ -17,6 +17,8 @@ import (
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/interpose"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/plots/report"
 )
 
 // mpiProgram builds testdata/mpi/NAME.c with mpicc.
@@ -36,13 +38,13 @@ func flavorProgram(t *testing.T, f testutil.Flavor, name string) string {
 
 // profileRun runs bin/latmap profile on np local ranks of prog and returns
 // the profile and the program's output.
-func profileRun(t *testing.T, np int, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+func profileRun(t *testing.T, np int, flags []string, prog string, args ...string) (*profile.Profile, string) {
 	t.Helper()
 	return profileRunWith(t, testutil.LocalMpirun(np), flags, prog, args...)
 }
 
 // profileRunWith is profileRun with the given mpirun prefix.
-func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, args ...string) (*profile.Profile, string) {
 	t.Helper()
 	return profileRunFlavor(t, testutil.OpenMPI, mpirun, flags, prog, args...)
 }
@@ -50,7 +52,7 @@ func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, 
 // profileRunFlavor is profileRunWith with the latmap binary and the
 // interposition library built against the MPI flavour, and its launcher's
 // command line prefix.
-func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []string, prog string, args ...string) (*interpose.Profile, string) {
+func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []string, prog string, args ...string) (*profile.Profile, string) {
 	t.Helper()
 	bin := f.LatmapBin(t)
 	lib := f.InterposeLib(t)
@@ -64,7 +66,7 @@ func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []
 	if err != nil {
 		t.Fatalf("latmap %s: %v\n%s", strings.Join(argv, " "), err, stdout)
 	}
-	p, err := interpose.ReadProfile(out)
+	p, err := profile.ReadProfile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ type pair struct{ src, dst int }
 type traffic struct{ bytes, msgs int64 }
 
 // calls returns rank -> function -> calls.
-func calls(p *interpose.Profile) map[int]map[string]int64 {
+func calls(p *profile.Profile) map[int]map[string]int64 {
 	m := map[int]map[string]int64{}
 	for _, f := range p.Functions {
 		if m[f.Rank] == nil {
@@ -101,7 +103,7 @@ func calls(p *interpose.Profile) map[int]map[string]int64 {
 	return m
 }
 
-func checkMatrix(t *testing.T, p *interpose.Profile, want map[pair]traffic) {
+func checkMatrix(t *testing.T, p *profile.Profile, want map[pair]traffic) {
 	t.Helper()
 	got := map[pair]traffic{}
 	for _, x := range p.Matrix {
@@ -121,7 +123,7 @@ func checkMatrix(t *testing.T, p *interpose.Profile, want map[pair]traffic) {
 
 // checkBalance: point-to-point bytes sent (matrix) equal the bytes the
 // receiving functions counted.
-func checkBalance(t *testing.T, p *interpose.Profile) {
+func checkBalance(t *testing.T, p *profile.Profile) {
 	t.Helper()
 	var sent, recv int64
 	for _, x := range p.Matrix {
@@ -141,7 +143,7 @@ func checkBalance(t *testing.T, p *interpose.Profile) {
 	}
 }
 
-func checkCalls(t *testing.T, p *interpose.Profile, want func(rank int) map[string]int64) {
+func checkCalls(t *testing.T, p *profile.Profile, want func(rank int) map[string]int64) {
 	t.Helper()
 	c := calls(p)
 	for r := range p.Ranks {
@@ -341,7 +343,7 @@ func TestMPICHLibraryChoice(t *testing.T) {
 	if err != nil {
 		t.Fatalf("latmap-mpich profile without --lib: %v\n%s", err, o)
 	}
-	p, err := interpose.ReadProfile(out)
+	p, err := profile.ReadProfile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +371,7 @@ func TestMPICHLibraryChoice(t *testing.T) {
 }
 
 // lateOf sums late_s and time_s of the receiving functions of rank.
-func lateOf(p *interpose.Profile, rank int) (late, transfer float64) {
+func lateOf(p *profile.Profile, rank int) (late, transfer float64) {
 	for _, f := range p.Functions {
 		if f.Rank == rank && (f.Function == "MPI_Recv" || f.Function == "MPI_Wait") {
 			late += f.Late
@@ -628,7 +630,7 @@ func TestTwoNodes(t *testing.T) {
 		t.Errorf("bytes within nodes %d, between nodes %d: want both", intra, inter)
 	}
 	var b bytes.Buffer
-	if err := interpose.Report(&b, p, interpose.ReportOptions{}); err != nil {
+	if err := report.Report(&b, p, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("point-to-point bytes: %d within a node, %d between nodes", intra, inter)
@@ -656,7 +658,7 @@ func TestSaysWhatItCannotMeasure(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := interpose.Report(&b, p, interpose.ReportOptions{}); err != nil {
+	if err := report.Report(&b, p, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "not measured exactly") || !strings.Contains(b.String(), "MPI_Put was called") {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/version"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // Raw files liblatmap.so writes at MPI_Finalize (rank 0, into
@@ -24,9 +25,6 @@ const (
 	// generic point-to-point equivalent (only with --collectives-in-matrix).
 	collectiveFile = "collective.csv"
 )
-
-// ModeCollectivesInMatrix is the meta.json mode of --collectives-in-matrix.
-const ModeCollectivesInMatrix = "collectives-in-matrix"
 
 // libraryMeta is library.json.
 type libraryMeta struct {
@@ -71,16 +69,16 @@ func readCSV(path string, out any) error {
 // coll, the collectives' generic point-to-point equivalent (only with
 // --collectives-in-matrix), adds bytes and messages without time. It also
 // returns the total point-to-point bytes on each side.
-func mergeMatrix(sent []sentRow, recv []Transfer, coll []sentRow) (m []Transfer, sentBytes, recvBytes int64) {
+func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []profile.Transfer, sentBytes, recvBytes int64) {
 	type key struct{ s, d int }
 	idx := map[key]int{}
-	at := func(src, dst int) *Transfer {
+	at := func(src, dst int) *profile.Transfer {
 		k := key{src, dst}
 		i, ok := idx[k]
 		if !ok {
 			i = len(m)
 			idx[k] = i
-			m = append(m, Transfer{Src: src, Dst: dst})
+			m = append(m, profile.Transfer{Src: src, Dst: dst})
 		}
 		return &m[i]
 	}
@@ -117,7 +115,7 @@ func mergeMatrix(sent []sentRow, recv []Transfer, coll []sentRow) (m []Transfer,
 // FinishProfile reads the raw files in raw, merges the matrix, completes
 // meta with what the library reported, and writes the profile directory out
 // atomically (validated before it is renamed into place).
-func FinishProfile(raw, out string, force bool, meta Meta) error {
+func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 	b, err := os.ReadFile(filepath.Join(raw, libraryFile))
 	if err != nil {
 		return fmt.Errorf("profile: %w", err)
@@ -127,7 +125,7 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 		return fmt.Errorf("profile: %s: %w", libraryFile, err)
 	}
 	var sent []sentRow
-	var recv []Transfer
+	var recv []profile.Transfer
 	if err := readCSV(filepath.Join(raw, sentFile), &sent); err != nil {
 		return fmt.Errorf("profile: %w", err)
 	}
@@ -156,23 +154,23 @@ func FinishProfile(raw, out string, force bool, meta Meta) error {
 			"messages outside the observation window, cancelled, received with a function latmap does not wrap, or never received", sb, rb))
 	}
 	return atomicdir.Write(out, force, func(tmp string) error {
-		for _, name := range []string{RanksFile, FunctionsFile, SizesFile} {
+		for _, name := range []string{profile.RanksFile, profile.FunctionsFile, profile.SizesFile} {
 			if err := copyFile(filepath.Join(raw, name), filepath.Join(tmp, name)); err != nil {
 				return fmt.Errorf("profile: %w", err)
 			}
 		}
-		if err := atomicdir.CreateFile(filepath.Join(tmp, MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
+		if err := atomicdir.CreateFile(filepath.Join(tmp, profile.MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
-		if err := atomicdir.WriteJSON(filepath.Join(tmp, MetaFile), meta); err != nil {
+		if err := atomicdir.WriteJSON(filepath.Join(tmp, profile.MetaFile), meta); err != nil {
 			return fmt.Errorf("profile: %w", err)
 		}
-		p, err := ReadProfile(tmp)
+		p, err := profile.ReadProfile(tmp)
 		if err != nil {
 			return fmt.Errorf("profile: the library's output is not a valid profile: %w", err)
 		}
 		if len(p.Ranks) != lib.Ranks {
-			return fmt.Errorf("profile: %s has %d ranks, the run had %d", RanksFile, len(p.Ranks), lib.Ranks)
+			return fmt.Errorf("profile: %s has %d ranks, the run had %d", profile.RanksFile, len(p.Ranks), lib.Ranks)
 		}
 		return nil
 	})

@@ -1,7 +1,6 @@
 package interpose
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/profile")
@@ -114,9 +115,9 @@ func TestParseWindow(t *testing.T) {
 
 func TestMergeMatrix(t *testing.T) {
 	sent := []sentRow{{0, 1, 100, 2, 0.5}, {1, 0, 50, 1, 0.1}, {0, 1, 10, 1, 0}}
-	recv := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
+	recv := []profile.Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
 	m, sb, rb := mergeMatrix(sent, recv, nil)
-	want := []Transfer{
+	want := []profile.Transfer{
 		{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, // bytes as sent, time as received
 		{Src: 1, Dst: 0, Bytes: 50, Messages: 1},                        // never received
 		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},                // never seen sent
@@ -131,13 +132,13 @@ func TestMergeMatrix(t *testing.T) {
 
 func TestMergeMatrixCollectives(t *testing.T) {
 	sent := []sentRow{{0, 1, 110, 3, 0}}
-	recv := []Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
+	recv := []profile.Transfer{{Src: 0, Dst: 1, Bytes: 110, Messages: 3, Time: 0.2, Late: 0.3}, {Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1}}
 	coll := []sentRow{{Src: 2, Dst: 1, Bytes: 40, Messages: 4}, {Src: 0, Dst: 1, Bytes: 8, Messages: 1}, {Src: 1, Dst: 0, Bytes: 16, Messages: 2}}
 	got, sb, rb := mergeMatrix(sent, recv, coll)
 	if sb != 110 || rb != 117 { // the collectives are not point-to-point totals
 		t.Errorf("totals sent %d received %d, want 110 and 117", sb, rb)
 	}
-	want := []Transfer{
+	want := []profile.Transfer{
 		{Src: 0, Dst: 1, Bytes: 118, Messages: 4, Time: 0.2, Late: 0.3}, // point-to-point plus collectives, time kept
 		{Src: 1, Dst: 0, Bytes: 16, Messages: 2},                        // collectives only: no time
 		{Src: 2, Dst: 0, Bytes: 7, Messages: 1, Time: 1},
@@ -163,101 +164,5 @@ func TestFindLibrary(t *testing.T) {
 	t.Setenv("LATMAP_LIB", lib)
 	if got, err := FindLibrary(""); err != nil || got != lib {
 		t.Errorf("FindLibrary via $LATMAP_LIB = %q, %v", got, err)
-	}
-}
-
-// TestReportGolden prints the report of a real profile (splitcoll on 6
-// ranks with --slt --collective-wait, see testdata/README.md).
-func TestReportGolden(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "profile", "splitcoll-slt-cw")
-	var b bytes.Buffer
-	if err := ReportDir(&b, dir, ReportOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	golden := dir + ".report.golden"
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./interpose -run TestReportGolden -update)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("report differs from %s (rerun with -update if intended):\n%s", golden, b.String())
-	}
-	out := b.String()
-	for _, s := range []string{"w_MPI_Sendrecv", "b_MPI_Allreduce", "comput", "Kbytes with receive attribute", "send-late time"} {
-		if !strings.Contains(out, s) {
-			t.Errorf("report lacks %q", s)
-		}
-	}
-}
-
-func TestReadProfileErrors(t *testing.T) {
-	src := filepath.Join("..", "testdata", "profile", "splitcoll-slt-cw")
-	for _, tc := range []struct {
-		name, file, content, want string
-	}{
-		{"bad rank order", RanksFile, "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n1,h,0,0,0,0,0,0,false,1,1\n", "want 0"},
-		{"pair outside", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,99,1,1,0,0\n", "outside ranks"},
-		{"negative bytes", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,1,-1,1,0,0\n", "negative"},
-		{"bad json", MetaFile, "{", "meta.json"},
-		{"bad number", FunctionsFile, "rank,function,calls\nx,MPI_Send,1\n", "functions.csv"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for _, n := range []string{MetaFile, RanksFile, FunctionsFile, MatrixFile, SizesFile} {
-				b, err := os.ReadFile(filepath.Join(src, n))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n == tc.file {
-					b = []byte(tc.content)
-				}
-				os.WriteFile(filepath.Join(dir, n), b, 0o644)
-			}
-			if _, err := ReadProfile(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("ReadProfile: %v, want an error with %q", err, tc.want)
-			}
-		})
-	}
-}
-
-// FuzzReadProfile feeds arbitrary matrix.csv and functions.csv to the
-// reader and the report: errors are fine, panics are not.
-func FuzzReadProfile(f *testing.F) {
-	src := filepath.Join("..", "testdata", "profile", "splitcoll-slt-cw")
-	m, _ := os.ReadFile(filepath.Join(src, MatrixFile))
-	fn, _ := os.ReadFile(filepath.Join(src, FunctionsFile))
-	f.Add(m, fn)
-	f.Add([]byte("src,dst\n0,0\n"), []byte("rank,function,calls\n0,MPI_Send,-5\n"))
-	f.Fuzz(func(t *testing.T, matrix, functions []byte) {
-		dir := t.TempDir()
-		for _, n := range []string{MetaFile, RanksFile, SizesFile} {
-			b, _ := os.ReadFile(filepath.Join(src, n))
-			os.WriteFile(filepath.Join(dir, n), b, 0o644)
-		}
-		os.WriteFile(filepath.Join(dir, MatrixFile), matrix, 0o644)
-		os.WriteFile(filepath.Join(dir, FunctionsFile), functions, 0o644)
-		p, err := ReadProfile(dir)
-		if err != nil {
-			return
-		}
-		var b bytes.Buffer
-		if err := Report(&b, p, ReportOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-// BenchmarkReadProfile measures reading a profile directory.
-func BenchmarkReadProfile(b *testing.B) {
-	dir := filepath.Join("..", "testdata", "profile", "splitcoll-slt-cw")
-	for b.Loop() {
-		if _, err := ReadProfile(dir); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // RunOptions are latmap profile's settings.
@@ -71,7 +72,7 @@ func ParseWindow(s string) (Window, error) {
 	if !strings.HasPrefix(f, "MPI_") {
 		f = "MPI_" + f
 	}
-	if wrappedFunctions[f] != "collective" {
+	if profile.FunctionKinds[f] != "collective" {
 		return Window{}, fmt.Errorf("window %q: %s is not a collective latmap wraps (for example MPI_Allreduce, MPI_Barrier)", s, f)
 	}
 	a, err1 := strconv.Atoi(parts[1])
@@ -129,18 +130,18 @@ func Run(ctx context.Context, opt RunOptions) error {
 		preload += ":" + old
 	}
 	env := [][2]string{{"LD_PRELOAD", preload}, {"LATMAP_PROFILE_DIR", raw}}
-	modes := []string{"basic"}
+	modes := []string{profile.ModeBasic}
 	if opt.SLT {
 		env = append(env, [2]string{"LATMAP_SLT", "1"})
-		modes = append(modes, "slt")
+		modes = append(modes, profile.ModeSLT)
 	}
 	if opt.CollectiveWait {
 		env = append(env, [2]string{"LATMAP_COLLWAIT", "1"})
-		modes = append(modes, "collective-wait")
+		modes = append(modes, profile.ModeCollectiveWait)
 	}
 	if opt.CollectivesInMatrix {
 		env = append(env, [2]string{"LATMAP_COLLMATRIX", "1"})
-		modes = append(modes, ModeCollectivesInMatrix)
+		modes = append(modes, profile.ModeCollectivesInMatrix)
 	}
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})
@@ -172,7 +173,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 		return fmt.Errorf("profile: %s exited without writing a profile: did every rank reach MPI_Finalize, "+
 			"and does the program use the MPI that liblatmap.so was built with%s? (%w)", opt.Command[0], hint, err)
 	}
-	meta := Meta{
+	meta := profile.Meta{
 		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,
 		WallSeconds: end.Sub(start).Seconds(), Launcher: string(l),
 	}

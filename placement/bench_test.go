@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/internal/stats"
 )
 
 // writeScotchGraph writes t as a Scotch source graph (.grf). Edge weights
@@ -118,12 +118,12 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 						scTs, scCs = append(scTs, st), append(scCs, sc)
 					}
 				}
-				lt := mapper.MedianOf(lts)
+				lt := stats.Median(lts)
 				b.ReportMetric(lt, "latmap_s")
 				b.ReportMetric(sol.Cost, "latmap_cost_s")
 				scotchT, scotchC := -1.0, -1.0
 				if gmap != "" {
-					scotchT, scotchC = mapper.MedianOf(scTs), mapper.MedianOf(scCs)
+					scotchT, scotchC = stats.Median(scTs), stats.Median(scCs)
 					b.ReportMetric(scotchT, "scotch_s")
 					b.ReportMetric(scotchC, "scotch_cost_s")
 				}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
@@ -52,15 +52,15 @@ func TestCostHandComputed(t *testing.T) {
 // TestMachineFromSurvey: latency is half the round trip, unmeasured pairs
 // get their level's median, fits give one-way latency and bandwidth.
 func TestMachineFromSurvey(t *testing.T) {
-	s := &mapper.Survey{}
+	s := &survey.Survey{}
 	for i := 0; i < 6; i++ {
 		h := "h0"
 		if i >= 3 {
 			h = "h1"
 		}
-		s.Ranks = append(s.Ranks, mapper.Rank{Rank: i, Host: h, CPU: i % 3, Socket: 0})
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: i, Host: h, CPU: i % 3, Socket: 0})
 	}
-	tab := mapper.NewPairTable(6, 64, mapper.Mean, mapper.Median)
+	tab := survey.NewPairTable(6, 64, survey.Mean, survey.Median)
 	rtt := map[[2]int]float64{{0, 1}: 1, {0, 2}: 2, {1, 2}: 3, {3, 4}: 4, {4, 5}: 10}
 	for a := 0; a < 6; a++ {
 		for b := a + 1; b < 6; b++ {
@@ -69,11 +69,11 @@ func TestMachineFromSurvey(t *testing.T) {
 				v, ok = 20, !(a == 0 && b == 3)
 			}
 			if ok {
-				tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 5, Mean: v + 100, Median: v})
+				tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 5, Mean: v + 100, Median: v})
 			}
 		}
 	}
-	s.Tables = []*mapper.PairTable{tab}
+	s.Tables = []*survey.PairTable{tab}
 	m, err := MachineFromSurvey(s, SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func TestMachineFromSurvey(t *testing.T) {
 	// fit.csv holds the one-way fit (bench.FitPair): 2 us + s/(1000 MB/s)
 	// is used as it is. A fit without bandwidth (NaN) keeps the fitted
 	// latency and takes the level's default bandwidth.
-	s.Fits = []mapper.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}
+	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}
 	m, err = MachineFromSurvey(s, SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -121,23 +121,23 @@ func TestMachineFromSurvey(t *testing.T) {
 }
 
 func TestMachineFromSurveyErrors(t *testing.T) {
-	one := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}}}
+	one := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a"}}}
 	if _, err := MachineFromSurvey(one, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "at least 2") {
 		t.Errorf("one-rank survey: %v", err)
 	}
-	empty := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "b", CPU: 1}}}
+	empty := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "b", CPU: 1}}}
 	if _, err := MachineFromSurvey(empty, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no measured pairs") {
 		t.Errorf("survey without pairs: %v", err)
 	}
 	// Two hosts, nothing measured between them.
-	s := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "a", CPU: 1}, {Rank: 2, Host: "b"}}}
-	tab := mapper.NewPairTable(3, 64)
-	tab.Set(&mapper.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
-	s.Tables = []*mapper.PairTable{tab}
+	s := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "a", CPU: 1}, {Rank: 2, Host: "b"}}}
+	tab := survey.NewPairTable(3, 64)
+	tab.Set(&survey.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
+	s.Tables = []*survey.PairTable{tab}
 	if _, err := MachineFromSurvey(s, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no other node pair") {
 		t.Errorf("unmeasured level: %v", err)
 	}
-	dup := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a", CPU: 3}, {Rank: 1, Host: "a", CPU: 3}}, Tables: []*mapper.PairTable{mapper.NewPairTable(2, 64)}}
+	dup := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a", CPU: 3}, {Rank: 1, Host: "a", CPU: 3}}, Tables: []*survey.PairTable{survey.NewPairTable(2, 64)}}
 	if _, err := MachineFromSurvey(dup, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "both ran on a cpu 3") {
 		t.Errorf("two ranks on one cpu: %v", err)
 	}
@@ -146,11 +146,11 @@ func TestMachineFromSurveyErrors(t *testing.T) {
 // TestMachineUnknownCPU: ranks without a cpu number (mmpi logs) become
 // slots 0, 1, ... of their host.
 func TestMachineUnknownCPU(t *testing.T) {
-	s := &mapper.Survey{Ranks: []mapper.Rank{{Rank: 0, Host: "a", CPU: -1}, {Rank: 1, Host: "a", CPU: -1}, {Rank: 2, Host: "b", CPU: -1}}}
-	tab := mapper.NewPairTable(3, 64)
-	tab.Set(&mapper.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
-	tab.Set(&mapper.PairStats{A: 0, B: 2, Size: 64, Samples: 1, Mean: 9, Median: 9})
-	s.Tables = []*mapper.PairTable{tab}
+	s := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a", CPU: -1}, {Rank: 1, Host: "a", CPU: -1}, {Rank: 2, Host: "b", CPU: -1}}}
+	tab := survey.NewPairTable(3, 64)
+	tab.Set(&survey.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
+	tab.Set(&survey.PairStats{A: 0, B: 2, Size: 64, Samples: 1, Mean: 9, Median: 9})
+	s.Tables = []*survey.PairTable{tab}
 	m, err := MachineFromSurvey(s, SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)

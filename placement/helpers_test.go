@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // fakeSurvey writes a survey directory of hosts x sockets x cores ranks
@@ -17,19 +17,19 @@ import (
 // unmeasured.
 func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64, drop func(a, b int) bool) string {
 	t.Helper()
-	s := &mapper.Survey{Meta: mapper.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
+	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
 	for h := 0; h < hosts; h++ {
 		for so := 0; so < sockets; so++ {
 			for c := 0; c < cores; c++ {
 				cpu := so*cores + c
-				s.Ranks = append(s.Ranks, mapper.Rank{Rank: len(s.Ranks), Host: fmt.Sprintf("h%d", h), CPU: cpu, CPUEnd: cpu,
+				s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: fmt.Sprintf("h%d", h), CPU: cpu, CPUEnd: cpu,
 					CPUSet: fmt.Sprint(cpu), Socket: so, NUMA: so, L3: so})
 			}
 		}
 	}
 	n := len(s.Ranks)
 	s.Meta.Ranks = n
-	tab := mapper.NewPairTable(n, 64)
+	tab := survey.NewPairTable(n, 64)
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if drop != nil && drop(a, b) {
@@ -44,12 +44,12 @@ func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64,
 				}
 			}
 			v := rtt[l]
-			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0.1, Min: v, Median: v, P99: v, Isolated: math.NaN()})
+			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0.1, Min: v, Median: v, P99: v, Isolated: math.NaN()})
 		}
 	}
-	s.Tables = []*mapper.PairTable{tab}
+	s.Tables = []*survey.PairTable{tab}
 	dir := filepath.Join(t.TempDir(), "survey")
-	if err := mapper.WriteSurvey(dir, s, false); err != nil {
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -105,9 +105,9 @@ func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sy
 
 var testRTT = [numLevels]float64{0.5, 0.8, 13}
 
-func readSurveyT(t testing.TB, dir string) *mapper.Survey {
+func readSurveyT(t testing.TB, dir string) *survey.Survey {
 	t.Helper()
-	s, err := mapper.ReadSurvey(dir, mapper.LoadOptions{})
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,27 +118,27 @@ func readSurveyT(t testing.TB, dir string) *mapper.Survey {
 // each (one socket), for runs on real or virtual nodes.
 func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
 	t.Helper()
-	s := &mapper.Survey{Meta: mapper.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Schedule: "rounds", Scope: "all"}}
+	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Schedule: "rounds", Scope: "all"}}
 	for _, h := range hosts {
 		for c := 0; c < cpus; c++ {
-			s.Ranks = append(s.Ranks, mapper.Rank{Rank: len(s.Ranks), Host: h, CPU: c, CPUEnd: c, CPUSet: fmt.Sprint(c)})
+			s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: h, CPU: c, CPUEnd: c, CPUSet: fmt.Sprint(c)})
 		}
 	}
 	n := len(s.Ranks)
 	s.Meta.Ranks = n
-	tab := mapper.NewPairTable(n, 64)
+	tab := survey.NewPairTable(n, 64)
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			v := 0.7
 			if s.Ranks[a].Host != s.Ranks[b].Host {
 				v = 13
 			}
-			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0, Min: v, Median: v, P99: v, Isolated: math.NaN()})
+			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0, Min: v, Median: v, P99: v, Isolated: math.NaN()})
 		}
 	}
-	s.Tables = []*mapper.PairTable{tab}
+	s.Tables = []*survey.PairTable{tab}
 	dir := filepath.Join(t.TempDir(), "survey")
-	if err := mapper.WriteSurvey(dir, s, false); err != nil {
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
 		t.Fatal(err)
 	}
 	return dir

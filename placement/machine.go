@@ -5,7 +5,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Level is how close two slots are in the machine's hierarchy.
@@ -119,7 +120,7 @@ func (m *Machine) Level(a, b int) Level {
 // Link returns the cost of talking between slots a and b (a != b).
 func (m *Machine) Link(a, b int) LinkCost {
 	if d := m.dense; d != nil {
-		i := mapper.TriIndex(d.n, a, b)
+		i := survey.TriIndex(d.n, a, b)
 		return LinkCost{float64(d.lat[i]), float64(d.invB[i])}
 	}
 	return m.Levels[m.Level(a, b)]
@@ -131,7 +132,7 @@ func (m *Machine) pairCost(a, b int32, msgs, bytes float64) float64 {
 		return 0
 	}
 	if d := m.dense; d != nil {
-		i := mapper.TriIndex(d.n, int(a), int(b))
+		i := survey.TriIndex(d.n, int(a), int(b))
 		return msgs*float64(d.lat[i]) + bytes*float64(d.invB[i])
 	}
 	sa, sb := &m.Slots[a], &m.Slots[b]
@@ -178,7 +179,7 @@ func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
 // latency; bandwidth is the fit's, else the per-level default. Pairs the
 // survey did not measure get the median of the measured pairs of their
 // level.
-func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error) {
+func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error) {
 	n := s.N()
 	if n < 2 {
 		return nil, fmt.Errorf("placement: survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
@@ -225,9 +226,9 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 		}
 	}
 	tab := s.Tables[0]
-	metric := mapper.Median
-	if !tab.Has(mapper.Median) || allNaN(tab.Values[mapper.Median]) {
-		metric = mapper.Mean
+	metric := survey.Median
+	if !tab.Has(survey.Median) || allNaN(tab.Values[survey.Median]) {
+		metric = survey.Mean
 	}
 	fits := map[int]LinkCost{}
 	if !opt.IgnoreFit {
@@ -236,7 +237,7 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 				continue
 			}
 			if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
-				fits[mapper.TriIndex(n, f.A, f.B)] = c
+				fits[survey.TriIndex(n, f.A, f.B)] = c
 			}
 		}
 	}
@@ -244,14 +245,14 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	if len(fits) > 0 {
 		m.Bandwidth = "fit.csv"
 	}
-	tri := mapper.TriLen(n)
+	tri := survey.TriLen(n)
 	lat := make([]float32, tri)
 	invB := make([]float32, tri)
 	measured := make([]bool, tri)
 	var levLat, levInvB [numLevels][]float64
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
-			i := mapper.TriIndex(n, a, b)
+			i := survey.TriIndex(n, a, b)
 			l := m.Level(a, b)
 			m.LevelPairs[l]++
 			c, ok := fits[i]
@@ -273,7 +274,7 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	}
 	for l := Level(0); l < numLevels; l++ {
 		if len(levLat[l]) > 0 {
-			m.Levels[l] = LinkCost{mapper.MedianOf(levLat[l]), mapper.MedianOf(levInvB[l])}
+			m.Levels[l] = LinkCost{stats.Median(levLat[l]), stats.Median(levInvB[l])}
 		}
 	}
 	// A level with pairs but no measurement borrows from the nearest
@@ -299,7 +300,7 @@ func MachineFromSurvey(s *mapper.Survey, opt SurveyCostOptions) (*Machine, error
 	if m.Filled > 0 {
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
-				i := mapper.TriIndex(n, a, b)
+				i := survey.TriIndex(n, a, b)
 				if !measured[i] {
 					c := m.Levels[m.Level(a, b)]
 					lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/version"
-	"github.com/latmap/latmap/interpose"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Options are the inputs of latmap place.
@@ -20,7 +20,7 @@ type Options struct {
 	// Survey is a survey directory, or an mmpi log file.
 	Survey string
 	// HostPattern extracts node names from an mmpi log's processor names
-	// (see mapper.HostPattern).
+	// (see survey.HostPattern).
 	HostPattern string
 	// Profile is a profile directory (traffic, per-rank times, current
 	// placement).
@@ -129,14 +129,14 @@ func (r *Result) reference() Prediction {
 	return b
 }
 
-// loadSurvey reads a survey directory or an mmpi log (mapper.LoadWith),
+// loadSurvey reads a survey directory or an mmpi log (survey.LoadWith),
 // keeping only the metrics the cost model uses.
-func loadSurvey(path, hostPattern string) (*mapper.Survey, error) {
-	mm, err := mapper.HostPattern(hostPattern)
+func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
+	mm, err := survey.HostPattern(hostPattern)
 	if err != nil {
 		return nil, fmt.Errorf("place: %w", err)
 	}
-	s, err := mapper.LoadWith(path, mapper.LoadOptions{Metrics: []mapper.Metric{mapper.Mean, mapper.Median}}, mm)
+	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}}, mm)
 	if err != nil {
 		return nil, fmt.Errorf("place: %w", err)
 	}
@@ -177,9 +177,9 @@ func Run(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("place: survey %s: %w", opt.Survey, err)
 	}
-	var prof *interpose.Profile
+	var prof *profile.Profile
 	if opt.Profile != "" {
-		if prof, err = interpose.ReadProfile(opt.Profile); err != nil {
+		if prof, err = profile.ReadProfile(opt.Profile); err != nil {
 			return nil, fmt.Errorf("place: %w", err)
 		}
 	}
@@ -188,7 +188,7 @@ func Run(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
-		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: mapper.TriLen(len(m.Slots)),
+		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
 		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
@@ -298,7 +298,7 @@ func contains(list []string, s string) bool {
 }
 
 // loadTraffic reads the matrix (or the profile's) and checks rank counts.
-func loadTraffic(opt Options, prof *interpose.Profile) (*Traffic, error) {
+func loadTraffic(opt Options, prof *profile.Profile) (*Traffic, error) {
 	if opt.Matrix == "" {
 		if opt.Ranks > 0 && opt.Ranks != len(prof.Ranks) {
 			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
@@ -338,7 +338,7 @@ func loadTraffic(opt Options, prof *interpose.Profile) (*Traffic, error) {
 
 // currentPlacement matches the profile's ranks (host + cpu) to the
 // survey's slots.
-func currentPlacement(m *Machine, prof *interpose.Profile, n int) ([]int32, error) {
+func currentPlacement(m *Machine, prof *profile.Profile, n int) ([]int32, error) {
 	idx := map[string]int32{}
 	for i, s := range m.Slots {
 		idx[fmt.Sprintf("%s\x00%d", s.Host, s.CPU)] = int32(i)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/latmap/latmap/interpose"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // RankTimes are the parts of each rank's run time that placement does not
@@ -16,7 +16,7 @@ type RankTimes struct {
 }
 
 // TimesFromProfile sums a profile's per-rank times.
-func TimesFromProfile(p *interpose.Profile) *RankTimes {
+func TimesFromProfile(p *profile.Profile) *RankTimes {
 	n := len(p.Ranks)
 	rt := &RankTimes{Comput: make([]float64, n), Sync: make([]float64, n), Late: make([]float64, n),
 		Elapsed: make([]float64, n), MPI: make([]float64, n)}

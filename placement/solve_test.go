@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 func mustTraffic(t testing.TB, flows []Flow, n int) *Traffic {
@@ -217,11 +217,11 @@ func checkPermutation(t *testing.T, place, slots []int32) {
 // partner groups on close nodes, which neither rank order, block nor
 // cyclic does.
 func TestSolveUsesNodeDistances(t *testing.T) {
-	s := &mapper.Survey{}
+	s := &survey.Survey{}
 	for i := 0; i < 16; i++ {
-		s.Ranks = append(s.Ranks, mapper.Rank{Rank: i, Host: fmt.Sprintf("n%d", i/4), CPU: i % 4})
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: i, Host: fmt.Sprintf("n%d", i/4), CPU: i % 4})
 	}
-	tab := mapper.NewPairTable(16, 64)
+	tab := survey.NewPairTable(16, 64)
 	for a := 0; a < 16; a++ {
 		for b := a + 1; b < 16; b++ {
 			na, nb := a/4, b/4
@@ -232,10 +232,10 @@ func TestSolveUsesNodeDistances(t *testing.T) {
 			case na+nb == 3:
 				v = 5
 			}
-			tab.Set(&mapper.PairStats{A: a, B: b, Size: 64, Samples: 1, Mean: v, Median: v})
+			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 1, Mean: v, Median: v})
 		}
 	}
-	s.Tables = []*mapper.PairTable{tab}
+	s.Tables = []*survey.PairTable{tab}
 	m, err := MachineFromSurvey(s, SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)

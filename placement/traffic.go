@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/latmap/latmap/interpose"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // MatrixHeader is the header of a plain communication matrix
@@ -133,7 +133,7 @@ func (t *Traffic) Totals() (msgs, bytes float64) {
 }
 
 // TrafficFromProfile builds the graph from a profile's matrix.csv.
-func TrafficFromProfile(p *interpose.Profile) (*Traffic, error) {
+func TrafficFromProfile(p *profile.Profile) (*Traffic, error) {
 	flows := make([]Flow, len(p.Matrix))
 	for i, m := range p.Matrix {
 		flows[i] = Flow{Src: m.Src, Dst: m.Dst, Bytes: float64(m.Bytes), Messages: float64(m.Messages)}

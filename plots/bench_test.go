@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // benchDir holds the benchmarks' survey; TestMain removes it.
@@ -36,10 +38,10 @@ var benchSurvey = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	benchDir = dir
-	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
+	s := synth.New(synth.Spec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
 		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 42})
 	out := filepath.Join(dir, "survey")
-	return out, mapper.WriteSurvey(out, s, false)
+	return out, survey.WriteSurvey(out, s, false)
 })
 
 // peakHeap samples the live heap every 10 ms while fn runs.
@@ -150,7 +152,7 @@ func BenchmarkTopo4096(b *testing.B) {
 	start := time.Now()
 	for b.Loop() {
 		p, err := peakHeap(func() error {
-			return mapper.RunTopo(mapper.TopoRequest{Input: dir, Size: -1, Out: &bytes.Buffer{}})
+			return topo.Run(topo.Request{Input: dir, Size: -1, Out: &bytes.Buffer{}})
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -168,10 +170,10 @@ func BenchmarkTopo4096(b *testing.B) {
 
 // BenchmarkInferTopology4096 times inference alone on a survey in memory.
 func BenchmarkInferTopology4096(b *testing.B) {
-	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
+	s := synth.New(synth.Spec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
 		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 42})
 	for b.Loop() {
-		tp, err := mapper.InferTopology(s, mapper.DefaultTopoOptions())
+		tp, err := topo.Infer(s, topo.DefaultOptions())
 		if err != nil {
 			b.Fatal(err)
 		}

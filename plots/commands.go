@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/compare"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // Request is latmap plot: draw the survey (directory or mmpi log) Input
@@ -22,12 +24,12 @@ type Request struct {
 
 // Run loads the survey and draws it.
 func Run(req Request) error {
-	m, err := mapper.ParseMetricFlag(req.Metric)
+	m, err := survey.ParseMetricFlag(req.Metric)
 	if err != nil {
 		return err
 	}
 	if m < 0 {
-		m = mapper.AutoMetric(req.Input)
+		m = survey.AutoMetric(req.Input)
 	}
 	s, opt, err := load(req.Input, req.HostPattern, m)
 	if err != nil {
@@ -39,15 +41,15 @@ func Run(req Request) error {
 
 // load reads a survey keeping only metric m: a 4096-rank survey then holds
 // one float per pair instead of six.
-func load(path, hostPattern string, m mapper.Metric) (*mapper.Survey, Options, error) {
+func load(path, hostPattern string, m survey.Metric) (*survey.Survey, Options, error) {
 	opt := DefaultOptions()
 	opt.Metric = m
-	mo, err := mapper.HostPattern(hostPattern)
+	mo, err := survey.HostPattern(hostPattern)
 	if err != nil {
 		return nil, opt, err
 	}
-	lo := mapper.LoadOptions{SkipFit: true, Metrics: []mapper.Metric{m}}
-	s, err := mapper.LoadWith(path, lo, mo)
+	lo := survey.LoadOptions{SkipFit: true, Metrics: []survey.Metric{m}}
+	s, err := survey.LoadWith(path, lo, mo)
 	return s, opt, err
 }
 
@@ -67,15 +69,15 @@ type CompareRequest struct {
 
 // RunCompare loads both surveys, compares them and writes the results.
 func RunCompare(req CompareRequest) error {
-	m, err := mapper.ParseMetricFlag(req.Metric)
+	m, err := survey.ParseMetricFlag(req.Metric)
 	if err != nil {
 		return err
 	}
 	if m < 0 {
 		// The median when both have it, else the mean.
-		m = mapper.Mean
-		if mapper.AutoMetric(req.A) == mapper.Median && mapper.AutoMetric(req.B) == mapper.Median {
-			m = mapper.Median
+		m = survey.Mean
+		if survey.AutoMetric(req.A) == survey.Median && survey.AutoMetric(req.B) == survey.Median {
+			m = survey.Median
 		}
 	}
 	a, opt, err := load(req.A, req.HostPattern, m)
@@ -86,9 +88,9 @@ func RunCompare(req CompareRequest) error {
 	if err != nil {
 		return err
 	}
-	to := mapper.DefaultTopoOptions()
+	to := topo.DefaultOptions()
 	to.Size, to.Metric = req.Size, opt.Metric
-	c, err := mapper.Compare(a, b, req.A, req.B, to)
+	c, err := compare.Compare(a, b, req.A, req.B, to)
 	if err != nil {
 		return err
 	}

@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/latmap/latmap/mapper/compare"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 // WriteCompareFile draws two surveys' heat maps side by side on one colour
 // scale into path (PNG, SVG or PDF by extension), atomically. c is their
 // comparison (for the layouts in the panel titles); opt.Style is ignored.
-func WriteCompareFile(path string, a, b *mapper.Survey, c *mapper.Comparison, opt Options) error {
+func WriteCompareFile(path string, a, b *survey.Survey, c *compare.Comparison, opt Options) error {
 	format, err := Format(path)
 	if err != nil {
 		return err
@@ -27,16 +28,16 @@ func WriteCompareFile(path string, a, b *mapper.Survey, c *mapper.Comparison, op
 }
 
 // RenderCompare draws two surveys side by side on one colour scale.
-func RenderCompare(a, b *mapper.Survey, c *mapper.Comparison, format string, opt Options) ([]byte, error) {
-	m, err := mapper.ParseMetric(c.Metric)
+func RenderCompare(a, b *survey.Survey, c *compare.Comparison, format string, opt Options) ([]byte, error) {
+	m, err := survey.ParseMetric(c.Metric)
 	if err != nil {
 		return nil, err
 	}
 	var grids []*grid
 	var titles []string
-	var surveys []*mapper.Survey
-	for i, s := range []*mapper.Survey{a, b} {
-		side := []mapper.CompareSide{c.A, c.B}[i]
+	var surveys []*survey.Survey
+	for i, s := range []*survey.Survey{a, b} {
+		side := []compare.Side{c.A, c.B}[i]
 		t, err := s.Table(opt.Size)
 		if err != nil {
 			return nil, err
@@ -65,7 +66,7 @@ func RenderCompare(a, b *mapper.Survey, c *mapper.Comparison, format string, opt
 
 // shortDescription is the layout description without the rank lists, to
 // fit a panel title.
-func shortDescription(t *mapper.Topology) string {
+func shortDescription(t *topo.Topology) string {
 	d := t.Description
 	if i := strings.Index(d, " ("); i > 0 {
 		d = d[:i]

@@ -6,16 +6,15 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 // heatmapPlot draws one grid as a colour map with rank 0 at the lower left.
-func heatmapPlot(s *mapper.Survey, g *grid, lo, hi float64, orderBy, title string) *plot.Plot {
+func heatmapPlot(s *survey.Survey, g *grid, lo, hi float64, orderBy, title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	// Rank r's cell spans r-0.5 .. r+0.5, so integer ticks sit on cells.

@@ -5,12 +5,12 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 // levelColours tells levels apart, finest (core) to farthest (network).
@@ -21,7 +21,7 @@ var levelColours = []color.RGBA{
 
 // LevelValues returns the round trips of the pairs of each level of topo:
 // pair (a, b) belongs to the first level where a and b share a group.
-func LevelValues(t *mapper.PairTable, m mapper.Metric, topo *mapper.Topology) [][]float64 {
+func LevelValues(t *survey.PairTable, m survey.Metric, topo *topo.Topology) [][]float64 {
 	out := make([][]float64, len(topo.Levels))
 	vals := t.Values[m]
 	n := t.N
@@ -48,7 +48,7 @@ func LevelValues(t *mapper.PairTable, m mapper.Metric, topo *mapper.Topology) []
 
 // drawHistograms draws one latency histogram per inferred level, stacked,
 // on a common axis.
-func drawHistograms(dc draw.Canvas, s *mapper.Survey, t *mapper.PairTable, m mapper.Metric, topo *mapper.Topology, title string) error {
+func drawHistograms(dc draw.Canvas, s *survey.Survey, t *survey.PairTable, m survey.Metric, topo *topo.Topology, title string) error {
 	dc = drawTitle(dc, title)
 	per := LevelValues(t, m, topo)
 	lo, hi := math.Inf(1), math.Inf(-1)

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // maxPixels caps the cells of a drawn matrix per side: larger surveys are
@@ -29,7 +29,7 @@ type grid struct {
 
 // order returns the drawing order of the ranks: by rank, or grouped by
 // host (hosts in order of their lowest rank), then socket, cpu and rank.
-func order(s *mapper.Survey, by string) ([]int, error) {
+func order(s *survey.Survey, by string) ([]int, error) {
 	n := s.N()
 	perm := make([]int, n)
 	for i := range perm {
@@ -66,12 +66,12 @@ func order(s *mapper.Survey, by string) ([]int, error) {
 
 // newGrid averages metric m of t into at most maxPixels cells per side, in
 // the given rank order.
-func newGrid(t *mapper.PairTable, m mapper.Metric, perm []int) *grid {
+func newGrid(t *survey.PairTable, m survey.Metric, perm []int) *grid {
 	return newGridBlock(t, m, perm, (t.N+maxPixels-1)/maxPixels)
 }
 
 // newGridBlock averages blocks of block x block ranks into cells.
-func newGridBlock(t *mapper.PairTable, m mapper.Metric, perm []int, block int) *grid {
+func newGridBlock(t *survey.PairTable, m survey.Metric, perm []int, block int) *grid {
 	n := t.N
 	cells := (n + block - 1) / block
 	g := &grid{n: cells, ranks: n, block: block, perm: perm, pos: make([]int, n)}
@@ -207,7 +207,7 @@ func (g *grid) upscale() int { return max(1, 800/g.n) }
 
 // hostBounds returns the positions where the host changes in the drawing
 // order, and each host block's name and centre.
-func hostBounds(s *mapper.Survey, perm []int) (bounds []int, names []string, centres []float64) {
+func hostBounds(s *survey.Survey, perm []int) (bounds []int, names []string, centres []float64) {
 	start := 0
 	for p := 1; p <= len(perm); p++ {
 		if p == len(perm) || s.Ranks[perm[p]].Host != s.Ranks[perm[p-1]].Host {
@@ -224,7 +224,7 @@ func hostBounds(s *mapper.Survey, perm []int) (bounds []int, names []string, cen
 
 // Title says what a survey plot shows, on two lines: the machine, then
 // ranks, size, repeats and metric.
-func Title(s *mapper.Survey, size int, what string) string {
+func Title(s *survey.Survey, size int, what string) string {
 	name := s.Meta.Machine
 	if src := strings.TrimPrefix(s.Meta.Source, "mmpi:"); src != "" && src != s.Meta.Source {
 		if name != "" {
@@ -243,17 +243,17 @@ func Title(s *mapper.Survey, size int, what string) string {
 	return fmt.Sprintf("%s\n%d ranks, %d B%s, %s", name, s.N(), size, reps, what)
 }
 
-func metricLabel(m mapper.Metric) string {
+func metricLabel(m survey.Metric) string {
 	switch m {
-	case mapper.Std:
+	case survey.Std:
 		return "round-trip std dev (us)"
-	case mapper.Min:
+	case survey.Min:
 		return "min round trip (us)"
-	case mapper.Median:
+	case survey.Median:
 		return "median round trip (us)"
-	case mapper.P99:
+	case survey.P99:
 		return "p99 round trip (us)"
-	case mapper.Isolated:
+	case survey.Isolated:
 		return "isolated round trip (us)"
 	}
 	return "mean round trip (us)"

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/compare"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -68,8 +70,8 @@ func pixelDiff(a, b image.Image, x, y int) int {
 	return d
 }
 
-func synthetic(layout string, seed uint64) *mapper.Survey {
-	return mapper.Synthetic(mapper.SyntheticSpec{Nodes: 3, Sockets: 2, Cores: 4, NodesPerSwitch: 2, Layout: layout,
+func synthetic(layout string, seed uint64) *survey.Survey {
+	return synth.New(synth.Spec{Nodes: 3, Sockets: 2, Cores: 4, NodesPerSwitch: 2, Layout: layout,
 		RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.08, Seed: seed})
 }
 
@@ -102,16 +104,16 @@ func TestGolden(t *testing.T) {
 		o.Width, o.Height = 6*vg.Inch, 5*vg.Inch
 		return o
 	}
-	block := synthetic(mapper.LayoutBlock, 1)
-	cyclic := synthetic(mapper.LayoutCyclic, 2)
+	block := synthetic(topo.LayoutBlock, 1)
+	cyclic := synthetic(topo.LayoutCyclic, 2)
 	tests := []struct {
 		name string
-		s    *mapper.Survey
+		s    *survey.Survey
 		opt  func(Options) Options
 	}{
 		{"heatmap_block", block, func(o Options) Options { return o }},
 		{"heatmap_cyclic_host", cyclic, func(o Options) Options { o.Order = "host"; return o }},
-		{"heatmap_std", block, func(o Options) Options { o.Metric = mapper.Std; return o }},
+		{"heatmap_std", block, func(o Options) Options { o.Metric = survey.Std; return o }},
 		{"surface_block", block, func(o Options) Options { o.Style = StyleSurface; return o }},
 		{"histogram_block", block, func(o Options) Options { o.Style = StyleHistogram; o.Height = 6 * vg.Inch; return o }},
 	}
@@ -125,7 +127,7 @@ func TestGolden(t *testing.T) {
 		})
 	}
 	t.Run("compare_block_cyclic", func(t *testing.T) {
-		c, err := mapper.Compare(block, cyclic, "block", "cyclic", mapper.DefaultTopoOptions())
+		c, err := compare.Compare(block, cyclic, "block", "cyclic", topo.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,11 +144,11 @@ func TestGolden(t *testing.T) {
 // TestHeatmapOrientation checks rank 0 is at the lower left and that slow
 // is red and fast blue.
 func TestHeatmapOrientation(t *testing.T) {
-	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 1, Sockets: 1, Cores: 4, RTT: [4]float64{1, 1, 1, 1}, Seed: 1})
+	s := synth.New(synth.Spec{Nodes: 1, Sockets: 1, Cores: 4, RTT: [4]float64{1, 1, 1, 1}, Seed: 1})
 	tab := s.Tables[0]
 	// Pair (0, 3) is slow, the rest fast.
-	tab.Values[mapper.Mean][mapper.TriIndex(4, 0, 3)] = 10
-	g := newGrid(tab, mapper.Mean, []int{0, 1, 2, 3})
+	tab.Values[survey.Mean][survey.TriIndex(4, 0, 3)] = 10
+	g := newGrid(tab, survey.Mean, []int{0, 1, 2, 3})
 	lo, hi, _ := valueRange(g)
 	img := g.image(lo, hi, 1)
 	// Row 0 (rank 0) is the bottom pixel row; column 3 is x = 3.
@@ -170,8 +172,8 @@ func TestHeatmapOrientation(t *testing.T) {
 
 func TestGridDownsample(t *testing.T) {
 	n := 2*maxPixels + 3
-	s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 1, Sockets: 1, Cores: n, RTT: [4]float64{2, 2, 2, 2}, Seed: 1})
-	g := newGrid(s.Tables[0], mapper.Mean, identity(n))
+	s := synth.New(synth.Spec{Nodes: 1, Sockets: 1, Cores: n, RTT: [4]float64{2, 2, 2, 2}, Seed: 1})
+	g := newGrid(s.Tables[0], survey.Mean, identity(n))
 	// 2051 ranks in blocks of 3: 684 cells, every one the average of 2 us.
 	if g.block != 3 || g.n != 684 {
 		t.Fatalf("block %d cells %d, want 3 and 684", g.block, g.n)
@@ -192,7 +194,7 @@ func identity(n int) []int {
 }
 
 func TestFormats(t *testing.T) {
-	s := synthetic(mapper.LayoutBlock, 3)
+	s := synthetic(topo.LayoutBlock, 3)
 	dir := t.TempDir()
 	for _, tc := range []struct{ file, magic string }{{"a.png", "\x89PNG"}, {"a.svg", "<?xml"}, {"a.pdf", "%PDF"}, {"a", "\x89PNG"}} {
 		path := filepath.Join(dir, tc.file)
@@ -221,7 +223,7 @@ func TestFormats(t *testing.T) {
 // the default size whatever N.
 func TestSizes(t *testing.T) {
 	for _, n := range []int{2, 2000} {
-		s := mapper.Synthetic(mapper.SyntheticSpec{Nodes: 1, Sockets: 1, Cores: n, RTT: [4]float64{1, 1, 1, 1}, Noise: 0.1, Seed: 1})
+		s := synth.New(synth.Spec{Nodes: 1, Sockets: 1, Cores: n, RTT: [4]float64{1, 1, 1, 1}, Noise: 0.1, Seed: 1})
 		for _, style := range []string{StyleHeatmap, StyleSurface} {
 			o := DefaultOptions()
 			o.Style = style
@@ -263,7 +265,7 @@ func TestRunOnMMPILog(t *testing.T) {
 	// A survey directory with medians against an mmpi log (means only):
 	// compared on the mean.
 	dir := filepath.Join(t.TempDir(), "syn")
-	if err := mapper.WriteSurvey(dir, synthetic(mapper.LayoutBlock, 4), false); err != nil {
+	if err := survey.WriteSurvey(dir, synthetic(topo.LayoutBlock, 4), false); err != nil {
 		t.Fatal(err)
 	}
 	buf.Reset()

@@ -15,7 +15,8 @@ import (
 	_ "gonum.org/v1/plot/vg/vgsvg" // svg
 
 	"github.com/latmap/latmap/internal/atomicdir"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // Plot styles.
@@ -29,7 +30,7 @@ const (
 type Options struct {
 	// Metric to draw; < 0 picks the median when the survey has it, else
 	// the mean (mmpi logs only have means).
-	Metric mapper.Metric
+	Metric survey.Metric
 	// Size is the message size; < 0 is the smallest measured.
 	Size int
 	// Order is "rank" (default) or "host" (ranks grouped by host, socket,
@@ -65,7 +66,7 @@ func Format(path string) (string, error) {
 
 // WriteFile renders s as opt says into path (PNG, SVG or PDF by
 // extension), atomically.
-func WriteFile(path string, s *mapper.Survey, opt Options) error {
+func WriteFile(path string, s *survey.Survey, opt Options) error {
 	format, err := Format(path)
 	if err != nil {
 		return err
@@ -87,12 +88,12 @@ func writeFile(path string, force bool, b []byte) error {
 }
 
 // Render draws s as opt says in the given format (png, svg, pdf).
-func Render(s *mapper.Survey, format string, opt Options) ([]byte, error) {
+func Render(s *survey.Survey, format string, opt Options) ([]byte, error) {
 	t, err := s.Table(opt.Size)
 	if err != nil {
 		return nil, err
 	}
-	m, err := mapper.ChooseMetric(t, opt.Metric)
+	m, err := topo.ChooseMetric(t, opt.Metric)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func Render(s *mapper.Survey, format string, opt Options) ([]byte, error) {
 			return nil
 		}
 	case StyleHistogram:
-		topo, err := mapper.InferTopology(s, mapper.TopoOptions{Size: t.Size, Metric: m})
+		topo, err := topo.Infer(s, topo.Options{Size: t.Size, Metric: m})
 		if err != nil {
 			return nil, err
 		}
@@ -163,8 +164,8 @@ func renderCanvas(w, h vg.Length, format string, fn func(draw.Canvas) error) ([]
 	return buf.Bytes(), nil
 }
 
-func metricName(m mapper.Metric) string {
-	if m == mapper.Std {
+func metricName(m survey.Metric) string {
+	if m == survey.Std {
 		return "round-trip std dev"
 	}
 	return m.String() + " round trip"

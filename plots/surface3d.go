@@ -6,13 +6,12 @@ import (
 	"math"
 	"sort"
 
+	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 // maxMesh caps the vertices per side of the 3-D surface: larger matrices
@@ -34,7 +33,7 @@ func drawTitle(dc draw.Canvas, title string) draw.Canvas {
 }
 
 // meshGrid averages the matrix into at most maxMesh vertices per side.
-func meshGrid(t *mapper.PairTable, m mapper.Metric, perm []int) *grid {
+func meshGrid(t *survey.PairTable, m survey.Metric, perm []int) *grid {
 	n := t.N
 	block := (n + maxMesh - 1) / maxMesh
 	// Reuse newGrid's averaging with a coarser block.
@@ -46,7 +45,7 @@ func meshGrid(t *mapper.PairTable, m mapper.Metric, perm []int) *grid {
 // corner, like the mmpi study's MATLAB surf plots: an isometric projection
 // of coloured quads painted back to front, with the colour bar on the
 // right.
-func drawSurface(dc draw.Canvas, s *mapper.Survey, t *mapper.PairTable, m mapper.Metric, perm []int, title string) {
+func drawSurface(dc draw.Canvas, s *survey.Survey, t *survey.PairTable, m survey.Metric, perm []int, title string) {
 	dc = drawTitle(dc, title)
 	g := meshGrid(t, m, perm)
 	lo, hi, clipped := valueRange(g)

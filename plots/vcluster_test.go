@@ -10,7 +10,9 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+
 	"github.com/latmap/latmap/plots"
 )
 
@@ -23,20 +25,20 @@ func TestRealSurveysOnVirtualCluster(t *testing.T) {
 	bin := testutil.LatmapBin(t)
 	c := vcluster.Start(t, 2, 2)
 	dir := t.TempDir()
-	survey := func(name string, mapBy ...string) string {
+	runSurvey := func(name string, mapBy ...string) string {
 		out := filepath.Join(dir, name)
 		args := append(append(append([]string(nil), c.MpirunArgs(4)...), mapBy...), bin, "survey", "-o", out, "--repeats", "200")
 		testutil.MustRun(t, 5*time.Minute, args...)
 		return out
 	}
-	block := survey("block")
-	cyclic := survey("cyclic", "--map-by", "node")
-	for _, tc := range []struct{ dir, layout string }{{block, mapper.LayoutBlock}, {cyclic, mapper.LayoutCyclic}} {
-		s, err := mapper.Load(tc.dir, mapper.LoadOptions{})
+	block := runSurvey("block")
+	cyclic := runSurvey("cyclic", "--map-by", "node")
+	for _, tc := range []struct{ dir, layout string }{{block, topo.LayoutBlock}, {cyclic, topo.LayoutCyclic}} {
+		s, err := survey.Load(tc.dir, survey.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tp, err := mapper.InferTopology(s, mapper.DefaultTopoOptions())
+		tp, err := topo.Infer(s, topo.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

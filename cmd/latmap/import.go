@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/latmap/latmap/mapper/survey"
 	"github.com/spf13/cobra"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 func newImportCmd() *cobra.Command {
@@ -21,7 +20,7 @@ Formats:
   latmap import mmpi mira.dat -o mira/ --host-pattern 'R\d+-M\d+-N\d+-J\d+'`,
 		Args: cobra.ExactArgs(2),
 	}
-	req := mapper.ImportRequest{}
+	req := survey.ImportRequest{}
 	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory to write (required)")
 	cmd.Flags().StringVar(&req.HostPattern, "host-pattern", "", "regular expression extracting the node name from processor names (first group, else the match)")
 	cmd.Flags().BoolVarP(&req.Force, "force", "f", false, "replace an existing output directory")
@@ -31,7 +30,7 @@ Formats:
 			return fmt.Errorf("import: unknown format %q (known: mmpi)", args[0])
 		}
 		req.Log, req.Report = args[1], cmd.OutOrStdout()
-		return mapper.ImportMMPI(req)
+		return survey.ImportMMPI(req)
 	}
 	return cmd
 }

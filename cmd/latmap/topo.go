@@ -1,9 +1,8 @@
 package main
 
 import (
+	"github.com/latmap/latmap/mapper/topo"
 	"github.com/spf13/cobra"
-
-	"github.com/latmap/latmap/mapper"
 )
 
 func newTopoCmd() *cobra.Command {
@@ -16,7 +15,7 @@ irregular, one-per-node) and checks the result against the host names.
 SURVEY is a survey directory or an mmpi log.`,
 		Args: cobra.ExactArgs(1),
 	}
-	req := mapper.TopoRequest{}
+	req := topo.Request{}
 	f := cmd.Flags()
 	f.BoolVar(&req.JSON, "json", false, "print JSON")
 	f.StringVar(&req.Metric, "metric", "auto", "statistic to cluster: mean, median, min, p99 (auto: median, or mean for mmpi logs)")
@@ -24,7 +23,7 @@ SURVEY is a survey directory or an mmpi log.`,
 	f.StringVar(&req.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], cmd.OutOrStdout()
-		return mapper.RunTopo(req)
+		return topo.Run(req)
 	}
 	return cmd
 }

@@ -7,4 +7,4 @@
 // Producers (bench, interpose) write survey and profile directories; mapper
 // reads them into one model; consumers (plots, placement, compare) use that
 // model. mapper never imports a producer or a consumer.
-package mapper
+package survey

@@ -1,4 +1,4 @@
-package mapper
+package survey
 
 import (
 	"bytes"
@@ -143,7 +143,7 @@ func TestReadMMPIValues(t *testing.T) {
 }
 
 func TestLoadDetects(t *testing.T) {
-	log := filepath.Join("..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
+	log := filepath.Join("..", "..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
 	s, err := Load(log, LoadOptions{})
 	if err != nil || s.N() != 32 {
 		t.Fatalf("Load(mmpi log): %v", err)
@@ -166,7 +166,7 @@ func TestLoadDetects(t *testing.T) {
 }
 
 func FuzzReadMMPI(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "mmpi", "*.dat"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "mmpi", "*.dat"))
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -195,7 +195,7 @@ func FuzzReadMMPI(f *testing.F) {
 }
 
 func BenchmarkReadMMPI(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -214,4 +214,13 @@ func TestReadMMPISize(t *testing.T) {
 	if got := s.Tables[0].Size; got != 256 || s.Meta.Sizes[0] != 256 {
 		t.Errorf("size %d (meta %v), want 256 bytes for MsgLen 64", got, s.Meta.Sizes)
 	}
+}
+
+func readTestLog(t testing.TB, name string, opt MMPIOptions) *Survey {
+	t.Helper()
+	s, err := ReadMMPIFile(filepath.Join("..", "..", "testdata", "mmpi", name), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

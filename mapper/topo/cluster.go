@@ -1,10 +1,12 @@
-package mapper
+package topo
 
 import (
 	"math"
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Merge is one step of an agglomerative clustering: clusters A and B (ids:
@@ -29,7 +31,7 @@ type Dendrogram struct {
 // once. It uses the nearest-neighbour-chain algorithm, O(n^2) time and a
 // packed triangle of memory (8 bytes a pair).
 func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
-	tri := TriLen(n)
+	tri := survey.TriLen(n)
 	sum := make([]float32, tri)
 	cnt := make([]float32, tri)
 	var wg sync.WaitGroup
@@ -40,7 +42,7 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 			defer wg.Done()
 			// Rows w, w+workers, ... so that long and short rows share.
 			for a := w; a < n; a += workers {
-				base := TriIndex(n, a, a+1) - (a + 1)
+				base := survey.TriIndex(n, a, a+1) - (a + 1)
 				for b := a + 1; b < n; b++ {
 					v := dist(a, b)
 					if !math.IsNaN(v) && !math.IsInf(v, 0) {
@@ -53,7 +55,7 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 	}
 	wg.Wait()
 	d := func(a, b int) float64 {
-		i := TriIndex(n, a, b)
+		i := survey.TriIndex(n, a, b)
 		if cnt[i] == 0 {
 			return math.Inf(1)
 		}
@@ -113,7 +115,7 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 			if !active[k] || k == lo || k == hi {
 				continue
 			}
-			il, ih := TriIndex(n, k, lo), TriIndex(n, k, hi)
+			il, ih := survey.TriIndex(n, k, lo), survey.TriIndex(n, k, hi)
 			sum[il] += sum[ih]
 			cnt[il] += cnt[ih]
 		}
@@ -217,7 +219,7 @@ func (dg *Dendrogram) rawAverage(k int, vals []float32) float64 {
 	sum, cnt := 0.0, 0
 	for _, x := range dg.Members(m.A) {
 		for _, y := range dg.Members(m.B) {
-			if v := vals[TriIndex(dg.N, x, y)]; v == v {
+			if v := vals[survey.TriIndex(dg.N, x, y)]; v == v {
 				sum += float64(v)
 				cnt++
 			}

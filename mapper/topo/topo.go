@@ -1,10 +1,13 @@
-package mapper
+package topo
 
 import (
 	"fmt"
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Level names used by topology inference, finest first.
@@ -25,13 +28,13 @@ const (
 	LayoutOnePerNode = "one-per-node"
 )
 
-// TopoOptions control topology inference.
-type TopoOptions struct {
+// Options control topology inference.
+type Options struct {
 	// Size is the message size to use; < 0 means the smallest measured.
 	Size int
 	// Metric is the statistic clustered; < 0 picks the median when the
 	// survey has it, else the mean.
-	Metric Metric
+	Metric survey.Metric
 	// LevelRatio is the smallest jump between successive merge heights
 	// that separates two levels (default 1.15).
 	LevelRatio float64
@@ -60,9 +63,9 @@ type TopoOptions struct {
 	NetworkUs float64
 }
 
-// DefaultTopoOptions returns the defaults.
-func DefaultTopoOptions() TopoOptions {
-	return TopoOptions{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5, StrongNodeRatio: 2.5}
+// DefaultOptions returns the defaults.
+func DefaultOptions() Options {
+	return Options{Size: -1, Metric: -1, LevelRatio: 1.15, NodeRatio: 1.5, NetworkUs: 1.5, ProfileWeight: 1, NodeMaxUs: 5, StrongNodeRatio: 2.5}
 }
 
 // Topology is what latency alone says about a machine; it is what
@@ -71,7 +74,7 @@ type Topology struct {
 	// Levels from the closest pairs (e.g. core) to the farthest (network).
 	Levels []Level `json:"levels"`
 	// Ranks gives each rank's inferred node.
-	Ranks []TopoRank `json:"ranks"`
+	Ranks []Rank `json:"ranks"`
 	// Layout is block, cyclic, irregular or one-per-node.
 	Layout string `json:"layout"`
 	// Nodes is the number of inferred nodes.
@@ -114,8 +117,8 @@ type Level struct {
 	Groups int `json:"groups"`
 }
 
-// TopoRank is one rank's line of the topology.
-type TopoRank struct {
+// Rank is one rank's line of the topology.
+type Rank struct {
 	Rank int    `json:"rank"`
 	Host string `json:"host"`
 	Node int    `json:"node"`
@@ -123,31 +126,22 @@ type TopoRank struct {
 
 // ChooseMetric returns the statistic to analyse in t: want when it is >= 0
 // and present, else the median when t has it, else the mean.
-func ChooseMetric(t *PairTable, want Metric) (Metric, error) {
+func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error) {
 	if want >= 0 {
-		if !hasValues(t, want) {
+		if !t.HasValues(want) {
 			return 0, fmt.Errorf("mapper: the survey has no %s values at %d bytes", want, t.Size)
 		}
 		return want, nil
 	}
-	for _, m := range []Metric{Median, Mean, Min} {
-		if hasValues(t, m) {
+	for _, m := range []survey.Metric{survey.Median, survey.Mean, survey.Min} {
+		if t.HasValues(m) {
 			return m, nil
 		}
 	}
 	return 0, fmt.Errorf("mapper: the survey has no latencies at %d bytes", t.Size)
 }
 
-func hasValues(t *PairTable, m Metric) bool {
-	for _, v := range t.Values[m] {
-		if !math.IsNaN(float64(v)) {
-			return true
-		}
-	}
-	return false
-}
-
-// InferTopology groups ranks into levels from the latency matrix alone.
+// Infer groups ranks into levels from the latency matrix alone.
 //
 // Ranks are clustered by average linkage: two groups merge at the average,
 // over all their members, of a dissimilarity that is the round trip raised
@@ -162,8 +156,8 @@ func hasValues(t *PairTable, m Metric) bool {
 // separates ranks sharing a node from the network. A level made only of single ranks joining late
 // (a slow core) is folded into the level below and reported as a note.
 // Host names are only used afterwards, to check.
-func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
-	def := DefaultTopoOptions()
+func Infer(s *survey.Survey, opt Options) (*Topology, error) {
+	def := DefaultOptions()
 	if opt.LevelRatio <= 1 {
 		opt.LevelRatio = def.LevelRatio
 	}
@@ -202,7 +196,7 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	prof := newRowProfiles(n, vals)
 	wgt := opt.ProfileWeight
 	dist := func(a, b int) float64 {
-		v := float64(vals[TriIndex(n, a, b)])
+		v := float64(vals[survey.TriIndex(n, a, b)])
 		if wgt > 0 {
 			v *= 1 + wgt*prof.distance(a, b)
 		}
@@ -269,11 +263,11 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 	}
 	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
 	topo.Group = groups
-	stats := levelStats(dg, lm, ends)
+	lstats := levelStats(dg, lm, ends)
 	for i := range ends {
-		st := stats[i]
-		topo.Levels = append(topo.Levels, Level{Name: names[i], RTTMin: round3(st.min), RTTMax: round3(st.max),
-			RTTMedian: round3(st.median), Pairs: st.pairs, Groups: maxInt(groups[i]) + 1})
+		st := lstats[i]
+		topo.Levels = append(topo.Levels, Level{Name: names[i], RTTMin: stats.Round3(st.min), RTTMax: stats.Round3(st.max),
+			RTTMedian: stats.Round3(st.median), Pairs: st.pairs, Groups: maxInt(groups[i]) + 1})
 		if names[i] == LevelNode {
 			topo.NodeLevel = i
 		}
@@ -300,9 +294,9 @@ func InferTopology(s *Survey, opt TopoOptions) (*Topology, error) {
 		}
 		topo.Notes = append(topo.Notes, why+": every rank is taken to be on its own node")
 	}
-	topo.Ranks = make([]TopoRank, n)
+	topo.Ranks = make([]Rank, n)
 	for r := 0; r < n; r++ {
-		topo.Ranks[r] = TopoRank{Rank: r, Host: s.Ranks[r].Host, Node: node[r]}
+		topo.Ranks[r] = Rank{Rank: r, Host: s.Ranks[r].Host, Node: node[r]}
 	}
 	topo.Nodes = maxInt(node) + 1
 	topo.RanksPerNode = make([]int, topo.Nodes)
@@ -551,7 +545,7 @@ func ClassifyLayout(node []int) string {
 // DescribeLayout says in words how ranks sit on nodes, for example
 // "4 nodes x 32 ranks, block (ranks 0-31 on nid00670, 32-63 on nid00671,
 // ...)". A node is named by its ranks' host when they share one.
-func DescribeLayout(node []int, ranks []Rank) string {
+func DescribeLayout(node []int, ranks []survey.Rank) string {
 	n := len(node)
 	k := maxInt(node) + 1
 	members := make([][]int, k)
@@ -596,7 +590,7 @@ func DescribeLayout(node []int, ranks []Rank) string {
 	return b.String()
 }
 
-func nodeName(members []int, ranks []Rank, i int) string {
+func nodeName(members []int, ranks []survey.Rank, i int) string {
 	if len(ranks) > 0 {
 		h := ranks[members[0]].Host
 		same := h != ""
@@ -677,9 +671,9 @@ func FormatRanks(r []int) string {
 // whose latencies put it on another node than the rest of its host, and
 // inferred nodes that hold several hosts. vals is the packed latency
 // triangle, used to quote the evidence.
-func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []string) {
+func CheckHosts(node []int, ranks []survey.Rank, vals []float32) (agree bool, msgs []string) {
 	n := len(node)
-	host, nhosts := HostIndex(ranks)
+	host, nhosts := survey.HostIndex(ranks)
 	// Majority inferred node of each host.
 	k := maxInt(node) + 1
 	counts := make(map[[2]int]int)
@@ -704,10 +698,10 @@ func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []st
 			var mates []float64
 			for q := 0; q < n; q++ {
 				if q != r && host[q] == host[r] && node[q] == major[host[r]] {
-					mates = append(mates, float64(vals[TriIndex(n, r, q)]))
+					mates = append(mates, float64(vals[survey.TriIndex(n, r, q)]))
 				}
 			}
-			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, MedianOf(mates)))
+			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, stats.Median(mates)))
 		}
 	}
 	// Nodes holding several hosts.
@@ -737,38 +731,22 @@ func CheckHosts(node []int, ranks []Rank, vals []float32) (agree bool, msgs []st
 		}
 	}
 	if !agree {
-		summary := fmt.Sprintf("host names say %s; latencies say %s", describeCounts(renumber(host)), describeCounts(node))
+		summary := fmt.Sprintf("host names say %s; latencies say %s", DescribeCounts(renumber(host)), DescribeCounts(node))
 		msgs = append([]string{summary}, msgs...)
 	}
 	return agree, msgs
 }
 
 // renumber numbers groups in order of their lowest member.
-// HostIndex numbers the ranks' hosts in order of first appearance: idx[r]
-// is rank r's host number, hosts how many distinct hosts there are.
-func HostIndex(ranks []Rank) (idx []int, hosts int) {
-	num := map[string]int{}
-	idx = make([]int, len(ranks))
-	for i, r := range ranks {
-		v, ok := num[r.Host]
-		if !ok {
-			v = len(num)
-			num[r.Host] = v
-		}
-		idx[i] = v
-	}
-	return idx, len(num)
-}
-
 // hostNodes numbers the ranks' hosts (HostIndex), or returns nil when a
 // host name is unknown or every rank has its own.
-func hostNodes(ranks []Rank) []int {
+func hostNodes(ranks []survey.Rank) []int {
 	for _, r := range ranks {
 		if r.Host == "" {
 			return nil
 		}
 	}
-	idx, hosts := HostIndex(ranks)
+	idx, hosts := survey.HostIndex(ranks)
 	if hosts == len(ranks) {
 		return nil
 	}
@@ -789,7 +767,7 @@ func renumber(g []int) []int {
 	return out
 }
 
-func describeCounts(node []int) string {
+func DescribeCounts(node []int) string {
 	k := maxInt(node) + 1
 	counts := make([]int, k)
 	for _, x := range node {
@@ -811,7 +789,3 @@ func contains(s []string, x string) bool {
 	}
 	return false
 }
-
-// round3 rounds to nanosecond resolution (3 decimals of a microsecond), as
-// pairs.csv does; NaN stays NaN.
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -1,99 +1,48 @@
-package interpose
+package report
 
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/latmap/latmap/mapper/profile"
 )
 
-// ReportOptions are latmap report's settings.
-type ReportOptions struct {
+// Options are latmap report's settings.
+type Options struct {
 	Top int // functions listed in the summary (default 5)
 }
 
 // column is one column of a report table: a function's value per rank.
 type column struct {
 	name  string
-	value func(f *Function) float64
+	value func(f *profile.Function) float64
 }
-
-func (p *Profile) hasMode(m string) bool {
-	for _, x := range p.Meta.Modes {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
-// byRankFunc indexes functions.csv by rank and function.
-func (p *Profile) byRankFunc() map[int]map[string]*Function {
-	m := map[int]map[string]*Function{}
-	for i := range p.Functions {
-		f := &p.Functions[i]
-		if m[f.Rank] == nil {
-			m[f.Rank] = map[string]*Function{}
-		}
-		m[f.Rank][f.Function] = f
-	}
-	return m
-}
-
-// functionTotals sums a value over ranks per function.
-func (p *Profile) functionTotals(v func(f *Function) float64) map[string]float64 {
-	t := map[string]float64{}
-	for i := range p.Functions {
-		t[p.Functions[i].Function] += v(&p.Functions[i])
-	}
-	return t
-}
-
-// orderedFunctions returns the functions whose value is non-zero on some
-// rank, largest total first (ties by name).
-func (p *Profile) orderedFunctions(v func(f *Function) float64) []string {
-	t := p.functionTotals(v)
-	var names []string
-	for n, x := range t {
-		if x != 0 {
-			names = append(names, n)
-		}
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if t[names[i]] != t[names[j]] {
-			return t[names[i]] > t[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	return names
-}
-
-func totalTime(f *Function) float64 { return f.Time + f.Late + f.Sync }
 
 // Report prints MPInside's five tables (elapsed times; Kbytes and requests
 // with send attribute; Kbytes and requests with receive attribute), one row
 // per rank, then a column legend and a summary.
-func Report(w io.Writer, p *Profile, opt ReportOptions) error {
+func Report(w io.Writer, p *profile.Profile, opt Options) error {
 	if opt.Top <= 0 {
 		opt.Top = 5
 	}
-	idx := p.byRankFunc()
-	slt, cw := p.hasMode("slt"), p.hasMode("collective-wait")
+	idx := p.ByRankFunction()
+	slt, cw := p.HasMode(profile.ModeSLT), p.HasMode(profile.ModeCollectiveWait)
 
 	// Elapsed times: comput, then per function its transfer time, its
 	// send-late (w_) and collective-wait (b_) parts beside it.
 	var cols []column
-	lateTot := p.functionTotals(func(f *Function) float64 { return f.Late })
-	syncTot := p.functionTotals(func(f *Function) float64 { return f.Sync })
-	for _, name := range p.orderedFunctions(totalTime) {
+	lateTot := p.FunctionTotals(func(f *profile.Function) float64 { return f.Late })
+	syncTot := p.FunctionTotals(func(f *profile.Function) float64 { return f.Sync })
+	for _, name := range p.OrderedFunctions((*profile.Function).TotalTime) {
 		name := name
-		cols = append(cols, column{name, func(f *Function) float64 { return f.Time }})
+		cols = append(cols, column{name, func(f *profile.Function) float64 { return f.Time }})
 		if slt && (lateTot[name] > 0 || waits(name)) {
-			cols = append(cols, column{"w_" + name, func(f *Function) float64 { return f.Late }})
+			cols = append(cols, column{"w_" + name, func(f *profile.Function) float64 { return f.Late }})
 		}
 		if cw && syncTot[name] > 0 {
-			cols = append(cols, column{"b_" + name, func(f *Function) float64 { return f.Sync }})
+			cols = append(cols, column{"b_" + name, func(f *profile.Function) float64 { return f.Sync }})
 		}
 	}
 	header := fmt.Sprintf("Elapsed times (seconds) of %d ranks, modes %s", len(p.Ranks), strings.Join(p.Meta.Modes, ", "))
@@ -105,27 +54,27 @@ func Report(w io.Writer, p *Profile, opt ReportOptions) error {
 	}
 	for _, t := range []struct {
 		title string
-		v     func(f *Function) float64
+		v     func(f *profile.Function) float64
 		fmt   string
 	}{
-		{"Kbytes with send attribute", func(f *Function) float64 { return float64(f.BytesSent) / 1024 }, "%.1f"},
-		{"Requests with send attribute", func(f *Function) float64 { return float64(f.ReqsSent) }, "%.0f"},
-		{"Kbytes with receive attribute", func(f *Function) float64 { return float64(f.BytesRecv) / 1024 }, "%.1f"},
-		{"Requests with receive attribute", func(f *Function) float64 { return float64(f.ReqsRecv) }, "%.0f"},
+		{"Kbytes with send attribute", func(f *profile.Function) float64 { return float64(f.BytesSent) / 1024 }, "%.1f"},
+		{"Requests with send attribute", func(f *profile.Function) float64 { return float64(f.ReqsSent) }, "%.0f"},
+		{"Kbytes with receive attribute", func(f *profile.Function) float64 { return float64(f.BytesRecv) / 1024 }, "%.1f"},
+		{"Requests with receive attribute", func(f *profile.Function) float64 { return float64(f.ReqsRecv) }, "%.0f"},
 	} {
 		var cs []column
-		for _, name := range p.orderedFunctions(t.v) {
+		for _, name := range p.OrderedFunctions(t.v) {
 			cs = append(cs, column{name, t.v})
 		}
 		if err := table(w, t.title, p, idx, cs, t.fmt, false); err != nil {
 			return err
 		}
 	}
-	legend(w, slt, cw, p.hasMode(ModeCollectivesInMatrix))
+	legend(w, slt, cw, p.HasMode(profile.ModeCollectivesInMatrix))
 	return summary(w, p, opt)
 }
 
-func table(w io.Writer, title string, p *Profile, idx map[int]map[string]*Function, cols []column, vf string, comput bool) error {
+func table(w io.Writer, title string, p *profile.Profile, idx map[int]map[string]*profile.Function, cols []column, vf string, comput bool) error {
 	fmt.Fprintf(w, "%s\n", title)
 	if len(cols) == 0 && !comput {
 		fmt.Fprintf(w, "  (none)\n\n")
@@ -185,14 +134,14 @@ func legend(w io.Writer, slt, cw, cm bool) {
 	fmt.Fprintln(w)
 }
 
-func summary(w io.Writer, p *Profile, opt ReportOptions) error {
+func summary(w io.Writer, p *profile.Profile, opt Options) error {
 	var elapsed, mpi, late, sync, recvWait float64
 	for _, r := range p.Ranks {
 		elapsed += r.Elapsed
 	}
 	for i := range p.Functions {
 		f := &p.Functions[i]
-		mpi += totalTime(f)
+		mpi += f.TotalTime()
 		late += f.Late
 		sync += f.Sync
 		if waits(f.Function) {
@@ -201,8 +150,8 @@ func summary(w io.Writer, p *Profile, opt ReportOptions) error {
 	}
 	fmt.Fprintln(w, "Summary")
 	fmt.Fprintf(w, "  MPI share of the time: %s (%.3f s of %.3f s over all ranks)\n", pct(mpi, elapsed), mpi, elapsed)
-	tot := p.functionTotals(totalTime)
-	names := p.orderedFunctions(totalTime)
+	tot := p.FunctionTotals((*profile.Function).TotalTime)
+	names := p.OrderedFunctions((*profile.Function).TotalTime)
 	if len(names) > opt.Top {
 		names = names[:opt.Top]
 	}
@@ -211,10 +160,10 @@ func summary(w io.Writer, p *Profile, opt ReportOptions) error {
 		fmt.Fprintf(w, " %s %.3f s (%s of MPI);", n, tot[n], pct(tot[n], mpi))
 	}
 	fmt.Fprintln(w)
-	if p.hasMode("slt") {
+	if p.HasMode(profile.ModeSLT) {
 		fmt.Fprintf(w, "  send-late time: %.3f s, %s of the time in receives and waits; no placement can remove it\n", late, pct(late, recvWait))
 	}
-	if p.hasMode("collective-wait") {
+	if p.HasMode(profile.ModeCollectiveWait) {
 		fmt.Fprintf(w, "  collective wait: %.3f s, %s of the MPI time; load imbalance, not the network\n", sync, pct(sync, mpi))
 	}
 	host := map[int]string{}
@@ -234,7 +183,7 @@ func summary(w io.Writer, p *Profile, opt ReportOptions) error {
 		hosts[h] = true
 	}
 	what := "point-to-point bytes"
-	if p.hasMode(ModeCollectivesInMatrix) {
+	if p.HasMode(profile.ModeCollectivesInMatrix) {
 		what = "matrix bytes (point-to-point and collectives)"
 	}
 	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %d hosts, %d rank pairs)\n", what,
@@ -256,8 +205,8 @@ func pct(a, b float64) string {
 }
 
 // ReportDir reads the profile directory dir and prints its Report.
-func ReportDir(w io.Writer, dir string, opt ReportOptions) error {
-	p, err := ReadProfile(dir)
+func ReportDir(w io.Writer, dir string, opt Options) error {
+	p, err := profile.ReadProfile(dir)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -270,5 +219,5 @@ func waits(name string) bool {
 	if strings.HasPrefix(name, "MPI_Wait") {
 		return true
 	}
-	return wrappedFunctions[name] == "recv" && !strings.HasPrefix(name, "MPI_I") && !strings.HasSuffix(name, "_init")
+	return profile.FunctionKinds[name] == "recv" && !strings.HasPrefix(name, "MPI_I") && !strings.HasSuffix(name, "_init")
 }

@@ -1,4 +1,4 @@
-package mapper
+package sysfs
 
 import (
 	"os"
@@ -70,9 +70,9 @@ func TestParseSysInt(t *testing.T) {
 		want    int
 		wantErr bool
 	}{{"0\n", 0, false}, {" 12 ", 12, false}, {"-1\n", -1, false}, {"", 0, true}, {"x\n", 0, true}} {
-		got, err := ParseSysInt([]byte(tc.in))
+		got, err := ParseInt([]byte(tc.in))
 		if (err != nil) != tc.wantErr || (!tc.wantErr && got != tc.want) {
-			t.Errorf("ParseSysInt(%q) = %d, %v; want %d, error %v", tc.in, got, err, tc.want, tc.wantErr)
+			t.Errorf("ParseInt(%q) = %d, %v; want %d, error %v", tc.in, got, err, tc.want, tc.wantErr)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestSysFSCPUPlace(t *testing.T) {
 		{"2socket-8cpu", -1, CPUPlace{CPU: -1, Socket: -1, NUMA: -1, L3: -1}},
 	}
 	for _, tc := range tests {
-		fs := NewSysFS(filepath.Join("..", "testdata", "sys", tc.tree))
+		fs := New(filepath.Join("..", "..", "testdata", "sys", tc.tree))
 		got, err := fs.CPUPlace(tc.cpu)
 		if err != nil {
 			t.Errorf("%s cpu %d: %v", tc.tree, tc.cpu, err)
@@ -135,14 +135,14 @@ func TestSysFSBadFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(d, "physical_package_id"), []byte("zero\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSysFS(root).CPUPlace(0); err == nil {
+	if _, err := New(root).CPUPlace(0); err == nil {
 		t.Fatal("CPUPlace read an unparsable physical_package_id without error")
 	}
 	n := filepath.Join(root, "devices", "system", "node", "node0")
 	os.MkdirAll(n, 0o755)
 	os.WriteFile(filepath.Join(d, "physical_package_id"), []byte("0\n"), 0o644)
 	os.WriteFile(filepath.Join(n, "cpulist"), []byte("0-x\n"), 0o644)
-	if _, err := NewSysFS(root).CPUPlace(0); err == nil {
+	if _, err := New(root).CPUPlace(0); err == nil {
 		t.Fatal("CPUPlace read an unparsable node cpulist without error")
 	}
 }
@@ -152,7 +152,7 @@ func TestSysFSLive(t *testing.T) {
 	if _, err := os.Stat("/sys/devices/system/cpu/cpu0"); err != nil {
 		t.Skip("skipping: no /sys/devices/system/cpu/cpu0 (not Linux?)")
 	}
-	pl, err := NewSysFS("").CPUPlace(0)
+	pl, err := New("").CPUPlace(0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,17 @@
-package mapper
+package synth
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/latmap/latmap/mapper/survey"
 )
 
-// SyntheticSpec describes a made-up machine whose hierarchy is known, for
+// Spec describes a made-up machine whose hierarchy is known, for
 // tests and benchmarks: Nodes nodes of Sockets sockets of Cores cores,
 // NodesPerSwitch nodes behind each switch, one rank per core.
-type SyntheticSpec struct {
+type Spec struct {
 	Nodes, Sockets, Cores int
 	// NodesPerSwitch groups nodes under switches; 0 puts all under one.
 	NodesPerSwitch int
@@ -30,7 +32,7 @@ type SyntheticSpec struct {
 
 // Synthetic makes a survey of the machine spec describes, with every metric
 // filled (median = mean, min and p99 around it).
-func Synthetic(spec SyntheticSpec) *Survey {
+func New(spec Spec) *survey.Survey {
 	if spec.Size == 0 {
 		spec.Size = 64
 	}
@@ -40,20 +42,20 @@ func Synthetic(spec SyntheticSpec) *Survey {
 	perNode := spec.Sockets * spec.Cores
 	n := spec.Nodes * perNode
 	rng := rand.New(rand.NewPCG(spec.Seed, 0x5eed))
-	s := &Survey{Meta: SurveyMeta{Tool: "latmap synthetic", Ranks: n, Sizes: []int{spec.Size}, Repeats: spec.Repeats,
+	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap synthetic", Ranks: n, Sizes: []int{spec.Size}, Repeats: spec.Repeats,
 		Schedule: "rounds", Scope: "all", Machine: "synthetic", Source: "synthetic"}}
 	type place struct{ node, socket, core int }
 	pl := make([]place, n)
 	for r := 0; r < n; r++ {
 		var node, slot int
-		if spec.Layout == LayoutCyclic {
+		if spec.Layout == "cyclic" {
 			node, slot = r%spec.Nodes, r/spec.Nodes
 		} else {
 			node, slot = r/perNode, r%perNode
 		}
 		pl[r] = place{node, slot / spec.Cores, slot % spec.Cores}
 		cpu := slot
-		s.Ranks = append(s.Ranks, Rank{Rank: r, Host: fmt.Sprintf("node%03d", node), CPU: cpu, CPUEnd: cpu,
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: r, Host: fmt.Sprintf("node%03d", node), CPU: cpu, CPUEnd: cpu,
 			CPUSet: fmt.Sprint(cpu), Socket: pl[r].socket, NUMA: pl[r].socket, L3: pl[r].socket})
 	}
 	sw := func(node int) int {
@@ -62,8 +64,8 @@ func Synthetic(spec SyntheticSpec) *Survey {
 		}
 		return node / spec.NodesPerSwitch
 	}
-	t := NewPairTable(n, spec.Size, Mean, Std, Min, Median, P99)
-	var p PairStats
+	t := survey.NewPairTable(n, spec.Size, survey.Mean, survey.Std, survey.Min, survey.Median, survey.P99)
+	var p survey.PairStats
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			pa, pb := pl[a], pl[b]
@@ -79,11 +81,11 @@ func Synthetic(spec SyntheticSpec) *Survey {
 				base = spec.RTT[3]
 			}
 			v := base * math.Exp(spec.Noise*rng.NormFloat64())
-			p = PairStats{A: a, B: b, Size: spec.Size, Samples: spec.Repeats, Mean: v, Median: v,
+			p = survey.PairStats{A: a, B: b, Size: spec.Size, Samples: spec.Repeats, Mean: v, Median: v,
 				Std: v * 0.05, Min: v * 0.9, P99: v * 1.3, Isolated: math.NaN()}
 			t.Set(&p)
 		}
 	}
-	s.Tables = []*PairTable{t}
+	s.Tables = []*survey.PairTable{t}
 	return s
 }

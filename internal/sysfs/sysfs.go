@@ -1,4 +1,4 @@
-package mapper
+package sysfs
 
 import (
 	"bytes"
@@ -12,19 +12,19 @@ import (
 	"strings"
 )
 
-// DefaultSysRoot is where sysfs is mounted.
-const DefaultSysRoot = "/sys"
+// DefaultRoot is where sysfs is mounted.
+const DefaultRoot = "/sys"
 
-// SysFS reads where CPUs sit (socket, NUMA node, L3 cache) from a sysfs
+// FS reads where CPUs sit (socket, NUMA node, L3 cache) from a sysfs
 // tree. The root is a parameter so tests read captured trees.
-type SysFS struct{ root string }
+type FS struct{ root string }
 
-// NewSysFS returns a reader of the sysfs tree at root ("" is DefaultSysRoot).
-func NewSysFS(root string) SysFS {
+// New returns a reader of the sysfs tree at root ("" is DefaultRoot).
+func New(root string) FS {
 	if root == "" {
-		root = DefaultSysRoot
+		root = DefaultRoot
 	}
-	return SysFS{root: root}
+	return FS{root: root}
 }
 
 // CPUPlace says where one logical CPU sits. Unknown values are -1.
@@ -41,13 +41,13 @@ type CPUPlace struct {
 	L3     int
 }
 
-func (s SysFS) path(p ...string) string {
+func (s FS) path(p ...string) string {
 	return filepath.Join(append([]string{s.root}, p...)...)
 }
 
 // CPUPlace reads where cpu sits. Missing files give -1 for that fact; a file
 // that exists but cannot be parsed is an error.
-func (s SysFS) CPUPlace(cpu int) (CPUPlace, error) {
+func (s FS) CPUPlace(cpu int) (CPUPlace, error) {
 	pl := CPUPlace{CPU: cpu, Socket: -1, NUMA: -1, L3: -1}
 	if cpu < 0 {
 		return pl, nil
@@ -67,7 +67,7 @@ func (s SysFS) CPUPlace(cpu int) (CPUPlace, error) {
 	return pl, nil
 }
 
-func (s SysFS) numaOf(cpu int) (int, error) {
+func (s FS) numaOf(cpu int) (int, error) {
 	nodes, err := filepath.Glob(s.path("devices", "system", "node", "node[0-9]*"))
 	if err != nil {
 		return -1, err
@@ -142,16 +142,16 @@ func readSysInt(path string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	v, err := ParseSysInt(b)
+	v, err := ParseInt(b)
 	if err != nil {
 		return -1, fmt.Errorf("%s: %w", path, err)
 	}
 	return v, nil
 }
 
-// ParseSysInt parses the content of a sysfs file holding one integer
+// ParseInt parses the content of a sysfs file holding one integer
 // ("0\n").
-func ParseSysInt(b []byte) (int, error) {
+func ParseInt(b []byte) (int, error) {
 	s := string(bytes.TrimSpace(b))
 	v, err := strconv.Atoi(s)
 	if err != nil {

@@ -1,4 +1,4 @@
-package mapper
+package compare
 
 import (
 	"fmt"
@@ -7,13 +7,17 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // Comparison is what latmap compare reports about two surveys: how each
 // placed ranks, what each level costs, and what nearest-neighbour (i, i+1)
 // and halving (i, i+N/2) exchanges pay.
 type Comparison struct {
-	A, B CompareSide
+	A, B Side
 	// Metric is the statistic compared (the same for both).
 	Metric string
 	// SameN is true when both surveys have the same number of ranks;
@@ -25,12 +29,12 @@ type Comparison struct {
 	Findings []string
 }
 
-// CompareSide is one survey of a comparison.
-type CompareSide struct {
+// Side is one survey of a comparison.
+type Side struct {
 	Name     string
 	N        int
 	Machine  string
-	Topology *Topology
+	Topology *topo.Topology
 	// Neighbour holds pairs (i, i+1), Halving pairs (i, i+N/2), All every
 	// pair.
 	Neighbour, Halving, All PairSummary
@@ -51,12 +55,12 @@ type PairSummary struct {
 // a survey has no such level).
 type LevelPair struct {
 	Name string
-	A, B *Level
+	A, B *topo.Level
 }
 
 // Compare analyses two surveys. Surveys of different sizes or machines are
 // compared level by level, and the findings say so.
-func Compare(a, b *Survey, nameA, nameB string, opt TopoOptions) (*Comparison, error) {
+func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Comparison, error) {
 	ta, err := a.Table(opt.Size)
 	if err != nil {
 		return nil, fmt.Errorf("compare %s: %w", nameA, err)
@@ -67,28 +71,28 @@ func Compare(a, b *Survey, nameA, nameB string, opt TopoOptions) (*Comparison, e
 	}
 	m := opt.Metric
 	if m < 0 {
-		m = Mean
-		if hasValues(ta, Median) && hasValues(tb, Median) {
-			m = Median
+		m = survey.Mean
+		if ta.HasValues(survey.Median) && tb.HasValues(survey.Median) {
+			m = survey.Median
 		}
 	}
 	c := &Comparison{Metric: m.String(), SameN: a.N() == b.N()}
 	opt.Metric = m
 	for _, side := range []struct {
-		s    *Survey
-		t    *PairTable
+		s    *survey.Survey
+		t    *survey.PairTable
 		name string
-		dst  *CompareSide
+		dst  *Side
 	}{{a, ta, nameA, &c.A}, {b, tb, nameB, &c.B}} {
 		o := opt
 		o.Size = side.t.Size
-		topo, err := InferTopology(side.s, o)
+		inferred, err := topo.Infer(side.s, o)
 		if err != nil {
 			return nil, fmt.Errorf("compare %s: %w", side.name, err)
 		}
 		n := side.s.N()
 		node := make([]int, n)
-		for _, r := range topo.Ranks {
+		for _, r := range inferred.Ranks {
 			node[r.Rank] = r.Node
 		}
 		vals := side.t.Values[m]
@@ -100,7 +104,7 @@ func Compare(a, b *Survey, nameA, nameB string, opt TopoOptions) (*Comparison, e
 		for r := 0; r < n/2; r++ {
 			hv = append(hv, [2]int{r, r + n/2})
 		}
-		*side.dst = CompareSide{Name: side.name, N: n, Machine: side.s.Meta.Machine, Topology: topo,
+		*side.dst = Side{Name: side.name, N: n, Machine: side.s.Meta.Machine, Topology: inferred,
 			Neighbour: sum(nb), Halving: sum(hv), All: summariseAll(n, vals, node)}
 	}
 	c.Levels = pairLevels(c.A.Topology.Levels, c.B.Topology.Levels)
@@ -112,7 +116,7 @@ func summarise(n int, vals []float32, node []int, pairs [][2]int) PairSummary {
 	var v []float64
 	off := 0
 	for _, p := range pairs {
-		x := float64(vals[TriIndex(n, p[0], p[1])])
+		x := float64(vals[survey.TriIndex(n, p[0], p[1])])
 		if node[p[0]] != node[p[1]] {
 			off++
 		}
@@ -138,7 +142,7 @@ func summariseAll(n int, vals []float32, node []int) PairSummary {
 			}
 		}
 	}
-	return summary(v, TriLen(n), off)
+	return summary(v, survey.TriLen(n), off)
 }
 
 func summary(v []float64, pairs, off int) PairSummary {
@@ -151,19 +155,19 @@ func summary(v []float64, pairs, off int) PairSummary {
 	for _, x := range v {
 		total += x
 	}
-	s.Min, s.Max, s.Median, s.Mean = round3(v[0]), round3(v[len(v)-1]), round3(v[len(v)/2]), round3(total/float64(len(v)))
+	s.Min, s.Max, s.Median, s.Mean = stats.Round3(v[0]), stats.Round3(v[len(v)-1]), stats.Round3(v[len(v)/2]), stats.Round3(total/float64(len(v)))
 	return s
 }
 
 // levelOrder ranks level names from the closest pairs to the farthest.
 func levelOrder(name string) int {
-	for i, n := range []string{LevelCore, LevelNUMA, LevelSocket, LevelNode, LevelSwitch, LevelNetwork} {
+	for i, n := range []string{topo.LevelCore, topo.LevelNUMA, topo.LevelSocket, topo.LevelNode, topo.LevelSwitch, topo.LevelNetwork} {
 		if name == n {
 			return i * 100
 		}
 	}
 	// core1, core2 ... and switch1, switch2 ...
-	for base, n := range map[int]string{0: LevelCore, 400: LevelSwitch} {
+	for base, n := range map[int]string{0: topo.LevelCore, 400: topo.LevelSwitch} {
 		if strings.HasPrefix(name, n) {
 			var k int
 			fmt.Sscan(strings.TrimPrefix(name, n), &k)
@@ -173,8 +177,8 @@ func levelOrder(name string) int {
 	return 1000
 }
 
-func pairLevels(a, b []Level) []LevelPair {
-	find := func(ls []Level, name string) *Level {
+func pairLevels(a, b []topo.Level) []LevelPair {
+	find := func(ls []topo.Level, name string) *topo.Level {
 		for i := range ls {
 			if ls[i].Name == name {
 				return &ls[i]
@@ -184,7 +188,7 @@ func pairLevels(a, b []Level) []LevelPair {
 	}
 	var out []LevelPair
 	seen := map[string]bool{}
-	for _, ls := range [][]Level{a, b} {
+	for _, ls := range [][]topo.Level{a, b} {
 		for _, l := range ls {
 			if !seen[l.Name] {
 				seen[l.Name] = true
@@ -196,7 +200,7 @@ func pairLevels(a, b []Level) []LevelPair {
 	return out
 }
 
-func findings(c *Comparison, a, b *Survey) []string {
+func findings(c *Comparison, a, b *survey.Survey) []string {
 	var f []string
 	if !c.SameN {
 		f = append(f, fmt.Sprintf("the surveys have different numbers of ranks (%d and %d): compared level by level; neighbour and halving pairs are not the same pairs", c.A.N, c.B.N))
@@ -246,7 +250,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "machine\t%s\t%s\n", c.A.Machine, c.B.Machine)
 	}
 	fmt.Fprintf(tw, "layout\t%s\t%s\n", c.A.Topology.Layout, c.B.Topology.Layout)
-	fmt.Fprintf(tw, "nodes x ranks\t%s\t%s\n", describeCounts(nodesOf(c.A.Topology)), describeCounts(nodesOf(c.B.Topology)))
+	fmt.Fprintf(tw, "nodes x ranks\t%s\t%s\n", topo.DescribeCounts(nodesOf(c.A.Topology)), topo.DescribeCounts(nodesOf(c.B.Topology)))
 	fmt.Fprintf(tw, "%s round trip (us)\t\t\n", c.Metric)
 	for _, lp := range c.Levels {
 		fmt.Fprintf(tw, "  level %s\t%s\t%s\n", lp.Name, levelCell(lp.A), levelCell(lp.B))
@@ -266,7 +270,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	return nil
 }
 
-func nodesOf(t *Topology) []int {
+func nodesOf(t *topo.Topology) []int {
 	out := make([]int, len(t.Ranks))
 	for i, r := range t.Ranks {
 		out[i] = r.Node
@@ -274,7 +278,7 @@ func nodesOf(t *Topology) []int {
 	return out
 }
 
-func levelCell(l *Level) string {
+func levelCell(l *topo.Level) string {
 	if l == nil {
 		return "-"
 	}

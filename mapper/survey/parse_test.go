@@ -1,4 +1,4 @@
-package mapper
+package survey
 
 import (
 	"bytes"
@@ -40,27 +40,6 @@ func FuzzParseMicros(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkParseMicros)
-}
-
-// BenchmarkScanPairs parses a 512-rank pairs.csv (130816 rows).
-func BenchmarkScanPairs(b *testing.B) {
-	s := Synthetic(SyntheticSpec{Nodes: 16, Sockets: 2, Cores: 16, RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.1, Seed: 1})
-	var buf bytes.Buffer
-	if err := WritePairs(&buf, s.Tables); err != nil {
-		b.Fatal(err)
-	}
-	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		rows := 0
-		if err := ScanPairs(bytes.NewReader(data), func(*PairStats) error { rows++; return nil }); err != nil {
-			b.Fatal(err)
-		}
-		if rows != TriLen(512) {
-			b.Fatalf("%d rows", rows)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(TriLen(512)), "ns/row")
 }
 
 // TestScanPairsChunks checks rows and error line numbers across the

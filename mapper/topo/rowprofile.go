@@ -1,6 +1,10 @@
-package mapper
+package topo
 
-import "math"
+import (
+	"math"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
 
 // rowProfiles holds, for every rank, its round trips to a fixed set of
 // reference ranks: the row of the latency matrix, which ranks on one node
@@ -17,7 +21,7 @@ const maxProfileWork = 1 << 26
 
 func newRowProfiles(n int, vals []float32) *rowProfiles {
 	k := n
-	if w := maxProfileWork / max(1, TriLen(n)); w < k {
+	if w := maxProfileWork / max(1, survey.TriLen(n)); w < k {
 		k = min(n, max(8, w))
 	}
 	p := &rowProfiles{ref: make([]int, k), rows: make([]float32, n*k)}
@@ -43,7 +47,7 @@ func newRowProfiles(n int, vals []float32) *rowProfiles {
 		for c, q := range p.ref {
 			v := nan
 			if q != r {
-				if x := vals[TriIndex(n, r, q)]; x > 0 {
+				if x := vals[survey.TriIndex(n, r, q)]; x > 0 {
 					v = float32(math.Log(float64(x)))
 				}
 			}
@@ -85,7 +89,7 @@ func (p *rowProfiles) distance(a, b int) float64 {
 // of the merge that first joins its two ranks.
 func (dg *Dendrogram) pairMerges() []int32 {
 	n := dg.N
-	lca := make([]int32, TriLen(n))
+	lca := make([]int32, survey.TriLen(n))
 	members := make([][]int, n+len(dg.Merges))
 	for i := 0; i < n; i++ {
 		members[i] = []int{i}
@@ -94,7 +98,7 @@ func (dg *Dendrogram) pairMerges() []int32 {
 		a, b := members[m.A], members[m.B]
 		for _, x := range a {
 			for _, y := range b {
-				lca[TriIndex(n, x, y)] = int32(k)
+				lca[survey.TriIndex(n, x, y)] = int32(k)
 			}
 		}
 		members[n+k] = append(a, b...)

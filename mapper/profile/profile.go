@@ -1,15 +1,15 @@
-package interpose
+package profile
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/gocarina/gocsv"
-
-	"github.com/latmap/latmap/mapper"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Profile directory file names.
@@ -19,6 +19,14 @@ const (
 	FunctionsFile = "functions.csv"
 	MatrixFile    = "matrix.csv"
 	SizesFile     = "sizes.csv"
+)
+
+// Modes a profile was taken in (meta.json's "modes").
+const (
+	ModeBasic               = "basic"
+	ModeSLT                 = "slt"             // send-late time with tokens (late_s)
+	ModeCollectiveWait      = "collective-wait" // a timed barrier before each collective (sync_s)
+	ModeCollectivesInMatrix = "collectives-in-matrix"
 )
 
 // Meta is the profile directory's meta.json.
@@ -51,7 +59,7 @@ type Meta struct {
 // Rank is one row of the profile's ranks.csv: the survey's columns plus the
 // elapsed and computation (outside MPI) seconds.
 type Rank struct {
-	mapper.Rank
+	survey.Rank
 	Elapsed float64 `csv:"elapsed_s"`
 	Comput  float64 `csv:"comput_s"`
 }
@@ -159,3 +167,58 @@ func (p *Profile) Validate() error {
 	}
 	return nil
 }
+
+// HasMode reports whether the profile was taken in mode m (ModeSLT, ...).
+func (p *Profile) HasMode(m string) bool {
+	for _, x := range p.Meta.Modes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// ByRankFunction indexes functions.csv by rank and function.
+func (p *Profile) ByRankFunction() map[int]map[string]*Function {
+	m := map[int]map[string]*Function{}
+	for i := range p.Functions {
+		f := &p.Functions[i]
+		if m[f.Rank] == nil {
+			m[f.Rank] = map[string]*Function{}
+		}
+		m[f.Rank][f.Function] = f
+	}
+	return m
+}
+
+// FunctionTotals sums a value over ranks per function.
+func (p *Profile) FunctionTotals(v func(f *Function) float64) map[string]float64 {
+	t := map[string]float64{}
+	for i := range p.Functions {
+		t[p.Functions[i].Function] += v(&p.Functions[i])
+	}
+	return t
+}
+
+// OrderedFunctions returns the functions whose value is non-zero on some
+// rank, largest total first (ties by name).
+func (p *Profile) OrderedFunctions(v func(f *Function) float64) []string {
+	t := p.FunctionTotals(v)
+	var names []string
+	for n, x := range t {
+		if x != 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if t[names[i]] != t[names[j]] {
+			return t[names[i]] > t[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// TotalTime is the whole time spent in the function: transfer, send-late
+// and collective wait.
+func (f *Function) TotalTime() float64 { return f.Time + f.Late + f.Sync }

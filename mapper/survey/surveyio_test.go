@@ -1,4 +1,4 @@
-package mapper
+package survey
 
 import (
 	"bytes"

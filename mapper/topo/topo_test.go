@@ -1,4 +1,4 @@
-package mapper
+package topo
 
 import (
 	"fmt"
@@ -9,11 +9,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
-func readTestLog(t testing.TB, name string, opt MMPIOptions) *Survey {
+func readTestLog(t testing.TB, name string, opt survey.MMPIOptions) *survey.Survey {
 	t.Helper()
-	s, err := ReadMMPIFile(filepath.Join("..", "testdata", "mmpi", name), opt)
+	s, err := survey.ReadMMPIFile(filepath.Join("..", "..", "testdata", "mmpi", name), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +24,7 @@ func readTestLog(t testing.TB, name string, opt MMPIOptions) *Survey {
 }
 
 // hostGroups numbers hosts in order of their first rank.
-func hostGroups(s *Survey) []int {
+func hostGroups(s *survey.Survey) []int {
 	idx := map[string]int{}
 	out := make([]int, s.N())
 	for i, r := range s.Ranks {
@@ -55,8 +58,8 @@ func TestInferTopologyRealLogs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			s := readTestLog(t, tc.file, MMPIOptions{})
-			tp, err := InferTopology(s, DefaultTopoOptions())
+			s := readTestLog(t, tc.file, survey.MMPIOptions{})
+			tp, err := Infer(s, DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,8 +108,8 @@ func checkLevelsConsistent(t *testing.T, tp *Topology, n int) {
 // all talk in 17-21 us (the messaging unit is used within a node too), so
 // the host names decide, and Blue Gene/L runs one rank per torus node.
 func TestInferTopologyBlueGene(t *testing.T) {
-	mira := readTestLog(t, "mira_2x16_ammpi_32_64_100.dat", MMPIOptions{HostPattern: regexp.MustCompile(`R\d+-M\d+-N\d+-J\d+`)})
-	tp, err := InferTopology(mira, DefaultTopoOptions())
+	mira := readTestLog(t, "mira_2x16_ammpi_32_64_100.dat", survey.MMPIOptions{HostPattern: regexp.MustCompile(`R\d+-M\d+-N\d+-J\d+`)})
+	tp, err := Infer(mira, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,13 +120,13 @@ func TestInferTopologyBlueGene(t *testing.T) {
 		t.Errorf("Mira: %s (hosts agree %v), notes %q; want 2 nodes x 16 block from the host names, with the note", tp.Description, tp.HostsAgree, tp.Notes)
 	}
 	// Without the pattern every processor name differs: one rank per node.
-	raw := readTestLog(t, "mira_2x16_ammpi_32_64_100.dat", MMPIOptions{})
-	if tp, err := InferTopology(raw, DefaultTopoOptions()); err != nil || tp.Layout != LayoutOnePerNode {
+	raw := readTestLog(t, "mira_2x16_ammpi_32_64_100.dat", survey.MMPIOptions{})
+	if tp, err := Infer(raw, DefaultOptions()); err != nil || tp.Layout != LayoutOnePerNode {
 		t.Errorf("Mira without --host-pattern: %v, %v; want one-per-node", tp, err)
 	}
 	t.Logf("Mira: %s; levels %+v; %q", tp.Description, tp.Levels, tp.Notes)
-	bg := readTestLog(t, "blue_gene_ammpi_32_64_100.dat", MMPIOptions{})
-	tp, err = InferTopology(bg, DefaultTopoOptions())
+	bg := readTestLog(t, "blue_gene_ammpi_32_64_100.dat", survey.MMPIOptions{})
+	tp, err = Infer(bg, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,29 +141,29 @@ func TestInferTopologyBlueGene(t *testing.T) {
 func TestInferTopologySynthetic(t *testing.T) {
 	tests := []struct {
 		name   string
-		spec   SyntheticSpec
+		spec   synth.Spec
 		levels []string
 		layout string
 	}{
-		{"4 nodes x 2 sockets x 8, two switches", SyntheticSpec{Nodes: 4, Sockets: 2, Cores: 8, NodesPerSwitch: 2, RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.05, Seed: 1},
+		{"4 nodes x 2 sockets x 8, two switches", synth.Spec{Nodes: 4, Sockets: 2, Cores: 8, NodesPerSwitch: 2, RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.05, Seed: 1},
 			[]string{LevelSocket, LevelNode, LevelSwitch, LevelNetwork}, LayoutBlock},
-		{"8 nodes x 1 socket x 16, one switch", SyntheticSpec{Nodes: 8, Sockets: 1, Cores: 16, RTT: [4]float64{0.7, 0.7, 13, 13}, Noise: 0.1, Seed: 2},
+		{"8 nodes x 1 socket x 16, one switch", synth.Spec{Nodes: 8, Sockets: 1, Cores: 16, RTT: [4]float64{0.7, 0.7, 13, 13}, Noise: 0.1, Seed: 2},
 			[]string{LevelNode, LevelNetwork}, LayoutBlock},
-		{"cyclic 4 x 2 x 4", SyntheticSpec{Nodes: 4, Sockets: 2, Cores: 4, Layout: LayoutCyclic, RTT: [4]float64{0.5, 0.8, 3, 3}, Noise: 0.05, Seed: 3},
+		{"cyclic 4 x 2 x 4", synth.Spec{Nodes: 4, Sockets: 2, Cores: 4, Layout: LayoutCyclic, RTT: [4]float64{0.5, 0.8, 3, 3}, Noise: 0.05, Seed: 3},
 			[]string{LevelSocket, LevelNode, LevelNetwork}, LayoutCyclic},
-		{"heavy noise 6 x 12", SyntheticSpec{Nodes: 6, Sockets: 1, Cores: 12, RTT: [4]float64{2, 2, 6, 6}, Noise: 0.25, Seed: 4},
+		{"heavy noise 6 x 12", synth.Spec{Nodes: 6, Sockets: 1, Cores: 12, RTT: [4]float64{2, 2, 6, 6}, Noise: 0.25, Seed: 4},
 			[]string{LevelNode, LevelNetwork}, LayoutBlock},
-		{"one node, two sockets", SyntheticSpec{Nodes: 1, Sockets: 2, Cores: 6, RTT: [4]float64{0.4, 0.9, 0, 0}, Noise: 0.05, Seed: 5},
+		{"one node, two sockets", synth.Spec{Nodes: 1, Sockets: 2, Cores: 6, RTT: [4]float64{0.4, 0.9, 0, 0}, Noise: 0.05, Seed: 5},
 			[]string{LevelSocket, LevelNode}, LayoutBlock},
-		{"one per node, flat network", SyntheticSpec{Nodes: 24, Sockets: 1, Cores: 1, RTT: [4]float64{0, 0, 5, 5}, Noise: 0.1, Seed: 6},
+		{"one per node, flat network", synth.Spec{Nodes: 24, Sockets: 1, Cores: 1, RTT: [4]float64{0, 0, 5, 5}, Noise: 0.1, Seed: 6},
 			[]string{LevelNetwork}, LayoutOnePerNode},
-		{"one per node, two switches", SyntheticSpec{Nodes: 24, Sockets: 1, Cores: 1, NodesPerSwitch: 12, RTT: [4]float64{0, 0, 5, 6.5}, Noise: 0.05, Seed: 7},
+		{"one per node, two switches", synth.Spec{Nodes: 24, Sockets: 1, Cores: 1, NodesPerSwitch: 12, RTT: [4]float64{0, 0, 5, 6.5}, Noise: 0.05, Seed: 7},
 			[]string{LevelSwitch, LevelNetwork}, LayoutOnePerNode},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Synthetic(tc.spec)
-			tp, err := InferTopology(s, DefaultTopoOptions())
+			s := synth.New(tc.spec)
+			tp, err := Infer(s, DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,17 +187,17 @@ func TestInferTopologySynthetic(t *testing.T) {
 }
 
 func TestInferTopologySlowCore(t *testing.T) {
-	s := Synthetic(SyntheticSpec{Nodes: 4, Sockets: 1, Cores: 8, RTT: [4]float64{1, 1, 8, 8}, Noise: 0.03, Seed: 9})
+	s := synth.New(synth.Spec{Nodes: 4, Sockets: 1, Cores: 8, RTT: [4]float64{1, 1, 8, 8}, Noise: 0.03, Seed: 9})
 	// Rank 5 on node000: everything it does takes 12 us longer.
 	tab := s.Tables[0]
 	for q := 0; q < s.N(); q++ {
 		if q != 5 {
-			i := TriIndex(s.N(), 5, q)
-			tab.Values[Median][i] += 12
-			tab.Values[Mean][i] += 12
+			i := survey.TriIndex(s.N(), 5, q)
+			tab.Values[survey.Median][i] += 12
+			tab.Values[survey.Mean][i] += 12
 		}
 	}
-	tp, err := InferTopology(s, DefaultTopoOptions())
+	tp, err := Infer(s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +253,7 @@ func TestFormatRanks(t *testing.T) {
 }
 
 func TestDescribeLayoutCyclic(t *testing.T) {
-	s := Synthetic(SyntheticSpec{Nodes: 2, Sockets: 1, Cores: 4, Layout: LayoutCyclic, RTT: [4]float64{1, 1, 9, 9}, Seed: 1})
+	s := synth.New(synth.Spec{Nodes: 2, Sockets: 1, Cores: 4, Layout: LayoutCyclic, RTT: [4]float64{1, 1, 9, 9}, Seed: 1})
 	got := DescribeLayout([]int{0, 1, 0, 1, 0, 1, 0, 1}, s.Ranks)
 	want := "2 nodes x 4 ranks, cyclic (ranks 0,2,...,6 on node000, 1,3,...,7 on node001)"
 	if got != want {
@@ -294,26 +297,26 @@ func TestSelectK(t *testing.T) {
 // or merge heights alone cannot separate. The inferred nodes must be
 // exactly the nodes.
 func TestInferTopologyTorus(t *testing.T) {
-	net := readTestLog(t, "bw_32x1_ammpi_32_64_100.dat", MMPIOptions{})
+	net := readTestLog(t, "bw_32x1_ammpi_32_64_100.dat", survey.MMPIOptions{})
 	for _, ppn := range []int{2, 3, 4} {
 		n := 32 * ppn
 		rng := rand.New(rand.NewPCG(uint64(ppn), 7))
-		s := &Survey{Meta: SurveyMeta{Ranks: n}}
+		s := &survey.Survey{Meta: survey.SurveyMeta{Ranks: n}}
 		for r := 0; r < n; r++ {
-			s.Ranks = append(s.Ranks, Rank{Rank: r, Host: fmt.Sprintf("n%02d", r/ppn)})
+			s.Ranks = append(s.Ranks, survey.Rank{Rank: r, Host: fmt.Sprintf("n%02d", r/ppn)})
 		}
-		tab := NewPairTable(n, 64, Mean)
+		tab := survey.NewPairTable(n, 64, survey.Mean)
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
 				v := 2.6
 				if a/ppn != b/ppn {
-					v = net.Tables[0].At(Mean, a/ppn, b/ppn)
+					v = net.Tables[0].At(survey.Mean, a/ppn, b/ppn)
 				}
-				tab.Set(&PairStats{A: a, B: b, Samples: 1, Mean: v * math.Exp(0.1*rng.NormFloat64())})
+				tab.Set(&survey.PairStats{A: a, B: b, Samples: 1, Mean: v * math.Exp(0.1*rng.NormFloat64())})
 			}
 		}
-		s.Tables = []*PairTable{tab}
-		tp, err := InferTopology(s, DefaultTopoOptions())
+		s.Tables = []*survey.PairTable{tab}
+		tp, err := Infer(s, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,9 +330,9 @@ func TestInferTopologyTorus(t *testing.T) {
 // nodes. The profile's reference ranks are a sample at this size; a fixed
 // stride of 1024/128 = 8 would put them all on node 0.
 func TestInferTopologyCyclicReferences(t *testing.T) {
-	s := Synthetic(SyntheticSpec{Nodes: 8, Sockets: 2, Cores: 64, NodesPerSwitch: 2, Layout: LayoutCyclic,
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 2, Cores: 64, NodesPerSwitch: 2, Layout: LayoutCyclic,
 		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 3})
-	tp, err := InferTopology(s, DefaultTopoOptions())
+	tp, err := Infer(s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,20 +352,20 @@ func TestInferTopologyCyclicReferences(t *testing.T) {
 // TestInferTopologyMissingPairs leaves a fifth of the pairs unmeasured
 // (NaN, as a partial survey has): the rest still place every rank.
 func TestInferTopologyMissingPairs(t *testing.T) {
-	s := Synthetic(SyntheticSpec{Nodes: 4, Sockets: 2, Cores: 4, NodesPerSwitch: 2, RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.05, Seed: 21})
+	s := synth.New(synth.Spec{Nodes: 4, Sockets: 2, Cores: 4, NodesPerSwitch: 2, RTT: [4]float64{0.6, 1.0, 4, 7}, Noise: 0.05, Seed: 21})
 	rng := rand.New(rand.NewPCG(5, 5))
 	tab := s.Tables[0]
 	missing := 0
 	for i := range tab.Samples {
 		if rng.Float64() < 0.2 {
-			for _, m := range []Metric{Mean, Median, Std, Min, P99} {
+			for _, m := range []survey.Metric{survey.Mean, survey.Median, survey.Std, survey.Min, survey.P99} {
 				tab.Values[m][i] = float32(math.NaN())
 			}
 			tab.Samples[i] = 0
 			missing++
 		}
 	}
-	tp, err := InferTopology(s, DefaultTopoOptions())
+	tp, err := Infer(s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,17 +379,17 @@ func TestInferTopologyMissingPairs(t *testing.T) {
 // memory round trips are 2 us (an oversubscribed 2-core machine, as make
 // demo measures): one level only, so the host names decide: one node.
 func TestInferTopologyOversubscribedNode(t *testing.T) {
-	s := &Survey{}
-	tab := NewPairTable(4, 64)
+	s := &survey.Survey{}
+	tab := survey.NewPairTable(4, 64)
 	for i := 0; i < 4; i++ {
-		s.Ranks = append(s.Ranks, Rank{Rank: i, Host: "vm", CPU: i % 2})
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: i, Host: "vm", CPU: i % 2})
 		for j := i + 1; j < 4; j++ {
 			v := 2 + 0.05*float64(i+j) // 2.05 .. 2.25 us
-			tab.Set(&PairStats{A: i, B: j, Size: 64, Samples: 100, Mean: v, Median: v, Min: v, P99: v, Std: 0.1, Isolated: math.NaN()})
+			tab.Set(&survey.PairStats{A: i, B: j, Size: 64, Samples: 100, Mean: v, Median: v, Min: v, P99: v, Std: 0.1, Isolated: math.NaN()})
 		}
 	}
-	s.Tables = []*PairTable{tab}
-	tp, err := InferTopology(s, DefaultTopoOptions())
+	s.Tables = []*survey.PairTable{tab}
+	tp, err := Infer(s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

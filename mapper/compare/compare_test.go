@@ -1,21 +1,27 @@
-package mapper
+package compare
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 func TestCompareBlockCyclic(t *testing.T) {
-	spec := SyntheticSpec{Nodes: 2, Sockets: 2, Cores: 4, RTT: [4]float64{0.6, 0.9, 12, 12}, Noise: 0.05, Seed: 11}
-	block := Synthetic(spec)
-	spec.Layout, spec.Seed = LayoutCyclic, 12
-	cyclic := Synthetic(spec)
-	c, err := Compare(block, cyclic, "by-core", "by-node", DefaultTopoOptions())
+	spec := synth.Spec{Nodes: 2, Sockets: 2, Cores: 4, RTT: [4]float64{0.6, 0.9, 12, 12}, Noise: 0.05, Seed: 11}
+	block := synth.New(spec)
+	spec.Layout, spec.Seed = topo.LayoutCyclic, 12
+	cyclic := synth.New(spec)
+	c, err := Compare(block, cyclic, "by-core", "by-node", topo.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A.Topology.Layout != LayoutBlock || c.B.Topology.Layout != LayoutCyclic {
+	if c.A.Topology.Layout != topo.LayoutBlock || c.B.Topology.Layout != topo.LayoutCyclic {
 		t.Fatalf("layouts %q and %q, want block and cyclic", c.A.Topology.Layout, c.B.Topology.Layout)
 	}
 	// Block: 1 of 15 neighbour pairs crosses nodes (7|8); cyclic: all 15.
@@ -41,9 +47,16 @@ func TestCompareBlockCyclic(t *testing.T) {
 }
 
 func TestCompareDifferentN(t *testing.T) {
-	a := readTestLog(t, "bw_4x32_ammpi_128_64_100.dat", MMPIOptions{})
-	b := readTestLog(t, "stampede_2x16_ammpi_32_64_100.dat", MMPIOptions{})
-	c, err := Compare(a, b, "bw", "stampede", DefaultTopoOptions())
+	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi")
+	a, err := survey.ReadMMPIFile(filepath.Join(dir, "bw_4x32_ammpi_128_64_100.dat"), survey.MMPIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := survey.ReadMMPIFile(filepath.Join(dir, "stampede_2x16_ammpi_32_64_100.dat"), survey.MMPIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compare(a, b, "bw", "stampede", topo.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +68,7 @@ func TestCompareDifferentN(t *testing.T) {
 		names[l.Name] = l.A != nil && l.B != nil
 	}
 	// Both have node and network levels (see TestInferTopologyRealLogs).
-	if !names[LevelNode] || !names[LevelNetwork] {
+	if !names[topo.LevelNode] || !names[topo.LevelNetwork] {
 		t.Errorf("levels %+v: want node and network in both", c.Levels)
 	}
 }

@@ -1,11 +1,11 @@
-package mapper
+package stats
 
 import (
 	"math"
 	"testing"
 )
 
-func TestMedianOf(t *testing.T) {
+func TestMedian(t *testing.T) {
 	for _, tc := range []struct {
 		in   []float64
 		want float64
@@ -15,16 +15,16 @@ func TestMedianOf(t *testing.T) {
 		{[]float64{4, 1, 3, 2}, 2.5}, // mean of the middle two, 2 and 3
 	} {
 		in := append([]float64(nil), tc.in...)
-		if got := MedianOf(tc.in); got != tc.want {
-			t.Errorf("MedianOf(%v) = %v, want %v", in, got, tc.want)
+		if got := Median(tc.in); got != tc.want {
+			t.Errorf("Median(%v) = %v, want %v", in, got, tc.want)
 		}
 		for i := range in {
 			if in[i] != tc.in[i] {
-				t.Errorf("MedianOf reordered its input: %v", tc.in)
+				t.Errorf("Median reordered its input: %v", tc.in)
 			}
 		}
 	}
-	if got := MedianOf(nil); !math.IsNaN(got) {
-		t.Errorf("MedianOf(nil) = %v, want NaN", got)
+	if got := Median(nil); !math.IsNaN(got) {
+		t.Errorf("Median(nil) = %v, want NaN", got)
 	}
 }

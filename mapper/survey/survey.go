@@ -1,4 +1,4 @@
-package mapper
+package survey
 
 import (
 	"fmt"
@@ -190,6 +190,17 @@ func TriIndex(n, a, b int) int {
 // Has reports whether metric m was loaded.
 func (t *PairTable) Has(m Metric) bool { return t.Values[m] != nil }
 
+// HasValues reports whether the table holds at least one value (not NaN)
+// of metric m.
+func (t *PairTable) HasValues(m Metric) bool {
+	for _, v := range t.Values[m] {
+		if !math.IsNaN(float64(v)) {
+			return true
+		}
+	}
+	return false
+}
+
 // At returns metric m of pair (a, b); 0 on the diagonal, NaN when unmeasured
 // or not loaded.
 func (t *PairTable) At(m Metric, a, b int) float64 {
@@ -303,4 +314,20 @@ func (s *Survey) Validate() error {
 		}
 	}
 	return nil
+}
+
+// HostIndex numbers the ranks' hosts in order of first appearance: idx[r]
+// is rank r's host number, hosts how many distinct hosts there are.
+func HostIndex(ranks []Rank) (idx []int, hosts int) {
+	num := map[string]int{}
+	idx = make([]int, len(ranks))
+	for i, r := range ranks {
+		v, ok := num[r.Host]
+		if !ok {
+			v = len(num)
+			num[r.Host] = v
+		}
+		idx[i] = v
+	}
+	return idx, len(num)
 }

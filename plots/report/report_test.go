@@ -1,0 +1,70 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestReportGolden prints the report of a real profile (splitcoll on 6
+// ranks with --slt --collective-wait, see testdata/README.md).
+func TestReportGolden(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "profile", "splitcoll-slt-cw")
+	var b bytes.Buffer
+	if err := ReportDir(&b, dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	golden := dir + ".report.golden"
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./plots/report -run TestReportGolden -update)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("report differs from %s (rerun with -update if intended):\n%s", golden, b.String())
+	}
+	out := b.String()
+	for _, s := range []string{"w_MPI_Sendrecv", "b_MPI_Allreduce", "comput", "Kbytes with receive attribute", "send-late time"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+}
+
+// FuzzReadProfile feeds arbitrary matrix.csv and functions.csv to the
+// reader and the report: errors are fine, panics are not.
+func FuzzReadProfile(f *testing.F) {
+	src := filepath.Join("..", "..", "testdata", "profile", "splitcoll-slt-cw")
+	m, _ := os.ReadFile(filepath.Join(src, profile.MatrixFile))
+	fn, _ := os.ReadFile(filepath.Join(src, profile.FunctionsFile))
+	f.Add(m, fn)
+	f.Add([]byte("src,dst\n0,0\n"), []byte("rank,function,calls\n0,MPI_Send,-5\n"))
+	f.Fuzz(func(t *testing.T, matrix, functions []byte) {
+		dir := t.TempDir()
+		for _, n := range []string{profile.MetaFile, profile.RanksFile, profile.SizesFile} {
+			b, _ := os.ReadFile(filepath.Join(src, n))
+			os.WriteFile(filepath.Join(dir, n), b, 0o644)
+		}
+		os.WriteFile(filepath.Join(dir, profile.MatrixFile), matrix, 0o644)
+		os.WriteFile(filepath.Join(dir, profile.FunctionsFile), functions, 0o644)
+		p, err := profile.ReadProfile(dir)
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := Report(&b, p, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
