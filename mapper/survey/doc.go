@@ -1,10 +1,9 @@
-// Package mapper is latmap's model of a machine and of what was measured on
-// it: where each MPI rank ran (host, cpu, socket, NUMA node, L3 cache, read
-// from /sys), the survey directory (meta.json, ranks.csv, pairs.csv, fit.csv)
-// and its in-memory form, and what can be inferred from it (topology levels,
-// the scheduler's layout).
+// Package survey is the model of a latency survey: where each MPI rank ran
+// (Rank: host, cpu, socket, NUMA node, L3), the round trip of every pair
+// and message size (PairTable, packed triangles of float32), the one-way
+// fits, and meta.json. It reads and writes survey directories (meta.json,
+// ranks.csv, pairs.csv, fit.csv) and reads mmpi logs into the same model.
 //
-// Producers (bench, interpose) write survey and profile directories; mapper
-// reads them into one model; consumers (plots, placement, compare) use that
-// model. mapper never imports a producer or a consumer.
+// The survey producer (bench) writes through it; topology inference, plots,
+// placement and reports read through it.
 package survey
