@@ -49,6 +49,9 @@ type SurveyMeta struct {
 	// Source says where the data came from when it was not measured by
 	// latmap survey (for example "mmpi:bw_4x32.dat").
 	Source string `json:"source,omitempty"`
+	// NodeBandwidth records the node aggregate-bandwidth phase (nodebw.csv)
+	// when it ran.
+	NodeBandwidth *NodeBandwidthMeta `json:"node_bandwidth,omitempty"`
 	// Warnings are things the producer wants a reader to know.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -247,6 +250,8 @@ type Survey struct {
 	// Tables holds one PairTable per message size, in increasing size.
 	Tables []*PairTable
 	Fits   []Fit
+	// NodeBandwidth holds nodebw.csv's rows; nil when the survey has none.
+	NodeBandwidth []NodeBandwidth
 }
 
 // N is the number of ranks.

@@ -81,6 +81,9 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 			return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 		}
 	}
+	if s.NodeBandwidth, err = readNodeBandwidthFile(filepath.Join(dir, NodeBandwidthFile)); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
@@ -483,6 +486,11 @@ func WriteSurvey(dir string, s *Survey, force bool) error {
 		}
 		if len(s.Fits) > 0 {
 			if err := atomicdir.CreateFile(filepath.Join(tmp, FitFile), func(w io.Writer) error { return WriteFits(w, s.Fits) }); err != nil {
+				return err
+			}
+		}
+		if len(s.NodeBandwidth) > 0 {
+			if err := atomicdir.CreateFile(filepath.Join(tmp, NodeBandwidthFile), func(w io.Writer) error { return WriteNodeBandwidth(w, s.NodeBandwidth) }); err != nil {
 				return err
 			}
 		}

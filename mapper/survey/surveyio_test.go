@@ -122,3 +122,54 @@ func FuzzScanPairs(f *testing.F) {
 		ScanPairs(bytes.NewReader(b), func(p *PairStats) error { return nil })
 	})
 }
+
+func TestNodeBandwidthRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	in := testSurvey()
+	if err := WriteSurvey(dir, in, false); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadSurvey(dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.NodeBandwidth != nil || out.Meta.NodeBandwidth != nil {
+		t.Fatalf("survey without nodebw.csv read %d rows, meta %+v; want none", len(out.NodeBandwidth), out.Meta.NodeBandwidth)
+	}
+	in.NodeBandwidth = []NodeBandwidth{
+		{Host: "nodea", Peer: "nodeb", Ranks: 2, Size: 1 << 20, Messages: 4, Seconds: 0.25, AggregateMBps: 33.554, PairMBps: 48.125},
+		{Host: "nodeb", Peer: "nodea", Ranks: 1, Size: 1 << 20, Messages: 4, Seconds: 0.125, AggregateMBps: 33.554, PairMBps: 33.5},
+	}
+	in.Meta.NodeBandwidth = &NodeBandwidthMeta{SizeBytes: 1 << 20, Steps: 1}
+	if err := WriteSurvey(dir, in, true); err != nil {
+		t.Fatal(err)
+	}
+	out, err = ReadSurvey(dir, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.NodeBandwidth) != 2 || out.NodeBandwidth[0] != in.NodeBandwidth[0] || out.NodeBandwidth[1] != in.NodeBandwidth[1] {
+		t.Errorf("nodebw rows = %+v, want %+v", out.NodeBandwidth, in.NodeBandwidth)
+	}
+	if m := out.Meta.NodeBandwidth; m == nil || *m != *in.Meta.NodeBandwidth {
+		t.Errorf("meta node_bandwidth = %+v, want %+v", m, in.Meta.NodeBandwidth)
+	}
+}
+
+func TestReadNodeBandwidthErrors(t *testing.T) {
+	head := strings.Join(NodeBandwidthHeader, ",") + "\n"
+	for _, c := range []struct{ in, want string }{
+		{"", "empty file"},
+		{"host,peer\n", "header"},
+		{head + "a,b,2,1024,4,0.5,10,20\na,b,x,1024,4,0.5,10,20\n", "line 3: ranks: \"x\""},
+		{head + "a,b,2,1024,4,abc,10,20\n", "line 2: seconds: \"abc\""},
+		{head + "a,,2,1024,4,0.5,10,20\n", "line 2: empty host"},
+		{head + "a,b,2,1024,4,0.5,10\n", "line 2: 7 fields"},
+		{head + "a,b,2,1024,4,0.5,10,NaN\n", "line 2: pair_MBps"},
+	} {
+		_, err := ReadNodeBandwidth(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ReadNodeBandwidth(%q) error = %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package survey
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// NodeBandwidthFile is the node aggregate-bandwidth file of a survey
+// directory (written when the survey spans at least two hosts).
+const NodeBandwidthFile = "nodebw.csv"
+
+// NodeBandwidthHeader is the exact header of nodebw.csv.
+var NodeBandwidthHeader = []string{"host", "peer_host", "ranks", "size_bytes", "messages", "seconds", "aggregate_MBps", "pair_MBps"}
+
+// NodeBandwidth is one row of nodebw.csv: one step of the node shift
+// pattern, host sending to peer with all its ranks at once.
+type NodeBandwidth struct {
+	// Host is the sending node, Peer the receiving node of the step.
+	Host, Peer string
+	// Ranks is how many ranks of Host sent at once.
+	Ranks int
+	// Size is the message size in bytes; Messages how many messages each
+	// rank sent.
+	Size, Messages int
+	// Seconds is the wall time of the step (the slowest of Host's ranks).
+	Seconds float64
+	// AggregateMBps is Ranks*Messages*Size/Seconds/1e6: the node's
+	// injection bandwidth with all its ranks sending.
+	AggregateMBps float64
+	// PairMBps is the same measured with one rank of Host sending alone.
+	PairMBps float64
+}
+
+// NodeBandwidthMeta is meta.json's record of the node bandwidth phase.
+type NodeBandwidthMeta struct {
+	SizeBytes int `json:"size_bytes"`
+	Steps     int `json:"steps"`
+}
+
+// WriteNodeBandwidth writes nodebw.csv.
+func WriteNodeBandwidth(w io.Writer, rows []NodeBandwidth) error {
+	bw := bufio.NewWriter(w)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(NodeBandwidthHeader); err != nil {
+		return err
+	}
+	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	for _, r := range rows {
+		rec := []string{r.Host, r.Peer, strconv.Itoa(r.Ranks), strconv.Itoa(r.Size), strconv.Itoa(r.Messages),
+			f(r.Seconds, 6), f(r.AggregateMBps, 3), f(r.PairMBps, 3)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// ReadNodeBandwidth reads nodebw.csv, validating every field of every row.
+func ReadNodeBandwidth(r io.Reader) ([]NodeBandwidth, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("empty file (want the header %s)", strings.Join(NodeBandwidthHeader, ","))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if strings.Join(head, ",") != strings.Join(NodeBandwidthHeader, ",") {
+		return nil, fmt.Errorf("header %q, want %q", strings.Join(head, ","), strings.Join(NodeBandwidthHeader, ","))
+	}
+	var rows []NodeBandwidth
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		row, err := parseNodeBandwidth(rec)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		rows = append(rows, row)
+	}
+}
+
+func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
+	var r NodeBandwidth
+	if len(rec) != len(NodeBandwidthHeader) {
+		return r, fmt.Errorf("%d fields, want %d", len(rec), len(NodeBandwidthHeader))
+	}
+	if rec[0] == "" || rec[1] == "" {
+		return r, errors.New("empty host or peer_host")
+	}
+	r.Host, r.Peer = rec[0], rec[1]
+	ints := []*int{&r.Ranks, &r.Size, &r.Messages}
+	for i, p := range ints {
+		v, err := strconv.Atoi(rec[2+i])
+		if err != nil || v < 1 {
+			return r, fmt.Errorf("%s: %q is not a positive integer", NodeBandwidthHeader[2+i], rec[2+i])
+		}
+		*p = v
+	}
+	floats := []*float64{&r.Seconds, &r.AggregateMBps, &r.PairMBps}
+	for i, p := range floats {
+		col := 5 + i
+		v, err := strconv.ParseFloat(rec[col], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return r, fmt.Errorf("%s: %q is not a non-negative number", NodeBandwidthHeader[col], rec[col])
+		}
+		*p = v
+	}
+	return r, nil
+}
+
+func readNodeBandwidthFile(path string) ([]NodeBandwidth, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := ReadNodeBandwidth(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", NodeBandwidthFile, err)
+	}
+	return rows, nil
+}
