@@ -83,7 +83,7 @@ func TestRankfileLocal(t *testing.T) {
 	testutil.RequireMPI(t)
 	host, err := os.Hostname()
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	flows := []Flow{{0, 1, 1e6, 100}}
@@ -149,7 +149,7 @@ func TestMachineFileLocal(t *testing.T) {
 	testutil.MPICH.Require(t)
 	host, err := os.Hostname()
 	if err != nil || host == "localhost" {
-		t.Skipf("skipping: need a host name other than localhost (got %q, %v)", host, err)
+		testutil.Missing(t, testutil.NeedMPICH, "need a host name other than localhost (got %q, %v)", host, err)
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 // Cluster is a running virtual cluster.
@@ -75,14 +77,14 @@ func Unavailable() string {
 func Start(t testing.TB, nodes, slotsPerNode int) *Cluster {
 	t.Helper()
 	if why := Unavailable(); why != "" {
-		t.Skipf("skipping: %s", why)
+		testutil.Missing(t, testutil.NeedVCluster, "%s", why)
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	c, err := New(Options{Nodes: nodes, SlotsPerNode: slotsPerNode, Dir: t.TempDir()})
 	if err != nil {
 		if errors.Is(err, errNoNamespaces) {
-			t.Skipf("skipping: %v", err)
+			testutil.Missing(t, testutil.NeedVCluster, "%v", err)
 		}
 		t.Fatalf("vcluster: %v", err)
 	}
