@@ -15,7 +15,7 @@ type rowProfiles struct {
 }
 
 // maxProfileWork bounds pairs x reference ranks of the profile distances
-// (a few hundred milliseconds): every rank is a reference up to 360 ranks,
+// (a few hundred milliseconds): every rank is a reference up to 512 ranks,
 // fewer above (8 at 4096 ranks).
 const maxProfileWork = 1 << 26
 
