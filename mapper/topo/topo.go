@@ -466,41 +466,6 @@ func levelStats(dg *Dendrogram, lm *levelMedians, ends []int) []levelStat {
 	return out
 }
 
-// selectK returns the k-th smallest of x (reordering x), in linear
-// expected time: sorting the 8 million pairs of a 4096-rank survey to take
-// medians would cost seconds.
-func selectK(x []float32, k int) float32 {
-	lo, hi := 0, len(x)-1
-	seed := uint32(len(x))*2654435761 + 1
-	for lo < hi {
-		seed = seed*1664525 + 1013904223
-		pivot := x[lo+int(seed%uint32(hi-lo+1))]
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
-		}
-	}
-	return x[k]
-}
-
 func maxInt(x []int) int {
 	m := -1
 	for _, v := range x {

@@ -278,17 +278,6 @@ func TestAverageLinkageMissingPairs(t *testing.T) {
 	}
 }
 
-func TestSelectK(t *testing.T) {
-	x := []float32{5, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}
-	// Sorted: 1 1 2 3 4 5 5 5 5 6 9.
-	for k, want := range []float32{1, 1, 2, 3, 4, 5, 5, 5, 5, 6, 9} {
-		y := append([]float32(nil), x...)
-		if got := selectK(y, k); got != want {
-			t.Errorf("selectK(%d) = %v, want %v", k, got, want)
-		}
-	}
-}
-
 // TestInferTopologyTorus puts 2, 3 and 4 ranks on each node of the real
 // Blue Waters 32 x 1 network (its measured node-to-node round trips, 4.2 to
 // 45 us, as the network) with 2.6 us within a node, the Blue Waters
