@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,4 +58,17 @@ rank-to-core/node placement with its predicted gain.
 		newPlaceCmd(),
 	)
 	return root
+}
+
+// errorLine is what latmap prints for a command's error: the command path
+// once ("latmap place: ..."), whatever layer the error came from. An error
+// that already starts with the command's own name ("place: ...") is not
+// prefixed twice.
+func errorLine(path string, err error) string {
+	msg := err.Error()
+	words := strings.Fields(path)
+	if name := words[len(words)-1]; len(words) > 1 {
+		msg = strings.TrimPrefix(msg, name+": ")
+	}
+	return path + ": " + msg
 }
