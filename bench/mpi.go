@@ -177,7 +177,7 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if C.lm_init() != 0 {
-		return fmt.Errorf("survey: MPI_Init failed")
+		return fmt.Errorf("MPI_Init failed")
 	}
 	c := &mpiComm{rank: int(C.lm_rank()), size: int(C.lm_size())}
 	if r, err := strconv.Atoi(os.Getenv("LATMAP_TEST_EXIT_RANK")); err == nil && r == c.rank {

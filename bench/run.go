@@ -73,11 +73,11 @@ type rankReport struct {
 // checkOutputs fails when an output exists without force.
 func checkOutputs(opt *Options) error {
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
-		return fmt.Errorf("survey: %w", err)
+		return err
 	}
 	if opt.Mmpi != "" {
 		if err := atomicdir.CheckDest(opt.Mmpi, opt.Force); err != nil {
-			return fmt.Errorf("survey: --mmpi: %w", err)
+			return fmt.Errorf("--mmpi: %w", err)
 		}
 	}
 	return nil
@@ -109,7 +109,7 @@ func agree(c comm, check func() error) error {
 
 // errReported is returned on ranks other than 0 when rank 0 reported the
 // error for the whole job; Run turns it into nil so only rank 0 prints it.
-var errReported = fmt.Errorf("survey: error reported by rank 0")
+var errReported = fmt.Errorf("error reported by rank 0")
 
 // measure measures every pair on c and, on rank 0, writes the outputs.
 func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
@@ -171,7 +171,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	runRound := func(pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
 		if err := ctx.Err(); err != nil {
 			c.Abort(130)
-			return fmt.Errorf("survey: %w", err)
+			return err
 		}
 		p := pl.Partner(r, rank)
 		if p >= 0 {
@@ -181,7 +181,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 			}
 			if err := c.PingPong(p, rank < p, size, warm, out); err != nil {
 				c.Abort(1)
-				return fmt.Errorf("survey: ping-pong of ranks %d and %d: %w", rank, p, err)
+				return fmt.Errorf("ping-pong of ranks %d and %d: %w", rank, p, err)
 			}
 		}
 		return c.Wait(p >= 0)
@@ -247,11 +247,11 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	rep.Rank = facts
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
-		return fmt.Errorf("survey: encoding rank %d's results: %w", rank, err)
+		return fmt.Errorf("encoding rank %d's results: %w", rank, err)
 	}
 	all, err := c.Gather(buf.Bytes())
 	if err != nil {
-		return fmt.Errorf("survey: gathering results: %w", err)
+		return fmt.Errorf("gathering results: %w", err)
 	}
 	if rank != 0 {
 		return nil
@@ -310,16 +310,16 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)
 	}
 	if err := survey.WriteSurvey(opt.Out, s, opt.Force); err != nil {
-		return fmt.Errorf("survey: %w", err)
+		return err
 	}
 	if opt.Mmpi != "" {
 		ml.Host = s.Ranks[0].Host
 		var b bytes.Buffer
 		if err := WriteMmpi(&b, ml); err != nil {
-			return fmt.Errorf("survey: %w", err)
+			return err
 		}
 		if err := atomicdir.WriteFile(opt.Mmpi, opt.Force, b.Bytes()); err != nil {
-			return fmt.Errorf("survey: --mmpi: %w", err)
+			return fmt.Errorf("--mmpi: %w", err)
 		}
 	}
 	return nil
@@ -329,7 +329,7 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 // smallest size from every rank's report.
 func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error) {
 	if len(all) != n {
-		return nil, nil, fmt.Errorf("survey: rank 0 received %d reports, want %d", len(all), n)
+		return nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
 	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
 	bySize := map[int]*survey.PairTable{}
@@ -343,17 +343,17 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error
 	for a, b := range all {
 		var rep rankReport
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
-			return nil, nil, fmt.Errorf("survey: decoding rank %d's results: %w", a, err)
+			return nil, nil, fmt.Errorf("decoding rank %d's results: %w", a, err)
 		}
 		if rep.Rank.Rank != a {
-			return nil, nil, fmt.Errorf("survey: report %d is from rank %d", a, rep.Rank.Rank)
+			return nil, nil, fmt.Errorf("report %d is from rank %d", a, rep.Rank.Rank)
 		}
 		s.Ranks[a] = rep.Rank
 		ml.Names[a] = rep.Rank.Host
 		for _, p := range rep.Pairs {
 			t := bySize[p.Size]
 			if t == nil || p.B <= a || p.B >= n {
-				return nil, nil, fmt.Errorf("survey: rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
+				return nil, nil, fmt.Errorf("rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
 			}
 			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
 				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,

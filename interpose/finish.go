@@ -118,24 +118,24 @@ func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []p
 func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 	b, err := os.ReadFile(filepath.Join(raw, libraryFile))
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	var lib libraryMeta
 	if err := json.Unmarshal(b, &lib); err != nil {
-		return fmt.Errorf("profile: %s: %w", libraryFile, err)
+		return fmt.Errorf("%s: %w", libraryFile, err)
 	}
 	var sent []sentRow
 	var recv []profile.Transfer
 	if err := readCSV(filepath.Join(raw, sentFile), &sent); err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	if err := readCSV(filepath.Join(raw, receivedFile), &recv); err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	var coll []sentRow
 	if lib.CollMatrix {
 		if err := readCSV(filepath.Join(raw, collectiveFile), &coll); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 	}
 	matrix, sb, rb := mergeMatrix(sent, recv, coll)
@@ -156,21 +156,21 @@ func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 	return atomicdir.Write(out, force, func(tmp string) error {
 		for _, name := range []string{profile.RanksFile, profile.FunctionsFile, profile.SizesFile} {
 			if err := copyFile(filepath.Join(raw, name), filepath.Join(tmp, name)); err != nil {
-				return fmt.Errorf("profile: %w", err)
+				return err
 			}
 		}
 		if err := atomicdir.CreateFile(filepath.Join(tmp, profile.MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 		if err := atomicdir.WriteJSON(filepath.Join(tmp, profile.MetaFile), meta); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 		p, err := profile.ReadProfile(tmp)
 		if err != nil {
-			return fmt.Errorf("profile: the library's output is not a valid profile: %w", err)
+			return fmt.Errorf("the library's output is not a valid profile: %w", err)
 		}
 		if len(p.Ranks) != lib.Ranks {
-			return fmt.Errorf("profile: %s has %d ranks, the run had %d", profile.RanksFile, len(p.Ranks), lib.Ranks)
+			return fmt.Errorf("%s has %d ranks, the run had %d", profile.RanksFile, len(p.Ranks), lib.Ranks)
 		}
 		return nil
 	})

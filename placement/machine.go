@@ -182,10 +182,10 @@ func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
 func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error) {
 	n := s.N()
 	if n < 2 {
-		return nil, fmt.Errorf("placement: survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
+		return nil, fmt.Errorf("survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
 	}
 	if len(s.Tables) == 0 {
-		return nil, fmt.Errorf("placement: survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
+		return nil, fmt.Errorf("survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
 	}
 	m := &Machine{}
 	hostIdx := map[string]int{}
@@ -201,7 +201,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		}
 		perHost[r.Host]++
 		if r.Host == "" {
-			return nil, fmt.Errorf("placement: survey rank %d has no host name", i)
+			return nil, fmt.Errorf("survey rank %d has no host name", i)
 		}
 		h, ok := hostIdx[r.Host]
 		if !ok {
@@ -211,7 +211,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		}
 		k := [2]string{r.Host, fmt.Sprint(r.CPU)}
 		if j, dup := seen[k]; dup {
-			return nil, fmt.Errorf("placement: survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
+			return nil, fmt.Errorf("survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
 		}
 		seen[k] = i
 		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
@@ -289,7 +289,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		case l == SameNode && len(levLat[SameSocket]) > 0:
 			m.Levels[l] = m.Levels[SameSocket]
 		default:
-			return nil, fmt.Errorf("placement: the survey measured no %s pair, so their cost is unknown; survey all pairs (latmap survey without --scope)", l)
+			return nil, fmt.Errorf("the survey measured no %s pair, so their cost is unknown; survey all pairs (latmap survey without --scope)", l)
 		}
 	}
 	for i := range measured {
@@ -357,7 +357,7 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 			found = found || x == h
 		}
 		if !found {
-			return nil, fmt.Errorf("placement: --exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
+			return nil, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
 		}
 	}
 	perNode := make([][]int32, len(m.Hosts))
@@ -382,7 +382,7 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 		total += len(perNode[h])
 	}
 	if total < n {
-		return nil, fmt.Errorf("placement: %d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
+		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
 	}
 	order := make([]int, len(perNode))
 	for i := range order {

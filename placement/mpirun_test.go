@@ -228,7 +228,7 @@ func TestLatmapPlaceBinary(t *testing.T) {
 		}
 	}
 	b, err = exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "pbs").CombinedOutput()
-	if err == nil || !strings.Contains(string(b), "latmap: place: unknown --format \"pbs\"") {
+	if err == nil || !strings.Contains(string(b), "latmap place: unknown --format \"pbs\"") {
 		t.Errorf("bad format: %v\n%s", err, b)
 	}
 }

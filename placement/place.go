@@ -134,11 +134,11 @@ func (r *Result) reference() Prediction {
 func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
 	mm, err := survey.HostPattern(hostPattern)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}}, mm)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -153,20 +153,20 @@ func Run(opt Options) (*Result, error) {
 		return nil, runQAPLIB(opt)
 	}
 	if opt.Survey == "" {
-		return nil, fmt.Errorf("place: --survey is required (a directory written by latmap survey or latmap import)")
+		return nil, fmt.Errorf("--survey is required (a directory written by latmap survey or latmap import)")
 	}
 	if opt.Profile == "" && opt.Matrix == "" {
-		return nil, fmt.Errorf("place: give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+		return nil, fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
 	}
 	if opt.Format == "" {
 		opt.Format = FormatOpenMPI
 	}
 	if !contains(Formats, opt.Format) {
-		return nil, fmt.Errorf("place: unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+		return nil, fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
 	}
 	if opt.Output != "" && !opt.Force {
 		if _, err := os.Stat(opt.Output); err == nil {
-			return nil, fmt.Errorf("place: output %s exists; use --force to replace it or choose another -o", opt.Output)
+			return nil, fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
 		}
 	}
 	s, err := loadSurvey(opt.Survey, opt.HostPattern)
@@ -175,12 +175,12 @@ func Run(opt Options) (*Result, error) {
 	}
 	m, err := MachineFromSurvey(s, opt.Costs)
 	if err != nil {
-		return nil, fmt.Errorf("place: survey %s: %w", opt.Survey, err)
+		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
 	}
 	var prof *profile.Profile
 	if opt.Profile != "" {
 		if prof, err = profile.ReadProfile(opt.Profile); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
+			return nil, err
 		}
 	}
 	t, err := loadTraffic(opt, prof)
@@ -204,7 +204,7 @@ func Run(opt Options) (*Result, error) {
 	}
 	slots, err := m.SelectSlots(t.N, opt.Select)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	hostsUsed := map[int]bool{}
 	for _, sl := range slots {
@@ -226,7 +226,7 @@ func Run(opt Options) (*Result, error) {
 	t0 := time.Now()
 	sol, err := m.Solve(t, slots, opt.Solve)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
 	if current != nil {
@@ -250,10 +250,10 @@ func Run(opt Options) (*Result, error) {
 	if opt.Output != "" {
 		lf, err := WriteLaunchFile(opt.Format, m, sol.Place, r.header(), opt.Output, opt.App)
 		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
+			return nil, err
 		}
 		if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
+			return nil, err
 		}
 		r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
 		r.Warnings = append(r.Warnings, lf.Warnings...)
@@ -262,7 +262,7 @@ func Run(opt Options) (*Result, error) {
 		enc := json.NewEncoder(opt.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
+			return nil, err
 		}
 		return r, nil
 	}
@@ -301,37 +301,37 @@ func contains(list []string, s string) bool {
 func loadTraffic(opt Options, prof *profile.Profile) (*Traffic, error) {
 	if opt.Matrix == "" {
 		if opt.Ranks > 0 && opt.Ranks != len(prof.Ranks) {
-			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
 		}
 		t, err := TrafficFromProfile(prof)
 		if err != nil {
-			return nil, fmt.Errorf("place: profile %s: %w", opt.Profile, err)
+			return nil, fmt.Errorf("profile %s: %w", opt.Profile, err)
 		}
 		return t, nil
 	}
 	flows, n, err := ReadMatrixFile(opt.Matrix)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	want, from := opt.Ranks, "--ranks"
 	if prof != nil {
 		if want > 0 && want != len(prof.Ranks) {
-			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
 		}
 		want, from = len(prof.Ranks), "the profile"
 	}
 	if want > 0 {
 		if n > want {
-			return nil, fmt.Errorf("place: matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
+			return nil, fmt.Errorf("matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
 		}
 		n = want
 	}
 	if n < 2 {
-		return nil, fmt.Errorf("place: matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
+		return nil, fmt.Errorf("matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
 	}
 	t, err := NewTraffic(n, flows)
 	if err != nil {
-		return nil, fmt.Errorf("place: matrix %s: %w", opt.Matrix, err)
+		return nil, fmt.Errorf("matrix %s: %w", opt.Matrix, err)
 	}
 	return t, nil
 }

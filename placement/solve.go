@@ -60,7 +60,7 @@ type Solution struct {
 // the better of block and cyclic (it falls back to that one).
 func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
 	if len(slots) != t.N {
-		return nil, fmt.Errorf("placement: %d slots for %d ranks", len(slots), t.N)
+		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
 	}
 	if opt.Trials <= 0 {
 		opt.Trials = 3

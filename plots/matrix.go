@@ -61,7 +61,7 @@ func order(s *survey.Survey, by string) ([]int, error) {
 		})
 		return perm, nil
 	}
-	return nil, fmt.Errorf("plots: unknown order %q (want rank or host)", by)
+	return nil, fmt.Errorf("unknown order %q (want rank or host)", by)
 }
 
 // newGrid averages metric m of t into at most maxPixels cells per side, in

@@ -27,7 +27,7 @@ Formats:
 	cmd.MarkFlagRequired("output")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if args[0] != "mmpi" {
-			return fmt.Errorf("import: unknown format %q (known: mmpi)", args[0])
+			return fmt.Errorf("unknown format %q (known: mmpi)", args[0])
 		}
 		req.Log, req.Report = args[1], cmd.OutOrStdout()
 		return survey.ImportMMPI(req)

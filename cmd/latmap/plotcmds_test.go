@@ -89,7 +89,6 @@ func TestErrorLine(t *testing.T) {
 		path, err, want string
 	}{
 		{"latmap place", "--exclude zz: no such host in the survey (hosts: a, b)", "latmap place: --exclude zz: no such host in the survey (hosts: a, b)"},
-		{"latmap place", "place: no survey; give --survey DIR", "latmap place: no survey; give --survey DIR"},
 		{"latmap import mmpi", "reading mmpi log x: line 1: bad header", "latmap import mmpi: reading mmpi log x: line 1: bad header"},
 		{"latmap", "unknown command \"srvey\" for \"latmap\"", "latmap: unknown command \"srvey\" for \"latmap\""},
 	} {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -61,14 +60,9 @@ rank-to-core/node placement with its predicted gain.
 }
 
 // errorLine is what latmap prints for a command's error: the command path
-// once ("latmap place: ..."), whatever layer the error came from. An error
-// that already starts with the command's own name ("place: ...") is not
-// prefixed twice.
+// once ("latmap place: --exclude zz: no such host ..."). Library errors
+// carry context, never a package or command name, so this is the one
+// layer that names the command.
 func errorLine(path string, err error) string {
-	msg := err.Error()
-	words := strings.Fields(path)
-	if name := words[len(words)-1]; len(words) > 1 {
-		msg = strings.TrimPrefix(msg, name+": ")
-	}
-	return path + ": " + msg
+	return path + ": " + err.Error()
 }

@@ -98,7 +98,7 @@ func ParseMetric(s string) (Metric, error) {
 			return Metric(i), nil
 		}
 	}
-	return 0, fmt.Errorf("mapper: unknown metric %q (want one of mean, std, min, median, p99, isolated)", s)
+	return 0, fmt.Errorf("unknown metric %q (want one of mean, std, min, median, p99, isolated)", s)
 }
 
 // AllMetrics lists every metric.
@@ -265,7 +265,7 @@ func (s *Survey) Sizes() []int {
 // size < 0.
 func (s *Survey) Table(size int) (*PairTable, error) {
 	if len(s.Tables) == 0 {
-		return nil, fmt.Errorf("mapper: survey has no pairs")
+		return nil, fmt.Errorf("survey has no pairs")
 	}
 	if size < 0 {
 		return s.Tables[0], nil
@@ -275,7 +275,7 @@ func (s *Survey) Table(size int) (*PairTable, error) {
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("mapper: survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
+	return nil, fmt.Errorf("survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
 }
 
 // Dense returns metric m at a size as a full N x N row-major matrix with a
@@ -301,16 +301,16 @@ func (s *Survey) sortTables() {
 // in order, at least two ranks, tables of N ranks.
 func (s *Survey) Validate() error {
 	if len(s.Ranks) < 2 {
-		return fmt.Errorf("mapper: survey has %d ranks, need at least 2", len(s.Ranks))
+		return fmt.Errorf("survey has %d ranks, need at least 2", len(s.Ranks))
 	}
 	for i, r := range s.Ranks {
 		if r.Rank != i {
-			return fmt.Errorf("mapper: %s row %d has rank %d, want %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i)
+			return fmt.Errorf("%s row %d has rank %d, want %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i)
 		}
 	}
 	for _, t := range s.Tables {
 		if t.N != len(s.Ranks) {
-			return fmt.Errorf("mapper: pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
+			return fmt.Errorf("pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
 		}
 	}
 	return nil

@@ -129,7 +129,7 @@ type Rank struct {
 func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error) {
 	if want >= 0 {
 		if !t.HasValues(want) {
-			return 0, fmt.Errorf("mapper: the survey has no %s values at %d bytes", want, t.Size)
+			return 0, fmt.Errorf("the survey has no %s values at %d bytes", want, t.Size)
 		}
 		return want, nil
 	}
@@ -138,7 +138,7 @@ func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error
 			return m, nil
 		}
 	}
-	return 0, fmt.Errorf("mapper: the survey has no latencies at %d bytes", t.Size)
+	return 0, fmt.Errorf("the survey has no latencies at %d bytes", t.Size)
 }
 
 // Infer groups ranks into levels from the latency matrix alone.
@@ -186,7 +186,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	}
 	n := s.N()
 	if n < 2 {
-		return nil, fmt.Errorf("mapper: topology needs at least 2 ranks, the survey has %d", n)
+		return nil, fmt.Errorf("topology needs at least 2 ranks, the survey has %d", n)
 	}
 	vals := t.Values[m]
 	// The dissimilarity of two ranks is their round trip, raised when their

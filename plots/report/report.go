@@ -208,7 +208,7 @@ func pct(a, b float64) string {
 func ReportDir(w io.Writer, dir string, opt Options) error {
 	p, err := profile.ReadProfile(dir)
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return err
 	}
 	return Report(w, p, opt)
 }
