@@ -323,16 +323,6 @@ func allNaN(v []float32) bool {
 	return true
 }
 
-// SlotIndex returns the slot of host and cpu, or -1.
-func (m *Machine) SlotIndex(host string, cpu int) int {
-	for i, s := range m.Slots {
-		if s.Host == host && s.CPU == cpu {
-			return i
-		}
-	}
-	return -1
-}
-
 // SelectOptions choose which slots the ranks may use.
 type SelectOptions struct {
 	// Exclude lists hosts not to use.

@@ -281,7 +281,9 @@ void lm_type_forget(MPI_Datatype dt)
 int64_t lm_sum(const int *counts, MPI_Comm comm)
 {
 	struct lm_comm *c = lm_comm_get(comm);
-	int n = c->inter ? c->size : c->size;
+	/* c->size is the remote group's size on an intercommunicator: the
+	   size of the counts arrays there. */
+	int n = c->size;
 	int64_t s = 0;
 	for (int i = 0; i < n; i++)
 		s += counts[i];

@@ -233,13 +233,6 @@ func (t *PairTable) Set(p *PairStats) {
 	}
 }
 
-// Row fills dst (length N) with metric m between rank a and every rank.
-func (t *PairTable) Row(m Metric, a int, dst []float64) {
-	for b := 0; b < t.N; b++ {
-		dst[b] = t.At(m, a, b)
-	}
-}
-
 // Survey is a survey directory in memory.
 type Survey struct {
 	Meta  SurveyMeta
@@ -276,21 +269,6 @@ func (s *Survey) Table(size int) (*PairTable, error) {
 		}
 	}
 	return nil, fmt.Errorf("survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
-}
-
-// Dense returns metric m at a size as a full N x N row-major matrix with a
-// zero diagonal and NaN for unmeasured pairs.
-func (t *PairTable) Dense(m Metric) []float64 {
-	n := t.N
-	out := make([]float64, n*n)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			v := t.At(m, a, b)
-			out[a*n+b] = v
-			out[b*n+a] = v
-		}
-	}
-	return out
 }
 
 func (s *Survey) sortTables() {

@@ -511,7 +511,6 @@ func ClassifyLayout(node []int) string {
 // "4 nodes x 32 ranks, block (ranks 0-31 on nid00670, 32-63 on nid00671,
 // ...)". A node is named by its ranks' host when they share one.
 func DescribeLayout(node []int, ranks []survey.Rank) string {
-	n := len(node)
 	k := maxInt(node) + 1
 	members := make([][]int, k)
 	for r, x := range node {
@@ -551,7 +550,6 @@ func DescribeLayout(node []int, ranks []survey.Rank) string {
 		b.WriteString(", ...")
 	}
 	b.WriteString(")")
-	_ = n
 	return b.String()
 }
 
