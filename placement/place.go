@@ -152,41 +152,110 @@ func Run(opt Options) (*Result, error) {
 	if opt.QAPLIB != "" {
 		return nil, runQAPLIB(opt)
 	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	in, err := loadInputs(opt)
+	if err != nil {
+		return nil, err
+	}
+	r := newResult(opt, in)
+	slots, err := in.m.SelectSlots(in.t.N, opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	r.HostsUsed = hostsUsed(in.m, slots)
+	if in.prof != nil {
+		sh := shares(in.rt)
+		r.Shares = &sh
+		if in.currentErr != nil {
+			r.Warnings = append(r.Warnings, in.currentErr.Error())
+		}
+	}
+	t0 := time.Now()
+	sol, err := in.m.Solve(in.t, slots, opt.Solve)
+	if err != nil {
+		return nil, err
+	}
+	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
+	r.predict(in, slots, sol.Place)
+	if opt.Output != "" {
+		if err := r.writeLaunchFile(opt, in.m, sol.Place); err != nil {
+			return nil, err
+		}
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	r.WriteReport(opt.Out)
+	return r, nil
+}
+
+// check validates the options before anything is read.
+func (opt *Options) check() error {
 	if opt.Survey == "" {
-		return nil, fmt.Errorf("--survey is required (a directory written by latmap survey or latmap import)")
+		return fmt.Errorf("--survey is required (a directory written by latmap survey or latmap import)")
 	}
 	if opt.Profile == "" && opt.Matrix == "" {
-		return nil, fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+		return fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
 	}
 	if opt.Format == "" {
 		opt.Format = FormatOpenMPI
 	}
 	if !contains(Formats, opt.Format) {
-		return nil, fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
 	}
 	if opt.Output != "" && !opt.Force {
 		if _, err := os.Stat(opt.Output); err == nil {
-			return nil, fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
+			return fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
 		}
 	}
+	return nil
+}
+
+// inputs is what place reads: the machine from the survey, the traffic,
+// and with a profile its per-rank times and the placement it ran under.
+type inputs struct {
+	m          *Machine
+	t          *Traffic
+	prof       *profile.Profile
+	rt         *RankTimes
+	current    []int32 // nil when unknown
+	currentErr error   // why the current placement is unknown
+}
+
+func loadInputs(opt Options) (*inputs, error) {
 	s, err := loadSurvey(opt.Survey, opt.HostPattern)
 	if err != nil {
 		return nil, err
 	}
-	m, err := MachineFromSurvey(s, opt.Costs)
-	if err != nil {
+	in := &inputs{}
+	if in.m, err = MachineFromSurvey(s, opt.Costs); err != nil {
 		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
 	}
-	var prof *profile.Profile
 	if opt.Profile != "" {
-		if prof, err = profile.ReadProfile(opt.Profile); err != nil {
+		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
 			return nil, err
 		}
 	}
-	t, err := loadTraffic(opt, prof)
-	if err != nil {
+	if in.t, err = loadTraffic(opt, in.prof); err != nil {
 		return nil, err
 	}
+	if in.prof != nil {
+		in.rt = TimesFromProfile(in.prof)
+		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
+	}
+	return in, nil
+}
+
+// newResult fills what the inputs alone say: sizes, levels, traffic.
+func newResult(opt Options, in *inputs) *Result {
+	m, t := in.m, in.t
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
 		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
@@ -202,72 +271,54 @@ func Run(opt Options) (*Result, error) {
 		}
 		r.Levels = append(r.Levels, li)
 	}
-	slots, err := m.SelectSlots(t.N, opt.Select)
-	if err != nil {
-		return nil, err
-	}
-	hostsUsed := map[int]bool{}
-	for _, sl := range slots {
-		hostsUsed[m.Slots[sl].Node] = true
-	}
-	r.HostsUsed = len(hostsUsed)
+	return r
+}
 
-	var rt *RankTimes
-	var current []int32
-	if prof != nil {
-		rt = TimesFromProfile(prof)
-		sh := shares(rt)
-		r.Shares = &sh
-		current, err = currentPlacement(m, prof, t.N)
-		if err != nil {
-			r.Warnings = append(r.Warnings, err.Error())
-		}
+// hostsUsed counts the nodes the selected slots are on.
+func hostsUsed(m *Machine, slots []int32) int {
+	used := map[int]bool{}
+	for _, sl := range slots {
+		used[m.Slots[sl].Node] = true
 	}
-	t0 := time.Now()
-	sol, err := m.Solve(t, slots, opt.Solve)
-	if err != nil {
-		return nil, err
-	}
-	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
-	if current != nil {
-		r.Predictions = append(r.Predictions, Predict("current", m, t, current, rt))
+	return len(used)
+}
+
+// predict fills the predictions (current when known, block, cyclic, the
+// proposal), the verdict and the per-rank placement table.
+func (r *Result) predict(in *inputs, slots, proposal []int32) {
+	m, t := in.m, in.t
+	if in.current != nil {
+		r.Predictions = append(r.Predictions, Predict("current", m, t, in.current, in.rt))
 	}
 	r.Predictions = append(r.Predictions,
-		Predict("block", m, t, Block(slots, t.N), rt),
-		Predict("cyclic", m, t, m.Cyclic(slots, t.N), rt))
-	prop := Predict("proposal", m, t, sol.Place, rt)
+		Predict("block", m, t, Block(slots, t.N), in.rt),
+		Predict("cyclic", m, t, m.Cyclic(slots, t.N), in.rt))
+	prop := Predict("proposal", m, t, proposal, in.rt)
 	r.Predictions = append(r.Predictions, prop)
-	r.PerfectRun = PerfectRun(rt)
+	r.PerfectRun = PerfectRun(in.rt)
 	r.Verdict = verdict(r)
-	for i, sl := range sol.Place {
+	for i, sl := range proposal {
 		rp := RankPlace{Rank: i, Host: m.Slots[sl].Host, CPU: m.Slots[sl].CPU, PredictedS: prop.perRank[i]}
-		if current != nil {
-			cpu := m.Slots[current[i]].CPU
-			rp.CurrentHost, rp.CurrentCPU = m.Slots[current[i]].Host, &cpu
+		if in.current != nil {
+			cpu := m.Slots[in.current[i]].CPU
+			rp.CurrentHost, rp.CurrentCPU = m.Slots[in.current[i]].Host, &cpu
 		}
 		r.Placement = append(r.Placement, rp)
 	}
-	if opt.Output != "" {
-		lf, err := WriteLaunchFile(opt.Format, m, sol.Place, r.header(), opt.Output, opt.App)
-		if err != nil {
-			return nil, err
-		}
-		if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
-			return nil, err
-		}
-		r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
-		r.Warnings = append(r.Warnings, lf.Warnings...)
+}
+
+// writeLaunchFile writes the proposal as opt.Format to opt.Output.
+func (r *Result) writeLaunchFile(opt Options, m *Machine, place []int32) error {
+	lf, err := WriteLaunchFile(opt.Format, m, place, r.header(), opt.Output, opt.App)
+	if err != nil {
+		return err
 	}
-	if opt.JSON {
-		enc := json.NewEncoder(opt.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-		return r, nil
+	if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
+		return err
 	}
-	r.WriteReport(opt.Out)
-	return r, nil
+	r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
+	r.Warnings = append(r.Warnings, lf.Warnings...)
+	return nil
 }
 
 func runQAPLIB(opt Options) error {
