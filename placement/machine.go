@@ -187,6 +187,28 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if len(s.Tables) == 0 {
 		return nil, fmt.Errorf("survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
 	}
+	m, err := slotsFromSurvey(s)
+	if err != nil {
+		return nil, err
+	}
+	fits := fitCosts(s, opt)
+	m.Bandwidth = "defaults"
+	if len(fits) > 0 {
+		m.Bandwidth = "fit.csv"
+	}
+	pc := m.measuredCosts(s, fits, opt.levelBandwidths())
+	if err := m.levelCosts(pc); err != nil {
+		return nil, err
+	}
+	m.fillUnmeasured(pc)
+	if n <= DenseLimit {
+		m.dense = &denseCost{n: n, lat: pc.lat, invB: pc.invB}
+	}
+	return m, nil
+}
+
+// slotsFromSurvey makes one slot per surveyed rank and numbers the hosts.
+func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 	m := &Machine{}
 	hostIdx := map[string]int{}
 	seen := map[[2]string]int{}
@@ -219,37 +241,61 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if unknownCPU > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
 	}
+	return m, nil
+}
+
+// levelBandwidths is the bandwidth of each level in GB/s when the survey
+// has no fit: the options' values, else the defaults.
+func (opt SurveyCostOptions) levelBandwidths() [numLevels]float64 {
 	bw := opt.BandwidthGBps
 	for l := range bw {
 		if bw[l] <= 0 {
 			bw[l] = DefaultBandwidthGBps[l]
 		}
 	}
+	return bw
+}
+
+// fitCosts is fit.csv's cost of each pair, by triangle index (none with
+// IgnoreFit).
+func fitCosts(s *survey.Survey, opt SurveyCostOptions) map[int]LinkCost {
+	n := s.N()
+	fits := map[int]LinkCost{}
+	if opt.IgnoreFit {
+		return fits
+	}
+	for _, f := range s.Fits {
+		if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
+			continue
+		}
+		if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
+			fits[survey.TriIndex(n, f.A, f.B)] = c
+		}
+	}
+	return fits
+}
+
+// pairCosts is every pair's latency and inverse bandwidth by triangle
+// index, which pairs were measured, and the measured values per level.
+type pairCosts struct {
+	n               int
+	lat, invB       []float32
+	measured        []bool
+	levLat, levInvB [numLevels][]float64
+}
+
+// measuredCosts prices the measured pairs: the fit where there is one,
+// else half the round trip at the smallest size (median, or mean when the
+// survey has no median) and the level's bandwidth.
+func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
+	n := s.N()
 	tab := s.Tables[0]
 	metric := survey.Median
 	if !tab.Has(survey.Median) || allNaN(tab.Values[survey.Median]) {
 		metric = survey.Mean
 	}
-	fits := map[int]LinkCost{}
-	if !opt.IgnoreFit {
-		for _, f := range s.Fits {
-			if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
-				continue
-			}
-			if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
-				fits[survey.TriIndex(n, f.A, f.B)] = c
-			}
-		}
-	}
-	m.Bandwidth = "defaults"
-	if len(fits) > 0 {
-		m.Bandwidth = "fit.csv"
-	}
 	tri := survey.TriLen(n)
-	lat := make([]float32, tri)
-	invB := make([]float32, tri)
-	measured := make([]bool, tri)
-	var levLat, levInvB [numLevels][]float64
+	pc := &pairCosts{n: n, lat: make([]float32, tri), invB: make([]float32, tri), measured: make([]bool, tri)}
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			i := survey.TriIndex(n, a, b)
@@ -265,53 +311,54 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 			} else if math.IsNaN(c.InvBandwidth) {
 				c.InvBandwidth = 1 / (bw[l] * 1e9)
 			}
-			measured[i] = true
+			pc.measured[i] = true
 			m.LevelMeasured[l]++
-			lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
-			levLat[l] = append(levLat[l], c.Latency)
-			levInvB[l] = append(levInvB[l], c.InvBandwidth)
+			pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
+			pc.levLat[l] = append(pc.levLat[l], c.Latency)
+			pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
+		}
+	}
+	return pc
+}
+
+// levelCosts sets each level's cost to the median of its measured pairs;
+// a level with pairs but no measurement borrows from the nearest measured
+// level inside the node, and is an error between nodes.
+func (m *Machine) levelCosts(pc *pairCosts) error {
+	for l := Level(0); l < numLevels; l++ {
+		if len(pc.levLat[l]) > 0 {
+			m.Levels[l] = LinkCost{stats.Median(pc.levLat[l]), stats.Median(pc.levInvB[l])}
 		}
 	}
 	for l := Level(0); l < numLevels; l++ {
-		if len(levLat[l]) > 0 {
-			m.Levels[l] = LinkCost{stats.Median(levLat[l]), stats.Median(levInvB[l])}
-		}
-	}
-	// A level with pairs but no measurement borrows from the nearest
-	// measured level.
-	for l := Level(0); l < numLevels; l++ {
-		if m.LevelPairs[l] == 0 || len(levLat[l]) > 0 {
+		if m.LevelPairs[l] == 0 || len(pc.levLat[l]) > 0 {
 			continue
 		}
 		switch {
-		case l == SameSocket && len(levLat[SameNode]) > 0:
+		case l == SameSocket && len(pc.levLat[SameNode]) > 0:
 			m.Levels[l] = m.Levels[SameNode]
-		case l == SameNode && len(levLat[SameSocket]) > 0:
+		case l == SameNode && len(pc.levLat[SameSocket]) > 0:
 			m.Levels[l] = m.Levels[SameSocket]
 		default:
-			return nil, fmt.Errorf("the survey measured no %s pair, so their cost is unknown; survey all pairs (latmap survey without --scope)", l)
+			return fmt.Errorf("the survey measured no %s pair, so their cost is unknown; re-run latmap survey on these ranks so that it measures them", l)
 		}
 	}
-	for i := range measured {
-		if !measured[i] {
-			m.Filled++
-		}
-	}
-	if m.Filled > 0 {
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				i := survey.TriIndex(n, a, b)
-				if !measured[i] {
-					c := m.Levels[m.Level(a, b)]
-					lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
-				}
+	return nil
+}
+
+// fillUnmeasured gives every unmeasured pair its level's cost and counts
+// them in m.Filled.
+func (m *Machine) fillUnmeasured(pc *pairCosts) {
+	for a := 0; a < pc.n; a++ {
+		for b := a + 1; b < pc.n; b++ {
+			i := survey.TriIndex(pc.n, a, b)
+			if !pc.measured[i] {
+				m.Filled++
+				c := m.Levels[m.Level(a, b)]
+				pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
 			}
 		}
 	}
-	if n <= DenseLimit {
-		m.dense = &denseCost{n: n, lat: lat, invB: invB}
-	}
-	return m, nil
 }
 
 func allNaN(v []float32) bool {
