@@ -97,6 +97,16 @@ func (c *mpiComm) Wait(active bool) error {
 	return nil
 }
 
+func (c *mpiComm) Signal(peer int) error {
+	C.lm_signal(C.int(peer))
+	return nil
+}
+
+func (c *mpiComm) Await(peer int) error {
+	C.lm_await(C.int(peer), 0, C.long(waitSleepMin.Nanoseconds()), C.long(waitSleepMax.Nanoseconds()))
+	return nil
+}
+
 func (c *mpiComm) Gather(b []byte) ([][]byte, error) {
 	if len(b) > math.MaxInt32 {
 		return nil, fmt.Errorf("rank %d has %d bytes to send, more than MPI_Gatherv can", c.rank, len(b))

@@ -22,7 +22,8 @@ import (
 type fakeWorld struct {
 	n   int
 	rtt func(a, b, size int) float64
-	ch  [][]chan int // ch[from][to] carries the sender's rank
+	ch  [][]chan int      // ch[from][to] carries the sender's rank
+	sig [][]chan struct{} // sig[from][to]: the sequential schedule's hand-offs
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -38,10 +39,14 @@ func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
 	w := &fakeWorld{n: n, rtt: rtt, gathered: make([][]byte, n)}
 	w.cond = sync.NewCond(&w.mu)
 	w.ch = make([][]chan int, n)
+	w.sig = make([][]chan struct{}, n)
 	for i := range w.ch {
 		w.ch[i] = make([]chan int, n)
+		w.sig[i] = make([]chan struct{}, n)
 		for j := range w.ch[i] {
 			w.ch[i][j] = make(chan int, 1)
+			// Signals are eager sends: a few may wait for their reader.
+			w.sig[i][j] = make(chan struct{}, 64)
 		}
 	}
 	return w
@@ -111,6 +116,20 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 }
 
 func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
+
+func (c *fakeComm) Signal(peer int) error {
+	c.w.sig[c.rank][peer] <- struct{}{}
+	return nil
+}
+
+func (c *fakeComm) Await(peer int) error {
+	select {
+	case <-c.w.sig[peer][c.rank]:
+	case <-time.After(10 * time.Second):
+		c.w.fail(fmt.Errorf("rank %d waited 10 s for rank %d's signal", c.rank, peer))
+	}
+	return nil
+}
 
 func (c *fakeComm) Gather(b []byte) ([][]byte, error) {
 	c.w.mu.Lock()
