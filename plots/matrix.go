@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -233,6 +234,9 @@ func Title(s *survey.Survey, size int, what string) string {
 			name = src
 		}
 	}
+	if name == "" && s.Path != "" {
+		name = filepath.Base(filepath.Clean(s.Path)) + "/"
+	}
 	if name == "" {
 		name = "survey"
 	}
@@ -240,7 +244,16 @@ func Title(s *survey.Survey, size int, what string) string {
 	if s.Meta.Repeats > 0 {
 		reps = fmt.Sprintf(", %d repeats", s.Meta.Repeats)
 	}
-	return fmt.Sprintf("%s\n%d ranks, %d B%s, %s", name, s.N(), size, reps, what)
+	_, hosts := survey.HostIndex(s.Ranks)
+	return fmt.Sprintf("%s\n%d ranks on %s, %d B%s, %s", name, s.N(), plural(hosts, "host"), size, reps, what)
+}
+
+// plural is "1 host", "4 hosts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func metricLabel(m survey.Metric) string {

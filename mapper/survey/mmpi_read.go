@@ -49,6 +49,7 @@ func ReadMMPIFile(path string, opt MMPIOptions) (*Survey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading mmpi log %s: %w", path, err)
 	}
+	s.Path = path
 	return s, nil
 }
 

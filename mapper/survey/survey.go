@@ -235,7 +235,10 @@ func (t *PairTable) Set(p *PairStats) {
 
 // Survey is a survey directory in memory.
 type Survey struct {
-	Meta  SurveyMeta
+	Meta SurveyMeta
+	// Path is the directory or log it was read from ("" when made in
+	// memory), to name it in titles and messages.
+	Path  string
 	Ranks []Rank
 	// Tables holds one PairTable per message size, in increasing size.
 	Tables []*PairTable

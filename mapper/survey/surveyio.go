@@ -32,7 +32,7 @@ type LoadOptions struct {
 
 // ReadSurvey reads a survey directory.
 func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
-	s := &Survey{}
+	s := &Survey{Path: dir}
 	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
 	if err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w (is it a directory written by latmap survey or latmap import?)", dir, err)
