@@ -11,7 +11,7 @@ LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
-TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples chromium
 NP        ?= 4
 # With fewer cores than ranks, pairs measured at the same time fight for the
 # cores; the demo then measures one pair at a time.

@@ -66,3 +66,5 @@ rank-to-core/node placement with its predicted gain.
 func errorLine(path string, err error) string {
 	return path + ": " + err.Error()
 }
+
+var errOneProfile = errors.New("the text report takes one profile directory; for several inputs use --html -o report.html")
