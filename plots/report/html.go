@@ -249,8 +249,8 @@ type app struct {
 }
 
 type functionRow struct {
-	Name                   string
-	Calls                  int64
+	Name                    string
+	Calls                   int64
 	Time, Late, Sync, Share float64
 }
 
