@@ -12,10 +12,6 @@ MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
 TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples chromium
-NP        ?= 4
-# With fewer cores than ranks, pairs measured at the same time fight for the
-# cores; the demo then measures one pair at a time.
-SCHEDULE  ?= $(shell [ "$$(nproc)" -lt "$(NP)" ] && echo sequential || echo rounds)
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -69,13 +65,10 @@ test: deps-test build build-mpich
 test-short:
 	$(GO) test -short ./...
 
+# The whole flow on this machine: survey (one rank per cpu), pictures,
+# topology, profiles, placement advice and demo/report.html.
 demo: build
-	@rm -rf demo.tmp && mkdir -p demo.tmp
-	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --schedule $(SCHEDULE) --progress
-	bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png
-	bin/latmap topo demo.tmp/survey
-	@rm -rf demo && mv demo.tmp demo
-	@echo "latmap: results in demo/ (survey/ with ranks.csv and pairs.csv, survey.mmpi, survey.png)"
+	./scripts/demo.sh demo
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

@@ -199,6 +199,16 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	topo.setLevels(names, groups, levelStats(dg, lm, ends))
 	node := topo.nodes(names, groups, s.Ranks, opt, median)
 	topo.setNodes(node, s.Ranks)
+	if topo.Nodes == 1 && topo.NodeLevel < 0 {
+		// The host names put every rank on one node: its pairs are all
+		// inside that node, whatever the latencies alone would call them.
+		for i := range topo.Levels {
+			if topo.Levels[i].Name == LevelNetwork {
+				topo.Levels[i].Name = LevelNode
+				topo.NodeLevel = i
+			}
+		}
+	}
 	for _, r := range outliers {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}

@@ -405,3 +405,17 @@ func TestInferTopologyOversubscribedNode(t *testing.T) {
 		t.Errorf("%s, hosts agree %v, disagreements %q; want 1 node x 4 ranks", tp.Description, tp.HostsAgree, tp.Disagreements)
 	}
 }
+
+// TestOneHostSlowSharedMemory: an oversubscribed host (every round trip
+// 3 us, too slow for latencies alone to call it one node) is one node from
+// its host name, and its only level is the node, not a network.
+func TestOneHostSlowSharedMemory(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 1, Sockets: 1, Cores: 4, RTT: [4]float64{3, 3, 3, 3}, Noise: 0.02, Seed: 4})
+	tp, err := Infer(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp.Nodes != 1 || len(tp.Levels) != 1 || tp.Levels[0].Name != LevelNode || tp.NodeLevel != 0 {
+		t.Errorf("one host: %d nodes, levels %+v (node level %d), want one node whose level is %q", tp.Nodes, tp.Levels, tp.NodeLevel, LevelNode)
+	}
+}
