@@ -207,7 +207,7 @@ func machineSection(path string) (*machine, error) {
 	_, hosts := survey.HostIndex(s.Ranks)
 	sec := &machine{Path: path, Topology: tp, Warnings: s.Meta.Warnings, HostsAgree: tp.HostsAgree, Disagreements: tp.Disagreements}
 	sec.Facts = facts(
-		fact{"ranks", fmt.Sprintf("%d on %d hosts", s.N(), hosts)},
+		fact{"ranks", fmt.Sprintf("%d on %d host%s", s.N(), hosts, map[bool]string{true: "s"}[hosts != 1])},
 		fact{"message sizes", fmt.Sprint(s.Sizes())},
 		fact{"repeats per pair", fmt.Sprint(s.Meta.Repeats)},
 		fact{"schedule", s.Meta.Schedule},
@@ -475,16 +475,16 @@ func verifySection(path string) (*verification, error) {
 // reportTitle names the report after what it holds.
 func reportTitle(r *htmlReport) string {
 	var parts []string
-	if r.Machine != nil {
-		parts = append(parts, filepath.Base(filepath.Clean(r.Machine.Path)))
-	}
 	if r.App != nil {
 		parts = append(parts, filepath.Base(filepath.Clean(r.App.Path)))
+	}
+	if r.Machine != nil {
+		parts = append(parts, filepath.Base(filepath.Clean(r.Machine.Path)))
 	}
 	if len(parts) == 0 {
 		return "latmap report"
 	}
-	return "latmap report: " + strings.Join(parts, " on ")
+	return "latmap report: " + strings.Join(parts, ", ")
 }
 
 func fmtFloat(v float64, prec int) string {
