@@ -20,7 +20,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot clean
+.PHONY: all build build-mpich deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot bench-report clean
 
 all: build
 
@@ -87,6 +87,12 @@ bench-place:
 bench-plot: build
 	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
 	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
+
+# latmap report --html of a synthetic 4096-rank survey and 4096-rank
+# profile (targets: < 10 s, < 20 MB); prints the binary's wall time, max
+# RSS and the page's size.
+bench-report: build
+	$(GO) test -run '^$$' -bench 'Report4096' -benchtime 1x -count 3 -timeout 20m ./plots/report/
 
 clean:
 	rm -rf bin lib demo demo.tmp
