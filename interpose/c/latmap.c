@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 struct lm_state lm = {.use_tsc = 1, .last_dt = MPI_DATATYPE_NULL};
+pthread_mutex_t lm_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* Things met that cannot be measured exactly (reported in meta.json). */
 enum {
@@ -93,6 +94,7 @@ static void pairs_grow(struct lm_pairs *p)
 	p->cap = ncap;
 }
 
+/* lm_pair_add adds one message to p; the caller holds LM_LOCK. */
 void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late)
 {
 	if (key < 0) {
@@ -162,6 +164,21 @@ static struct lm_comm *comm_build(MPI_Comm comm)
 	return c;
 }
 
+/* comm_destroy frees a table whose communicator was freed and that no
+ * tracked request points to any more. */
+static void comm_destroy(struct lm_comm *c)
+{
+	free(c->world);
+	free(c);
+}
+
+/* comm_unref drops a tracked request's reference to c (under LM_LOCK). */
+static void comm_unref(struct lm_comm *c)
+{
+	if (--c->refs == 0 && c->comm == MPI_COMM_NULL)
+		comm_destroy(c);
+}
+
 static void ctab_put(struct lm_comm *c)
 {
 	if ((g.cn + 1) * 2 > g.ccap) {
@@ -203,7 +220,7 @@ static int ctab_slot(MPI_Comm comm)
 
 /* lm_comm_get returns the table of comm, building it on first use (a
  * communicator made by a function latmap does not wrap has no shadow). */
-struct lm_comm *lm_comm_get(MPI_Comm comm)
+static struct lm_comm *comm_lookup(MPI_Comm comm)
 {
 	if (lm.last_comm && lm.last_comm->comm == comm)
 		return lm.last_comm;
@@ -220,6 +237,14 @@ struct lm_comm *lm_comm_get(MPI_Comm comm)
 	return lm.last_comm = c;
 }
 
+struct lm_comm *lm_comm_get(MPI_Comm comm)
+{
+	LM_LOCK();
+	struct lm_comm *c = comm_lookup(comm);
+	LM_UNLOCK();
+	return c;
+}
+
 int lm_comm_world_rank(MPI_Comm comm, int r)
 {
 	struct lm_comm *c = lm_comm_get(comm);
@@ -234,28 +259,35 @@ void lm_comm_new(MPI_Comm comm)
 {
 	if (!lm.enabled || comm == MPI_COMM_NULL)
 		return;
+	LM_LOCK();
 	int s = ctab_slot(comm);
-	if (s >= 0) { /* a stale entry for a reused handle */
+	LM_UNLOCK();
+	if (s >= 0) /* a stale entry for a reused handle */
 		lm_comm_free(comm);
-	}
 	struct lm_comm *c = comm_build(comm);
-	if (lm.slt)
+	if (lm.slt) /* collective: outside the lock */
 		PMPI_Comm_dup(comm, &c->shadow);
+	LM_LOCK();
 	ctab_put(c);
+	LM_UNLOCK();
 }
 
 void lm_comm_free(MPI_Comm comm)
 {
 	if (!lm.enabled || comm == MPI_COMM_NULL)
 		return;
+	LM_LOCK();
 	int s = ctab_slot(comm);
-	if (s < 0)
+	if (s < 0 || g.ctab[s] == g.cworld || g.ctab[s] == g.cself) {
+		LM_UNLOCK();
 		return;
+	}
 	struct lm_comm *c = g.ctab[s];
-	if (c->shadow != MPI_COMM_NULL)
-		PMPI_Comm_free(&c->shadow);
-	/* The struct is kept (requests may still point to it); the slot is
-	 * removed by re-inserting the rest of its cluster. */
+	MPI_Comm shadow = c->shadow;
+	c->shadow = MPI_COMM_NULL;
+	/* The slot is removed by re-inserting the rest of its cluster; the
+	 * table itself is freed now, or by the last tracked request that
+	 * still points to it. */
 	c->comm = MPI_COMM_NULL;
 	if (lm.last_comm == c)
 		lm.last_comm = NULL;
@@ -268,12 +300,19 @@ void lm_comm_free(MPI_Comm comm)
 		g.cn--;
 		ctab_put(x);
 	}
+	if (c->refs == 0)
+		comm_destroy(c);
+	LM_UNLOCK();
+	if (shadow != MPI_COMM_NULL)
+		PMPI_Comm_free(&shadow);
 }
 
 void lm_type_forget(MPI_Datatype dt)
 {
+	LM_LOCK();
 	if (dt == lm.last_dt)
 		lm.last_dt = MPI_DATATYPE_NULL;
+	LM_UNLOCK();
 }
 
 /* ------------------------------------------------------------ collectives */
@@ -281,9 +320,8 @@ void lm_type_forget(MPI_Datatype dt)
 int64_t lm_sum(const int *counts, MPI_Comm comm)
 {
 	struct lm_comm *c = lm_comm_get(comm);
-	int n = c->inter ? c->size : c->size;
 	int64_t s = 0;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < c->size; i++)
 		s += counts[i];
 	return s;
 }
@@ -345,6 +383,7 @@ static void set_on(void)
 uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 {
 	if (id == g.win_fn) {
+		LM_LOCK();
 		g.win_count++;
 		if (g.win_count == g.win_start) {
 			g.win_open = 1;
@@ -354,6 +393,7 @@ uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 			g.win_open = 0;
 			set_on();
 		}
+		LM_UNLOCK();
 	}
 	/* The barrier is inserted whatever the window, so every rank of comm
 	 * calls the same sequence of collectives. */
@@ -370,6 +410,7 @@ uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv)
 {
 	struct lm_fnstat *f = &lm.fn[id];
+	LM_LOCK();
 	f->calls++;
 	f->ticks += t1 - t0;
 	f->sync += sync;
@@ -380,12 +421,15 @@ void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int6
 	struct lm_bin *b = &lm.bins[id][lm_bin_of(sent > recv ? sent : recv)];
 	b->calls++;
 	b->ticks += t1 - t0;
+	LM_UNLOCK();
 }
 
 int lm_pcontrol(int level)
 {
+	LM_LOCK();
 	g.pc_on = level != 0;
 	set_on();
+	LM_UNLOCK();
 	return MPI_SUCCESS;
 }
 
@@ -396,20 +440,26 @@ enum { TOK_NONE = 0, TOK_PENDING, TOK_ARRIVED };
 
 struct lm_req {
 	MPI_Request key;
-	int used; /* 0 empty, 1 live, 2 deleted (a tombstone) */
 	int kind, fn, active;
+	int detached; /* taken out of the table by a Wait- or Test-family call */
+	int dead;     /* a detached receive that completed: freed when given back */
 	struct lm_comm *comm;
 	int peer, tag, count;
 	MPI_Datatype dt;
 	MPI_Request tok;
 	int tokstate, toksrc, toktag;
 	uint64_t tokat;
+	struct lm_req *next; /* the free list */
 };
 
-/* The request table: open addressing with tombstones, so that deleting an
- * entry never moves another (a Wait-family call holds pointers to several
- * entries while it completes them one by one). */
-static struct lm_req *rtab;
+/* The request table: open addressing with tombstones over pointers to
+ * entries that never move (a pool with a free list). A Wait- or
+ * Test-family call detaches the entries of its requests before it calls MPI
+ * and gives them back after: the entries it works on are its own, and under
+ * MPI_THREAD_MULTIPLE a thread that reuses a just-completed handle gets an
+ * entry of its own. All of it under LM_LOCK. */
+#define RQ_TOMB ((struct lm_req *)1)
+static struct lm_req **rtab, *rfree;
 static int rcap, rtomb;
 
 static uint64_t req_key(MPI_Request r)
@@ -419,90 +469,156 @@ static uint64_t req_key(MPI_Request r)
 	return k;
 }
 
-static struct lm_req *req_slot(MPI_Request r)
+static struct lm_req *req_alloc(void)
 {
-	if (!rcap)
-		return NULL;
-	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
-	while (rtab[h].used) {
-		if (rtab[h].used == 1 && rtab[h].key == r)
-			return &rtab[h];
-		h = (h + 1) & m;
+	if (!rfree) {
+		enum { CHUNK = 256 };
+		struct lm_req *c = calloc(CHUNK, sizeof(*c));
+		if (!c)
+			abort();
+		for (int i = 0; i < CHUNK; i++) {
+			c[i].next = rfree;
+			rfree = &c[i];
+		}
 	}
-	return NULL;
-}
-
-static void req_put(struct lm_req *x)
-{
-	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(x->key)) & m;
-	while (rtab[h].used == 1)
-		h = (h + 1) & m;
-	if (rtab[h].used == 2)
-		rtomb--;
-	rtab[h] = *x;
-	rtab[h].used = 1;
-	lm.nreq++;
-}
-
-static void req_rehash(void)
-{
-	int ocap = rcap;
-	struct lm_req *ot = rtab;
-	if ((lm.nreq + 1) * 4 > rcap)
-		rcap = rcap ? rcap * 2 : 256;
-	rtab = calloc((size_t)rcap, sizeof(*rtab));
-	if (!rtab)
-		abort();
-	lm.nreq = 0;
-	rtomb = 0;
-	for (int i = 0; i < ocap; i++)
-		if (ot[i].used == 1)
-			req_put(&ot[i]);
-	free(ot);
-}
-
-/* req_add returns the live entry of r, adding a cleared one if needed (an
- * existing entry is a stale one for a reused handle, and is reset). Adding
- * may move entries: no caller holds entry pointers across it. */
-static struct lm_req *req_add(MPI_Request r)
-{
-	struct lm_req *e = req_slot(r);
-	if (!e) {
-		if ((lm.nreq + rtomb + 1) * 2 > rcap)
-			req_rehash();
-		struct lm_req x;
-		memset(&x, 0, sizeof(x));
-		x.key = r;
-		req_put(&x);
-		e = req_slot(r);
-	}
+	struct lm_req *e = rfree;
+	rfree = e->next;
 	memset(e, 0, sizeof(*e));
-	e->key = r;
-	e->used = 1;
 	e->tok = MPI_REQUEST_NULL;
 	return e;
 }
 
-static void req_del(struct lm_req *e)
+static void req_free(struct lm_req *e)
 {
-	e->used = 2;
-	lm.nreq--;
-	rtomb++;
+	if (e->comm)
+		comm_unref(e->comm);
+	e->next = rfree;
+	rfree = e;
 }
 
-/* find returns the tracked, active entry of r, or NULL. */
-static inline struct lm_req *find(MPI_Request r)
+static int req_index(MPI_Request r)
+{
+	if (!rcap)
+		return -1;
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
+	while (rtab[h]) {
+		if (rtab[h] != RQ_TOMB && rtab[h]->key == r)
+			return (int)h;
+		h = (h + 1) & m;
+	}
+	return -1;
+}
+
+static void req_put(struct lm_req *e)
+{
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(e->key)) & m;
+	while (rtab[h] && rtab[h] != RQ_TOMB)
+		h = (h + 1) & m;
+	if (rtab[h] == RQ_TOMB)
+		rtomb--;
+	rtab[h] = e;
+	e->detached = 0;
+	lm.nreq++;
+}
+
+static void req_insert(struct lm_req *e)
+{
+	if ((lm.nreq + rtomb + 1) * 2 > rcap) {
+		int ocap = rcap;
+		struct lm_req **ot = rtab;
+		if ((lm.nreq + 1) * 4 > rcap)
+			rcap = rcap ? rcap * 2 : 256;
+		rtab = calloc((size_t)rcap, sizeof(*rtab));
+		if (!rtab)
+			abort();
+		lm.nreq = 0;
+		rtomb = 0;
+		for (int i = 0; i < ocap; i++)
+			if (ot[i] && ot[i] != RQ_TOMB)
+				req_put(ot[i]);
+		free(ot);
+	}
+	req_put(e);
+}
+
+static void req_unlink(int h)
+{
+	rtab[h] = RQ_TOMB;
+	rtomb++;
+	lm.nreq--;
+}
+
+/* req_add returns a cleared entry for r, in the table, holding a reference
+ * to c (a stale entry for a reused handle is dropped). */
+static struct lm_req *req_add(MPI_Request r, struct lm_comm *c)
+{
+	LM_LOCK();
+	int h = req_index(r);
+	if (h >= 0) {
+		struct lm_req *old = rtab[h];
+		req_unlink(h);
+		req_free(old);
+	}
+	struct lm_req *e = req_alloc();
+	e->key = r;
+	e->comm = c;
+	c->refs++;
+	req_insert(e);
+	LM_UNLOCK();
+	return e;
+}
+
+/* req_del forgets a finished entry (a detached one when it is given back). */
+static void req_del(struct lm_req *e)
+{
+	LM_LOCK();
+	if (e->detached) {
+		e->dead = 1;
+	} else {
+		int h = req_index(e->key);
+		if (h >= 0 && rtab[h] == e)
+			req_unlink(h);
+		req_free(e);
+	}
+	LM_UNLOCK();
+}
+
+/* take detaches the tracked, active entry of r; NULL when there is none. */
+static struct lm_req *take(MPI_Request r)
 {
 	if (!lm.nreq || r == MPI_REQUEST_NULL)
 		return NULL;
-	struct lm_req *e = req_slot(r);
-	return e && e->active ? e : NULL;
+	struct lm_req *e = NULL;
+	LM_LOCK();
+	int h = req_index(r);
+	if (h >= 0 && rtab[h]->active) {
+		e = rtab[h];
+		req_unlink(h);
+		e->detached = 1;
+	}
+	LM_UNLOCK();
+	return e;
 }
 
-/* Scratch arrays, grown on demand (never per call once large enough). */
-static struct {
+/* give_back frees a detached entry whose receive completed and puts the
+ * others back (their handles still belong to the application). */
+static void give_back(struct lm_req *e)
+{
+	if (!e)
+		return;
+	LM_LOCK();
+	if (e->dead)
+		req_free(e);
+	else
+		req_insert(e);
+	LM_UNLOCK();
+}
+
+/* Scratch arrays, per thread, grown on demand (never per call once large
+ * enough). */
+static __thread struct {
 	struct lm_req **ents;
-	MPI_Request *keys, *comb;
+	MPI_Request *comb;
 	MPI_Status *st, *st2;
 	int *idx, *owner;
 	uint64_t *late;
@@ -518,7 +634,6 @@ static void scratch(int n)
 		return;
 	int c = n < 64 ? 64 : n * 2;
 	sc.ents = realloc(sc.ents, sizeof(*sc.ents) * (size_t)c);
-	sc.keys = realloc(sc.keys, sizeof(*sc.keys) * (size_t)c);
 	sc.comb = realloc(sc.comb, sizeof(*sc.comb) * (size_t)c * 2);
 	sc.st = realloc(sc.st, sizeof(*sc.st) * (size_t)c * 2);
 	sc.st2 = realloc(sc.st2, sizeof(*sc.st2) * (size_t)c * 2);
@@ -530,7 +645,7 @@ static void scratch(int n)
 	sc.fin = realloc(sc.fin, (size_t)c);
 	if (!sc.st3 || !sc.ix || !sc.fin)
 		abort();
-	if (!sc.ents || !sc.keys || !sc.comb || !sc.st || !sc.st2 || !sc.idx || !sc.owner || !sc.late)
+	if (!sc.ents || !sc.comb || !sc.st || !sc.st2 || !sc.idx || !sc.owner || !sc.late)
 		abort();
 	sc.cap = c;
 }
@@ -571,6 +686,7 @@ static void orphan(MPI_Request r)
 {
 	if (r == MPI_REQUEST_NULL)
 		return;
+	LM_LOCK();
 	if (g.norph == g.corph) {
 		for (int i = 0; i < g.norph; i++) {
 			int f = 0;
@@ -589,6 +705,7 @@ static void orphan(MPI_Request r)
 		}
 	}
 	g.orph[g.norph++] = r;
+	LM_UNLOCK();
 }
 
 /* ------------------------------------------------------ receive accounting */
@@ -600,9 +717,11 @@ static inline void account(int id, uint64_t total, uint64_t late)
 		return;
 	if (late > total)
 		late = total;
+	LM_LOCK();
 	lm.fn[id].calls++;
 	lm.fn[id].ticks += total - late;
 	lm.fn[id].late += late;
+	LM_UNLOCK();
 }
 
 /* got records a completed receive described by st on communicator c,
@@ -620,13 +739,15 @@ static void got(int id, struct lm_comm *c, MPI_Status *st, uint64_t ticks, uint6
 	if (n == MPI_UNDEFINED)
 		n = 0;
 	struct lm_fnstat *f = &lm.fn[id];
+	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
+	LM_LOCK();
 	f->brecv += n;
 	f->rrecv++;
 	struct lm_bin *b = &lm.bins[id][lm_bin_of(n)];
 	b->calls++;
 	b->ticks += ticks;
-	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
 	lm_pair_add(&lm.recvfrom, w, n, ticks > late ? ticks - late : 0, late);
+	LM_UNLOCK();
 }
 
 /* done finishes a tracked request completed with status st. */
@@ -648,7 +769,9 @@ static void done(struct lm_req *e, MPI_Status *st, uint64_t ticks, uint64_t late
 		e->tok = MPI_REQUEST_NULL;
 	} else if (e->tokstate == TOK_ARRIVED && st->MPI_SOURCE >= 0 &&
 		   (e->toksrc != st->MPI_SOURCE || e->toktag != st->MPI_TAG)) {
+		LM_LOCK();
 		g.mismatch++;
+		LM_UNLOCK();
 	}
 	e->tokstate = TOK_NONE;
 	got(e->fn, e->comm, st, ticks, late);
@@ -671,11 +794,10 @@ static void tok_arrived(struct lm_req *e, MPI_Status *ts, uint64_t at)
 
 static struct lm_req *track_recv(int id, int kind, struct lm_comm *c, int source, int tag, MPI_Request r, MPI_Request tok)
 {
-	struct lm_req *e = req_add(r);
+	struct lm_req *e = req_add(r, c);
 	e->kind = kind;
 	e->fn = id;
 	e->active = 1;
-	e->comm = c;
 	e->peer = source;
 	e->tag = tag;
 	e->tok = tok;
@@ -722,18 +844,25 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 	MPI_Request *app_reqs = sc.comb + m;
 	for (int i = 0; i < n; i++)
 		app_reqs[i] = reqs[i];
-	int left = 0; /* application requests still to complete (Waitall) */
-	for (int i = 0; i < n; i++) {
-		if (reqs[i] == MPI_REQUEST_NULL)
-			continue;
-		struct lm_req *x = sc.ents[i] ? sc.ents[i] : req_slot(reqs[i]);
-		if (x && x->kind != RQ_RECV && !x->active)
-			continue; /* an inactive persistent request */
-		left++;
-	}
 	int nout = 0;
 	for (;;) {
 		int out = 0;
+		if (mode == 'a') {
+			/* Waitall ends when every application request is null or
+			 * inactive (persistent ones, collectives included), which
+			 * only MPI knows: ask it without waiting, so the wait
+			 * below always has an application request to end it. */
+			rc = PMPI_Testsome(n, app_reqs, &out, sc.idx, sc.st2);
+			if (out == MPI_UNDEFINED)
+				break;
+			for (int k = 0; k < out; k++) {
+				sts[nout] = sc.st2[k];
+				indices[nout++] = sc.idx[k];
+				sc.fin[sc.idx[k]] = 1;
+			}
+			if (out > 0)
+				continue; /* perhaps the last ones: ask again */
+		}
 		if (mode == 'w') {
 			int k;
 			MPI_Status s;
@@ -767,11 +896,8 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 			sts[nout] = sc.st2[k];
 			indices[nout++] = j;
 			sc.fin[j] = 1;
-			left--;
 		}
 		if (app && mode != 'a')
-			break;
-		if (mode == 'a' && left <= 0)
 			break;
 	}
 	for (int i = 0; i < n; i++)
@@ -803,17 +929,24 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 	return rc;
 }
 
-/* lookup fills sc.ents for reqs and returns how many are tracked. */
+/* lookup detaches the entries of reqs into sc.ents and returns how many
+ * are tracked; give_all gives them back. */
 static int lookup(int n, MPI_Request reqs[])
 {
 	scratch(n);
 	int k = 0;
 	for (int i = 0; i < n; i++) {
-		sc.ents[i] = find(reqs[i]);
+		sc.ents[i] = take(reqs[i]);
 		if (sc.ents[i])
 			k++;
 	}
 	return k;
+}
+
+static void give_all(int n)
+{
+	for (int i = 0; i < n; i++)
+		give_back(sc.ents[i]);
 }
 
 static int any_pending_token(int n)
@@ -828,7 +961,7 @@ static int any_pending_token(int n)
 
 int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
 {
-	struct lm_req *e = find(*request);
+	struct lm_req *e = take(*request);
 	if (!e) {
 		int rc = PMPI_Wait(request, status);
 		lm_plain(id, t0);
@@ -837,19 +970,21 @@ int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
 	MPI_Status st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
+	int rc;
 	if (lm.slt && e->tokstate == TOK_PENDING) {
 		scratch(1);
 		sc.ents[0] = e;
 		int out, idx;
 		MPI_Status s[1];
-		int rc = wait_slt(id, t0, 'w', 1, request, s, &out, &idx);
+		rc = wait_slt(id, t0, 'w', 1, request, s, &out, &idx);
 		*status = s[0];
-		return rc;
+	} else {
+		rc = PMPI_Wait(request, status);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		done(e, status, d, 0);
 	}
-	int rc = PMPI_Wait(request, status);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	done(e, status, d, 0);
+	give_back(e);
 	return rc;
 }
 
@@ -876,18 +1011,21 @@ int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int sour
 			orphan(tok);
 		return rc;
 	}
-	struct lm_req *e = track_recv(id, RQ_RECV, c, source, tag, r, tok);
+	track_recv(id, RQ_RECV, c, source, tag, r, tok);
+	struct lm_req *e = take(r);
 	if (e->tokstate != TOK_PENDING) {
 		rc = PMPI_Wait(&r, status);
 		uint64_t d = lm_tick() - t0;
 		account(id, d, 0);
 		done(e, status, d, 0);
-		return rc;
+	} else {
+		scratch(1);
+		sc.ents[0] = e;
+		int out, idx;
+		rc = wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
 	}
-	scratch(1);
-	sc.ents[0] = e;
-	int out, idx;
-	return wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
+	give_back(e);
+	return rc;
 }
 
 int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, MPI_Status *status)
@@ -900,17 +1038,19 @@ int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, M
 	MPI_Status st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
+	int rc;
 	if (any_pending_token(count)) {
 		int out, idx = MPI_UNDEFINED;
-		int rc = wait_slt(id, t0, 'w', count, reqs, status, &out, &idx);
+		rc = wait_slt(id, t0, 'w', count, reqs, status, &out, &idx);
 		*index = out == MPI_UNDEFINED ? MPI_UNDEFINED : idx;
-		return rc;
+	} else {
+		rc = PMPI_Waitany(count, reqs, index, status);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		if (*index != MPI_UNDEFINED && sc.ents[*index])
+			done(sc.ents[*index], status, d, 0);
 	}
-	int rc = PMPI_Waitany(count, reqs, index, status);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	if (*index != MPI_UNDEFINED && sc.ents[*index])
-		done(sc.ents[*index], status, d, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -922,25 +1062,27 @@ int lm_Waitall(int id, uint64_t t0, int count, MPI_Request reqs[], MPI_Status *s
 		return rc;
 	}
 	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	int rc;
 	if (any_pending_token(count)) {
 		int out;
 		/* wait_slt packs statuses by completion; unpack by index. */
-		int rc = wait_slt(id, t0, 'a', count, reqs, sc.st3, &out, sc.ix);
+		rc = wait_slt(id, t0, 'a', count, reqs, sc.st3, &out, sc.ix);
 		if (statuses != MPI_STATUSES_IGNORE && out != MPI_UNDEFINED)
 			for (int k = 0; k < out; k++)
 				statuses[sc.ix[k]] = sc.st3[k];
-		return rc;
+	} else {
+		rc = PMPI_Waitall(count, reqs, sts);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		int k = 0;
+		for (int i = 0; i < count; i++)
+			if (sc.ents[i] && sc.ents[i]->kind != RQ_PSEND)
+				k++;
+		for (int i = 0; i < count; i++)
+			if (sc.ents[i])
+				done(sc.ents[i], &sts[i], k ? d / (uint64_t)k : 0, 0);
 	}
-	int rc = PMPI_Waitall(count, reqs, sts);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	int k = 0;
-	for (int i = 0; i < count; i++)
-		if (sc.ents[i] && sc.ents[i]->kind != RQ_PSEND)
-			k++;
-	for (int i = 0; i < count; i++)
-		if (sc.ents[i])
-			done(sc.ents[i], &sts[i], k ? d / (uint64_t)k : 0, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -952,15 +1094,19 @@ int lm_Waitsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 		return rc;
 	}
 	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
-	if (any_pending_token(incount))
-		return wait_slt(id, t0, 's', incount, reqs, sts, outcount, indices);
-	int rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	if (*outcount != MPI_UNDEFINED)
-		for (int k = 0; k < *outcount; k++)
-			if (sc.ents[indices[k]])
-				done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+	int rc;
+	if (any_pending_token(incount)) {
+		rc = wait_slt(id, t0, 's', incount, reqs, sts, outcount, indices);
+	} else {
+		rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		if (*outcount != MPI_UNDEFINED)
+			for (int k = 0; k < *outcount; k++)
+				if (sc.ents[indices[k]])
+					done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+	}
+	give_all(incount);
 	return rc;
 }
 
@@ -987,7 +1133,7 @@ static void test_tokens(int n)
 
 int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *status)
 {
-	struct lm_req *e = find(*request);
+	struct lm_req *e = take(*request);
 	if (!e) {
 		int rc = PMPI_Test(request, flag, status);
 		lm_plain(id, t0);
@@ -1004,6 +1150,7 @@ int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *st
 	account(id, d, 0);
 	if (*flag)
 		done(e, status, d, 0);
+	give_back(e);
 	return rc;
 }
 
@@ -1023,6 +1170,7 @@ int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, i
 	account(id, d, 0);
 	if (*flag && *index != MPI_UNDEFINED && sc.ents[*index])
 		done(sc.ents[*index], status, d, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -1042,6 +1190,7 @@ int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MP
 		for (int i = 0; i < count; i++)
 			if (sc.ents[i])
 				done(sc.ents[i], &sts[i], 0, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -1061,6 +1210,7 @@ int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 		for (int k = 0; k < *outcount; k++)
 			if (sc.ents[indices[k]])
 				done(sc.ents[indices[k]], &sts[k], 0, 0);
+	give_all(incount);
 	return rc;
 }
 
@@ -1116,9 +1266,12 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 	if (lm.on) {
 		account(id, d, late);
 		if (dest != MPI_PROC_NULL) {
+			int w = lm_world(comm, dest);
+			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			LM_UNLOCK();
 		}
 		got(id, c, status, d, late);
 	}
@@ -1153,9 +1306,12 @@ int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype 
 	if (lm.on) {
 		account(id, d, 0);
 		if (dest != MPI_PROC_NULL) {
+			int w = lm_world(comm, dest);
+			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			LM_UNLOCK();
 		}
 		got(id, c, status, d, 0);
 	}
@@ -1211,10 +1367,9 @@ static void persistent_init(int kind, int id, int count, MPI_Datatype dt, int pe
 {
 	if (!lm.enabled)
 		return;
-	struct lm_req *e = req_add(req);
+	struct lm_req *e = req_add(req, lm_comm_get(comm));
 	e->kind = kind;
 	e->fn = id;
-	e->comm = lm_comm_get(comm);
 	e->peer = peer;
 	e->tag = tag;
 	e->count = count;
@@ -1237,7 +1392,14 @@ void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_
  * receive. */
 static void start_one(int id, MPI_Request r, uint64_t d)
 {
-	struct lm_req *e = lm.nreq ? req_slot(r) : NULL;
+	if (!lm.nreq)
+		return;
+	LM_LOCK();
+	int h = req_index(r);
+	struct lm_req *e = h >= 0 ? rtab[h] : NULL;
+	LM_UNLOCK();
+	/* The entry is this thread's: only the owner of a persistent request
+	 * starts or frees it. */
 	if (!e || (e->kind != RQ_PSEND && e->kind != RQ_PRECV))
 		return;
 	e->active = 1;
@@ -1246,6 +1408,7 @@ static void start_one(int id, MPI_Request r, uint64_t d)
 			lm_token_send(e->comm->comm, e->peer, e->tag);
 		if (lm.on && e->peer != MPI_PROC_NULL) {
 			int64_t b = (int64_t)e->count * lm_tsize(e->dt);
+			LM_LOCK();
 			lm.fn[id].bsent += b;
 			lm.fn[id].rsent++;
 			struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
@@ -1253,6 +1416,7 @@ static void start_one(int id, MPI_Request r, uint64_t d)
 			bin->ticks += d;
 			int w = e->comm->world ? (e->peer < e->comm->size ? e->comm->world[e->peer] : -1) : e->peer;
 			lm_pair_add(&lm.sendto, w, b, d, 0);
+			LM_UNLOCK();
 		}
 		return;
 	}
@@ -1280,11 +1444,22 @@ int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[])
 
 int lm_Request_free(int id, uint64_t t0, MPI_Request *request)
 {
-	struct lm_req *e = lm.nreq ? req_slot(*request) : NULL;
+	struct lm_req *e = take(*request);
+	if (!e && lm.nreq) { /* an inactive persistent request */
+		LM_LOCK();
+		int h = req_index(*request);
+		if (h >= 0) {
+			e = rtab[h];
+			req_unlink(h);
+			e->detached = 1;
+		}
+		LM_UNLOCK();
+	}
 	if (e) {
 		if (e->tokstate == TOK_PENDING)
 			orphan(e->tok);
 		req_del(e);
+		give_back(e);
 	}
 	int rc = PMPI_Request_free(request);
 	lm_plain(id, t0);
@@ -1361,10 +1536,11 @@ static void setup(int provided)
 	const char *clk = getenv("LATMAP_CLOCK");
 	lm.use_tsc = has_invariant_tsc() && !(clk && !strcmp(clk, "monotonic"));
 	g.thread_level = provided;
-	if (provided == MPI_THREAD_MULTIPLE)
-		g.warn |= LM_W_THREAD_MULTIPLE;
+	lm.mt = provided == MPI_THREAD_MULTIPLE;
 	const char *s = getenv("LATMAP_SLT");
 	lm.slt = s && !strcmp(s, "1");
+	if (lm.mt && lm.slt)
+		g.warn |= LM_W_THREAD_MULTIPLE;
 	s = getenv("LATMAP_COLLWAIT");
 	lm.collwait = s && !strcmp(s, "1");
 	s = getenv("LATMAP_COLLMATRIX");
@@ -1704,8 +1880,8 @@ static void write_profile(void)
 		int bit;
 		const char *msg;
 	} w[] = {
-		{LM_W_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE: the counters are per process and not thread-safe, and --slt tokens "
-				       "cannot be paired with their messages when several threads communicate; numbers may be wrong"},
+		{LM_W_THREAD_MULTIPLE, "--slt under MPI_THREAD_MULTIPLE: tokens of threads that share a peer, communicator and tag "
+				       "can be paired with another thread's message; the counts and the matrix are exact, the send-late split is approximate"},
 		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
 				 "(for example MPI_Comm_idup): its receives have no send-late split"},
 		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
