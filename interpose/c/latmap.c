@@ -14,8 +14,8 @@
  */
 #define _GNU_SOURCE
 #include "latmap.h"
+#include "cpufacts.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -1635,45 +1635,6 @@ static void bprintf(struct buf *b, const char *fmt, ...)
 	}
 }
 
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static void cpu_facts(int cpu, int *socket, int *numa, int *l3)
-{
-	char p[256];
-	*socket = *numa = *l3 = -1;
-	if (cpu < 0)
-		return;
-	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-	*socket = read_int(p);
-	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d", cpu);
-	DIR *d = opendir(p);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9')
-				*numa = atoi(de->d_name + 4);
-		closedir(d);
-	}
-	for (int i = 0; i < 10; i++) {
-		snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
-		if (read_int(p) == 3) {
-			snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/id", cpu, i);
-			*l3 = read_int(p);
-			break;
-		}
-	}
-}
-
 static void cpuset_string(char *out, size_t n)
 {
 	cpu_set_t set;
@@ -1768,7 +1729,7 @@ static void write_profile(void)
 	/* ranks.csv */
 	struct buf b = {0};
 	int socket, numa, l3, cpu1 = sched_getcpu();
-	cpu_facts(g.cpu0, &socket, &numa, &l3);
+	lm_cpu_facts("/sys", g.cpu0, &socket, &numa, &l3);
 	char cpuset[1024];
 	cpuset_string(cpuset, sizeof cpuset);
 	uint64_t inmpi = 0;
