@@ -1655,44 +1655,72 @@ static void cpuset_string(char *out, size_t n)
 	}
 }
 
-/* gather_write gathers every rank's rows to rank 0, which writes them after
- * header into dir/name. Memory and time are proportional to the rows. */
+/* The gather at MPI_Finalize: rank 0 asks every other rank in turn for its
+ * rows (asking the next one while it receives the current one) and writes
+ * them straight to the file, in pieces of at most GATHER_PIECE bytes. Rank
+ * 0 holds one piece at a time, whatever the number of ranks; no count or
+ * displacement is limited to an int. */
+enum { GATHER_TAG = 31, GATHER_PIECE = 64 << 20 };
+
+static void send_rows(const struct buf *b)
+{
+	long long len = (long long)b->n;
+	PMPI_Recv(NULL, 0, MPI_BYTE, 0, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+	PMPI_Send(&len, 1, MPI_LONG_LONG, 0, GATHER_TAG, g.priv);
+	for (long long off = 0; off < len; off += GATHER_PIECE) {
+		int k = len - off < GATHER_PIECE ? (int)(len - off) : GATHER_PIECE;
+		PMPI_Send(b->p + off, k, MPI_CHAR, 0, GATHER_TAG, g.priv);
+	}
+}
+
+/* recv_rows appends the rows of ranks 1.. to f (NULL: received and
+ * dropped, so that no rank waits forever); 1 on a write error. */
+static int recv_rows(FILE *f)
+{
+	char *piece = NULL;
+	int cap = 0, err = 0;
+	if (lm.wsize > 1)
+		PMPI_Send(NULL, 0, MPI_BYTE, 1, GATHER_TAG, g.priv);
+	for (int r = 1; r < lm.wsize; r++) {
+		if (r + 1 < lm.wsize)
+			PMPI_Send(NULL, 0, MPI_BYTE, r + 1, GATHER_TAG, g.priv);
+		long long len = 0;
+		PMPI_Recv(&len, 1, MPI_LONG_LONG, r, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+		for (long long off = 0; off < len; off += GATHER_PIECE) {
+			int k = len - off < GATHER_PIECE ? (int)(len - off) : GATHER_PIECE;
+			if (k > cap) {
+				piece = realloc(piece, (size_t)k);
+				if (!piece)
+					abort();
+				cap = k;
+			}
+			PMPI_Recv(piece, k, MPI_CHAR, r, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+			if (f && fwrite(piece, 1, (size_t)k, f) != (size_t)k)
+				err = 1;
+		}
+	}
+	free(piece);
+	return err;
+}
+
+/* gather_write gathers every rank's rows (b) to rank 0, which writes them
+ * after header into dir/name. Empties b. */
 static int gather_write(struct buf *b, const char *name, const char *header)
 {
-	int len = (int)b->n, *lens = NULL, *displs = NULL;
-	char *all = NULL;
-	if (lm.wrank == 0) {
-		lens = malloc(sizeof(int) * (size_t)lm.wsize);
-		displs = malloc(sizeof(int) * (size_t)lm.wsize);
-		if (!lens || !displs)
-			abort();
-	}
-	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, g.priv);
-	long total = 0;
-	if (lm.wrank == 0) {
-		for (int i = 0; i < lm.wsize; i++) {
-			displs[i] = (int)total;
-			total += lens[i];
-		}
-		all = malloc((size_t)total + 1);
-		if (!all)
-			abort();
-	}
-	PMPI_Gatherv(b->p ? b->p : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, g.priv);
 	int err = 0;
-	if (lm.wrank == 0) {
+	if (lm.wrank != 0) {
+		send_rows(b);
+	} else {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", g.dir, name);
 		FILE *f = fopen(path, "w");
-		if (!f || fputs(header, f) < 0 || fwrite(all, 1, (size_t)total, f) != (size_t)total)
+		if (!f || fputs(header, f) < 0 || (b->n && fwrite(b->p, 1, b->n, f) != b->n))
 			err = 1;
+		err |= recv_rows(f);
 		if (f && fclose(f))
 			err = 1;
 		if (err)
 			fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
-		free(all);
-		free(lens);
-		free(displs);
 	}
 	free(b->p);
 	b->p = NULL;
@@ -1715,18 +1743,22 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_profile(void)
+/* run_clock says how long the run took (wall seconds since MPI_Init
+ * returned) and how many ticks a second the profile's clock has. */
+static void run_clock(double *secs, double *hz)
 {
 	uint64_t tsc1 = lm_tick();
 	struct timespec mono1;
 	clock_gettime(CLOCK_MONOTONIC, &mono1);
-	double secs = (double)(mono1.tv_sec - g.mono0.tv_sec) + 1e-9 * (double)(mono1.tv_nsec - g.mono0.tv_nsec);
-	double hz = secs > 0 && tsc1 > g.tsc0 ? (double)(tsc1 - g.tsc0) / secs : 1e9;
+	*secs = (double)(mono1.tv_sec - g.mono0.tv_sec) + 1e-9 * (double)(mono1.tv_nsec - g.mono0.tv_nsec);
+	*hz = *secs > 0 && tsc1 > g.tsc0 ? (double)(tsc1 - g.tsc0) / *secs : 1e9;
 	if (!lm.use_tsc)
-		hz = 1e9;
-	double tk = 1.0 / hz;
+		*hz = 1e9;
+}
 
-	/* ranks.csv */
+/* write_ranks writes ranks.csv: where each rank ran and its times. */
+static int write_ranks(double tk)
+{
 	struct buf b = {0};
 	int socket, numa, l3, cpu1 = sched_getcpu();
 	lm_cpu_facts("/sys", g.cpu0, &socket, &numa, &l3);
@@ -1740,8 +1772,13 @@ static void write_profile(void)
 		comput = 0;
 	bprintf(&b, "%d,%s,%d,%d,\"%s\",%d,%d,%d,%s,%.9f,%.9f\n", lm.wrank, g.host, g.cpu0, cpu1, cpuset, socket,
 		numa, l3, g.cpu0 != cpu1 ? "true" : "false", el, comput);
-	int err = gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+	return gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+}
 
+/* write_functions writes functions.csv: per rank and function. */
+static int write_functions(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++) {
 		struct lm_fnstat *f = &lm.fn[i];
 		if (!f->calls)
@@ -1750,8 +1787,13 @@ static void write_profile(void)
 			(unsigned long long)f->calls, (double)f->ticks * tk, (double)f->late * tk, (double)f->sync * tk,
 			(long long)f->bsent, (long long)f->brecv, (long long)f->rsent, (long long)f->rrecv);
 	}
-	err |= gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+	return gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+}
 
+/* write_sizes writes sizes.csv: per rank, function and message-size bin. */
+static int write_sizes(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++)
 		for (int k = 0; k < LM_NBIN; k++) {
 			struct lm_bin *x = &lm.bins[i][k];
@@ -1761,15 +1803,21 @@ static void write_profile(void)
 			bprintf(&b, "%d,%s,%lld,%lld,%llu,%.9g\n", lm.wrank, lm_fn_names[i], lo, hi,
 				(unsigned long long)x->calls, (double)x->ticks * tk);
 		}
-	err |= gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+	return gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+}
 
+/* write_pairs writes sent.csv, received.csv and (with
+ * --collectives-in-matrix) collective.csv: one row per peer. */
+static int write_pairs(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < lm.sendto.cap; i++) {
 		struct lm_pair *p = &lm.sendto.t[i];
 		if (p->key >= 0)
 			bprintf(&b, "%d,%d,%lld,%lld,%.9g\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs,
 				(double)p->ticks * tk);
 	}
-	err |= gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
+	int err = gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
 	for (int i = 0; i < lm.recvfrom.cap; i++) {
 		struct lm_pair *p = &lm.recvfrom.t[i];
 		if (p->key >= 0)
@@ -1785,23 +1833,87 @@ static void write_profile(void)
 		}
 		err |= gather_write(&b, "collective.csv", "src,dst,bytes,messages\n");
 	}
+	return err;
+}
 
-	/* What was met that cannot be measured exactly, from every rank. */
-	int seen[LM_NFN], seen_all[LM_NFN], warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0), warn_all = 0, thr = g.thread_level, thr_all = 0;
+/* summary is what every rank met, reduced to rank 0 for library.json. */
+struct summary {
+	int seen[LM_NFN]; /* functions whose traffic is not measured */
+	int warn;         /* LM_W_* */
+	int thread_level;
+	long long mismatch; /* --slt token mismatches */
+	double toklat_us;   /* --slt token latency */
+	int err;            /* a file could not be written */
+};
+
+static void reduce_summary(int err, double tk, struct summary *all)
+{
+	struct summary mine = {.warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0),
+			       .thread_level = g.thread_level,
+			       .mismatch = g.mismatch,
+			       .toklat_us = (double)g.toklat * tk * 1e6,
+			       .err = err};
 	for (int i = 0; i < LM_NFN; i++)
-		seen[i] = lm.seen[i];
-	PMPI_Reduce(seen, seen_all, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
-	PMPI_Reduce(&warn, &warn_all, 1, MPI_INT, MPI_BOR, 0, g.priv);
-	PMPI_Reduce(&thr, &thr_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
-	long long mm = g.mismatch, mm_all = 0;
-	PMPI_Reduce(&mm, &mm_all, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
-	double tl = (double)g.toklat * tk * 1e6, tl_max = 0;
-	PMPI_Reduce(&tl, &tl_max, 1, MPI_DOUBLE, MPI_MAX, 0, g.priv);
-	int err_all = 0;
-	PMPI_Reduce(&err, &err_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
-	if (lm.wrank != 0 || err_all)
-		return;
+		mine.seen[i] = lm.seen[i];
+	memset(all, 0, sizeof(*all));
+	PMPI_Reduce(mine.seen, all->seen, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.warn, &all->warn, 1, MPI_INT, MPI_BOR, 0, g.priv);
+	PMPI_Reduce(&mine.thread_level, &all->thread_level, 1, MPI_INT, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.mismatch, &all->mismatch, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
+	PMPI_Reduce(&mine.toklat_us, &all->toklat_us, 1, MPI_DOUBLE, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.err, &all->err, 1, MPI_INT, MPI_MAX, 0, g.priv);
+}
 
+/* json_item writes one element of a JSON list of strings. */
+static void json_item(FILE *f, int *first, const char *s)
+{
+	fprintf(f, "%s\n    ", *first ? "" : ",");
+	*first = 0;
+	json_str(f, s);
+}
+
+/* write_unmeasured writes library.json's "unmeasured": what was met that
+ * cannot be measured exactly, on any rank. */
+static void write_unmeasured(FILE *f, const struct summary *s)
+{
+	static const struct {
+		int bit;
+		const char *msg;
+	} w[] = {
+		{LM_W_THREAD_MULTIPLE, "--slt under MPI_THREAD_MULTIPLE: tokens of threads that share a peer, communicator and tag "
+				       "can be paired with another thread's message; the counts and the matrix are exact, the send-late split is approximate"},
+		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
+				 "(for example MPI_Comm_idup): its receives have no send-late split"},
+		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
+		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
+				      "their traffic is not in the matrix"},
+		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
+		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
+	};
+	char m[256];
+	int first = 1;
+	fprintf(f, "  \"unmeasured\": [");
+	for (int i = 0; i < LM_NFN; i++)
+		if (s->seen[i]) {
+			snprintf(m, sizeof m, "%s was called: it is timed, but its traffic is not in the byte counts or the matrix",
+				 lm_fn_names[i]);
+			json_item(f, &first, m);
+		}
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (s->warn & w[i].bit)
+			json_item(f, &first, w[i].msg);
+	if (s->mismatch) {
+		snprintf(m, sizeof m, "--slt: %lld wildcard receives got their token from another sender than their message; "
+				      "their send-late split is approximate", s->mismatch);
+		json_item(f, &first, m);
+	}
+	fprintf(f, "%s]\n", first ? "" : "\n  ");
+}
+
+/* write_library_json writes library.json (rank 0), last and atomically:
+ * its presence says the raw profile is complete. */
+static void write_library_json(const struct summary *s, double secs, double hz)
+{
 	char tmp[4096], path[4096];
 	snprintf(tmp, sizeof tmp, "%s/.library.json.tmp", g.dir);
 	snprintf(path, sizeof path, "%s/library.json", g.dir);
@@ -1824,50 +1936,30 @@ static void write_profile(void)
 	fprintf(f, "  \"window\": ");
 	json_str(f, g.win_spec);
 	fprintf(f, ",\n  \"clock\": \"%s\",\n  \"tick_hz\": %.0f,\n  \"token_latency_us\": %.4f,\n",
-		lm.use_tsc ? "tsc" : "monotonic", hz, tl_max);
-	fprintf(f, "  \"thread_level\": %d,\n  \"wall_s\": %.9f,\n  \"token_mismatches\": %lld,\n", thr_all, secs, mm_all);
-	fprintf(f, "  \"unmeasured\": [");
-	int first = 1;
-	for (int i = 0; i < LM_NFN; i++)
-		if (seen_all[i]) {
-			fprintf(f, "%s\n    ", first ? "" : ",");
-			first = 0;
-			char m[256];
-			snprintf(m, sizeof m, "%s was called: it is timed, but its traffic is not in the byte counts or the matrix",
-				 lm_fn_names[i]);
-			json_str(f, m);
-		}
-	static const struct {
-		int bit;
-		const char *msg;
-	} w[] = {
-		{LM_W_THREAD_MULTIPLE, "--slt under MPI_THREAD_MULTIPLE: tokens of threads that share a peer, communicator and tag "
-				       "can be paired with another thread's message; the counts and the matrix are exact, the send-late split is approximate"},
-		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
-				 "(for example MPI_Comm_idup): its receives have no send-late split"},
-		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
-		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
-				      "their traffic is not in the matrix"},
-		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
-		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
-	};
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (warn_all & w[i].bit) {
-			fprintf(f, "%s\n    ", first ? "" : ",");
-			first = 0;
-			json_str(f, w[i].msg);
-		}
-	if (mm_all) {
-		char m[256];
-		snprintf(m, sizeof m, "--slt: %lld wildcard receives got their token from another sender than their message; "
-				      "their send-late split is approximate", mm_all);
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		first = 0;
-		json_str(f, m);
-	}
-	fprintf(f, "%s]\n}\n", first ? "" : "\n  ");
+		lm.use_tsc ? "tsc" : "monotonic", hz, s->toklat_us);
+	fprintf(f, "  \"thread_level\": %d,\n  \"wall_s\": %.9f,\n  \"token_mismatches\": %lld,\n", s->thread_level, secs,
+		s->mismatch);
+	write_unmeasured(f, s);
+	fprintf(f, "}\n");
 	if (fclose(f) || rename(tmp, path))
 		fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
+}
+
+/* write_profile writes the raw profile at MPI_Finalize: the per-rank files
+ * gathered to rank 0, then library.json. */
+static void write_profile(void)
+{
+	double secs, hz;
+	run_clock(&secs, &hz);
+	double tk = 1.0 / hz;
+	int err = write_ranks(tk);
+	err |= write_functions(tk);
+	err |= write_sizes(tk);
+	err |= write_pairs(tk);
+	struct summary all;
+	reduce_summary(err, tk, &all);
+	if (lm.wrank == 0 && !all.err)
+		write_library_json(&all, secs, hz);
 }
 
 int lm_Finalize(int id)
