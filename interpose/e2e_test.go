@@ -639,7 +639,7 @@ func TestTwoNodes(t *testing.T) {
 	}
 }
 
-// TestSaysWhatItCannotMeasure: one-sided traffic, MPI_THREAD_MULTIPLE and
+// TestSaysWhatItCannotMeasure: one-sided traffic, --slt under MPI_THREAD_MULTIPLE and
 // a communicator without a shadow are named in meta.json and the report.
 func TestSaysWhatItCannotMeasure(t *testing.T) {
 	if testing.Short() {
