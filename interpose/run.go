@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
@@ -106,11 +107,11 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
 		return err
 	}
-	var l Launcher
+	var l launcher.Launcher
 	if opt.Launcher != "" {
-		l, err = ParseLauncher(opt.Launcher)
+		l, err = launcher.Parse(opt.Launcher)
 	} else {
-		l, err = DetectLauncher(ctx, opt.Command[0])
+		l, err = launcher.Detect(ctx, opt.Command[0])
 	}
 	if err != nil {
 		return err
