@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/base64"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -20,7 +19,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/latmap/latmap/internal/atomicdir"
-	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -400,76 +398,21 @@ func adviceSection(path string) (*advice, error) {
 }
 
 // verifyRunsFile is the runs table of a verification directory.
-const verifyRunsFile = "runs.csv"
-
-// verifyMeta is a verification directory's meta.json (latmap verify).
-type verifyMeta struct {
-	RunsPerVariant   int        `json:"runs_per_variant"`
-	CurrentCommand   []string   `json:"current_command"`
-	ProposalCommand  []string   `json:"proposal_command"`
-	PlacementFile    string     `json:"placement_file"`
-	CurrentMedian    float64    `json:"current_median_s"`
-	ProposalMedian   float64    `json:"proposal_median_s"`
-	Speedup          float64    `json:"speedup"`
-	SpeedupCI95      [2]float64 `json:"speedup_ci95"`
-	PredictedSpeedup float64    `json:"predicted_speedup"`
-	PredictedOver    float64    `json:"predicted_over_measured"`
-}
+const verifyRunsFile = placement.VerifyRunsFile
 
 type verification struct {
 	Path string
-	Meta verifyMeta
-	Runs []verifyRun
+	Meta *placement.Verification
+	Runs []placement.VerifyRun
 }
 
-type verifyRun struct {
-	Run     int
-	Variant string
-	Wall    float64
-	Exit    int
-}
-
-// verifySection reads a verification directory.
+// verifySection reads a verification directory (latmap verify).
 func verifySection(path string) (*verification, error) {
-	sec := &verification{Path: path}
-	b, err := os.ReadFile(filepath.Join(path, "meta.json"))
+	v, runs, err := placement.ReadVerification(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading verification %s: %w", path, err)
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &sec.Meta); err != nil {
-		return nil, fmt.Errorf("reading verification %s: meta.json: %w", path, err)
-	}
-	f, err := os.Open(filepath.Join(path, verifyRunsFile))
-	if err != nil {
-		return nil, fmt.Errorf("reading verification %s: %w", path, err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("reading verification %s: %s: %w", path, verifyRunsFile, err)
-	}
-	for i, row := range rows {
-		if i == 0 {
-			continue // header: run,variant,wall_s,exit_status
-		}
-		if len(row) < 4 {
-			return nil, fmt.Errorf("reading verification %s: %s line %d: %d columns, want 4", path, verifyRunsFile, i+1, len(row))
-		}
-		run, err1 := strconv.Atoi(row[0])
-		wall, err2 := strconv.ParseFloat(row[2], 64)
-		code, err3 := strconv.Atoi(row[3])
-		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("reading verification %s: %s line %d: bad number in %q", path, verifyRunsFile, i+1, strings.Join(row, ","))
-		}
-		sec.Runs = append(sec.Runs, verifyRun{Run: run, Variant: row[1], Wall: wall, Exit: code})
-	}
-	if sec.Meta.CurrentMedian == 0 {
-		sec.Meta.CurrentMedian = sec.medianOf("current")
-	}
-	if sec.Meta.ProposalMedian == 0 {
-		sec.Meta.ProposalMedian = sec.medianOf("proposal")
-	}
-	return sec, nil
+	return &verification{Path: path, Meta: v, Runs: runs}, nil
 }
 
 // reportTitle names the report after what it holds.
@@ -521,15 +464,4 @@ func fmtBytes(v float64) string {
 		}
 	}
 	return fmtFloat(v, 0) + " B"
-}
-
-// medianOf is the median wall time of a verification's variant.
-func (v *verification) medianOf(variant string) float64 {
-	var w []float64
-	for _, r := range v.Runs {
-		if r.Variant == variant {
-			w = append(w, r.Wall)
-		}
-	}
-	return stats.Median(w)
 }
