@@ -20,7 +20,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot bench-report clean
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-profile bench-place bench-plot bench-report clean
 
 all: build
 
@@ -70,6 +70,12 @@ test-short:
 demo: build
 	./scripts/demo.sh demo
 
+# The same on a virtual cluster of 2 nodes x 2 slots with 400 Mbit/s links
+# (needs root and network namespaces), where placement matters: survey,
+# a profile in a poor layout, place, verify, demo-cluster/report.html.
+demo-cluster: build
+	$(GO) run ./internal/democluster -o demo-cluster
+
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
 bench-survey: build
@@ -95,7 +101,7 @@ bench-report: build
 	$(GO) test -run '^$$' -bench 'Report4096' -benchtime 1x -count 3 -timeout 20m ./plots/report/
 
 clean:
-	rm -rf bin lib demo demo.tmp
+	rm -rf bin lib demo demo.tmp demo-cluster
 
 # The profiler's figures: added ns per MPI call, ping-pong, LAMMPS in.melt.
 bench-profile: build deps-test
