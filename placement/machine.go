@@ -72,6 +72,9 @@ type Machine struct {
 	// Filled is the number of slot pairs the survey did not measure and
 	// that were given their level's median.
 	Filled int
+	// FitLatencyFromRTT counts the pairs whose fit gave a bandwidth but no
+	// positive latency: their latency is half the smallest round trip.
+	FitLatencyFromRTT int
 	// Bandwidth says where bandwidths came from ("fit.csv" or "defaults").
 	Bandwidth string
 	// Notes are things the report should say about the machine.
@@ -163,14 +166,16 @@ type SurveyCostOptions struct {
 // bandwidth (time did not grow with size), and the caller then uses the
 // level's default bandwidth.
 func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
-	if !(latencyUs > 0) {
-		return LinkCost{}, false
+	c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+	if latencyUs > 0 {
+		c.Latency = latencyUs * 1e-6
 	}
-	c = LinkCost{Latency: latencyUs * 1e-6, InvBandwidth: math.NaN()}
 	if bandwidthMBps > 0 && !math.IsInf(bandwidthMBps, 0) {
 		c.InvBandwidth = 1 / (bandwidthMBps * 1e6)
 	}
-	return c, true
+	// A fit whose latency came out negative (on a bandwidth-bound link the
+	// least squares can put it below zero) still measured the bandwidth.
+	return c, !math.IsNaN(c.Latency) || !math.IsNaN(c.InvBandwidth)
 }
 
 // MachineFromSurvey builds the machine of a survey: one slot per surveyed
@@ -197,6 +202,9 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		m.Bandwidth = "fit.csv"
 	}
 	pc := m.measuredCosts(s, fits, opt.levelBandwidths())
+	if m.FitLatencyFromRTT > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound links): their latency is half the smallest size's round trip, their bandwidth the fit's", m.FitLatencyFromRTT))
+	}
 	if err := m.levelCosts(pc); err != nil {
 		return nil, err
 	}
@@ -303,12 +311,21 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [num
 			m.LevelPairs[l]++
 			c, ok := fits[i]
 			if !ok {
+				c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+			}
+			if math.IsNaN(c.Latency) {
+				// No fit, or a fit with no usable latency: half the round
+				// trip at the smallest size.
 				v := tab.At(metric, a, b)
 				if math.IsNaN(v) || v <= 0 {
 					continue
 				}
-				c = LinkCost{Latency: v / 2 * 1e-6, InvBandwidth: 1 / (bw[l] * 1e9)}
-			} else if math.IsNaN(c.InvBandwidth) {
+				c.Latency = v / 2 * 1e-6
+				if ok {
+					m.FitLatencyFromRTT++
+				}
+			}
+			if math.IsNaN(c.InvBandwidth) {
 				c.InvBandwidth = 1 / (bw[l] * 1e9)
 			}
 			pc.measured[i] = true
