@@ -395,12 +395,9 @@ type SelectOptions struct {
 	RanksPerNode int
 }
 
-// SelectSlots picks n slots: whole nodes first, the nodes with the most
-// usable slots first (ties in survey order), and within a node sockets in
-// order, cpus ascending. The result is grouped by node, in node order then
-// socket then cpu. It fails when fewer than n slots are usable, saying how
-// many are missing.
-func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
+// usable is every slot --exclude and --ranks-per-node leave, by node
+// (sockets in order, cpus ascending), and how many there are.
+func (m *Machine) usable(opt SelectOptions) (perNode [][]int32, total int, err error) {
 	excl := map[string]bool{}
 	for _, h := range opt.Exclude {
 		excl[h] = true
@@ -411,16 +408,15 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 			found = found || x == h
 		}
 		if !found {
-			return nil, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
+			return nil, 0, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
 		}
 	}
-	perNode := make([][]int32, len(m.Hosts))
+	perNode = make([][]int32, len(m.Hosts))
 	for i, s := range m.Slots {
 		if !excl[s.Host] {
 			perNode[s.Node] = append(perNode[s.Node], int32(i))
 		}
 	}
-	total := 0
 	for h := range perNode {
 		sl := perNode[h]
 		sort.SliceStable(sl, func(i, j int) bool {
@@ -434,6 +430,33 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 			perNode[h] = sl[:opt.RanksPerNode]
 		}
 		total += len(perNode[h])
+	}
+	return perNode, total, nil
+}
+
+// UsableSlots is every slot the options leave, by node in survey order:
+// what mpirun --map-by node deals ranks over.
+func (m *Machine) UsableSlots(opt SelectOptions) ([]int32, error) {
+	perNode, _, err := m.usable(opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []int32
+	for _, sl := range perNode {
+		out = append(out, sl...)
+	}
+	return out, nil
+}
+
+// SelectSlots picks n slots: whole nodes first, the nodes with the most
+// usable slots first (ties in survey order), and within a node sockets in
+// order, cpus ascending. The result is grouped by node, in node order then
+// socket then cpu. It fails when fewer than n slots are usable, saying how
+// many are missing.
+func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
+	perNode, total, err := m.usable(opt)
+	if err != nil {
+		return nil, err
 	}
 	if total < n {
 		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)

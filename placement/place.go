@@ -178,7 +178,13 @@ func Run(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
-	r.predict(in, slots, sol.Place)
+	// Cyclic as mpirun --map-by node deals it: over every usable node,
+	// not only the nodes the proposal fills.
+	all, err := in.m.UsableSlots(opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	r.predict(in, slots, all, sol.Place)
 	if opt.Output != "" {
 		if err := r.writeLaunchFile(opt, in.m, sol.Place); err != nil {
 			return nil, err
@@ -283,16 +289,17 @@ func hostsUsed(m *Machine, slots []int32) int {
 	return len(used)
 }
 
-// predict fills the predictions (current when known, block, cyclic, the
-// proposal), the verdict and the per-rank placement table.
-func (r *Result) predict(in *inputs, slots, proposal []int32) {
+// predict fills the predictions (current when known, block on the
+// selected slots, cyclic over every usable node, the proposal), the
+// verdict and the per-rank placement table.
+func (r *Result) predict(in *inputs, slots, usable, proposal []int32) {
 	m, t := in.m, in.t
 	if in.current != nil {
 		r.Predictions = append(r.Predictions, Predict("current", m, t, in.current, in.rt))
 	}
 	r.Predictions = append(r.Predictions,
 		Predict("block", m, t, Block(slots, t.N), in.rt),
-		Predict("cyclic", m, t, m.Cyclic(slots, t.N), in.rt))
+		Predict("cyclic", m, t, m.Cyclic(usable, t.N), in.rt))
 	prop := Predict("proposal", m, t, proposal, in.rt)
 	r.Predictions = append(r.Predictions, prop)
 	r.PerfectRun = PerfectRun(in.rt)

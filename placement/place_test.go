@@ -218,3 +218,28 @@ func TestRunMmpiLog(t *testing.T) {
 		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
 	}
 }
+
+// TestCyclicSpreadsLikeMapByNode: 2 ranks on a survey of 4 nodes x 2:
+// cyclic deals them over nodes as mpirun --map-by node does (ranks 0 and 1
+// on different nodes), while block keeps them on one node.
+func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3", "n4"}, 2)
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block, cyclic Prediction
+	for _, p := range r.Predictions {
+		switch p.Name {
+		case "block":
+			block = p
+		case "cyclic":
+			cyclic = p
+		}
+	}
+	// Block keeps the pair on a node (0.7 us round trips), cyclic splits
+	// it over two (13 us): cyclic's transfer must be the larger.
+	if !(cyclic.Transfer > block.Transfer) {
+		t.Errorf("cyclic transfer %g, block %g: cyclic did not spread the 2 ranks over nodes", cyclic.Transfer, block.Transfer)
+	}
+}
