@@ -41,10 +41,12 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Minima: the best round trip of each pair is what the link allows;
+	// medians of same-node pairs swell when other work takes the 2 cpus.
 	maxSame, minCross := 0.0, 1e18
 	for a := 0; a < 4; a++ {
 		for b := a + 1; b < 4; b++ {
-			m := tb.At(survey.Median, a, b)
+			m := tb.At(survey.Min, a, b)
 			if s.Ranks[a].Host == s.Ranks[b].Host {
 				maxSame = max(maxSame, m)
 			} else {
@@ -52,13 +54,13 @@ func TestSurveyVirtualCluster(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("sequential, 256 KiB: slowest same-node median %.1f us, fastest cross-node median %.1f us", maxSame, minCross)
+	t.Logf("sequential, 256 KiB: slowest same-node minimum %.1f us, fastest cross-node minimum %.1f us", maxSame, minCross)
 	// At 400 Mbit/s (50 MB/s), with the token bucket's 64 KiB burst
 	// passed at once, a 256 KiB round trip takes at least 2 x 192 KiB /
 	// 50 MB/s = 7.9 ms on the link (8.6 ms measured); shared memory moves
 	// it in tens of microseconds.
 	if !(10*maxSame <= minCross) || minCross < 7000 {
-		t.Errorf("256 KiB: same-node medians (up to %.1f us) are not at least 10x lower than cross-node ones (from %.1f us, want >= 7000 on a 400 Mbit/s link)", maxSame, minCross)
+		t.Errorf("256 KiB: same-node minima (up to %.1f us) are not at least 10x lower than cross-node ones (from %.1f us, want >= 7000 on a 400 Mbit/s link)", maxSame, minCross)
 	}
 	if s.Meta.Interference != nil {
 		t.Errorf("sequential survey reports interference %v", *s.Meta.Interference)
