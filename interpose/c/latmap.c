@@ -917,7 +917,7 @@ static void done(struct lm_req *e, MPI_Status *st, uint64_t ticks, uint64_t late
 		e->active = 0;
 		return;
 	}
-	int cancelled = is_cancelled(st), r = -1;
+	int cancelled = (lm.slt || e->tokstate == TOK_PENDING) && is_cancelled(st), r = -1;
 	uint64_t own = 0;
 	if (lm.slt && e->comm->shadow != MPI_COMM_NULL && st->MPI_SOURCE >= 0 && !cancelled) {
 		LM_LOCK();
