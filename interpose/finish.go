@@ -44,6 +44,7 @@ type libraryMeta struct {
 	ThreadLevel     int      `json:"thread_level"`
 	WallSeconds     float64  `json:"wall_s"`
 	TokenMismatches int64    `json:"token_mismatches"`
+	TokenResynced   int64    `json:"token_resynced"`
 	Unmeasured      []string `json:"unmeasured"`
 }
 

@@ -47,12 +47,6 @@ func writeRawProfile(tb testing.TB, dir string, nx, ny, nz int) map[string]int {
 	fns := []string{"MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce", "MPI_Bcast", "MPI_Barrier", "MPI_Send", "MPI_Recv"}
 	const msgs, bytesPer = 1000, 4096
 	var line []byte
-	count := func(name string, w *bufio.Writer, rows func()) {
-		before := w.Buffered()
-		_ = before
-		rows()
-	}
-	_ = count
 	for r := 0; r < n; r++ {
 		x, y, z := r%nx, (r/nx)%ny, r/(nx*ny)
 		per := map[string]int{}

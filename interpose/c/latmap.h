@@ -48,6 +48,7 @@ struct lm_comm {
 	int *world;      /* NULL for MPI_COMM_WORLD (identity) */
 	MPI_Comm shadow; /* --slt: the duplicate that carries tokens */
 	int refs;        /* tracked requests on it: freed when 0 after MPI_Comm_free */
+	int id;          /* a number of its own, for the --slt token sequences */
 };
 
 struct lm_state {
