@@ -229,12 +229,3 @@ func (f Flavor) Whereami(t testing.TB, prefix []string) map[int]Place {
 	}
 	return got
 }
-
-// Require skips the test with why unless ok (name is the requirement, for
-// the lead's LATMAP_REQUIRE, which will turn such skips into failures).
-func Require(t testing.TB, name string, ok bool, why string) {
-	t.Helper()
-	if !ok {
-		t.Skipf("skipping: %s missing: %s", name, why)
-	}
-}
