@@ -28,6 +28,9 @@ type Options struct {
 	// Matrix is a plain communication matrix (src,dst,bytes,messages); it
 	// replaces the profile's matrix when both are given.
 	Matrix string
+	// Current is a placement file (any format latmap writes) scored as the
+	// current placement, instead of where the profile's ranks ran.
+	Current string
 	// Ranks states the number of ranks for --matrix (default: largest
 	// rank named + 1, or the profile's ranks).
 	Ranks int
@@ -87,6 +90,9 @@ type Result struct {
 	Version string `json:"version"`
 	Survey  string `json:"survey"`
 	Profile string `json:"profile,omitempty"`
+	// Current is the placement file scored as the current placement
+	// (--current), when one was given.
+	Current string `json:"current,omitempty"`
 	Matrix  string `json:"matrix,omitempty"`
 
 	Ranks        int         `json:"ranks"`
@@ -256,13 +262,25 @@ func loadInputs(opt Options) (*inputs, error) {
 		in.rt = TimesFromProfile(in.prof)
 		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
 	}
+	if opt.Current != "" {
+		// A placement file the user runs today, or another tool made,
+		// scored as the current placement.
+		ranks, _, err := ReadPlacementFile(opt.Current)
+		if err != nil {
+			return nil, err
+		}
+		if in.current, err = in.m.slotsOf(ranks, in.t.N); err != nil {
+			return nil, err
+		}
+		in.currentErr = nil
+	}
 	return in, nil
 }
 
 // newResult fills what the inputs alone say: sizes, levels, traffic.
 func newResult(opt Options, in *inputs) *Result {
 	m, t := in.m, in.t
-	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
+	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
 		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
 	r.Messages, r.Bytes = t.Totals()

@@ -137,3 +137,69 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 		t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
 	}
 }
+
+// TestCurrentRoundTrip: a placement written in every format latmap writes,
+// read back with --current, is the same placement (for Cray's rank order,
+// the same groups of ranks on nodes), and place scores it as current.
+func TestCurrentRoundTrip(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3"}, 4)
+	var flows []Flow
+	for i := 0; i < 12; i++ {
+		flows = append(flows, Flow{i, (i + 5) % 12, 1e6, 10})
+	}
+	mat := writeMatrix(t, flows)
+	for _, format := range []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} {
+		t.Run(format, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "p."+format)
+			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranks, got, err := ReadPlacementFile(file)
+			if err != nil || got != format {
+				t.Fatalf("read %s: format %q, %v", file, got, err)
+			}
+			r2, err := Run(Options{Survey: sv, Matrix: mat, Current: file, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r2.Predictions[0].Name != "current" || r2.Current != file {
+				t.Fatalf("no current prediction: %+v", r2.Predictions)
+			}
+			prop := r.Predictions[len(r.Predictions)-1]
+			// The file holds the proposal: scored as current, it costs the
+			// same (Cray: same groups, so the same cost on alike nodes).
+			if !near(r2.Predictions[0].Transfer, prop.Transfer) {
+				t.Errorf("current from %s costs %g, the proposal written there %g", format, r2.Predictions[0].Transfer, prop.Transfer)
+			}
+			for i, rp := range r.Placement {
+				if format == FormatCray {
+					continue
+				}
+				if ranks[i].Host != rp.Host || (ranks[i].CPU >= 0 && ranks[i].CPU != rp.CPU) {
+					t.Errorf("rank %d read as %s cpu %d, written %s cpu %d", i, ranks[i].Host, ranks[i].CPU, rp.Host, rp.CPU)
+				}
+			}
+		})
+	}
+	// A rankfile made by hand, dealing ranks round robin over the hosts as
+	// mpirun --map-by node does, scores exactly as place's own cyclic.
+	var rf strings.Builder
+	for r := 0; r < 12; r++ {
+		fmt.Fprintf(&rf, "rank %d=n%d slot=%d\n", r, r%3+1, r/3)
+	}
+	hand := filepath.Join(t.TempDir(), "hand.rankfile")
+	os.WriteFile(hand, []byte(rf.String()), 0o644)
+	r3, err := Run(Options{Survey: sv, Matrix: mat, Current: hand, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, cyc := r3.Predictions[0], r3.Predictions[2]; cur.Name != "current" || cyc.Name != "cyclic" || !near(cur.Transfer, cyc.Transfer) {
+		t.Errorf("hand-made cyclic rankfile: %s %g, %s %g: want equal", cur.Name, cur.Transfer, cyc.Name, cyc.Transfer)
+	}
+	bad := filepath.Join(t.TempDir(), "bad")
+	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1, 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
+		t.Errorf("unknown host: %v", err)
+	}
+}
