@@ -398,6 +398,7 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
 			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
+	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
 	s.Fits = FitSurvey(s)
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)

@@ -234,6 +234,7 @@ func (opt *Options) check() error {
 // and with a profile its per-rank times and the placement it ran under.
 type inputs struct {
 	m          *Machine
+	warnings   []string // the survey's and the profile's, for the report
 	t          *Traffic
 	prof       *profile.Profile
 	rt         *RankTimes
@@ -250,6 +251,9 @@ func loadInputs(opt Options) (*inputs, error) {
 	if in.m, err = MachineFromSurvey(s, opt.Costs); err != nil {
 		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
 	}
+	for _, w := range s.Meta.Warnings {
+		in.warnings = append(in.warnings, "survey: "+w)
+	}
 	if opt.Profile != "" {
 		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
 			return nil, err
@@ -261,6 +265,9 @@ func loadInputs(opt Options) (*inputs, error) {
 	if in.prof != nil {
 		in.rt = TimesFromProfile(in.prof)
 		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
+		if err := in.checkProfileBinding(opt); err != nil {
+			return nil, err
+		}
 	}
 	if opt.Current != "" {
 		// A placement file the user runs today, or another tool made,
@@ -277,12 +284,29 @@ func loadInputs(opt Options) (*inputs, error) {
 	return in, nil
 }
 
+// checkProfileBinding refuses to take unbound profile ranks' cpus as the
+// current placement (they may have moved; two may have started on one
+// cpu) unless --force or --current says where they run.
+func (in *inputs) checkProfileBinding(opt Options) error {
+	ranks := make([]survey.Rank, len(in.prof.Ranks))
+	for i, r := range in.prof.Ranks {
+		ranks[i] = r.Rank
+	}
+	for _, w := range survey.BindingWarnings(ranks) {
+		if strings.Contains(w, "not bound") && opt.Current == "" && !opt.Force && in.current != nil {
+			return fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun latmap profile with ranks bound, give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
+		}
+		in.warnings = append(in.warnings, "profile: "+w)
+	}
+	return nil
+}
+
 // newResult fills what the inputs alone say: sizes, levels, traffic.
 func newResult(opt Options, in *inputs) *Result {
 	m, t := in.m, in.t
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
-		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
+		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: append(append([]string(nil), in.warnings...), m.Notes...)}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
 		if m.LevelPairs[l] == 0 {

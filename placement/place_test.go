@@ -248,3 +248,36 @@ func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
 		t.Errorf("cyclic transfer %g, block %g: cyclic did not spread the 2 ranks over nodes", cyclic.Transfer, block.Transfer)
 	}
 }
+
+// TestUnboundProfileRefused: a profile whose ranks were not bound to one
+// cpu is not scored as the current placement without --force or
+// --current; with --force it is, and the warning is kept.
+func TestUnboundProfileRefused(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"h0", "h1"}, 2)
+	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}}
+	prof := fakeProfile(t, []string{"h0", "h0", "h1", "h1"}, []int{0, 1, 0, 1}, 1, 1, 0, 0, flows)
+	rf := filepath.Join(prof, "ranks.csv")
+	b, err := os.ReadFile(rf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every rank's cpuset becomes both cpus of its host: unbound.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := 1; i < len(lines); i++ {
+		f := strings.Split(lines[i], ",")
+		f[4] = `"0-1"`
+		lines[i] = strings.Join(f, ",")
+	}
+	os.WriteFile(rf, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	_, err = Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --force", err)
+	}
+	r, err := Run(Options{Survey: sv, Profile: prof, Force: true, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Predictions[0].Name != "current" || !strings.Contains(strings.Join(r.Warnings, "\n"), "profile: ranks 0-3 are not bound") {
+		t.Errorf("with --force: predictions %v, warnings %q", r.Predictions[0].Name, r.Warnings)
+	}
+}

@@ -45,7 +45,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
 	f.StringVar(&opt.Format, "format", placement.FormatOpenMPI, "launcher file format: "+strings.Join(placement.Formats, ", "))
-	f.BoolVar(&opt.Force, "force", false, "replace an existing output file")
+	f.BoolVar(&opt.Force, "force", false, "replace an existing output file; take an unbound profile's starting cpus as the current placement")
 	f.BoolVar(&opt.JSON, "json", false, "print the whole result as JSON")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
 	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
