@@ -138,23 +138,9 @@ func ranksPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 	pl.Title.Text = ProfileTitle(p, name, "time per rank")
 	pl.X.Label.Text, pl.Y.Label.Text = "rank", "seconds"
 	width := vg.Length(math.Max(1, math.Min(18, 500/float64(len(p.Ranks)))))
-	var below *plotter.BarChart
-	for _, part := range []struct {
-		name string
-		v    []float64
-		c    color.Color
-	}{{"computation", comput, colourComput}, {"MPI", mpi, colourMPI}, {"send-late", late, colourLate}, {"collective wait", sync, colourSync}} {
-		bc, err := plotter.NewBarChart(plotter.Values(part.v), width)
-		if err != nil {
-			return nil, err
-		}
-		bc.Color, bc.LineStyle.Width = part.c, 0
-		if below != nil {
-			bc.StackOn(below)
-		}
-		below = bc
-		pl.Add(bc)
-		pl.Legend.Add(part.name, bc)
+	if err := addStacked(pl, width, false, []stackPart{
+		{"computation", comput, colourComput}, {"MPI", mpi, colourMPI}, {"send-late", late, colourLate}, {"collective wait", sync, colourSync}}); err != nil {
+		return nil, err
 	}
 	pl.Legend.Top, pl.Legend.Left = true, false
 	pl.X.Tick.Marker = rankTicks{}
@@ -166,6 +152,34 @@ func ranksPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 	// Room above the tallest bar for the legend.
 	pl.Y.Min, pl.Y.Max = 0, top*1.3
 	return pl, nil
+}
+
+// stackPart is one part of a stacked bar chart.
+type stackPart struct {
+	name string
+	v    []float64
+	c    color.Color
+}
+
+// addStacked draws the parts as bars stacked on one another, in order,
+// each in the legend.
+func addStacked(pl *plot.Plot, width vg.Length, horizontal bool, parts []stackPart) error {
+	var below *plotter.BarChart
+	for _, part := range parts {
+		bc, err := plotter.NewBarChart(plotter.Values(part.v), width)
+		if err != nil {
+			return err
+		}
+		bc.Horizontal = horizontal
+		bc.Color, bc.LineStyle.Width = part.c, 0
+		if below != nil {
+			bc.StackOn(below)
+		}
+		below = bc
+		pl.Add(bc)
+		pl.Legend.Add(part.name, bc)
+	}
+	return nil
 }
 
 // maxFunctionBars bounds the functions picture; the rest are summed into
@@ -199,8 +213,8 @@ func functionsPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 		parts[2][i] += f.Sync
 	}
 	// Largest at the top: bars are drawn from the bottom.
-	rev := func(v []float64) plotter.Values {
-		out := make(plotter.Values, len(v))
+	rev := func(v []float64) []float64 {
+		out := make([]float64, len(v))
 		for i := range v {
 			out[len(v)-1-i] = v[i]
 		}
@@ -209,23 +223,9 @@ func functionsPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = ProfileTitle(p, name, "time per MPI function, summed over ranks")
 	pl.X.Label.Text = "seconds"
-	var below *plotter.BarChart
-	for i, part := range []struct {
-		name string
-		c    color.Color
-	}{{"transfer", colourMPI}, {"send-late", colourLate}, {"collective wait", colourSync}} {
-		bc, err := plotter.NewBarChart(rev(parts[i]), vg.Points(12))
-		if err != nil {
-			return nil, err
-		}
-		bc.Horizontal = true
-		bc.Color, bc.LineStyle.Width = part.c, 0
-		if below != nil {
-			bc.StackOn(below)
-		}
-		below = bc
-		pl.Add(bc)
-		pl.Legend.Add(part.name, bc)
+	if err := addStacked(pl, vg.Points(12), true, []stackPart{
+		{"transfer", rev(parts[0]), colourMPI}, {"send-late", rev(parts[1]), colourLate}, {"collective wait", rev(parts[2]), colourSync}}); err != nil {
+		return nil, err
 	}
 	rl := make([]string, len(labels))
 	for i := range labels {

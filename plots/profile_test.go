@@ -111,16 +111,8 @@ func TestMatrixShowsHaloBands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	colours := map[uint32]bool{}
-	bd := img.Bounds()
-	for y := bd.Min.Y; y < bd.Max.Y; y += 3 {
-		for x := bd.Min.X; x < bd.Max.X; x += 3 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			colours[r>>8<<16|g>>8<<8|b>>8] = true
-		}
-	}
-	if len(colours) < 3 {
-		t.Errorf("the matrix picture has %d colours", len(colours))
+	if n := testutil.Colours(img, 3); n < 3 {
+		t.Errorf("the matrix picture has %d colours", n)
 	}
 	if bounds := HostRuns(p); fmt.Sprint(bounds) != "[16 32 48]" {
 		t.Errorf("host boundaries %v, want [16 32 48] (16 ranks a node)", bounds)

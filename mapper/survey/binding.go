@@ -57,7 +57,7 @@ func BindingWarnings(ranks []Rank) []string {
 		}
 	}
 	if len(unbound) > 0 {
-		who := "ranks " + formatRankList(unbound) + " are"
+		who := "ranks " + RankRanges(unbound, 0) + " are"
 		if len(unbound) == 1 {
 			who = fmt.Sprintf("rank %d is", unbound[0])
 		}
@@ -76,8 +76,9 @@ func rankCPUSet(ranks []Rank, r int) string {
 	return ""
 }
 
-// formatRankList prints ranks as ranges: 0-3,7.
-func formatRankList(r []int) string {
+// RankRanges prints sorted ranks as ranges, "0-3,7,9-12", cut with "..."
+// after max parts (0: no cut).
+func RankRanges(r []int, max int) string {
 	var parts []string
 	for i := 0; i < len(r); {
 		j := i
@@ -90,6 +91,10 @@ func formatRankList(r []int) string {
 			parts = append(parts, fmt.Sprint(r[i]))
 		}
 		i = j + 1
+		if max > 0 && len(parts) == max && i < len(r) {
+			parts = append(parts, "...")
+			break
+		}
 	}
 	return strings.Join(parts, ",")
 }

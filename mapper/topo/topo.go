@@ -654,24 +654,7 @@ func FormatRanks(r []int) string {
 		return fmt.Sprintf("%d,%d,...,%d", r[0], r[1], r[len(r)-1])
 	}
 	// Ranges.
-	var parts []string
-	for i := 0; i < len(r); {
-		j := i
-		for j+1 < len(r) && r[j+1] == r[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", r[i], r[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(r[i]))
-		}
-		i = j + 1
-		if len(parts) == 6 && i < len(r) {
-			parts = append(parts, "...")
-			break
-		}
-	}
-	return strings.Join(parts, ",")
+	return survey.RankRanges(r, 6)
 }
 
 // CheckHosts compares inferred nodes with host names. It reports a rank

@@ -170,16 +170,8 @@ func TestHTMLInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	colours := map[uint32]int{}
-	bd := img.Bounds()
-	for y := bd.Min.Y; y < bd.Max.Y; y += 4 {
-		for x := bd.Min.X; x < bd.Max.X; x += 4 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			colours[r>>12<<8|g>>12<<4|b>>12]++
-		}
-	}
-	if len(colours) < 20 {
-		t.Errorf("the screenshot has %d colours: blank?", len(colours))
+	if n := testutil.Colours(img, 4); n < 20 {
+		t.Errorf("the screenshot has %d colours: blank?", n)
 	}
 	dom := run("--dump-dom", "file://"+page)
 	if n := strings.Count(dom, "<img "); n != 6 {
