@@ -111,6 +111,9 @@ type Result struct {
 	// Predictions: current (when known), block, cyclic, proposal (last).
 	Predictions []Prediction `json:"predictions"`
 	PerfectRun  float64      `json:"perfect_interconnect_run_s"`
+	// Calibration checks the model against the run the profile measured
+	// (nil without a profile taken on surveyed slots).
+	Calibration *Calibration `json:"calibration,omitempty"`
 	Shares      *Shares      `json:"shares,omitempty"`
 	Verdict     string       `json:"verdict"`
 	Solver      SolverInfo   `json:"solver"`
@@ -234,6 +237,9 @@ func (opt *Options) check() error {
 // and with a profile its per-rank times and the placement it ran under.
 type inputs struct {
 	m          *Machine
+	// fromProfile: current is where the profile's own ranks ran, so the
+	// profile measured a run of it.
+	fromProfile bool
 	warnings   []string // the survey's and the profile's, for the report
 	t          *Traffic
 	prof       *profile.Profile
@@ -265,6 +271,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	if in.prof != nil {
 		in.rt = TimesFromProfile(in.prof)
 		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
+		in.fromProfile = in.current != nil
 		if err := in.checkProfileBinding(opt); err != nil {
 			return nil, err
 		}
@@ -279,7 +286,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		if in.current, err = in.m.slotsOf(ranks, in.t.N); err != nil {
 			return nil, err
 		}
-		in.currentErr = nil
+		in.currentErr, in.fromProfile = nil, false
 	}
 	return in, nil
 }
@@ -337,7 +344,11 @@ func hostsUsed(m *Machine, slots []int32) int {
 func (r *Result) predict(in *inputs, slots, usable, proposal []int32) {
 	m, t := in.m, in.t
 	if in.current != nil {
-		r.Predictions = append(r.Predictions, Predict("current", m, t, in.current, in.rt))
+		cur := Predict("current", m, t, in.current, in.rt)
+		r.Predictions = append(r.Predictions, cur)
+		if in.fromProfile && r.Shares != nil && r.Shares.SlowestElapsed > 0 {
+			r.Calibration = &Calibration{PredictedS: cur.Run, MeasuredS: r.Shares.SlowestElapsed, Error: cur.Run/r.Shares.SlowestElapsed - 1}
+		}
 	}
 	r.Predictions = append(r.Predictions,
 		Predict("block", m, t, Block(slots, t.N), in.rt),
@@ -516,6 +527,9 @@ func (r *Result) WriteReport(w io.Writer) {
 		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
 	}
 	fmt.Fprintln(w)
+	if c := r.Calibration; c != nil {
+		fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.PredictedS, c.MeasuredS, 100*c.Error)
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, r.Verdict)
 	for _, x := range r.Warnings {

@@ -281,3 +281,43 @@ func TestUnboundProfileRefused(t *testing.T) {
 		t.Errorf("with --force: predictions %v, warnings %q", r.Predictions[0].Name, r.Warnings)
 	}
 }
+
+// TestCalibration: the model's prediction for the placement the profile
+// ran under is compared with what the profile measured. When the model is
+// off by more than the gain it predicts, place says it can't tell.
+func TestCalibration(t *testing.T) {
+	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
+	var flows []Flow
+	for i := 0; i < 4; i++ {
+		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
+	}
+	hosts := []string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}
+	cpus := []int{0, 1, 2, 3, 0, 1, 2, 3}
+	for _, c := range []struct {
+		name        string
+		comput, mpi float64
+		want        string
+	}{
+		// The profile measured 0.6 s a rank; the model's current run is
+		// near it: the proposal is advised.
+		{"model close", 0.1, 0.5, "Use the proposal"},
+		// The profile measured 20.1 s, ten times what the model predicts
+		// for the same placement: its predicted gain cannot be trusted.
+		{"model far off", 0.1, 20, "Can't tell"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, 0, 0, flows)
+			r, err := Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal := r.Calibration
+			if cal == nil || !near(cal.MeasuredS, c.comput+c.mpi) || !near(cal.PredictedS, r.Predictions[0].Run) || !near(cal.Error, cal.PredictedS/cal.MeasuredS-1) {
+				t.Fatalf("calibration %+v, want the current prediction %g against the measured %g", cal, r.Predictions[0].Run, c.comput+c.mpi)
+			}
+			if !strings.HasPrefix(r.Verdict, c.want) {
+				t.Errorf("verdict %q, want %q", r.Verdict, c.want)
+			}
+		})
+	}
+}

@@ -131,6 +131,16 @@ const (
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
 // verdict says in plain words whether to use the proposal.
+// Calibration compares the model with the run the profile measured: the
+// predicted run of the placement the profile was taken under against the
+// profile's slowest rank.
+type Calibration struct {
+	PredictedS float64 `json:"predicted_current_run_s"`
+	MeasuredS  float64 `json:"measured_slowest_rank_s"`
+	// Error is PredictedS / MeasuredS - 1.
+	Error float64 `json:"error"`
+}
+
 func verdict(r *Result) string {
 	prop := r.Predictions[len(r.Predictions)-1]
 	ref := r.reference()
@@ -159,6 +169,10 @@ func verdict(r *Result) string {
 			pct(sh.WaitShare), sh.Late, sh.Sync)
 	case sh.CommShare < CommSmall:
 		limit = fmt.Sprintf("communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks)", pct(sh.CommShare), sh.MPI, sh.Elapsed)
+	}
+	if c := r.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
+		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
+			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
 	}
 	switch {
 	case gain < GainWorthIt && limit != "":

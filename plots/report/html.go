@@ -135,7 +135,7 @@ func BuildHTML(w io.Writer, opt HTMLOptions) error {
 	}
 	r.Title = reportTitle(r)
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"secs": fmtSeconds, "pct": fmtPercent, "bytes": fmtBytes, "us": func(v float64) string { return fmtFloat(v, 2) },
+		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v }, "bytes": fmtBytes, "us": func(v float64) string { return fmtFloat(v, 2) },
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return err
