@@ -236,16 +236,16 @@ func (opt *Options) check() error {
 // inputs is what place reads: the machine from the survey, the traffic,
 // and with a profile its per-rank times and the placement it ran under.
 type inputs struct {
-	m          *Machine
+	m *Machine
 	// fromProfile: current is where the profile's own ranks ran, so the
 	// profile measured a run of it.
 	fromProfile bool
-	warnings   []string // the survey's and the profile's, for the report
-	t          *Traffic
-	prof       *profile.Profile
-	rt         *RankTimes
-	current    []int32 // nil when unknown
-	currentErr error   // why the current placement is unknown
+	warnings    []string // the survey's and the profile's, for the report
+	t           *Traffic
+	prof        *profile.Profile
+	rt          *RankTimes
+	current     []int32 // nil when unknown
+	currentErr  error   // why the current placement is unknown
 }
 
 func loadInputs(opt Options) (*inputs, error) {
