@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -481,7 +482,7 @@ func (r *Result) header() []string {
 	}
 	prop := r.Predictions[len(r.Predictions)-1]
 	ref := r.reference()
-	h = append(h, fmt.Sprintf("%d ranks on %d of %d hosts; modelled transfer %.4g s (%s %.4g s)", r.Ranks, r.HostsUsed, r.Hosts, prop.Transfer, ref.Name, ref.Transfer))
+	h = append(h, fmt.Sprintf("%d ranks on %d of %s; modelled transfer %.4g s (%s %.4g s)", r.Ranks, r.HostsUsed, text.Count(r.Hosts, "host"), prop.Transfer, ref.Name, ref.Transfer))
 	if r.Shares != nil && ref.Run > 0 {
 		h = append(h, fmt.Sprintf("predicted run %.4g s vs %s %.4g s (gain %s; perfect interconnect %.4g s)", prop.Run, ref.Name, ref.Run, pct((ref.Run-prop.Run)/ref.Run), r.PerfectRun))
 	}
@@ -490,7 +491,7 @@ func (r *Result) header() []string {
 
 // WriteReport prints the human-readable report.
 func (r *Result) WriteReport(w io.Writer) {
-	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %d hosts (%d hosts used)\n", r.Ranks, r.Slots, r.Hosts, r.HostsUsed)
+	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %s (%s used)\n", r.Ranks, r.Slots, text.Count(r.Hosts, "host"), text.Count(r.HostsUsed, "host"))
 	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")

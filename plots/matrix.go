@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -245,15 +246,7 @@ func Title(s *survey.Survey, size int, what string) string {
 		reps = fmt.Sprintf(", %d repeats", s.Meta.Repeats)
 	}
 	_, hosts := survey.HostIndex(s.Ranks)
-	return fmt.Sprintf("%s\n%d ranks on %s, %d B%s, %s", name, s.N(), plural(hosts, "host"), size, reps, what)
-}
-
-// plural is "1 host", "4 hosts".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%s\n%d ranks on %s, %d B%s, %s", name, s.N(), text.Count(hosts, "host"), size, reps, what)
 }
 
 func metricLabel(m survey.Metric) string {

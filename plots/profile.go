@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -107,7 +108,7 @@ func ProfileTitle(p *profile.Profile, name, what string) string {
 		ranks[i] = r.Rank
 	}
 	_, hosts := survey.HostIndex(ranks)
-	return fmt.Sprintf("%s\n%d ranks on %s, %s", name, len(p.Ranks), plural(hosts, "host"), what)
+	return fmt.Sprintf("%s\n%d ranks on %s, %s", name, len(p.Ranks), text.Count(hosts, "host"), what)
 }
 
 // RankTimes are the four parts of each rank's elapsed time the ranks
