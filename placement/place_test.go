@@ -79,21 +79,25 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
+// splitPairs is a survey of 2 hosts x 4 cpus and a profile's traffic and
+// placement in which pairs (0,4), (1,5), (2,6), (3,7) talk and the current
+// (block) layout puts every pair across the two hosts.
+func splitPairs(t *testing.T) (sv string, flows []Flow, hosts []string, cpus []int) {
+	t.Helper()
+	for i := 0; i < 4; i++ {
+		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
+	}
+	return fakeSurvey(t, 2, 1, 4, testRTT, nil), flows,
+		[]string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}, []int{0, 1, 2, 3, 0, 1, 2, 3}
+}
+
 // TestRunProfileVerdicts: a profile where late-sender and collective wait
 // dominate gets "will not help much" when the predicted gain is small, and
 // the gain with the waiting named when it is not; one where transfer
 // dominates gets "use the proposal"; the current placement comes from its
 // ranks.csv.
 func TestRunProfileVerdicts(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
-	// Pairs (0,4), (1,5), (2,6), (3,7) talk; the current (block) layout
-	// puts every pair across the two hosts.
-	var flows []Flow
-	for i := 0; i < 4; i++ {
-		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
-	}
-	hosts := []string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}
-	cpus := []int{0, 1, 2, 3, 0, 1, 2, 3}
+	sv, flows, hosts, cpus := splitPairs(t)
 	for _, c := range []struct {
 		name                    string
 		comput, mpi, late, sync float64
@@ -286,13 +290,7 @@ func TestUnboundProfileRefused(t *testing.T) {
 // ran under is compared with what the profile measured. When the model is
 // off by more than the gain it predicts, place says it can't tell.
 func TestCalibration(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
-	var flows []Flow
-	for i := 0; i < 4; i++ {
-		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
-	}
-	hosts := []string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}
-	cpus := []int{0, 1, 2, 3, 0, 1, 2, 3}
+	sv, flows, hosts, cpus := splitPairs(t)
 	for _, c := range []struct {
 		name        string
 		comput, mpi float64
