@@ -1,6 +1,7 @@
 # latmap — see README.md. `make demo` sets up and runs a survey on this
 # machine; `make test` runs every test.
 
+SHELL     := /bin/bash
 GO        ?= go
 MPICC     ?= mpicc
 # MPICH beside Open MPI (Debian's mpich package names its tools *.mpich).
@@ -10,11 +11,7 @@ LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
-TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples
-NP        ?= 4
-# With fewer cores than ranks, pairs measured at the same time fight for the
-# cores; the demo then measures one pair at a time.
-SCHEDULE  ?= $(shell [ "$$(nproc)" -lt "$(NP)" ] && echo sequential || echo rounds)
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev iproute2 lammps lammps-examples chromium
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -23,7 +20,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo bench-survey bench-profile bench-place bench-plot clean
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-profile bench-place bench-plot bench-report clean
 
 all: build
 
@@ -56,21 +53,28 @@ build-mpich:
 # missing. -p 1 runs packages one at a time, so the timing tests of one
 # (late-sender time, same-node vs cross-node latency) never share the cores
 # with another package's MPI jobs; the whole run takes about a minute.
+# The run ends with the skipped tests, each with its reason, and a line
+# "N passed, N failed, N skipped"; LATMAP_REQUIRE=mpi,mpich,... (as .ci/run
+# sets it) turns a skip for a missing tool into a failure.
 test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
-	$(GO) test -p 1 -count=1 -timeout 14m ./...
+	$(GO) build -o bin/testsum ./internal/testsum
+	set -o pipefail; $(GO) test -p 1 -count=1 -timeout 14m -json ./... | bin/testsum
 
 test-short:
 	$(GO) test -short ./...
 
+# The whole flow on this machine: survey (one rank per cpu), pictures,
+# topology, profiles, placement advice and demo/report.html.
 demo: build
-	@rm -rf demo.tmp && mkdir -p demo.tmp
-	mpirun -np $(NP) --oversubscribe bin/latmap survey -o demo.tmp/survey --mmpi demo.tmp/survey.mmpi --schedule $(SCHEDULE) --progress
-	bin/latmap plot demo.tmp/survey -o demo.tmp/survey.png
-	bin/latmap topo demo.tmp/survey
-	@rm -rf demo && mv demo.tmp demo
-	@echo "latmap: results in demo/ (survey/ with ranks.csv and pairs.csv, survey.mmpi, survey.png)"
+	./scripts/demo.sh demo
+
+# The same on a virtual cluster of 2 nodes x 2 slots with 400 Mbit/s links
+# (needs root and network namespaces), where placement matters: survey,
+# a profile in a poor layout, place, verify, demo-cluster/report.html.
+demo-cluster: build
+	$(GO) run ./internal/democluster -o demo-cluster
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
@@ -90,8 +94,14 @@ bench-plot: build
 	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
 	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
 
+# latmap report --html of a synthetic 4096-rank survey and 4096-rank
+# profile (targets: < 10 s, < 20 MB); prints the binary's wall time, max
+# RSS and the page's size.
+bench-report: build
+	$(GO) test -run '^$$' -bench 'Report4096' -benchtime 1x -count 3 -timeout 20m ./plots/report/
+
 clean:
-	rm -rf bin lib demo demo.tmp
+	rm -rf bin lib demo demo.tmp demo-cluster
 
 # The profiler's figures: added ns per MPI call, ping-pong, LAMMPS in.melt.
 bench-profile: build deps-test

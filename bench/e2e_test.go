@@ -181,10 +181,10 @@ func testSurveyRefusals(t *testing.T, f testutil.Flavor) {
 		if err == nil {
 			t.Errorf("%s: exit status 0\n%s", tc.name, o)
 		}
-		if !strings.Contains(o, "latmap: ") || !strings.Contains(o, tc.wantErr) {
+		if !strings.Contains(o, "latmap survey: ") || !strings.Contains(o, tc.wantErr) {
 			t.Errorf("%s: output lacks %q:\n%s", tc.name, tc.wantErr, o)
 		}
-		if strings.Count(o, "latmap: ") > 1 {
+		if strings.Count(o, "latmap survey: ") > 1 {
 			t.Errorf("%s: the error was printed more than once:\n%s", tc.name, o)
 		}
 		if tc.out != "" {

@@ -97,6 +97,16 @@ func (c *mpiComm) Wait(active bool) error {
 	return nil
 }
 
+func (c *mpiComm) Signal(peer int) error {
+	C.lm_signal(C.int(peer))
+	return nil
+}
+
+func (c *mpiComm) Await(peer int) error {
+	C.lm_await(C.int(peer), 0, C.long(waitSleepMin.Nanoseconds()), C.long(waitSleepMax.Nanoseconds()))
+	return nil
+}
+
 func (c *mpiComm) Gather(b []byte) ([][]byte, error) {
 	if len(b) > math.MaxInt32 {
 		return nil, fmt.Errorf("rank %d has %d bytes to send, more than MPI_Gatherv can", c.rank, len(b))
@@ -177,7 +187,7 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if C.lm_init() != 0 {
-		return fmt.Errorf("survey: MPI_Init failed")
+		return fmt.Errorf("MPI_Init failed")
 	}
 	c := &mpiComm{rank: int(C.lm_rank()), size: int(C.lm_size())}
 	if r, err := strconv.Atoi(os.Getenv("LATMAP_TEST_EXIT_RANK")); err == nil && r == c.rank {

@@ -90,7 +90,7 @@ func DefaultOptions(out string) Options {
 // needs no MPI, so every rank can call it before any measurement starts.
 func (o *Options) Validate() error {
 	if o.Out == "" {
-		return fmt.Errorf("survey: no output directory; give -o DIR")
+		return fmt.Errorf("no output directory; give -o DIR")
 	}
 	if o.SizeSpec != "" {
 		sizes, err := ParseSizes(o.SizeSpec)
@@ -100,44 +100,44 @@ func (o *Options) Validate() error {
 		o.Sizes = sizes
 	}
 	if len(o.Sizes) == 0 {
-		return fmt.Errorf("survey: no message size; give --sizes, for example --sizes 64 or --sizes 8,64,1K,64K")
+		return fmt.Errorf("no message size; give --sizes, for example --sizes 64 or --sizes 8,64,1K,64K")
 	}
 	sizes := append([]int(nil), o.Sizes...)
 	sort.Ints(sizes)
 	for i, s := range sizes {
 		if s < 0 || s > MaxSize {
-			return fmt.Errorf("survey: message size %d bytes is out of range (0 to %d)", s, MaxSize)
+			return fmt.Errorf("message size %d bytes is out of range (0 to %d)", s, MaxSize)
 		}
 		if i > 0 && sizes[i-1] == s {
-			return fmt.Errorf("survey: message size %d given twice", s)
+			return fmt.Errorf("message size %d given twice", s)
 		}
 	}
 	o.Sizes = sizes
 	if o.Repeats < 2 {
-		return fmt.Errorf("survey: --repeats %d: need at least 2 timed round trips per pair for a deviation", o.Repeats)
+		return fmt.Errorf("--repeats %d: need at least 2 timed round trips per pair for a deviation", o.Repeats)
 	}
 	if o.Repeats > 1e7 {
-		return fmt.Errorf("survey: --repeats %d is more than 10000000", o.Repeats)
+		return fmt.Errorf("--repeats %d is more than 10000000", o.Repeats)
 	}
 	if o.Burst < 1 {
-		return fmt.Errorf("survey: --burst %d: need at least 1 round trip per pass", o.Burst)
+		return fmt.Errorf("--burst %d: need at least 1 round trip per pass", o.Burst)
 	}
 	if o.Burst > o.Repeats {
 		o.Burst = o.Repeats
 	}
 	if o.Warmup < 0 {
-		return fmt.Errorf("survey: --warmup %d is negative", o.Warmup)
+		return fmt.Errorf("--warmup %d is negative", o.Warmup)
 	}
 	switch o.Schedule {
 	case Rounds, Sequential:
 	default:
-		return fmt.Errorf("survey: unknown schedule %q (want rounds or sequential)", o.Schedule)
+		return fmt.Errorf("unknown schedule %q (want rounds or sequential)", o.Schedule)
 	}
 	if math.IsNaN(o.IsolatedFraction) || o.IsolatedFraction < 0 || o.IsolatedFraction > 1 {
-		return fmt.Errorf("survey: --isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
+		return fmt.Errorf("--isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
 	}
 	if o.Mmpi != "" && o.Sizes[0]%4 != 0 {
-		return fmt.Errorf("survey: --mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])
+		return fmt.Errorf("--mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])
 	}
 	return nil
 }
@@ -150,11 +150,11 @@ func ParseSizes(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		if f == "" {
-			return nil, fmt.Errorf("survey: empty message size in %q", s)
+			return nil, fmt.Errorf("empty message size in %q", s)
 		}
 		v, err := parseSize(f)
 		if err != nil {
-			return nil, fmt.Errorf("survey: message size %q: %w", f, err)
+			return nil, fmt.Errorf("message size %q: %w", f, err)
 		}
 		out = append(out, v)
 	}

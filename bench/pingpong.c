@@ -15,6 +15,8 @@
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static const int tag = 42;
+// goTag carries the sequential schedule's hand-offs (lm_signal).
+static const int goTag = 43;
 
 int lm_init(void) {
 	int ok = 0, provided;
@@ -88,21 +90,19 @@ void lm_pingpong(int peer, int lo, void *buf, int size, int warm, int ntimed, do
 	}
 }
 
-// lm_wait is a barrier that does not spin for long: a nonblocking barrier
-// tested in a loop for at most spin_ns nanoseconds (a rank that just
-// measured, whose peers are about to arrive too), then after sleeps that
-// start at min_ns and double up to max_ns, so that ranks that wait long
-// (idle while others measure) leave the processor to those that measure.
-int lm_wait(long spin_ns, long min_ns, long max_ns) {
-	MPI_Request req;
+// waitFor completes req without spinning for long: it tests the request in
+// a loop for at most spin_ns nanoseconds (a rank that just measured, whose
+// peers are about to arrive too), then after sleeps that start at min_ns
+// and double up to max_ns, so that ranks that wait long (idle while others
+// measure) leave the processor to those that measure.
+static void waitFor(MPI_Request *req, long spin_ns, long min_ns, long max_ns) {
 	int done = 0;
 	long ns = min_ns;
 	struct timespec ts;
 	double until = MPI_Wtime() + spin_ns * 1e-9;
-	MPI_Ibarrier(comm, &req);
-	MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+	MPI_Test(req, &done, MPI_STATUS_IGNORE);
 	while (!done && spin_ns > 0 && MPI_Wtime() < until) {
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 	}
 	while (!done) {
 		ts.tv_sec = ns / 1000000000L;
@@ -111,8 +111,29 @@ int lm_wait(long spin_ns, long min_ns, long max_ns) {
 		if (ns < max_ns) {
 			ns = ns * 2 < max_ns ? ns * 2 : max_ns;
 		}
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 	}
+}
+
+// lm_wait is a barrier that does not spin for long (waitFor).
+int lm_wait(long spin_ns, long min_ns, long max_ns) {
+	MPI_Request req;
+	MPI_Ibarrier(comm, &req);
+	waitFor(&req, spin_ns, min_ns, max_ns);
+	return 0;
+}
+
+// lm_signal tells peer that it may start measuring: an empty message,
+// sent eagerly, so the sender goes on at once.
+int lm_signal(int peer) {
+	return MPI_Send(NULL, 0, MPI_BYTE, peer, goTag, comm);
+}
+
+// lm_await waits, sleeping as lm_wait does, for peer's lm_signal.
+int lm_await(int peer, long spin_ns, long min_ns, long max_ns) {
+	MPI_Request req;
+	MPI_Irecv(NULL, 0, MPI_BYTE, peer, goTag, comm, &req);
+	waitFor(&req, spin_ns, min_ns, max_ns);
 	return 0;
 }
 

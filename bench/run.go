@@ -32,6 +32,12 @@ type comm interface {
 	// a rank that was active in the round may first spin briefly, as its
 	// peers are likely to arrive soon.
 	Wait(active bool) error
+	// Signal tells peer it may start (an eager, empty message); Await
+	// sleeps until peer's Signal arrives. The sequential schedule hands
+	// the turn from pair to pair with them instead of a barrier a round,
+	// so the ranks that do not measure sleep.
+	Signal(peer int) error
+	Await(peer int) error
 	// Gather collects every rank's bytes at rank 0 (nil elsewhere).
 	Gather(b []byte) ([][]byte, error)
 	// Bcast returns rank 0's bytes on every rank.
@@ -73,11 +79,11 @@ type rankReport struct {
 // checkOutputs fails when an output exists without force.
 func checkOutputs(opt *Options) error {
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
-		return fmt.Errorf("survey: %w", err)
+		return err
 	}
 	if opt.Mmpi != "" {
 		if err := atomicdir.CheckDest(opt.Mmpi, opt.Force); err != nil {
-			return fmt.Errorf("survey: --mmpi: %w", err)
+			return fmt.Errorf("--mmpi: %w", err)
 		}
 	}
 	return nil
@@ -109,7 +115,7 @@ func agree(c comm, check func() error) error {
 
 // errReported is returned on ranks other than 0 when rank 0 reported the
 // error for the whole job; Run turns it into nil so only rank 0 prints it.
-var errReported = fmt.Errorf("survey: error reported by rank 0")
+var errReported = fmt.Errorf("error reported by rank 0")
 
 // measure measures every pair on c and, on rank 0, writes the outputs.
 func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
@@ -129,84 +135,8 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	start := time.Now()
 	facts := env.Facts()
 	facts.Rank = rank
-
-	var plan Plan = CirclePlan{N: n}
-	phase := "rounds"
-	var iso []Pair
-	if opt.Schedule == Sequential {
-		plan, phase = SequentialPlan{N: n}, "sequential"
-	} else {
-		iso = IsolationSample(n, opt.IsolatedFraction)
-	}
-	isoPlan := ListPlan(iso)
-
-	var prog *Progress
-	if rank == 0 && (opt.Progress || IsTerminal(stderr)) {
-		per := (opt.Repeats + opt.Burst - 1) / opt.Burst * (plan.Rounds() + isoPlan.Rounds())
-		if opt.Warmup > 0 {
-			per += plan.Rounds()
-		}
-		prog = NewProgress(stderr, IsTerminal(stderr), per*len(opt.Sizes), nil)
-	}
-
-	// samples[s][b-rank-1][rep]: round trips this rank timed with b > rank.
-	samples := make([][][]float64, len(opt.Sizes))
-	isoSamples := make([]map[int][]float64, len(opt.Sizes))
-	for s := range opt.Sizes {
-		samples[s] = make([][]float64, n-1-rank)
-		for i := range samples[s] {
-			samples[s][i] = make([]float64, opt.Repeats)
-		}
-		isoSamples[s] = map[int][]float64{}
-		for _, p := range iso {
-			if p.A == rank {
-				isoSamples[s][p.B] = make([]float64, opt.Repeats)
-			}
-		}
-	}
-
-	// runRound measures one round and waits for every rank to finish it:
-	// warm untimed round trips, then k timed ones stored from dst(peer)[at].
-	scratch := make([]float64, opt.Burst)
-	runRound := func(pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
-		if err := ctx.Err(); err != nil {
-			c.Abort(130)
-			return fmt.Errorf("survey: %w", err)
-		}
-		p := pl.Partner(r, rank)
-		if p >= 0 {
-			out := scratch[:k]
-			if rank < p && k > 0 {
-				out = dst(p)[at : at+k]
-			}
-			if err := c.PingPong(p, rank < p, size, warm, out); err != nil {
-				c.Abort(1)
-				return fmt.Errorf("survey: ping-pong of ranks %d and %d: %w", rank, p, err)
-			}
-		}
-		return c.Wait(p >= 0)
-	}
-	// Repetitions are the outer loop, in passes of Burst round trips per
-	// pair, so every pair's samples are spread over the whole run. Each pass
-	// starts with one untimed round trip: both ranks are then awake and in
-	// the ping-pong, whatever the skew of the barrier before it.
-	passes := (opt.Repeats + opt.Burst - 1) / opt.Burst
-	measurePasses := func(pl Plan, size int, pos Position, dst func(peer int) []float64) error {
-		pos.Reps, pos.NumRound = passes, pl.Rounds()
-		for ps := 0; ps < passes; ps++ {
-			at := ps * opt.Burst
-			k := min(opt.Burst, opt.Repeats-at)
-			pos.Rep = ps + 1
-			for r := 0; r < pl.Rounds(); r++ {
-				if err := runRound(pl, r, size, 1, k, dst, at); err != nil {
-					return err
-				}
-				pos.Round = r + 1
-				prog.Step(pos)
-			}
-		}
-		return nil
-	}
+	rs := newRankSurvey(ctx, c, opt)
+	rs.prog = rs.progress(stderr)
 
 	if err := c.Wait(false); err != nil {
 		return err
@@ -214,47 +144,20 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	measureStart := time.Now()
 	var isoTime time.Duration
 	for si, size := range opt.Sizes {
-		pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(opt.Sizes), NumRound: plan.Rounds()}
-		if opt.Warmup > 0 {
-			pos.Phase = "warm-up"
-			for r := 0; r < plan.Rounds(); r++ {
-				if err := runRound(plan, r, size, opt.Warmup, 0, nil, 0); err != nil {
-					return err
-				}
-				pos.Round = r + 1
-				prog.Step(pos)
-			}
-		}
-		pos.Phase = phase
-		if err := measurePasses(plan, size, pos, func(peer int) []float64 { return samples[si][peer-rank-1] }); err != nil {
+		t, err := rs.measureSize(si, size)
+		if err != nil {
 			return err
 		}
-		t0 := time.Now()
-		if len(iso) > 0 {
-			pos.Phase = "isolation"
-			if err := measurePasses(isoPlan, size, pos, func(peer int) []float64 { return isoSamples[si][peer] }); err != nil {
-				return err
-			}
-		}
-		isoTime += time.Since(t0)
+		isoTime += t
 	}
 	measureTime := time.Since(measureStart) - isoTime
-	prog.Done()
+	rs.prog.Done()
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
-	rep := summarize(rank, opt.Sizes, samples, isoSamples)
-	rep.Rank = facts
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
-		return fmt.Errorf("survey: encoding rank %d's results: %w", rank, err)
-	}
-	all, err := c.Gather(buf.Bytes())
-	if err != nil {
-		return fmt.Errorf("survey: gathering results: %w", err)
-	}
-	if rank != 0 {
-		return nil
+	all, err := rs.gather(facts)
+	if err != nil || rank != 0 {
+		return err
 	}
 	s, ml, err := assemble(all, opt, n)
 	if err != nil {
@@ -266,9 +169,199 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Warmup: opt.Warmup,
 		Schedule: string(opt.Schedule), Scope: "all", WtickSeconds: env.Wtick,
 		MeasureSeconds: measureTime.Seconds(), IsolationSeconds: isoTime.Seconds(),
-		IsolatedPairs: len(iso),
+		IsolatedPairs: len(rs.iso),
 	}
 	return finish(s, ml, opt, stderr)
+}
+
+// rankSurvey is one rank's part of a survey: the schedule and the round
+// trips it times as the lower rank of a pair.
+type rankSurvey struct {
+	ctx     context.Context
+	c       comm
+	opt     Options
+	rank, n int
+	plan    Plan   // the main schedule
+	phase   string // its name in the progress line
+	iso     []Pair // the pairs re-measured in isolation
+	isoPlan Plan
+	prog    *Progress
+	// samples[s][b-rank-1][rep] and isoSamples[s][b]: round trips this
+	// rank timed with b > rank at size s.
+	samples    [][][]float64
+	isoSamples []map[int][]float64
+	scratch    []float64
+	// prev is the pair of the last round of the sequential schedule (A < 0
+	// before the first): its lower rank, which finishes the round last,
+	// hands the turn to the next pair.
+	prev Pair
+}
+
+func newRankSurvey(ctx context.Context, c comm, opt Options) *rankSurvey {
+	rank, n := c.Rank(), c.Size()
+	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
+		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
+	if opt.Schedule == Sequential {
+		rs.plan, rs.phase = SequentialPlan{N: n}, "sequential"
+	} else {
+		rs.iso = IsolationSample(n, opt.IsolatedFraction)
+	}
+	rs.isoPlan = ListPlan(rs.iso)
+	rs.samples = make([][][]float64, len(opt.Sizes))
+	rs.isoSamples = make([]map[int][]float64, len(opt.Sizes))
+	for s := range opt.Sizes {
+		rs.samples[s] = make([][]float64, n-1-rank)
+		for i := range rs.samples[s] {
+			rs.samples[s][i] = make([]float64, opt.Repeats)
+		}
+		rs.isoSamples[s] = map[int][]float64{}
+		for _, p := range rs.iso {
+			if p.A == rank {
+				rs.isoSamples[s][p.B] = make([]float64, opt.Repeats)
+			}
+		}
+	}
+	return rs
+}
+
+// progress is rank 0's progress line (nil elsewhere, and on rank 0 without
+// --progress or a terminal).
+func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
+	opt := rs.opt
+	if rs.rank != 0 || !(opt.Progress || IsTerminal(stderr)) {
+		return nil
+	}
+	per := (opt.Repeats + opt.Burst - 1) / opt.Burst * (rs.plan.Rounds() + rs.isoPlan.Rounds())
+	if opt.Warmup > 0 {
+		per += rs.plan.Rounds()
+	}
+	return NewProgress(stderr, IsTerminal(stderr), per*len(opt.Sizes), nil)
+}
+
+// measureSize measures every pair at one size: warm-up, the schedule's
+// passes, then the isolation sample; it returns the isolation's time.
+func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
+	pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.plan.Rounds()}
+	if rs.opt.Warmup > 0 {
+		pos.Phase = "warm-up"
+		for r := 0; r < rs.plan.Rounds(); r++ {
+			if err := rs.runRound(rs.plan, r, size, rs.opt.Warmup, 0, nil, 0); err != nil {
+				return 0, err
+			}
+			pos.Round = r + 1
+			rs.prog.Step(pos)
+		}
+	}
+	pos.Phase = rs.phase
+	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][peer-rs.rank-1] }); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	if len(rs.iso) > 0 {
+		pos.Phase = "isolation"
+		if err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] }); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(t0), nil
+}
+
+// measurePasses runs the plan's rounds in passes: repetitions are the
+// outer loop, in passes of Burst round trips per pair, so every pair's
+// samples are spread over the whole run. Each pass starts with one
+// untimed round trip: both ranks are then awake and in the ping-pong,
+// whatever the skew of the barrier before it.
+func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(peer int) []float64) error {
+	passes := (rs.opt.Repeats + rs.opt.Burst - 1) / rs.opt.Burst
+	pos.Reps, pos.NumRound = passes, pl.Rounds()
+	for ps := 0; ps < passes; ps++ {
+		at := ps * rs.opt.Burst
+		k := min(rs.opt.Burst, rs.opt.Repeats-at)
+		pos.Rep = ps + 1
+		for r := 0; r < pl.Rounds(); r++ {
+			if err := rs.runRound(pl, r, size, 1, k, dst, at); err != nil {
+				return err
+			}
+			pos.Round = r + 1
+			rs.prog.Step(pos)
+		}
+	}
+	return nil
+}
+
+// runRound measures one round and waits for every rank to finish it:
+// warm untimed round trips, then k timed ones stored from dst(peer)[at].
+func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
+	if err := rs.ctx.Err(); err != nil {
+		rs.c.Abort(130)
+		return err
+	}
+	seq, sequential := pl.(SequentialPlan)
+	if sequential {
+		if err := rs.handOff(PairAt(seq.N, r)); err != nil {
+			return err
+		}
+	}
+	p := pl.Partner(r, rs.rank)
+	if p >= 0 {
+		out := rs.scratch[:k]
+		if rs.rank < p && k > 0 {
+			out = dst(p)[at : at+k]
+		}
+		if err := rs.c.PingPong(p, rs.rank < p, size, warm, out); err != nil {
+			rs.c.Abort(1)
+			return fmt.Errorf("ping-pong of ranks %d and %d: %w", rs.rank, p, err)
+		}
+	}
+	if sequential {
+		return nil
+	}
+	return rs.c.Wait(p >= 0)
+}
+
+// handOff sequences the rounds of the sequential schedule without a
+// barrier: the lower rank of the last pair, the last to finish it, signals
+// the ranks of the next pair that were not in it, and they wait for that
+// signal asleep. Every other rank goes straight on to its own next round
+// and sleeps there, so only the measuring pair is awake: a barrier a round
+// woke every idle rank several times per round, and on a 2-core machine
+// those wake-ups made same-node round trips of a 4-rank survey 4-9x
+// slower than a 2-rank one.
+func (rs *rankSurvey) handOff(cur Pair) error {
+	prev := rs.prev
+	rs.prev = cur
+	if prev.A < 0 {
+		return nil // the first round: the barrier before measuring started it
+	}
+	in := func(p Pair, r int) bool { return r == p.A || r == p.B }
+	if rs.rank == prev.A {
+		for _, x := range [2]int{cur.A, cur.B} {
+			if !in(prev, x) {
+				if err := rs.c.Signal(x); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if in(cur, rs.rank) && !in(prev, rs.rank) {
+		return rs.c.Await(prev.A)
+	}
+	return nil
+}
+
+// gather sends this rank's report to rank 0, which gets every rank's.
+func (rs *rankSurvey) gather(facts survey.Rank) ([][]byte, error) {
+	rep := summarize(rs.rank, rs.opt.Sizes, rs.samples, rs.isoSamples)
+	rep.Rank = facts
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
+		return nil, fmt.Errorf("encoding rank %d's results: %w", rs.rank, err)
+	}
+	all, err := rs.c.Gather(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gathering results: %w", err)
+	}
+	return all, nil
 }
 
 // summarize turns the round trips this rank timed (samples[size][b-rank-1],
@@ -305,21 +398,22 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
 			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
+	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
 	s.Fits = FitSurvey(s)
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)
 	}
 	if err := survey.WriteSurvey(opt.Out, s, opt.Force); err != nil {
-		return fmt.Errorf("survey: %w", err)
+		return err
 	}
 	if opt.Mmpi != "" {
 		ml.Host = s.Ranks[0].Host
 		var b bytes.Buffer
 		if err := WriteMmpi(&b, ml); err != nil {
-			return fmt.Errorf("survey: %w", err)
+			return err
 		}
 		if err := atomicdir.WriteFile(opt.Mmpi, opt.Force, b.Bytes()); err != nil {
-			return fmt.Errorf("survey: --mmpi: %w", err)
+			return fmt.Errorf("--mmpi: %w", err)
 		}
 	}
 	return nil
@@ -329,7 +423,7 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 // smallest size from every rank's report.
 func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error) {
 	if len(all) != n {
-		return nil, nil, fmt.Errorf("survey: rank 0 received %d reports, want %d", len(all), n)
+		return nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
 	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
 	bySize := map[int]*survey.PairTable{}
@@ -343,17 +437,17 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error
 	for a, b := range all {
 		var rep rankReport
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
-			return nil, nil, fmt.Errorf("survey: decoding rank %d's results: %w", a, err)
+			return nil, nil, fmt.Errorf("decoding rank %d's results: %w", a, err)
 		}
 		if rep.Rank.Rank != a {
-			return nil, nil, fmt.Errorf("survey: report %d is from rank %d", a, rep.Rank.Rank)
+			return nil, nil, fmt.Errorf("report %d is from rank %d", a, rep.Rank.Rank)
 		}
 		s.Ranks[a] = rep.Rank
 		ml.Names[a] = rep.Rank.Host
 		for _, p := range rep.Pairs {
 			t := bySize[p.Size]
 			if t == nil || p.B <= a || p.B >= n {
-				return nil, nil, fmt.Errorf("survey: rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
+				return nil, nil, fmt.Errorf("rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
 			}
 			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
 				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,

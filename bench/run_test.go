@@ -22,7 +22,8 @@ import (
 type fakeWorld struct {
 	n   int
 	rtt func(a, b, size int) float64
-	ch  [][]chan int // ch[from][to] carries the sender's rank
+	ch  [][]chan int      // ch[from][to] carries the sender's rank
+	sig [][]chan struct{} // sig[from][to]: the sequential schedule's hand-offs
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -38,10 +39,14 @@ func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
 	w := &fakeWorld{n: n, rtt: rtt, gathered: make([][]byte, n)}
 	w.cond = sync.NewCond(&w.mu)
 	w.ch = make([][]chan int, n)
+	w.sig = make([][]chan struct{}, n)
 	for i := range w.ch {
 		w.ch[i] = make([]chan int, n)
+		w.sig[i] = make([]chan struct{}, n)
 		for j := range w.ch[i] {
 			w.ch[i][j] = make(chan int, 1)
+			// Signals are eager sends: a few may wait for their reader.
+			w.sig[i][j] = make(chan struct{}, 64)
 		}
 	}
 	return w
@@ -111,6 +116,20 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 }
 
 func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
+
+func (c *fakeComm) Signal(peer int) error {
+	c.w.sig[c.rank][peer] <- struct{}{}
+	return nil
+}
+
+func (c *fakeComm) Await(peer int) error {
+	select {
+	case <-c.w.sig[peer][c.rank]:
+	case <-time.After(10 * time.Second):
+		c.w.fail(fmt.Errorf("rank %d waited 10 s for rank %d's signal", c.rank, peer))
+	}
+	return nil
+}
 
 func (c *fakeComm) Gather(b []byte) ([][]byte, error) {
 	c.w.mu.Lock()
@@ -254,8 +273,10 @@ func TestSurveyFake(t *testing.T) {
 			if s.Ranks[3].Host != "node1" || !s.Ranks[3].Migrated || s.Ranks[1].Migrated {
 				t.Errorf("ranks %+v", s.Ranks)
 			}
-			if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "ranks 3, 4") {
-				t.Errorf("warnings %q, want the migrated ranks", m.Warnings)
+			// The fake ranks may run on cpus 0-1 (unbound) and 3 and 4
+			// moved: both are said.
+			if len(m.Warnings) != 2 || !strings.Contains(m.Warnings[0], "ranks 3, 4") || !strings.Contains(m.Warnings[1], "ranks 0-4 are not bound") {
+				t.Errorf("warnings %q, want the migrated ranks and the unbound ones", m.Warnings)
 			}
 			// Two sizes: one fit per pair; the fake's one-way time is
 			// (10a+b)/2 + s/200 us, so L = (10a+b)/2 and B = 200 MB/s.

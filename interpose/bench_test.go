@@ -37,7 +37,16 @@ func figures(out string) map[string]float64 {
 // runOverhead runs overhead.c on np ranks, with liblatmap.so preloaded
 // (basic mode) when lib is set.
 func runOverhead(b *testing.B, prog, lib string, np int, n, batches int, extra ...string) map[string]float64 {
+	return runOverheadEnv(b, prog, lib, nil, np, n, batches, extra...)
+}
+
+// runOverheadEnv is runOverhead with extra environment variables (NAME=VALUE)
+// for the ranks.
+func runOverheadEnv(b *testing.B, prog, lib string, env []string, np int, n, batches int, extra ...string) map[string]float64 {
 	argv := testutil.LocalMpirun(np)
+	for _, e := range env {
+		argv = append(argv, "-x", e)
+	}
 	if lib != "" {
 		raw := b.TempDir()
 		argv = append(argv, "-x", "LD_PRELOAD="+lib, "-x", "LATMAP_PROFILE_DIR="+raw)
@@ -80,6 +89,54 @@ func BenchmarkCallOverhead(b *testing.B) {
 	b.ReportMetric(stats.Median(bare["clock_gettime_ns"]), "clock_gettime-ns")
 	fmt.Fprintf(os.Stderr, "call overhead: MPI_Send(PROC_NULL) %.1f -> %.1f ns (+%.1f); Irecv+Wait(PROC_NULL) pair %.1f -> %.1f ns (+%.1f per call); one rdtsc %.1f ns, clock_gettime %.1f ns\n",
 		send0, send1, send1-send0, iw0, iw1, (iw1-iw0)/2, stats.Median(bare["rdtsc_ns"]), stats.Median(bare["clock_gettime_ns"]))
+}
+
+// BenchmarkCallOverheadBeforeAfter prints the basic-mode cost per call of
+// the library under test beside a baseline library built from another
+// commit (LATMAP_BASELINE_LIB, e.g. main's, built with
+// `make -C interpose/c OUT=/tmp/base`), measured in the same run:
+// alternated runs of overhead.c bare, with the baseline, with this
+// library, and with this library under MPI_THREAD_MULTIPLE (where it
+// takes its lock), 7 runs each, the median of their batch medians.
+func BenchmarkCallOverheadBeforeAfter(b *testing.B) {
+	testutil.RequireMPI(b)
+	base := os.Getenv("LATMAP_BASELINE_LIB")
+	if base == "" {
+		b.Skip("set LATMAP_BASELINE_LIB to a liblatmap.so built from the commit to compare with")
+	}
+	lib := testutil.InterposeLib(b)
+	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
+	mt := []string{"OVERHEAD_THREAD_MULTIPLE=1"}
+	type variant struct {
+		name, lib string
+		env       []string
+	}
+	vs := []variant{{"bare", "", nil}, {"baseline", base, nil}, {"this", lib, nil}, {"bare-mt", "", mt}, {"this-mt", lib, mt}}
+	res := map[string]map[string][]float64{}
+	for i := 0; i < 7; i++ {
+		for _, v := range vs {
+			if res[v.name] == nil {
+				res[v.name] = map[string][]float64{}
+			}
+			for k, x := range runOverheadEnv(b, prog, v.lib, v.env, 1, 2000000, 9) {
+				res[v.name][k] = append(res[v.name][k], x)
+			}
+		}
+	}
+	med := func(v, k string) float64 { return stats.Median(res[v][k]) }
+	added := func(v, bare, k string, per float64) float64 { return (med(v, k) - med(bare, k)) / per }
+	b.ReportMetric(added("baseline", "bare", "send_ns", 1), "baseline-added-send-ns")
+	b.ReportMetric(added("this", "bare", "send_ns", 1), "added-send-ns")
+	b.ReportMetric(added("this-mt", "bare-mt", "send_ns", 1), "mt-added-send-ns")
+	fmt.Fprintf(os.Stderr, "basic mode, added ns per call (median of 7 alternated runs): MPI_Send(PROC_NULL) baseline %+.1f, this %+.1f, this under MPI_THREAD_MULTIPLE %+.1f; Irecv+Wait(PROC_NULL) per call baseline %+.1f, this %+.1f, MULTIPLE %+.1f; bare send %.1f ns (MULTIPLE %.1f ns)\n",
+		added("baseline", "bare", "send_ns", 1), added("this", "bare", "send_ns", 1), added("this-mt", "bare-mt", "send_ns", 1),
+		added("baseline", "bare", "irecvwait_ns", 2), added("this", "bare", "irecvwait_ns", 2), added("this-mt", "bare-mt", "irecvwait_ns", 2),
+		med("bare", "send_ns"), med("bare-mt", "send_ns"))
+	best := func(v, bare, k string, per float64) float64 { return (minOf(res[v][k]) - minOf(res[bare][k])) / per }
+	fmt.Fprintf(os.Stderr, "  best runs (less noise on a busy machine): MPI_Send baseline %+.1f, this %+.1f, MULTIPLE %+.1f; Irecv+Wait baseline %+.1f, this %+.1f, MULTIPLE %+.1f\n",
+		best("baseline", "bare", "send_ns", 1), best("this", "bare", "send_ns", 1), best("this-mt", "bare-mt", "send_ns", 1),
+		best("baseline", "bare", "irecvwait_ns", 2), best("this", "bare", "irecvwait_ns", 2), best("this-mt", "bare-mt", "irecvwait_ns", 2))
+	fmt.Fprintf(os.Stderr, "  send_ns runs: baseline %s | this %s\n", fmtList(res["baseline"]["send_ns"]), fmtList(res["this"]["send_ns"]))
 }
 
 // BenchmarkPingPong prints an 8-byte ping-pong round trip between two local

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
-	"github.com/latmap/latmap/interpose"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/plots/report"
 )
@@ -348,7 +348,7 @@ func TestMPICHLibraryChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkMatrix(t, p, map[pair]traffic{{0, 1}: {300, 3}, {1, 0}: {300, 3}})
-	if p.Meta.Launcher != string(interpose.Hydra) {
+	if p.Meta.Launcher != string(launcher.Hydra) {
 		t.Errorf("launcher %q, want hydra", p.Meta.Launcher)
 	}
 	o, err = run(append([]string{"profile", "-o", out + "2", "--lib", ompiLib, "--"}, append(f.Local(2), prog, "3", "100")...)...)
@@ -639,7 +639,7 @@ func TestTwoNodes(t *testing.T) {
 	}
 }
 
-// TestSaysWhatItCannotMeasure: one-sided traffic, MPI_THREAD_MULTIPLE and
+// TestSaysWhatItCannotMeasure: one-sided traffic, --slt under MPI_THREAD_MULTIPLE and
 // a communicator without a shadow are named in meta.json and the report.
 func TestSaysWhatItCannotMeasure(t *testing.T) {
 	if testing.Short() {

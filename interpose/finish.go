@@ -1,12 +1,16 @@
 package interpose
 
 import (
+	"bufio"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/gocarina/gocsv"
 
@@ -40,6 +44,7 @@ type libraryMeta struct {
 	ThreadLevel     int      `json:"thread_level"`
 	WallSeconds     float64  `json:"wall_s"`
 	TokenMismatches int64    `json:"token_mismatches"`
+	TokenResynced   int64    `json:"token_resynced"`
 	Unmeasured      []string `json:"unmeasured"`
 }
 
@@ -51,65 +56,165 @@ type sentRow struct {
 	Time     float64 `csv:"time_s"`
 }
 
-func readCSV(path string, out any) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := gocsv.Unmarshal(f, out); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return nil
-}
-
-// mergeMatrix joins the sender's and the receiver's views of point-to-point
+// merger joins the sender's and the receiver's views of point-to-point
 // traffic into matrix.csv rows: bytes and messages as sent (what the
 // application asked to send), time and late time as the receiver waited.
-// coll, the collectives' generic point-to-point equivalent (only with
-// --collectives-in-matrix), adds bytes and messages without time. It also
-// returns the total point-to-point bytes on each side.
-func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []profile.Transfer, sentBytes, recvBytes int64) {
-	type key struct{ s, d int }
-	idx := map[key]int{}
-	at := func(src, dst int) *profile.Transfer {
-		k := key{src, dst}
-		i, ok := idx[k]
-		if !ok {
-			i = len(m)
-			idx[k] = i
-			m = append(m, profile.Transfer{Src: src, Dst: dst})
-		}
-		return &m[i]
+// The collectives' generic point-to-point equivalent (only with
+// --collectives-in-matrix) adds bytes and messages without time. Feed it
+// every sent row, then every received row, then the collective rows; it
+// keeps one row per pair and one index entry per pair.
+type merger struct {
+	idx                  map[uint64]int32
+	m                    []profile.Transfer
+	sentBytes, recvBytes int64
+}
+
+func newMerger() *merger { return &merger{idx: map[uint64]int32{}} }
+
+func (g *merger) at(src, dst int) (x *profile.Transfer, seen bool) {
+	k := uint64(uint32(src))<<32 | uint64(uint32(dst))
+	i, ok := g.idx[k]
+	if !ok {
+		i = int32(len(g.m))
+		g.idx[k] = i
+		g.m = append(g.m, profile.Transfer{Src: src, Dst: dst})
 	}
-	for _, r := range sent {
-		x := at(r.Src, r.Dst)
-		x.Bytes += r.Bytes
-		x.Messages += r.Messages
-		sentBytes += r.Bytes
+	return &g.m[i], ok
+}
+
+func (g *merger) sent(src, dst int, bytes, msgs int64) {
+	x, _ := g.at(src, dst)
+	x.Bytes += bytes
+	x.Messages += msgs
+	g.sentBytes += bytes
+}
+
+func (g *merger) received(r profile.Transfer) {
+	x, seen := g.at(r.Src, r.Dst)
+	if !seen { // received but never seen sent (a sender outside the window)
+		x.Bytes, x.Messages = r.Bytes, r.Messages
 	}
-	for _, r := range recv {
-		_, seen := idx[key{r.Src, r.Dst}]
-		x := at(r.Src, r.Dst)
-		if !seen { // received but never seen sent (a sender outside the window)
-			x.Bytes, x.Messages = r.Bytes, r.Messages
-		}
-		x.Time += r.Time
-		x.Late += r.Late
-		recvBytes += r.Bytes
-	}
-	for _, r := range coll {
-		x := at(r.Src, r.Dst)
-		x.Bytes += r.Bytes
-		x.Messages += r.Messages
-	}
+	x.Time += r.Time
+	x.Late += r.Late
+	g.recvBytes += r.Bytes
+}
+
+func (g *merger) collective(src, dst int, bytes, msgs int64) {
+	x, _ := g.at(src, dst)
+	x.Bytes += bytes
+	x.Messages += msgs
+}
+
+// matrix returns the rows sorted by source and destination.
+func (g *merger) matrix() []profile.Transfer {
+	m := g.m
 	sort.Slice(m, func(a, b int) bool {
 		if m[a].Src != m[b].Src {
 			return m[a].Src < m[b].Src
 		}
 		return m[a].Dst < m[b].Dst
 	})
-	return m, sentBytes, recvBytes
+	return m
+}
+
+// mergeMatrix merges rows held in memory (see merger) and returns the
+// matrix and the total point-to-point bytes on each side.
+func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []profile.Transfer, sentBytes, recvBytes int64) {
+	g := newMerger()
+	for _, r := range sent {
+		g.sent(r.Src, r.Dst, r.Bytes, r.Messages)
+	}
+	for _, r := range recv {
+		g.received(r)
+	}
+	for _, r := range coll {
+		g.collective(r.Src, r.Dst, r.Bytes, r.Messages)
+	}
+	return g.matrix(), g.sentBytes, g.recvBytes
+}
+
+// streamPairs reads a raw pair file (sent.csv, received.csv,
+// collective.csv) row by row, without holding it: row gets src, dst,
+// bytes, messages, and time_s and late_s where the file has them (else 0).
+func streamPairs(path string, row func(t profile.Transfer)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReaderSize(f, 1<<20))
+	r.ReuseRecord = true
+	r.FieldsPerRecord = -1
+	name := filepath.Base(path)
+	head, err := r.Read()
+	if err != nil {
+		return fmt.Errorf("%s: header: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, need := range []string{"src", "dst", "bytes", "messages"} {
+		if _, ok := col[need]; !ok {
+			return fmt.Errorf("%s: no %s column (header %q)", name, need, strings.Join(head, ","))
+		}
+	}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if len(rec) != len(head) {
+			return fmt.Errorf("%s line %d: %d fields, want %d", name, line, len(rec), len(head))
+		}
+		var t profile.Transfer
+		var perr error
+		num := func(c string, bits int) int64 {
+			v, err := strconv.ParseInt(rec[col[c]], 10, bits)
+			if err != nil && perr == nil {
+				perr = fmt.Errorf("%s line %d: %s: %q is not an integer", name, line, c, rec[col[c]])
+			}
+			return v
+		}
+		flt := func(c string) float64 {
+			i, ok := col[c]
+			if !ok {
+				return 0
+			}
+			v, err := strconv.ParseFloat(rec[i], 64)
+			if err != nil && perr == nil {
+				perr = fmt.Errorf("%s line %d: %s: %q is not a number", name, line, c, rec[i])
+			}
+			return v
+		}
+		t.Src, t.Dst = int(num("src", 32)), int(num("dst", 32))
+		t.Bytes, t.Messages = num("bytes", 64), num("messages", 64)
+		t.Time, t.Late = flt("time_s"), flt("late_s")
+		if perr != nil {
+			return perr
+		}
+		row(t)
+	}
+}
+
+// mergeFiles streams the raw pair files of raw into a matrix.
+func mergeFiles(raw string, collectives bool) (*merger, error) {
+	g := newMerger()
+	if err := streamPairs(filepath.Join(raw, sentFile), func(t profile.Transfer) { g.sent(t.Src, t.Dst, t.Bytes, t.Messages) }); err != nil {
+		return nil, err
+	}
+	if err := streamPairs(filepath.Join(raw, receivedFile), g.received); err != nil {
+		return nil, err
+	}
+	if collectives {
+		if err := streamPairs(filepath.Join(raw, collectiveFile), func(t profile.Transfer) { g.collective(t.Src, t.Dst, t.Bytes, t.Messages) }); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // FinishProfile reads the raw files in raw, merges the matrix, completes
@@ -118,27 +223,17 @@ func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []p
 func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 	b, err := os.ReadFile(filepath.Join(raw, libraryFile))
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	var lib libraryMeta
 	if err := json.Unmarshal(b, &lib); err != nil {
-		return fmt.Errorf("profile: %s: %w", libraryFile, err)
+		return fmt.Errorf("%s: %w", libraryFile, err)
 	}
-	var sent []sentRow
-	var recv []profile.Transfer
-	if err := readCSV(filepath.Join(raw, sentFile), &sent); err != nil {
-		return fmt.Errorf("profile: %w", err)
+	g, err := mergeFiles(raw, lib.CollMatrix)
+	if err != nil {
+		return err
 	}
-	if err := readCSV(filepath.Join(raw, receivedFile), &recv); err != nil {
-		return fmt.Errorf("profile: %w", err)
-	}
-	var coll []sentRow
-	if lib.CollMatrix {
-		if err := readCSV(filepath.Join(raw, collectiveFile), &coll); err != nil {
-			return fmt.Errorf("profile: %w", err)
-		}
-	}
-	matrix, sb, rb := mergeMatrix(sent, recv, coll)
+	matrix, sb, rb := g.matrix(), g.sentBytes, g.recvBytes
 	meta.Tool = "latmap"
 	meta.Version = version.Version
 	meta.Ranks = lib.Ranks
@@ -156,30 +251,35 @@ func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 	return atomicdir.Write(out, force, func(tmp string) error {
 		for _, name := range []string{profile.RanksFile, profile.FunctionsFile, profile.SizesFile} {
 			if err := copyFile(filepath.Join(raw, name), filepath.Join(tmp, name)); err != nil {
-				return fmt.Errorf("profile: %w", err)
+				return err
 			}
 		}
 		if err := atomicdir.CreateFile(filepath.Join(tmp, profile.MatrixFile), func(w io.Writer) error { return gocsv.Marshal(matrix, w) }); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 		if err := atomicdir.WriteJSON(filepath.Join(tmp, profile.MetaFile), meta); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 		p, err := profile.ReadProfile(tmp)
 		if err != nil {
-			return fmt.Errorf("profile: the library's output is not a valid profile: %w", err)
+			return fmt.Errorf("the library's output is not a valid profile: %w", err)
 		}
 		if len(p.Ranks) != lib.Ranks {
-			return fmt.Errorf("profile: %s has %d ranks, the run had %d", profile.RanksFile, len(p.Ranks), lib.Ranks)
+			return fmt.Errorf("%s has %d ranks, the run had %d", profile.RanksFile, len(p.Ranks), lib.Ranks)
 		}
 		return nil
 	})
 }
 
+// copyFile copies src to dst without holding it in memory.
 func copyFile(src, dst string) error {
-	b, err := os.ReadFile(src)
+	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, b, 0o644)
+	defer in.Close()
+	return atomicdir.CreateFile(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
 }

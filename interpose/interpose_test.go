@@ -1,84 +1,32 @@
 package interpose
 
 import (
-	"context"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/profile")
 
-func TestDetectLauncher(t *testing.T) {
-	ompi := func(context.Context, string) string { return "mpirun (Open MPI) 4.1.4\n" }
-	mpich := func(context.Context, string) string { return "HYDRA build details:\n    Version: 4.0\n" }
-	other := func(context.Context, string) string { return "something else" }
-	for _, tc := range []struct {
-		argv0 string
-		probe versionProbe
-		want  Launcher
-		err   string
-	}{
-		{"srun", other, Slurm, ""},
-		{"/usr/bin/srun", other, Slurm, ""},
-		{"orterun", other, OpenMPI, ""},
-		{"mpirun.openmpi", other, OpenMPI, ""},
-		{"mpiexec.hydra", other, Hydra, ""},
-		{"mpirun.mpich", other, Hydra, ""},
-		{"sh", ompi, OpenMPI, ""}, // resolved below: sh is on PATH, named mpirun by the test
-		{"./app", ompi, "", "not a launcher latmap knows"},
-		{"python3", ompi, "", "not a launcher latmap knows"},
-	} {
-		argv0 := tc.argv0
-		if argv0 == "sh" {
-			// An "mpirun" that exists: a symlink to sh in a temp dir.
-			dir := t.TempDir()
-			sh, err := exec.LookPath("sh")
-			if err != nil {
-				t.Skip("no sh")
-			}
-			argv0 = filepath.Join(dir, "mpirun")
-			if err := os.Symlink(sh, argv0); err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range []struct {
-				probe versionProbe
-				want  Launcher
-				err   string
-			}{{ompi, OpenMPI, ""}, {mpich, Hydra, ""}, {other, "", "cannot tell Open MPI from MPICH"}} {
-				got, err := detectLauncher(context.Background(), argv0, p.probe)
-				if got != p.want || (err == nil) != (p.err == "") || (err != nil && !strings.Contains(err.Error(), p.err)) {
-					t.Errorf("mpirun with probe: got %q, %v; want %q, %q", got, err, p.want, p.err)
-				}
-			}
-			continue
-		}
-		got, err := detectLauncher(context.Background(), argv0, tc.probe)
-		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
-			t.Errorf("detectLauncher(%q) = %q, %v; want %q, error %q", argv0, got, err, tc.want, tc.err)
-		}
-	}
-}
-
 func TestInjectedArgs(t *testing.T) {
 	env := [][2]string{{"LD_PRELOAD", "/l/liblatmap.so"}, {"LATMAP_SLT", "1"}}
 	cmd := []string{"mpirun", "-np", "4", "./app", "-x"}
 	for _, tc := range []struct {
-		l    Launcher
+		l    launcher.Launcher
 		env  [][2]string
 		want []string
 		err  bool
 	}{
-		{OpenMPI, env, []string{"mpirun", "-x", "LD_PRELOAD=/l/liblatmap.so", "-x", "LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
-		{Hydra, env, []string{"mpirun", "-genv", "LD_PRELOAD", "/l/liblatmap.so", "-genv", "LATMAP_SLT", "1", "-np", "4", "./app", "-x"}, false},
-		{Slurm, env, []string{"mpirun", "--export=ALL,LD_PRELOAD=/l/liblatmap.so,LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
-		{Slurm, [][2]string{{"A", "x,y"}}, nil, true},
+		{launcher.OpenMPI, env, []string{"mpirun", "-x", "LD_PRELOAD=/l/liblatmap.so", "-x", "LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
+		{launcher.Hydra, env, []string{"mpirun", "-genv", "LD_PRELOAD", "/l/liblatmap.so", "-genv", "LATMAP_SLT", "1", "-np", "4", "./app", "-x"}, false},
+		{launcher.Slurm, env, []string{"mpirun", "--export=ALL,LD_PRELOAD=/l/liblatmap.so,LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
+		{launcher.Slurm, [][2]string{{"A", "x,y"}}, nil, true},
 		{"pbs", env, nil, true},
 	} {
 		got, err := injectedArgs(tc.l, cmd, tc.env)
@@ -86,7 +34,7 @@ func TestInjectedArgs(t *testing.T) {
 			t.Errorf("injectedArgs(%s) = %q, %v; want %q, error %v", tc.l, got, err, tc.want, tc.err)
 		}
 	}
-	if _, err := injectedArgs(OpenMPI, nil, env); err == nil {
+	if _, err := injectedArgs(launcher.OpenMPI, nil, env); err == nil {
 		t.Error("no command accepted")
 	}
 }

@@ -22,7 +22,7 @@ func lammps(t testing.TB) (bin, input string) {
 		}
 	}
 	if bin == "" {
-		t.Skip("skipping: LAMMPS not found (apt-get install lammps lammps-examples, or make test)")
+		testutil.Missing(t, testutil.NeedLAMMPS, "LAMMPS not found (apt-get install lammps lammps-examples, or make test)")
 	}
 	for _, p := range []string{
 		"/usr/share/lammps/examples/melt/in.melt",
@@ -33,7 +33,7 @@ func lammps(t testing.TB) (bin, input string) {
 			return bin, p
 		}
 	}
-	t.Skip("skipping: in.melt not found (apt-get install lammps-examples)")
+	testutil.Missing(t, testutil.NeedLAMMPS, "in.melt not found (apt-get install lammps-examples)")
 	return "", ""
 }
 

@@ -1,98 +1,35 @@
 package interpose
 
 import (
-	"context"
 	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
+
+	"github.com/latmap/latmap/internal/launcher"
 )
-
-// Launcher names how latmap profile injects the library into every rank.
-type Launcher string
-
-// The launchers latmap profile knows.
-const (
-	OpenMPI Launcher = "openmpi" // mpirun/mpiexec of Open MPI: -x VAR=VALUE
-	Hydra   Launcher = "hydra"   // MPICH/Intel MPI mpiexec (Hydra): -genv VAR VALUE
-	Slurm   Launcher = "slurm"   // srun: --export=ALL,VAR=VALUE
-)
-
-// ParseLauncher parses a launcher name given with --launcher.
-func ParseLauncher(s string) (Launcher, error) {
-	switch l := Launcher(strings.ToLower(s)); l {
-	case OpenMPI, Hydra, Slurm:
-		return l, nil
-	}
-	return "", fmt.Errorf("unknown launcher %q (want openmpi, hydra or slurm)", s)
-}
-
-// versionProbe runs "LAUNCHER --version" and returns its output.
-type versionProbe func(ctx context.Context, path string) string
-
-func runVersion(ctx context.Context, path string) string {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	b, _ := exec.CommandContext(ctx, path, "--version").CombinedOutput()
-	return string(b)
-}
-
-// DetectLauncher tells which launcher argv0 is, from its name and, for the
-// ambiguous mpirun/mpiexec, from what it prints for --version.
-func DetectLauncher(ctx context.Context, argv0 string) (Launcher, error) {
-	return detectLauncher(ctx, argv0, runVersion)
-}
-
-func detectLauncher(ctx context.Context, argv0 string, probe versionProbe) (Launcher, error) {
-	base := filepath.Base(argv0)
-	switch {
-	case base == "srun":
-		return Slurm, nil
-	case base == "orterun" || base == "prterun" || strings.HasSuffix(base, ".openmpi"):
-		return OpenMPI, nil
-	case base == "mpiexec.hydra" || strings.HasSuffix(base, ".mpich") || strings.HasSuffix(base, ".hydra"):
-		return Hydra, nil
-	case base == "mpirun" || base == "mpiexec":
-		path, err := exec.LookPath(argv0)
-		if err != nil {
-			return "", fmt.Errorf("launcher %s: %w", argv0, err)
-		}
-		v := probe(ctx, path)
-		switch {
-		case strings.Contains(v, "Open MPI") || strings.Contains(v, "OpenRTE"):
-			return OpenMPI, nil
-		case strings.Contains(v, "HYDRA") || strings.Contains(v, "MPICH") || strings.Contains(v, "Intel(R) MPI"):
-			return Hydra, nil
-		}
-		return "", fmt.Errorf("launcher %s: cannot tell Open MPI from MPICH by its --version output; use --launcher openmpi|hydra", argv0)
-	}
-	return "", fmt.Errorf("launch command %q is not a launcher latmap knows (mpirun, mpiexec, orterun, mpiexec.hydra, srun); "+
-		"put the launcher first (latmap profile -o DIR -- mpirun -np 4 ./app), or say which with --launcher openmpi|hydra|slurm", argv0)
-}
 
 // injectedArgs returns the launch command with the environment variables
 // env forwarded to every rank the way launcher l does it. The variables are
 // not set in the launcher's own environment, so LD_PRELOAD never loads the
 // library into mpirun or srun themselves.
-func injectedArgs(l Launcher, command []string, env [][2]string) ([]string, error) {
+func injectedArgs(l launcher.Launcher, command []string, env [][2]string) ([]string, error) {
 	if len(command) == 0 {
 		return nil, errors.New("no launch command")
 	}
 	var extra []string
 	switch l {
-	case OpenMPI:
+	case launcher.OpenMPI:
 		for _, kv := range env {
 			extra = append(extra, "-x", kv[0]+"="+kv[1])
 		}
-	case Hydra:
+	case launcher.Hydra:
 		for _, kv := range env {
 			extra = append(extra, "-genv", kv[0], kv[1])
 		}
-	case Slurm:
+	case launcher.Slurm:
 		var b strings.Builder
 		b.WriteString("--export=ALL")
 		for _, kv := range env {
@@ -183,11 +120,11 @@ func libraryMPI(path string) string {
 
 // mismatchHint says, when a launch failed, that the library was built for
 // another MPI than the launcher's ("" when they agree or it cannot tell).
-func mismatchHint(l Launcher, lib string) string {
+func mismatchHint(l launcher.Launcher, lib string) string {
 	switch mpi := libraryMPI(lib); {
-	case l == Hydra && mpi == "Open MPI":
+	case l == launcher.Hydra && mpi == "Open MPI":
 		return lib + " is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so (make build-mpich)"
-	case l == OpenMPI && mpi == "MPICH":
+	case l == launcher.OpenMPI && mpi == "MPICH":
 		return lib + " is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so (make build)"
 	}
 	return ""

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
@@ -91,37 +92,37 @@ func (w Window) String() string { return fmt.Sprintf("%s:%d:%d", w.Func, w.Start
 // command fails, nothing is written and an *ExitError carries its status.
 func Run(ctx context.Context, opt RunOptions) error {
 	if len(opt.Command) == 0 {
-		return errors.New("profile: no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
+		return errors.New("no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
 	}
 	lib, err := FindLibrary(opt.Lib)
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	var win Window
 	if opt.Window != "" {
 		if win, err = ParseWindow(opt.Window); err != nil {
-			return fmt.Errorf("profile: %w", err)
+			return err
 		}
 	}
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
-	var l Launcher
+	var l launcher.Launcher
 	if opt.Launcher != "" {
-		l, err = ParseLauncher(opt.Launcher)
+		l, err = launcher.Parse(opt.Launcher)
 	} else {
-		l, err = DetectLauncher(ctx, opt.Command[0])
+		l, err = launcher.Detect(ctx, opt.Command[0])
 	}
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	out, err := filepath.Abs(opt.Out)
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	raw, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".raw-")
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	defer os.RemoveAll(raw)
 
@@ -148,7 +149,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	}
 	argv, err := injectedArgs(l, opt.Command, env)
 	if err != nil {
-		return fmt.Errorf("profile: %w", err)
+		return err
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
@@ -162,7 +163,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 			}
 			return &ExitError{Code: code, Err: err, Hint: mismatchHint(l, lib)}
 		}
-		return fmt.Errorf("profile: running %s: %w", opt.Command[0], err)
+		return fmt.Errorf("running %s: %w", opt.Command[0], err)
 	}
 	end := time.Now()
 	if _, err := os.Stat(filepath.Join(raw, libraryFile)); err != nil {
@@ -170,7 +171,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 		if hint != "" {
 			hint = " (" + hint + ")"
 		}
-		return fmt.Errorf("profile: %s exited without writing a profile: did every rank reach MPI_Finalize, "+
+		return fmt.Errorf("%s exited without writing a profile: did every rank reach MPI_Finalize, "+
 			"and does the program use the MPI that liblatmap.so was built with%s? (%w)", opt.Command[0], hint, err)
 	}
 	meta := profile.Meta{

@@ -218,3 +218,29 @@ func TestBlockCyclic(t *testing.T) {
 		}
 	}
 }
+
+// TestFitNegativeLatencyKeepsBandwidth: on links shaped to 400 Mbit/s the
+// least-squares fit of T(s) = L + s/B measured the bandwidth right (49.8
+// MB/s) but put the latency below zero (-283 us, as issue 8 saw); the
+// machine keeps the measured bandwidth (not the 3 GB/s default) and takes
+// the latency from the smallest size's round trip.
+func TestFitNegativeLatencyKeepsBandwidth(t *testing.T) {
+	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
+	s := readSurveyT(t, dir)
+	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
+	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Levels[OtherNode]
+	if bw := 1 / c.InvBandwidth / 1e6; math.Abs(bw-49.8) > 1e-6 {
+		t.Errorf("cross-node bandwidth %.3g MB/s, want the fit's 49.8", bw)
+	}
+	// fakeSurveyHosts measured 13 us round trips across hosts.
+	if math.Abs(c.Latency-6.5e-6) > 1e-12 {
+		t.Errorf("cross-node latency %g s, want half the 13 us round trip", c.Latency)
+	}
+	if m.FitLatencyFromRTT != 1 || len(m.Notes) == 0 || !strings.Contains(m.Notes[len(m.Notes)-1], "no positive latency") {
+		t.Errorf("not reported: %d pairs, notes %q", m.FitLatencyFromRTT, m.Notes)
+	}
+}

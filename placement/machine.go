@@ -72,6 +72,9 @@ type Machine struct {
 	// Filled is the number of slot pairs the survey did not measure and
 	// that were given their level's median.
 	Filled int
+	// FitLatencyFromRTT counts the pairs whose fit gave a bandwidth but no
+	// positive latency: their latency is half the smallest round trip.
+	FitLatencyFromRTT int
 	// Bandwidth says where bandwidths came from ("fit.csv" or "defaults").
 	Bandwidth string
 	// Notes are things the report should say about the machine.
@@ -163,14 +166,16 @@ type SurveyCostOptions struct {
 // bandwidth (time did not grow with size), and the caller then uses the
 // level's default bandwidth.
 func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
-	if !(latencyUs > 0) {
-		return LinkCost{}, false
+	c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+	if latencyUs > 0 {
+		c.Latency = latencyUs * 1e-6
 	}
-	c = LinkCost{Latency: latencyUs * 1e-6, InvBandwidth: math.NaN()}
 	if bandwidthMBps > 0 && !math.IsInf(bandwidthMBps, 0) {
 		c.InvBandwidth = 1 / (bandwidthMBps * 1e6)
 	}
-	return c, true
+	// A fit whose latency came out negative (on a bandwidth-bound link the
+	// least squares can put it below zero) still measured the bandwidth.
+	return c, !math.IsNaN(c.Latency) || !math.IsNaN(c.InvBandwidth)
 }
 
 // MachineFromSurvey builds the machine of a survey: one slot per surveyed
@@ -182,11 +187,36 @@ func fitLink(latencyUs, bandwidthMBps float64) (c LinkCost, ok bool) {
 func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error) {
 	n := s.N()
 	if n < 2 {
-		return nil, fmt.Errorf("placement: survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
+		return nil, fmt.Errorf("survey has %d ranks; a survey needs at least 2 (run latmap survey under mpirun -np N)", n)
 	}
 	if len(s.Tables) == 0 {
-		return nil, fmt.Errorf("placement: survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
+		return nil, fmt.Errorf("survey has ranks but no measured pairs (pairs.csv is empty); re-run latmap survey")
 	}
+	m, err := slotsFromSurvey(s)
+	if err != nil {
+		return nil, err
+	}
+	fits := fitCosts(s, opt)
+	m.Bandwidth = "defaults"
+	if len(fits) > 0 {
+		m.Bandwidth = "fit.csv"
+	}
+	pc := m.measuredCosts(s, fits, opt.levelBandwidths())
+	if m.FitLatencyFromRTT > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound links): their latency is half the smallest size's round trip, their bandwidth the fit's", m.FitLatencyFromRTT))
+	}
+	if err := m.levelCosts(pc); err != nil {
+		return nil, err
+	}
+	m.fillUnmeasured(pc)
+	if n <= DenseLimit {
+		m.dense = &denseCost{n: n, lat: pc.lat, invB: pc.invB}
+	}
+	return m, nil
+}
+
+// slotsFromSurvey makes one slot per surveyed rank and numbers the hosts.
+func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 	m := &Machine{}
 	hostIdx := map[string]int{}
 	seen := map[[2]string]int{}
@@ -201,7 +231,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		}
 		perHost[r.Host]++
 		if r.Host == "" {
-			return nil, fmt.Errorf("placement: survey rank %d has no host name", i)
+			return nil, fmt.Errorf("survey rank %d has no host name", i)
 		}
 		h, ok := hostIdx[r.Host]
 		if !ok {
@@ -211,7 +241,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		}
 		k := [2]string{r.Host, fmt.Sprint(r.CPU)}
 		if j, dup := seen[k]; dup {
-			return nil, fmt.Errorf("placement: survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
+			return nil, fmt.Errorf("survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
 		}
 		seen[k] = i
 		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
@@ -219,37 +249,61 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if unknownCPU > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
 	}
+	return m, nil
+}
+
+// levelBandwidths is the bandwidth of each level in GB/s when the survey
+// has no fit: the options' values, else the defaults.
+func (opt SurveyCostOptions) levelBandwidths() [numLevels]float64 {
 	bw := opt.BandwidthGBps
 	for l := range bw {
 		if bw[l] <= 0 {
 			bw[l] = DefaultBandwidthGBps[l]
 		}
 	}
+	return bw
+}
+
+// fitCosts is fit.csv's cost of each pair, by triangle index (none with
+// IgnoreFit).
+func fitCosts(s *survey.Survey, opt SurveyCostOptions) map[int]LinkCost {
+	n := s.N()
+	fits := map[int]LinkCost{}
+	if opt.IgnoreFit {
+		return fits
+	}
+	for _, f := range s.Fits {
+		if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
+			continue
+		}
+		if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
+			fits[survey.TriIndex(n, f.A, f.B)] = c
+		}
+	}
+	return fits
+}
+
+// pairCosts is every pair's latency and inverse bandwidth by triangle
+// index, which pairs were measured, and the measured values per level.
+type pairCosts struct {
+	n               int
+	lat, invB       []float32
+	measured        []bool
+	levLat, levInvB [numLevels][]float64
+}
+
+// measuredCosts prices the measured pairs: the fit where there is one,
+// else half the round trip at the smallest size (median, or mean when the
+// survey has no median) and the level's bandwidth.
+func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
+	n := s.N()
 	tab := s.Tables[0]
 	metric := survey.Median
 	if !tab.Has(survey.Median) || allNaN(tab.Values[survey.Median]) {
 		metric = survey.Mean
 	}
-	fits := map[int]LinkCost{}
-	if !opt.IgnoreFit {
-		for _, f := range s.Fits {
-			if f.A < 0 || f.B < 0 || f.A >= n || f.B >= n || f.A == f.B {
-				continue
-			}
-			if c, ok := fitLink(f.Latency, f.Bandwidth); ok {
-				fits[survey.TriIndex(n, f.A, f.B)] = c
-			}
-		}
-	}
-	m.Bandwidth = "defaults"
-	if len(fits) > 0 {
-		m.Bandwidth = "fit.csv"
-	}
 	tri := survey.TriLen(n)
-	lat := make([]float32, tri)
-	invB := make([]float32, tri)
-	measured := make([]bool, tri)
-	var levLat, levInvB [numLevels][]float64
+	pc := &pairCosts{n: n, lat: make([]float32, tri), invB: make([]float32, tri), measured: make([]bool, tri)}
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			i := survey.TriIndex(n, a, b)
@@ -257,61 +311,71 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 			m.LevelPairs[l]++
 			c, ok := fits[i]
 			if !ok {
+				c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+			}
+			if math.IsNaN(c.Latency) {
+				// No fit, or a fit with no usable latency: half the round
+				// trip at the smallest size.
 				v := tab.At(metric, a, b)
 				if math.IsNaN(v) || v <= 0 {
 					continue
 				}
-				c = LinkCost{Latency: v / 2 * 1e-6, InvBandwidth: 1 / (bw[l] * 1e9)}
-			} else if math.IsNaN(c.InvBandwidth) {
+				c.Latency = v / 2 * 1e-6
+				if ok {
+					m.FitLatencyFromRTT++
+				}
+			}
+			if math.IsNaN(c.InvBandwidth) {
 				c.InvBandwidth = 1 / (bw[l] * 1e9)
 			}
-			measured[i] = true
+			pc.measured[i] = true
 			m.LevelMeasured[l]++
-			lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
-			levLat[l] = append(levLat[l], c.Latency)
-			levInvB[l] = append(levInvB[l], c.InvBandwidth)
+			pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
+			pc.levLat[l] = append(pc.levLat[l], c.Latency)
+			pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
+		}
+	}
+	return pc
+}
+
+// levelCosts sets each level's cost to the median of its measured pairs;
+// a level with pairs but no measurement borrows from the nearest measured
+// level inside the node, and is an error between nodes.
+func (m *Machine) levelCosts(pc *pairCosts) error {
+	for l := Level(0); l < numLevels; l++ {
+		if len(pc.levLat[l]) > 0 {
+			m.Levels[l] = LinkCost{stats.Median(pc.levLat[l]), stats.Median(pc.levInvB[l])}
 		}
 	}
 	for l := Level(0); l < numLevels; l++ {
-		if len(levLat[l]) > 0 {
-			m.Levels[l] = LinkCost{stats.Median(levLat[l]), stats.Median(levInvB[l])}
-		}
-	}
-	// A level with pairs but no measurement borrows from the nearest
-	// measured level.
-	for l := Level(0); l < numLevels; l++ {
-		if m.LevelPairs[l] == 0 || len(levLat[l]) > 0 {
+		if m.LevelPairs[l] == 0 || len(pc.levLat[l]) > 0 {
 			continue
 		}
 		switch {
-		case l == SameSocket && len(levLat[SameNode]) > 0:
+		case l == SameSocket && len(pc.levLat[SameNode]) > 0:
 			m.Levels[l] = m.Levels[SameNode]
-		case l == SameNode && len(levLat[SameSocket]) > 0:
+		case l == SameNode && len(pc.levLat[SameSocket]) > 0:
 			m.Levels[l] = m.Levels[SameSocket]
 		default:
-			return nil, fmt.Errorf("placement: the survey measured no %s pair, so their cost is unknown; survey all pairs (latmap survey without --scope)", l)
+			return fmt.Errorf("the survey measured no %s pair, so their cost is unknown; re-run latmap survey on these ranks so that it measures them", l)
 		}
 	}
-	for i := range measured {
-		if !measured[i] {
-			m.Filled++
-		}
-	}
-	if m.Filled > 0 {
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				i := survey.TriIndex(n, a, b)
-				if !measured[i] {
-					c := m.Levels[m.Level(a, b)]
-					lat[i], invB[i] = float32(c.Latency), float32(c.InvBandwidth)
-				}
+	return nil
+}
+
+// fillUnmeasured gives every unmeasured pair its level's cost and counts
+// them in m.Filled.
+func (m *Machine) fillUnmeasured(pc *pairCosts) {
+	for a := 0; a < pc.n; a++ {
+		for b := a + 1; b < pc.n; b++ {
+			i := survey.TriIndex(pc.n, a, b)
+			if !pc.measured[i] {
+				m.Filled++
+				c := m.Levels[m.Level(a, b)]
+				pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
 			}
 		}
 	}
-	if n <= DenseLimit {
-		m.dense = &denseCost{n: n, lat: lat, invB: invB}
-	}
-	return m, nil
 }
 
 func allNaN(v []float32) bool {
@@ -323,16 +387,6 @@ func allNaN(v []float32) bool {
 	return true
 }
 
-// SlotIndex returns the slot of host and cpu, or -1.
-func (m *Machine) SlotIndex(host string, cpu int) int {
-	for i, s := range m.Slots {
-		if s.Host == host && s.CPU == cpu {
-			return i
-		}
-	}
-	return -1
-}
-
 // SelectOptions choose which slots the ranks may use.
 type SelectOptions struct {
 	// Exclude lists hosts not to use.
@@ -341,12 +395,9 @@ type SelectOptions struct {
 	RanksPerNode int
 }
 
-// SelectSlots picks n slots: whole nodes first, the nodes with the most
-// usable slots first (ties in survey order), and within a node sockets in
-// order, cpus ascending. The result is grouped by node, in node order then
-// socket then cpu. It fails when fewer than n slots are usable, saying how
-// many are missing.
-func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
+// usable is every slot --exclude and --ranks-per-node leave, by node
+// (sockets in order, cpus ascending), and how many there are.
+func (m *Machine) usable(opt SelectOptions) (perNode [][]int32, total int, err error) {
 	excl := map[string]bool{}
 	for _, h := range opt.Exclude {
 		excl[h] = true
@@ -357,16 +408,15 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 			found = found || x == h
 		}
 		if !found {
-			return nil, fmt.Errorf("placement: --exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
+			return nil, 0, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
 		}
 	}
-	perNode := make([][]int32, len(m.Hosts))
+	perNode = make([][]int32, len(m.Hosts))
 	for i, s := range m.Slots {
 		if !excl[s.Host] {
 			perNode[s.Node] = append(perNode[s.Node], int32(i))
 		}
 	}
-	total := 0
 	for h := range perNode {
 		sl := perNode[h]
 		sort.SliceStable(sl, func(i, j int) bool {
@@ -381,8 +431,35 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 		}
 		total += len(perNode[h])
 	}
+	return perNode, total, nil
+}
+
+// UsableSlots is every slot the options leave, by node in survey order:
+// what mpirun --map-by node deals ranks over.
+func (m *Machine) UsableSlots(opt SelectOptions) ([]int32, error) {
+	perNode, _, err := m.usable(opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []int32
+	for _, sl := range perNode {
+		out = append(out, sl...)
+	}
+	return out, nil
+}
+
+// SelectSlots picks n slots: whole nodes first, the nodes with the most
+// usable slots first (ties in survey order), and within a node sockets in
+// order, cpus ascending. The result is grouped by node, in node order then
+// socket then cpu. It fails when fewer than n slots are usable, saying how
+// many are missing.
+func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
+	perNode, total, err := m.usable(opt)
+	if err != nil {
+		return nil, err
+	}
 	if total < n {
-		return nil, fmt.Errorf("placement: %d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
+		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
 	}
 	order := make([]int, len(perNode))
 	for i := range order {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -28,6 +29,9 @@ type Options struct {
 	// Matrix is a plain communication matrix (src,dst,bytes,messages); it
 	// replaces the profile's matrix when both are given.
 	Matrix string
+	// Current is a placement file (any format latmap writes) scored as the
+	// current placement, instead of where the profile's ranks ran.
+	Current string
 	// Ranks states the number of ranks for --matrix (default: largest
 	// rank named + 1, or the profile's ranks).
 	Ranks int
@@ -87,6 +91,9 @@ type Result struct {
 	Version string `json:"version"`
 	Survey  string `json:"survey"`
 	Profile string `json:"profile,omitempty"`
+	// Current is the placement file scored as the current placement
+	// (--current), when one was given.
+	Current string `json:"current,omitempty"`
 	Matrix  string `json:"matrix,omitempty"`
 
 	Ranks        int         `json:"ranks"`
@@ -105,6 +112,9 @@ type Result struct {
 	// Predictions: current (when known), block, cyclic, proposal (last).
 	Predictions []Prediction `json:"predictions"`
 	PerfectRun  float64      `json:"perfect_interconnect_run_s"`
+	// Calibration checks the model against the run the profile measured
+	// (nil without a profile taken on surveyed slots).
+	Calibration *Calibration `json:"calibration,omitempty"`
 	Shares      *Shares      `json:"shares,omitempty"`
 	Verdict     string       `json:"verdict"`
 	Solver      SolverInfo   `json:"solver"`
@@ -134,11 +144,11 @@ func (r *Result) reference() Prediction {
 func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
 	mm, err := survey.HostPattern(hostPattern)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}}, mm)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -152,44 +162,159 @@ func Run(opt Options) (*Result, error) {
 	if opt.QAPLIB != "" {
 		return nil, runQAPLIB(opt)
 	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	in, err := loadInputs(opt)
+	if err != nil {
+		return nil, err
+	}
+	r := newResult(opt, in)
+	slots, err := in.m.SelectSlots(in.t.N, opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	r.HostsUsed = hostsUsed(in.m, slots)
+	if in.prof != nil {
+		sh := shares(in.rt)
+		r.Shares = &sh
+		if in.currentErr != nil {
+			r.Warnings = append(r.Warnings, in.currentErr.Error())
+		}
+	}
+	t0 := time.Now()
+	sol, err := in.m.Solve(in.t, slots, opt.Solve)
+	if err != nil {
+		return nil, err
+	}
+	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
+	// Cyclic as mpirun --map-by node deals it: over every usable node,
+	// not only the nodes the proposal fills.
+	all, err := in.m.UsableSlots(opt.Select)
+	if err != nil {
+		return nil, err
+	}
+	r.predict(in, slots, all, sol.Place)
+	if opt.Output != "" {
+		if err := r.writeLaunchFile(opt, in.m, sol.Place); err != nil {
+			return nil, err
+		}
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	r.WriteReport(opt.Out)
+	return r, nil
+}
+
+// check validates the options before anything is read.
+func (opt *Options) check() error {
 	if opt.Survey == "" {
-		return nil, fmt.Errorf("place: --survey is required (a directory written by latmap survey or latmap import)")
+		return fmt.Errorf("--survey is required (a directory written by latmap survey or latmap import)")
 	}
 	if opt.Profile == "" && opt.Matrix == "" {
-		return nil, fmt.Errorf("place: give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+		return fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
 	}
 	if opt.Format == "" {
 		opt.Format = FormatOpenMPI
 	}
 	if !contains(Formats, opt.Format) {
-		return nil, fmt.Errorf("place: unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(Formats, ", "))
 	}
 	if opt.Output != "" && !opt.Force {
 		if _, err := os.Stat(opt.Output); err == nil {
-			return nil, fmt.Errorf("place: output %s exists; use --force to replace it or choose another -o", opt.Output)
+			return fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
 		}
 	}
+	return nil
+}
+
+// inputs is what place reads: the machine from the survey, the traffic,
+// and with a profile its per-rank times and the placement it ran under.
+type inputs struct {
+	m *Machine
+	// fromProfile: current is where the profile's own ranks ran, so the
+	// profile measured a run of it.
+	fromProfile bool
+	warnings    []string // the survey's and the profile's, for the report
+	t           *Traffic
+	prof        *profile.Profile
+	rt          *RankTimes
+	current     []int32 // nil when unknown
+	currentErr  error   // why the current placement is unknown
+}
+
+func loadInputs(opt Options) (*inputs, error) {
 	s, err := loadSurvey(opt.Survey, opt.HostPattern)
 	if err != nil {
 		return nil, err
 	}
-	m, err := MachineFromSurvey(s, opt.Costs)
-	if err != nil {
-		return nil, fmt.Errorf("place: survey %s: %w", opt.Survey, err)
+	in := &inputs{}
+	if in.m, err = MachineFromSurvey(s, opt.Costs); err != nil {
+		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
 	}
-	var prof *profile.Profile
+	for _, w := range s.Meta.Warnings {
+		in.warnings = append(in.warnings, "survey: "+w)
+	}
 	if opt.Profile != "" {
-		if prof, err = profile.ReadProfile(opt.Profile); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
+		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
+			return nil, err
 		}
 	}
-	t, err := loadTraffic(opt, prof)
-	if err != nil {
+	if in.t, err = loadTraffic(opt, in.prof); err != nil {
 		return nil, err
 	}
-	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Matrix: opt.Matrix,
+	if in.prof != nil {
+		in.rt = TimesFromProfile(in.prof)
+		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
+		in.fromProfile = in.current != nil
+		if err := in.checkProfileBinding(opt); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Current != "" {
+		// A placement file the user runs today, or another tool made,
+		// scored as the current placement.
+		ranks, _, err := ReadPlacementFile(opt.Current)
+		if err != nil {
+			return nil, err
+		}
+		if in.current, err = in.m.slotsOf(ranks, in.t.N); err != nil {
+			return nil, err
+		}
+		in.currentErr, in.fromProfile = nil, false
+	}
+	return in, nil
+}
+
+// checkProfileBinding refuses to take unbound profile ranks' cpus as the
+// current placement (they may have moved; two may have started on one
+// cpu) unless --force or --current says where they run.
+func (in *inputs) checkProfileBinding(opt Options) error {
+	ranks := make([]survey.Rank, len(in.prof.Ranks))
+	for i, r := range in.prof.Ranks {
+		ranks[i] = r.Rank
+	}
+	for _, w := range survey.BindingWarnings(ranks) {
+		if strings.Contains(w, "not bound") && opt.Current == "" && !opt.Force && in.current != nil {
+			return fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun latmap profile with ranks bound, give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
+		}
+		in.warnings = append(in.warnings, "profile: "+w)
+	}
+	return nil
+}
+
+// newResult fills what the inputs alone say: sizes, levels, traffic.
+func newResult(opt Options, in *inputs) *Result {
+	m, t := in.m, in.t
+	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
-		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: m.Notes}
+		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: append(append([]string(nil), in.warnings...), m.Notes...)}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
 		if m.LevelPairs[l] == 0 {
@@ -202,72 +327,59 @@ func Run(opt Options) (*Result, error) {
 		}
 		r.Levels = append(r.Levels, li)
 	}
-	slots, err := m.SelectSlots(t.N, opt.Select)
-	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
-	}
-	hostsUsed := map[int]bool{}
-	for _, sl := range slots {
-		hostsUsed[m.Slots[sl].Node] = true
-	}
-	r.HostsUsed = len(hostsUsed)
+	return r
+}
 
-	var rt *RankTimes
-	var current []int32
-	if prof != nil {
-		rt = TimesFromProfile(prof)
-		sh := shares(rt)
-		r.Shares = &sh
-		current, err = currentPlacement(m, prof, t.N)
-		if err != nil {
-			r.Warnings = append(r.Warnings, err.Error())
+// hostsUsed counts the nodes the selected slots are on.
+func hostsUsed(m *Machine, slots []int32) int {
+	used := map[int]bool{}
+	for _, sl := range slots {
+		used[m.Slots[sl].Node] = true
+	}
+	return len(used)
+}
+
+// predict fills the predictions (current when known, block on the
+// selected slots, cyclic over every usable node, the proposal), the
+// verdict and the per-rank placement table.
+func (r *Result) predict(in *inputs, slots, usable, proposal []int32) {
+	m, t := in.m, in.t
+	if in.current != nil {
+		cur := Predict("current", m, t, in.current, in.rt)
+		r.Predictions = append(r.Predictions, cur)
+		if in.fromProfile && r.Shares != nil && r.Shares.SlowestElapsed > 0 {
+			r.Calibration = &Calibration{PredictedS: cur.Run, MeasuredS: r.Shares.SlowestElapsed, Error: cur.Run/r.Shares.SlowestElapsed - 1}
 		}
 	}
-	t0 := time.Now()
-	sol, err := m.Solve(t, slots, opt.Solve)
-	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
-	}
-	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
-	if current != nil {
-		r.Predictions = append(r.Predictions, Predict("current", m, t, current, rt))
-	}
 	r.Predictions = append(r.Predictions,
-		Predict("block", m, t, Block(slots, t.N), rt),
-		Predict("cyclic", m, t, m.Cyclic(slots, t.N), rt))
-	prop := Predict("proposal", m, t, sol.Place, rt)
+		Predict("block", m, t, Block(slots, t.N), in.rt),
+		Predict("cyclic", m, t, m.Cyclic(usable, t.N), in.rt))
+	prop := Predict("proposal", m, t, proposal, in.rt)
 	r.Predictions = append(r.Predictions, prop)
-	r.PerfectRun = PerfectRun(rt)
+	r.PerfectRun = PerfectRun(in.rt)
 	r.Verdict = verdict(r)
-	for i, sl := range sol.Place {
+	for i, sl := range proposal {
 		rp := RankPlace{Rank: i, Host: m.Slots[sl].Host, CPU: m.Slots[sl].CPU, PredictedS: prop.perRank[i]}
-		if current != nil {
-			cpu := m.Slots[current[i]].CPU
-			rp.CurrentHost, rp.CurrentCPU = m.Slots[current[i]].Host, &cpu
+		if in.current != nil {
+			cpu := m.Slots[in.current[i]].CPU
+			rp.CurrentHost, rp.CurrentCPU = m.Slots[in.current[i]].Host, &cpu
 		}
 		r.Placement = append(r.Placement, rp)
 	}
-	if opt.Output != "" {
-		lf, err := WriteLaunchFile(opt.Format, m, sol.Place, r.header(), opt.Output, opt.App)
-		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
-		r.Warnings = append(r.Warnings, lf.Warnings...)
+}
+
+// writeLaunchFile writes the proposal as opt.Format to opt.Output.
+func (r *Result) writeLaunchFile(opt Options, m *Machine, place []int32) error {
+	lf, err := WriteLaunchFile(opt.Format, m, place, r.header(), opt.Output, opt.App)
+	if err != nil {
+		return err
 	}
-	if opt.JSON {
-		enc := json.NewEncoder(opt.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		return r, nil
+	if err := atomicdir.WriteFile(opt.Output, opt.Force, lf.Data); err != nil {
+		return err
 	}
-	r.WriteReport(opt.Out)
-	return r, nil
+	r.Output, r.Format, r.Launch = opt.Output, opt.Format, lf.Launch
+	r.Warnings = append(r.Warnings, lf.Warnings...)
+	return nil
 }
 
 func runQAPLIB(opt Options) error {
@@ -301,37 +413,37 @@ func contains(list []string, s string) bool {
 func loadTraffic(opt Options, prof *profile.Profile) (*Traffic, error) {
 	if opt.Matrix == "" {
 		if opt.Ranks > 0 && opt.Ranks != len(prof.Ranks) {
-			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
 		}
 		t, err := TrafficFromProfile(prof)
 		if err != nil {
-			return nil, fmt.Errorf("place: profile %s: %w", opt.Profile, err)
+			return nil, fmt.Errorf("profile %s: %w", opt.Profile, err)
 		}
 		return t, nil
 	}
 	flows, n, err := ReadMatrixFile(opt.Matrix)
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err
 	}
 	want, from := opt.Ranks, "--ranks"
 	if prof != nil {
 		if want > 0 && want != len(prof.Ranks) {
-			return nil, fmt.Errorf("place: --ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
 		}
 		want, from = len(prof.Ranks), "the profile"
 	}
 	if want > 0 {
 		if n > want {
-			return nil, fmt.Errorf("place: matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
+			return nil, fmt.Errorf("matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
 		}
 		n = want
 	}
 	if n < 2 {
-		return nil, fmt.Errorf("place: matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
+		return nil, fmt.Errorf("matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
 	}
 	t, err := NewTraffic(n, flows)
 	if err != nil {
-		return nil, fmt.Errorf("place: matrix %s: %w", opt.Matrix, err)
+		return nil, fmt.Errorf("matrix %s: %w", opt.Matrix, err)
 	}
 	return t, nil
 }
@@ -370,7 +482,7 @@ func (r *Result) header() []string {
 	}
 	prop := r.Predictions[len(r.Predictions)-1]
 	ref := r.reference()
-	h = append(h, fmt.Sprintf("%d ranks on %d of %d hosts; modelled transfer %.4g s (%s %.4g s)", r.Ranks, r.HostsUsed, r.Hosts, prop.Transfer, ref.Name, ref.Transfer))
+	h = append(h, fmt.Sprintf("%d ranks on %d of %s; modelled transfer %.4g s (%s %.4g s)", r.Ranks, r.HostsUsed, text.Count(r.Hosts, "host"), prop.Transfer, ref.Name, ref.Transfer))
 	if r.Shares != nil && ref.Run > 0 {
 		h = append(h, fmt.Sprintf("predicted run %.4g s vs %s %.4g s (gain %s; perfect interconnect %.4g s)", prop.Run, ref.Name, ref.Run, pct((ref.Run-prop.Run)/ref.Run), r.PerfectRun))
 	}
@@ -379,7 +491,7 @@ func (r *Result) header() []string {
 
 // WriteReport prints the human-readable report.
 func (r *Result) WriteReport(w io.Writer) {
-	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %d hosts (%d hosts used)\n", r.Ranks, r.Slots, r.Hosts, r.HostsUsed)
+	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %s (%s used)\n", r.Ranks, r.Slots, text.Count(r.Hosts, "host"), text.Count(r.HostsUsed, "host"))
 	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
@@ -416,6 +528,9 @@ func (r *Result) WriteReport(w io.Writer) {
 		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
 	}
 	fmt.Fprintln(w)
+	if c := r.Calibration; c != nil {
+		fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.PredictedS, c.MeasuredS, 100*c.Error)
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, r.Verdict)
 	for _, x := range r.Warnings {

@@ -79,26 +79,35 @@ func TestRunJSON(t *testing.T) {
 	}
 }
 
-// TestRunProfileVerdicts: a profile where late-sender and collective wait
-// dominate gets "will not help much"; one where transfer dominates gets
-// "use the proposal"; the current placement comes from its ranks.csv.
-func TestRunProfileVerdicts(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
-	// Pairs (0,4), (1,5), (2,6), (3,7) talk; the current (block) layout
-	// puts every pair across the two hosts.
-	var flows []Flow
+// splitPairs is a survey of 2 hosts x 4 cpus and a profile's traffic and
+// placement in which pairs (0,4), (1,5), (2,6), (3,7) talk and the current
+// (block) layout puts every pair across the two hosts.
+func splitPairs(t *testing.T) (sv string, flows []Flow, hosts []string, cpus []int) {
+	t.Helper()
 	for i := 0; i < 4; i++ {
 		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
 	}
-	hosts := []string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}
-	cpus := []int{0, 1, 2, 3, 0, 1, 2, 3}
+	return fakeSurvey(t, 2, 1, 4, testRTT, nil), flows,
+		[]string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}, []int{0, 1, 2, 3, 0, 1, 2, 3}
+}
+
+// TestRunProfileVerdicts: a profile where late-sender and collective wait
+// dominate gets "will not help much" when the predicted gain is small, and
+// the gain with the waiting named when it is not; one where transfer
+// dominates gets "use the proposal"; the current placement comes from its
+// ranks.csv.
+func TestRunProfileVerdicts(t *testing.T) {
+	sv, flows, hosts, cpus := splitPairs(t)
 	for _, c := range []struct {
 		name                    string
 		comput, mpi, late, sync float64
 		want                    string
 		current                 bool
 	}{
-		{"wait dominates", 1, 0.1, 3, 2, "will not help much: 98.0% of the time in MPI is waiting", true},
+		// Waiting dominates but the proposal still gains 4.3%: say both,
+		// never "will not help" beside a worthwhile predicted gain.
+		{"wait dominates, gain", 1, 0.1, 3, 2, "faster (modelled transfer 0.08 s instead of 1.173 s). A perfect interconnect would give 6 s. Beyond that, 98.0% of the time in MPI is waiting", true},
+		{"wait dominates, no gain", 1, 0.1, 30, 20, "will not help much: 99.8% of the time in MPI is waiting", true},
 		{"little communication", 100, 0.5, 0, 0, "communication is only 0.5% of the run", true},
 		{"worth it", 0.1, 0.5, 0, 0, "Use the proposal", true},
 	} {
@@ -216,5 +225,97 @@ func TestRunMmpiLog(t *testing.T) {
 	}
 	if cross != 2 {
 		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
+	}
+}
+
+// TestCyclicSpreadsLikeMapByNode: 2 ranks on a survey of 4 nodes x 2:
+// cyclic deals them over nodes as mpirun --map-by node does (ranks 0 and 1
+// on different nodes), while block keeps them on one node.
+func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3", "n4"}, 2)
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block, cyclic Prediction
+	for _, p := range r.Predictions {
+		switch p.Name {
+		case "block":
+			block = p
+		case "cyclic":
+			cyclic = p
+		}
+	}
+	// Block keeps the pair on a node (0.7 us round trips), cyclic splits
+	// it over two (13 us): cyclic's transfer must be the larger.
+	if !(cyclic.Transfer > block.Transfer) {
+		t.Errorf("cyclic transfer %g, block %g: cyclic did not spread the 2 ranks over nodes", cyclic.Transfer, block.Transfer)
+	}
+}
+
+// TestUnboundProfileRefused: a profile whose ranks were not bound to one
+// cpu is not scored as the current placement without --force or
+// --current; with --force it is, and the warning is kept.
+func TestUnboundProfileRefused(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"h0", "h1"}, 2)
+	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}}
+	prof := fakeProfile(t, []string{"h0", "h0", "h1", "h1"}, []int{0, 1, 0, 1}, 1, 1, 0, 0, flows)
+	rf := filepath.Join(prof, "ranks.csv")
+	b, err := os.ReadFile(rf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every rank's cpuset becomes both cpus of its host: unbound.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := 1; i < len(lines); i++ {
+		f := strings.Split(lines[i], ",")
+		f[4] = `"0-1"`
+		lines[i] = strings.Join(f, ",")
+	}
+	os.WriteFile(rf, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	_, err = Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --force", err)
+	}
+	r, err := Run(Options{Survey: sv, Profile: prof, Force: true, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Predictions[0].Name != "current" || !strings.Contains(strings.Join(r.Warnings, "\n"), "profile: ranks 0-3 are not bound") {
+		t.Errorf("with --force: predictions %v, warnings %q", r.Predictions[0].Name, r.Warnings)
+	}
+}
+
+// TestCalibration: the model's prediction for the placement the profile
+// ran under is compared with what the profile measured. When the model is
+// off by more than the gain it predicts, place says it can't tell.
+func TestCalibration(t *testing.T) {
+	sv, flows, hosts, cpus := splitPairs(t)
+	for _, c := range []struct {
+		name        string
+		comput, mpi float64
+		want        string
+	}{
+		// The profile measured 0.6 s a rank; the model's current run is
+		// near it: the proposal is advised.
+		{"model close", 0.1, 0.5, "Use the proposal"},
+		// The profile measured 20.1 s, ten times what the model predicts
+		// for the same placement: its predicted gain cannot be trusted.
+		{"model far off", 0.1, 20, "Can't tell"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, 0, 0, flows)
+			r, err := Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal := r.Calibration
+			if cal == nil || !near(cal.MeasuredS, c.comput+c.mpi) || !near(cal.PredictedS, r.Predictions[0].Run) || !near(cal.Error, cal.PredictedS/cal.MeasuredS-1) {
+				t.Fatalf("calibration %+v, want the current prediction %g against the measured %g", cal, r.Predictions[0].Run, c.comput+c.mpi)
+			}
+			if !strings.HasPrefix(r.Verdict, c.want) {
+				t.Errorf("verdict %q, want %q", r.Verdict, c.want)
+			}
+		})
 	}
 }

@@ -131,6 +131,16 @@ const (
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
 // verdict says in plain words whether to use the proposal.
+// Calibration compares the model with the run the profile measured: the
+// predicted run of the placement the profile was taken under against the
+// profile's slowest rank.
+type Calibration struct {
+	PredictedS float64 `json:"predicted_current_run_s"`
+	MeasuredS  float64 `json:"measured_slowest_rank_s"`
+	// Error is PredictedS / MeasuredS - 1.
+	Error float64 `json:"error"`
+}
+
 func verdict(r *Result) string {
 	prop := r.Predictions[len(r.Predictions)-1]
 	ref := r.reference()
@@ -151,18 +161,37 @@ func verdict(r *Result) string {
 		return s
 	}
 	sh := r.Shares
+	// What no placement changes: waiting, or computation.
+	limit := ""
 	switch {
 	case sh.WaitShare >= WaitDominates:
-		return fmt.Sprintf("Placement will not help much: %s of the time in MPI is waiting for late senders (%.3g s) and at collectives (%.3g s), which no placement removes. Predicted run %.4g s with the proposal against %.4g s %s (%s); even a perfect interconnect gives %.4g s. Look at load balance first.",
-			pct(sh.WaitShare), sh.Late, sh.Sync, prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun)
+		limit = fmt.Sprintf("%s of the time in MPI is waiting for late senders (%.3g s) and at collectives (%.3g s), which no placement removes",
+			pct(sh.WaitShare), sh.Late, sh.Sync)
 	case sh.CommShare < CommSmall:
-		return fmt.Sprintf("Placement will not help much: communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks). Predicted run %.4g s with the proposal against %.4g s %s (%s); even a perfect interconnect gives %.4g s.",
-			pct(sh.CommShare), sh.MPI, sh.Elapsed, prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun)
+		limit = fmt.Sprintf("communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks)", pct(sh.CommShare), sh.MPI, sh.Elapsed)
+	}
+	if c := r.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
+		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
+			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
+	}
+	switch {
+	case gain < GainWorthIt && limit != "":
+		s := fmt.Sprintf("Placement will not help much: %s. Predicted run %.4g s with the proposal against %.4g s %s (%s); even a perfect interconnect gives %.4g s.",
+			limit, prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun)
+		if sh.WaitShare >= WaitDominates {
+			s += " Look at load balance first."
+		}
+		return s
 	case gain < GainWorthIt:
 		return fmt.Sprintf("Not worth changing: the proposal predicts %.4g s against %.4g s %s (%s). The perfect-interconnect bound is %.4g s.",
 			prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun)
-	default:
-		return fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (modelled transfer %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
-			prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer, r.PerfectRun)
 	}
+	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (modelled transfer %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
+		prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer, r.PerfectRun)
+	if limit != "" {
+		// The gain is worth having, and the rest is out of placement's
+		// reach: say both, never "will not help" beside a predicted gain.
+		s += " Beyond that, " + limit + "."
+	}
+	return s
 }

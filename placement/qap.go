@@ -236,12 +236,12 @@ type QAPResult struct {
 func SolveQAPLIBFile(path string, opt QAPOptions) (*QAPResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("place: qaplib: %w", err)
+		return nil, fmt.Errorf("qaplib: %w", err)
 	}
 	defer f.Close()
 	q, err := ParseQAPLIB(f)
 	if err != nil {
-		return nil, fmt.Errorf("place: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t0 := time.Now()
 	p, c := SolveQAP(q, opt)

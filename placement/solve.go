@@ -60,7 +60,7 @@ type Solution struct {
 // the better of block and cyclic (it falls back to that one).
 func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
 	if len(slots) != t.N {
-		return nil, fmt.Errorf("placement: %d slots for %d ranks", len(slots), t.N)
+		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
 	}
 	if opt.Trials <= 0 {
 		opt.Trials = 3
@@ -350,95 +350,11 @@ func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []
 // neighbours only (O(degree)). Ranks whose neighbourhood changed are
 // revisited; at most maxPasses sweeps. It returns the number of swaps.
 func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasses int) int {
-	slotRank := make([]int32, len(m.Slots))
-	for i := range slotRank {
-		slotRank[i] = -1
-	}
-	for r, s := range place {
-		slotRank[s] = int32(r)
-	}
-	// Groups: one per node and one per (node, socket) among the slots.
-	nodeGroup := make([]int32, len(m.Slots))
-	sockGroup := make([]int32, len(m.Slots))
-	var groups [][]int32
-	nodeID := map[int]int32{}
-	sockID := map[[2]int]int32{}
-	for _, s := range slots {
-		sl := &m.Slots[s]
-		g, ok := nodeID[sl.Node]
-		if !ok {
-			g = int32(len(groups))
-			nodeID[sl.Node] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], s)
-		nodeGroup[s] = g
-		k := [2]int{sl.Node, sl.Socket}
-		g, ok = sockID[k]
-		if !ok {
-			g = int32(len(groups))
-			sockID[k] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], s)
-		sockGroup[s] = g
-	}
-	// In a level machine all slots of a group are alike for a rank outside
-	// it when the group is a socket, or a node whose slots share a socket:
-	// then the cost of moving rank i there is computed once per group.
-	uniform := make([]bool, len(groups))
-	if m.dense == nil {
-		for g, sl := range groups {
-			uniform[g] = true
-			for _, s := range sl {
-				uniform[g] = uniform[g] && m.Slots[s].Socket == m.Slots[sl[0]].Socket
-			}
-		}
-	}
-	groupOf := func(a, b int32) int32 {
-		sa, sb := &m.Slots[a], &m.Slots[b]
-		if sa.Node != sb.Node {
-			return nodeGroup[b]
-		}
-		if sa.Socket != sb.Socket {
-			return sockGroup[b]
-		}
-		return -1
-	}
-	// moveGain is the change of rank i's costs if it sat on slot to,
-	// leaving out its traffic with rank skip.
-	moveGain := func(i int32, to int32, skip int32) (float64, float64) {
-		from := place[i]
-		d, abs := 0.0, 0.0
-		for e := t.Start[i]; e < t.Start[i+1]; e++ {
-			k := t.Adj[e]
-			if k == skip {
-				continue
-			}
-			c := place[k]
-			x, y := m.pairCost(to, c, t.Msgs[e], t.Bytes[e]), m.pairCost(from, c, t.Msgs[e], t.Bytes[e])
-			d += x - y
-			abs += x + y
-		}
-		return d, abs
-	}
-	edgeWith := func(i, j int32) bool {
-		for e := t.Start[i]; e < t.Start[i+1]; e++ {
-			if t.Adj[e] == j {
-				return true
-			}
-		}
-		return false
-	}
+	sw := m.newSwapper(t, place, slots)
 	active := make([]bool, t.N)
 	for i := range active {
 		active[i] = true
 	}
-	type gw struct {
-		g int32
-		w float64
-	}
-	var cand []gw
 	swaps := 0
 	for pass := 0; pass < maxPasses; pass++ {
 		improved := 0
@@ -447,74 +363,14 @@ func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasse
 				continue
 			}
 			active[i] = false
-			a := place[i]
-			cand = cand[:0]
-			for e := t.Start[i]; e < t.Start[i+1]; e++ {
-				b := place[t.Adj[e]]
-				g := groupOf(a, b)
-				if g < 0 {
-					continue
-				}
-				w := m.pairCost(a, b, t.Msgs[e], t.Bytes[e])
-				found := false
-				for x := range cand {
-					if cand[x].g == g {
-						cand[x].w += w
-						found = true
-						break
-					}
-				}
-				if !found {
-					cand = append(cand, gw{g, w})
-				}
-			}
-			if len(cand) == 0 {
+			j := sw.bestPartner(i, sw.candidateGroups(i))
+			if j < 0 {
 				continue
 			}
-			sort.Slice(cand, func(x, y int) bool {
-				if cand[x].w != cand[y].w {
-					return cand[x].w > cand[y].w
-				}
-				return cand[x].g < cand[y].g
-			})
-			if len(cand) > 3 {
-				cand = cand[:3]
-			}
-			bj, bd := int32(-1), 0.0
-			for _, c := range cand {
-				sl := groups[c.g]
-				gi, gabs := 0.0, 0.0
-				if uniform[c.g] {
-					gi, gabs = moveGain(i, sl[0], -1)
-				}
-				for _, s := range sl {
-					j := slotRank[s]
-					if j == i || j < 0 {
-						continue
-					}
-					var d, abs float64
-					if uniform[c.g] && !edgeWith(j, i) {
-						dj, aj := moveGain(j, a, -1)
-						d, abs = gi+dj, gabs+aj
-					} else {
-						di, ai := moveGain(i, s, j)
-						dj, aj := moveGain(j, a, i)
-						d, abs = di+dj, ai+aj
-					}
-					if d < bd && d < -1e-12*abs {
-						bj, bd = j, d
-					}
-				}
-			}
-			if bj < 0 {
-				continue
-			}
-			place[i], place[bj] = place[bj], place[i]
-			slotRank[place[i]] = i
-			slotRank[place[bj]] = bj
+			sw.swap(i, j)
 			swaps++
 			improved++
-			for _, r := range [2]int32{i, bj} {
+			for _, r := range [2]int32{i, j} {
 				active[r] = true
 				for e := t.Start[r]; e < t.Start[r+1]; e++ {
 					active[t.Adj[e]] = true
@@ -526,4 +382,180 @@ func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasse
 		}
 	}
 	return swaps
+}
+
+// swapper holds what refineSwaps needs to price exchanging two ranks: who
+// sits on each slot, and the slots grouped by node and by (node, socket).
+type swapper struct {
+	m         *Machine
+	t         *Traffic
+	place     []int32 // rank -> slot, changed by swap
+	slotRank  []int32 // slot -> rank, -1 when free
+	nodeGroup []int32 // slot -> its node's group
+	sockGroup []int32 // slot -> its (node, socket) group
+	groups    [][]int32
+	// uniform[g]: every slot of group g costs the same for a rank outside
+	// it (a level machine, and the group is a socket or a node whose slots
+	// share a socket), so moving a rank there is priced once per group.
+	uniform []bool
+	cand    []groupWeight // scratch of candidateGroups
+}
+
+// groupWeight is a group of slots and the modelled cost a rank sends there.
+type groupWeight struct {
+	g int32
+	w float64
+}
+
+func (m *Machine) newSwapper(t *Traffic, place []int32, slots []int32) *swapper {
+	sw := &swapper{m: m, t: t, place: place, slotRank: make([]int32, len(m.Slots)),
+		nodeGroup: make([]int32, len(m.Slots)), sockGroup: make([]int32, len(m.Slots))}
+	for i := range sw.slotRank {
+		sw.slotRank[i] = -1
+	}
+	for r, s := range place {
+		sw.slotRank[s] = int32(r)
+	}
+	nodeID := map[[2]int]int32{}
+	sockID := map[[2]int]int32{}
+	group := func(ids map[[2]int]int32, k [2]int, s int32) int32 {
+		g, ok := ids[k]
+		if !ok {
+			g = int32(len(sw.groups))
+			ids[k] = g
+			sw.groups = append(sw.groups, nil)
+		}
+		sw.groups[g] = append(sw.groups[g], s)
+		return g
+	}
+	for _, s := range slots {
+		sl := &m.Slots[s]
+		sw.nodeGroup[s] = group(nodeID, [2]int{sl.Node, -1}, s)
+		sw.sockGroup[s] = group(sockID, [2]int{sl.Node, sl.Socket}, s)
+	}
+	sw.uniform = make([]bool, len(sw.groups))
+	if m.dense == nil {
+		for g, sl := range sw.groups {
+			sw.uniform[g] = true
+			for _, s := range sl {
+				sw.uniform[g] = sw.uniform[g] && m.Slots[s].Socket == m.Slots[sl[0]].Socket
+			}
+		}
+	}
+	return sw
+}
+
+// groupOf is the group of slot b as seen from slot a: b's node when they
+// are on different nodes, b's socket when on different sockets, else -1.
+func (sw *swapper) groupOf(a, b int32) int32 {
+	sa, sb := &sw.m.Slots[a], &sw.m.Slots[b]
+	if sa.Node != sb.Node {
+		return sw.nodeGroup[b]
+	}
+	if sa.Socket != sb.Socket {
+		return sw.sockGroup[b]
+	}
+	return -1
+}
+
+// moveGain is the change of rank i's costs if it sat on slot to, leaving
+// out its traffic with rank skip, and the sum of the absolute costs (the
+// scale against which a change counts as real).
+func (sw *swapper) moveGain(i int32, to int32, skip int32) (float64, float64) {
+	t, from := sw.t, sw.place[i]
+	d, abs := 0.0, 0.0
+	for e := t.Start[i]; e < t.Start[i+1]; e++ {
+		k := t.Adj[e]
+		if k == skip {
+			continue
+		}
+		c := sw.place[k]
+		x, y := sw.m.pairCost(to, c, t.Msgs[e], t.Bytes[e]), sw.m.pairCost(from, c, t.Msgs[e], t.Bytes[e])
+		d += x - y
+		abs += x + y
+	}
+	return d, abs
+}
+
+func (sw *swapper) edgeWith(i, j int32) bool {
+	for e := sw.t.Start[i]; e < sw.t.Start[i+1]; e++ {
+		if sw.t.Adj[e] == j {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateGroups returns the (up to three) node or socket groups rank i
+// sends the most modelled cost to, largest first.
+func (sw *swapper) candidateGroups(i int32) []groupWeight {
+	t, a := sw.t, sw.place[i]
+	cand := sw.cand[:0]
+	for e := t.Start[i]; e < t.Start[i+1]; e++ {
+		b := sw.place[t.Adj[e]]
+		g := sw.groupOf(a, b)
+		if g < 0 {
+			continue
+		}
+		w := sw.m.pairCost(a, b, t.Msgs[e], t.Bytes[e])
+		found := false
+		for x := range cand {
+			if cand[x].g == g {
+				cand[x].w += w
+				found = true
+				break
+			}
+		}
+		if !found {
+			cand = append(cand, groupWeight{g, w})
+		}
+	}
+	sort.Slice(cand, func(x, y int) bool {
+		if cand[x].w != cand[y].w {
+			return cand[x].w > cand[y].w
+		}
+		return cand[x].g < cand[y].g
+	})
+	sw.cand = cand
+	return cand[:min(len(cand), 3)]
+}
+
+// bestPartner returns the rank in the candidate groups whose exchange with
+// rank i lowers the modelled cost the most, or -1 when none does.
+func (sw *swapper) bestPartner(i int32, cand []groupWeight) int32 {
+	a := sw.place[i]
+	bj, bd := int32(-1), 0.0
+	for _, c := range cand {
+		sl := sw.groups[c.g]
+		gi, gabs := 0.0, 0.0
+		if sw.uniform[c.g] {
+			gi, gabs = sw.moveGain(i, sl[0], -1)
+		}
+		for _, s := range sl {
+			j := sw.slotRank[s]
+			if j == i || j < 0 {
+				continue
+			}
+			var d, abs float64
+			if sw.uniform[c.g] && !sw.edgeWith(j, i) {
+				dj, aj := sw.moveGain(j, a, -1)
+				d, abs = gi+dj, gabs+aj
+			} else {
+				di, ai := sw.moveGain(i, s, j)
+				dj, aj := sw.moveGain(j, a, i)
+				d, abs = di+dj, ai+aj
+			}
+			if d < bd && d < -1e-12*abs {
+				bj, bd = j, d
+			}
+		}
+	}
+	return bj
+}
+
+// swap exchanges the slots of ranks i and j.
+func (sw *swapper) swap(i, j int32) {
+	sw.place[i], sw.place[j] = sw.place[j], sw.place[i]
+	sw.slotRank[sw.place[i]] = i
+	sw.slotRank[sw.place[j]] = j
 }

@@ -44,7 +44,7 @@ type Traffic struct {
 // duplicates are added; self traffic is ignored and counted.
 func NewTraffic(n int, flows []Flow) (*Traffic, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("placement: communication matrix has no ranks")
+		return nil, fmt.Errorf("communication matrix has no ranks")
 	}
 	type key struct{ a, b int32 }
 	type val struct{ m, b float64 }
@@ -52,10 +52,10 @@ func NewTraffic(n int, flows []Flow) (*Traffic, error) {
 	self := 0
 	for i, f := range flows {
 		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n {
-			return nil, fmt.Errorf("placement: flow %d (%d -> %d) names a rank outside 0..%d", i+1, f.Src, f.Dst, n-1)
+			return nil, fmt.Errorf("flow %d (%d -> %d) names a rank outside 0..%d", i+1, f.Src, f.Dst, n-1)
 		}
 		if f.Bytes < 0 || f.Messages < 0 {
-			return nil, fmt.Errorf("placement: flow %d (%d -> %d) has negative bytes or messages", i+1, f.Src, f.Dst)
+			return nil, fmt.Errorf("flow %d (%d -> %d) has negative bytes or messages", i+1, f.Src, f.Dst)
 		}
 		if f.Src == f.Dst {
 			self++

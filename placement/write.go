@@ -202,7 +202,7 @@ func WriteLaunchFile(format string, m *Machine, place []int32, header []string, 
 		}
 		lf.Launch = append([]string{env, "srun", "-n", np, "--ntasks-per-node=" + strconv.Itoa(ppn)}, app...)
 	default:
-		return nil, fmt.Errorf("placement: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 	}
 	lf.Data = b.Bytes()
 	return lf, nil

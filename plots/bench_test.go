@@ -1,19 +1,16 @@
 package plots
 
 import (
-	"bufio"
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -70,47 +67,6 @@ func peakHeap(fn func() error) (uint64, error) {
 	return peak, err
 }
 
-// timeBinary runs the latmap binary under /usr/bin/time -v and returns its
-// wall time and maximum resident set size.
-func timeBinary(b *testing.B, args ...string) (secs, cpu, rssMiB float64, ok bool) {
-	bin := os.Getenv("LATMAP_BIN")
-	if bin == "" {
-		bin = filepath.Join("..", "bin", "latmap")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		b.Logf("no %s: run make build to also measure the binary's max RSS", bin)
-		return 0, 0, 0, false
-	}
-	if _, err := os.Stat("/usr/bin/time"); err != nil {
-		b.Logf("no /usr/bin/time: binary not measured")
-		return 0, 0, 0, false
-	}
-	cmd := exec.Command("/usr/bin/time", append([]string{"-v", bin}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdout = nil
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%s %v: %v\n%s", bin, args, err, stderr.String())
-	}
-	secs = time.Since(start).Seconds()
-	sc := bufio.NewScanner(&stderr)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if v, found := strings.CutPrefix(line, "Maximum resident set size (kbytes): "); found {
-			kb, _ := strconv.ParseFloat(v, 64)
-			rssMiB = kb / 1024
-		}
-		for _, p := range []string{"User time (seconds): ", "System time (seconds): "} {
-			if v, found := strings.CutPrefix(line, p); found {
-				t, _ := strconv.ParseFloat(v, 64)
-				cpu += t
-			}
-		}
-	}
-	return secs, cpu, rssMiB, true
-}
-
 // BenchmarkPlot4096 reads a 4096-rank survey directory and draws its heat
 // map (the latmap plot target: < 5 s and < 1 GiB). It reports the
 // in-process time and peak heap, and the built binary's wall time and max
@@ -134,7 +90,7 @@ func BenchmarkPlot4096(b *testing.B) {
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/plot")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-	if secs, cpu, rss, ok := timeBinary(b, "plot", dir, "-o", out, "-f"); ok {
+	if secs, cpu, rss, ok := testutil.TimeBinary(b, "plot", dir, "-o", out, "-f"); ok {
 		b.ReportMetric(secs, "bin-s")
 		b.ReportMetric(cpu, "bin-cpu-s")
 		b.ReportMetric(rss, "bin-maxrss-MiB")
@@ -161,7 +117,7 @@ func BenchmarkTopo4096(b *testing.B) {
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/topo")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-	if secs, cpu, rss, ok := timeBinary(b, "topo", dir); ok {
+	if secs, cpu, rss, ok := testutil.TimeBinary(b, "topo", dir); ok {
 		b.ReportMetric(secs, "bin-s")
 		b.ReportMetric(cpu, "bin-cpu-s")
 		b.ReportMetric(rss, "bin-maxrss-MiB")

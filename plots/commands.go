@@ -3,8 +3,10 @@ package plots
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/latmap/latmap/mapper/compare"
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -14,7 +16,8 @@ import (
 type Request struct {
 	Input, Output string
 	HostPattern   string
-	// Metric is a metric name or "" / "auto".
+	// Metric is a metric name or "" / "auto"; for a profile's matrix,
+	// bytes, messages or time.
 	Metric string
 	Size   int
 	Order  string
@@ -22,8 +25,14 @@ type Request struct {
 	Force  bool
 }
 
-// Run loads the survey and draws it.
+// Run draws a survey (directory or mmpi log) or a profile directory.
 func Run(req Request) error {
+	if profile.IsDir(req.Input) {
+		return runProfile(req)
+	}
+	if contains(ProfileStyles, req.Style) {
+		return fmt.Errorf("style %s draws a profile, and %s is not a profile directory (no %s); survey styles: heatmap, surface, histogram", req.Style, req.Input, profile.FunctionsFile)
+	}
 	m, err := survey.ParseMetricFlag(req.Metric)
 	if err != nil {
 		return err
@@ -106,4 +115,30 @@ func RunCompare(req CompareRequest) error {
 	}
 	fmt.Fprintf(req.Out, "\nlatmap: wrote %s\n", req.Output)
 	return nil
+}
+
+// runProfile draws a profile directory.
+func runProfile(req Request) error {
+	if req.Style != "" && !contains(ProfileStyles, req.Style) {
+		return fmt.Errorf("%s is a profile directory: style %s draws surveys; profile styles: ranks, functions, matrix, sizes", req.Input, req.Style)
+	}
+	p, err := profile.ReadProfile(req.Input)
+	if err != nil {
+		return err
+	}
+	metric := req.Metric
+	if metric == "auto" {
+		metric = ""
+	}
+	name := filepath.Base(filepath.Clean(req.Input)) + "/"
+	return WriteProfileFile(req.Output, p, ProfileOptions{Style: req.Style, Metric: metric, Name: name, Force: req.Force})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

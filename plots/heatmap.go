@@ -39,26 +39,46 @@ func heatmapPlot(s *survey.Survey, g *grid, lo, hi float64, orderBy, title strin
 	return p
 }
 
-// rankTicks puts integer rank ticks on an axis.
+// rankTicks puts integer rank ticks on an axis, labelled at a step of 1,
+// 2 or 5 times a power of ten that gives 4 to 10 labels (every rank up to
+// 10 ranks, every 500th at 4096), with unlabelled minor ticks between.
 type rankTicks struct{}
 
 func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(math.Max(0, lo), hi) {
-		if t.Value == math.Trunc(t.Value) {
-			if t.Label != "" {
-				t.Label = fmt.Sprint(int(t.Value))
-			}
-			out = append(out, t)
-		}
+	lo, hi = math.Max(0, math.Ceil(lo)), math.Floor(hi)
+	if hi < lo {
+		return nil
 	}
-	if len(out) < 2 {
-		out = nil
-		for r := math.Ceil(lo); r <= hi; r++ {
-			out = append(out, plot.Tick{Value: r, Label: fmt.Sprint(r)})
+	step := RankStep(int(hi - lo + 1))
+	// Minor ticks: fifths of 1 x 10^k and 5 x 10^k, halves of 2 x 10^k.
+	minor := max(1, step/5)
+	if step%5 != 0 {
+		minor = max(1, step/2)
+	}
+	var out []plot.Tick
+	for r := int(lo) / minor * minor; float64(r) <= hi; r += minor {
+		if float64(r) < lo {
+			continue
 		}
+		t := plot.Tick{Value: float64(r)}
+		if r%step == 0 {
+			t.Label = fmt.Sprint(r)
+		}
+		out = append(out, t)
 	}
 	return out
+}
+
+// RankStep is the labelled tick step for an axis of n ranks: the smallest
+// of 1, 2, 5, 10, 20, 50, ... that gives at most 10 labels.
+func RankStep(n int) int {
+	for p := 1; ; p *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if (n+m*p-1)/(m*p) <= 10 {
+				return m * p
+			}
+		}
+	}
 }
 
 // hostTicks labels host blocks at their centres (short names) with minor

@@ -58,7 +58,7 @@ func drawHistograms(dc draw.Canvas, s *survey.Survey, t *survey.PairTable, m sur
 		}
 	}
 	if math.IsInf(lo, 0) {
-		return fmt.Errorf("plots: no measured pairs to draw")
+		return fmt.Errorf("no measured pairs to draw")
 	}
 	// Clip the axis at the 99.5th percentile of all pairs, as the heat map.
 	g := &grid{v: make([]float32, 0, 1024)}

@@ -5,9 +5,11 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -61,7 +63,7 @@ func order(s *survey.Survey, by string) ([]int, error) {
 		})
 		return perm, nil
 	}
-	return nil, fmt.Errorf("plots: unknown order %q (want rank or host)", by)
+	return nil, fmt.Errorf("unknown order %q (want rank or host)", by)
 }
 
 // newGrid averages metric m of t into at most maxPixels cells per side, in
@@ -233,6 +235,9 @@ func Title(s *survey.Survey, size int, what string) string {
 			name = src
 		}
 	}
+	if name == "" && s.Path != "" {
+		name = filepath.Base(filepath.Clean(s.Path)) + "/"
+	}
 	if name == "" {
 		name = "survey"
 	}
@@ -240,7 +245,8 @@ func Title(s *survey.Survey, size int, what string) string {
 	if s.Meta.Repeats > 0 {
 		reps = fmt.Sprintf(", %d repeats", s.Meta.Repeats)
 	}
-	return fmt.Sprintf("%s\n%d ranks, %d B%s, %s", name, s.N(), size, reps, what)
+	_, hosts := survey.HostIndex(s.Ranks)
+	return fmt.Sprintf("%s\n%d ranks on %s, %d B%s, %s", name, s.N(), text.Count(hosts, "host"), size, reps, what)
 }
 
 func metricLabel(m survey.Metric) string {

@@ -277,3 +277,31 @@ func TestRunOnMMPILog(t *testing.T) {
 		t.Errorf("mixed compare not on the mean:\n%s", buf.String())
 	}
 }
+
+// TestRankTicks: every rank labelled on small axes, 4 to 10 labels on
+// every axis from 2 to 4096 ranks, all on integer ranks.
+func TestRankTicks(t *testing.T) {
+	for _, n := range []int{2, 3, 8, 10, 11, 16, 24, 33, 64, 100, 128, 500, 1000, 4096} {
+		var labels []int
+		for _, tk := range (rankTicks{}).Ticks(-0.5, float64(n)-0.5) {
+			if tk.Value != math.Trunc(tk.Value) || tk.Value < 0 || tk.Value > float64(n-1) {
+				t.Errorf("n=%d: tick at %v", n, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, int(tk.Value))
+			}
+		}
+		if n <= 10 && len(labels) != n {
+			t.Errorf("n=%d: labels %v, want every rank", n, labels)
+		}
+		if want := min(n, 4); len(labels) < want || len(labels) > 10 {
+			t.Errorf("n=%d: %d labels %v, want %d to 10", n, len(labels), labels, want)
+		}
+		for i := range labels {
+			if step := RankStep(n); labels[i] != i*step {
+				t.Errorf("n=%d: labels %v, want every multiple of %d", n, labels, step)
+				break
+			}
+		}
+	}
+}

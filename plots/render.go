@@ -61,7 +61,7 @@ func Format(path string) (string, error) {
 	case "svg", "pdf":
 		return ext, nil
 	}
-	return "", fmt.Errorf("plots: cannot write %q pictures; use a .png, .svg or .pdf file name", ext)
+	return "", fmt.Errorf("cannot write %q pictures; use a .png, .svg or .pdf file name", ext)
 }
 
 // WriteFile renders s as opt says into path (PNG, SVG or PDF by
@@ -82,7 +82,7 @@ func WriteFile(path string, s *survey.Survey, opt Options) error {
 // with force.
 func writeFile(path string, force bool, b []byte) error {
 	if err := atomicdir.WriteFile(path, force, b); err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return err
 	}
 	return nil
 }
@@ -129,7 +129,7 @@ func Render(s *survey.Survey, format string, opt Options) ([]byte, error) {
 			return drawHistograms(dc, s, t, m, topo, Title(s, t.Size, metricName(m)+" per inferred level"))
 		}
 	default:
-		return nil, fmt.Errorf("plots: unknown style %q (want heatmap, surface or histogram)", opt.Style)
+		return nil, fmt.Errorf("unknown style %q (want heatmap, surface or histogram)", opt.Style)
 	}
 	return renderCanvas(w, h, format, fn)
 }
@@ -149,7 +149,7 @@ func defaultSize(w, h, dw, dh vg.Length) (vg.Length, vg.Length) {
 func renderCanvas(w, h vg.Length, format string, fn func(draw.Canvas) error) ([]byte, error) {
 	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
+		return nil, err
 	}
 	dc := draw.New(c)
 	dc.SetColor(color.White)
@@ -159,7 +159,7 @@ func renderCanvas(w, h vg.Length, format string, fn func(draw.Canvas) error) ([]
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plots: writing %s: %w", format, err)
+		return nil, fmt.Errorf("writing %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
 }

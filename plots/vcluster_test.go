@@ -18,16 +18,19 @@ import (
 
 // TestRealSurveysOnVirtualCluster measures two real surveys with Open MPI
 // on a virtual cluster of 2 nodes x 2 slots (shared memory within a node,
-// TCP between), one mapped by slot (block) and one by node (cyclic), then
-// infers their topology, compares them and draws them.
+// TCP over 400 Mbit/s links between), one mapped by slot (block) and one
+// by node (cyclic), then infers their topology, compares them and draws
+// them. Topology is inferred at 256 KiB, where the link decides: 64 B
+// round trips within and across nodes overlap on a 2-core machine.
 func TestRealSurveysOnVirtualCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	c := vcluster.Start(t, 2, 2)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
+	const size = 256 << 10
 	dir := t.TempDir()
 	runSurvey := func(name string, mapBy ...string) string {
 		out := filepath.Join(dir, name)
-		args := append(append(append([]string(nil), c.MpirunArgs(4)...), mapBy...), bin, "survey", "-o", out, "--repeats", "200")
+		args := append(append(append([]string(nil), c.MpirunArgs(4)...), mapBy...), bin, "survey", "-o", out, "--repeats", "30", "--sizes", "64,256K")
 		testutil.MustRun(t, 5*time.Minute, args...)
 		return out
 	}
@@ -38,7 +41,9 @@ func TestRealSurveysOnVirtualCluster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tp, err := topo.Infer(s, topo.DefaultOptions())
+		opt := topo.DefaultOptions()
+		opt.Size = size
+		tp, err := topo.Infer(s, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +64,7 @@ func TestRealSurveysOnVirtualCluster(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	png := filepath.Join(dir, "cmp.png")
-	if err := plots.RunCompare(plots.CompareRequest{A: block, B: cyclic, Output: png, Size: -1, Out: &buf}); err != nil {
+	if err := plots.RunCompare(plots.CompareRequest{A: block, B: cyclic, Output: png, Size: size, Out: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "layouts differ: "+block+" is block, "+cyclic+" is cyclic") {

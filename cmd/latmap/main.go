@@ -9,8 +9,9 @@ import (
 )
 
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
-		fmt.Fprintf(os.Stderr, "latmap: %v\n", err)
+	cmd, err := newRootCmd().ExecuteC()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, errorLine(cmd.CommandPath(), err))
 		os.Exit(exitCode(err))
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,19 @@ func TestImportTopoPlotCompare(t *testing.T) {
 	}
 	if _, err := runLatmap(t, "import", "osu", log, "-o", filepath.Join(tmp, "z")); err == nil {
 		t.Error("unknown import format accepted")
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		path, err, want string
+	}{
+		{"latmap place", "--exclude zz: no such host in the survey (hosts: a, b)", "latmap place: --exclude zz: no such host in the survey (hosts: a, b)"},
+		{"latmap import mmpi", "reading mmpi log x: line 1: bad header", "latmap import mmpi: reading mmpi log x: line 1: bad header"},
+		{"latmap", "unknown command \"srvey\" for \"latmap\"", "latmap: unknown command \"srvey\" for \"latmap\""},
+	} {
+		if got := errorLine(tc.path, errors.New(tc.err)); got != tc.want {
+			t.Errorf("errorLine(%q, %q) = %q, want %q", tc.path, tc.err, got, tc.want)
+		}
 	}
 }

@@ -1,20 +1,46 @@
 package main
 
 import (
-	"github.com/latmap/latmap/plots/report"
 	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/plots/report"
 )
 
 func newReportCmd() *cobra.Command {
 	var opt report.Options
+	var html report.HTMLOptions
+	var asHTML bool
 	cmd := &cobra.Command{
-		Use:   "report DIR",
-		Short: "print MPInside-style tables of a profile written by latmap profile",
-		Args:  cobra.ExactArgs(1),
+		Use:   "report PROFILE | report --html -o FILE.html INPUT...",
+		Short: "print a profile's MPInside tables, or write one HTML page of survey, profile, advice and verification",
+		Long: `Report prints the MPInside tables of a profile directory (elapsed times,
+Kbytes and requests with send and receive attribute), a legend and a
+summary.
+
+With --html it writes one self-contained HTML page (pictures embedded, no
+script, nothing fetched) from any mix of: a survey directory or mmpi log,
+a profile directory, placement advice (latmap place --json saved to a
+.json file) and a verification directory (latmap verify):
+
+  latmap report app/
+  latmap place --survey cluster/ --profile app/ --json > advice.json
+  latmap report --html -o report.html cluster/ app/ advice.json`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asHTML {
+				html.Inputs = args
+				return report.WriteHTML(html)
+			}
+			if len(args) > 1 {
+				return errOneProfile
+			}
 			return report.ReportDir(cmd.OutOrStdout(), args[0], opt)
 		},
 	}
-	cmd.Flags().IntVar(&opt.Top, "top", 5, "functions listed in the summary")
+	f := cmd.Flags()
+	f.IntVar(&opt.Top, "top", 5, "functions listed in the summary")
+	f.BoolVar(&asHTML, "html", false, "write one HTML page of the inputs (with -o)")
+	f.StringVarP(&html.Output, "output", "o", "", "the HTML file to write (with --html)")
+	f.BoolVarP(&html.Force, "force", "f", false, "replace an existing HTML file")
 	return cmd
 }

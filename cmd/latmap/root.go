@@ -41,7 +41,9 @@ rank-to-core/node placement with its predicted gain.
   latmap import mmpi LOG -o DIR                    read an mmpi log
   latmap profile -o app/ -- mpirun -np 64 ./app    profile an MPI application
   latmap report app/                               MPInside-style tables of a profile
-  latmap place --survey cluster/ --profile app/ -o app.rankfile`,
+  latmap place --survey cluster/ --profile app/ -o app.rankfile
+  latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 64 ./app
+  latmap report --html -o report.html cluster/ app/ advice.json v/`,
 		Version:       version.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -55,6 +57,17 @@ rank-to-core/node placement with its predicted gain.
 		newProfileCmd(),
 		newReportCmd(),
 		newPlaceCmd(),
+		newVerifyCmd(),
 	)
 	return root
 }
+
+// errorLine is what latmap prints for a command's error: the command path
+// once ("latmap place: --exclude zz: no such host ..."). Library errors
+// carry context, never a package or command name, so this is the one
+// layer that names the command.
+func errorLine(path string, err error) string {
+	return path + ": " + err.Error()
+}
+
+var errOneProfile = errors.New("the text report takes one profile directory; for several inputs use --html -o report.html")

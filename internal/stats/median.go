@@ -30,3 +30,58 @@ func MedianSorted(sorted []float64) float64 {
 // Round3 rounds v to three decimals (nanosecond resolution of a value in
 // microseconds, as pairs.csv has); NaN stays NaN.
 func Round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// Select returns the k-th smallest of x (reordering x), in linear
+// expected time: sorting the 8 million pairs of a 4096-rank survey to take
+// medians would cost seconds.
+func Select(x []float32, k int) float32 {
+	lo, hi := 0, len(x)-1
+	seed := uint32(len(x))*2654435761 + 1
+	for lo < hi {
+		seed = seed*1664525 + 1013904223
+		pivot := x[lo+int(seed%uint32(hi-lo+1))]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return x[k]
+		}
+	}
+	return x[k]
+}
+
+// MedianInPlace is Median of float32 values without a copy or a sort (x
+// is reordered): the middle value, or the mean of the two middle values for
+// an even count; NaN when empty.
+func MedianInPlace(x []float32) float64 {
+	n := len(x)
+	if n == 0 {
+		return math.NaN()
+	}
+	hi := float64(Select(x, n/2))
+	if n%2 == 1 {
+		return hi
+	}
+	// Select left the n/2 smallest values in front.
+	lo := x[0]
+	for _, v := range x[1 : n/2] {
+		lo = max(lo, v)
+	}
+	return (float64(lo) + hi) / 2
+}

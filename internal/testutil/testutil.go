@@ -38,19 +38,19 @@ func SharedDir(t testing.TB) string {
 	t.Helper()
 	d := filepath.Join(RepoRoot(t), "..", "shared")
 	if _, err := os.Stat(d); err != nil {
-		t.Skipf("skipping: %s not found (CI has shared/ beside the clone)", d)
+		Missing(t, NeedShared, "%s not found (CI has shared/ beside the clone)", d)
 	}
 	return d
 }
 
-func builtFile(t testing.TB, env, rel, what string) string {
+func builtFile(t testing.TB, need, env, rel, what string) string {
 	t.Helper()
 	p := os.Getenv(env)
 	if p == "" {
 		p = filepath.Join(RepoRoot(t), rel)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: %s %s not built (run make build, or make test which builds it)", what, p)
+		Missing(t, need, "%s %s not built (run make build, or make test which builds it)", what, p)
 	}
 	return p
 }
@@ -67,6 +67,7 @@ type Flavor struct {
 	libEnv   string // variable naming the built interposition library
 	lib      string // its default path
 	install  string // how to install it
+	need     string // its LATMAP_REQUIRE name
 }
 
 // The MPI flavours latmap is tested with. Open MPI is the default one
@@ -75,10 +76,10 @@ type Flavor struct {
 var (
 	OpenMPI = Flavor{Name: "openmpi", CC: "mpicc", Launcher: "mpirun",
 		binEnv: "LATMAP_BIN", bin: "bin/latmap", libEnv: "LATMAP_LIB", lib: "lib/liblatmap.so",
-		install: "install Open MPI (apt-get install openmpi-bin libopenmpi-dev) or run make test"}
+		install: "install Open MPI (apt-get install openmpi-bin libopenmpi-dev) or run make test", need: NeedMPI}
 	MPICH = Flavor{Name: "mpich", CC: "mpicc.mpich", Launcher: "mpiexec.hydra",
 		binEnv: "LATMAP_MPICH_BIN", bin: "bin/latmap-mpich", libEnv: "LATMAP_MPICH_LIB", lib: "lib/liblatmap-mpich.so",
-		install: "install MPICH (apt-get install mpich libmpich-dev) or run make test"}
+		install: "install MPICH (apt-get install mpich libmpich-dev) or run make test", need: NeedMPICH}
 	// Flavors lists them, Open MPI first.
 	Flavors = []Flavor{OpenMPI, MPICH}
 )
@@ -90,7 +91,7 @@ func (f Flavor) Require(t testing.TB) {
 	t.Helper()
 	for _, tool := range []string{f.Launcher, f.CC} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("skipping: %s not found; %s", tool, f.install)
+			Missing(t, f.need, "%s not found; %s", tool, f.install)
 		}
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -105,7 +106,7 @@ func (f Flavor) LatmapBin(t testing.TB) string {
 	if f.Name != OpenMPI.Name {
 		what = f.Name + " latmap binary (make build-" + f.Name + ")"
 	}
-	return builtFile(t, f.binEnv, f.bin, what)
+	return builtFile(t, f.need, f.binEnv, f.bin, what)
 }
 
 // InterposeLib returns the interposition library built against the
@@ -115,7 +116,7 @@ func (f Flavor) InterposeLib(t testing.TB) string {
 	if f.Name != OpenMPI.Name {
 		what = f.Name + " interposition library (make build-" + f.Name + ")"
 	}
-	return builtFile(t, f.libEnv, f.lib, what)
+	return builtFile(t, f.need, f.libEnv, f.lib, what)
 }
 
 // Local returns the launch command line prefix that starts np ranks on

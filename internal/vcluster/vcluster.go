@@ -21,6 +21,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 // Cluster is a running virtual cluster.
@@ -54,6 +56,22 @@ type Options struct {
 	Nodes        int    // number of nodes, at least 1
 	SlotsPerNode int    // slots per node in the hostfile, at least 1
 	Dir          string // where to put the hostfile and agent; a new temp dir when empty
+	// Rate shapes every node's link to the bridge (both directions) with
+	// a token bucket, "400mbit" for example: the node's ranks then share
+	// one real link, as on a cluster, and a 1 MiB round trip across nodes
+	// takes tens of milliseconds instead of 2. Empty: unshaped.
+	Rate string
+	// NodeRates overrides Rate for some nodes (by index from 0), to make
+	// one node's link slower than the others'.
+	NodeRates map[int]string
+}
+
+// linkRate is node i's rate ("" for unshaped).
+func (o Options) linkRate(i int) string {
+	if r, ok := o.NodeRates[i]; ok {
+		return r
+	}
+	return o.Rate
 }
 
 // Unavailable reports why virtual clusters cannot be made here, or "" when
@@ -74,15 +92,25 @@ func Unavailable() string {
 // skips the test, with the reason, when namespaces cannot be made here.
 func Start(t testing.TB, nodes, slotsPerNode int) *Cluster {
 	t.Helper()
+	return StartWith(t, Options{Nodes: nodes, SlotsPerNode: slotsPerNode})
+}
+
+// StartWith is Start with all the options (a link rate, say); opt.Dir
+// defaults to the test's temporary directory.
+func StartWith(t testing.TB, opt Options) *Cluster {
+	t.Helper()
 	if why := Unavailable(); why != "" {
-		t.Skipf("skipping: %s", why)
+		testutil.Missing(t, testutil.NeedVCluster, "%s", why)
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	c, err := New(Options{Nodes: nodes, SlotsPerNode: slotsPerNode, Dir: t.TempDir()})
+	if opt.Dir == "" {
+		opt.Dir = t.TempDir()
+	}
+	c, err := New(opt)
 	if err != nil {
 		if errors.Is(err, errNoNamespaces) {
-			t.Skipf("skipping: %v", err)
+			testutil.Missing(t, testutil.NeedVCluster, "%v", err)
 		}
 		t.Fatalf("vcluster: %v", err)
 	}
@@ -130,7 +158,7 @@ func New(opt Options) (*Cluster, error) {
 	os.MkdirAll(stateDir, 0o755)
 	os.WriteFile(filepath.Join(stateDir, strconv.Itoa(c.index)), []byte(strconv.Itoa(os.Getpid())), 0o644)
 	c.Net = fmt.Sprintf("10.213.%d.0/24", c.index)
-	if err := c.build(opt.Nodes); err != nil {
+	if err := c.build(opt); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -145,8 +173,8 @@ func run(args ...string) error {
 	return nil
 }
 
-func (c *Cluster) build(nodes int) error {
-	k := c.index
+func (c *Cluster) build(opt Options) error {
+	k, nodes := c.index, opt.Nodes
 	if err := run("ip", "addr", "add", fmt.Sprintf("10.213.%d.254/24", k), "dev", c.bridge); err != nil {
 		return err
 	}
@@ -167,6 +195,14 @@ func (c *Cluster) build(nodes int) error {
 			{"ip", "-n", name, "addr", "add", fmt.Sprintf("10.213.%d.%d/24", k, i), "dev", "eth0"},
 			{"ip", "-n", name, "link", "set", "eth0", "up"},
 			{"ip", "-n", name, "link", "set", "lo", "up"},
+		}
+		if rate := opt.linkRate(i - 1); rate != "" {
+			// Both ends, so that what the node sends and what it receives
+			// each pass one shaped queue.
+			tbf := []string{"root", "tbf", "rate", rate, "burst", "64kb", "latency", "50ms"}
+			steps = append(steps,
+				append([]string{"tc", "qdisc", "replace", "dev", veth}, tbf...),
+				append([]string{"ip", "netns", "exec", name, "tc", "qdisc", "replace", "dev", "eth0"}, tbf...))
 		}
 		for _, s := range steps {
 			if err := run(s...); err != nil {

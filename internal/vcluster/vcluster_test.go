@@ -26,11 +26,11 @@ func TestRanksLandOnTheirNodes(t *testing.T) {
 
 func TestCloseRemovesNamespaces(t *testing.T) {
 	if why := vcluster.Unavailable(); why != "" {
-		t.Skip("skipping:", why)
+		testutil.Missing(t, testutil.NeedVCluster, "%s", why)
 	}
 	c, err := vcluster.New(vcluster.Options{Nodes: 2, SlotsPerNode: 1, Dir: t.TempDir()})
 	if err != nil {
-		t.Skipf("skipping: %v", err)
+		testutil.Missing(t, testutil.NeedVCluster, "%v", err)
 	}
 	nodes := append([]string(nil), c.Nodes...)
 	c.Close()

@@ -19,7 +19,9 @@ static void to(struct lm_comm *c, int r, int64_t bytes)
 {
 	if (bytes <= 0 || r == c->rank || r < 0 || r >= c->size)
 		return;
+	LM_LOCK();
 	lm_pair_add(&lm.collto, c->world ? c->world[r] : r, bytes, 0, 0);
+	LM_UNLOCK();
 }
 
 /* comm returns the table of an intracommunicator, NULL for an

@@ -14,8 +14,8 @@
  */
 #define _GNU_SOURCE
 #include "latmap.h"
+#include "cpufacts.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 struct lm_state lm = {.use_tsc = 1, .last_dt = MPI_DATATYPE_NULL};
+pthread_mutex_t lm_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* Things met that cannot be measured exactly (reported in meta.json). */
 enum {
@@ -93,6 +94,7 @@ static void pairs_grow(struct lm_pairs *p)
 	p->cap = ncap;
 }
 
+/* lm_pair_add adds one message to p; the caller holds LM_LOCK. */
 void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late)
 {
 	if (key < 0) {
@@ -130,9 +132,11 @@ static uint64_t comm_key(MPI_Comm c)
 
 static struct lm_comm *comm_build(MPI_Comm comm)
 {
+	static int ids;
 	struct lm_comm *c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
+	c->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
 	c->comm = comm;
 	c->shadow = MPI_COMM_NULL;
 	PMPI_Comm_test_inter(comm, &c->inter);
@@ -160,6 +164,21 @@ static struct lm_comm *comm_build(MPI_Comm comm)
 	}
 	PMPI_Group_free(&grp);
 	return c;
+}
+
+/* comm_destroy frees a table whose communicator was freed and that no
+ * tracked request points to any more. */
+static void comm_destroy(struct lm_comm *c)
+{
+	free(c->world);
+	free(c);
+}
+
+/* comm_unref drops a tracked request's reference to c (under LM_LOCK). */
+static void comm_unref(struct lm_comm *c)
+{
+	if (--c->refs == 0 && c->comm == MPI_COMM_NULL)
+		comm_destroy(c);
 }
 
 static void ctab_put(struct lm_comm *c)
@@ -203,7 +222,7 @@ static int ctab_slot(MPI_Comm comm)
 
 /* lm_comm_get returns the table of comm, building it on first use (a
  * communicator made by a function latmap does not wrap has no shadow). */
-struct lm_comm *lm_comm_get(MPI_Comm comm)
+static struct lm_comm *comm_lookup(MPI_Comm comm)
 {
 	if (lm.last_comm && lm.last_comm->comm == comm)
 		return lm.last_comm;
@@ -220,6 +239,14 @@ struct lm_comm *lm_comm_get(MPI_Comm comm)
 	return lm.last_comm = c;
 }
 
+struct lm_comm *lm_comm_get(MPI_Comm comm)
+{
+	LM_LOCK();
+	struct lm_comm *c = comm_lookup(comm);
+	LM_UNLOCK();
+	return c;
+}
+
 int lm_comm_world_rank(MPI_Comm comm, int r)
 {
 	struct lm_comm *c = lm_comm_get(comm);
@@ -234,28 +261,35 @@ void lm_comm_new(MPI_Comm comm)
 {
 	if (!lm.enabled || comm == MPI_COMM_NULL)
 		return;
+	LM_LOCK();
 	int s = ctab_slot(comm);
-	if (s >= 0) { /* a stale entry for a reused handle */
+	LM_UNLOCK();
+	if (s >= 0) /* a stale entry for a reused handle */
 		lm_comm_free(comm);
-	}
 	struct lm_comm *c = comm_build(comm);
-	if (lm.slt)
+	if (lm.slt) /* collective: outside the lock */
 		PMPI_Comm_dup(comm, &c->shadow);
+	LM_LOCK();
 	ctab_put(c);
+	LM_UNLOCK();
 }
 
 void lm_comm_free(MPI_Comm comm)
 {
 	if (!lm.enabled || comm == MPI_COMM_NULL)
 		return;
+	LM_LOCK();
 	int s = ctab_slot(comm);
-	if (s < 0)
+	if (s < 0 || g.ctab[s] == g.cworld || g.ctab[s] == g.cself) {
+		LM_UNLOCK();
 		return;
+	}
 	struct lm_comm *c = g.ctab[s];
-	if (c->shadow != MPI_COMM_NULL)
-		PMPI_Comm_free(&c->shadow);
-	/* The struct is kept (requests may still point to it); the slot is
-	 * removed by re-inserting the rest of its cluster. */
+	MPI_Comm shadow = c->shadow;
+	c->shadow = MPI_COMM_NULL;
+	/* The slot is removed by re-inserting the rest of its cluster; the
+	 * table itself is freed now, or by the last tracked request that
+	 * still points to it. */
 	c->comm = MPI_COMM_NULL;
 	if (lm.last_comm == c)
 		lm.last_comm = NULL;
@@ -268,12 +302,19 @@ void lm_comm_free(MPI_Comm comm)
 		g.cn--;
 		ctab_put(x);
 	}
+	if (c->refs == 0)
+		comm_destroy(c);
+	LM_UNLOCK();
+	if (shadow != MPI_COMM_NULL)
+		PMPI_Comm_free(&shadow);
 }
 
 void lm_type_forget(MPI_Datatype dt)
 {
+	LM_LOCK();
 	if (dt == lm.last_dt)
 		lm.last_dt = MPI_DATATYPE_NULL;
+	LM_UNLOCK();
 }
 
 /* ------------------------------------------------------------ collectives */
@@ -281,9 +322,10 @@ void lm_type_forget(MPI_Datatype dt)
 int64_t lm_sum(const int *counts, MPI_Comm comm)
 {
 	struct lm_comm *c = lm_comm_get(comm);
-	int n = c->inter ? c->size : c->size;
 	int64_t s = 0;
-	for (int i = 0; i < n; i++)
+	/* c->size is the remote group's size on an intercommunicator: the
+	   size of the counts arrays there. */
+	for (int i = 0; i < c->size; i++)
 		s += counts[i];
 	return s;
 }
@@ -345,6 +387,7 @@ static void set_on(void)
 uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 {
 	if (id == g.win_fn) {
+		LM_LOCK();
 		g.win_count++;
 		if (g.win_count == g.win_start) {
 			g.win_open = 1;
@@ -354,6 +397,7 @@ uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 			g.win_open = 0;
 			set_on();
 		}
+		LM_UNLOCK();
 	}
 	/* The barrier is inserted whatever the window, so every rank of comm
 	 * calls the same sequence of collectives. */
@@ -370,6 +414,7 @@ uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0)
 void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv)
 {
 	struct lm_fnstat *f = &lm.fn[id];
+	LM_LOCK();
 	f->calls++;
 	f->ticks += t1 - t0;
 	f->sync += sync;
@@ -380,12 +425,15 @@ void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int6
 	struct lm_bin *b = &lm.bins[id][lm_bin_of(sent > recv ? sent : recv)];
 	b->calls++;
 	b->ticks += t1 - t0;
+	LM_UNLOCK();
 }
 
 int lm_pcontrol(int level)
 {
+	LM_LOCK();
 	g.pc_on = level != 0;
 	set_on();
+	LM_UNLOCK();
 	return MPI_SUCCESS;
 }
 
@@ -396,20 +444,26 @@ enum { TOK_NONE = 0, TOK_PENDING, TOK_ARRIVED };
 
 struct lm_req {
 	MPI_Request key;
-	int used; /* 0 empty, 1 live, 2 deleted (a tombstone) */
 	int kind, fn, active;
+	int detached; /* taken out of the table by a Wait- or Test-family call */
+	int dead;     /* a detached receive that completed: freed when given back */
 	struct lm_comm *comm;
 	int peer, tag, count;
 	MPI_Datatype dt;
 	MPI_Request tok;
-	int tokstate, toksrc, toktag;
+	int tokstate, toksrc, toktag, tokmod;
 	uint64_t tokat;
+	struct lm_req *next; /* the free list */
 };
 
-/* The request table: open addressing with tombstones, so that deleting an
- * entry never moves another (a Wait-family call holds pointers to several
- * entries while it completes them one by one). */
-static struct lm_req *rtab;
+/* The request table: open addressing with tombstones over pointers to
+ * entries that never move (a pool with a free list). A Wait- or
+ * Test-family call detaches the entries of its requests before it calls MPI
+ * and gives them back after: the entries it works on are its own, and under
+ * MPI_THREAD_MULTIPLE a thread that reuses a just-completed handle gets an
+ * entry of its own. All of it under LM_LOCK. */
+#define RQ_TOMB ((struct lm_req *)1)
+static struct lm_req **rtab, *rfree;
 static int rcap, rtomb;
 
 static uint64_t req_key(MPI_Request r)
@@ -419,90 +473,156 @@ static uint64_t req_key(MPI_Request r)
 	return k;
 }
 
-static struct lm_req *req_slot(MPI_Request r)
+static struct lm_req *req_alloc(void)
 {
-	if (!rcap)
-		return NULL;
-	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
-	while (rtab[h].used) {
-		if (rtab[h].used == 1 && rtab[h].key == r)
-			return &rtab[h];
-		h = (h + 1) & m;
+	if (!rfree) {
+		enum { CHUNK = 256 };
+		struct lm_req *c = calloc(CHUNK, sizeof(*c));
+		if (!c)
+			abort();
+		for (int i = 0; i < CHUNK; i++) {
+			c[i].next = rfree;
+			rfree = &c[i];
+		}
 	}
-	return NULL;
-}
-
-static void req_put(struct lm_req *x)
-{
-	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(x->key)) & m;
-	while (rtab[h].used == 1)
-		h = (h + 1) & m;
-	if (rtab[h].used == 2)
-		rtomb--;
-	rtab[h] = *x;
-	rtab[h].used = 1;
-	lm.nreq++;
-}
-
-static void req_rehash(void)
-{
-	int ocap = rcap;
-	struct lm_req *ot = rtab;
-	if ((lm.nreq + 1) * 4 > rcap)
-		rcap = rcap ? rcap * 2 : 256;
-	rtab = calloc((size_t)rcap, sizeof(*rtab));
-	if (!rtab)
-		abort();
-	lm.nreq = 0;
-	rtomb = 0;
-	for (int i = 0; i < ocap; i++)
-		if (ot[i].used == 1)
-			req_put(&ot[i]);
-	free(ot);
-}
-
-/* req_add returns the live entry of r, adding a cleared one if needed (an
- * existing entry is a stale one for a reused handle, and is reset). Adding
- * may move entries: no caller holds entry pointers across it. */
-static struct lm_req *req_add(MPI_Request r)
-{
-	struct lm_req *e = req_slot(r);
-	if (!e) {
-		if ((lm.nreq + rtomb + 1) * 2 > rcap)
-			req_rehash();
-		struct lm_req x;
-		memset(&x, 0, sizeof(x));
-		x.key = r;
-		req_put(&x);
-		e = req_slot(r);
-	}
+	struct lm_req *e = rfree;
+	rfree = e->next;
 	memset(e, 0, sizeof(*e));
-	e->key = r;
-	e->used = 1;
 	e->tok = MPI_REQUEST_NULL;
 	return e;
 }
 
-static void req_del(struct lm_req *e)
+static void req_free(struct lm_req *e)
 {
-	e->used = 2;
-	lm.nreq--;
-	rtomb++;
+	if (e->comm)
+		comm_unref(e->comm);
+	e->next = rfree;
+	rfree = e;
 }
 
-/* find returns the tracked, active entry of r, or NULL. */
-static inline struct lm_req *find(MPI_Request r)
+static int req_index(MPI_Request r)
+{
+	if (!rcap)
+		return -1;
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(r)) & m;
+	while (rtab[h]) {
+		if (rtab[h] != RQ_TOMB && rtab[h]->key == r)
+			return (int)h;
+		h = (h + 1) & m;
+	}
+	return -1;
+}
+
+static void req_put(struct lm_req *e)
+{
+	uint32_t m = (uint32_t)(rcap - 1), h = lm_hash64(req_key(e->key)) & m;
+	while (rtab[h] && rtab[h] != RQ_TOMB)
+		h = (h + 1) & m;
+	if (rtab[h] == RQ_TOMB)
+		rtomb--;
+	rtab[h] = e;
+	e->detached = 0;
+	lm.nreq++;
+}
+
+static void req_insert(struct lm_req *e)
+{
+	if ((lm.nreq + rtomb + 1) * 2 > rcap) {
+		int ocap = rcap;
+		struct lm_req **ot = rtab;
+		if ((lm.nreq + 1) * 4 > rcap)
+			rcap = rcap ? rcap * 2 : 256;
+		rtab = calloc((size_t)rcap, sizeof(*rtab));
+		if (!rtab)
+			abort();
+		lm.nreq = 0;
+		rtomb = 0;
+		for (int i = 0; i < ocap; i++)
+			if (ot[i] && ot[i] != RQ_TOMB)
+				req_put(ot[i]);
+		free(ot);
+	}
+	req_put(e);
+}
+
+static void req_unlink(int h)
+{
+	rtab[h] = RQ_TOMB;
+	rtomb++;
+	lm.nreq--;
+}
+
+/* req_add returns a cleared entry for r, in the table, holding a reference
+ * to c (a stale entry for a reused handle is dropped). */
+static struct lm_req *req_add(MPI_Request r, struct lm_comm *c)
+{
+	LM_LOCK();
+	int h = req_index(r);
+	if (h >= 0) {
+		struct lm_req *old = rtab[h];
+		req_unlink(h);
+		req_free(old);
+	}
+	struct lm_req *e = req_alloc();
+	e->key = r;
+	e->comm = c;
+	c->refs++;
+	req_insert(e);
+	LM_UNLOCK();
+	return e;
+}
+
+/* req_del forgets a finished entry (a detached one when it is given back). */
+static void req_del(struct lm_req *e)
+{
+	LM_LOCK();
+	if (e->detached) {
+		e->dead = 1;
+	} else {
+		int h = req_index(e->key);
+		if (h >= 0 && rtab[h] == e)
+			req_unlink(h);
+		req_free(e);
+	}
+	LM_UNLOCK();
+}
+
+/* take detaches the tracked, active entry of r; NULL when there is none. */
+static struct lm_req *take(MPI_Request r)
 {
 	if (!lm.nreq || r == MPI_REQUEST_NULL)
 		return NULL;
-	struct lm_req *e = req_slot(r);
-	return e && e->active ? e : NULL;
+	struct lm_req *e = NULL;
+	LM_LOCK();
+	int h = req_index(r);
+	if (h >= 0 && rtab[h]->active) {
+		e = rtab[h];
+		req_unlink(h);
+		e->detached = 1;
+	}
+	LM_UNLOCK();
+	return e;
 }
 
-/* Scratch arrays, grown on demand (never per call once large enough). */
-static struct {
+/* give_back frees a detached entry whose receive completed and puts the
+ * others back (their handles still belong to the application). */
+static void give_back(struct lm_req *e)
+{
+	if (!e)
+		return;
+	LM_LOCK();
+	if (e->dead)
+		req_free(e);
+	else
+		req_insert(e);
+	LM_UNLOCK();
+}
+
+/* Scratch arrays, per thread, grown on demand (never per call once large
+ * enough). */
+static __thread struct {
 	struct lm_req **ents;
-	MPI_Request *keys, *comb;
+	MPI_Request *comb;
 	MPI_Status *st, *st2;
 	int *idx, *owner;
 	uint64_t *late;
@@ -518,7 +638,6 @@ static void scratch(int n)
 		return;
 	int c = n < 64 ? 64 : n * 2;
 	sc.ents = realloc(sc.ents, sizeof(*sc.ents) * (size_t)c);
-	sc.keys = realloc(sc.keys, sizeof(*sc.keys) * (size_t)c);
 	sc.comb = realloc(sc.comb, sizeof(*sc.comb) * (size_t)c * 2);
 	sc.st = realloc(sc.st, sizeof(*sc.st) * (size_t)c * 2);
 	sc.st2 = realloc(sc.st2, sizeof(*sc.st2) * (size_t)c * 2);
@@ -530,12 +649,132 @@ static void scratch(int n)
 	sc.fin = realloc(sc.fin, (size_t)c);
 	if (!sc.st3 || !sc.ix || !sc.fin)
 		abort();
-	if (!sc.ents || !sc.keys || !sc.comb || !sc.st || !sc.st2 || !sc.idx || !sc.owner || !sc.late)
+	if (!sc.ents || !sc.comb || !sc.st || !sc.st2 || !sc.idx || !sc.owner || !sc.late)
 		abort();
 	sc.cap = c;
 }
 
 /* ------------------------------------------------------------- tokens */
+
+/* Token sequence numbers. Each token says which message it stands for:
+ * its length, 0..TOK_MOD-1 bytes of zeros, is the message's number modulo
+ * TOK_MOD among the messages its sender sent to that receiver on that
+ * communicator and tag (messages with the same sender, communicator and tag
+ * are received in the order they were sent, so the receiver counts them the
+ * same way). A receive that took another message's token (a wildcard token
+ * receive matched another sender, or an orphaned token receive had taken
+ * this one) is detected, the token it took is kept for its own message,
+ * and the receive uses its own token if an earlier receive kept it: the
+ * pairing recovers instead of staying shifted. */
+enum { TOK_MOD = 64, STASH_MAX = 4096 };
+static const char tok_zero[TOK_MOD];
+static char tok_sink[TOK_MOD]; /* token payloads are zeros: never read */
+
+struct seqent {
+	int used, cid, rank, tag;
+	uint64_t seq; /* seqs: the next number; stash: the token's number */
+	uint64_t at;  /* stash: when the token arrived */
+};
+
+struct seqtab {
+	struct seqent *t;
+	int cap, n;
+};
+
+static struct seqtab seq_out, seq_in, stash;
+static long long resynced; /* receives that got their own token back */
+
+static uint32_t seq_hash(int cid, int rank, int tag, uint64_t seq)
+{
+	return lm_hash64(((uint64_t)(uint32_t)cid << 40) ^ ((uint64_t)(uint32_t)rank << 20) ^ (uint64_t)(uint32_t)tag ^
+			 (seq * 0x9e3779b97f4a7c15ULL));
+}
+
+/* seq_find returns the entry of (cid, rank, tag[, seq]) in s, adding it
+ * when add is set (NULL when absent and not added). Under LM_LOCK. */
+static struct seqent *seq_find(struct seqtab *s, int cid, int rank, int tag, uint64_t seq, int add)
+{
+	if ((s->n + 1) * 2 > s->cap) {
+		if (!add)
+			goto look;
+		struct seqtab o = *s;
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->t = calloc((size_t)s->cap, sizeof(*s->t));
+		if (!s->t)
+			abort();
+		s->n = 0;
+		for (int i = 0; i < o.cap; i++)
+			if (o.t[i].used == 1) {
+				struct seqent *x = seq_find(s, o.t[i].cid, o.t[i].rank, o.t[i].tag, o.t[i].seq, 1);
+				*x = o.t[i];
+			}
+		free(o.t);
+	}
+look:
+	if (!s->cap)
+		return NULL;
+	uint32_t m = (uint32_t)(s->cap - 1), h = seq_hash(cid, rank, tag, s == &stash ? seq : 0) & m;
+	for (; s->t[h].used; h = (h + 1) & m) {
+		struct seqent *x = &s->t[h];
+		if (x->used == 1 && x->cid == cid && x->rank == rank && x->tag == tag && (s != &stash || x->seq == seq))
+			return x;
+	}
+	if (!add)
+		return NULL;
+	struct seqent *x = &s->t[h];
+	memset(x, 0, sizeof(*x));
+	x->used = 1;
+	x->cid = cid;
+	x->rank = rank;
+	x->tag = tag;
+	x->seq = seq;
+	s->n++;
+	return x;
+}
+
+/* stash_put keeps a token that another receive took, under its full
+ * number: the one within TOK_MOD of what its sender's messages have reached. */
+static void stash_put(int cid, int src, int tag, int mod, uint64_t at)
+{
+	if (stash.n >= STASH_MAX) { /* tokens whose messages never came: forget them */
+		free(stash.t);
+		memset(&stash, 0, sizeof(stash));
+	}
+	struct seqent *in = seq_find(&seq_in, cid, src, tag, 0, 1);
+	uint64_t base = in->seq, full = base + (uint64_t)(((mod - (int)(base % TOK_MOD)) % TOK_MOD + TOK_MOD) % TOK_MOD);
+	seq_find(&stash, cid, src, tag, full, 1)->at = at;
+}
+
+/* pair_token pairs the completed receive of message (src, tag) on c with
+ * its token. taken says whether a token was taken, and which (its sender,
+ * tag, length and arrival). It returns 0 when the receive's token was its
+ * own or there was none to judge, 1 when it took another message's token
+ * and its own was kept by an earlier receive (*own_at: when that arrived),
+ * 2 when it took another's and its own is not known, 3 when it took none
+ * and its own was kept by an earlier receive. Under LM_LOCK. */
+static int pair_token(struct lm_comm *c, int src, int tag, int taken, int toksrc, int toktag, int tokmod, uint64_t tokat,
+		      uint64_t *own_at)
+{
+	struct seqent *in = seq_find(&seq_in, c->id, src, tag, 0, 1);
+	uint64_t n = in->seq++;
+	int r = 0;
+	if (taken && (toksrc != src || toktag != tag || tokmod != (int)(n % TOK_MOD))) {
+		g.mismatch++;
+		stash_put(c->id, toksrc, toktag, tokmod, tokat);
+		r = 2;
+	}
+	if (r || !taken) {
+		struct seqent *x = seq_find(&stash, c->id, src, tag, n, 0);
+		if (x) {
+			*own_at = x->at;
+			x->used = 2; /* a tombstone */
+			if (r)
+				resynced++;
+			r = r ? 1 : 3;
+		}
+	}
+	return r;
+}
 
 void lm_token_send(MPI_Comm comm, int dest, int tag)
 {
@@ -546,8 +785,11 @@ void lm_token_send(MPI_Comm comm, int dest, int tag)
 		g.warn |= LM_W_NO_SHADOW;
 		return;
 	}
+	LM_LOCK();
+	uint64_t n = seq_find(&seq_out, c->id, dest, tag, 0, 1)->seq++;
+	LM_UNLOCK();
 	MPI_Request r;
-	PMPI_Isend(NULL, 0, MPI_BYTE, dest, tag, c->shadow, &r);
+	PMPI_Isend(tok_zero, (int)(n % TOK_MOD), MPI_BYTE, dest, tag, c->shadow, &r);
 	PMPI_Request_free(&r);
 }
 
@@ -561,8 +803,17 @@ static MPI_Request token_post(struct lm_comm *c, int source, int tag)
 		g.warn |= LM_W_NO_SHADOW;
 		return r;
 	}
-	PMPI_Irecv(NULL, 0, MPI_BYTE, source, tag, c->shadow, &r);
+	PMPI_Irecv(tok_sink, TOK_MOD, MPI_BYTE, source, tag, c->shadow, &r);
 	return r;
+}
+
+/* token_len returns the length of a received token (its number modulo
+ * TOK_MOD). */
+static int token_len(MPI_Status *ts)
+{
+	int n = 0;
+	PMPI_Get_count(ts, MPI_BYTE, &n);
+	return n == MPI_UNDEFINED ? -1 : n;
 }
 
 /* orphan keeps a token receive whose payload completed first: it will
@@ -571,6 +822,7 @@ static void orphan(MPI_Request r)
 {
 	if (r == MPI_REQUEST_NULL)
 		return;
+	LM_LOCK();
 	if (g.norph == g.corph) {
 		for (int i = 0; i < g.norph; i++) {
 			int f = 0;
@@ -589,6 +841,7 @@ static void orphan(MPI_Request r)
 		}
 	}
 	g.orph[g.norph++] = r;
+	LM_UNLOCK();
 }
 
 /* ------------------------------------------------------ receive accounting */
@@ -600,9 +853,11 @@ static inline void account(int id, uint64_t total, uint64_t late)
 		return;
 	if (late > total)
 		late = total;
+	LM_LOCK();
 	lm.fn[id].calls++;
 	lm.fn[id].ticks += total - late;
 	lm.fn[id].late += late;
+	LM_UNLOCK();
 }
 
 /* got records a completed receive described by st on communicator c,
@@ -620,13 +875,41 @@ static void got(int id, struct lm_comm *c, MPI_Status *st, uint64_t ticks, uint6
 	if (n == MPI_UNDEFINED)
 		n = 0;
 	struct lm_fnstat *f = &lm.fn[id];
+	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
+	LM_LOCK();
 	f->brecv += n;
 	f->rrecv++;
 	struct lm_bin *b = &lm.bins[id][lm_bin_of(n)];
 	b->calls++;
 	b->ticks += ticks;
-	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
 	lm_pair_add(&lm.recvfrom, w, n, ticks > late ? ticks - late : 0, late);
+	LM_UNLOCK();
+}
+
+static int is_cancelled(MPI_Status *st)
+{
+	int cancelled = 0;
+	PMPI_Test_cancelled(st, &cancelled);
+	return cancelled;
+}
+
+/* cur_t0: the start of the Wait-family call wait_slt is completing (0
+ * outside it), the origin of send-late time. */
+static __thread uint64_t cur_t0;
+
+/* drop_token cancels the token receive of a receive whose own token is
+ * already known, so that it does not take the next message's; a token it
+ * had taken meanwhile is kept for its message. */
+static void drop_token(struct lm_req *e)
+{
+	MPI_Status ts;
+	PMPI_Cancel(&e->tok);
+	PMPI_Wait(&e->tok, &ts);
+	if (!is_cancelled(&ts) && ts.MPI_SOURCE >= 0) {
+		LM_LOCK();
+		stash_put(e->comm->id, ts.MPI_SOURCE, ts.MPI_TAG, token_len(&ts), lm_tick());
+		LM_UNLOCK();
+	}
 }
 
 /* done finishes a tracked request completed with status st. */
@@ -636,19 +919,30 @@ static void done(struct lm_req *e, MPI_Status *st, uint64_t ticks, uint64_t late
 		e->active = 0;
 		return;
 	}
+	int cancelled = (lm.slt || e->tokstate == TOK_PENDING) && is_cancelled(st), r = -1;
+	uint64_t own = 0;
+	if (lm.slt && e->comm->shadow != MPI_COMM_NULL && st->MPI_SOURCE >= 0 && !cancelled) {
+		LM_LOCK();
+		r = pair_token(e->comm, st->MPI_SOURCE, st->MPI_TAG, e->tokstate == TOK_ARRIVED, e->toksrc, e->toktag,
+			       e->tokmod, e->tokat, &own);
+		LM_UNLOCK();
+		if ((r == 1 || r == 3) && cur_t0) /* its own token, kept by an earlier receive */
+			late = own > cur_t0 + g.toklat ? own - cur_t0 - g.toklat : 0;
+		else if (r == 2) /* its own token is not known */
+			late = 0;
+		if (late > ticks)
+			late = ticks;
+	}
 	if (e->tokstate == TOK_PENDING) {
-		int cancelled = 0;
-		PMPI_Test_cancelled(st, &cancelled);
 		if (cancelled) {
 			PMPI_Cancel(&e->tok);
 			PMPI_Wait(&e->tok, MPI_STATUS_IGNORE);
+		} else if (r == 3) {
+			drop_token(e);
 		} else {
 			orphan(e->tok);
 		}
 		e->tok = MPI_REQUEST_NULL;
-	} else if (e->tokstate == TOK_ARRIVED && st->MPI_SOURCE >= 0 &&
-		   (e->toksrc != st->MPI_SOURCE || e->toktag != st->MPI_TAG)) {
-		g.mismatch++;
 	}
 	e->tokstate = TOK_NONE;
 	got(e->fn, e->comm, st, ticks, late);
@@ -664,6 +958,7 @@ static void tok_arrived(struct lm_req *e, MPI_Status *ts, uint64_t at)
 	e->tok = MPI_REQUEST_NULL;
 	e->toksrc = ts->MPI_SOURCE;
 	e->toktag = ts->MPI_TAG;
+	e->tokmod = token_len(ts);
 	e->tokat = at;
 }
 
@@ -671,11 +966,10 @@ static void tok_arrived(struct lm_req *e, MPI_Status *ts, uint64_t at)
 
 static struct lm_req *track_recv(int id, int kind, struct lm_comm *c, int source, int tag, MPI_Request r, MPI_Request tok)
 {
-	struct lm_req *e = req_add(r);
+	struct lm_req *e = req_add(r, c);
 	e->kind = kind;
 	e->fn = id;
 	e->active = 1;
-	e->comm = c;
 	e->peer = source;
 	e->tag = tag;
 	e->tok = tok;
@@ -709,6 +1003,7 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 		    int *outcount, int *indices)
 {
 	int m = 0, rc = MPI_SUCCESS;
+	cur_t0 = t0;
 	/* Tokens first, so that a token and its payload completed together
 	 * are seen in that order (Waitany reports the lowest index). */
 	for (int i = 0; i < n; i++) {
@@ -722,18 +1017,25 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 	MPI_Request *app_reqs = sc.comb + m;
 	for (int i = 0; i < n; i++)
 		app_reqs[i] = reqs[i];
-	int left = 0; /* application requests still to complete (Waitall) */
-	for (int i = 0; i < n; i++) {
-		if (reqs[i] == MPI_REQUEST_NULL)
-			continue;
-		struct lm_req *x = sc.ents[i] ? sc.ents[i] : req_slot(reqs[i]);
-		if (x && x->kind != RQ_RECV && !x->active)
-			continue; /* an inactive persistent request */
-		left++;
-	}
 	int nout = 0;
 	for (;;) {
 		int out = 0;
+		if (mode == 'a') {
+			/* Waitall ends when every application request is null or
+			 * inactive (persistent ones, collectives included), which
+			 * only MPI knows: ask it without waiting, so the wait
+			 * below always has an application request to end it. */
+			rc = PMPI_Testsome(n, app_reqs, &out, sc.idx, sc.st2);
+			if (out == MPI_UNDEFINED)
+				break;
+			for (int k = 0; k < out; k++) {
+				sts[nout] = sc.st2[k];
+				indices[nout++] = sc.idx[k];
+				sc.fin[sc.idx[k]] = 1;
+			}
+			if (out > 0)
+				continue; /* perhaps the last ones: ask again */
+		}
 		if (mode == 'w') {
 			int k;
 			MPI_Status s;
@@ -767,11 +1069,8 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 			sts[nout] = sc.st2[k];
 			indices[nout++] = j;
 			sc.fin[j] = 1;
-			left--;
 		}
 		if (app && mode != 'a')
-			break;
-		if (mode == 'a' && left <= 0)
 			break;
 	}
 	for (int i = 0; i < n; i++)
@@ -799,21 +1098,29 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 		uint64_t l = suml ? (uint64_t)((double)sc.late[indices[k]] * (double)late / (double)suml) : 0;
 		done(e, &sts[k], nrecv ? total / (uint64_t)nrecv : 0, l);
 	}
+	cur_t0 = 0;
 	*outcount = nout == 0 ? MPI_UNDEFINED : nout;
 	return rc;
 }
 
-/* lookup fills sc.ents for reqs and returns how many are tracked. */
+/* lookup detaches the entries of reqs into sc.ents and returns how many
+ * are tracked; give_all gives them back. */
 static int lookup(int n, MPI_Request reqs[])
 {
 	scratch(n);
 	int k = 0;
 	for (int i = 0; i < n; i++) {
-		sc.ents[i] = find(reqs[i]);
+		sc.ents[i] = take(reqs[i]);
 		if (sc.ents[i])
 			k++;
 	}
 	return k;
+}
+
+static void give_all(int n)
+{
+	for (int i = 0; i < n; i++)
+		give_back(sc.ents[i]);
 }
 
 static int any_pending_token(int n)
@@ -828,7 +1135,7 @@ static int any_pending_token(int n)
 
 int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
 {
-	struct lm_req *e = find(*request);
+	struct lm_req *e = take(*request);
 	if (!e) {
 		int rc = PMPI_Wait(request, status);
 		lm_plain(id, t0);
@@ -837,19 +1144,21 @@ int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
 	MPI_Status st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
+	int rc;
 	if (lm.slt && e->tokstate == TOK_PENDING) {
 		scratch(1);
 		sc.ents[0] = e;
 		int out, idx;
 		MPI_Status s[1];
-		int rc = wait_slt(id, t0, 'w', 1, request, s, &out, &idx);
+		rc = wait_slt(id, t0, 'w', 1, request, s, &out, &idx);
 		*status = s[0];
-		return rc;
+	} else {
+		rc = PMPI_Wait(request, status);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		done(e, status, d, 0);
 	}
-	int rc = PMPI_Wait(request, status);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	done(e, status, d, 0);
+	give_back(e);
 	return rc;
 }
 
@@ -876,18 +1185,21 @@ int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int sour
 			orphan(tok);
 		return rc;
 	}
-	struct lm_req *e = track_recv(id, RQ_RECV, c, source, tag, r, tok);
+	track_recv(id, RQ_RECV, c, source, tag, r, tok);
+	struct lm_req *e = take(r);
 	if (e->tokstate != TOK_PENDING) {
 		rc = PMPI_Wait(&r, status);
 		uint64_t d = lm_tick() - t0;
 		account(id, d, 0);
 		done(e, status, d, 0);
-		return rc;
+	} else {
+		scratch(1);
+		sc.ents[0] = e;
+		int out, idx;
+		rc = wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
 	}
-	scratch(1);
-	sc.ents[0] = e;
-	int out, idx;
-	return wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
+	give_back(e);
+	return rc;
 }
 
 int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, MPI_Status *status)
@@ -900,17 +1212,19 @@ int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, M
 	MPI_Status st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
+	int rc;
 	if (any_pending_token(count)) {
 		int out, idx = MPI_UNDEFINED;
-		int rc = wait_slt(id, t0, 'w', count, reqs, status, &out, &idx);
+		rc = wait_slt(id, t0, 'w', count, reqs, status, &out, &idx);
 		*index = out == MPI_UNDEFINED ? MPI_UNDEFINED : idx;
-		return rc;
+	} else {
+		rc = PMPI_Waitany(count, reqs, index, status);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		if (*index != MPI_UNDEFINED && sc.ents[*index])
+			done(sc.ents[*index], status, d, 0);
 	}
-	int rc = PMPI_Waitany(count, reqs, index, status);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	if (*index != MPI_UNDEFINED && sc.ents[*index])
-		done(sc.ents[*index], status, d, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -922,25 +1236,27 @@ int lm_Waitall(int id, uint64_t t0, int count, MPI_Request reqs[], MPI_Status *s
 		return rc;
 	}
 	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
+	int rc;
 	if (any_pending_token(count)) {
 		int out;
 		/* wait_slt packs statuses by completion; unpack by index. */
-		int rc = wait_slt(id, t0, 'a', count, reqs, sc.st3, &out, sc.ix);
+		rc = wait_slt(id, t0, 'a', count, reqs, sc.st3, &out, sc.ix);
 		if (statuses != MPI_STATUSES_IGNORE && out != MPI_UNDEFINED)
 			for (int k = 0; k < out; k++)
 				statuses[sc.ix[k]] = sc.st3[k];
-		return rc;
+	} else {
+		rc = PMPI_Waitall(count, reqs, sts);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		int k = 0;
+		for (int i = 0; i < count; i++)
+			if (sc.ents[i] && sc.ents[i]->kind != RQ_PSEND)
+				k++;
+		for (int i = 0; i < count; i++)
+			if (sc.ents[i])
+				done(sc.ents[i], &sts[i], k ? d / (uint64_t)k : 0, 0);
 	}
-	int rc = PMPI_Waitall(count, reqs, sts);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	int k = 0;
-	for (int i = 0; i < count; i++)
-		if (sc.ents[i] && sc.ents[i]->kind != RQ_PSEND)
-			k++;
-	for (int i = 0; i < count; i++)
-		if (sc.ents[i])
-			done(sc.ents[i], &sts[i], k ? d / (uint64_t)k : 0, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -952,15 +1268,19 @@ int lm_Waitsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 		return rc;
 	}
 	MPI_Status *sts = statuses == MPI_STATUSES_IGNORE ? sc.st : statuses;
-	if (any_pending_token(incount))
-		return wait_slt(id, t0, 's', incount, reqs, sts, outcount, indices);
-	int rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
-	uint64_t d = lm_tick() - t0;
-	account(id, d, 0);
-	if (*outcount != MPI_UNDEFINED)
-		for (int k = 0; k < *outcount; k++)
-			if (sc.ents[indices[k]])
-				done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+	int rc;
+	if (any_pending_token(incount)) {
+		rc = wait_slt(id, t0, 's', incount, reqs, sts, outcount, indices);
+	} else {
+		rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
+		uint64_t d = lm_tick() - t0;
+		account(id, d, 0);
+		if (*outcount != MPI_UNDEFINED)
+			for (int k = 0; k < *outcount; k++)
+				if (sc.ents[indices[k]])
+					done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+	}
+	give_all(incount);
 	return rc;
 }
 
@@ -987,7 +1307,7 @@ static void test_tokens(int n)
 
 int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *status)
 {
-	struct lm_req *e = find(*request);
+	struct lm_req *e = take(*request);
 	if (!e) {
 		int rc = PMPI_Test(request, flag, status);
 		lm_plain(id, t0);
@@ -1004,6 +1324,7 @@ int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *st
 	account(id, d, 0);
 	if (*flag)
 		done(e, status, d, 0);
+	give_back(e);
 	return rc;
 }
 
@@ -1023,6 +1344,7 @@ int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, i
 	account(id, d, 0);
 	if (*flag && *index != MPI_UNDEFINED && sc.ents[*index])
 		done(sc.ents[*index], status, d, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -1042,6 +1364,7 @@ int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MP
 		for (int i = 0; i < count; i++)
 			if (sc.ents[i])
 				done(sc.ents[i], &sts[i], 0, 0);
+	give_all(count);
 	return rc;
 }
 
@@ -1061,6 +1384,7 @@ int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 		for (int k = 0; k < *outcount; k++)
 			if (sc.ents[indices[k]])
 				done(sc.ents[indices[k]], &sts[k], 0, 0);
+	give_all(incount);
 	return rc;
 }
 
@@ -1088,7 +1412,9 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 		PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq[0]);
 		rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &rq[1]);
 		MPI_Request all[3] = {rq[0], rq[1], tok};
-		int left = 2;
+		int left = 2, taken = 0, tmod = -1;
+		MPI_Status ts = {0};
+		uint64_t tat = 0;
 		while (left > 0) {
 			int k;
 			MPI_Status s;
@@ -1096,8 +1422,12 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 			if (k == MPI_UNDEFINED)
 				break;
 			if (k == 2) {
-				uint64_t w = lm_tick() - t0;
+				tat = lm_tick();
+				uint64_t w = tat - t0;
 				late = w > g.toklat ? w - g.toklat : 0;
+				taken = 1;
+				ts = s;
+				tmod = token_len(&s);
 				continue;
 			}
 			if (k == 0)
@@ -1106,6 +1436,16 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 		}
 		if (all[2] != MPI_REQUEST_NULL)
 			orphan(all[2]);
+		if (status->MPI_SOURCE >= 0) {
+			uint64_t own = 0;
+			LM_LOCK();
+			int r = pair_token(c, status->MPI_SOURCE, status->MPI_TAG, taken, ts.MPI_SOURCE, ts.MPI_TAG, tmod, tat, &own);
+			LM_UNLOCK();
+			if (r == 1)
+				late = own > t0 + g.toklat ? own - t0 - g.toklat : 0;
+			else if (r == 2)
+				late = 0;
+		}
 	} else {
 		if (lm.slt)
 			lm_token_send(comm, dest, sendtag);
@@ -1116,9 +1456,12 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 	if (lm.on) {
 		account(id, d, late);
 		if (dest != MPI_PROC_NULL) {
+			int w = lm_world(comm, dest);
+			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			LM_UNLOCK();
 		}
 		got(id, c, status, d, late);
 	}
@@ -1145,17 +1488,27 @@ int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype 
 	int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, sendtag, source, recvtag, comm, status);
 	if (tok != MPI_REQUEST_NULL) {
 		int f = 0;
-		PMPI_Test(&tok, &f, MPI_STATUS_IGNORE);
+		MPI_Status ts;
+		PMPI_Test(&tok, &f, &ts);
 		if (!f)
 			orphan(tok);
+		if (status->MPI_SOURCE >= 0) {
+			uint64_t own;
+			LM_LOCK();
+			pair_token(c, status->MPI_SOURCE, status->MPI_TAG, f, ts.MPI_SOURCE, ts.MPI_TAG, f ? token_len(&ts) : -1, 0, &own);
+			LM_UNLOCK();
+		}
 	}
 	uint64_t d = lm_tick() - t0;
 	if (lm.on) {
 		account(id, d, 0);
 		if (dest != MPI_PROC_NULL) {
+			int w = lm_world(comm, dest);
+			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, lm_world(comm, dest), sb, d, 0);
+			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			LM_UNLOCK();
 		}
 		got(id, c, status, d, 0);
 	}
@@ -1175,8 +1528,13 @@ static void probe_token(MPI_Comm comm, MPI_Status *st)
 	struct lm_comm *c = lm_comm_get(comm);
 	/* Never wait for a token: an earlier wildcard token receive may have
 	 * taken it. The receive is left to absorb it (cancelled at Finalize). */
-	if (c->shadow != MPI_COMM_NULL)
+	if (c->shadow != MPI_COMM_NULL) {
+		uint64_t own;
+		LM_LOCK();
+		pair_token(c, st->MPI_SOURCE, st->MPI_TAG, 0, 0, 0, -1, 0, &own); /* the message is taken */
+		LM_UNLOCK();
 		orphan(token_post(c, st->MPI_SOURCE, st->MPI_TAG));
+	}
 }
 
 int lm_Mprobe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
@@ -1211,10 +1569,9 @@ static void persistent_init(int kind, int id, int count, MPI_Datatype dt, int pe
 {
 	if (!lm.enabled)
 		return;
-	struct lm_req *e = req_add(req);
+	struct lm_req *e = req_add(req, lm_comm_get(comm));
 	e->kind = kind;
 	e->fn = id;
-	e->comm = lm_comm_get(comm);
 	e->peer = peer;
 	e->tag = tag;
 	e->count = count;
@@ -1237,7 +1594,14 @@ void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_
  * receive. */
 static void start_one(int id, MPI_Request r, uint64_t d)
 {
-	struct lm_req *e = lm.nreq ? req_slot(r) : NULL;
+	if (!lm.nreq)
+		return;
+	LM_LOCK();
+	int h = req_index(r);
+	struct lm_req *e = h >= 0 ? rtab[h] : NULL;
+	LM_UNLOCK();
+	/* The entry is this thread's: only the owner of a persistent request
+	 * starts or frees it. */
 	if (!e || (e->kind != RQ_PSEND && e->kind != RQ_PRECV))
 		return;
 	e->active = 1;
@@ -1246,6 +1610,7 @@ static void start_one(int id, MPI_Request r, uint64_t d)
 			lm_token_send(e->comm->comm, e->peer, e->tag);
 		if (lm.on && e->peer != MPI_PROC_NULL) {
 			int64_t b = (int64_t)e->count * lm_tsize(e->dt);
+			LM_LOCK();
 			lm.fn[id].bsent += b;
 			lm.fn[id].rsent++;
 			struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
@@ -1253,6 +1618,7 @@ static void start_one(int id, MPI_Request r, uint64_t d)
 			bin->ticks += d;
 			int w = e->comm->world ? (e->peer < e->comm->size ? e->comm->world[e->peer] : -1) : e->peer;
 			lm_pair_add(&lm.sendto, w, b, d, 0);
+			LM_UNLOCK();
 		}
 		return;
 	}
@@ -1280,11 +1646,22 @@ int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[])
 
 int lm_Request_free(int id, uint64_t t0, MPI_Request *request)
 {
-	struct lm_req *e = lm.nreq ? req_slot(*request) : NULL;
+	struct lm_req *e = take(*request);
+	if (!e && lm.nreq) { /* an inactive persistent request */
+		LM_LOCK();
+		int h = req_index(*request);
+		if (h >= 0) {
+			e = rtab[h];
+			req_unlink(h);
+			e->detached = 1;
+		}
+		LM_UNLOCK();
+	}
 	if (e) {
 		if (e->tokstate == TOK_PENDING)
 			orphan(e->tok);
 		req_del(e);
+		give_back(e);
 	}
 	int rc = PMPI_Request_free(request);
 	lm_plain(id, t0);
@@ -1361,10 +1738,11 @@ static void setup(int provided)
 	const char *clk = getenv("LATMAP_CLOCK");
 	lm.use_tsc = has_invariant_tsc() && !(clk && !strcmp(clk, "monotonic"));
 	g.thread_level = provided;
-	if (provided == MPI_THREAD_MULTIPLE)
-		g.warn |= LM_W_THREAD_MULTIPLE;
+	lm.mt = provided == MPI_THREAD_MULTIPLE;
 	const char *s = getenv("LATMAP_SLT");
 	lm.slt = s && !strcmp(s, "1");
+	if (lm.mt && lm.slt)
+		g.warn |= LM_W_THREAD_MULTIPLE;
 	s = getenv("LATMAP_COLLWAIT");
 	lm.collwait = s && !strcmp(s, "1");
 	s = getenv("LATMAP_COLLMATRIX");
@@ -1459,45 +1837,6 @@ static void bprintf(struct buf *b, const char *fmt, ...)
 	}
 }
 
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static void cpu_facts(int cpu, int *socket, int *numa, int *l3)
-{
-	char p[256];
-	*socket = *numa = *l3 = -1;
-	if (cpu < 0)
-		return;
-	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-	*socket = read_int(p);
-	snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d", cpu);
-	DIR *d = opendir(p);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9')
-				*numa = atoi(de->d_name + 4);
-		closedir(d);
-	}
-	for (int i = 0; i < 10; i++) {
-		snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
-		if (read_int(p) == 3) {
-			snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu%d/cache/index%d/id", cpu, i);
-			*l3 = read_int(p);
-			break;
-		}
-	}
-}
-
 static void cpuset_string(char *out, size_t n)
 {
 	cpu_set_t set;
@@ -1518,44 +1857,72 @@ static void cpuset_string(char *out, size_t n)
 	}
 }
 
-/* gather_write gathers every rank's rows to rank 0, which writes them after
- * header into dir/name. Memory and time are proportional to the rows. */
+/* The gather at MPI_Finalize: rank 0 asks every other rank in turn for its
+ * rows (asking the next one while it receives the current one) and writes
+ * them straight to the file, in pieces of at most GATHER_PIECE bytes. Rank
+ * 0 holds one piece at a time, whatever the number of ranks; no count or
+ * displacement is limited to an int. */
+enum { GATHER_TAG = 31, GATHER_PIECE = 64 << 20 };
+
+static void send_rows(const struct buf *b)
+{
+	long long len = (long long)b->n;
+	PMPI_Recv(NULL, 0, MPI_BYTE, 0, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+	PMPI_Send(&len, 1, MPI_LONG_LONG, 0, GATHER_TAG, g.priv);
+	for (long long off = 0; off < len; off += GATHER_PIECE) {
+		int k = len - off < GATHER_PIECE ? (int)(len - off) : GATHER_PIECE;
+		PMPI_Send(b->p + off, k, MPI_CHAR, 0, GATHER_TAG, g.priv);
+	}
+}
+
+/* recv_rows appends the rows of ranks 1.. to f (NULL: received and
+ * dropped, so that no rank waits forever); 1 on a write error. */
+static int recv_rows(FILE *f)
+{
+	char *piece = NULL;
+	int cap = 0, err = 0;
+	if (lm.wsize > 1)
+		PMPI_Send(NULL, 0, MPI_BYTE, 1, GATHER_TAG, g.priv);
+	for (int r = 1; r < lm.wsize; r++) {
+		if (r + 1 < lm.wsize)
+			PMPI_Send(NULL, 0, MPI_BYTE, r + 1, GATHER_TAG, g.priv);
+		long long len = 0;
+		PMPI_Recv(&len, 1, MPI_LONG_LONG, r, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+		for (long long off = 0; off < len; off += GATHER_PIECE) {
+			int k = len - off < GATHER_PIECE ? (int)(len - off) : GATHER_PIECE;
+			if (k > cap) {
+				piece = realloc(piece, (size_t)k);
+				if (!piece)
+					abort();
+				cap = k;
+			}
+			PMPI_Recv(piece, k, MPI_CHAR, r, GATHER_TAG, g.priv, MPI_STATUS_IGNORE);
+			if (f && fwrite(piece, 1, (size_t)k, f) != (size_t)k)
+				err = 1;
+		}
+	}
+	free(piece);
+	return err;
+}
+
+/* gather_write gathers every rank's rows (b) to rank 0, which writes them
+ * after header into dir/name. Empties b. */
 static int gather_write(struct buf *b, const char *name, const char *header)
 {
-	int len = (int)b->n, *lens = NULL, *displs = NULL;
-	char *all = NULL;
-	if (lm.wrank == 0) {
-		lens = malloc(sizeof(int) * (size_t)lm.wsize);
-		displs = malloc(sizeof(int) * (size_t)lm.wsize);
-		if (!lens || !displs)
-			abort();
-	}
-	PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, g.priv);
-	long total = 0;
-	if (lm.wrank == 0) {
-		for (int i = 0; i < lm.wsize; i++) {
-			displs[i] = (int)total;
-			total += lens[i];
-		}
-		all = malloc((size_t)total + 1);
-		if (!all)
-			abort();
-	}
-	PMPI_Gatherv(b->p ? b->p : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, g.priv);
 	int err = 0;
-	if (lm.wrank == 0) {
+	if (lm.wrank != 0) {
+		send_rows(b);
+	} else {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", g.dir, name);
 		FILE *f = fopen(path, "w");
-		if (!f || fputs(header, f) < 0 || fwrite(all, 1, (size_t)total, f) != (size_t)total)
+		if (!f || fputs(header, f) < 0 || (b->n && fwrite(b->p, 1, b->n, f) != b->n))
 			err = 1;
+		err |= recv_rows(f);
 		if (f && fclose(f))
 			err = 1;
 		if (err)
 			fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
-		free(all);
-		free(lens);
-		free(displs);
 	}
 	free(b->p);
 	b->p = NULL;
@@ -1578,21 +1945,25 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_profile(void)
+/* run_clock says how long the run took (wall seconds since MPI_Init
+ * returned) and how many ticks a second the profile's clock has. */
+static void run_clock(double *secs, double *hz)
 {
 	uint64_t tsc1 = lm_tick();
 	struct timespec mono1;
 	clock_gettime(CLOCK_MONOTONIC, &mono1);
-	double secs = (double)(mono1.tv_sec - g.mono0.tv_sec) + 1e-9 * (double)(mono1.tv_nsec - g.mono0.tv_nsec);
-	double hz = secs > 0 && tsc1 > g.tsc0 ? (double)(tsc1 - g.tsc0) / secs : 1e9;
+	*secs = (double)(mono1.tv_sec - g.mono0.tv_sec) + 1e-9 * (double)(mono1.tv_nsec - g.mono0.tv_nsec);
+	*hz = *secs > 0 && tsc1 > g.tsc0 ? (double)(tsc1 - g.tsc0) / *secs : 1e9;
 	if (!lm.use_tsc)
-		hz = 1e9;
-	double tk = 1.0 / hz;
+		*hz = 1e9;
+}
 
-	/* ranks.csv */
+/* write_ranks writes ranks.csv: where each rank ran and its times. */
+static int write_ranks(double tk)
+{
 	struct buf b = {0};
 	int socket, numa, l3, cpu1 = sched_getcpu();
-	cpu_facts(g.cpu0, &socket, &numa, &l3);
+	lm_cpu_facts("/sys", g.cpu0, &socket, &numa, &l3);
 	char cpuset[1024];
 	cpuset_string(cpuset, sizeof cpuset);
 	uint64_t inmpi = 0;
@@ -1603,8 +1974,13 @@ static void write_profile(void)
 		comput = 0;
 	bprintf(&b, "%d,%s,%d,%d,\"%s\",%d,%d,%d,%s,%.9f,%.9f\n", lm.wrank, g.host, g.cpu0, cpu1, cpuset, socket,
 		numa, l3, g.cpu0 != cpu1 ? "true" : "false", el, comput);
-	int err = gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+	return gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+}
 
+/* write_functions writes functions.csv: per rank and function. */
+static int write_functions(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++) {
 		struct lm_fnstat *f = &lm.fn[i];
 		if (!f->calls)
@@ -1613,8 +1989,13 @@ static void write_profile(void)
 			(unsigned long long)f->calls, (double)f->ticks * tk, (double)f->late * tk, (double)f->sync * tk,
 			(long long)f->bsent, (long long)f->brecv, (long long)f->rsent, (long long)f->rrecv);
 	}
-	err |= gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+	return gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+}
 
+/* write_sizes writes sizes.csv: per rank, function and message-size bin. */
+static int write_sizes(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++)
 		for (int k = 0; k < LM_NBIN; k++) {
 			struct lm_bin *x = &lm.bins[i][k];
@@ -1624,15 +2005,21 @@ static void write_profile(void)
 			bprintf(&b, "%d,%s,%lld,%lld,%llu,%.9g\n", lm.wrank, lm_fn_names[i], lo, hi,
 				(unsigned long long)x->calls, (double)x->ticks * tk);
 		}
-	err |= gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+	return gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+}
 
+/* write_pairs writes sent.csv, received.csv and (with
+ * --collectives-in-matrix) collective.csv: one row per peer. */
+static int write_pairs(double tk)
+{
+	struct buf b = {0};
 	for (int i = 0; i < lm.sendto.cap; i++) {
 		struct lm_pair *p = &lm.sendto.t[i];
 		if (p->key >= 0)
 			bprintf(&b, "%d,%d,%lld,%lld,%.9g\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs,
 				(double)p->ticks * tk);
 	}
-	err |= gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
+	int err = gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
 	for (int i = 0; i < lm.recvfrom.cap; i++) {
 		struct lm_pair *p = &lm.recvfrom.t[i];
 		if (p->key >= 0)
@@ -1648,23 +2035,90 @@ static void write_profile(void)
 		}
 		err |= gather_write(&b, "collective.csv", "src,dst,bytes,messages\n");
 	}
+	return err;
+}
 
-	/* What was met that cannot be measured exactly, from every rank. */
-	int seen[LM_NFN], seen_all[LM_NFN], warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0), warn_all = 0, thr = g.thread_level, thr_all = 0;
+/* summary is what every rank met, reduced to rank 0 for library.json. */
+struct summary {
+	int seen[LM_NFN]; /* functions whose traffic is not measured */
+	int warn;         /* LM_W_* */
+	int thread_level;
+	long long mismatch; /* --slt token mismatches */
+	long long resynced; /* of which the receive got its own token back */
+	double toklat_us;   /* --slt token latency */
+	int err;            /* a file could not be written */
+};
+
+static void reduce_summary(int err, double tk, struct summary *all)
+{
+	struct summary mine = {.warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0),
+			       .thread_level = g.thread_level,
+			       .mismatch = g.mismatch,
+			       .resynced = resynced,
+			       .toklat_us = (double)g.toklat * tk * 1e6,
+			       .err = err};
 	for (int i = 0; i < LM_NFN; i++)
-		seen[i] = lm.seen[i];
-	PMPI_Reduce(seen, seen_all, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
-	PMPI_Reduce(&warn, &warn_all, 1, MPI_INT, MPI_BOR, 0, g.priv);
-	PMPI_Reduce(&thr, &thr_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
-	long long mm = g.mismatch, mm_all = 0;
-	PMPI_Reduce(&mm, &mm_all, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
-	double tl = (double)g.toklat * tk * 1e6, tl_max = 0;
-	PMPI_Reduce(&tl, &tl_max, 1, MPI_DOUBLE, MPI_MAX, 0, g.priv);
-	int err_all = 0;
-	PMPI_Reduce(&err, &err_all, 1, MPI_INT, MPI_MAX, 0, g.priv);
-	if (lm.wrank != 0 || err_all)
-		return;
+		mine.seen[i] = lm.seen[i];
+	memset(all, 0, sizeof(*all));
+	PMPI_Reduce(mine.seen, all->seen, LM_NFN, MPI_INT, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.warn, &all->warn, 1, MPI_INT, MPI_BOR, 0, g.priv);
+	PMPI_Reduce(&mine.thread_level, &all->thread_level, 1, MPI_INT, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.mismatch, &all->mismatch, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
+	PMPI_Reduce(&mine.resynced, &all->resynced, 1, MPI_LONG_LONG, MPI_SUM, 0, g.priv);
+	PMPI_Reduce(&mine.toklat_us, &all->toklat_us, 1, MPI_DOUBLE, MPI_MAX, 0, g.priv);
+	PMPI_Reduce(&mine.err, &all->err, 1, MPI_INT, MPI_MAX, 0, g.priv);
+}
 
+/* json_item writes one element of a JSON list of strings. */
+static void json_item(FILE *f, int *first, const char *s)
+{
+	fprintf(f, "%s\n    ", *first ? "" : ",");
+	*first = 0;
+	json_str(f, s);
+}
+
+/* write_unmeasured writes library.json's "unmeasured": what was met that
+ * cannot be measured exactly, on any rank. */
+static void write_unmeasured(FILE *f, const struct summary *s)
+{
+	static const struct {
+		int bit;
+		const char *msg;
+	} w[] = {
+		{LM_W_THREAD_MULTIPLE, "--slt under MPI_THREAD_MULTIPLE: tokens of threads that share a peer, communicator and tag "
+				       "can be paired with another thread's message; the counts and the matrix are exact, the send-late split is approximate"},
+		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
+				 "(for example MPI_Comm_idup): its receives have no send-late split"},
+		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
+		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
+				      "their traffic is not in the matrix"},
+		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
+		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
+	};
+	char m[256];
+	int first = 1;
+	fprintf(f, "  \"unmeasured\": [");
+	for (int i = 0; i < LM_NFN; i++)
+		if (s->seen[i]) {
+			snprintf(m, sizeof m, "%s was called: it is timed, but its traffic is not in the byte counts or the matrix",
+				 lm_fn_names[i]);
+			json_item(f, &first, m);
+		}
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (s->warn & w[i].bit)
+			json_item(f, &first, w[i].msg);
+	if (s->mismatch) {
+		snprintf(m, sizeof m, "--slt: %lld receives took the token of another message (%lld of them found their own, "
+				      "kept by an earlier receive); the send-late split of the others is left out", s->mismatch, s->resynced);
+		json_item(f, &first, m);
+	}
+	fprintf(f, "%s]\n", first ? "" : "\n  ");
+}
+
+/* write_library_json writes library.json (rank 0), last and atomically:
+ * its presence says the raw profile is complete. */
+static void write_library_json(const struct summary *s, double secs, double hz)
+{
 	char tmp[4096], path[4096];
 	snprintf(tmp, sizeof tmp, "%s/.library.json.tmp", g.dir);
 	snprintf(path, sizeof path, "%s/library.json", g.dir);
@@ -1687,50 +2141,30 @@ static void write_profile(void)
 	fprintf(f, "  \"window\": ");
 	json_str(f, g.win_spec);
 	fprintf(f, ",\n  \"clock\": \"%s\",\n  \"tick_hz\": %.0f,\n  \"token_latency_us\": %.4f,\n",
-		lm.use_tsc ? "tsc" : "monotonic", hz, tl_max);
-	fprintf(f, "  \"thread_level\": %d,\n  \"wall_s\": %.9f,\n  \"token_mismatches\": %lld,\n", thr_all, secs, mm_all);
-	fprintf(f, "  \"unmeasured\": [");
-	int first = 1;
-	for (int i = 0; i < LM_NFN; i++)
-		if (seen_all[i]) {
-			fprintf(f, "%s\n    ", first ? "" : ",");
-			first = 0;
-			char m[256];
-			snprintf(m, sizeof m, "%s was called: it is timed, but its traffic is not in the byte counts or the matrix",
-				 lm_fn_names[i]);
-			json_str(f, m);
-		}
-	static const struct {
-		int bit;
-		const char *msg;
-	} w[] = {
-		{LM_W_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE: the counters are per process and not thread-safe, and --slt tokens "
-				       "cannot be paired with their messages when several threads communicate; numbers may be wrong"},
-		{LM_W_NO_SHADOW, "--slt: point-to-point traffic on a communicator created by a function latmap does not wrap "
-				 "(for example MPI_Comm_idup): its receives have no send-late split"},
-		{LM_W_SENDRECV_REPLACE, "--slt: MPI_Sendrecv_replace time is not split into send-late and transfer"},
-		{LM_W_UNTRANSLATABLE, "some peers could not be translated to MPI_COMM_WORLD ranks (dynamic processes); "
-				      "their traffic is not in the matrix"},
-		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
-		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
-	};
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		if (warn_all & w[i].bit) {
-			fprintf(f, "%s\n    ", first ? "" : ",");
-			first = 0;
-			json_str(f, w[i].msg);
-		}
-	if (mm_all) {
-		char m[256];
-		snprintf(m, sizeof m, "--slt: %lld wildcard receives got their token from another sender than their message; "
-				      "their send-late split is approximate", mm_all);
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		first = 0;
-		json_str(f, m);
-	}
-	fprintf(f, "%s]\n}\n", first ? "" : "\n  ");
+		lm.use_tsc ? "tsc" : "monotonic", hz, s->toklat_us);
+	fprintf(f, "  \"thread_level\": %d,\n  \"wall_s\": %.9f,\n  \"token_mismatches\": %lld,\n  \"token_resynced\": %lld,\n",
+		s->thread_level, secs, s->mismatch, s->resynced);
+	write_unmeasured(f, s);
+	fprintf(f, "}\n");
 	if (fclose(f) || rename(tmp, path))
 		fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
+}
+
+/* write_profile writes the raw profile at MPI_Finalize: the per-rank files
+ * gathered to rank 0, then library.json. */
+static void write_profile(void)
+{
+	double secs, hz;
+	run_clock(&secs, &hz);
+	double tk = 1.0 / hz;
+	int err = write_ranks(tk);
+	err |= write_functions(tk);
+	err |= write_sizes(tk);
+	err |= write_pairs(tk);
+	struct summary all;
+	reduce_summary(err, tk, &all);
+	if (lm.wrank == 0 && !all.err)
+		write_library_json(&all, secs, hz);
 }
 
 int lm_Finalize(int id)

@@ -7,6 +7,7 @@
 #define LATMAP_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -46,6 +47,8 @@ struct lm_comm {
 	int size, rank, inter;
 	int *world;      /* NULL for MPI_COMM_WORLD (identity) */
 	MPI_Comm shadow; /* --slt: the duplicate that carries tokens */
+	int refs;        /* tracked requests on it: freed when 0 after MPI_Comm_free */
+	int id;          /* a number of its own, for the --slt token sequences */
 };
 
 struct lm_state {
@@ -55,6 +58,7 @@ struct lm_state {
 	int collmat;  /* --collectives-in-matrix: collectives add to collto */
 	int cm_inter; /* a collective on an intercommunicator was left out */
 	int use_tsc;
+	int mt; /* MPI_THREAD_MULTIPLE granted: shared state behind lm_mu */
 	int wrank, wsize;
 	int nreq; /* tracked requests (receives and persistent ones) */
 	MPI_Datatype last_dt;
@@ -68,6 +72,22 @@ struct lm_state {
 };
 
 extern struct lm_state lm;
+
+/* Threads: with MPI_THREAD_MULTIPLE granted (lm.mt) every change of shared
+ * state (counters, pair hashes, communicator and request tables, orphans)
+ * happens under lm_mu, a recursive mutex, which is never held across a
+ * blocking MPI call. Other thread levels pay one predictable branch. */
+extern pthread_mutex_t lm_mu;
+#define LM_LOCK()                                 \
+	do {                                      \
+		if (__builtin_expect(lm.mt, 0))   \
+			pthread_mutex_lock(&lm_mu); \
+	} while (0)
+#define LM_UNLOCK()                                 \
+	do {                                        \
+		if (__builtin_expect(lm.mt, 0))     \
+			pthread_mutex_unlock(&lm_mu); \
+	} while (0)
 extern const char *const lm_fn_names[LM_NFN];
 extern const unsigned char lm_fn_flags[LM_NFN];
 
@@ -84,6 +104,11 @@ static inline uint64_t lm_tick(void)
 
 static inline int64_t lm_tsize(MPI_Datatype dt)
 {
+	if (__builtin_expect(lm.mt, 0)) { /* the one-entry cache is not shared */
+		int s = 0;
+		PMPI_Type_size(dt, &s);
+		return s;
+	}
 	if (dt != lm.last_dt) {
 		int s = 0;
 		PMPI_Type_size(dt, &s);
@@ -116,8 +141,10 @@ static inline void lm_plain(int id, uint64_t t0)
 {
 	uint64_t t1 = lm_tick();
 	if (lm.on) {
+		LM_LOCK();
 		lm.fn[id].calls++;
 		lm.fn[id].ticks += t1 - t0;
+		LM_UNLOCK();
 	}
 }
 
@@ -129,17 +156,25 @@ static inline void lm_sent(int id, uint64_t t0, int count, MPI_Datatype dt, int 
 		return;
 	struct lm_fnstat *f = &lm.fn[id];
 	uint64_t d = t1 - t0;
+	if (dest == MPI_PROC_NULL) {
+		LM_LOCK();
+		f->calls++;
+		f->ticks += d;
+		LM_UNLOCK();
+		return;
+	}
+	int64_t b = (int64_t)count * lm_tsize(dt);
+	int w = lm_world(comm, dest);
+	LM_LOCK();
 	f->calls++;
 	f->ticks += d;
-	if (dest == MPI_PROC_NULL)
-		return;
-	int64_t b = (int64_t)count * lm_tsize(dt);
 	f->bsent += b;
 	f->rsent++;
 	struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
 	bin->calls++;
 	bin->ticks += d;
-	lm_pair_add(&lm.sendto, lm_world(comm, dest), b, d, 0);
+	lm_pair_add(&lm.sendto, w, b, d, 0);
+	LM_UNLOCK();
 }
 
 /* Hooks in latmap.c. */

@@ -1213,6 +1213,426 @@ int MPI_Finalize(void)
 	return lm_Finalize(LM_F_Finalize);
 }
 
+#if MPI_VERSION >= 4
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+	lm.seen[LM_F_Send_c] = 1;
+	lm_plain(LM_F_Send_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
+	lm.seen[LM_F_Ssend_c] = 1;
+	lm_plain(LM_F_Ssend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
+	lm.seen[LM_F_Bsend_c] = 1;
+	lm_plain(LM_F_Bsend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
+	lm.seen[LM_F_Rsend_c] = 1;
+	lm_plain(LM_F_Rsend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
+	lm.seen[LM_F_Isend_c] = 1;
+	lm_plain(LM_F_Isend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
+	lm.seen[LM_F_Issend_c] = 1;
+	lm_plain(LM_F_Issend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
+	lm.seen[LM_F_Ibsend_c] = 1;
+	lm_plain(LM_F_Ibsend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
+	lm.seen[LM_F_Irsend_c] = 1;
+	lm_plain(LM_F_Irsend_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+	lm.seen[LM_F_Recv_c] = 1;
+	lm_plain(LM_F_Recv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
+	lm.seen[LM_F_Irecv_c] = 1;
+	lm_plain(LM_F_Irecv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+	lm.seen[LM_F_Sendrecv_c] = 1;
+	lm_plain(LM_F_Sendrecv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+	lm.seen[LM_F_Sendrecv_replace_c] = 1;
+	lm_plain(LM_F_Sendrecv_replace_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
+	lm.seen[LM_F_Send_init_c] = 1;
+	lm_plain(LM_F_Send_init_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
+	lm.seen[LM_F_Recv_init_c] = 1;
+	lm_plain(LM_F_Recv_init_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
+	lm.seen[LM_F_Bcast_c] = 1;
+	lm_plain(LM_F_Bcast_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+	lm.seen[LM_F_Ibcast_c] = 1;
+	lm_plain(LM_F_Ibcast_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+	lm.seen[LM_F_Reduce_c] = 1;
+	lm_plain(LM_F_Reduce_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+	lm.seen[LM_F_Allreduce_c] = 1;
+	lm_plain(LM_F_Allreduce_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+	lm.seen[LM_F_Iallreduce_c] = 1;
+	lm_plain(LM_F_Iallreduce_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	lm.seen[LM_F_Gather_c] = 1;
+	lm_plain(LM_F_Gather_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+	lm.seen[LM_F_Gatherv_c] = 1;
+	lm_plain(LM_F_Gatherv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	lm.seen[LM_F_Scatter_c] = 1;
+	lm_plain(LM_F_Scatter_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+	lm.seen[LM_F_Scatterv_c] = 1;
+	lm_plain(LM_F_Scatterv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	lm.seen[LM_F_Allgather_c] = 1;
+	lm_plain(LM_F_Allgather_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+	lm.seen[LM_F_Allgatherv_c] = 1;
+	lm_plain(LM_F_Allgatherv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+	lm.seen[LM_F_Alltoall_c] = 1;
+	lm_plain(LM_F_Alltoall_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+	lm.seen[LM_F_Alltoallv_c] = 1;
+	lm_plain(LM_F_Alltoallv_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+	lm.seen[LM_F_Alltoallw_c] = 1;
+	lm_plain(LM_F_Alltoallw_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+	lm.seen[LM_F_Reduce_scatter_block_c] = 1;
+	lm_plain(LM_F_Reduce_scatter_block_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+	lm.seen[LM_F_Reduce_scatter_c] = 1;
+	lm_plain(LM_F_Reduce_scatter_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+	lm.seen[LM_F_Scan_c] = 1;
+	lm_plain(LM_F_Scan_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+	lm.seen[LM_F_Exscan_c] = 1;
+	lm_plain(LM_F_Exscan_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+	lm.seen[LM_F_Put_c] = 1;
+	lm_plain(LM_F_Put_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+	lm.seen[LM_F_Get_c] = 1;
+	lm_plain(LM_F_Get_c, t0);
+	return rc;
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	uint64_t t0 = lm_tick();
+	int rc = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+	lm.seen[LM_F_Accumulate_c] = 1;
+	lm_plain(LM_F_Accumulate_c, t0);
+	return rc;
+}
+
+#endif
+
 int MPI_Pcontrol(const int level, ...)
 {
 	return lm_pcontrol(level);
@@ -1337,6 +1757,41 @@ const char *const lm_fn_names[LM_NFN] = {
 	"MPI_Init",
 	"MPI_Init_thread",
 	"MPI_Finalize",
+	"MPI_Send_c",
+	"MPI_Ssend_c",
+	"MPI_Bsend_c",
+	"MPI_Rsend_c",
+	"MPI_Isend_c",
+	"MPI_Issend_c",
+	"MPI_Ibsend_c",
+	"MPI_Irsend_c",
+	"MPI_Recv_c",
+	"MPI_Irecv_c",
+	"MPI_Sendrecv_c",
+	"MPI_Sendrecv_replace_c",
+	"MPI_Send_init_c",
+	"MPI_Recv_init_c",
+	"MPI_Bcast_c",
+	"MPI_Ibcast_c",
+	"MPI_Reduce_c",
+	"MPI_Allreduce_c",
+	"MPI_Iallreduce_c",
+	"MPI_Gather_c",
+	"MPI_Gatherv_c",
+	"MPI_Scatter_c",
+	"MPI_Scatterv_c",
+	"MPI_Allgather_c",
+	"MPI_Allgatherv_c",
+	"MPI_Alltoall_c",
+	"MPI_Alltoallv_c",
+	"MPI_Alltoallw_c",
+	"MPI_Reduce_scatter_block_c",
+	"MPI_Reduce_scatter_c",
+	"MPI_Scan_c",
+	"MPI_Exscan_c",
+	"MPI_Put_c",
+	"MPI_Get_c",
+	"MPI_Accumulate_c",
 	"MPI_Pcontrol",
 };
 
@@ -1459,5 +1914,40 @@ const unsigned char lm_fn_flags[LM_NFN] = {
 	0, /* MPI_Init */
 	0, /* MPI_Init_thread */
 	0, /* MPI_Finalize */
+	1, /* MPI_Send_c */
+	1, /* MPI_Ssend_c */
+	1, /* MPI_Bsend_c */
+	1, /* MPI_Rsend_c */
+	1, /* MPI_Isend_c */
+	1, /* MPI_Issend_c */
+	1, /* MPI_Ibsend_c */
+	1, /* MPI_Irsend_c */
+	1, /* MPI_Recv_c */
+	1, /* MPI_Irecv_c */
+	1, /* MPI_Sendrecv_c */
+	1, /* MPI_Sendrecv_replace_c */
+	1, /* MPI_Send_init_c */
+	1, /* MPI_Recv_init_c */
+	1, /* MPI_Bcast_c */
+	1, /* MPI_Ibcast_c */
+	1, /* MPI_Reduce_c */
+	1, /* MPI_Allreduce_c */
+	1, /* MPI_Iallreduce_c */
+	1, /* MPI_Gather_c */
+	1, /* MPI_Gatherv_c */
+	1, /* MPI_Scatter_c */
+	1, /* MPI_Scatterv_c */
+	1, /* MPI_Allgather_c */
+	1, /* MPI_Allgatherv_c */
+	1, /* MPI_Alltoall_c */
+	1, /* MPI_Alltoallv_c */
+	1, /* MPI_Alltoallw_c */
+	1, /* MPI_Reduce_scatter_block_c */
+	1, /* MPI_Reduce_scatter_c */
+	1, /* MPI_Scan_c */
+	1, /* MPI_Exscan_c */
+	1, /* MPI_Put_c */
+	1, /* MPI_Get_c */
+	1, /* MPI_Accumulate_c */
 	0, /* MPI_Pcontrol */
 };

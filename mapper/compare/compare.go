@@ -155,7 +155,7 @@ func summary(v []float64, pairs, off int) PairSummary {
 	for _, x := range v {
 		total += x
 	}
-	s.Min, s.Max, s.Median, s.Mean = stats.Round3(v[0]), stats.Round3(v[len(v)-1]), stats.Round3(v[len(v)/2]), stats.Round3(total/float64(len(v)))
+	s.Min, s.Max, s.Median, s.Mean = stats.Round3(v[0]), stats.Round3(v[len(v)-1]), stats.Round3(stats.MedianSorted(v)), stats.Round3(total/float64(len(v)))
 	return s
 }
 

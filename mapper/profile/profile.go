@@ -110,6 +110,17 @@ type Profile struct {
 	Sizes     []SizeBin
 }
 
+// IsDir reports whether path is a profile directory (it holds meta.json
+// and functions.csv), to tell it from a survey.
+func IsDir(path string) bool {
+	for _, f := range []string{MetaFile, FunctionsFile} {
+		if st, err := os.Stat(filepath.Join(path, f)); err != nil || st.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
 // ReadProfile reads a profile directory written by latmap profile.
 func ReadProfile(dir string) (*Profile, error) {
 	p := &Profile{}

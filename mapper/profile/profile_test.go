@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,4 +46,57 @@ func BenchmarkReadProfile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestParseMonitoring(t *testing.T) {
+	in := "# POINT TO POINT\nE\t0\t1\t5000 bytes\t5 msgs sent\t0,0,5\nI\t0\t1\t80 bytes\t2 msgs sent\t0\nE\t0\t1\t24 bytes\t1 msgs sent\t1\n# COLLECTIVES\nD\tMPI_COMM_WORLD\tprocs: 0,1\nO2A\t0\t0 bytes\t0 msgs sent\n"
+	var got []MatrixRow
+	if err := parseMonitoring(strings.NewReader(in), func(r MatrixRow) { got = append(got, r) }); err != nil {
+		t.Fatal(err)
+	}
+	// E lines only (I lines are collectives' internal messages).
+	if fmt.Sprint(got) != "[{0 1 5000 5} {0 1 24 1}]" {
+		t.Errorf("rows %v", got)
+	}
+	for _, bad := range []string{"E\t0\t1\t5000\t5 msgs sent\n", "E\tx\t1\t5 bytes\t1 msgs sent\n", "E\t0\t1\t-5 bytes\t1 msgs sent\n", "E\t0\t1\n"} {
+		if err := parseMonitoring(strings.NewReader(bad), func(MatrixRow) {}); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("%q: %v, want an error on line 1", bad, err)
+		}
+	}
+}
+
+func TestImportOMPIMonitoring(t *testing.T) {
+	dir := t.TempDir()
+	for r, body := range []string{"E\t0\t1\t100 bytes\t2 msgs sent\t0\n", "E\t1\t0\t50 bytes\t1 msgs sent\t0\nE\t1\t2\t7 bytes\t1 msgs sent\t0\n"} {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("prof.%d.prof", r)), []byte(body), 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "m.csv")
+	var rep strings.Builder
+	if err := ImportOMPIMonitoring(filepath.Join(dir, "prof"), out, false, &rep); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	if want := "src,dst,bytes,messages\n0,1,100,2\n1,0,50,1\n1,2,7,1\n"; string(b) != want {
+		t.Errorf("matrix:\n%s\nwant\n%s", b, want)
+	}
+	if !strings.Contains(rep.String(), "3 rank pairs among 3 ranks, 4 messages, 157 bytes") {
+		t.Errorf("summary %q", rep.String())
+	}
+	if err := ImportOMPIMonitoring(dir, out, false, nil); err == nil {
+		t.Error("an existing output was replaced without force")
+	}
+	if err := ImportOMPIMonitoring(filepath.Join(dir, "nothing"), out, true, nil); err == nil || !strings.Contains(err.Error(), "pml_monitoring_enable") {
+		t.Errorf("no files: %v", err)
+	}
+}
+
+func FuzzParseMonitoring(f *testing.F) {
+	f.Add("E\t0\t1\t5000 bytes\t5 msgs sent\t0,0,5\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		parseMonitoring(strings.NewReader(s), func(r MatrixRow) {
+			if r.Src < 0 || r.Dst < 0 || r.Bytes < 0 || r.Messages < 0 {
+				t.Fatalf("negative row %+v", r)
+			}
+		})
+	})
 }

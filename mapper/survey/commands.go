@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+
+	"github.com/latmap/latmap/internal/text"
 )
 
 // HostPattern compiles a --host-pattern flag into MMPIOptions; "" keeps
@@ -56,8 +58,8 @@ func ImportMMPI(req ImportRequest) error {
 		return err
 	}
 	if req.Report != nil {
-		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %d hosts, %d pairs of %d B, %d repeats\n",
-			req.Out, s.N(), hostCount(s.Ranks), TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
+		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %s, %d pairs of %d B, %d repeats\n",
+			req.Out, s.N(), text.Count(hostCount(s.Ranks), "host"), TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
 		for _, w := range s.Meta.Warnings {
 			fmt.Fprintf(req.Report, "latmap: note: %s\n", w)
 		}

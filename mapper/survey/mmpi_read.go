@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/latmap/latmap/internal/version"
 )
@@ -48,6 +49,7 @@ func ReadMMPIFile(path string, opt MMPIOptions) (*Survey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading mmpi log %s: %w", path, err)
 	}
+	s.Path = path
 	return s, nil
 }
 
@@ -73,7 +75,11 @@ func ReadMMPI(r io.Reader, opt MMPIOptions) (*Survey, error) {
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
 		p.line++
-		if err := p.parseLine(sc.Bytes()); err != nil {
+		b := sc.Bytes()
+		if !printable(b) {
+			return nil, fmt.Errorf("line %d: binary data %s: not an mmpi log (a text file with a \"# Processors: N MsgLen L Repeats: R\" header and one line per rank pair)", p.line, excerpt(string(b)))
+		}
+		if err := p.parseLine(b); err != nil {
 			return nil, fmt.Errorf("line %d: %w", p.line, err)
 		}
 	}
@@ -115,7 +121,7 @@ func (p *mmpiParser) parseLine(b []byte) error {
 			l, err2 := strconv.Atoi(string(m[2]))
 			rep, err3 := strconv.Atoi(string(m[3]))
 			if err1 != nil || err2 != nil || err3 != nil || n > maxMMPIRanks {
-				return fmt.Errorf("bad header %q", b)
+				return fmt.Errorf("bad header %s", excerpt(string(b)))
 			}
 			p.hdr.ranks, p.hdr.msgLen, p.hdr.repeats = n, l, rep
 		} else if m := mmpiHostRe.FindSubmatch(b); m != nil {
@@ -128,21 +134,21 @@ func (p *mmpiParser) parseLine(b []byte) error {
 	rest, semStr := cutLastField(line)
 	rest, meanStr := cutLastField(rest)
 	if meanStr == "" {
-		return fmt.Errorf("want \"<name> <rank>  <name> <rank>  <mean> <stddev>\", got %q", line)
+		return fmt.Errorf("want \"<name> <rank>  <name> <rank>  <mean> <stddev>\", got %s", excerpt(line))
 	}
 	mean, err := parseMMPIFloat(meanStr)
 	if err != nil {
-		return fmt.Errorf("average %q: %w", meanStr, err)
+		return fmt.Errorf("average %s: %w", excerpt(meanStr), err)
 	}
 	sem, err := parseMMPIFloat(semStr)
 	if err != nil {
-		return fmt.Errorf("stddev %q: %w", semStr, err)
+		return fmt.Errorf("stddev %s: %w", excerpt(semStr), err)
 	}
 	// Then the second rank.
 	rest, rank2Str := cutLastField(rest)
 	rank2, err := parseRankField(rank2Str)
 	if err != nil {
-		return fmt.Errorf("second rank %q: %w", rank2Str, err)
+		return fmt.Errorf("second rank %s: %w", excerpt(rank2Str), err)
 	}
 	name1, rank1, name2, err := p.splitNames(rest, rank2)
 	if err != nil {
@@ -164,7 +170,7 @@ func (p *mmpiParser) parseLine(b []byte) error {
 		return nil // mmpi logs a rank with itself as 0.00
 	}
 	if math.IsInf(mean, 0) || mean < 0 {
-		return fmt.Errorf("average %q is not a round-trip time", meanStr)
+		return fmt.Errorf("average %s is not a round-trip time", excerpt(meanStr))
 	}
 	p.rows = append(p.rows, mmpiRow{a: min(rank1, rank2), b: max(rank1, rank2), mean: mean, sem: sem})
 	p.rowLine = append(p.rowLine, p.line)
@@ -212,7 +218,7 @@ func (p *mmpiParser) splitNames(s string, rank2 int) (name1 string, rank1 int, n
 		i = j + 1
 	}
 	if len(cands) == 0 {
-		return "", 0, "", fmt.Errorf("cannot find \"<name> <rank>  <name>\" before the second rank in %q", s)
+		return "", 0, "", fmt.Errorf("cannot find \"<name> <rank>  <name>\" before the second rank in %s", excerpt(s))
 	}
 	best, bestScore := 0, -1
 	for i, c := range cands {
@@ -390,4 +396,25 @@ func parseMMPIFloat(s string) (float64, error) {
 func hostCount(ranks []Rank) int {
 	_, n := HostIndex(ranks)
 	return n
+}
+
+// printable reports whether a line can be text: no NUL or other control
+// bytes but tab and carriage return, and valid UTF-8.
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
+// excerpt quotes at most the first 40 bytes of s, in ASCII, for an error
+// message, so a broken or binary input never floods the terminal.
+func excerpt(s string) string {
+	const max = 40
+	if len(s) > max {
+		return strconv.QuoteToASCII(s[:max]) + "..."
+	}
+	return strconv.QuoteToASCII(s)
 }

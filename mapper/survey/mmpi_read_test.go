@@ -103,6 +103,9 @@ func TestReadMMPI(t *testing.T) {
 		{"renamed rank", mmpiHead + "a 000  a 001 1.5 0.25\na 000  c 001 1.5 0.25\n", "line 5: rank 1 is \"c\" here but \"a\" on line 4"},
 		{"negative", mmpiHead + "a 000  a 001 -1.5 0.25\n", "line 4: average"},
 		{"rank never seen", mmpiHead + "a 000  a 001 1.5 0.25\n", ""},
+		{"binary", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n",
+			`line 1: binary data "\x7fELF\x02\x01\x01\x00`},
+		{"long field quoted short", mmpiHead + "a 000  a 001 " + strings.Repeat("z", 500) + " 0.25\n", `line 4: average "` + strings.Repeat("z", 40) + `"...: not a number`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,6 +118,9 @@ func TestReadMMPI(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %v, want one containing %q (got survey %v)", err, tc.wantErr, s != nil)
+			}
+			if len(err.Error()) > 300 {
+				t.Errorf("error of %d bytes; quote a short excerpt: %v", len(err.Error()), err)
 			}
 		})
 	}

@@ -101,7 +101,7 @@ func ParseMetric(s string) (Metric, error) {
 			return Metric(i), nil
 		}
 	}
-	return 0, fmt.Errorf("mapper: unknown metric %q (want one of mean, std, min, median, p99, isolated)", s)
+	return 0, fmt.Errorf("unknown metric %q (want one of mean, std, min, median, p99, isolated)", s)
 }
 
 // AllMetrics lists every metric.
@@ -236,16 +236,12 @@ func (t *PairTable) Set(p *PairStats) {
 	}
 }
 
-// Row fills dst (length N) with metric m between rank a and every rank.
-func (t *PairTable) Row(m Metric, a int, dst []float64) {
-	for b := 0; b < t.N; b++ {
-		dst[b] = t.At(m, a, b)
-	}
-}
-
 // Survey is a survey directory in memory.
 type Survey struct {
-	Meta  SurveyMeta
+	Meta SurveyMeta
+	// Path is the directory or log it was read from ("" when made in
+	// memory), to name it in titles and messages.
+	Path  string
 	Ranks []Rank
 	// Tables holds one PairTable per message size, in increasing size.
 	Tables []*PairTable
@@ -270,7 +266,7 @@ func (s *Survey) Sizes() []int {
 // size < 0.
 func (s *Survey) Table(size int) (*PairTable, error) {
 	if len(s.Tables) == 0 {
-		return nil, fmt.Errorf("mapper: survey has no pairs")
+		return nil, fmt.Errorf("survey has no pairs")
 	}
 	if size < 0 {
 		return s.Tables[0], nil
@@ -280,22 +276,7 @@ func (s *Survey) Table(size int) (*PairTable, error) {
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("mapper: survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
-}
-
-// Dense returns metric m at a size as a full N x N row-major matrix with a
-// zero diagonal and NaN for unmeasured pairs.
-func (t *PairTable) Dense(m Metric) []float64 {
-	n := t.N
-	out := make([]float64, n*n)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			v := t.At(m, a, b)
-			out[a*n+b] = v
-			out[b*n+a] = v
-		}
-	}
-	return out
+	return nil, fmt.Errorf("survey has no pairs of %d bytes (sizes: %v)", size, s.Sizes())
 }
 
 func (s *Survey) sortTables() {
@@ -306,16 +287,16 @@ func (s *Survey) sortTables() {
 // in order, at least two ranks, tables of N ranks.
 func (s *Survey) Validate() error {
 	if len(s.Ranks) < 2 {
-		return fmt.Errorf("mapper: survey has %d ranks, need at least 2", len(s.Ranks))
+		return fmt.Errorf("survey has %d ranks, need at least 2", len(s.Ranks))
 	}
 	for i, r := range s.Ranks {
 		if r.Rank != i {
-			return fmt.Errorf("mapper: %s row %d has rank %d, want %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i)
+			return fmt.Errorf("%s row %d has rank %d, want %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i)
 		}
 	}
 	for _, t := range s.Tables {
 		if t.N != len(s.Ranks) {
-			return fmt.Errorf("mapper: pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
+			return fmt.Errorf("pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
 		}
 	}
 	return nil

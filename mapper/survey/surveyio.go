@@ -32,7 +32,7 @@ type LoadOptions struct {
 
 // ReadSurvey reads a survey directory.
 func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
-	s := &Survey{}
+	s := &Survey{Path: dir}
 	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
 	if err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w (is it a directory written by latmap survey or latmap import?)", dir, err)
@@ -309,13 +309,18 @@ func parsePairLine(b []byte, keep [numMetrics]bool, p *PairStats) error {
 	floats := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
 	for i, dst := range floats {
 		fb := fields[4+i]
-		if len(fb) == 0 || !keep[i] {
+		if len(fb) == 0 {
 			*dst = math.NaN()
 			continue
 		}
+		// Every field is checked, also those not kept: a row with a broken
+		// column is a broken row, whichever metric is drawn.
 		v, err := parseMicros(fb)
 		if err != nil {
 			return fmt.Errorf("%s: %w", PairsHeader[4+i], err)
+		}
+		if !keep[i] {
+			v = math.NaN()
 		}
 		*dst = v
 	}

@@ -3,6 +3,7 @@ package survey
 import (
 	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,5 +172,30 @@ func TestReadNodeBandwidthErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ReadNodeBandwidth(%q) error = %v, want one containing %q", c.in, err, c.want)
 		}
+	}
+}
+
+// TestReadSurveyValidatesEveryField: a broken column is an error with its
+// line number even when the metric it holds is not the one loaded.
+func TestReadSurveyValidatesEveryField(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	if err := WriteSurvey(dir, testSurvey(), false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, PairsFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	f := strings.Split(lines[2], ",")
+	f[4] = "abc" // rtt_mean_us
+	lines[2] = strings.Join(f, ",")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadSurvey(dir, LoadOptions{Metrics: []Metric{Median}})
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "rtt_mean_us") {
+		t.Errorf("ReadSurvey with rtt_mean_us=abc on line 3, loading the median: %v, want an error naming line 3 and rtt_mean_us", err)
 	}
 }

@@ -168,12 +168,6 @@ func replayMerges[T any](n int, raw []T, get func(T) (a, b int, h float64)) *Den
 	return dg
 }
 
-// Cut returns the cluster of every item when only merges of height <= h are
-// applied, numbered 0, 1, ... in order of each cluster's lowest item.
-func (dg *Dendrogram) Cut(h float64) []int {
-	return dg.CutMerges(sort.Search(len(dg.Merges), func(i int) bool { return dg.Merges[i].Height > h }))
-}
-
 // CutMerges returns the clusters after the first k merges.
 func (dg *Dendrogram) CutMerges(k int) []int {
 	n := dg.N

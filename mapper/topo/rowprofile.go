@@ -3,6 +3,7 @@ package topo
 import (
 	"math"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -15,7 +16,7 @@ type rowProfiles struct {
 }
 
 // maxProfileWork bounds pairs x reference ranks of the profile distances
-// (a few hundred milliseconds): every rank is a reference up to 360 ranks,
+// (a few hundred milliseconds): every rank is a reference up to 512 ranks,
 // fewer above (8 at 4096 ranks).
 const maxProfileWork = 1 << 26
 
@@ -157,7 +158,7 @@ func (lm *levelMedians) of(ends []int) []float64 {
 			v = math.NaN()
 			if seg := lm.grouped[lm.start[lo]:lm.start[e+1]]; len(seg) > 0 {
 				lm.scratch = append(lm.scratch[:0], seg...)
-				v = float64(selectK(lm.scratch, len(lm.scratch)/2))
+				v = stats.MedianInPlace(lm.scratch)
 			}
 			lm.seen[key] = v
 		}

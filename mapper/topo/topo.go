@@ -129,7 +129,7 @@ type Rank struct {
 func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error) {
 	if want >= 0 {
 		if !t.HasValues(want) {
-			return 0, fmt.Errorf("mapper: the survey has no %s values at %d bytes", want, t.Size)
+			return 0, fmt.Errorf("the survey has no %s values at %d bytes", want, t.Size)
 		}
 		return want, nil
 	}
@@ -138,7 +138,7 @@ func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error
 			return m, nil
 		}
 	}
-	return 0, fmt.Errorf("mapper: the survey has no latencies at %d bytes", t.Size)
+	return 0, fmt.Errorf("the survey has no latencies at %d bytes", t.Size)
 }
 
 // Infer groups ranks into levels from the latency matrix alone.
@@ -157,6 +157,68 @@ func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error
 // (a slow core) is folded into the level below and reported as a note.
 // Host names are only used afterwards, to check.
 func Infer(s *survey.Survey, opt Options) (*Topology, error) {
+	opt = opt.withDefaults()
+	t, err := s.Table(opt.Size)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ChooseMetric(t, opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	n := s.N()
+	if n < 2 {
+		return nil, fmt.Errorf("topology needs at least 2 ranks, the survey has %d", n)
+	}
+	vals := t.Values[m]
+	dg := cluster(n, vals, opt.ProfileWeight)
+	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
+	h := make([]float64, len(dg.Merges))
+	for i, mg := range dg.Merges {
+		h[i] = mg.Height
+	}
+	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
+	lm := &levelMedians{grouped: grouped, start: start}
+	bounds, med := levelBounds(h, lm, opt.LevelRatio)
+	nodeBound := nodeBoundary(bounds, med, opt)
+	// Fold levels made only of single ranks joining a group.
+	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
+	// Levels: merges (bounds[i-1], bounds[i]]; the last level ends at the
+	// last merge.
+	ends := append(append([]int(nil), bounds...), len(h)-1)
+	groups := make([][]int, len(ends))
+	for i, e := range ends {
+		groups[i] = dg.CutMerges(e + 1)
+	}
+	median := math.NaN() // of all known pairs, needed only without nodes
+	if nodeBound < 0 {
+		median = lm.of([]int{len(h) - 1})[0]
+	}
+	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
+	topo.Group = groups
+	topo.setLevels(names, groups, levelStats(dg, lm, ends))
+	node := topo.nodes(names, groups, s.Ranks, opt, median)
+	topo.setNodes(node, s.Ranks)
+	if topo.Nodes == 1 && topo.NodeLevel < 0 {
+		// The host names put every rank on one node: its pairs are all
+		// inside that node, whatever the latencies alone would call them.
+		for i := range topo.Levels {
+			if topo.Levels[i].Name == LevelNetwork {
+				topo.Levels[i].Name = LevelNode
+				topo.NodeLevel = i
+			}
+		}
+	}
+	for _, r := range outliers {
+		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
+	}
+	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
+	return topo, nil
+}
+
+// withDefaults fills the options left zero (or out of range) with
+// DefaultOptions' values.
+func (opt Options) withDefaults() Options {
 	def := DefaultOptions()
 	if opt.LevelRatio <= 1 {
 		opt.LevelRatio = def.LevelRatio
@@ -176,71 +238,59 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	if opt.StrongNodeRatio <= 1 {
 		opt.StrongNodeRatio = def.StrongNodeRatio
 	}
-	t, err := s.Table(opt.Size)
-	if err != nil {
-		return nil, err
-	}
-	m, err := ChooseMetric(t, opt.Metric)
-	if err != nil {
-		return nil, err
-	}
-	n := s.N()
-	if n < 2 {
-		return nil, fmt.Errorf("mapper: topology needs at least 2 ranks, the survey has %d", n)
-	}
-	vals := t.Values[m]
-	// The dissimilarity of two ranks is their round trip, raised when their
-	// rows of the matrix differ: ranks on one node have the same round
-	// trips to everyone else, which tells nodes apart where single round
-	// trips within and between nodes overlap.
+	return opt
+}
+
+// cluster merges the n ranks by average linkage on their dissimilarity:
+// their round trip, raised when their rows of the matrix differ (weight
+// wgt). Ranks on one node have the same round trips to everyone else,
+// which tells nodes apart where single round trips within and between
+// nodes overlap.
+func cluster(n int, vals []float32, wgt float64) *Dendrogram {
 	prof := newRowProfiles(n, vals)
-	wgt := opt.ProfileWeight
-	dist := func(a, b int) float64 {
+	return AverageLinkage(n, func(a, b int) float64 {
 		v := float64(vals[survey.TriIndex(n, a, b)])
 		if wgt > 0 {
 			v *= 1 + wgt*prof.distance(a, b)
 		}
 		return v
-	}
-	dg := AverageLinkage(n, dist)
-	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
+	})
+}
 
-	// Level boundaries: indices k such that merges [0, k] are below the
-	// boundary and merge k+1 above, where the merge heights jump.
-	h := make([]float64, len(dg.Merges))
-	for i, mg := range dg.Merges {
-		h[i] = mg.Height
-	}
-	var bounds []int
+// levelBounds returns the level boundaries, indices k such that merges
+// [0, k] are below the boundary and merge k+1 above, where the merge
+// heights h jump by ratio, and the levels' median round trips. Levels
+// whose round trips are alike are one level: the boundary between the two
+// most alike is dropped until every step between successive levels'
+// medians is at least ratio.
+func levelBounds(h []float64, lm *levelMedians, ratio float64) (bounds []int, med []float64) {
 	for k := 0; k+1 < len(h); k++ {
-		if h[k] <= 0 || h[k+1]/h[k] >= opt.LevelRatio {
+		if h[k] <= 0 || h[k+1]/h[k] >= ratio {
 			bounds = append(bounds, k)
 		}
 	}
 	bounds = largestJumps(h, bounds, maxLevels)
-	// Levels whose round trips are alike are one level: drop the
-	// boundary between the two most alike until every step between
-	// successive levels' median round trips is at least LevelRatio.
-	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
-	lm := &levelMedians{grouped: grouped, start: start}
-	var med []float64
 	for {
 		ends := append(append([]int(nil), bounds...), len(h)-1)
 		med = lm.of(ends)
-		worst, worstR := -1, opt.LevelRatio
+		worst, worstR := -1, ratio
 		for i := 0; i+1 < len(med); i++ {
 			if r := med[i+1] / med[i]; !(r >= worstR) {
 				worst, worstR = i, r
 			}
 		}
 		if worst < 0 {
-			break
+			return bounds, med
 		}
 		bounds = append(bounds[:worst], bounds[worst+1:]...)
 	}
-	// The node boundary: the largest step between successive levels'
-	// medians, if at least NodeRatio, into round trips of at least
-	// NetworkUs, from round trips below NodeMaxUs or by StrongNodeRatio.
+}
+
+// nodeBoundary is the boundary between nodes, or -1: the largest step
+// between successive levels' medians, if at least NodeRatio, into round
+// trips of at least NetworkUs, from round trips below NodeMaxUs or by
+// StrongNodeRatio.
+func nodeBoundary(bounds []int, med []float64, opt Options) int {
 	nodeBound, nodeRatio := -1, 0.0
 	for i, b := range bounds {
 		r := med[i+1] / med[i]
@@ -248,32 +298,26 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 			nodeBound, nodeRatio = b, r
 		}
 	}
-	// Fold levels made only of single ranks joining a group.
-	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
-	// Levels: merges (bounds[i-1], bounds[i]]; the last level ends at the
-	// last merge.
-	ends := append(append([]int(nil), bounds...), len(h)-1)
-	groups := make([][]int, len(ends))
-	for i, e := range ends {
-		groups[i] = dg.CutMerges(e + 1)
-	}
-	median := math.NaN() // of all known pairs, needed only without nodes
-	if nodeBound < 0 {
-		median = lm.of([]int{len(h) - 1})[0]
-	}
-	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
-	topo.Group = groups
-	lstats := levelStats(dg, lm, ends)
-	for i := range ends {
-		st := lstats[i]
+	return nodeBound
+}
+
+// setLevels records the levels and which one is the node level.
+func (topo *Topology) setLevels(names []string, groups [][]int, lstats []levelStat) {
+	for i, st := range lstats {
 		topo.Levels = append(topo.Levels, Level{Name: names[i], RTTMin: stats.Round3(st.min), RTTMax: stats.Round3(st.max),
 			RTTMedian: stats.Round3(st.median), Pairs: st.pairs, Groups: maxInt(groups[i]) + 1})
 		if names[i] == LevelNode {
 			topo.NodeLevel = i
 		}
 	}
-	// Nodes.
-	node := make([]int, n)
+}
+
+// nodes numbers the node of every rank: the node level's groups; all one
+// node when no level leaves it; else, when the latencies cannot decide,
+// the host names where they group ranks, or one node per rank, with a
+// note saying which.
+func (topo *Topology) nodes(names []string, groups [][]int, ranks []survey.Rank, opt Options, median float64) []int {
+	node := make([]int, len(ranks))
 	switch {
 	case topo.NodeLevel >= 0:
 		copy(node, groups[topo.NodeLevel])
@@ -284,7 +328,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		// Latencies alone cannot tell one node of slow shared memory
 		// (an oversubscribed node) from one rank per node; where the host
 		// names put several ranks together, they decide.
-		if hosts := hostNodes(s.Ranks); hosts != nil {
+		if hosts := hostNodes(ranks); hosts != nil {
 			copy(node, hosts)
 			topo.Notes = append(topo.Notes, why+": latencies alone cannot tell one node from one rank per node, so the nodes are taken from the host names")
 			break
@@ -294,9 +338,14 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		}
 		topo.Notes = append(topo.Notes, why+": every rank is taken to be on its own node")
 	}
-	topo.Ranks = make([]Rank, n)
-	for r := 0; r < n; r++ {
-		topo.Ranks[r] = Rank{Rank: r, Host: s.Ranks[r].Host, Node: node[r]}
+	return node
+}
+
+// setNodes records the ranks' nodes, the counts and the layout.
+func (topo *Topology) setNodes(node []int, ranks []survey.Rank) {
+	topo.Ranks = make([]Rank, len(node))
+	for r := range node {
+		topo.Ranks[r] = Rank{Rank: r, Host: ranks[r].Host, Node: node[r]}
 	}
 	topo.Nodes = maxInt(node) + 1
 	topo.RanksPerNode = make([]int, topo.Nodes)
@@ -304,12 +353,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		topo.RanksPerNode[x]++
 	}
 	topo.Layout = ClassifyLayout(node)
-	topo.Description = DescribeLayout(node, s.Ranks)
-	for _, r := range outliers {
-		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
-	}
-	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
-	return topo, nil
+	topo.Description = DescribeLayout(node, ranks)
 }
 
 // maxLevels bounds the candidate level boundaries: real hierarchies have
@@ -466,41 +510,6 @@ func levelStats(dg *Dendrogram, lm *levelMedians, ends []int) []levelStat {
 	return out
 }
 
-// selectK returns the k-th smallest of x (reordering x), in linear
-// expected time: sorting the 8 million pairs of a 4096-rank survey to take
-// medians would cost seconds.
-func selectK(x []float32, k int) float32 {
-	lo, hi := 0, len(x)-1
-	seed := uint32(len(x))*2654435761 + 1
-	for lo < hi {
-		seed = seed*1664525 + 1013904223
-		pivot := x[lo+int(seed%uint32(hi-lo+1))]
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
-		}
-	}
-	return x[k]
-}
-
 func maxInt(x []int) int {
 	m := -1
 	for _, v := range x {
@@ -546,7 +555,6 @@ func ClassifyLayout(node []int) string {
 // "4 nodes x 32 ranks, block (ranks 0-31 on nid00670, 32-63 on nid00671,
 // ...)". A node is named by its ranks' host when they share one.
 func DescribeLayout(node []int, ranks []survey.Rank) string {
-	n := len(node)
 	k := maxInt(node) + 1
 	members := make([][]int, k)
 	for r, x := range node {
@@ -586,7 +594,6 @@ func DescribeLayout(node []int, ranks []survey.Rank) string {
 		b.WriteString(", ...")
 	}
 	b.WriteString(")")
-	_ = n
 	return b.String()
 }
 
@@ -647,24 +654,7 @@ func FormatRanks(r []int) string {
 		return fmt.Sprintf("%d,%d,...,%d", r[0], r[1], r[len(r)-1])
 	}
 	// Ranges.
-	var parts []string
-	for i := 0; i < len(r); {
-		j := i
-		for j+1 < len(r) && r[j+1] == r[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", r[i], r[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(r[i]))
-		}
-		i = j + 1
-		if len(parts) == 6 && i < len(r) {
-			parts = append(parts, "...")
-			break
-		}
-	}
-	return strings.Join(parts, ",")
+	return survey.RankRanges(r, 6)
 }
 
 // CheckHosts compares inferred nodes with host names. It reports a rank

@@ -59,14 +59,33 @@ func TestInferTopologyRealLogs(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			s := readTestLog(t, tc.file, survey.MMPIOptions{})
+			// The host names of these logs are node names (see
+			// ../shared/data/README.md), so they are the truth; the
+			// inference itself sees no host names, so
+			// only the latencies can separate the nodes.
+			truth := hostGroups(s)
+			blind := *s
+			blind.Ranks = append([]survey.Rank(nil), s.Ranks...)
+			for i := range blind.Ranks {
+				blind.Ranks[i].Host = ""
+			}
+			tb, err := Infer(&blind, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := inferredNodes(tb); !reflect.DeepEqual(got, truth) {
+				t.Errorf("inferred nodes from latencies alone\n%v\nwant (host names)\n%v", got, truth)
+			}
+			if tb.Layout != tc.layout {
+				t.Errorf("layout from latencies alone %q, want %q", tb.Layout, tc.layout)
+			}
+			// With the host names, they check the result and name nodes.
 			tp, err := Infer(s, DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The host names of these logs are node names (see
-			// ../shared/data/README.md), so they are the truth.
-			if got, want := inferredNodes(tp), hostGroups(s); !reflect.DeepEqual(got, want) {
-				t.Errorf("inferred nodes\n%v\nwant (host names)\n%v", got, want)
+			if got := inferredNodes(tp); !reflect.DeepEqual(got, truth) {
+				t.Errorf("inferred nodes\n%v\nwant (host names)\n%v", got, truth)
 			}
 			if !tp.HostsAgree || len(tp.Disagreements) != 0 {
 				t.Errorf("hosts agree = %v, disagreements %q", tp.HostsAgree, tp.Disagreements)
@@ -278,17 +297,6 @@ func TestAverageLinkageMissingPairs(t *testing.T) {
 	}
 }
 
-func TestSelectK(t *testing.T) {
-	x := []float32{5, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}
-	// Sorted: 1 1 2 3 4 5 5 5 5 6 9.
-	for k, want := range []float32{1, 1, 2, 3, 4, 5, 5, 5, 5, 6, 9} {
-		y := append([]float32(nil), x...)
-		if got := selectK(y, k); got != want {
-			t.Errorf("selectK(%d) = %v, want %v", k, got, want)
-		}
-	}
-}
-
 // TestInferTopologyTorus puts 2, 3 and 4 ranks on each node of the real
 // Blue Waters 32 x 1 network (its measured node-to-node round trips, 4.2 to
 // 45 us, as the network) with 2.6 us within a node, the Blue Waters
@@ -395,5 +403,19 @@ func TestInferTopologyOversubscribedNode(t *testing.T) {
 	}
 	if tp.Nodes != 1 || !tp.HostsAgree {
 		t.Errorf("%s, hosts agree %v, disagreements %q; want 1 node x 4 ranks", tp.Description, tp.HostsAgree, tp.Disagreements)
+	}
+}
+
+// TestOneHostSlowSharedMemory: an oversubscribed host (every round trip
+// 3 us, too slow for latencies alone to call it one node) is one node from
+// its host name, and its only level is the node, not a network.
+func TestOneHostSlowSharedMemory(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 1, Sockets: 1, Cores: 4, RTT: [4]float64{3, 3, 3, 3}, Noise: 0.02, Seed: 4})
+	tp, err := Infer(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp.Nodes != 1 || len(tp.Levels) != 1 || tp.Levels[0].Name != LevelNode || tp.NodeLevel != 0 {
+		t.Errorf("one host: %d nodes, levels %+v (node level %d), want one node whose level is %q", tp.Nodes, tp.Levels, tp.NodeLevel, LevelNode)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
@@ -186,8 +187,8 @@ func summary(w io.Writer, p *profile.Profile, opt Options) error {
 	if p.HasMode(profile.ModeCollectivesInMatrix) {
 		what = "matrix bytes (point-to-point and collectives)"
 	}
-	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %d hosts, %d rank pairs)\n", what,
-		intra, inter, pct(float64(inter), float64(intra+inter)), len(hosts), len(p.Matrix))
+	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %s, %d rank pairs)\n", what,
+		intra, inter, pct(float64(inter), float64(intra+inter)), text.Count(len(hosts), "host"), len(p.Matrix))
 	if len(p.Meta.Unmeasured) > 0 || len(p.Meta.Warnings) > 0 {
 		fmt.Fprintln(w, "  not measured exactly:")
 		for _, s := range append(append([]string{}, p.Meta.Unmeasured...), p.Meta.Warnings...) {
@@ -208,7 +209,7 @@ func pct(a, b float64) string {
 func ReportDir(w io.Writer, dir string, opt Options) error {
 	p, err := profile.ReadProfile(dir)
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return err
 	}
 	return Report(w, p, opt)
 }

@@ -7,6 +7,8 @@
  * With a third argument "pingpong" only the ping-pong runs; with "coll"
  * only batches of N MPI_Bcast and of N MPI_Allreduce of one int on
  * MPI_COMM_SELF (median ns per call).
+ * With OVERHEAD_THREAD_MULTIPLE=1 in the environment it asks for
+ * MPI_THREAD_MULTIPLE (what a threaded program pays).
  * Usage: overhead N BATCHES [pingpong|coll]. */
 #include <string.h>
 #include <mpi.h>
@@ -38,7 +40,13 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-	MPI_Init(&argc, &argv);
+	const char *mt = getenv("OVERHEAD_THREAD_MULTIPLE");
+	if (mt && !strcmp(mt, "1")) {
+		int provided;
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+	} else {
+		MPI_Init(&argc, &argv);
+	}
 	int rank, size, n = argc > 1 ? atoi(argv[1]) : 1000000, batches = argc > 2 ? atoi(argv[2]) : 9;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);

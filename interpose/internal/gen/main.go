@@ -114,8 +114,14 @@ func generate() (map[string][]byte, error) {
 			fl = flagRecv
 		}
 		flags = append(flags, fl)
+		if p.MPI4 {
+			w.WriteString("#if MPI_VERSION >= 4\n")
+		}
 		if err := wrapper(&w, &hooks, p, args); err != nil {
 			return nil, fmt.Errorf("MPI_%s: %w", p.Name, err)
+		}
+		if p.MPI4 {
+			w.WriteString("#endif\n\n")
 		}
 	}
 	ids.WriteString("\tLM_NFN\n};\n\n#define LM_FLAG_UNMEASURED 1\n#define LM_FLAG_COLLECTIVE 2\n#define LM_FLAG_RECV 4\n\n")

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/latmap/latmap/placement"
+)
+
+func newVerifyCmd() *cobra.Command {
+	var opt placement.VerifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify -o DIR --rankfile FILE [--place advice.json] [--runs K] -- LAUNCH COMMAND...",
+		Short: "measure a placement's gain for real: the launch command as given against the same with the placement file",
+		Long: `Verify runs the launch command as given ("current") and with the placement
+file latmap place wrote ("proposal"), alternating, K times each, and
+records every run's wall time and exit status (DIR/runs.csv), the medians,
+the measured speedup with its 95% interval and, with --place, the
+speedup latmap place predicted (DIR/meta.json).
+
+Mapping options of the launch line (--map-by, --bind-to, -npernode; Hydra's
+-bind-to, -ppn, -f; srun's --distribution, --cpu-bind) are replaced for
+the proposal runs by the file, inserted as the launcher takes it (Open MPI
+-rf, Hydra -f, srun --distribution=arbitrary with SLURM_HOSTFILE); both
+commands are printed. A failed run stops the verification, with its output.
+
+  latmap place --survey cluster/ --profile app/ -o app.rankfile --json > advice.json
+  latmap verify -o verify/ --rankfile app.rankfile --place advice.json -- mpirun -np 64 --map-by node ./app`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.Command, opt.Out = args, cmd.OutOrStdout()
+			_, err := placement.Verify(cmd.Context(), opt)
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opt.Output, "output", "o", "", "verification directory to write (runs.csv, meta.json)")
+	f.StringVar(&opt.File, "rankfile", "", "the placement file latmap place wrote (rankfile, machine file or Slurm hostfile)")
+	f.StringVar(&opt.Place, "place", "", "latmap place --json output, to compare the measured speedup with the predicted one")
+	f.IntVar(&opt.Runs, "runs", 5, "runs of each variant")
+	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: detected from the command)")
+	f.BoolVarP(&opt.Force, "force", "f", false, "replace an existing output directory")
+	cmd.MarkFlagRequired("output")
+	cmd.MarkFlagRequired("rankfile")
+	return cmd
+}

@@ -1,0 +1,61 @@
+package launcher
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	ompi := func(context.Context, string) string { return "mpirun (Open MPI) 4.1.4\n" }
+	mpich := func(context.Context, string) string { return "HYDRA build details:\n    Version: 4.0\n" }
+	other := func(context.Context, string) string { return "something else" }
+	for _, tc := range []struct {
+		argv0 string
+		probe versionProbe
+		want  Launcher
+		err   string
+	}{
+		{"srun", other, Slurm, ""},
+		{"/usr/bin/srun", other, Slurm, ""},
+		{"orterun", other, OpenMPI, ""},
+		{"mpirun.openmpi", other, OpenMPI, ""},
+		{"mpiexec.hydra", other, Hydra, ""},
+		{"mpirun.mpich", other, Hydra, ""},
+		{"sh", ompi, OpenMPI, ""}, // resolved below: sh is on PATH, named mpirun by the test
+		{"./app", ompi, "", "not a launcher latmap knows"},
+		{"python3", ompi, "", "not a launcher latmap knows"},
+	} {
+		argv0 := tc.argv0
+		if argv0 == "sh" {
+			// An "mpirun" that exists: a symlink to sh in a temp dir.
+			dir := t.TempDir()
+			sh, err := exec.LookPath("sh")
+			if err != nil {
+				t.Skip("no sh")
+			}
+			argv0 = filepath.Join(dir, "mpirun")
+			if err := os.Symlink(sh, argv0); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []struct {
+				probe versionProbe
+				want  Launcher
+				err   string
+			}{{ompi, OpenMPI, ""}, {mpich, Hydra, ""}, {other, "", "cannot tell Open MPI from MPICH"}} {
+				got, err := detect(context.Background(), argv0, p.probe)
+				if got != p.want || (err == nil) != (p.err == "") || (err != nil && !strings.Contains(err.Error(), p.err)) {
+					t.Errorf("mpirun with probe: got %q, %v; want %q, %q", got, err, p.want, p.err)
+				}
+			}
+			continue
+		}
+		got, err := detect(context.Background(), argv0, tc.probe)
+		if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("detect(%q) = %q, %v; want %q, error %q", argv0, got, err, tc.want, tc.err)
+		}
+	}
+}

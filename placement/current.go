@@ -1,0 +1,227 @@
+package placement
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// RankSlot is where a placement file puts one rank: its host (or, for a
+// Cray rank order, the index of its group: which node a group lands on is
+// the allocation's choice) and cpu (-1 when the file does not say).
+type RankSlot struct {
+	Host  string
+	Group int // Cray: the line the rank is on; -1 otherwise
+	CPU   int
+}
+
+var (
+	rankfileLine = regexp.MustCompile(`^rank\s+(\d+)\s*=\s*(\S+)\s+slot\s*=\s*(\d+)\s*$`)
+	machineLine  = regexp.MustCompile(`^([^\s:#]+)(?::(\d+))?(?:\s+binding=user:([\d,]+))?\s*$`)
+	rankOrder    = regexp.MustCompile(`^\d+(\s*,\s*\d+)*$`)
+)
+
+// ReadPlacementFile reads a placement in any format latmap place writes
+// (Open MPI rankfile, MPICH machine file with its binding lists, Slurm
+// SLURM_HOSTFILE with the --cpu-bind=map_cpu list of its header, Cray
+// MPICH_RANK_ORDER) or one written by hand or another tool in those
+// formats, and returns where each rank goes and the format it read.
+func ReadPlacementFile(path string) ([]RankSlot, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("--current: %w", err)
+	}
+	defer f.Close()
+	var lines []string
+	var lineNo []int
+	mapCPU := ""
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "#") {
+			if _, b, ok := strings.Cut(l, "--cpu-bind=map_cpu:"); ok {
+				mapCPU, _, _ = strings.Cut(b, " ")
+			}
+			continue
+		}
+		if l != "" {
+			lines, lineNo = append(lines, l), append(lineNo, n)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, "", fmt.Errorf("--current %s: %w", path, err)
+	}
+	if len(lines) == 0 {
+		return nil, "", fmt.Errorf("--current %s: no placement in it", path)
+	}
+	bad := func(i int, want string) error {
+		return fmt.Errorf("--current %s line %d: %q is not %s", path, lineNo[i], lines[i], want)
+	}
+	switch {
+	case rankfileLine.MatchString(lines[0]):
+		return readRankfile(lines, bad)
+	case rankOrder.MatchString(lines[0]):
+		return readRankOrder(lines, bad)
+	case strings.Contains(lines[0], ":") || strings.Contains(lines[0], "binding="):
+		return readMachineFile(lines, bad)
+	}
+	return readHostfile(lines, mapCPU, bad)
+}
+
+func readRankfile(lines []string, bad func(int, string) error) ([]RankSlot, string, error) {
+	out := make([]RankSlot, len(lines))
+	seen := make([]bool, len(lines))
+	for i, l := range lines {
+		m := rankfileLine.FindStringSubmatch(l)
+		if m == nil {
+			return nil, "", bad(i, "an Open MPI rankfile line (rank N=HOST slot=CPU)")
+		}
+		r, _ := strconv.Atoi(m[1])
+		cpu, _ := strconv.Atoi(m[3])
+		if r >= len(lines) || seen[r] {
+			return nil, "", bad(i, fmt.Sprintf("a new rank below %d (each rank 0..N-1 once)", len(lines)))
+		}
+		seen[r] = true
+		out[r] = RankSlot{Host: m[2], Group: -1, CPU: cpu}
+	}
+	return out, FormatOpenMPI, nil
+}
+
+func readMachineFile(lines []string, bad func(int, string) error) ([]RankSlot, string, error) {
+	var out []RankSlot
+	for i, l := range lines {
+		m := machineLine.FindStringSubmatch(l)
+		if m == nil {
+			return nil, "", bad(i, "a Hydra machine file line (HOST[:COUNT] [binding=user:CPU,...])")
+		}
+		count := 1
+		if m[2] != "" {
+			count, _ = strconv.Atoi(m[2])
+		}
+		var cpus []string
+		if m[3] != "" {
+			cpus = strings.Split(m[3], ",")
+			if len(cpus) != count {
+				return nil, "", bad(i, fmt.Sprintf("a line whose binding lists %d cpus", count))
+			}
+		}
+		for k := 0; k < count; k++ {
+			cpu := -1
+			if cpus != nil {
+				cpu, _ = strconv.Atoi(cpus[k])
+			}
+			out = append(out, RankSlot{Host: m[1], Group: -1, CPU: cpu})
+		}
+	}
+	return out, FormatMPICH, nil
+}
+
+// readHostfile reads a SLURM_HOSTFILE: the host of each rank, and the cpu
+// of each rank from the map_cpu list (indexed by the rank's position among
+// its host's ranks) when the header gives it.
+func readHostfile(lines []string, mapCPU string, bad func(int, string) error) ([]RankSlot, string, error) {
+	var cpus []int
+	if mapCPU != "" {
+		for _, c := range strings.Split(mapCPU, ",") {
+			v, err := strconv.Atoi(c)
+			if err != nil {
+				return nil, "", fmt.Errorf("--current: map_cpu list %q: %w", mapCPU, err)
+			}
+			cpus = append(cpus, v)
+		}
+	}
+	local := map[string]int{}
+	out := make([]RankSlot, len(lines))
+	for i, h := range lines {
+		if strings.ContainsAny(h, " \t,=") {
+			return nil, "", bad(i, "a SLURM_HOSTFILE line (one host name)")
+		}
+		out[i] = RankSlot{Host: h, Group: -1, CPU: -1}
+		if k := local[h]; k < len(cpus) {
+			out[i].CPU = cpus[k]
+		}
+		local[h]++
+	}
+	return out, FormatSlurm, nil
+}
+
+// readRankOrder reads a Cray MPICH_RANK_ORDER: one line of ranks per node.
+func readRankOrder(lines []string, bad func(int, string) error) ([]RankSlot, string, error) {
+	var all [][2]int // rank, group
+	for i, l := range lines {
+		if !rankOrder.MatchString(l) {
+			return nil, "", bad(i, "a Cray rank order line (RANK,RANK,...)")
+		}
+		for _, f := range strings.Split(l, ",") {
+			r, _ := strconv.Atoi(strings.TrimSpace(f))
+			all = append(all, [2]int{r, i})
+		}
+	}
+	out := make([]RankSlot, len(all))
+	seen := make([]bool, len(all))
+	for _, x := range all {
+		if x[0] >= len(all) || seen[x[0]] {
+			return nil, "", fmt.Errorf("--current: rank %d is out of range or given twice (each rank 0..%d once)", x[0], len(all)-1)
+		}
+		seen[x[0]] = true
+		out[x[0]] = RankSlot{Group: x[1], CPU: -1}
+	}
+	return out, FormatCray, nil
+}
+
+// slotsOf maps a placement file's ranks onto the machine's slots: the
+// slot of the named host and cpu; without a cpu, the host's next usable
+// slot in socket and cpu order; a Cray group takes the group-th host.
+func (m *Machine) slotsOf(ranks []RankSlot, n int) ([]int32, error) {
+	if len(ranks) != n {
+		return nil, fmt.Errorf("--current places %d ranks, the traffic has %d", len(ranks), n)
+	}
+	perNode, _, err := m.usable(SelectOptions{})
+	if err != nil {
+		return nil, err
+	}
+	host := map[string]int{}
+	for i, h := range m.Hosts {
+		host[h] = i
+	}
+	used := map[int32]bool{}
+	next := make([]int, len(perNode))
+	out := make([]int32, n)
+	for r, rs := range ranks {
+		node, ok := host[rs.Host]
+		if rs.Group >= 0 {
+			node, ok = rs.Group, rs.Group < len(m.Hosts)
+		}
+		if !ok {
+			return nil, fmt.Errorf("--current: rank %d goes to %s, which the survey did not measure (hosts: %s)", r, rs.Host, hostList(m.Hosts))
+		}
+		slot := int32(-1)
+		if rs.CPU >= 0 {
+			for _, s := range perNode[node] {
+				if m.Slots[s].CPU == rs.CPU {
+					slot = s
+				}
+			}
+			if slot < 0 {
+				return nil, fmt.Errorf("--current: rank %d goes to %s cpu %d, which the survey did not measure", r, m.Hosts[node], rs.CPU)
+			}
+		} else {
+			for next[node] < len(perNode[node]) && used[perNode[node][next[node]]] {
+				next[node]++
+			}
+			if next[node] == len(perNode[node]) {
+				return nil, fmt.Errorf("--current: more ranks on %s than the survey measured slots there (%d)", m.Hosts[node], len(perNode[node]))
+			}
+			slot = perNode[node][next[node]]
+		}
+		if used[slot] {
+			return nil, fmt.Errorf("--current: rank %d shares %s cpu %d with another rank", r, m.Slots[slot].Host, m.Slots[slot].CPU)
+		}
+		used[slot] = true
+		out[r] = slot
+	}
+	return out, nil
+}

@@ -1,0 +1,367 @@
+package placement
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/launcher"
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/version"
+)
+
+// Verification directory files (latmap verify -o DIR).
+const (
+	VerifyMetaFile = "meta.json"
+	VerifyRunsFile = "runs.csv"
+)
+
+// Verification is a verification directory's meta.json: the A/B of the
+// launch command as given ("current") against the same command with the
+// placement file ("proposal").
+type Verification struct {
+	Tool            string    `json:"tool"`
+	Version         string    `json:"version"`
+	Start           time.Time `json:"start"`
+	End             time.Time `json:"end"`
+	RunsPerVariant  int       `json:"runs_per_variant"`
+	CurrentCommand  []string  `json:"current_command"`
+	ProposalCommand []string  `json:"proposal_command"`
+	// ProposalEnv are the variables set for the proposal runs only
+	// (SLURM_HOSTFILE for srun).
+	ProposalEnv    []string `json:"proposal_env,omitempty"`
+	PlacementFile  string   `json:"placement_file"`
+	Place          string   `json:"place,omitempty"`
+	CurrentMedian  float64  `json:"current_median_s"`
+	ProposalMedian float64  `json:"proposal_median_s"`
+	// Speedup is CurrentMedian / ProposalMedian; SpeedupCI95 its 95%
+	// bootstrap interval (2,000 resamples of each variant's runs, seed 1).
+	Speedup     float64    `json:"speedup"`
+	SpeedupCI95 [2]float64 `json:"speedup_ci95"`
+	// PredictedSpeedup is latmap place's (with --place): the run it
+	// predicted for the current placement (or its reference, block or
+	// cyclic, when the current one was unknown) over the proposal's.
+	PredictedSpeedup float64 `json:"predicted_speedup,omitempty"`
+	PredictedOver    float64 `json:"predicted_over_measured,omitempty"`
+	PredictedAgainst string  `json:"predicted_against,omitempty"`
+}
+
+// VerifyRun is one row of runs.csv.
+type VerifyRun struct {
+	Run     int     `csv:"run"`
+	Variant string  `csv:"variant"`
+	Wall    float64 `csv:"wall_s"`
+	Exit    int     `csv:"exit_status"`
+}
+
+// VerifyOptions are latmap verify's settings.
+type VerifyOptions struct {
+	Output string // the verification directory to write
+	File   string // the placement file latmap place wrote
+	// Place is latmap place --json's output for the same placement, to
+	// compare the measured speedup with the predicted one.
+	Place    string
+	Runs     int      // runs per variant (default 5)
+	Command  []string // the launch command as run today
+	Launcher string   // openmpi, hydra or slurm; "" detects it
+	Force    bool
+	// Out receives the commands run and the result (default os.Stdout);
+	// a failed run's output goes there too.
+	Out io.Writer
+}
+
+// Verify runs the launch command as given and with the placement file,
+// alternating, Runs times each, and writes the verification directory.
+func Verify(ctx context.Context, opt VerifyOptions) (*Verification, error) {
+	if opt.Out == nil {
+		opt.Out = os.Stdout
+	}
+	if opt.Runs <= 0 {
+		opt.Runs = 5
+	}
+	if len(opt.Command) == 0 {
+		return nil, errors.New("no launch command; give it after --, for example: latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 4 ./app")
+	}
+	if opt.Output == "" || opt.File == "" {
+		return nil, errors.New("give -o DIR for the results and --rankfile FILE (the file latmap place wrote)")
+	}
+	if !opt.Force {
+		if _, err := os.Stat(opt.Output); err == nil {
+			return nil, fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
+		}
+	}
+	var l launcher.Launcher
+	var err error
+	if opt.Launcher != "" {
+		l, err = launcher.Parse(opt.Launcher)
+	} else {
+		l, err = launcher.Detect(ctx, opt.Command[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	prop, env, err := ProposalCommand(l, opt.Command, opt.File)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
+		CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}
+	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", quoteArgs(opt.Command), quoteArgs(append(append([]string(nil), env...), prop...)))
+	runs, err := alternate(ctx, opt, prop, env)
+	if err != nil {
+		return nil, err
+	}
+	v.End = time.Now()
+	v.summarise(runs)
+	if opt.Place != "" {
+		if err := v.predicted(opt.Place); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeVerification(opt.Output, opt.Force, v, runs); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(opt.Out, "latmap verify: current %.3f s, proposal %.3f s (medians of %d runs each): measured speedup %.2fx (95%% interval %.2f-%.2f)",
+		v.CurrentMedian, v.ProposalMedian, opt.Runs, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+	if v.PredictedSpeedup > 0 {
+		fmt.Fprintf(opt.Out, "; predicted %.2fx against %s, predicted/measured %.2f", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+	}
+	fmt.Fprintf(opt.Out, "\nlatmap verify: wrote %s\n", opt.Output)
+	return v, nil
+}
+
+// alternate runs current, proposal, current, ... and stops at the first
+// failed run, with its output.
+func alternate(ctx context.Context, opt VerifyOptions, prop, env []string) ([]VerifyRun, error) {
+	var runs []VerifyRun
+	for i := 0; i < 2*opt.Runs; i++ {
+		variant, argv, extra := "current", opt.Command, []string(nil)
+		if i%2 == 1 {
+			variant, argv, extra = "proposal", prop, env
+		}
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), extra...)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		wall := time.Since(start).Seconds()
+		code := 0
+		if err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				return nil, fmt.Errorf("%s run %d: %w", variant, i/2+1, err)
+			}
+			code = ee.ExitCode()
+			opt.Out.Write(out)
+			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s", variant, i/2+1, code, quoteArgs(argv))
+		}
+		runs = append(runs, VerifyRun{Run: i + 1, Variant: variant, Wall: wall, Exit: code})
+		fmt.Fprintf(opt.Out, "latmap verify: run %d/%d %s %.3f s\n", i+1, 2*opt.Runs, variant, wall)
+	}
+	return runs, nil
+}
+
+// summarise fills the medians, the speedup and its bootstrap interval.
+func (v *Verification) summarise(runs []VerifyRun) {
+	var cur, prop []float64
+	for _, r := range runs {
+		if r.Variant == "current" {
+			cur = append(cur, r.Wall)
+		} else {
+			prop = append(prop, r.Wall)
+		}
+	}
+	v.CurrentMedian, v.ProposalMedian = stats.Median(cur), stats.Median(prop)
+	v.Speedup = v.CurrentMedian / v.ProposalMedian
+	v.SpeedupCI95 = bootstrapRatio(cur, prop, 2000)
+}
+
+// bootstrapRatio is the 95% percentile bootstrap interval of
+// median(a) / median(b), resampling each with replacement (fixed seed).
+func bootstrapRatio(a, b []float64, resamples int) [2]float64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ratios := make([]float64, resamples)
+	ra, rb := make([]float64, len(a)), make([]float64, len(b))
+	for k := range ratios {
+		for i := range ra {
+			ra[i] = a[rng.IntN(len(a))]
+		}
+		for i := range rb {
+			rb[i] = b[rng.IntN(len(b))]
+		}
+		ratios[k] = stats.Median(ra) / stats.Median(rb)
+	}
+	sort.Float64s(ratios)
+	return [2]float64{ratios[int(0.025*float64(resamples))], ratios[int(0.975*float64(resamples))-1]}
+}
+
+// predicted reads latmap place --json's output and sets the predicted
+// speedup: the current placement's predicted run (or the reference
+// place compared with, when the current one was unknown) over the
+// proposal's.
+func (v *Verification) predicted(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("--place: %w", err)
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil || len(r.Predictions) == 0 {
+		return fmt.Errorf("--place %s: not the output of latmap place --json (%v)", path, err)
+	}
+	ref, prop := r.reference(), r.Predictions[len(r.Predictions)-1]
+	if prop.Name != "proposal" || prop.Run <= 0 {
+		return fmt.Errorf("--place %s: no proposal prediction", path)
+	}
+	v.PredictedSpeedup, v.PredictedAgainst = ref.Run/prop.Run, ref.Name
+	v.PredictedOver = v.PredictedSpeedup / v.Speedup
+	return nil
+}
+
+func writeVerification(dir string, force bool, v *Verification, runs []VerifyRun) error {
+	return atomicdir.Write(dir, force, func(tmp string) error {
+		if err := atomicdir.CreateFile(filepath.Join(tmp, VerifyRunsFile), func(w io.Writer) error { return gocsv.Marshal(runs, w) }); err != nil {
+			return err
+		}
+		return atomicdir.WriteJSON(filepath.Join(tmp, VerifyMetaFile), v)
+	})
+}
+
+// ReadVerification reads a verification directory.
+func ReadVerification(dir string) (*Verification, []VerifyRun, error) {
+	b, err := os.ReadFile(filepath.Join(dir, VerifyMetaFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading verification %s: %w", dir, err)
+	}
+	v := &Verification{}
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil, nil, fmt.Errorf("reading verification %s: %s: %w", dir, VerifyMetaFile, err)
+	}
+	f, err := os.Open(filepath.Join(dir, VerifyRunsFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading verification %s: %w", dir, err)
+	}
+	defer f.Close()
+	var runs []VerifyRun
+	if err := gocsv.Unmarshal(f, &runs); err != nil {
+		return nil, nil, fmt.Errorf("reading verification %s: %s: %w", dir, VerifyRunsFile, err)
+	}
+	return v, runs, nil
+}
+
+// Launch-line options that choose a mapping, which the placement file
+// replaces (Open MPI refuses a rankfile beside one: "only one policy"):
+// the options that take a value, and those that do not.
+var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
+	launcher.OpenMPI: {
+		withValue: []string{"--map-by", "-map-by", "--bind-to", "-bind-to", "--rank-by", "-rank-by", "-npernode", "--npernode",
+			"-N", "-npersocket", "--npersocket", "--ppr", "-ppr", "-rf", "--rankfile", "-rankfile"},
+		flags: []string{"--bynode", "-bynode", "--byslot", "-byslot", "--bycore", "-bycore", "--bysocket", "-bysocket"},
+	},
+	launcher.Hydra: {
+		withValue: []string{"-bind-to", "--bind-to", "-binding", "-map-by", "--map-by", "-ppn", "-f", "-machinefile", "-hostfile", "-hosts", "-host"},
+	},
+	launcher.Slurm: {
+		withValue: []string{"-m", "--distribution", "--cpu-bind", "--cpu_bind", "-N", "--nodes", "--ntasks-per-node", "-w", "--nodelist"},
+	},
+}
+
+// ProposalCommand is the launch command with its mapping options replaced
+// by the placement file, the way launcher l takes it, and the variables to
+// set for it: Open MPI -rf FILE (v4; physical cpu numbers), Hydra -f FILE
+// (the machine file carries each line's binding), srun
+// --distribution=arbitrary with SLURM_HOSTFILE and the file's cpu list.
+func ProposalCommand(l launcher.Launcher, cmd []string, file string) (argv, env []string, err error) {
+	want, bind, err := placementFileFormat(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	need := map[launcher.Launcher]string{launcher.OpenMPI: FormatOpenMPI, launcher.Hydra: FormatMPICH, launcher.Slurm: FormatSlurm}[l]
+	if want != need {
+		return nil, nil, fmt.Errorf("%s is a %s file, but the launcher is %s, which takes a %s file (latmap place --format %s)", file, want, l, need, need)
+	}
+	opts := mappingOptions[l]
+	argv = []string{cmd[0]}
+	switch l {
+	case launcher.OpenMPI:
+		argv = append(argv, "--mca", "rmaps_rank_file_physical", "1", "-rf", file)
+	case launcher.Hydra:
+		argv = append(argv, "-f", file)
+	case launcher.Slurm:
+		argv = append(argv, "--distribution=arbitrary")
+		if bind != "" {
+			argv = append(argv, "--cpu-bind="+bind)
+		}
+		env = []string{"SLURM_HOSTFILE=" + file}
+	}
+	for i := 1; i < len(cmd); i++ {
+		a := cmd[i]
+		name, _, hasEq := strings.Cut(a, "=")
+		switch {
+		case contains(opts.flags, a):
+			continue
+		case contains(opts.withValue, name) && hasEq:
+			continue
+		case contains(opts.withValue, a):
+			i++ // and its value
+			continue
+		}
+		argv = append(argv, a)
+	}
+	return argv, env, nil
+}
+
+// placementFileFormat tells which launcher file latmap place wrote, from
+// its comment header, and for Slurm the cpu binding the header gives.
+func placementFileFormat(path string) (format, bind string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", fmt.Errorf("--rankfile: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		switch {
+		case strings.Contains(line, "Open MPI rankfile"):
+			format = FormatOpenMPI
+		case strings.Contains(line, "MPICH (Hydra) machine file"):
+			format = FormatMPICH
+		case strings.Contains(line, "Slurm SLURM_HOSTFILE"):
+			format = FormatSlurm
+		}
+		if _, b, ok := strings.Cut(line, "--cpu-bind="); ok {
+			bind, _, _ = strings.Cut(b, " ")
+		}
+	}
+	if format == "" {
+		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o", path)
+	}
+	return format, bind, nil
+}
+
+// quoteArgs prints a command line for people to copy.
+func quoteArgs(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t'\"$*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,205 @@
+package placement
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/internal/launcher"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+)
+
+func writeLaunchFixture(t *testing.T, format string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "launch_"+format+"_6ranks_2nodes.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The golden holds the file, then "---- launch" and the launch line.
+	body, _, _ := strings.Cut(string(b), "---- launch")
+	p := filepath.Join(t.TempDir(), "placement")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestProposalCommand(t *testing.T) {
+	for _, tc := range []struct {
+		l      launcher.Launcher
+		format string
+		cmd    string
+		want   string
+		env    string
+	}{
+		{launcher.OpenMPI, "openmpi", "mpirun -np 6 --map-by node --bind-to core ./app -in in.lj",
+			"mpirun --mca rmaps_rank_file_physical 1 -rf FILE -np 6 ./app -in in.lj", ""},
+		{launcher.OpenMPI, "openmpi", "mpirun -np 6 --map-by=ppr:3:node -npernode 3 --bynode --hostfile h ./app",
+			"mpirun --mca rmaps_rank_file_physical 1 -rf FILE -np 6 --hostfile h ./app", ""},
+		{launcher.Hydra, "mpich", "mpiexec -n 6 -ppn 3 -bind-to core -f old.hosts ./app",
+			"mpiexec -f FILE -n 6 ./app", ""},
+		{launcher.Slurm, "slurm", "srun -n 6 -N 2 --distribution=cyclic --cpu-bind=cores ./app",
+			"srun --distribution=arbitrary --cpu-bind=map_cpu:0,3,1 -n 6 ./app", "SLURM_HOSTFILE=FILE"},
+	} {
+		file := writeLaunchFixture(t, tc.format)
+		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.cmd, err)
+		}
+		got := strings.ReplaceAll(strings.Join(argv, " "), file, "FILE")
+		if got != tc.want || strings.ReplaceAll(strings.Join(env, " "), file, "FILE") != tc.env {
+			t.Errorf("%s:\n got %s (env %v)\nwant %s (env %s)", tc.cmd, got, env, tc.want, tc.env)
+		}
+	}
+	// A file for another launcher is refused with the format to ask for.
+	file := writeLaunchFixture(t, "mpich")
+	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
+		t.Errorf("MPICH file with mpirun: %v", err)
+	}
+}
+
+func TestBootstrapRatio(t *testing.T) {
+	a := []float64{10, 10.5, 9.5, 10.2, 9.8}
+	b := []float64{5, 5.1, 4.9, 5.05, 4.95}
+	ci := bootstrapRatio(a, b, 2000)
+	// The medians' ratio is 10/5 = 2; every resampled ratio lies within
+	// min(a)/max(b) .. max(a)/min(b).
+	if !(ci[0] <= 2 && 2 <= ci[1]) || ci[0] < 9.5/5.1 || ci[1] > 10.5/4.9 {
+		t.Errorf("interval %v does not hold 2 within [%.3f, %.3f]", ci, 9.5/5.1, 10.5/4.9)
+	}
+	if again := bootstrapRatio(a, b, 2000); again != ci {
+		t.Errorf("not reproducible: %v then %v", ci, again)
+	}
+}
+
+// TestVerifyOnShapedCluster: on 2 nodes x 2 slots with 400 Mbit/s links,
+// pairs of ranks exchanging 1 MiB messages started with --map-by node
+// (every pair split over the link) against the placement latmap place
+// proposes (every pair on one node): real mpirun both ways, alternating,
+// and the proposal must measure faster, with the runs, medians and the
+// predicted speedup recorded.
+func TestVerifyOnShapedCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
+	dir := t.TempDir()
+	prog := testutil.BuildMPIProgram(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+	sv := fakeSurveyHosts(t, c.Nodes, 2)
+	const iter, msg = 40, 1 << 20
+	var flows []Flow
+	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
+		flows = append(flows, Flow{p[0], p[1], iter * msg, iter})
+	}
+	file, advice := filepath.Join(dir, "pairs.rankfile"), filepath.Join(dir, "advice.json")
+	var adv bytes.Buffer
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: file, JSON: true, Out: &adv}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "verify")
+	cmd := append(c.MpirunArgs(4), "--map-by", "node", prog, fmt.Sprint(iter), fmt.Sprint(msg))
+	var log bytes.Buffer
+	v, err := Verify(context.Background(), VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	t.Logf("%s", log.String())
+	if strings.Contains(strings.Join(v.ProposalCommand, " "), "--map-by") || !strings.Contains(strings.Join(v.ProposalCommand, " "), "-rf "+file) {
+		t.Errorf("proposal command %q keeps --map-by or lacks -rf", v.ProposalCommand)
+	}
+	got, runs, err := ReadVerification(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 6 || got.Speedup != v.Speedup {
+		t.Fatalf("%d runs, speedup %v vs %v", len(runs), got.Speedup, v.Speedup)
+	}
+	for i, r := range runs {
+		if want := []string{"current", "proposal"}[i%2]; r.Variant != want || r.Exit != 0 || r.Run != i+1 || !(r.Wall > 0) {
+			t.Errorf("run %d: %+v, want variant %s, exit 0", i+1, r, want)
+		}
+	}
+	// 2 x 40 MiB leave each node over a 50 MB/s link when split: 1.7 s
+	// at least, against milliseconds through shared memory.
+	if !(v.SpeedupCI95[0] > 1.3) || !(v.CurrentMedian > 1.5) {
+		t.Errorf("measured speedup %.2f (95%% %v), current median %.2f s: want the proposal clearly faster", v.Speedup, v.SpeedupCI95, v.CurrentMedian)
+	}
+	// The advice came from a matrix alone: place knew no current
+	// placement, so its prediction is against block (here the proposal
+	// itself), and verify says so rather than claiming the cyclic start.
+	if v.PredictedAgainst != "block" || v.PredictedSpeedup != 1 || v.PredictedOver != v.PredictedSpeedup/v.Speedup {
+		t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+	}
+}
+
+// TestCurrentRoundTrip: a placement written in every format latmap writes,
+// read back with --current, is the same placement (for Cray's rank order,
+// the same groups of ranks on nodes), and place scores it as current.
+func TestCurrentRoundTrip(t *testing.T) {
+	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3"}, 4)
+	var flows []Flow
+	for i := 0; i < 12; i++ {
+		flows = append(flows, Flow{i, (i + 5) % 12, 1e6, 10})
+	}
+	mat := writeMatrix(t, flows)
+	for _, format := range []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} {
+		t.Run(format, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "p."+format)
+			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranks, got, err := ReadPlacementFile(file)
+			if err != nil || got != format {
+				t.Fatalf("read %s: format %q, %v", file, got, err)
+			}
+			r2, err := Run(Options{Survey: sv, Matrix: mat, Current: file, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r2.Predictions[0].Name != "current" || r2.Current != file {
+				t.Fatalf("no current prediction: %+v", r2.Predictions)
+			}
+			prop := r.Predictions[len(r.Predictions)-1]
+			// The file holds the proposal: scored as current, it costs the
+			// same (Cray: same groups, so the same cost on alike nodes).
+			if !near(r2.Predictions[0].Transfer, prop.Transfer) {
+				t.Errorf("current from %s costs %g, the proposal written there %g", format, r2.Predictions[0].Transfer, prop.Transfer)
+			}
+			for i, rp := range r.Placement {
+				if format == FormatCray {
+					continue
+				}
+				if ranks[i].Host != rp.Host || (ranks[i].CPU >= 0 && ranks[i].CPU != rp.CPU) {
+					t.Errorf("rank %d read as %s cpu %d, written %s cpu %d", i, ranks[i].Host, ranks[i].CPU, rp.Host, rp.CPU)
+				}
+			}
+		})
+	}
+	// A rankfile made by hand, dealing ranks round robin over the hosts as
+	// mpirun --map-by node does, scores exactly as place's own cyclic.
+	var rf strings.Builder
+	for r := 0; r < 12; r++ {
+		fmt.Fprintf(&rf, "rank %d=n%d slot=%d\n", r, r%3+1, r/3)
+	}
+	hand := filepath.Join(t.TempDir(), "hand.rankfile")
+	os.WriteFile(hand, []byte(rf.String()), 0o644)
+	r3, err := Run(Options{Survey: sv, Matrix: mat, Current: hand, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur, cyc := r3.Predictions[0], r3.Predictions[2]; cur.Name != "current" || cyc.Name != "cyclic" || !near(cur.Transfer, cyc.Transfer) {
+		t.Errorf("hand-made cyclic rankfile: %s %g, %s %g: want equal", cur.Name, cur.Transfer, cyc.Name, cyc.Transfer)
+	}
+	bad := filepath.Join(t.TempDir(), "bad")
+	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1, 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
+		t.Errorf("unknown host: %v", err)
+	}
+}

@@ -1,0 +1,185 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"html"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/placement"
+)
+
+// reportInputs are a real survey (Blue Waters 4 x 32), a real profile,
+// the advice latmap place gives for them and a verification directory.
+func reportInputs(t *testing.T) []string {
+	t.Helper()
+	root := testutil.RepoRoot(t)
+	sv := filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat")
+	prof := filepath.Join(root, "testdata", "profile", "splitcoll-slt-cw")
+	var adv bytes.Buffer
+	if _, err := placement.Run(placement.Options{Survey: sv, Profile: prof, JSON: true, Out: &adv}); err != nil {
+		t.Fatal(err)
+	}
+	advice := filepath.Join(t.TempDir(), "advice.json")
+	if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{sv, prof, advice, filepath.Join(root, "testdata", "report", "verify-example")}
+}
+
+// dataURI is an embedded PNG (html/template writes + as &#43;).
+var dataURI = regexp.MustCompile(`data:image/png;base64,([^"]+)`)
+
+func buildReport(t *testing.T, inputs []string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := BuildHTML(&b, HTMLOptions{Inputs: inputs, Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestHTMLGolden covers the page's structure: sections, tables, captions,
+// with the embedded pictures (checked by their own golden images) and the
+// paths of temporary files normalised away.
+func TestHTMLGolden(t *testing.T) {
+	in := reportInputs(t)
+	page := buildReport(t, in)
+	norm := dataURI.ReplaceAllString(page, "PNG")
+	norm = strings.ReplaceAll(norm, in[2], "ADVICE")
+	norm = strings.ReplaceAll(norm, testutil.RepoRoot(t), "REPO")
+	norm = regexp.MustCompile(`latmap [^ ]+ on 2026`).ReplaceAllString(norm, "latmap VERSION on 2026")
+	norm = regexp.MustCompile(`content="latmap [^"]*"`).ReplaceAllString(norm, `content="latmap VERSION"`)
+	golden := filepath.Join(testutil.RepoRoot(t), "testdata", "report", "bw4x32-splitcoll.golden.html")
+	if *update {
+		if err := os.WriteFile(golden, []byte(norm), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./plots/report -run TestHTMLGolden -update)", err)
+	}
+	if norm != string(want) {
+		t.Errorf("the report differs from %s (rerun with -update if intended)", golden)
+	}
+	for _, s := range []string{`id="machine"`, `id="application"`, `id="advice"`, `id="verification"`,
+		"4 nodes x 32 ranks, block", "<th class=\"l\">function</th>", "Measured speedup <b>2.00x</b>", "perfect interconnect"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the report lacks %q", s)
+		}
+	}
+	// Six pictures (heat map, histogram, four of the profile), each a
+	// PNG that decodes.
+	m := dataURI.FindAllStringSubmatch(page, -1)
+	if len(m) != 6 {
+		t.Errorf("%d embedded pictures, want 6", len(m))
+	}
+	for i, x := range m {
+		b, err := base64.StdEncoding.DecodeString(html.UnescapeString(x[1]))
+		if err != nil {
+			t.Fatalf("picture %d: %v", i, err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil || img.Bounds().Dx() < 100 {
+			t.Errorf("picture %d does not decode as a PNG: %v", i, err)
+		}
+	}
+	// Self-contained: nothing to fetch.
+	if r := regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:|//)|url\(|<script|<link`); r.MatchString(page) {
+		t.Errorf("the page refers outside itself or runs a script: %q", r.FindString(page))
+	}
+}
+
+func TestHTMLInputErrors(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	sv := filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat")
+	for _, tc := range []struct {
+		name   string
+		inputs []string
+		want   string
+	}{
+		{"nothing", nil, "nothing to report"},
+		{"two surveys", []string{sv, sv}, "two survey inputs"},
+		{"unknown file", []string{filepath.Join(root, "go.mod")}, "is not a survey"},
+		{"missing", []string{filepath.Join(root, "no-such-dir")}, "no such file"},
+		{"empty dir", []string{t.TempDir()}, "is not a survey, profile or verification directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := BuildHTML(&bytes.Buffer{}, HTMLOptions{Inputs: tc.inputs})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestHTMLInChromium opens the report in real headless Chromium: the
+// screenshot is not blank, the DOM holds the six pictures and the four
+// sections, and Chromium, told to resolve no host at all, renders it the
+// same (the page fetches nothing).
+func TestHTMLInChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		testutil.Missing(t, testutil.NeedChromium, "chromium not found (apt-get install chromium, or make test)")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(buildReport(t, reportInputs(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, append(append([]string(nil), base...), args...)...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("chromium %v: %v", args, err)
+			}
+		case <-time.After(90 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("chromium %v took over 90 s", args)
+		}
+		return out.String()
+	}
+	run("--hide-scrollbars", "--window-size=1200,3000", "--screenshot="+shot, "file://"+page)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.Colours(img, 4); n < 20 {
+		t.Errorf("the screenshot has %d colours: blank?", n)
+	}
+	dom := run("--dump-dom", "file://"+page)
+	if n := strings.Count(dom, "<img "); n != 6 {
+		t.Errorf("the rendered DOM has %d images, want 6", n)
+	}
+	for _, id := range []string{"machine", "application", "advice", "verification"} {
+		if !strings.Contains(dom, `id="`+id+`"`) {
+			t.Errorf("the rendered DOM lacks section %s", id)
+		}
+	}
+}
