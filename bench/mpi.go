@@ -53,6 +53,8 @@ type mpiComm struct {
 	rank, size int
 	buf        unsafe.Pointer
 	bufLen     int
+	rbuf       unsafe.Pointer // Exchange's receive buffer
+	rbufLen    int
 	// exitAfter makes this rank exit without MPI_Finalize after that many
 	// waits, to test that a rank dying mid-survey ends the whole job with no
 	// output: set LATMAP_TEST_EXIT_RANK and LATMAP_TEST_EXIT_AFTER. Tests only.
@@ -62,14 +64,24 @@ type mpiComm struct {
 func (c *mpiComm) Rank() int { return c.rank }
 func (c *mpiComm) Size() int { return c.size }
 
+// grow makes *buf (of *n bytes) hold at least size bytes.
+func grow(buf *unsafe.Pointer, n *int, size int) error {
+	if size <= *n && *buf != nil {
+		return nil
+	}
+	C.free(*buf)
+	*buf = C.calloc(C.size_t(max(size, 1)), 1)
+	if *buf == nil {
+		*n = 0
+		return fmt.Errorf("allocating a %d-byte message buffer failed", size)
+	}
+	*n = size
+	return nil
+}
+
 func (c *mpiComm) PingPong(peer int, lo bool, size, warm int, out []float64) error {
-	if size > c.bufLen {
-		C.free(c.buf)
-		c.buf = C.calloc(C.size_t(max(size, 1)), 1)
-		if c.buf == nil {
-			return fmt.Errorf("allocating a %d-byte message buffer failed", size)
-		}
-		c.bufLen = size
+	if err := grow(&c.buf, &c.bufLen, size); err != nil {
+		return err
 	}
 	l := C.int(0)
 	if lo {
@@ -95,6 +107,17 @@ func (c *mpiComm) Wait(active bool) error {
 	}
 	C.lm_wait(C.long(spin.Nanoseconds()), C.long(waitSleepMin.Nanoseconds()), C.long(waitSleepMax.Nanoseconds()))
 	return nil
+}
+
+func (c *mpiComm) Exchange(dst, src, size, count int) (float64, error) {
+	if err := grow(&c.buf, &c.bufLen, size); err != nil {
+		return 0, err
+	}
+	window := min(count, nodeBWWindow)
+	if err := grow(&c.rbuf, &c.rbufLen, size*window); err != nil {
+		return 0, err
+	}
+	return float64(C.lm_exchange(C.int(dst), C.int(src), c.buf, c.rbuf, C.int(size), C.int(count), C.int(window))), nil
 }
 
 func (c *mpiComm) Signal(peer int) error {
@@ -205,9 +228,8 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 		Stderr:     opt.Stderr,
 	}
 	err := measure(ctx, c, opt, env)
-	if c.buf != nil {
-		C.free(c.buf)
-	}
+	C.free(c.buf)
+	C.free(c.rbuf)
 	C.lm_finalize()
 	if errors.Is(err, errReported) {
 		return nil

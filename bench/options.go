@@ -62,6 +62,14 @@ type Options struct {
 	// the rounds (at least N pairs, at most all); 0 turns it off. Ignored for
 	// Sequential, where every pair is measured alone anyway.
 	IsolatedFraction float64
+	// NodeBandwidth is NodeBWAuto, NodeBWOn or NodeBWOff: whether to
+	// measure the nodes' aggregate bandwidth (nodebw.csv); auto measures
+	// when the ranks span at least 2 hosts.
+	NodeBandwidth string
+	// NodeBWSize is the node bandwidth phase's message size in bytes;
+	// NodeBWSizeSpec, when set, is it as the user wrote it ("1M").
+	NodeBWSize     int
+	NodeBWSizeSpec string
 	// Mmpi, when set, is the file to write in mmpi's log format.
 	Mmpi string
 	// Progress forces the progress display on rank 0's Stderr even when it
@@ -83,6 +91,8 @@ func DefaultOptions(out string) Options {
 		Burst:            DefaultBurst,
 		Schedule:         Rounds,
 		IsolatedFraction: DefaultIsolatedFraction,
+		NodeBandwidth:    NodeBWAuto,
+		NodeBWSize:       DefaultNodeBWSize,
 	}
 }
 
@@ -135,6 +145,26 @@ func (o *Options) Validate() error {
 	}
 	if math.IsNaN(o.IsolatedFraction) || o.IsolatedFraction < 0 || o.IsolatedFraction > 1 {
 		return fmt.Errorf("--isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
+	}
+	switch o.NodeBandwidth {
+	case NodeBWAuto, NodeBWOn, NodeBWOff:
+	case "":
+		o.NodeBandwidth = NodeBWAuto
+	default:
+		return fmt.Errorf("--node-bandwidth %q: want auto, on or off", o.NodeBandwidth)
+	}
+	if o.NodeBWSizeSpec != "" {
+		v, err := parseSize(o.NodeBWSizeSpec)
+		if err != nil {
+			return fmt.Errorf("--nodebw-size %q: %w", o.NodeBWSizeSpec, err)
+		}
+		o.NodeBWSize = v
+	}
+	if o.NodeBWSize == 0 {
+		o.NodeBWSize = DefaultNodeBWSize
+	}
+	if o.NodeBWSize < 1 || o.NodeBWSize > MaxSize {
+		return fmt.Errorf("--nodebw-size %d bytes is out of range (1 to %d)", o.NodeBWSize, MaxSize)
 	}
 	if o.Mmpi != "" && o.Sizes[0]%4 != 0 {
 		return fmt.Errorf("--mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])

@@ -17,6 +17,8 @@ static MPI_Comm comm = MPI_COMM_NULL;
 static const int tag = 42;
 // goTag carries the sequential schedule's hand-offs (lm_signal).
 static const int goTag = 43;
+// bwTag carries the node bandwidth phase's messages (lm_exchange).
+static const int bwTag = 44;
 
 int lm_init(void) {
 	int ok = 0, provided;
@@ -135,6 +137,36 @@ int lm_await(int peer, long spin_ns, long min_ns, long max_ns) {
 	MPI_Irecv(NULL, 0, MPI_BYTE, peer, goTag, comm, &req);
 	waitFor(&req, spin_ns, min_ns, max_ns);
 	return 0;
+}
+
+// lm_exchange sends count messages of size bytes to dst while receiving
+// as many from src (-1: none), window at a time in flight each way (rbuf
+// holds window messages), and returns the wall time in seconds: the node
+// bandwidth phase. Several messages in flight keep a link busy while one
+// message's acknowledgements are on their way.
+double lm_exchange(int dst, int src, void *sbuf, void *rbuf, int size, int count, int window) {
+	MPI_Request req[2 * 64];
+	int i, j, k, n = 0;
+	if (window > 64) {
+		window = 64;
+	}
+	double t0 = MPI_Wtime();
+	for (i = 0; i < count; i += window) {
+		k = count - i < window ? count - i : window;
+		n = 0;
+		for (j = 0; j < k; j++) {
+			if (src >= 0) {
+				MPI_Irecv((char *)rbuf + (size_t)j * size, size, MPI_BYTE, src, bwTag, comm, &req[n++]);
+			}
+		}
+		for (j = 0; j < k; j++) {
+			if (dst >= 0) {
+				MPI_Isend(sbuf, size, MPI_BYTE, dst, bwTag, comm, &req[n++]);
+			}
+		}
+		MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+	}
+	return MPI_Wtime() - t0;
 }
 
 int lm_gather_sizes(int len, int *lens) {

@@ -38,6 +38,10 @@ type comm interface {
 	// so the ranks that do not measure sleep.
 	Signal(peer int) error
 	Await(peer int) error
+	// Exchange sends count messages of size bytes to dst while receiving
+	// as many from src, a few in flight each way (dst or src -1: none),
+	// and returns its wall time in seconds.
+	Exchange(dst, src, size, count int) (float64, error)
 	// Gather collects every rank's bytes at rank 0 (nil elsewhere).
 	Gather(b []byte) ([][]byte, error)
 	// Bcast returns rank 0's bytes on every rank.
@@ -74,6 +78,8 @@ type pairReport struct {
 type rankReport struct {
 	Rank  survey.Rank
 	Pairs []pairReport
+	// NodeBW are the rank's send times of the node bandwidth phase.
+	NodeBW []float64
 }
 
 // checkOutputs fails when an output exists without force.
@@ -152,14 +158,20 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	}
 	measureTime := time.Since(measureStart) - isoTime
 	rs.prog.Done()
+	nodeStart := time.Now()
+	layout, steps, nodeTimes, err := rs.nodeBandwidth(facts.Host)
+	if err != nil {
+		return err
+	}
+	nodeTime := time.Since(nodeStart)
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
-	all, err := rs.gather(facts)
+	all, err := rs.gather(facts, nodeTimes)
 	if err != nil || rank != 0 {
 		return err
 	}
-	s, ml, err := assemble(all, opt, n)
+	s, ml, allNodeTimes, err := assemble(all, opt, n)
 	if err != nil {
 		return err
 	}
@@ -170,6 +182,9 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		Schedule: string(opt.Schedule), Scope: "all", WtickSeconds: env.Wtick,
 		MeasureSeconds: measureTime.Seconds(), IsolationSeconds: isoTime.Seconds(),
 		IsolatedPairs: len(rs.iso),
+	}
+	if err := addNodeBandwidth(s, opt, layout, steps, allNodeTimes, nodeTime); err != nil {
+		return err
 	}
 	return finish(s, ml, opt, stderr)
 }
@@ -350,9 +365,9 @@ func (rs *rankSurvey) handOff(cur Pair) error {
 }
 
 // gather sends this rank's report to rank 0, which gets every rank's.
-func (rs *rankSurvey) gather(facts survey.Rank) ([][]byte, error) {
+func (rs *rankSurvey) gather(facts survey.Rank, nodeTimes []float64) ([][]byte, error) {
 	rep := summarize(rs.rank, rs.opt.Sizes, rs.samples, rs.isoSamples)
-	rep.Rank = facts
+	rep.Rank, rep.NodeBW = facts, nodeTimes
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
 		return nil, fmt.Errorf("encoding rank %d's results: %w", rs.rank, err)
@@ -420,11 +435,13 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 }
 
 // assemble builds the survey (without meta) and the mmpi log of the
-// smallest size from every rank's report.
-func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error) {
+// smallest size from every rank's report, and returns every rank's node
+// bandwidth times.
+func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]float64, error) {
 	if len(all) != n {
-		return nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
+		return nil, nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
+	nodeTimes := make([][]float64, n)
 	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
 	bySize := map[int]*survey.PairTable{}
 	for _, size := range opt.Sizes {
@@ -437,17 +454,17 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error
 	for a, b := range all {
 		var rep rankReport
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
-			return nil, nil, fmt.Errorf("decoding rank %d's results: %w", a, err)
+			return nil, nil, nil, fmt.Errorf("decoding rank %d's results: %w", a, err)
 		}
 		if rep.Rank.Rank != a {
-			return nil, nil, fmt.Errorf("report %d is from rank %d", a, rep.Rank.Rank)
+			return nil, nil, nil, fmt.Errorf("report %d is from rank %d", a, rep.Rank.Rank)
 		}
-		s.Ranks[a] = rep.Rank
+		s.Ranks[a], nodeTimes[a] = rep.Rank, rep.NodeBW
 		ml.Names[a] = rep.Rank.Host
 		for _, p := range rep.Pairs {
 			t := bySize[p.Size]
 			if t == nil || p.B <= a || p.B >= n {
-				return nil, nil, fmt.Errorf("rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
+				return nil, nil, nil, fmt.Errorf("rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
 			}
 			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
 				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,
@@ -458,7 +475,7 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, error
 			}
 		}
 	}
-	return s, ml, nil
+	return s, ml, nodeTimes, nil
 }
 
 // Interference is the median, over every pair and size re-measured in

@@ -17,7 +17,9 @@ func newSurveyCmd() *cobra.Command {
 		Long: `survey runs under an MPI launcher and measures the MPI ping-pong round trip
 between every pair of ranks, records where each rank ran (host, cpu, socket,
 NUMA node, L3), and writes the survey directory DIR on rank 0:
-meta.json, ranks.csv, pairs.csv and, with several sizes, fit.csv.
+meta.json, ranks.csv, pairs.csv, with several sizes fit.csv, and when the
+ranks span several hosts nodebw.csv (each node's bandwidth with all its
+ranks sending at once against one rank alone).
 
   mpirun -np 64 latmap survey -o cluster/
   srun -n 64 latmap survey -o cluster/ --sizes 8,1K,64K
@@ -43,10 +45,13 @@ See docs/survey.md.`,
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone after the rounds (at least N pairs; 0 turns it off)")
+	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
+	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node bandwidth phase (K, M suffixes)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
 	cmd.MarkFlagRequired("output")
+	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -42,6 +42,8 @@ type NodeBandwidth struct {
 type NodeBandwidthMeta struct {
 	SizeBytes int `json:"size_bytes"`
 	Steps     int `json:"steps"`
+	// Seconds is the phase's wall time.
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // WriteNodeBandwidth writes nodebw.csv.

@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// TestNodeBandwidthFake: 5 fake ranks on hosts node0 (0, 1), node1 (2, 3)
+// and node2 (4). In step 1 rank 3 has no partner (node2 has one rank), so
+// node1 sends with one rank; the fake exchange takes messages*size/1e8 s
+// on even ranks and 3 times that on odd ones, so every figure is known.
+func TestNodeBandwidthFake(t *testing.T) {
+	dir := t.TempDir()
+	opt := DefaultOptions(filepath.Join(dir, "survey"))
+	opt.Repeats, opt.Warmup = 2, 0
+	opt.NodeBWSizeSpec = "1K"
+	errs, _, _ := runFake(t, 5, opt, linearRTT)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Meta.NodeBandwidth; m == nil || m.SizeBytes != 1024 || m.Steps != 2 {
+		t.Fatalf("meta node_bandwidth %+v, want 1024 B, 2 steps", m)
+	}
+	even := float64(nodeBWMessages) * 1024 / 1e8
+	odd := 3 * even
+	mbps := func(ranks int, secs float64) float64 { return float64(ranks) * nodeBWMessages * 1024 / secs / 1e6 }
+	row := func(h, p string, ranks int, secs float64) survey.NodeBandwidth {
+		return survey.NodeBandwidth{Host: h, Peer: p, Ranks: ranks, Size: 1024, Messages: nodeBWMessages,
+			Seconds: secs, AggregateMBps: mbps(ranks, secs), PairMBps: mbps(1, even)}
+	}
+	want := []survey.NodeBandwidth{
+		// step 1: 0->2, 1->3; 2->4 (3 has no partner); 4->0
+		row("node0", "node1", 2, odd), row("node1", "node2", 1, even), row("node2", "node0", 1, even),
+		// step 2: 0->4 (1 has no partner); 2->0, 3->1; 4->2
+		row("node0", "node2", 1, even), row("node1", "node0", 2, odd), row("node2", "node1", 1, even),
+	}
+	if len(s.NodeBandwidth) != len(want) {
+		t.Fatalf("nodebw rows %+v, want %+v", s.NodeBandwidth, want)
+	}
+	for i, got := range s.NodeBandwidth {
+		w := want[i]
+		// nodebw.csv keeps 6 decimals of seconds and 3 of MB/s.
+		if got.Host != w.Host || got.Peer != w.Peer || got.Ranks != w.Ranks || got.Size != w.Size || got.Messages != w.Messages ||
+			!within(got.Seconds, w.Seconds, 1e-6) || !within(got.AggregateMBps, w.AggregateMBps, 1e-3) || !within(got.PairMBps, w.PairMBps, 1e-3) {
+			t.Errorf("row %d = %+v, want %+v", i, got, w)
+		}
+	}
+
+	// Off: no file, no record.
+	opt.Out, opt.NodeBandwidth = filepath.Join(dir, "off"), NodeBWOff
+	runFake(t, 5, opt, linearRTT)
+	if s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{}); err != nil || s.NodeBandwidth != nil || s.Meta.NodeBandwidth != nil {
+		t.Errorf("--node-bandwidth off: %v, rows %v, meta %v", err, s.NodeBandwidth, s.Meta.NodeBandwidth)
+	}
+	// On, with both ranks on one host: a warning instead.
+	opt.Out, opt.NodeBandwidth = filepath.Join(dir, "one"), NodeBWOn
+	runFake(t, 2, opt, linearRTT)
+	s, err = survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil || s.NodeBandwidth != nil || !strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "one host") {
+		t.Errorf("--node-bandwidth on, one host: %v, rows %v, warnings %q", err, s.NodeBandwidth, s.Meta.Warnings)
+	}
+}
+
+func within(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
+
+func TestNodeSteps(t *testing.T) {
+	for _, c := range []struct {
+		hosts int
+		want  []int
+	}{{1, []int{}}, {2, []int{1}}, {5, []int{1, 2, 3, 4}}, {6, []int{1, 2, 3, 5}}, {64, []int{1, 21, 42, 63}}} {
+		if got := nodeSteps(c.hosts); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("nodeSteps(%d) = %v, want %v", c.hosts, got, c.want)
+		}
+	}
+}
