@@ -232,9 +232,10 @@ func BenchmarkRefineSwapsPass(b *testing.B) {
 	tr := mustTraffic(b, flows, n)
 	m := NewLevelMachine(64, 1, 64, benchLevels)
 	slots, _ := m.SelectSlots(n, SelectOptions{})
+	md := pairwiseModel(m)
 	for i := 0; i < b.N; i++ {
 		p := Block(slots, n)
-		m.refineSwaps(tr, p, slots, 1)
+		md.newSwapper(tr, nil, p).refineSwaps(1)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
 }

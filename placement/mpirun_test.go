@@ -59,7 +59,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &bytes.Buffer{}})
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestRankfileLocal(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	flows := []Flow{{0, 1, 1e6, 100}}
 	out := filepath.Join(t.TempDir(), "local.rankfile")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &bytes.Buffer{}})
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Output: out, Format: FormatMPICH, Out: &bytes.Buffer{}})
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Output: out, Format: FormatMPICH, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,7 @@ type Options struct {
 
 	Select SelectOptions
 	Costs  SurveyCostOptions
+	Model  ModelOptions
 	Solve  SolveOptions
 
 	// Out receives the report (default os.Stdout).
@@ -104,6 +105,9 @@ type Result struct {
 	FilledPairs  int         `json:"filled_pairs"`
 	SurveyPairs  int         `json:"survey_pairs"`
 	Bandwidth    string      `json:"bandwidth_source"`
+	// NodeBandwidth says where the contention model's node bandwidth came
+	// from (nodebw.csv, the pairwise fit, given, none).
+	NodeBandwidth string `json:"node_bandwidth_source"`
 	TrafficPairs int         `json:"traffic_pairs"`
 	Messages     float64     `json:"messages"`
 	Bytes        float64     `json:"bytes"`
@@ -120,10 +124,15 @@ type Result struct {
 	Solver      SolverInfo   `json:"solver"`
 	Placement   []RankPlace  `json:"placement"`
 
-	Output   string   `json:"output,omitempty"`
+	Output string `json:"output,omitempty"`
+	// NotWritten says why -o's file was not written (the predicted gain is
+	// under 2% or under the model's measured error; --force writes it).
+	NotWritten string `json:"not_written,omitempty"`
 	Format   string   `json:"format,omitempty"`
 	Launch   []string `json:"launch,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+
+	worth bool // the verdict advises the proposal
 }
 
 // reference is what the proposal is compared with: the current placement
@@ -154,7 +163,8 @@ func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
 }
 
 // Run reads the inputs, proposes a placement, prints the report (or
-// JSON) and writes the launcher file.
+// JSON) and writes the launcher file when the proposal is worth it (or
+// with --force).
 func Run(opt Options) (*Result, error) {
 	if opt.Out == nil {
 		opt.Out = os.Stdout
@@ -169,10 +179,37 @@ func Run(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, place, err := propose(opt, in)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Output != "" {
+		if err := r.writeLaunchFile(opt, in.m, place); err != nil {
+			return nil, err
+		}
+	}
+	if opt.JSON {
+		enc := json.NewEncoder(opt.Out)
+		enc.SetIndent("", "  ")
+		return r, enc.Encode(r)
+	}
+	r.WriteReport(opt.Out)
+	return r, nil
+}
+
+// propose calibrates the model on the profile's own run, solves, and
+// predicts the current, block, cyclic and proposed placements.
+func propose(opt Options, in *inputs) (*Result, []int32, error) {
 	r := newResult(opt, in)
 	slots, err := in.m.SelectSlots(in.t.N, opt.Select)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	// Cyclic as mpirun --map-by node deals it: over every usable node,
+	// not only the nodes the proposal fills.
+	usable, err := in.m.UsableSlots(opt.Select)
+	if err != nil {
+		return nil, nil, err
 	}
 	r.HostsUsed = hostsUsed(in.m, slots)
 	if in.prof != nil {
@@ -181,35 +218,38 @@ func Run(opt Options) (*Result, error) {
 		if in.currentErr != nil {
 			r.Warnings = append(r.Warnings, in.currentErr.Error())
 		}
+		if in.profilePlace != nil && sh.SlowestElapsed > 0 {
+			r.Calibration = calibrate(in.md, in.t, in.profilePlace, in.rt, sh.SlowestElapsed)
+		}
 	}
 	t0 := time.Now()
-	sol, err := in.m.Solve(in.t, slots, opt.Solve)
+	starts := []Start{}
+	if cyc := in.m.Cyclic(usable, in.t.N); !equalPlace(cyc, in.m.Cyclic(slots, in.t.N)) {
+		starts = append(starts, Start{"cyclic (all nodes)", cyc})
+	}
+	if in.current != nil {
+		starts = append(starts, Start{"current", in.current})
+	}
+	sol, err := in.md.Solve(in.t, baseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r.Solver = SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
-	// Cyclic as mpirun --map-by node deals it: over every usable node,
-	// not only the nodes the proposal fills.
-	all, err := in.m.UsableSlots(opt.Select)
-	if err != nil {
-		return nil, err
+	r.predict(in, slots, usable, sol.Place)
+	r.Verdict, r.worth = verdict(r)
+	return r, sol.Place, nil
+}
+
+func equalPlace(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	r.predict(in, slots, all, sol.Place)
-	if opt.Output != "" {
-		if err := r.writeLaunchFile(opt, in.m, sol.Place); err != nil {
-			return nil, err
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	if opt.JSON {
-		enc := json.NewEncoder(opt.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-		return r, nil
-	}
-	r.WriteReport(opt.Out)
-	return r, nil
+	return true
 }
 
 // check validates the options before anything is read.
@@ -237,16 +277,17 @@ func (opt *Options) check() error {
 // inputs is what place reads: the machine from the survey, the traffic,
 // and with a profile its per-rank times and the placement it ran under.
 type inputs struct {
-	m *Machine
-	// fromProfile: current is where the profile's own ranks ran, so the
-	// profile measured a run of it.
-	fromProfile bool
-	warnings    []string // the survey's and the profile's, for the report
-	t           *Traffic
-	prof        *profile.Profile
-	rt          *RankTimes
-	current     []int32 // nil when unknown
-	currentErr  error   // why the current placement is unknown
+	m  *Machine
+	md *Model
+	// profilePlace is where the profile's own ranks ran (nil when not on
+	// surveyed slots, or unbound): the profile measured a run of it.
+	profilePlace []int32
+	warnings     []string // the survey's and the profile's, for the report
+	t            *Traffic
+	prof         *profile.Profile
+	rt           *RankTimes
+	current      []int32 // --current's placement, else profilePlace; nil when unknown
+	currentErr   error   // why the current placement is unknown
 }
 
 func loadInputs(opt Options) (*inputs, error) {
@@ -261,6 +302,9 @@ func loadInputs(opt Options) (*inputs, error) {
 	for _, w := range s.Meta.Warnings {
 		in.warnings = append(in.warnings, "survey: "+w)
 	}
+	var notes []string
+	in.md, notes = NewModel(in.m, s.NodeBandwidth, opt.Model)
+	in.warnings = append(in.warnings, notes...)
 	if opt.Profile != "" {
 		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
 			return nil, err
@@ -272,9 +316,12 @@ func loadInputs(opt Options) (*inputs, error) {
 	if in.prof != nil {
 		in.rt = TimesFromProfile(in.prof)
 		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
-		in.fromProfile = in.current != nil
-		if err := in.checkProfileBinding(opt); err != nil {
+		bound, err := in.checkProfileBinding(opt)
+		if err != nil {
 			return nil, err
+		}
+		if bound || opt.Force {
+			in.profilePlace = in.current
 		}
 	}
 	if opt.Current != "" {
@@ -287,26 +334,33 @@ func loadInputs(opt Options) (*inputs, error) {
 		if in.current, err = in.m.slotsOf(ranks, in.t.N); err != nil {
 			return nil, err
 		}
-		in.currentErr, in.fromProfile = nil, false
+		in.currentErr = nil
 	}
 	return in, nil
 }
 
 // checkProfileBinding refuses to take unbound profile ranks' cpus as the
 // current placement (they may have moved; two may have started on one
-// cpu) unless --force or --current says where they run.
-func (in *inputs) checkProfileBinding(opt Options) error {
+// cpu) unless --force or --current says where they run. bound is false
+// when some ranks were not bound.
+func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
 	ranks := make([]survey.Rank, len(in.prof.Ranks))
 	for i, r := range in.prof.Ranks {
 		ranks[i] = r.Rank
 	}
+	bound = true
 	for _, w := range survey.BindingWarnings(ranks) {
-		if strings.Contains(w, "not bound") && opt.Current == "" && !opt.Force && in.current != nil {
-			return fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun latmap profile with ranks bound, give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
+		if !strings.Contains(w, "not bound") {
+			in.warnings = append(in.warnings, "profile: "+w)
+			continue
+		}
+		bound = false
+		if opt.Current == "" && !opt.Force && in.current != nil {
+			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
 		}
 		in.warnings = append(in.warnings, "profile: "+w)
 	}
-	return nil
+	return bound, nil
 }
 
 // newResult fills what the inputs alone say: sizes, levels, traffic.
@@ -314,7 +368,7 @@ func newResult(opt Options, in *inputs) *Result {
 	m, t := in.m, in.t
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix,
 		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
-		Bandwidth: m.Bandwidth, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: append(append([]string(nil), in.warnings...), m.Notes...)}
+		Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: append(append([]string(nil), in.warnings...), m.Notes...)}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
 		if m.LevelPairs[l] == 0 {
@@ -340,24 +394,20 @@ func hostsUsed(m *Machine, slots []int32) int {
 }
 
 // predict fills the predictions (current when known, block on the
-// selected slots, cyclic over every usable node, the proposal), the
-// verdict and the per-rank placement table.
+// selected slots, cyclic over every usable node, the proposal) and the
+// per-rank placement table.
 func (r *Result) predict(in *inputs, slots, usable, proposal []int32) {
-	m, t := in.m, in.t
+	md, t := in.md, in.t
 	if in.current != nil {
-		cur := Predict("current", m, t, in.current, in.rt)
-		r.Predictions = append(r.Predictions, cur)
-		if in.fromProfile && r.Shares != nil && r.Shares.SlowestElapsed > 0 {
-			r.Calibration = &Calibration{PredictedS: cur.Run, MeasuredS: r.Shares.SlowestElapsed, Error: cur.Run/r.Shares.SlowestElapsed - 1}
-		}
+		r.Predictions = append(r.Predictions, Predict("current", md, t, in.current, in.rt))
 	}
 	r.Predictions = append(r.Predictions,
-		Predict("block", m, t, Block(slots, t.N), in.rt),
-		Predict("cyclic", m, t, m.Cyclic(usable, t.N), in.rt))
-	prop := Predict("proposal", m, t, proposal, in.rt)
+		Predict("block", md, t, Block(slots, t.N), in.rt),
+		Predict("cyclic", md, t, md.Cyclic(usable, t.N), in.rt))
+	prop := Predict("proposal", md, t, proposal, in.rt)
 	r.Predictions = append(r.Predictions, prop)
 	r.PerfectRun = PerfectRun(in.rt)
-	r.Verdict = verdict(r)
+	m := in.m
 	for i, sl := range proposal {
 		rp := RankPlace{Rank: i, Host: m.Slots[sl].Host, CPU: m.Slots[sl].CPU, PredictedS: prop.perRank[i]}
 		if in.current != nil {
@@ -368,8 +418,13 @@ func (r *Result) predict(in *inputs, slots, usable, proposal []int32) {
 	}
 }
 
-// writeLaunchFile writes the proposal as opt.Format to opt.Output.
+// writeLaunchFile writes the proposal as opt.Format to opt.Output when
+// the verdict advises it or with --force; otherwise it says why not.
 func (r *Result) writeLaunchFile(opt Options, m *Machine, place []int32) error {
+	if !r.worth && !opt.Force {
+		r.NotWritten = fmt.Sprintf("%s not written: the predicted gain does not justify changing the placement (see above); --force writes it anyway", opt.Output)
+		return nil
+	}
 	lf, err := WriteLaunchFile(opt.Format, m, place, r.header(), opt.Output, opt.App)
 	if err != nil {
 		return err
@@ -492,7 +547,7 @@ func (r *Result) header() []string {
 // WriteReport prints the human-readable report.
 func (r *Result) WriteReport(w io.Writer) {
 	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %s (%s used)\n", r.Ranks, r.Slots, text.Count(r.Hosts, "host"), text.Count(r.HostsUsed, "host"))
-	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth)
+	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth, r.NodeBandwidth)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
 	for _, l := range r.Levels {
@@ -515,12 +570,12 @@ func (r *Result) WriteReport(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "placement\ttransfer (s)\tmax rank transfer (s)\tpredicted run (s)\t")
+	fmt.Fprintln(tw, "placement\tpredicted run (s)\tslowest rank\tmax rank comm (s)\tnode-bound ranks\ttransfer (s)\t")
 	for _, p := range r.Predictions {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t\n", p.Name, p.Transfer, p.MaxRankTransfer, p.Run)
+		fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%d\t%.4g\t\n", p.Name, p.Run, p.SlowestRank, p.MaxRankTransfer, p.NodeBound, p.Transfer)
 	}
 	if r.Shares != nil {
-		fmt.Fprintf(tw, "perfect interconnect\t0\t0\t%.4g\t\n", r.PerfectRun)
+		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t\t0\t\t0\t\n", r.PerfectRun)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "solver: %s won in %.2f s (seed %d)", r.Solver.Winner, r.Solver.Seconds, r.Solver.Seed)
@@ -529,12 +584,21 @@ func (r *Result) WriteReport(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if c := r.Calibration; c != nil {
-		fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.PredictedS, c.MeasuredS, 100*c.Error)
+		fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.RawPredictedS, c.MeasuredS, 100*c.RawError)
+		fmt.Fprintf(w, "  communication summed over ranks: modelled %.4g s, measured %.4g s (MPI time minus waits); median rank off by %s\n", c.PredictedCommS, c.MeasuredCommS, pct(c.RankError))
+		fmt.Fprintf(w, "  calibration: %s", c.Note)
+		if c.Folded {
+			fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median rank off by %s", c.PredictedS, 100*c.Error, pct(c.FoldedRankError))
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, r.Verdict)
 	for _, x := range r.Warnings {
 		fmt.Fprintln(w, "warning:", x)
+	}
+	if r.NotWritten != "" {
+		fmt.Fprintf(w, "\n%s\n", r.NotWritten)
 	}
 	if r.Output != "" {
 		fmt.Fprintf(w, "\nwrote %s (%s); launch with:\n  %s\n", r.Output, r.Format, shellJoin(r.Launch))

@@ -9,17 +9,18 @@ import (
 
 // RankTimes are the parts of each rank's run time that placement does not
 // change, from a profile: computation, collective wait (sync) and
-// send-late wait; plus the measured elapsed time and MPI time.
+// send-late wait; plus the measured elapsed time, MPI time, and
+// communication time (MPI time minus the waits).
 type RankTimes struct {
 	Comput, Sync, Late []float64
-	Elapsed, MPI       []float64
+	Elapsed, MPI, Comm []float64
 }
 
 // TimesFromProfile sums a profile's per-rank times.
 func TimesFromProfile(p *profile.Profile) *RankTimes {
 	n := len(p.Ranks)
 	rt := &RankTimes{Comput: make([]float64, n), Sync: make([]float64, n), Late: make([]float64, n),
-		Elapsed: make([]float64, n), MPI: make([]float64, n)}
+		Elapsed: make([]float64, n), MPI: make([]float64, n), Comm: make([]float64, n)}
 	for i, r := range p.Ranks {
 		rt.Comput[i] = r.Comput
 		rt.Elapsed[i] = r.Elapsed
@@ -31,6 +32,7 @@ func TimesFromProfile(p *profile.Profile) *RankTimes {
 		rt.Sync[f.Rank] += f.Sync
 		rt.Late[f.Rank] += f.Late
 		rt.MPI[f.Rank] += f.Time + f.Sync + f.Late
+		rt.Comm[f.Rank] += f.Time
 	}
 	return rt
 }
@@ -38,34 +40,63 @@ func TimesFromProfile(p *profile.Profile) *RankTimes {
 // Prediction is the modelled outcome of one placement.
 type Prediction struct {
 	Name string `json:"name"`
-	// Transfer is the modelled transfer time summed over rank pairs (s):
-	// the cost the solver minimises.
+	// Transfer is the modelled pairwise transfer time summed over rank
+	// pairs (s): the solver's tie-break.
 	Transfer float64 `json:"transfer_s"`
-	// MaxRankTransfer is the largest per-rank transfer time (s).
+	// MaxRankTransfer is the largest per-rank modelled communication time
+	// (s): pairwise transfers, raised where the rank's node link or memory
+	// is the bottleneck (see Model).
 	MaxRankTransfer float64 `json:"max_rank_transfer_s"`
 	// Run is the predicted run time: the slowest rank's computation +
-	// collective wait + send-late + modelled transfer (s). With no profile
-	// it is the slowest rank's transfer time.
+	// collective wait + send-late + modelled communication (s). With no
+	// profile it is the slowest rank's communication time. The solver
+	// minimises it.
 	Run float64 `json:"predicted_run_s"`
 	// SlowestRank is the rank that sets Run.
 	SlowestRank int `json:"slowest_rank"`
-	perRank     []float64
+	// NodeBound counts the ranks whose time their node's link or memory
+	// sets (contention), Contention is what that adds to the slowest
+	// rank's communication (s).
+	NodeBound  int     `json:"node_bound_ranks"`
+	Contention float64 `json:"contention_s"`
+	perRank    []float64
+	comm       []float64
+}
+
+// baseTimes is each rank's time that placement does not change:
+// computation + collective wait + send-late (nil without a profile).
+func baseTimes(rt *RankTimes, n int) []float64 {
+	if rt == nil {
+		return nil
+	}
+	b := make([]float64, n)
+	for i := 0; i < n && i < len(rt.Comput); i++ {
+		b[i] = rt.Comput[i] + rt.Sync[i] + rt.Late[i]
+	}
+	return b
 }
 
 // Predict models placement place.
-func Predict(name string, m *Machine, t *Traffic, place []int32, rt *RankTimes) Prediction {
-	pr := Prediction{Name: name, Transfer: m.Cost(t, place)}
-	tr := m.RankTransfer(t, place)
-	pr.perRank = make([]float64, t.N)
-	for i, x := range tr {
-		pr.MaxRankTransfer = math.Max(pr.MaxRankTransfer, x)
-		v := x
-		if rt != nil && i < len(rt.Comput) {
-			v += rt.Comput[i] + rt.Sync[i] + rt.Late[i]
+func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) Prediction {
+	base := baseTimes(rt, t.N)
+	ev := newEvaluator(md, t, base, append([]int32(nil), place...))
+	pr := Prediction{Name: name, Transfer: ev.transfer, perRank: make([]float64, t.N), comm: make([]float64, t.N), SlowestRank: -1}
+	for i := int32(0); i < int32(t.N); i++ {
+		c, bound := ev.comm(i)
+		if bound {
+			pr.NodeBound++
+		}
+		pr.comm[i] = c
+		pr.MaxRankTransfer = math.Max(pr.MaxRankTransfer, c)
+		v := c
+		if base != nil {
+			v += base[i]
 		}
 		pr.perRank[i] = v
-		if v > pr.Run {
-			pr.Run, pr.SlowestRank = v, i
+		if v > pr.Run || pr.SlowestRank < 0 {
+			pr.Run, pr.SlowestRank = v, int(i)
+			pair := md.Scale[0]*math.Max(ev.pOn[i], 0) + md.Scale[1]*math.Max(ev.pOff[i], 0)
+			pr.Contention = c - pair
 		}
 	}
 	return pr
@@ -130,18 +161,10 @@ const (
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// verdict says in plain words whether to use the proposal.
-// Calibration compares the model with the run the profile measured: the
-// predicted run of the placement the profile was taken under against the
-// profile's slowest rank.
-type Calibration struct {
-	PredictedS float64 `json:"predicted_current_run_s"`
-	MeasuredS  float64 `json:"measured_slowest_rank_s"`
-	// Error is PredictedS / MeasuredS - 1.
-	Error float64 `json:"error"`
-}
-
-func verdict(r *Result) string {
+// verdict says in plain words whether to use the proposal, and whether
+// it is worth writing: a predicted gain of at least GainWorthIt that the
+// model's measured error does not exceed.
+func verdict(r *Result) (string, bool) {
 	prop := r.Predictions[len(r.Predictions)-1]
 	ref := r.reference()
 	gain := 0.0
@@ -149,16 +172,12 @@ func verdict(r *Result) string {
 		gain = (ref.Run - prop.Run) / ref.Run
 	}
 	if r.Shares == nil {
-		tgain := 0.0
-		if ref.Transfer > 0 {
-			tgain = (ref.Transfer - prop.Transfer) / ref.Transfer
+		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
+			prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer)
+		if gain < GainWorthIt {
+			return "Not worth changing: " + s, false
 		}
-		s := fmt.Sprintf("The proposal's modelled transfer time is %.4g s against %.4g s for %s (%s less). Only transfer time is compared: without a profile (--profile) the share of communication in the run is unknown, so the effect on run time cannot be predicted.",
-			prop.Transfer, ref.Transfer, ref.Name, pct(tgain))
-		if r.Solver.FellBack {
-			s += " No better placement than " + r.Solver.Winner + " was found."
-		}
-		return s
+		return "Use the proposal: " + s, true
 	}
 	sh := r.Shares
 	// What no placement changes: waiting, or computation.
@@ -172,7 +191,7 @@ func verdict(r *Result) string {
 	}
 	if c := r.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
 		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
-			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
+			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error), false
 	}
 	switch {
 	case gain < GainWorthIt && limit != "":
@@ -181,17 +200,17 @@ func verdict(r *Result) string {
 		if sh.WaitShare >= WaitDominates {
 			s += " Look at load balance first."
 		}
-		return s
+		return s, false
 	case gain < GainWorthIt:
 		return fmt.Sprintf("Not worth changing: the proposal predicts %.4g s against %.4g s %s (%s). The perfect-interconnect bound is %.4g s.",
-			prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun)
+			prop.Run, ref.Run, ref.Name, pct(gain), r.PerfectRun), false
 	}
-	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (modelled transfer %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
-		prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer, r.PerfectRun)
+	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (slowest rank's communication %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
+		prop.Run, ref.Run, ref.Name, pct(gain), prop.MaxRankTransfer, ref.MaxRankTransfer, r.PerfectRun)
 	if limit != "" {
 		// The gain is worth having, and the rest is out of placement's
 		// reach: say both, never "will not help" beside a predicted gain.
 		s += " Beyond that, " + limit + "."
 	}
-	return s
+	return s, true
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -20,48 +21,15 @@ type SolveOptions struct {
 	Workers int
 	// MaxPasses bounds the pair-swap refinement passes (default 30).
 	MaxPasses int
-	// Refine is how many of the cheapest starts (multilevel trials, block,
-	// cyclic) get pair-swap refinement (default 2).
+	// Refine is how many of the best starts (multilevel trials, block,
+	// cyclic, the given ones) get refined (default 2).
 	Refine int
+	// Descent bounds the exchanges priced while lowering the slowest
+	// rank (default 4 per rank + 1000).
+	Descent int
 }
 
-// Candidate is one placement the solver considered.
-type Candidate struct {
-	Name string  `json:"name"`
-	Cost float64 `json:"cost_s"`
-	// Refined is true when pair-swap refinement ran on it.
-	Refined bool `json:"refined"`
-	Swaps   int  `json:"swaps"`
-}
-
-// Solution is the solver's proposal.
-type Solution struct {
-	// Place maps each rank to a machine slot.
-	Place []int32
-	// Cost is the proposal's modelled transfer time (s).
-	Cost float64
-	// Block and Cyclic are the baselines' costs on the same slots.
-	Block, Cyclic float64
-	// Winner names the candidate that won.
-	Winner string
-	// FellBack is true when no candidate beat the better baseline, which
-	// was returned instead.
-	FellBack   bool
-	Candidates []Candidate
-}
-
-// Solve proposes a placement of t's ranks on the given slots (exactly
-// t.N of them, from SelectSlots). It builds placements level by level:
-// a multilevel partition of the communication graph into node-sized parts
-// (heavy-edge-matching coarsening, greedy graph growing, refinement), then
-// within each node a partition into sockets; then it refines with pair
-// swaps evaluated incrementally on the machine's real pair costs. Several
-// trials run in parallel; the cheapest wins, and it is never worse than
-// the better of block and cyclic (it falls back to that one).
-func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
-	if len(slots) != t.N {
-		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
-	}
+func (opt *SolveOptions) defaults(n int) {
 	if opt.Trials <= 0 {
 		opt.Trials = 3
 	}
@@ -74,10 +42,95 @@ func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution,
 	if opt.Refine <= 0 {
 		opt.Refine = 2
 	}
-	block := Block(slots, t.N)
-	cyclic := m.Cyclic(slots, t.N)
-	sol := &Solution{}
+	if opt.Descent <= 0 {
+		opt.Descent = 4*n + 1000
+	}
+}
 
+// Candidate is one placement the solver considered.
+type Candidate struct {
+	Name string `json:"name"`
+	// Cost is the summed pairwise transfer time (the tie-break).
+	Cost float64 `json:"cost_s"`
+	// Run is the predicted run (the objective).
+	Run float64 `json:"predicted_run_s"`
+	// Refined is true when refinement ran on it.
+	Refined bool `json:"refined"`
+	Swaps   int  `json:"swaps"`
+}
+
+// Start is a placement the solver must consider: it is a candidate as it
+// is, and a start for refinement.
+type Start struct {
+	Name  string
+	Place []int32
+}
+
+// Solution is the solver's proposal.
+type Solution struct {
+	// Place maps each rank to a machine slot.
+	Place []int32
+	// Cost is the proposal's summed pairwise transfer time (s), Run its
+	// predicted run (s).
+	Cost, Run float64
+	// Block and Cyclic are the baselines' costs on the same slots.
+	Block, Cyclic float64
+	// Winner names the candidate that won.
+	Winner string
+	// FellBack is true when no constructed or refined candidate beat the
+	// best baseline (block, cyclic or a given start), which was returned.
+	FellBack   bool
+	Candidates []Candidate
+}
+
+// Solve proposes a placement of t's ranks on the given slots with the
+// pairwise model and no fixed times: the smallest largest per-rank
+// transfer, then the smallest total (see Model.Solve).
+func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
+	return pairwiseModel(m).Solve(t, nil, slots, nil, opt)
+}
+
+// Solve proposes a placement of t's ranks on the given slots (exactly t.N
+// of them, from SelectSlots) minimising the predicted run: the slowest
+// rank's fixed time (base, nil for none) plus its modelled communication,
+// with the summed pairwise transfer as the tie-break. It builds placements
+// level by level: a multilevel partition of the communication graph into
+// node-sized parts (heavy-edge-matching coarsening, greedy graph growing,
+// refinement), then within each node a partition into sockets. The best
+// starts (these, block, cyclic and the given starts) are refined by pair
+// swaps that lower the total without raising the slowest rank, then by
+// exchanges of the slowest rank (or its node's ranks) that lower it. Every
+// start is also a candidate as it is, so the proposal is never predicted
+// worse than any of them.
+func (md *Model) Solve(t *Traffic, base []float64, slots []int32, starts []Start, opt SolveOptions) (*Solution, error) {
+	if len(slots) != t.N {
+		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
+	}
+	for _, s := range starts {
+		if len(s.Place) != t.N {
+			return nil, fmt.Errorf("start %s places %d ranks, the traffic has %d", s.Name, len(s.Place), t.N)
+		}
+	}
+	opt.defaults(t.N)
+	block := Block(slots, t.N)
+	starts = append([]Start{{"block", block}, {"cyclic", md.Cyclic(slots, t.N)}}, starts...)
+	cands, places := md.buildStarts(t, base, slots, starts, opt)
+	cands, places = md.refineBest(t, base, cands, places, opt)
+	best := 0
+	for i := range cands {
+		if (objective{cands[i].Run, cands[i].Cost}).better(objective{cands[best].Run, cands[best].Cost}) {
+			best = i
+		}
+	}
+	sol := &Solution{Candidates: cands, Place: places[best], Cost: cands[best].Cost, Run: cands[best].Run, Winner: cands[best].Name,
+		FellBack: !cands[best].Refined && !strings.HasPrefix(cands[best].Name, "multilevel")}
+	sol.Block, sol.Cyclic = cands[opt.Trials].Cost, cands[opt.Trials+1].Cost
+	return sol, nil
+}
+
+// buildStarts builds the multilevel trials in parallel and prices them
+// with the given starts: the candidates, trials first.
+func (md *Model) buildStarts(t *Traffic, base []float64, slots []int32, starts []Start, opt SolveOptions) ([]Candidate, [][]int32) {
 	type job struct {
 		name  string
 		build func() []int32
@@ -94,60 +147,65 @@ func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution,
 			if tr > 0 {
 				rng = rand.New(rand.NewPCG(opt.Seed, uint64(tr)))
 			}
-			return m.construct(t, slots, rng)
+			return md.construct(t, slots, rng)
 		}})
 	}
-	jobs = append(jobs,
-		job{"block", func() []int32 { return append([]int32(nil), block...) }},
-		job{"cyclic", func() []int32 { return append([]int32(nil), cyclic...) }})
-	// Build every start in parallel, then refine the most promising.
+	for _, s := range starts {
+		s := s
+		jobs = append(jobs, job{s.Name, func() []int32 { return append([]int32(nil), s.Place...) }})
+	}
 	places := make([][]int32, len(jobs))
 	cands := make([]Candidate, len(jobs))
 	parallel(opt.Workers, len(jobs), func(i int) {
 		places[i] = jobs[i].build()
-		cands[i] = Candidate{Name: jobs[i].name, Cost: m.Cost(t, places[i])}
+		o := newEvaluator(md, t, base, places[i]).objective()
+		cands[i] = Candidate{Name: jobs[i].name, Cost: o.Transfer, Run: o.Run}
 	})
-	order := make([]int, len(jobs))
+	return cands, places
+}
+
+// refineBest refines the best start, and the next ones (up to opt.Refine)
+// when they are within RefineMargin of it; each refined placement is a new
+// candidate, the start stays one as it is.
+func (md *Model) refineBest(t *Traffic, base []float64, cands []Candidate, places [][]int32, opt SolveOptions) ([]Candidate, [][]int32) {
+	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(x, y int) bool { return cands[order[x]].Cost < cands[order[y]].Cost })
-	// Refine the cheapest start, then the next ones only when they are
-	// within RefineMargin of it (swaps rarely close a larger gap).
-	refineOne := func(i int) {
-		cands[i].Swaps = m.refineSwaps(t, places[i], slots, opt.MaxPasses)
-		cands[i].Refined = true
-		cands[i].Cost = m.Cost(t, places[i])
-	}
-	refineOne(order[0])
-	var more []int
+	obj := func(i int) objective { return objective{cands[i].Run, cands[i].Cost} }
+	sort.SliceStable(order, func(x, y int) bool { return obj(order[x]).better(obj(order[y])) })
+	top := obj(order[0])
+	pick := []int{order[0]}
 	for _, i := range order[1:min(opt.Refine, len(order))] {
-		if cands[i].Cost <= (1+RefineMargin)*cands[order[0]].Cost {
-			more = append(more, i)
+		if o := obj(i); o.Run <= (1+RefineMargin)*top.Run && o.Transfer <= (1+RefineMargin)*top.Transfer {
+			pick = append(pick, i)
 		}
 	}
-	parallel(opt.Workers, len(more), func(x int) { refineOne(more[x]) })
-	best := 0
-	for i := range cands {
-		if cands[i].Cost < cands[best].Cost {
-			best = i
+	refined := make([]Candidate, len(pick))
+	placed := make([][]int32, len(pick))
+	parallel(opt.Workers, len(pick), func(x int) {
+		i := pick[x]
+		p := append([]int32(nil), places[i]...)
+		swaps, o := md.refine(t, base, p, opt)
+		refined[x] = Candidate{Name: cands[i].Name, Cost: o.Transfer, Run: o.Run, Refined: true, Swaps: swaps}
+		placed[x] = p
+	})
+	for x, i := range pick {
+		// A multilevel start is replaced by its refinement (it is not a
+		// baseline anyone asked for); a baseline stays, refined beside it.
+		if strings.HasPrefix(cands[i].Name, "multilevel") {
+			cands[i], places[i] = refined[x], placed[x]
+			continue
 		}
+		refined[x].Name += ", refined"
+		cands = append(cands, refined[x])
+		places = append(places, placed[x])
 	}
-	sol.Candidates = cands
-	sol.Place, sol.Cost, sol.Winner = places[best], cands[best].Cost, cands[best].Name
-	sol.Block, sol.Cyclic = m.Cost(t, block), m.Cost(t, cyclic)
-	base, baseName, baseCost := block, "block", sol.Block
-	if sol.Cyclic < sol.Block {
-		base, baseName, baseCost = cyclic, "cyclic", sol.Cyclic
-	}
-	if sol.Cost > baseCost {
-		sol.Place, sol.Cost, sol.Winner, sol.FellBack = base, baseCost, baseName, true
-	}
-	return sol, nil
+	return cands, places
 }
 
-// RefineMargin: starts costing more than this fraction above the cheapest
-// are not refined.
+// RefineMargin: starts whose run or total is more than this fraction
+// above the best start's are not refined.
 const RefineMargin = 0.10
 
 // parallel runs fn(0..n-1) on up to workers goroutines.
@@ -344,13 +402,26 @@ func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []
 	}
 }
 
-// refineSwaps improves place by exchanging pairs of ranks. A rank is tried
-// against the ranks of the (up to three) node or socket groups it sends
-// the most modelled cost to; the change is computed from the two ranks'
-// neighbours only (O(degree)). Ranks whose neighbourhood changed are
-// revisited; at most maxPasses sweeps. It returns the number of swaps.
-func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasses int) int {
-	sw := m.newSwapper(t, place, slots)
+// refine improves place in two steps: pair swaps that lower the summed
+// transfer without raising the slowest rank (refineSwaps), then exchanges
+// that lower the slowest rank (descend). It returns the number of swaps
+// and the placement's objective.
+func (md *Model) refine(t *Traffic, base []float64, place []int32, opt SolveOptions) (int, objective) {
+	sw := md.newSwapper(t, base, place)
+	n := sw.refineSwaps(opt.MaxPasses)
+	n += sw.descend(opt.Descent)
+	return n, sw.ev.objective()
+}
+
+// refineSwaps improves the placement by exchanging pairs of ranks. A rank
+// is tried against the ranks of the (up to three) node or socket groups it
+// sends the most modelled cost to; the change of the summed transfer is
+// computed from the two ranks' neighbours only (O(degree)), and the best
+// exchange is kept when it does not make the slowest rank slower. Ranks
+// whose neighbourhood changed are revisited; at most maxPasses sweeps. It
+// returns the number of swaps.
+func (sw *swapper) refineSwaps(maxPasses int) int {
+	t := sw.t
 	active := make([]bool, t.N)
 	for i := range active {
 		active[i] = true
@@ -364,10 +435,9 @@ func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasse
 			}
 			active[i] = false
 			j := sw.bestPartner(i, sw.candidateGroups(i))
-			if j < 0 {
+			if j < 0 || !sw.swapUnlessSlower(i, j) {
 				continue
 			}
-			sw.swap(i, j)
 			swaps++
 			improved++
 			for _, r := range [2]int32{i, j} {
@@ -384,10 +454,93 @@ func (m *Machine) refineSwaps(t *Traffic, place []int32, slots []int32, maxPasse
 	return swaps
 }
 
+// swapUnlessSlower exchanges ranks i and j unless that makes the slowest
+// rank slower, and reports whether it did.
+func (sw *swapper) swapUnlessSlower(i, j int32) bool {
+	before := sw.ev.tree.max()
+	sw.swap(i, j)
+	if after := sw.ev.tree.max(); after > before+objEps*before {
+		sw.swap(i, j)
+		return false
+	}
+	return true
+}
+
+// descend lowers the predicted run: it prices exchanging the slowest rank
+// (and, when its node's link or memory sets its time, the other ranks of
+// that node with the most traffic) with the ranks of the groups it talks
+// to most, keeps the best exchange that improves the objective, and
+// repeats until none does or budget exchanges were priced. It returns the
+// number of swaps.
+func (sw *swapper) descend(budget int) int {
+	ev := sw.ev
+	swaps := 0
+	for budget > 0 {
+		cur := ev.objective()
+		c := ev.critical()
+		if c < 0 {
+			break
+		}
+		if comm, _ := ev.comm(c); comm == 0 {
+			break // the slowest rank does not communicate
+		}
+		bi, bj, best := int32(-1), int32(-1), cur
+		for _, u := range sw.movers(c) {
+			for _, g := range sw.candidateGroups(u) {
+				for _, s := range sw.groups[g.g] {
+					j := sw.slotRank[s]
+					if j < 0 || j == u {
+						continue
+					}
+					budget--
+					if o := ev.try(u, j); o.better(best) {
+						bi, bj, best = u, j, o
+					}
+				}
+			}
+			if bi >= 0 {
+				break
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		sw.swap(bi, bj)
+		swaps++
+	}
+	return swaps
+}
+
+// maxMovers is how many ranks of the slowest rank's node descend tries
+// when the node's link or memory sets that rank's time.
+const maxMovers = 8
+
+// movers is the slowest rank c, then, when its node sets its time, the
+// other ranks of its node with the most pairwise transfer time.
+func (sw *swapper) movers(c int32) []int32 {
+	ev := sw.ev
+	out := []int32{c}
+	if _, bound := ev.comm(c); !bound {
+		return out
+	}
+	others := append([]int32(nil), ev.members[ev.node[c]]...)
+	sort.Slice(others, func(x, y int) bool {
+		a, b := others[x], others[y]
+		return ev.pOn[a]+ev.pOff[a] > ev.pOn[b]+ev.pOff[b]
+	})
+	for _, u := range others {
+		if u != c && len(out) < maxMovers {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // swapper holds what refineSwaps needs to price exchanging two ranks: who
 // sits on each slot, and the slots grouped by node and by (node, socket).
 type swapper struct {
 	m         *Machine
+	ev        *evaluator
 	t         *Traffic
 	place     []int32 // rank -> slot, changed by swap
 	slotRank  []int32 // slot -> rank, -1 when free
@@ -407,8 +560,11 @@ type groupWeight struct {
 	w float64
 }
 
-func (m *Machine) newSwapper(t *Traffic, place []int32, slots []int32) *swapper {
-	sw := &swapper{m: m, t: t, place: place, slotRank: make([]int32, len(m.Slots)),
+// newSwapper prepares the exchanges of ranks among the slots of place.
+func (md *Model) newSwapper(t *Traffic, base []float64, place []int32) *swapper {
+	m := md.Machine
+	slots := append([]int32(nil), place...)
+	sw := &swapper{m: m, ev: newEvaluator(md, t, base, place), t: t, place: place, slotRank: make([]int32, len(m.Slots)),
 		nodeGroup: make([]int32, len(m.Slots)), sockGroup: make([]int32, len(m.Slots))}
 	for i := range sw.slotRank {
 		sw.slotRank[i] = -1
@@ -555,7 +711,7 @@ func (sw *swapper) bestPartner(i int32, cand []groupWeight) int32 {
 
 // swap exchanges the slots of ranks i and j.
 func (sw *swapper) swap(i, j int32) {
-	sw.place[i], sw.place[j] = sw.place[j], sw.place[i]
+	sw.ev.swap(i, j) // swaps sw.place too
 	sw.slotRank[sw.place[i]] = i
 	sw.slotRank[sw.place[j]] = j
 }

@@ -35,6 +35,9 @@ type Traffic struct {
 	Adj   []int32
 	Msgs  []float64
 	Bytes []float64
+	// Out is the part of Bytes that rank i sends to Adj[e] (the rest it
+	// receives), for the node link model.
+	Out []float64
 	// SelfFlows counts the diagonal entries that were ignored.
 	SelfFlows int
 }
@@ -47,7 +50,7 @@ func NewTraffic(n int, flows []Flow) (*Traffic, error) {
 		return nil, fmt.Errorf("communication matrix has no ranks")
 	}
 	type key struct{ a, b int32 }
-	type val struct{ m, b float64 }
+	type val struct{ m, b, ab float64 } // ab: bytes from a to b
 	sum := make(map[key]val, len(flows))
 	self := 0
 	for i, f := range flows {
@@ -71,6 +74,9 @@ func NewTraffic(n int, flows []Flow) (*Traffic, error) {
 		v := sum[key{a, b}]
 		v.m += f.Messages
 		v.b += f.Bytes
+		if int(a) == f.Src {
+			v.ab += f.Bytes
+		}
 		sum[key{a, b}] = v
 	}
 	deg := make([]int32, n+1)
@@ -86,12 +92,17 @@ func NewTraffic(n int, flows []Flow) (*Traffic, error) {
 	t.Adj = make([]int32, m)
 	t.Msgs = make([]float64, m)
 	t.Bytes = make([]float64, m)
+	t.Out = make([]float64, m)
 	fill := make([]int32, n)
 	copy(fill, deg[:n])
 	for k, v := range sum {
-		for _, e := range [2][2]int32{{k.a, k.b}, {k.b, k.a}} {
+		for d, e := range [2][2]int32{{k.a, k.b}, {k.b, k.a}} {
 			p := fill[e[0]]
 			t.Adj[p], t.Msgs[p], t.Bytes[p] = e[1], v.m, v.b
+			t.Out[p] = v.ab
+			if d == 1 {
+				t.Out[p] = v.b - v.ab
+			}
 			fill[e[0]]++
 		}
 	}
@@ -114,6 +125,7 @@ func (r rowSorter) Swap(i, j int) {
 	t.Adj[a], t.Adj[b] = t.Adj[b], t.Adj[a]
 	t.Msgs[a], t.Msgs[b] = t.Msgs[b], t.Msgs[a]
 	t.Bytes[a], t.Bytes[b] = t.Bytes[b], t.Bytes[a]
+	t.Out[a], t.Out[b] = t.Out[b], t.Out[a]
 }
 
 func (t *Traffic) sortRow(i int) {

@@ -96,7 +96,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 	}
 	file, advice := filepath.Join(dir, "pairs.rankfile"), filepath.Join(dir, "advice.json")
 	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: file, JSON: true, Out: &adv}); err != nil {
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: file, Force: true, JSON: true, Out: &adv}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
@@ -151,7 +151,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	for _, format := range []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} {
 		t.Run(format, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "p."+format)
-			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
+			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Force: true, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,151 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/latmap/latmap/internal/stats"
+)
+
+// Calibration compares the model with the run the profile measured: the
+// predicted run of the placement the profile was taken under against the
+// profile's slowest rank, and each rank's predicted communication time
+// against its measured MPI time minus waits. When the ranks' errors are
+// one consistent factor per level (on-node, off-node), the factors are
+// folded into the model and the predictions use them.
+type Calibration struct {
+	// PredictedS is the current placement's predicted run with the
+	// factors folded in (when Folded), MeasuredS the profile's slowest
+	// rank, Error PredictedS / MeasuredS - 1.
+	PredictedS float64 `json:"predicted_current_run_s"`
+	MeasuredS  float64 `json:"measured_slowest_rank_s"`
+	Error      float64 `json:"error"`
+	// RawPredictedS and RawError are the same before calibration.
+	RawPredictedS float64 `json:"raw_predicted_current_run_s"`
+	RawError      float64 `json:"raw_error"`
+	// PredictedCommS and MeasuredCommS are the communication times summed
+	// over ranks (measured: MPI time minus send-late and collective
+	// waits), before calibration.
+	PredictedCommS float64 `json:"predicted_comm_s"`
+	MeasuredCommS  float64 `json:"measured_comm_s"`
+	// RankError is the median over communicating ranks of |predicted /
+	// measured - 1| of their communication time before calibration,
+	// FoldedRankError the same with the factors.
+	RankError       float64 `json:"rank_comm_error"`
+	FoldedRankError float64 `json:"folded_rank_comm_error"`
+	// OnNode and OffNode are the fitted factors (measured / modelled) of
+	// on-node and off-node communication; 1 where the run had too little
+	// of that traffic to tell.
+	OnNode  float64 `json:"on_node_factor"`
+	OffNode float64 `json:"off_node_factor"`
+	// Folded is true when the factors are consistent enough to be used.
+	Folded bool   `json:"folded"`
+	Note   string `json:"note"`
+}
+
+// Calibration limits: factors are folded into the model only when they
+// lie within [1/MaxFactor, MaxFactor] and, with them, the median rank is
+// predicted within FoldRankError.
+const (
+	MaxFactor     = 3.0
+	FoldRankError = 0.25
+	// minShare: a level carrying less than this share of the modelled
+	// communication keeps factor 1 (its factor cannot be told).
+	minShare = 0.05
+)
+
+// calibrate predicts the placement the profile ran under, compares it with
+// what the profile measured, and, when the per-rank errors are consistent
+// factors, sets md.Scale to them.
+func calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured float64) *Calibration {
+	md.Scale = [2]float64{1, 1}
+	raw := Predict("current", md, t, current, rt)
+	c := &Calibration{RawPredictedS: raw.Run, MeasuredS: measured, RawError: raw.Run/measured - 1, OnNode: 1, OffNode: 1}
+	ev := newEvaluator(md, t, nil, append([]int32(nil), current...))
+	on, off, meas := make([]float64, t.N), make([]float64, t.N), make([]float64, t.N)
+	for i := int32(0); i < int32(t.N); i++ {
+		on[i], off[i], _ = ev.parts(i)
+		if int(i) < len(rt.Comm) {
+			meas[i] = rt.Comm[i]
+		}
+		c.PredictedCommS += on[i] + off[i]
+		c.MeasuredCommS += meas[i]
+	}
+	c.RankError = rankError(on, off, meas, 1, 1)
+	c.OnNode, c.OffNode = fitFactors(on, off, meas)
+	c.FoldedRankError = rankError(on, off, meas, c.OnNode, c.OffNode)
+	switch {
+	case c.MeasuredCommS <= 0 || c.PredictedCommS <= 0:
+		c.Note = "no communication time to compare"
+	case math.IsNaN(c.FoldedRankError):
+		c.Note = "no rank both communicates in the model and measured MPI time"
+	case c.OnNode > MaxFactor || c.OnNode < 1/MaxFactor || c.OffNode > MaxFactor || c.OffNode < 1/MaxFactor:
+		c.Note = fmt.Sprintf("the measured communication is %.3gx (on-node) and %.3gx (off-node) the model's: too far off to correct", c.OnNode, c.OffNode)
+	case c.FoldedRankError > FoldRankError:
+		c.Note = fmt.Sprintf("not one consistent factor: with the best factors the median rank is still off by %s", pct(c.FoldedRankError))
+	default:
+		c.Folded = true
+		c.Note = fmt.Sprintf("measured communication is %.3gx the model's on-node and %.3gx off-node; the predictions use these factors", c.OnNode, c.OffNode)
+		md.Scale = [2]float64{c.OnNode, c.OffNode}
+	}
+	c.PredictedS, c.Error = c.RawPredictedS, c.RawError
+	if c.Folded {
+		cur := Predict("current", md, t, current, rt)
+		c.PredictedS, c.Error = cur.Run, cur.Run/measured-1
+	}
+	if !c.Folded {
+		c.OnNode, c.OffNode = 1, 1
+	}
+	return c
+}
+
+// fitFactors fits measured ~ a*on + b*off over the ranks by least squares;
+// a level with under minShare of the modelled time keeps factor 1, and
+// when the two-factor fit is not positive both get one common factor.
+func fitFactors(on, off, meas []float64) (a, b float64) {
+	var son, soff, oo, ff, of, om, fm float64
+	for i := range meas {
+		son += on[i]
+		soff += off[i]
+		oo += on[i] * on[i]
+		ff += off[i] * off[i]
+		of += on[i] * off[i]
+		om += on[i] * meas[i]
+		fm += off[i] * meas[i]
+	}
+	tot := son + soff
+	if tot <= 0 {
+		return 1, 1
+	}
+	switch {
+	case son < minShare*tot:
+		return 1, (fm - of) / ff
+	case soff < minShare*tot:
+		return (om - of) / oo, 1
+	}
+	det := oo*ff - of*of
+	if det > 1e-12*oo*ff {
+		a, b = (om*ff-fm*of)/det, (fm*oo-om*of)/det
+		if a > 0 && b > 0 {
+			return a, b
+		}
+	}
+	g := (om + fm) / (oo + 2*of + ff)
+	return g, g
+}
+
+// rankError is the median over ranks with modelled and measured
+// communication of |(a*on + b*off) / measured - 1| (NaN when none).
+func rankError(on, off, meas []float64, a, b float64) float64 {
+	var e []float64
+	for i := range meas {
+		p := a*on[i] + b*off[i]
+		if meas[i] > 0 && p > 0 {
+			e = append(e, math.Abs(p/meas[i]-1))
+		}
+	}
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	return stats.Median(e)
+}

@@ -1,0 +1,164 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// Model is the machine with what its ranks share: each node's link to the
+// network (injection and ejection bandwidth) and its memory system (the
+// bandwidth of shared-memory transfers between its ranks). A rank's
+// communication time is its pairwise transfer time, raised to its node's
+// time when the node's link or memory is the bottleneck:
+//
+//	comm(i) = On * max(Pon(i), Mem(n))  + Off * max(Poff(i), Link(n))
+//
+// where n is i's node, Pon and Poff the rank's pairwise transfer time to
+// ranks on its node and on other nodes (messages*L + bytes/B per pair,
+// both directions), Mem(n) = the bytes moved between n's ranks / n's
+// memory bandwidth, and Link(n) = max(out(n)/inject(n), in(n)/eject(n),
+// (out(n)+in(n))/shared(n)) with out and in the bytes n's ranks send to
+// and receive from other nodes. The Mem term counts only for a rank with
+// traffic on its node, the Link term only for one with traffic off it.
+// On and Off are the calibration factors (1 until calibrated).
+type Model struct {
+	*Machine
+	// Per node, seconds per byte (0: no limit): the node's injection and
+	// ejection bandwidth measured with all its ranks sending at once
+	// (nodebw.csv), or, without that, one link that carries both
+	// directions at the pairwise bandwidth (Shared); and the node's
+	// shared-memory bandwidth.
+	InvInject, InvEject, InvShared, InvMemory []float64
+	// NodeSource says where the node bandwidth came from.
+	NodeSource string
+	// Scale holds the calibration factors of on-node and off-node
+	// communication time.
+	Scale [2]float64
+}
+
+// ModelOptions set the contention model's bandwidths.
+type ModelOptions struct {
+	// MemoryGBps is each node's shared-memory bandwidth (GB/s) for
+	// transfers between its ranks; 0: the on-node pairwise bandwidth times
+	// half the node's slots (every pair of cpus copying at once).
+	MemoryGBps float64
+	// NodeGBps is each node's link bandwidth (GB/s, each direction); 0:
+	// nodebw.csv's aggregate, else the pairwise bandwidth between nodes.
+	NodeGBps float64
+	// NoContention leaves node links and memory unlimited: the pairwise
+	// model alone.
+	NoContention bool
+}
+
+// NewModel adds node links and memory to a machine: node bandwidths from
+// the survey's nodebw.csv rows when there are any (each host's median
+// aggregate rate as sender, and as receiver), else one link per node at
+// the pairwise bandwidth between nodes, shared by both directions (the
+// pairwise model counts both directions of a pair's traffic one after the
+// other, and the node link is taken to do the same). notes says which.
+func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model, []string) {
+	k := len(m.Hosts)
+	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvShared: make([]float64, k),
+		InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
+	if opt.NoContention {
+		md.NodeSource = "none (--no-contention)"
+		return md, nil
+	}
+	var notes []string
+	slots := make([]int, k)
+	for _, s := range m.Slots {
+		slots[s.Node]++
+	}
+	memPair := m.onNodeInvBandwidth()
+	for n := 0; n < k; n++ {
+		if opt.MemoryGBps > 0 {
+			md.InvMemory[n] = 1 / (opt.MemoryGBps * 1e9)
+		} else if memPair > 0 {
+			md.InvMemory[n] = memPair / math.Max(1, float64(slots[n]/2))
+		}
+	}
+	switch {
+	case opt.NodeGBps > 0:
+		md.NodeSource = fmt.Sprintf("given (%.3g GB/s each way)", opt.NodeGBps)
+		for n := 0; n < k; n++ {
+			md.InvInject[n], md.InvEject[n] = 1/(opt.NodeGBps*1e9), 1/(opt.NodeGBps*1e9)
+		}
+	case len(rows) > 0:
+		md.NodeSource = survey.NodeBandwidthFile
+		out, in, all := map[string][]float64{}, map[string][]float64{}, []float64{}
+		for _, r := range rows {
+			if r.AggregateMBps > 0 {
+				out[r.Host] = append(out[r.Host], r.AggregateMBps)
+				in[r.Peer] = append(in[r.Peer], r.AggregateMBps)
+				all = append(all, r.AggregateMBps)
+			}
+		}
+		if len(all) == 0 {
+			md.NodeSource = "none (nodebw.csv has no positive rate)"
+			break
+		}
+		def := stats.Median(all)
+		missing := 0
+		for n, h := range m.Hosts {
+			o, i := def, def
+			if v := out[h]; len(v) > 0 {
+				o = stats.Median(v)
+			} else {
+				missing++
+			}
+			if v := in[h]; len(v) > 0 {
+				i = stats.Median(v)
+			}
+			md.InvInject[n], md.InvEject[n] = 1/(o*1e6), 1/(i*1e6)
+		}
+		if missing > 0 {
+			notes = append(notes, fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(k, "host"), def))
+		}
+	default:
+		ib := m.Levels[OtherNode].InvBandwidth
+		if m.LevelPairs[OtherNode] == 0 || ib <= 0 {
+			md.NodeSource = "none (one node)"
+			break
+		}
+		md.NodeSource = "pairwise bandwidth between nodes (no nodebw.csv)"
+		for n := 0; n < k; n++ {
+			md.InvShared[n] = ib
+		}
+		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) for both directions together; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
+	}
+	return md, notes
+}
+
+// onNodeInvBandwidth is the seconds per byte of one pair's shared-memory
+// transfers: the faster of the same-socket and same-node levels (0 when
+// the machine has no pairs inside a node).
+func (m *Machine) onNodeInvBandwidth() float64 {
+	best := 0.0
+	for _, l := range []Level{SameSocket, SameNode} {
+		if ib := m.Levels[l].InvBandwidth; m.LevelPairs[l] > 0 && ib > 0 && (best == 0 || ib < best) {
+			best = ib
+		}
+	}
+	return best
+}
+
+// pairwiseModel is the machine without contention or calibration.
+func pairwiseModel(m *Machine) *Model {
+	md, _ := NewModel(m, nil, ModelOptions{NoContention: true})
+	return md
+}
+
+// linkTime is node n's time to move out bytes out and in bytes in.
+func (md *Model) linkTime(n int32, out, in float64) float64 {
+	out, in = math.Max(out, 0), math.Max(in, 0)
+	return math.Max(math.Max(out*md.InvInject[n], in*md.InvEject[n]), (out+in)*md.InvShared[n])
+}
+
+// memTime is node n's time to move bytes between its ranks.
+func (md *Model) memTime(n int32, bytes float64) float64 {
+	return math.Max(bytes, 0) * md.InvMemory[n]
+}
