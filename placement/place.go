@@ -97,21 +97,21 @@ type Result struct {
 	Current string `json:"current,omitempty"`
 	Matrix  string `json:"matrix,omitempty"`
 
-	Ranks        int         `json:"ranks"`
-	Slots        int         `json:"slots"`
-	Hosts        int         `json:"hosts"`
-	HostsUsed    int         `json:"hosts_used"`
-	Levels       []LevelInfo `json:"levels"`
-	FilledPairs  int         `json:"filled_pairs"`
-	SurveyPairs  int         `json:"survey_pairs"`
-	Bandwidth    string      `json:"bandwidth_source"`
+	Ranks       int         `json:"ranks"`
+	Slots       int         `json:"slots"`
+	Hosts       int         `json:"hosts"`
+	HostsUsed   int         `json:"hosts_used"`
+	Levels      []LevelInfo `json:"levels"`
+	FilledPairs int         `json:"filled_pairs"`
+	SurveyPairs int         `json:"survey_pairs"`
+	Bandwidth   string      `json:"bandwidth_source"`
 	// NodeBandwidth says where the contention model's node bandwidth came
 	// from (nodebw.csv, the pairwise fit, given, none).
-	NodeBandwidth string `json:"node_bandwidth_source"`
-	TrafficPairs int         `json:"traffic_pairs"`
-	Messages     float64     `json:"messages"`
-	Bytes        float64     `json:"bytes"`
-	SelfFlows    int         `json:"self_flows_ignored"`
+	NodeBandwidth string  `json:"node_bandwidth_source"`
+	TrafficPairs  int     `json:"traffic_pairs"`
+	Messages      float64 `json:"messages"`
+	Bytes         float64 `json:"bytes"`
+	SelfFlows     int     `json:"self_flows_ignored"`
 
 	// Predictions: current (when known), block, cyclic, proposal (last).
 	Predictions []Prediction `json:"predictions"`
@@ -127,10 +127,10 @@ type Result struct {
 	Output string `json:"output,omitempty"`
 	// NotWritten says why -o's file was not written (the predicted gain is
 	// under 2% or under the model's measured error; --force writes it).
-	NotWritten string `json:"not_written,omitempty"`
-	Format   string   `json:"format,omitempty"`
-	Launch   []string `json:"launch,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	NotWritten string   `json:"not_written,omitempty"`
+	Format     string   `json:"format,omitempty"`
+	Launch     []string `json:"launch,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 
 	worth bool // the verdict advises the proposal
 }
