@@ -85,7 +85,7 @@ bench-survey: build
 # times and costs side by side (needs: apt-get install scotch).
 bench-place:
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
-	$(GO) test -run '^$$' -bench 'ScotchVsLatmap' -benchtime 1x -timeout 30m ./placement/
+	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI' -benchtime 1x -timeout 30m ./placement/
 
 # latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
 # < 5 s and < 1 GiB); prints in-process time and peak heap, and the built

@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // writeScotchGraph writes t as a Scotch source graph (.grf). Edge weights
@@ -238,4 +241,71 @@ func BenchmarkRefineSwapsPass(b *testing.B) {
 		md.newSwapper(tr, nil, p).refineSwaps(1)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
+}
+
+// BenchmarkPlaceCLI times latmap place as a user runs it, through
+// bin/latmap with a survey directory and a matrix file on disk, at 64
+// ranks (4^3 stencil on 4 nodes x 16 cores) and 4,096 ranks (16^3 on 64
+// x 64), next to scotch_gmap reading its graph and target files (tleaf)
+// and writing its mapping: both end to end, medians of benchRepeats runs.
+// The synthetic survey measured every slot pair (64 B round trips 2 us
+// inside a node, 20 us between) and each node's aggregate bandwidth
+// (nodebw.csv). make bench-place runs it.
+func BenchmarkPlaceCLI(b *testing.B) {
+	gmap, _ := exec.LookPath("scotch_gmap")
+	for _, c := range []struct{ side, nodes, cores int }{{4, 4, 16}, {16, 64, 64}} {
+		n := c.side * c.side * c.side
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			sv, mx := filepath.Join(dir, "survey"), filepath.Join(dir, "halo.csv")
+			s := synth.New(synth.Spec{Nodes: c.nodes, Sockets: 1, Cores: c.cores, RTT: [4]float64{2, 2, 20, 20}, Noise: 0.05, Seed: 42})
+			for h := 0; h < c.nodes; h++ {
+				s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: s.Ranks[h*c.cores].Host, Peer: s.Ranks[(h+1)%c.nodes*c.cores].Host,
+					Ranks: c.cores, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 10000, PairMBps: 9000})
+			}
+			if err := survey.WriteSurvey(sv, s, false); err != nil {
+				b.Fatal(err)
+			}
+			flows, _ := halo3D(c.side, c.side, c.side, false)
+			var mb strings.Builder
+			mb.WriteString("src,dst,bytes,messages\n")
+			for _, f := range flows {
+				fmt.Fprintf(&mb, "%d,%d,%d,%d\n", f.Src, f.Dst, int64(f.Bytes), int64(f.Messages))
+			}
+			if err := os.WriteFile(mx, []byte(mb.String()), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			tr := mustTraffic(b, flows, n)
+			grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
+			if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return benchLevels[SameNode].Cost(msgs, bytes) }); err != nil {
+				b.Fatal(err)
+			}
+			os.WriteFile(tgt, []byte(fmt.Sprintf("tleaf 2 %d 100 %d 10\n", c.nodes, c.cores)), 0o644)
+			for b.Loop() {
+				var lt, lcpu, lrss, st []float64
+				for rep := 0; rep < benchRepeats; rep++ {
+					secs, cpu, rss, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force")
+					if !ok {
+						b.Skip("no bin/latmap (make build)")
+					}
+					lt, lcpu, lrss = append(lt, secs), append(lcpu, cpu), append(lrss, rss)
+					if gmap != "" {
+						t0 := time.Now()
+						if out, err := exec.Command(gmap, grf, tgt, mp).CombinedOutput(); err != nil {
+							b.Fatalf("%s: %v\n%s", gmap, err, out)
+						}
+						st = append(st, time.Since(t0).Seconds())
+					}
+				}
+				pairs, _ := os.Stat(filepath.Join(sv, survey.PairsFile))
+				fmt.Printf("\n%d ranks (%d^3 stencil) on %d nodes x %d cores; survey pairs.csv %.1f MB; medians of %d runs\n", n, c.side, c.nodes, c.cores, float64(pairs.Size())/1e6, benchRepeats)
+				fmt.Printf("  bin/latmap place: %.3f s wall, %.3f s cpu, %.0f MiB max RSS\n", stats.Median(lt), stats.Median(lcpu), stats.Median(lrss))
+				b.ReportMetric(stats.Median(lt), "place_s")
+				if len(st) > 0 {
+					fmt.Printf("  scotch_gmap:      %.3f s wall (graph and tleaf target files)\n", stats.Median(st))
+					b.ReportMetric(stats.Median(st), "scotch_s")
+				}
+			}
+		})
+	}
 }

@@ -105,6 +105,12 @@ func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [numLevels]LinkC
 			}
 		}
 	}
+	perNode := sockets * coresPerSocket
+	m.LevelPairs = [numLevels]int{
+		SameSocket: nodes * sockets * coresPerSocket * (coresPerSocket - 1) / 2,
+		SameNode:   nodes * sockets * (sockets - 1) / 2 * coresPerSocket * coresPerSocket,
+		OtherNode:  nodes * (nodes - 1) / 2 * perNode * perNode,
+	}
 	return m
 }
 

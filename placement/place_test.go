@@ -3,6 +3,8 @@ package placement
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -319,5 +321,44 @@ func TestCalibration(t *testing.T) {
 				t.Errorf("verdict %q, want %q", r.Verdict, c.want)
 			}
 		})
+	}
+}
+
+// TestCalibrationFolds: a profile whose every rank measured 1.5x the
+// modelled off-node time gets that factor folded into the model (and the
+// current placement's prediction then matches the run); one whose ranks
+// disagree (0.1 s and 0.9 s against the same model) is not folded, and
+// the error stays in the verdict.
+func TestCalibrationFolds(t *testing.T) {
+	sv, flows, hosts, cpus := splitPairs(t)
+	// Each split pair: 40,000 messages x 6.5 us + 100 MB / 3 GB/s.
+	model := 40000*6.5e-6 + 100e6/3e9
+	prof := fakeProfile(t, hosts, cpus, 0.1, 1.5*model, 0, 0, flows)
+	var rep bytes.Buffer
+	r, err := Run(Options{Survey: sv, Profile: prof, Out: &rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Calibration
+	if c == nil || !c.Folded || math.Abs(c.OffNode-1.5) > 1e-3 || c.OnNode != 1 || math.Abs(c.Error) > 1e-3 || math.Abs(c.RawError-(0.1+model)/(0.1+1.5*model)+1) > 1e-3 {
+		t.Fatalf("calibration %+v: want folded, off-node factor 1.5, no error left, raw error %.3f", c, (0.1+model)/(0.1+1.5*model)-1)
+	}
+	if !strings.Contains(rep.String(), "calibration: measured communication is 1x the model's on-node and 1.5x off-node") {
+		t.Errorf("report does not give the factors:\n%s", rep.String())
+	}
+	// Ranks 0-3 measured 0.1 s, ranks 4-7 0.9 s: no one factor fits.
+	fn := filepath.Join(prof, "functions.csv")
+	var b strings.Builder
+	b.WriteString("rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&b, "%d,MPI_Sendrecv,100,%g,0,0,1000,1000,100,100\n", i, []float64{0.1, 0.9}[i/4])
+	}
+	os.WriteFile(fn, []byte(b.String()), 0o644)
+	r, err = Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Calibration; c == nil || c.Folded || !strings.Contains(c.Note, "not one consistent factor") || c.Error != c.RawError {
+		t.Errorf("inconsistent ranks: calibration %+v, want not folded", c)
 	}
 }

@@ -353,18 +353,23 @@ func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []i
 	lat, ib := make([]float64, k*k), make([]float64, k*k)
 	for x := 0; x < k; x++ {
 		for y := x + 1; y < k; y++ {
+			// The mean over (at most nodeSample x nodeSample) slot pairs.
 			sl, sb := 0.0, 0.0
-			for _, a := range nodes[x] {
-				for _, b := range nodes[y] {
+			xs, ys := nodes[x][:min(nodeSample, len(nodes[x]))], nodes[y][:min(nodeSample, len(nodes[y]))]
+			for _, a := range xs {
+				for _, b := range ys {
 					c := m.Link(int(a), int(b))
 					sl += c.Latency
 					sb += c.InvBandwidth
 				}
 			}
-			pairs := float64(len(nodes[x]) * len(nodes[y]))
+			pairs := float64(len(xs) * len(ys))
 			lat[x*k+y], lat[y*k+x] = sl/pairs, sl/pairs
 			ib[x*k+y], ib[y*k+x] = sb/pairs, sb/pairs
 		}
+	}
+	if uniformOffDiagonal(lat, k) && uniformOffDiagonal(ib, k) {
+		return nil // every node pair costs the same: nothing to map
 	}
 	q := &QAP{N: k, Terms: []QAPTerm{{qm, lat}, {qb, ib}}}
 	ident := make([]int, k)
@@ -376,6 +381,27 @@ func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []i
 		return nil
 	}
 	return perm
+}
+
+// nodeSample is how many slots of each node price a node pair.
+const nodeSample = 16
+
+// NodeCostSpread: node-to-node costs within this fraction of each other are
+// taken as equal (measurement noise, not switches).
+const NodeCostSpread = 0.05
+
+// uniformOffDiagonal reports whether the off-diagonal entries of the k x k
+// matrix c lie within NodeCostSpread of each other.
+func uniformOffDiagonal(c []float64, k int) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for x := 0; x < k; x++ {
+		for y := 0; y < k; y++ {
+			if x != y {
+				lo, hi = math.Min(lo, c[x*k+y]), math.Max(hi, c[x*k+y])
+			}
+		}
+	}
+	return hi-lo <= NodeCostSpread*hi
 }
 
 // placeInNode assigns ranks to one node's slots: partitioned into sockets

@@ -16,9 +16,12 @@ func newPlaceCmd() *cobra.Command {
 		Short: "propose a rank placement, its predicted gain and the launcher file",
 		Long: `place turns a latency survey (how fast each pair of slots talks) and a
 communication profile or matrix (how much each pair of ranks talks) into a
-rank-to-core/node placement, compares it with the current, block and cyclic
-placements and a perfect interconnect, says whether it is worth using, and
-writes the file the launcher takes.
+rank-to-core/node placement that minimises the predicted run (the slowest
+rank's computation, waits and modelled communication, with each node's link
+and memory shared by its ranks), compares it with the current, block and
+cyclic placements and a perfect interconnect, checks the model against the
+run the profile measured, says whether it is worth using, and writes the
+file the launcher takes (only when it is: --force writes it anyway).
 
   latmap place --survey cluster/ --profile app/ -o app.rankfile -- ./app
   latmap place --survey cluster/ --matrix comm.csv --format slurm -o hosts
@@ -45,13 +48,16 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
 	f.StringVar(&opt.Format, "format", placement.FormatOpenMPI, "launcher file format: "+strings.Join(placement.Formats, ", "))
-	f.BoolVar(&opt.Force, "force", false, "replace an existing output file; take an unbound profile's starting cpus as the current placement")
+	f.BoolVar(&opt.Force, "force", false, "write -o's file even when the predicted gain is under 2% or under the model's measured error; replace an existing output file; take an unbound profile's starting cpus as the current placement")
 	f.BoolVar(&opt.JSON, "json", false, "print the whole result as JSON")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
 	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
 	f.Float64Var(&bw[placement.SameSocket], "bandwidth-socket", placement.DefaultBandwidthGBps[placement.SameSocket], "GB/s between cores of one socket when the survey has no fit.csv")
 	f.Float64Var(&bw[placement.SameNode], "bandwidth-node", placement.DefaultBandwidthGBps[placement.SameNode], "GB/s between sockets of one node when the survey has no fit.csv")
 	f.Float64Var(&bw[placement.OtherNode], "bandwidth-net", placement.DefaultBandwidthGBps[placement.OtherNode], "GB/s between nodes when the survey has no fit.csv")
+	f.Float64Var(&opt.Model.NodeGBps, "node-link", 0, "GB/s of each node's link to the network, each way, instead of the survey's nodebw.csv (or, without it, one pair's bandwidth between nodes for both ways)")
+	f.Float64Var(&opt.Model.MemoryGBps, "memory-bandwidth", 0, "GB/s of each node's shared-memory transfers between its ranks (default: the on-node pair bandwidth x half the node's slots)")
+	f.BoolVar(&opt.Model.NoContention, "no-contention", false, "model each pair alone: no node link or memory shared by a node's ranks")
 	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use the smallest size's latency and the --bandwidth-* values even when fit.csv exists")
 	f.Uint64Var(&opt.Solve.Seed, "seed", 1, "seed of the solver's randomised trials")
 	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials (more may find better placements, slower)")
