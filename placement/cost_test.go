@@ -1,7 +1,9 @@
 package placement
 
 import (
+	"bytes"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -242,5 +244,41 @@ func TestFitNegativeLatencyKeepsBandwidth(t *testing.T) {
 	}
 	if m.FitLatencyFromRTT != 1 || len(m.Notes) == 0 || !strings.Contains(m.Notes[len(m.Notes)-1], "no positive latency") {
 		t.Errorf("not reported: %d pairs, notes %q", m.FitLatencyFromRTT, m.Notes)
+	}
+}
+
+// TestPlaceNegativeFitLatencySurveyDir: a survey directory whose fit.csv
+// has the bandwidth-bound fits (-283 us latency, 49.8 MB/s between
+// the two nodes) is read by place; the pair split over the nodes is priced
+// at 49.8 MB/s (not the 3 GB/s default), with half the 64 B round trip as
+// latency, and the report says how many fits that was.
+func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
+	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
+	s := readSurveyT(t, dir)
+	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
+	fixture := filepath.Join(t.TempDir(), "survey")
+	if err := survey.WriteSurvey(fixture, s, false); err != nil {
+		t.Fatal(err)
+	}
+	const iter, size = 20, 1 << 20
+	var rep bytes.Buffer
+	r, err := Run(Options{Survey: fixture, Matrix: writeMatrix(t, []Flow{{0, 1, iter * size, iter}, {1, 0, iter * size, iter}}), Out: &rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bandwidth != "fit.csv" || len(r.Levels) != 1 || math.Abs(r.Levels[0].BandwidthGBps-0.0498) > 1e-9 {
+		t.Errorf("bandwidth from %s, levels %+v: want fit.csv's 0.0498 GB/s", r.Bandwidth, r.Levels)
+	}
+	// Both slots are on different nodes, so every placement splits the
+	// pair: 40 messages x 6.5 us + 2 x 20 MiB / 49.8 MB/s (the node links
+	// carry the same, each alone on its node).
+	want := 40*6.5e-6 + 2*iter*size/49.8e6
+	for _, p := range r.Predictions {
+		if !near32(p.Run, want) {
+			t.Errorf("%s: predicted %.6g s, want %.6g", p.Name, p.Run, want)
+		}
+	}
+	if !strings.Contains(rep.String(), "1 pairs' fit in fit.csv gave no positive latency") {
+		t.Errorf("report does not say the fit's latency was replaced:\n%s", rep.String())
 	}
 }

@@ -88,36 +88,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 			md.InvInject[n], md.InvEject[n] = 1/(opt.NodeGBps*1e9), 1/(opt.NodeGBps*1e9)
 		}
 	case len(rows) > 0:
-		md.NodeSource = survey.NodeBandwidthFile
-		out, in, all := map[string][]float64{}, map[string][]float64{}, []float64{}
-		for _, r := range rows {
-			if r.AggregateMBps > 0 {
-				out[r.Host] = append(out[r.Host], r.AggregateMBps)
-				in[r.Peer] = append(in[r.Peer], r.AggregateMBps)
-				all = append(all, r.AggregateMBps)
-			}
-		}
-		if len(all) == 0 {
-			md.NodeSource = "none (nodebw.csv has no positive rate)"
-			break
-		}
-		def := stats.Median(all)
-		missing := 0
-		for n, h := range m.Hosts {
-			o, i := def, def
-			if v := out[h]; len(v) > 0 {
-				o = stats.Median(v)
-			} else {
-				missing++
-			}
-			if v := in[h]; len(v) > 0 {
-				i = stats.Median(v)
-			}
-			md.InvInject[n], md.InvEject[n] = 1/(o*1e6), 1/(i*1e6)
-		}
-		if missing > 0 {
-			notes = append(notes, fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(k, "host"), def))
-		}
+		notes = append(notes, md.nodeBandwidthFromRows(rows)...)
 	default:
 		ib := m.Levels[OtherNode].InvBandwidth
 		if m.LevelPairs[OtherNode] == 0 || ib <= 0 {
@@ -131,6 +102,43 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) for both directions together; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
 	}
 	return md, notes
+}
+
+// nodeBandwidthFromRows sets each node's injection and ejection bandwidth
+// from nodebw.csv: the median aggregate rate of its rows as sender and as
+// receiver; a host without rows takes the median of all rows.
+func (md *Model) nodeBandwidthFromRows(rows []survey.NodeBandwidth) []string {
+	md.NodeSource = survey.NodeBandwidthFile
+	out, in, all := map[string][]float64{}, map[string][]float64{}, []float64{}
+	for _, r := range rows {
+		if r.AggregateMBps > 0 {
+			out[r.Host] = append(out[r.Host], r.AggregateMBps)
+			in[r.Peer] = append(in[r.Peer], r.AggregateMBps)
+			all = append(all, r.AggregateMBps)
+		}
+	}
+	if len(all) == 0 {
+		md.NodeSource = "none (nodebw.csv has no positive rate)"
+		return nil
+	}
+	def := stats.Median(all)
+	missing := 0
+	for n, h := range md.Hosts {
+		o, i := def, def
+		if v := out[h]; len(v) > 0 {
+			o = stats.Median(v)
+		} else {
+			missing++
+		}
+		if v := in[h]; len(v) > 0 {
+			i = stats.Median(v)
+		}
+		md.InvInject[n], md.InvEject[n] = 1/(o*1e6), 1/(i*1e6)
+	}
+	if missing > 0 {
+		return []string{fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(len(md.Hosts), "host"), def)}
+	}
+	return nil
 }
 
 // onNodeInvBandwidth is the seconds per byte of one pair's shared-memory

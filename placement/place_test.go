@@ -278,7 +278,7 @@ func TestUnboundProfileRefused(t *testing.T) {
 	}
 	os.WriteFile(rf, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	_, err = Run(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
-	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") {
+	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), "--bind-to core") {
 		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --force", err)
 	}
 	r, err := Run(Options{Survey: sv, Profile: prof, Force: true, Out: &bytes.Buffer{}})

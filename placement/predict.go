@@ -161,6 +161,30 @@ const (
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
+// matrixVerdict is the verdict without a profile: only communication is
+// predicted.
+func matrixVerdict(prop, ref Prediction, gain float64) (string, bool) {
+	s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
+		prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer)
+	if gain < GainWorthIt {
+		return "Not worth changing: " + s, false
+	}
+	return "Use the proposal: " + s, true
+}
+
+// limit is what no placement changes, when it dominates: waiting, or
+// computation ("" otherwise).
+func (sh *Shares) limit() string {
+	switch {
+	case sh.WaitShare >= WaitDominates:
+		return fmt.Sprintf("%s of the time in MPI is waiting for late senders (%.3g s) and at collectives (%.3g s), which no placement removes",
+			pct(sh.WaitShare), sh.Late, sh.Sync)
+	case sh.CommShare < CommSmall:
+		return fmt.Sprintf("communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks)", pct(sh.CommShare), sh.MPI, sh.Elapsed)
+	}
+	return ""
+}
+
 // verdict says in plain words whether to use the proposal, and whether
 // it is worth writing: a predicted gain of at least GainWorthIt that the
 // model's measured error does not exceed.
@@ -172,23 +196,10 @@ func verdict(r *Result) (string, bool) {
 		gain = (ref.Run - prop.Run) / ref.Run
 	}
 	if r.Shares == nil {
-		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
-			prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer)
-		if gain < GainWorthIt {
-			return "Not worth changing: " + s, false
-		}
-		return "Use the proposal: " + s, true
+		return matrixVerdict(prop, ref, gain)
 	}
 	sh := r.Shares
-	// What no placement changes: waiting, or computation.
-	limit := ""
-	switch {
-	case sh.WaitShare >= WaitDominates:
-		limit = fmt.Sprintf("%s of the time in MPI is waiting for late senders (%.3g s) and at collectives (%.3g s), which no placement removes",
-			pct(sh.WaitShare), sh.Late, sh.Sync)
-	case sh.CommShare < CommSmall:
-		limit = fmt.Sprintf("communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks)", pct(sh.CommShare), sh.MPI, sh.Elapsed)
-	}
+	limit := sh.limit()
 	if c := r.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
 		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
 			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error), false
