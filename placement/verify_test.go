@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/testutil"
@@ -78,63 +79,87 @@ func TestBootstrapRatio(t *testing.T) {
 }
 
 // TestVerifyOnShapedCluster: on 2 nodes x 2 slots with 400 Mbit/s links,
-// pairs of ranks exchanging 1 MiB messages started with --map-by node
-// (every pair split over the link) against the placement latmap place
-// proposes (every pair on one node): real mpirun both ways, alternating,
-// and the proposal must measure faster, with the runs, medians and the
-// predicted speedup recorded.
+// pairs of ranks exchanging 1 MiB messages started cyclic (Open MPI's
+// --map-by node --bind-to core, Hydra's -ppn 1: every pair split over the
+// link; Hydra's -ppn 1 -bind-to core hung in about 1 run in 3 here) against the placement latmap place proposes
+// (every pair on one node) in the launcher's own file (an Open MPI
+// rankfile, an MPICH machine file): the real launcher both ways,
+// alternating, and the proposal must measure faster, with the runs,
+// medians and the predicted speedup recorded. One cluster serves both.
 func TestVerifyOnShapedCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	dir := t.TempDir()
-	prog := testutil.BuildMPIProgram(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	const iter, msg = 40, 1 << 20
 	var flows []Flow
 	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
 		flows = append(flows, Flow{p[0], p[1], iter * msg, iter})
 	}
-	file, advice := filepath.Join(dir, "pairs.rankfile"), filepath.Join(dir, "advice.json")
-	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: file, JSON: true, Out: &adv}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "verify")
-	cmd := append(c.MpirunArgs(4), "--map-by", "node", prog, fmt.Sprint(iter), fmt.Sprint(msg))
-	var log bytes.Buffer
-	v, err := Verify(context.Background(), VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	t.Logf("%s", log.String())
-	if strings.Contains(strings.Join(v.ProposalCommand, " "), "--map-by") || !strings.Contains(strings.Join(v.ProposalCommand, " "), "-rf "+file) {
-		t.Errorf("proposal command %q keeps --map-by or lacks -rf", v.ProposalCommand)
-	}
-	got, runs, err := ReadVerification(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 6 || got.Speedup != v.Speedup {
-		t.Fatalf("%d runs, speedup %v vs %v", len(runs), got.Speedup, v.Speedup)
-	}
-	for i, r := range runs {
-		if want := []string{"current", "proposal"}[i%2]; r.Variant != want || r.Exit != 0 || r.Run != i+1 || !(r.Wall > 0) {
-			t.Errorf("run %d: %+v, want variant %s, exit 0", i+1, r, want)
-		}
-	}
-	// 2 x 40 MiB leave each node over a 50 MB/s link when split: 1.7 s
-	// at least, against milliseconds through shared memory.
-	if !(v.SpeedupCI95[0] > 1.3) || !(v.CurrentMedian > 1.5) {
-		t.Errorf("measured speedup %.2f (95%% %v), current median %.2f s: want the proposal clearly faster", v.Speedup, v.SpeedupCI95, v.CurrentMedian)
-	}
-	// The advice came from a matrix alone: place knew no current
-	// placement, so its prediction is against block (here the proposal
-	// itself), and verify says so rather than claiming the cyclic start.
-	if v.PredictedAgainst != "block" || v.PredictedSpeedup != 1 || v.PredictedOver != v.PredictedSpeedup/v.Speedup {
-		t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+	matrix := writeMatrix(t, flows)
+	for _, tc := range []struct {
+		flavor testutil.Flavor
+		format string
+		cmd    func() []string
+		inFile string // what the proposal command must hold
+		gone   []string
+	}{
+		{testutil.OpenMPI, FormatOpenMPI, func() []string { return append(c.MpirunArgs(4), "--map-by", "node", "--bind-to", "core") }, "-rf ", []string{"--map-by", "--bind-to"}},
+		{testutil.MPICH, FormatMPICH, func() []string { return append(c.HydraArgs(4), "-ppn", "1") }, "-f ", []string{"-ppn", c.HydraHostfile}},
+	} {
+		t.Run(tc.flavor.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+			file, advice := filepath.Join(dir, "pairs."+tc.format), filepath.Join(dir, "advice.json")
+			var adv bytes.Buffer
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, JSON: true, Out: &adv}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "verify")
+			cmd := append(tc.cmd(), prog, fmt.Sprint(iter), fmt.Sprint(msg))
+			var log bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			v, err := Verify(ctx, VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			t.Logf("%s", log.String())
+			prop := strings.Join(v.ProposalCommand, " ")
+			for _, g := range tc.gone {
+				if strings.Contains(prop, g) {
+					t.Errorf("proposal command %q keeps %s", prop, g)
+				}
+			}
+			if !strings.Contains(prop, tc.inFile+file) {
+				t.Errorf("proposal command %q lacks %s%s", prop, tc.inFile, file)
+			}
+			got, runs, err := ReadVerification(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 6 || got.Speedup != v.Speedup {
+				t.Fatalf("%d runs, speedup %v vs %v", len(runs), got.Speedup, v.Speedup)
+			}
+			for i, r := range runs {
+				if want := []string{"current", "proposal"}[i%2]; r.Variant != want || r.Exit != 0 || r.Run != i+1 || !(r.Wall > 0) {
+					t.Errorf("run %d: %+v, want variant %s, exit 0", i+1, r, want)
+				}
+			}
+			// 2 x 40 MiB leave each node over a 50 MB/s link when split: 1.7 s
+			// at least, against milliseconds through shared memory.
+			if !(v.SpeedupCI95[0] > 1.3) || !(v.CurrentMedian > 1.5) {
+				t.Errorf("measured speedup %.2f (95%% %v), current median %.2f s: want the proposal clearly faster", v.Speedup, v.SpeedupCI95, v.CurrentMedian)
+			}
+			// The advice came from a matrix alone: place knew no current
+			// placement, so its prediction is against block (here the proposal
+			// itself), and verify says so rather than claiming the cyclic start.
+			if v.PredictedAgainst != "block" || v.PredictedSpeedup != 1 || v.PredictedOver != v.PredictedSpeedup/v.Speedup {
+				t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+			}
+		})
 	}
 }
 
