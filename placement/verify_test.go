@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,5 +227,61 @@ func TestCurrentRoundTrip(t *testing.T) {
 	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
 	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1, 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
 		t.Errorf("unknown host: %v", err)
+	}
+}
+
+// TestVerifyCLILocal runs latmap verify through bin/latmap on this machine
+// with each launcher: 2 ranks of a pairwise exchange started with the
+// launcher's own binding options, against a rankfile (Open MPI) or a
+// machine file (Hydra) for this host. On one host the layouts are alike,
+// so it checks what a user sees: both commands printed, the launcher
+// taking the file (no "only one policy" refusal), the runs recorded in
+// order, exit status 0.
+func TestVerifyCLILocal(t *testing.T) {
+	bin := testutil.LatmapBin(t)
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := fakeSurveyHosts(t, []string{host}, 2)
+	matrix := writeMatrix(t, []Flow{{0, 1, 1 << 20, 8}, {1, 0, 1 << 20, 8}})
+	for _, tc := range []struct {
+		flavor testutil.Flavor
+		format string
+		opts   []string
+		inFile string
+	}{
+		{testutil.OpenMPI, FormatOpenMPI, []string{"--map-by", "core", "--bind-to", "core"}, "-rf "},
+		{testutil.MPICH, FormatMPICH, []string{"-bind-to", "core"}, "-f "},
+	} {
+		t.Run(tc.flavor.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+			file := filepath.Join(dir, "placement")
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Out: io.Discard}); err != nil {
+				t.Fatal(err)
+			}
+			cmd := append(append(tc.flavor.Local(2), tc.opts...), prog, "8", "1048576")
+			out := filepath.Join(dir, "verify")
+			args := append([]string{bin, "verify", "-o", out, "--rankfile", file, "--runs", "2", "--"}, cmd...)
+			o := testutil.MustRun(t, 2*time.Minute, args...)
+			var prop string
+			for _, line := range strings.Split(o, "\n") {
+				if p, ok := strings.CutPrefix(line, "latmap verify: proposal: "); ok {
+					prop = p
+				}
+			}
+			if !strings.Contains(prop, tc.inFile+file) || strings.Contains(prop, "-bind-to") || strings.Contains(prop, "--map-by") {
+				t.Errorf("proposal command %q: want %s%s and no binding options\n%s", prop, tc.inFile, file, o)
+			}
+			v, runs, err := ReadVerification(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 4 || v.RunsPerVariant != 2 || !(v.Speedup > 0) || strings.Join(v.CurrentCommand, " ") != strings.Join(cmd, " ") {
+				t.Errorf("verification %+v, runs %+v", v, runs)
+			}
+			t.Logf("%s: current %.3f s, proposal %.3f s, speedup %.2f (95%% %.2f-%.2f)", tc.flavor.Name, v.CurrentMedian, v.ProposalMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+		})
 	}
 }
