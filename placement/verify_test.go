@@ -49,7 +49,7 @@ func TestProposalCommand(t *testing.T) {
 			"srun --distribution=arbitrary --cpu-bind=map_cpu:0,3,1 -n 6 ./app", "SLURM_HOSTFILE=FILE"},
 	} {
 		file := writeLaunchFixture(t, tc.format)
-		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file)
+		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file, "")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
@@ -60,8 +60,25 @@ func TestProposalCommand(t *testing.T) {
 	}
 	// A file for another launcher is refused with the format to ask for.
 	file := writeLaunchFixture(t, "mpich")
-	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
+	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
 		t.Errorf("MPICH file with mpirun: %v", err)
+	}
+	// A hand-made rankfile has no header: refused with the way out, then
+	// taken with --format.
+	hand := filepath.Join(t.TempDir(), "hand.rankfile")
+	if err := os.WriteFile(hand, []byte("rank 0=n1 slot=0\nrank 1=n2 slot=0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := []string{"mpirun", "-np", "2", "--map-by", "node", "./app"}
+	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|mpich|slurm") {
+		t.Errorf("hand-made rankfile without --format: %v", err)
+	}
+	argv, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatOpenMPI)
+	if want := "mpirun --mca rmaps_rank_file_physical 1 -rf " + hand + " -np 2 ./app"; err != nil || strings.Join(argv, " ") != want {
+		t.Errorf("hand-made rankfile with --format openmpi: %q, %v; want %s", argv, err, want)
+	}
+	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatCray); err == nil || !strings.Contains(err.Error(), "--format \"cray\"") {
+		t.Errorf("--format cray: %v", err)
 	}
 }
 
