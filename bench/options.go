@@ -59,8 +59,9 @@ type Options struct {
 	// Schedule is Rounds or Sequential.
 	Schedule Schedule
 	// IsolatedFraction is the share of pairs re-measured in isolation after
-	// the rounds (at least N pairs, at most all); 0 turns it off. Ignored for
-	// Sequential, where every pair is measured alone anyway.
+	// the rounds (at least N pairs, at most all); 0 turns it off. For
+	// Sequential, at most 16 of them are re-measured, with the other ranks
+	// asleep in long naps instead of waiting for their turn.
 	IsolatedFraction float64
 	// NodeBandwidth is NodeBWAuto, NodeBWOn or NodeBWOff: whether to
 	// measure the nodes' aggregate bandwidth (nodebw.csv); auto measures

@@ -32,6 +32,11 @@ type comm interface {
 	// a rank that was active in the round may first spin briefly, as its
 	// peers are likely to arrive soon.
 	Wait(active bool) error
+	// Idle is a barrier during which the rank sleeps in long naps
+	// (idleNap) without looking in between: the ranks that sit out a pair
+	// of the sequential schedule's isolation sample, so that it measures
+	// the pair as if they were not there.
+	Idle() error
 	// Signal tells peer it may start (an eager, empty message); Await
 	// sleeps until peer's Signal arrives. The sequential schedule hands
 	// the turn from pair to pair with them instead of a barrier a round,
@@ -210,16 +215,35 @@ type rankSurvey struct {
 	// before the first): its lower rank, which finishes the round last,
 	// hands the turn to the next pair.
 	prev Pair
+	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
+	// (the sequential schedule's isolation sample).
+	quiet bool
+}
+
+// seqIsolationMax bounds the sequential schedule's isolation sample: every
+// pair of it costs up to an idleNap a pass, while the other ranks sleep.
+const seqIsolationMax = 16
+
+// spread keeps at most k of the pairs, evenly spaced.
+func spread(pairs []Pair, k int) []Pair {
+	if len(pairs) <= k {
+		return pairs
+	}
+	out := make([]Pair, k)
+	for i := range out {
+		out[i] = pairs[i*len(pairs)/k]
+	}
+	return out
 }
 
 func newRankSurvey(ctx context.Context, c comm, opt Options) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
 	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
 		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
+	rs.iso = IsolationSample(n, opt.IsolatedFraction)
 	if opt.Schedule == Sequential {
 		rs.plan, rs.phase = SequentialPlan{N: n}, "sequential"
-	} else {
-		rs.iso = IsolationSample(n, opt.IsolatedFraction)
+		rs.iso = spread(rs.iso, seqIsolationMax)
 	}
 	rs.isoPlan = ListPlan(rs.iso)
 	rs.samples = make([][][]float64, len(opt.Sizes))
@@ -274,7 +298,17 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 	t0 := time.Now()
 	if len(rs.iso) > 0 {
 		pos.Phase = "isolation"
-		if err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] }); err != nil {
+		rs.quiet = rs.opt.Schedule == Sequential
+		if rs.quiet {
+			// The sequential schedule has no barrier a round: wait for
+			// its last pair to finish before measuring alone.
+			if err := rs.c.Wait(false); err != nil {
+				return 0, err
+			}
+		}
+		err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] })
+		rs.quiet = false
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -328,8 +362,11 @@ func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int)
 			return fmt.Errorf("ping-pong of ranks %d and %d: %w", rs.rank, p, err)
 		}
 	}
-	if sequential {
+	switch {
+	case sequential:
 		return nil
+	case rs.quiet && p < 0:
+		return rs.c.Idle()
 	}
 	return rs.c.Wait(p >= 0)
 }
@@ -401,12 +438,10 @@ func summarize(rank int, sizes []int, samples [][][]float64, isoSamples []map[in
 // finish adds the interference, the warnings and the fits to s and writes
 // the outputs (rank 0).
 func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error {
-	if x, ok := Interference(s.Tables); ok && opt.Schedule == Rounds {
+	if x, ok := Interference(s.Tables); ok {
 		s.Meta.Interference = &x
 		if x > InterferenceWarn {
-			s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
-				"interference %.2f: pairs measured at the same time were %.0f%% slower than alone (median); the concurrent rounds distorted the latencies, rerun with --schedule sequential",
-				x, 100*(x-1)))
+			s.Meta.Warnings = append(s.Meta.Warnings, interferenceWarning(opt.Schedule, x))
 		}
 	}
 	if moved := migrated(s.Ranks); moved != "" {
@@ -432,6 +467,18 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 		}
 	}
 	return nil
+}
+
+// interferenceWarning says what an interference above InterferenceWarn
+// means for the schedule and what to do about it.
+func interferenceWarning(sched Schedule, x float64) string {
+	if sched == Sequential {
+		return fmt.Sprintf("interference %.2f: pairs measured in turn were %.0f%% slower than with the other ranks asleep (median); "+
+			"the ranks waiting for their turn took the cpus or the links from the pair that measured: run fewer ranks than cpus per node, bound to cores",
+			x, 100*(x-1))
+	}
+	return fmt.Sprintf("interference %.2f: pairs measured at the same time were %.0f%% slower than alone (median); the concurrent rounds distorted the latencies, rerun with --schedule sequential",
+		x, 100*(x-1))
 }
 
 // assemble builds the survey (without meta) and the mmpi log of the

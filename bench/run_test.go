@@ -117,6 +117,8 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 
 func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
 
+func (c *fakeComm) Idle() error { c.w.barrier(); return nil }
+
 // Exchange passes count messages to dst and takes as many from src, one
 // each way at a time; it "takes" count*size/1e8 s on even ranks and 3
 // times that on odd ones, so the node bandwidth rows can be checked
@@ -235,10 +237,7 @@ func TestSurveyFake(t *testing.T) {
 				}
 			}
 			pairs := n * (n - 1) / 2
-			iso := 0
-			if sched == Rounds {
-				iso = n // 5% of 10 pairs is 1, at least N = 5
-			}
+			iso := n // 5% of 10 pairs is 1, at least N = 5
 			if want := 2 * opt.Repeats * (pairs + iso); w.pings != want {
 				t.Errorf("%d timed round trips, want %d", w.pings, want)
 			}
@@ -278,13 +277,10 @@ func TestSurveyFake(t *testing.T) {
 			if m.Ranks != n || m.Repeats != 5 || m.Warmup != 2 || m.Schedule != string(sched) || m.MPIVersion != "fake MPI" || m.Scope != "all" {
 				t.Errorf("meta %+v", m)
 			}
-			if sched == Rounds {
-				// Concurrent and isolated times are equal here, so exactly 1.
-				if m.Interference == nil || *m.Interference != 1 || m.IsolatedPairs != n {
-					t.Errorf("interference %v over %d pairs, want 1 over %d", m.Interference, m.IsolatedPairs, n)
-				}
-			} else if m.Interference != nil {
-				t.Errorf("sequential survey has interference %v", *m.Interference)
+			// Both schedules re-measure a sample alone; concurrent and
+			// isolated times are equal here, so exactly 1.
+			if m.Interference == nil || *m.Interference != 1 || m.IsolatedPairs != n {
+				t.Errorf("interference %v over %d pairs, want 1 over %d", m.Interference, m.IsolatedPairs, n)
 			}
 			if s.Ranks[3].Host != "node1" || !s.Ranks[3].Migrated || s.Ranks[1].Migrated {
 				t.Errorf("ranks %+v", s.Ranks)
@@ -362,36 +358,52 @@ func TestSurveyFakeRefusals(t *testing.T) {
 }
 
 func TestInterferenceWarning(t *testing.T) {
-	// The rounds phase of 4 ranks, 1 size and 3 repetitions times 3 x 6 =
+	// The main phase of 4 ranks, 1 size and 3 repetitions times 3 x 6 =
 	// 18 round trips, all before the isolation phase starts (a barrier
 	// separates them): make those take twice as long as the ones after.
-	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
-	opt.Repeats = 3
-	var mu sync.Mutex
-	pings := 0
-	rtt := func(a, b, size int) float64 {
-		mu.Lock()
-		defer mu.Unlock()
-		pings++
-		if pings <= 18 {
-			return 20
-		}
-		return 10
+	// Rounds and sequential both report it, each with its own advice.
+	for sched, advice := range map[Schedule]string{Rounds: "--schedule sequential", Sequential: "fewer ranks than cpus"} {
+		t.Run(string(sched), func(t *testing.T) {
+			opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+			opt.Repeats, opt.Schedule = 3, sched
+			var mu sync.Mutex
+			pings := 0
+			rtt := func(a, b, size int) float64 {
+				mu.Lock()
+				defer mu.Unlock()
+				pings++
+				if pings <= 18 {
+					return 20
+				}
+				return 10
+			}
+			errs, _, stderr := runFake(t, 4, opt, rtt)
+			for r, err := range errs {
+				if err != nil {
+					t.Fatalf("rank %d: %v", r, err)
+				}
+			}
+			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Meta.Interference == nil || *s.Meta.Interference != 2 || s.Meta.IsolatedPairs != 4 {
+				t.Fatalf("interference %v over %d pairs, want 2 over 4", s.Meta.Interference, s.Meta.IsolatedPairs)
+			}
+			if !strings.Contains(stderr, advice) || !strings.Contains(strings.Join(s.Meta.Warnings, " "), "interference 2.00") {
+				t.Errorf("no interference warning with %q: stderr %q, meta warnings %q", advice, stderr, s.Meta.Warnings)
+			}
+		})
 	}
-	errs, _, stderr := runFake(t, 4, opt, rtt)
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("rank %d: %v", r, err)
-		}
+}
+
+func TestSpread(t *testing.T) {
+	pairs := IsolationSample(40, 0.05) // 40 pairs
+	got := spread(pairs, seqIsolationMax)
+	if len(pairs) != 40 || len(got) != 16 || got[0] != pairs[0] || got[15] != pairs[37] {
+		t.Errorf("spread of %d pairs: %v", len(pairs), got)
 	}
-	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Meta.Interference == nil || *s.Meta.Interference != 2 {
-		t.Fatalf("interference %v, want 2", s.Meta.Interference)
-	}
-	if !strings.Contains(stderr, "--schedule sequential") || !strings.Contains(strings.Join(s.Meta.Warnings, " "), "interference 2.00") {
-		t.Errorf("no interference warning: stderr %q, meta warnings %q", stderr, s.Meta.Warnings)
+	if short := spread(pairs[:3], 16); len(short) != 3 {
+		t.Errorf("spread of 3 pairs kept %d", len(short))
 	}
 }

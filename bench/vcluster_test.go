@@ -63,6 +63,14 @@ func TestSurveyVirtualCluster(t *testing.T) {
 		t.Errorf("256 KiB: same-node minima (up to %.1f us) are not at least 10x lower than cross-node ones (from %.1f us, want >= 7000 on a 400 Mbit/s link)", maxSame, minCross)
 	}
 	checkNodeBandwidth(t, s, c.Nodes)
+	// The sequential schedule reports its interference too: the pairs
+	// measured in turn against a sample re-measured with the other ranks
+	// asleep.
+	if s.Meta.Interference == nil || !(*s.Meta.Interference > 0) || s.Meta.IsolatedPairs != 4 {
+		t.Errorf("sequential survey: interference %v over %d pairs, want a figure over 4 pairs", s.Meta.Interference, s.Meta.IsolatedPairs)
+	} else {
+		t.Logf("sequential: interference %.3f", *s.Meta.Interference)
+	}
 
 	// Rounds: the interference figure is reported.
 	rounds := filepath.Join(dir, "rounds")

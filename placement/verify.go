@@ -77,7 +77,11 @@ type VerifyOptions struct {
 	Runs     int      // runs per variant (default 5)
 	Command  []string // the launch command as run today
 	Launcher string   // openmpi, hydra or slurm; "" detects it
-	Force    bool
+	// Format is File's format (openmpi, mpich, slurm) for a file without
+	// latmap's header (made by hand or by another tool); "" reads it from
+	// the header.
+	Format string
+	Force  bool
 	// Out receives the commands run and the result (default os.Stdout);
 	// a failed run's output goes there too.
 	Out io.Writer
@@ -113,7 +117,7 @@ func Verify(ctx context.Context, opt VerifyOptions) (*Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	prop, env, err := ProposalCommand(l, opt.Command, opt.File)
+	prop, env, err := ProposalCommand(l, opt.Command, opt.File, opt.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -282,8 +286,10 @@ var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
 // set for it: Open MPI -rf FILE (v4; physical cpu numbers), Hydra -f FILE
 // (the machine file carries each line's binding), srun
 // --distribution=arbitrary with SLURM_HOSTFILE and the file's cpu list.
-func ProposalCommand(l launcher.Launcher, cmd []string, file string) (argv, env []string, err error) {
-	want, bind, err := placementFileFormat(file)
+// format names the file's format when it has no latmap header ("": read
+// the header).
+func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (argv, env []string, err error) {
+	want, bind, err := placementFileFormat(file, format)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -323,13 +329,20 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file string) (argv, env 
 }
 
 // placementFileFormat tells which launcher file latmap place wrote, from
-// its comment header, and for Slurm the cpu binding the header gives.
-func placementFileFormat(path string) (format, bind string, err error) {
+// its comment header (or format, when given), and for Slurm the cpu
+// binding the header gives.
+func placementFileFormat(path, format string) (string, string, error) {
+	switch format {
+	case "", FormatOpenMPI, FormatMPICH, FormatSlurm:
+	default:
+		return "", "", fmt.Errorf("--format %q: verify takes openmpi, mpich or slurm files", format)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", "", fmt.Errorf("--rankfile: %w", err)
 	}
 	defer f.Close()
+	var found, bind string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
@@ -338,20 +351,23 @@ func placementFileFormat(path string) (format, bind string, err error) {
 		}
 		switch {
 		case strings.Contains(line, "Open MPI rankfile"):
-			format = FormatOpenMPI
+			found = FormatOpenMPI
 		case strings.Contains(line, "MPICH (Hydra) machine file"):
-			format = FormatMPICH
+			found = FormatMPICH
 		case strings.Contains(line, "Slurm SLURM_HOSTFILE"):
-			format = FormatSlurm
+			found = FormatSlurm
 		}
 		if _, b, ok := strings.Cut(line, "--cpu-bind="); ok {
 			bind, _, _ = strings.Cut(b, " ")
 		}
 	}
-	if format == "" {
-		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o", path)
+	if format != "" {
+		return format, bind, nil
 	}
-	return format, bind, nil
+	if found == "" {
+		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o, or say which with --format openmpi|mpich|slurm", path)
+	}
+	return found, bind, nil
 }
 
 // quoteArgs prints a command line for people to copy.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/testutil"
@@ -47,7 +49,7 @@ func TestProposalCommand(t *testing.T) {
 			"srun --distribution=arbitrary --cpu-bind=map_cpu:0,3,1 -n 6 ./app", "SLURM_HOSTFILE=FILE"},
 	} {
 		file := writeLaunchFixture(t, tc.format)
-		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file)
+		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file, "")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
@@ -58,8 +60,25 @@ func TestProposalCommand(t *testing.T) {
 	}
 	// A file for another launcher is refused with the format to ask for.
 	file := writeLaunchFixture(t, "mpich")
-	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
+	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
 		t.Errorf("MPICH file with mpirun: %v", err)
+	}
+	// A hand-made rankfile has no header: refused with the way out, then
+	// taken with --format.
+	hand := filepath.Join(t.TempDir(), "hand.rankfile")
+	if err := os.WriteFile(hand, []byte("rank 0=n1 slot=0\nrank 1=n2 slot=0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := []string{"mpirun", "-np", "2", "--map-by", "node", "./app"}
+	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|mpich|slurm") {
+		t.Errorf("hand-made rankfile without --format: %v", err)
+	}
+	argv, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatOpenMPI)
+	if want := "mpirun --mca rmaps_rank_file_physical 1 -rf " + hand + " -np 2 ./app"; err != nil || strings.Join(argv, " ") != want {
+		t.Errorf("hand-made rankfile with --format openmpi: %q, %v; want %s", argv, err, want)
+	}
+	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatCray); err == nil || !strings.Contains(err.Error(), "--format \"cray\"") {
+		t.Errorf("--format cray: %v", err)
 	}
 }
 
@@ -78,63 +97,87 @@ func TestBootstrapRatio(t *testing.T) {
 }
 
 // TestVerifyOnShapedCluster: on 2 nodes x 2 slots with 400 Mbit/s links,
-// pairs of ranks exchanging 1 MiB messages started with --map-by node
-// (every pair split over the link) against the placement latmap place
-// proposes (every pair on one node): real mpirun both ways, alternating,
-// and the proposal must measure faster, with the runs, medians and the
-// predicted speedup recorded.
+// pairs of ranks exchanging 1 MiB messages started cyclic (Open MPI's
+// --map-by node --bind-to core, Hydra's -ppn 1: every pair split over the
+// link; Hydra's -ppn 1 -bind-to core hung in about 1 run in 3 here) against the placement latmap place proposes
+// (every pair on one node) in the launcher's own file (an Open MPI
+// rankfile, an MPICH machine file): the real launcher both ways,
+// alternating, and the proposal must measure faster, with the runs,
+// medians and the predicted speedup recorded. One cluster serves both.
 func TestVerifyOnShapedCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	dir := t.TempDir()
-	prog := testutil.BuildMPIProgram(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	const iter, msg = 40, 1 << 20
 	var flows []Flow
 	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
 		flows = append(flows, Flow{p[0], p[1], iter * msg, iter})
 	}
-	file, advice := filepath.Join(dir, "pairs.rankfile"), filepath.Join(dir, "advice.json")
-	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: file, Force: true, JSON: true, Out: &adv}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "verify")
-	cmd := append(c.MpirunArgs(4), "--map-by", "node", prog, fmt.Sprint(iter), fmt.Sprint(msg))
-	var log bytes.Buffer
-	v, err := Verify(context.Background(), VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	t.Logf("%s", log.String())
-	if strings.Contains(strings.Join(v.ProposalCommand, " "), "--map-by") || !strings.Contains(strings.Join(v.ProposalCommand, " "), "-rf "+file) {
-		t.Errorf("proposal command %q keeps --map-by or lacks -rf", v.ProposalCommand)
-	}
-	got, runs, err := ReadVerification(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 6 || got.Speedup != v.Speedup {
-		t.Fatalf("%d runs, speedup %v vs %v", len(runs), got.Speedup, v.Speedup)
-	}
-	for i, r := range runs {
-		if want := []string{"current", "proposal"}[i%2]; r.Variant != want || r.Exit != 0 || r.Run != i+1 || !(r.Wall > 0) {
-			t.Errorf("run %d: %+v, want variant %s, exit 0", i+1, r, want)
-		}
-	}
-	// 2 x 40 MiB leave each node over a 50 MB/s link when split: 1.7 s
-	// at least, against milliseconds through shared memory.
-	if !(v.SpeedupCI95[0] > 1.3) || !(v.CurrentMedian > 1.5) {
-		t.Errorf("measured speedup %.2f (95%% %v), current median %.2f s: want the proposal clearly faster", v.Speedup, v.SpeedupCI95, v.CurrentMedian)
-	}
-	// The advice came from a matrix alone: place knew no current
-	// placement, so its prediction is against block (here the proposal
-	// itself), and verify says so rather than claiming the cyclic start.
-	if v.PredictedAgainst != "block" || v.PredictedSpeedup != 1 || v.PredictedOver != v.PredictedSpeedup/v.Speedup {
-		t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+	matrix := writeMatrix(t, flows)
+	for _, tc := range []struct {
+		flavor testutil.Flavor
+		format string
+		cmd    func() []string
+		inFile string // what the proposal command must hold
+		gone   []string
+	}{
+		{testutil.OpenMPI, FormatOpenMPI, func() []string { return append(c.MpirunArgs(4), "--map-by", "node", "--bind-to", "core") }, "-rf ", []string{"--map-by", "--bind-to"}},
+		{testutil.MPICH, FormatMPICH, func() []string { return append(c.HydraArgs(4), "-ppn", "1") }, "-f ", []string{"-ppn", c.HydraHostfile}},
+	} {
+		t.Run(tc.flavor.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+			file, advice := filepath.Join(dir, "pairs."+tc.format), filepath.Join(dir, "advice.json")
+			var adv bytes.Buffer
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true, JSON: true, Out: &adv}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "verify")
+			cmd := append(tc.cmd(), prog, fmt.Sprint(iter), fmt.Sprint(msg))
+			var log bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			v, err := Verify(ctx, VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			t.Logf("%s", log.String())
+			prop := strings.Join(v.ProposalCommand, " ")
+			for _, g := range tc.gone {
+				if strings.Contains(prop, g) {
+					t.Errorf("proposal command %q keeps %s", prop, g)
+				}
+			}
+			if !strings.Contains(prop, tc.inFile+file) {
+				t.Errorf("proposal command %q lacks %s%s", prop, tc.inFile, file)
+			}
+			got, runs, err := ReadVerification(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 6 || got.Speedup != v.Speedup {
+				t.Fatalf("%d runs, speedup %v vs %v", len(runs), got.Speedup, v.Speedup)
+			}
+			for i, r := range runs {
+				if want := []string{"current", "proposal"}[i%2]; r.Variant != want || r.Exit != 0 || r.Run != i+1 || !(r.Wall > 0) {
+					t.Errorf("run %d: %+v, want variant %s, exit 0", i+1, r, want)
+				}
+			}
+			// 2 x 40 MiB leave each node over a 50 MB/s link when split: 1.7 s
+			// at least, against milliseconds through shared memory.
+			if !(v.SpeedupCI95[0] > 1.3) || !(v.CurrentMedian > 1.5) {
+				t.Errorf("measured speedup %.2f (95%% %v), current median %.2f s: want the proposal clearly faster", v.Speedup, v.SpeedupCI95, v.CurrentMedian)
+			}
+			// The advice came from a matrix alone: place knew no current
+			// placement, so its prediction is against block (here the proposal
+			// itself), and verify says so rather than claiming the cyclic start.
+			if v.PredictedAgainst != "block" || v.PredictedSpeedup != 1 || v.PredictedOver != v.PredictedSpeedup/v.Speedup {
+				t.Errorf("predicted speedup %v against %q (over measured %v)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+			}
+		})
 	}
 }
 
@@ -151,7 +194,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	for _, format := range []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} {
 		t.Run(format, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "p."+format)
-			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Force: true, Out: &bytes.Buffer{}})
+			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,5 +244,61 @@ func TestCurrentRoundTrip(t *testing.T) {
 	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
 	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1, 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
 		t.Errorf("unknown host: %v", err)
+	}
+}
+
+// TestVerifyCLILocal runs latmap verify through bin/latmap on this machine
+// with each launcher: 2 ranks of a pairwise exchange started with the
+// launcher's own binding options, against a rankfile (Open MPI) or a
+// machine file (Hydra) for this host. On one host the layouts are alike,
+// so it checks what a user sees: both commands printed, the launcher
+// taking the file (no "only one policy" refusal), the runs recorded in
+// order, exit status 0.
+func TestVerifyCLILocal(t *testing.T) {
+	bin := testutil.LatmapBin(t)
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := fakeSurveyHosts(t, []string{host}, 2)
+	matrix := writeMatrix(t, []Flow{{0, 1, 1 << 20, 8}, {1, 0, 1 << 20, 8}})
+	for _, tc := range []struct {
+		flavor testutil.Flavor
+		format string
+		opts   []string
+		inFile string
+	}{
+		{testutil.OpenMPI, FormatOpenMPI, []string{"--map-by", "core", "--bind-to", "core"}, "-rf "},
+		{testutil.MPICH, FormatMPICH, []string{"-bind-to", "core"}, "-f "},
+	} {
+		t.Run(tc.flavor.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+			file := filepath.Join(dir, "placement")
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Out: io.Discard}); err != nil {
+				t.Fatal(err)
+			}
+			cmd := append(append(tc.flavor.Local(2), tc.opts...), prog, "8", "1048576")
+			out := filepath.Join(dir, "verify")
+			args := append([]string{bin, "verify", "-o", out, "--rankfile", file, "--runs", "2", "--"}, cmd...)
+			o := testutil.MustRun(t, 2*time.Minute, args...)
+			var prop string
+			for _, line := range strings.Split(o, "\n") {
+				if p, ok := strings.CutPrefix(line, "latmap verify: proposal: "); ok {
+					prop = p
+				}
+			}
+			if !strings.Contains(prop, tc.inFile+file) || strings.Contains(prop, "-bind-to") || strings.Contains(prop, "--map-by") {
+				t.Errorf("proposal command %q: want %s%s and no binding options\n%s", prop, tc.inFile, file, o)
+			}
+			v, runs, err := ReadVerification(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 4 || v.RunsPerVariant != 2 || !(v.Speedup > 0) || strings.Join(v.CurrentCommand, " ") != strings.Join(cmd, " ") {
+				t.Errorf("verification %+v, runs %+v", v, runs)
+			}
+			t.Logf("%s: current %.3f s, proposal %.3f s, speedup %.2f (95%% %.2f-%.2f)", tc.flavor.Name, v.CurrentMedian, v.ProposalMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+		})
 	}
 }

@@ -27,7 +27,8 @@ ranks sending at once against one rank alone).
 
 The default schedule measures disjoint pairs at the same time (circle-method
 rounds) and then re-measures a sample of pairs alone to report the
-interference; --schedule sequential measures one pair at a time like mmpi.
+interference; --schedule sequential measures one pair at a time like mmpi
+(and re-measures a sample with the waiting ranks asleep).
 See docs/survey.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -44,7 +45,7 @@ See docs/survey.md.`,
 	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "timed round trips in a row each time a pair meets (repeats are measured in passes of this many; 1 = one per pass, like mmpi)")
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
-	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone after the rounds (at least N pairs; 0 turns it off)")
+	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 16 with sequential; 0 turns it off)")
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node bandwidth phase (K, M suffixes)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")

@@ -37,6 +37,7 @@ commands are printed. A failed run stops the verification, with its output.
 	f.StringVar(&opt.File, "rankfile", "", "the placement file latmap place wrote (rankfile, machine file or Slurm hostfile)")
 	f.StringVar(&opt.Place, "place", "", "latmap place --json output, to compare the measured speedup with the predicted one")
 	f.IntVar(&opt.Runs, "runs", 5, "runs of each variant")
+	f.StringVar(&opt.Format, "format", "", "the file's format when it has no latmap header (a hand-made or another tool's file): openmpi, mpich or slurm (default: from the header)")
 	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: detected from the command)")
 	f.BoolVarP(&opt.Force, "force", "f", false, "replace an existing output directory")
 	cmd.MarkFlagRequired("output")

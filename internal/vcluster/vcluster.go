@@ -33,6 +33,8 @@ type Cluster struct {
 	Slots int
 	// Hostfile is an Open MPI hostfile listing every node with its slots.
 	Hostfile string
+	// HydraHostfile is the same for MPICH's Hydra (host:slots lines).
+	HydraHostfile string
 	// Agent is the rsh agent script for --mca plm_rsh_agent.
 	Agent string
 	// Net is the cluster's subnet (CIDR), for the if_include parameters.
@@ -215,6 +217,14 @@ func (c *Cluster) build(opt Options) error {
 	if err := os.WriteFile(c.Hostfile, []byte(hosts.String()), 0o644); err != nil {
 		return err
 	}
+	var hydra strings.Builder
+	for _, n := range c.Nodes {
+		fmt.Fprintf(&hydra, "%s:%d\n", n, c.Slots)
+	}
+	c.HydraHostfile = filepath.Join(c.dir, "hydra.hosts")
+	if err := os.WriteFile(c.HydraHostfile, []byte(hydra.String()), 0o644); err != nil {
+		return err
+	}
 	// The agent is called like ssh: AGENT HOST WORDS...; like ssh it joins
 	// the words into one shell command line, run inside the node's network
 	// namespace with the node's name as host name.
@@ -243,6 +253,17 @@ func (c *Cluster) MCAArgs() []string {
 // the cluster: append the program and its arguments.
 func (c *Cluster) MpirunArgs(np int) []string {
 	return append([]string{"mpirun", "-np", strconv.Itoa(np)}, c.MCAArgs()...)
+}
+
+// HydraArgs returns the MPICH (Hydra) command line prefix that starts np
+// ranks on the cluster through the agent: append the program and its
+// arguments. Hydra's proxies reach mpiexec over the bridge (-iface);
+// UCX_TLS keeps MPICH's UCX on TCP between nodes, as UCX would otherwise
+// see one machine and pass cross-node messages through shared memory,
+// bypassing the links (and their rate).
+func (c *Cluster) HydraArgs(np int) []string {
+	return []string{"mpiexec.hydra", "-launcher", "rsh", "-launcher-exec", c.Agent, "-iface", c.bridge,
+		"-f", c.HydraHostfile, "-genv", "UCX_TLS", "tcp,self", "-n", strconv.Itoa(np)}
 }
 
 // Close removes the namespaces, veths and bridge. It is safe to call twice.

@@ -2,8 +2,11 @@ package vcluster_test
 
 import (
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
@@ -42,5 +45,59 @@ func TestCloseRemovesNamespaces(t *testing.T) {
 				t.Errorf("namespace %s still exists after Close", n)
 			}
 		}
+	}
+}
+
+// pingpongMedian runs testdata/mpi/pingpong.c (built for the flavour)
+// between ranks 0 and 1 under the launch prefix and returns its median
+// 1 MiB round trip in microseconds.
+func pingpongMedian(t *testing.T, f testutil.Flavor, prefix []string) float64 {
+	t.Helper()
+	exe := f.Build(t, t.TempDir(), "pingpong", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pingpong.c"))
+	out := testutil.MustRun(t, 2*time.Minute, append(append([]string(nil), prefix...), exe, "8", "1048576", "2")...)
+	fs := strings.Fields(out)
+	for i := 0; i+1 < len(fs); i++ {
+		if fs[i] == "median_us" {
+			if v, err := strconv.ParseFloat(fs[i+1], 64); err == nil {
+				return v
+			}
+		}
+	}
+	t.Fatalf("pingpong printed no median_us:\n%s", out)
+	return 0
+}
+
+// TestShapedLinkIsSlower: a 1 MiB round trip between two nodes of a
+// cluster with 400 Mbit/s links against one of an unshaped cluster, in the
+// same run. At 400 Mbit/s 2 MiB take at least 42 ms on the link; unshaped
+// veths move them in about a millisecond.
+func TestShapedLinkIsSlower(t *testing.T) {
+	testutil.RequireMPI(t)
+	shaped := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 1, Rate: "400mbit"})
+	plain := vcluster.Start(t, 2, 1)
+	s, p := pingpongMedian(t, testutil.OpenMPI, shaped.MpirunArgs(2)), pingpongMedian(t, testutil.OpenMPI, plain.MpirunArgs(2))
+	t.Logf("1 MiB round trip: %.0f us at 400mbit, %.0f us unshaped (%.1fx)", s, p, s/p)
+	if s < 40000 || s < 4*p {
+		t.Errorf("shaped 1 MiB round trip %.0f us, unshaped %.0f us: want at least 40,000 us and 4x", s, p)
+	}
+}
+
+// TestHydraOnShapedCluster: MPICH's launcher starts ranks on their nodes
+// (host:slots fills node 1 first) and its messages between nodes take
+// the shaped link, not shared memory: a 1 MiB round trip of at least
+// 40 ms at 400 Mbit/s.
+func TestHydraOnShapedCluster(t *testing.T) {
+	testutil.MPICH.Require(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
+	got := testutil.MPICH.Whereami(t, c.HydraArgs(4))
+	for r, host := range []string{c.Nodes[0], c.Nodes[0], c.Nodes[1], c.Nodes[1]} {
+		if got[r].Host != host {
+			t.Errorf("rank %d ran on %q, want %q (all: %v)", r, got[r].Host, host, got)
+		}
+	}
+	cross := pingpongMedian(t, testutil.MPICH, append(c.HydraArgs(2), "-ppn", "1"))
+	t.Logf("MPICH 1 MiB round trip across 400 Mbit/s nodes: %.0f us", cross)
+	if cross < 40000 {
+		t.Errorf("MPICH 1 MiB cross-node round trip %.0f us, want at least 40,000 us (2 MiB at 400 Mbit/s): the messages bypassed the link", cross)
 	}
 }
