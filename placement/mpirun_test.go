@@ -210,7 +210,7 @@ func TestLatmapPlaceBinary(t *testing.T) {
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "hosts")
 	cmd := exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "slurm", "-o", out,
-		"--exclude", "h0", "--ranks-per-node", "4", "--", "./app", "-x")
+		"--exclude", "h0", "--ranks-per-node", "4", "--force", "--", "./app", "-x")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)

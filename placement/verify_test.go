@@ -277,7 +277,7 @@ func TestVerifyCLILocal(t *testing.T) {
 			dir := t.TempDir()
 			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
 			file := filepath.Join(dir, "placement")
-			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Out: io.Discard}); err != nil {
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true, Out: io.Discard}); err != nil {
 				t.Fatal(err)
 			}
 			cmd := append(append(tc.flavor.Local(2), tc.opts...), prog, "8", "1048576")
