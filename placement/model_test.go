@@ -166,3 +166,42 @@ func TestEvaluatorSwapMatchesScratch(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkStreams: a node link's rate depends on how many of the node's
+// ranks use it at once (nodebw.csv's pair_MBps with one rank sending,
+// aggregate_MBps with all). A 4-rank ring of 20 x 1 MiB messages on 2
+// nodes x 2 slots whose links move 40 MB/s for one stream and 30 MB/s
+// for two together: in block each node has one rank sending off it and
+// one receiving (one stream each way), in cyclic both its ranks send off
+// it (two streams).
+func TestLinkStreams(t *testing.T) {
+	m := NewLevelMachine(2, 1, 2, workedLevels)
+	S := 20.0 * (1 << 20)
+	var flows []Flow
+	for i := 0; i < 4; i++ {
+		flows = append(flows, Flow{i, (i + 1) % 4, S, 20})
+	}
+	tr := mustTraffic(t, flows, 4)
+	rows := []survey.NodeBandwidth{
+		{Host: "node0", Peer: "node1", Ranks: 2, AggregateMBps: 30, PairMBps: 40},
+		{Host: "node1", Peer: "node0", Ranks: 2, AggregateMBps: 30, PairMBps: 40},
+	}
+	md, _ := NewModel(m, rows, ModelOptions{})
+	// Block: rank 1 sends S to rank 2 over the link, alone: S / 40 MB/s
+	// = 0.5243 s, more than its pairwise 20 x 20 us + S / 49.8 MB/s; and
+	// it receives S from rank 0 on its node: 20 x 4.4 us + S / 9.2 GB/s.
+	blk := Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
+	if want := S/40e6 + 20*4.4e-6 + S/9.2e9; !near(blk.Run, want) {
+		t.Errorf("block ring: run %.6g, want %.6g (one stream each way at pair_MBps)", blk.Run, want)
+	}
+	// Cyclic: ranks 0 and 2 on node0 both send S off it: 2S / 30 MB/s.
+	cyc := Predict("cyclic", md, tr, []int32{0, 2, 1, 3}, nil)
+	if want := 2 * S / 30e6; !near(cyc.Run, want) {
+		t.Errorf("cyclic ring: run %.6g, want %.6g (two streams at aggregate_MBps)", cyc.Run, want)
+	}
+	// Between one and all ranks the rate is interpolated: 3 of 4 ranks
+	// of 40 and 30 MB/s give 40 - 10 x 2/3 = 33.33 MB/s.
+	if got, want := streamInv(1/30e6, 1/40e6, 4, 3), 1/(40e6-10e6*2.0/3); !near(got, want) {
+		t.Errorf("3 of 4 streams: %.6g s/B, want %.6g", got, want)
+	}
+}

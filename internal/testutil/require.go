@@ -23,6 +23,7 @@ const (
 	NeedSlurm    = "slurm"    // slurm-wlm and munge
 	NeedChromium = "chromium" // Debian's chromium
 	NeedFortran  = "fortran"  // gfortran through mpif90
+	NeedScotch   = "scotch"   // scotch_gmap, to compare placements with
 )
 
 // Required reports whether LATMAP_REQUIRE names need (or "all").
