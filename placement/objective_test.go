@@ -3,7 +3,7 @@ package placement
 import (
 	"bytes"
 	"fmt"
-		"os"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
