@@ -36,8 +36,6 @@ type evaluator struct {
 
 	pOn, pOff []float64 // per rank pairwise transfer time on / off its node
 	nOn, nOff []int32   // per rank number of peers on / off its node
-	nOut, nIn []int32   // per rank number of off-node peers it sends to / receives from
-	kOut, kIn []int32   // per node number of its ranks sending / receiving off the node
 
 	out, in, mem []float64 // per node: bytes sent off, received, moved inside
 	members      [][]int32 // node -> its ranks
@@ -55,7 +53,6 @@ func newEvaluator(md *Model, t *Traffic, base []float64, place []int32) *evaluat
 	k := len(md.Hosts)
 	ev := &evaluator{md: md, t: t, base: base, place: place, node: make([]int32, t.N),
 		pOn: make([]float64, t.N), pOff: make([]float64, t.N), nOn: make([]int32, t.N), nOff: make([]int32, t.N),
-		nOut: make([]int32, t.N), nIn: make([]int32, t.N), kOut: make([]int32, k), kIn: make([]int32, k),
 		out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k),
 		members: make([][]int32, k), pos: make([]int32, t.N), stamp: make([]int32, k), tree: newMaxTree(k)}
 	for r, s := range place {
@@ -98,32 +95,10 @@ func (ev *evaluator) edge(u int32, e int32, sign float64) {
 	ev.nOff[u] += cnt
 	ev.nOff[v] += cnt
 	o, i := sign*t.Out[e], sign*(t.Bytes[e]-t.Out[e])
-	if t.Out[e] > 0 {
-		streams(ev.nOut, ev.kOut, u, nu, cnt)
-		streams(ev.nIn, ev.kIn, v, nv, cnt)
-	}
-	if t.Bytes[e]-t.Out[e] > 0 {
-		streams(ev.nOut, ev.kOut, v, nv, cnt)
-		streams(ev.nIn, ev.kIn, u, nu, cnt)
-	}
 	ev.out[nu] += o
 	ev.in[nu] += i
 	ev.out[nv] += i
 	ev.in[nv] += o
-}
-
-// streams adds cnt to rank r's count of off-node peers in one direction,
-// and counts r in its node's k when that count becomes (or stops being)
-// positive.
-func streams(per, k []int32, r, node, cnt int32) {
-	before := per[r]
-	per[r] += cnt
-	switch {
-	case before == 0 && per[r] > 0:
-		k[node]++
-	case before > 0 && per[r] == 0:
-		k[node]--
-	}
 }
 
 // parts are rank u's on-node and off-node communication times before
@@ -138,7 +113,7 @@ func (ev *evaluator) parts(u int32) (on, off float64, bound bool) {
 		}
 	}
 	if ev.nOff[u] > 0 {
-		if l := ev.md.linkTime(n, ev.out[n], ev.in[n], ev.kOut[n], ev.kIn[n]); l > off {
+		if l := ev.md.linkTime(n, ev.out[n], ev.in[n]); l > off {
 			off, bound = l, true
 		}
 	}

@@ -33,14 +33,6 @@ type Model struct {
 	// directions at the pairwise bandwidth (Shared); and the node's
 	// shared-memory bandwidth.
 	InvInject, InvEject, InvShared, InvMemory []float64
-	// Per node, from nodebw.csv: seconds per byte with one rank sending
-	// (receiving) alone (0: as InvInject, InvEject), and how many ranks
-	// sent at once for InvInject. A node link's rate depends on how many
-	// streams share it: on 400 Mbit/s virtual links one stream each way
-	// moved 40 MB/s where two moved 29 MB/s together. With k of its
-	// ranks sending off the node, the node's rate is interpolated between
-	// the one-rank and the all-ranks figure.
-	InvInject1, InvEject1, StreamRanks []float64
 	// NodeSource says where the node bandwidth came from.
 	NodeSource string
 	// Scale holds the calibration factors of on-node and off-node
@@ -71,8 +63,7 @@ type ModelOptions struct {
 func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model, []string) {
 	k := len(m.Hosts)
 	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvShared: make([]float64, k),
-		InvMemory: make([]float64, k), InvInject1: make([]float64, k), InvEject1: make([]float64, k), StreamRanks: make([]float64, k),
-		Scale: [2]float64{1, 1}}
+		InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
 	if opt.NoContention {
 		md.NodeSource = "none (--no-contention)"
 		return md, nil
@@ -119,17 +110,11 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 func (md *Model) nodeBandwidthFromRows(rows []survey.NodeBandwidth) []string {
 	md.NodeSource = survey.NodeBandwidthFile
 	out, in, all := map[string][]float64{}, map[string][]float64{}, []float64{}
-	out1, in1, ranks := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for _, r := range rows {
 		if r.AggregateMBps > 0 {
 			out[r.Host] = append(out[r.Host], r.AggregateMBps)
 			in[r.Peer] = append(in[r.Peer], r.AggregateMBps)
 			all = append(all, r.AggregateMBps)
-			ranks[r.Host] = append(ranks[r.Host], float64(r.Ranks))
-			if r.PairMBps > 0 && r.Ranks > 1 {
-				out1[r.Host] = append(out1[r.Host], r.PairMBps)
-				in1[r.Peer] = append(in1[r.Peer], r.PairMBps)
-			}
 		}
 	}
 	if len(all) == 0 {
@@ -149,15 +134,6 @@ func (md *Model) nodeBandwidthFromRows(rows []survey.NodeBandwidth) []string {
 			i = stats.Median(v)
 		}
 		md.InvInject[n], md.InvEject[n] = 1/(o*1e6), 1/(i*1e6)
-		if v := out1[h]; len(v) > 0 {
-			md.InvInject1[n], md.StreamRanks[n] = 1/(stats.Median(v)*1e6), stats.Median(ranks[h])
-		}
-		if v := in1[h]; len(v) > 0 {
-			md.InvEject1[n] = 1 / (stats.Median(v) * 1e6)
-			if md.StreamRanks[n] == 0 {
-				md.StreamRanks[n] = stats.Median(ranks[h])
-			}
-		}
 	}
 	if missing > 0 {
 		return []string{fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(len(md.Hosts), "host"), def)}
@@ -184,28 +160,10 @@ func pairwiseModel(m *Machine) *Model {
 	return md
 }
 
-// linkTime is node n's time to move out bytes out and in bytes in, with
-// kOut of its ranks sending off the node and kIn receiving.
-func (md *Model) linkTime(n int32, out, in float64, kOut, kIn int32) float64 {
+// linkTime is node n's time to move out bytes out and in bytes in.
+func (md *Model) linkTime(n int32, out, in float64) float64 {
 	out, in = math.Max(out, 0), math.Max(in, 0)
-	inj := streamInv(md.InvInject[n], md.InvInject1[n], md.StreamRanks[n], kOut)
-	ej := streamInv(md.InvEject[n], md.InvEject1[n], md.StreamRanks[n], kIn)
-	return math.Max(math.Max(out*inj, in*ej), (out+in)*md.InvShared[n])
-}
-
-// streamInv is a node link's seconds per byte with k streams, from its
-// figure with all K ranks (inv) and with one (inv1, 0 when unknown): the
-// rate interpolated linearly in k between the two, the all-ranks figure
-// from K streams on.
-func streamInv(inv, inv1, K float64, k int32) float64 {
-	if inv1 <= 0 || inv <= 0 || float64(k) >= K || K <= 1 {
-		return inv
-	}
-	if k <= 1 {
-		return inv1
-	}
-	r1, rK := 1/inv1, 1/inv
-	return 1 / (r1 + (rK-r1)*(float64(k)-1)/(K-1))
+	return math.Max(math.Max(out*md.InvInject[n], in*md.InvEject[n]), (out+in)*md.InvShared[n])
 }
 
 // memTime is node n's time to move bytes between its ranks.
