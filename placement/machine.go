@@ -310,6 +310,17 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [num
 	}
 	tri := survey.TriLen(n)
 	pc := &pairCosts{n: n, lat: make([]float32, tri), invB: make([]float32, tri), measured: make([]bool, tri)}
+	// Size each level's list once: appending 8 million pairs (4096 ranks)
+	// one by one cost seconds in copies.
+	var per [numLevels]int
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			per[m.Level(a, b)]++
+		}
+	}
+	for l := range per {
+		pc.levLat[l], pc.levInvB[l] = make([]float64, 0, per[l]), make([]float64, 0, per[l])
+	}
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			i := survey.TriIndex(n, a, b)
@@ -350,7 +361,8 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [num
 func (m *Machine) levelCosts(pc *pairCosts) error {
 	for l := Level(0); l < numLevels; l++ {
 		if len(pc.levLat[l]) > 0 {
-			m.Levels[l] = LinkCost{stats.Median(pc.levLat[l]), stats.Median(pc.levInvB[l])}
+			// The lists are the machine's own: reordered, not copied.
+			m.Levels[l] = LinkCost{stats.MedianInPlace(pc.levLat[l]), stats.MedianInPlace(pc.levInvB[l])}
 		}
 	}
 	for l := Level(0); l < numLevels; l++ {

@@ -34,7 +34,7 @@ func Round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 // Select returns the k-th smallest of x (reordering x), in linear
 // expected time: sorting the 8 million pairs of a 4096-rank survey to take
 // medians would cost seconds.
-func Select(x []float32, k int) float32 {
+func Select[F ~float32 | ~float64](x []F, k int) F {
 	lo, hi := 0, len(x)-1
 	seed := uint32(len(x))*2654435761 + 1
 	for lo < hi {
@@ -66,10 +66,9 @@ func Select(x []float32, k int) float32 {
 	return x[k]
 }
 
-// MedianInPlace is Median of float32 values without a copy or a sort (x
-// is reordered): the middle value, or the mean of the two middle values for
+// MedianInPlace is Median without a copy or a sort (x is reordered): the middle value, or the mean of the two middle values for
 // an even count; NaN when empty.
-func MedianInPlace(x []float32) float64 {
+func MedianInPlace[F ~float32 | ~float64](x []F) float64 {
 	n := len(x)
 	if n == 0 {
 		return math.NaN()

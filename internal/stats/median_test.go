@@ -49,8 +49,11 @@ func TestMedianInPlace(t *testing.T) {
 		if got, w := MedianInPlace(append([]float32(nil), x...)), Median(want); got != w {
 			t.Errorf("MedianInPlace(%v) = %v, want %v (Median)", x, got, w)
 		}
+		if got, w := MedianInPlace(append([]float64(nil), want...)), Median(want); got != w {
+			t.Errorf("MedianInPlace(float64 %v) = %v, want %v (Median)", want, got, w)
+		}
 	}
-	if !math.IsNaN(MedianInPlace(nil)) {
+	if !math.IsNaN(MedianInPlace[float32](nil)) {
 		t.Error("MedianInPlace(nil) is not NaN")
 	}
 }
