@@ -61,6 +61,7 @@ func builtFile(t testing.TB, need, env, rel, what string) string {
 type Flavor struct {
 	Name     string // "openmpi", "mpich"
 	CC       string // the compiler wrapper
+	FC       string // the Fortran compiler wrapper
 	Launcher string // the launcher for local runs
 	binEnv   string // variable naming the built latmap binary
 	bin      string // its default path, relative to the repository
@@ -74,10 +75,10 @@ type Flavor struct {
 // (mpicc, mpirun); MPICH is used through its own names (Debian's mpich
 // package: mpicc.mpich, mpiexec.hydra), so both can be installed at once.
 var (
-	OpenMPI = Flavor{Name: "openmpi", CC: "mpicc", Launcher: "mpirun",
+	OpenMPI = Flavor{Name: "openmpi", CC: "mpicc", FC: "mpifort", Launcher: "mpirun",
 		binEnv: "LATMAP_BIN", bin: "bin/latmap", libEnv: "LATMAP_LIB", lib: "lib/liblatmap.so",
 		install: "install Open MPI (apt-get install openmpi-bin libopenmpi-dev) or run make test", need: NeedMPI}
-	MPICH = Flavor{Name: "mpich", CC: "mpicc.mpich", Launcher: "mpiexec.hydra",
+	MPICH = Flavor{Name: "mpich", CC: "mpicc.mpich", FC: "mpifort.mpich", Launcher: "mpiexec.hydra",
 		binEnv: "LATMAP_MPICH_BIN", bin: "bin/latmap-mpich", libEnv: "LATMAP_MPICH_LIB", lib: "lib/liblatmap-mpich.so",
 		install: "install MPICH (apt-get install mpich libmpich-dev) or run make test", need: NeedMPICH}
 	// Flavors lists them, Open MPI first.
@@ -96,6 +97,26 @@ func (f Flavor) Require(t testing.TB) {
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+}
+
+// BuildFortran compiles Fortran MPI sources with the flavour's Fortran
+// wrapper (gfortran underneath) into dir and returns the executable's
+// path; it skips the test (need "fortran") when the wrapper or gfortran is
+// missing.
+func (f Flavor) BuildFortran(t testing.TB, dir string, out string, srcs ...string) string {
+	t.Helper()
+	f.Require(t)
+	for _, tool := range []string{f.FC, "gfortran"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			Missing(t, NeedFortran, "%s not found; apt-get install gfortran (the MPI packages bring %s)", tool, f.FC)
+		}
+	}
+	exe := filepath.Join(dir, out)
+	args := append([]string{"-O2", "-o", exe}, srcs...)
+	if b, err := exec.Command(f.FC, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", f.FC, args, err, b)
+	}
+	return exe
 }
 
 // LatmapBin returns the latmap binary built against the flavour (for Open

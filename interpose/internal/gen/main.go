@@ -149,7 +149,8 @@ func generate() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{wrappersFile: w.Bytes(), idsFile: ids.Bytes(), goFile: src}, nil
+	fb, _ := fortranBindings(all)
+	return map[string][]byte{wrappersFile: w.Bytes(), idsFile: ids.Bytes(), goFile: src, fortranFile: fb}, nil
 }
 
 // wrapper writes one wrapper function.

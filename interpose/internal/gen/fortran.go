@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// fortranFile holds the Fortran bindings (mpif.h and `use mpi`).
+const fortranFile = "c/fortran.gen.c"
+
+// cParam is one parameter of a C prototype.
+type cParam struct {
+	typ, name string
+	array     bool // declared name[]
+}
+
+func parseParams(params string) []cParam {
+	params = strings.TrimSpace(params)
+	if params == "void" {
+		return nil
+	}
+	var out []cParam
+	for _, p := range strings.Split(params, ",") {
+		p = strings.TrimSpace(p)
+		arr := strings.HasSuffix(p, "[]")
+		p = strings.TrimSpace(strings.TrimSuffix(p, "[]"))
+		i := strings.LastIndexFunc(p, func(r rune) bool { return r == ' ' || r == '*' })
+		typ := strings.Join(strings.Fields(strings.ReplaceAll(p[:i+1], "*", " * ")), " ")
+		typ = strings.ReplaceAll(typ, " *", "*")
+		out = append(out, cParam{typ: typ, name: p[i+1:], array: arr})
+	}
+	return out
+}
+
+// handleTypes are the MPI handles a Fortran INTEGER stands for, with
+// their conversion functions' infix.
+var handleTypes = map[string]string{
+	"MPI_Comm": "Comm", "MPI_Datatype": "Type", "MPI_Op": "Op", "MPI_Win": "Win",
+	"MPI_Info": "Info", "MPI_Group": "Group", "MPI_Request": "Request", "MPI_Message": "Message",
+}
+
+// handleNull is each handle's null value (the value of an output handle
+// before the call).
+var handleNull = map[string]string{
+	"MPI_Comm": "MPI_COMM_NULL", "MPI_Datatype": "MPI_DATATYPE_NULL", "MPI_Request": "MPI_REQUEST_NULL", "MPI_Message": "MPI_MESSAGE_NULL",
+}
+
+// fwrap is one Fortran binding being written.
+type fwrap struct {
+	p                 proto
+	params, pre, post []string
+	args              []string
+	skip              string // why the function has no Fortran binding
+}
+
+// inoutHandle reports whether the function reads the handle behind a
+// pointer parameter (MPI_Wait's request) rather than only writing it
+// (MPI_Isend's).
+func inoutHandle(p proto) bool {
+	switch p.Kind {
+	case kWait, kCommFree, kTypeFree:
+		return true
+	}
+	switch p.Name {
+	case "Start", "Request_free", "Cancel", "Mrecv", "Imrecv":
+		return true
+	}
+	return false
+}
+
+// countOf is the C expression of the length of an array parameter of a
+// completion call.
+func countOf(ps []cParam) string {
+	for _, q := range ps {
+		if q.name == "count" || q.name == "incount" {
+			return "(int)*" + q.name
+		}
+	}
+	return ""
+}
+
+func (f *fwrap) param(q cParam, all []cParam) {
+	n := q.name
+	typ := strings.TrimPrefix(q.typ, "const ")
+	infix, isHandle := handleTypes[strings.TrimSuffix(typ, "*")]
+	switch {
+	case typ == "void*":
+		f.params = append(f.params, "void *"+n)
+		f.args = append(f.args, "lmf_buf("+n+")")
+	case typ == "int" && !q.array:
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.args = append(f.args, "(int)*"+n)
+	case typ == "int" && q.array:
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.args = append(f.args, "(int *)"+n)
+		if n == "array_of_indices" {
+			f.post = append(f.post, fmt.Sprintf("\tif (rc == MPI_SUCCESS && c_outcount != MPI_UNDEFINED)\n\t\tfor (int i = 0; i < c_outcount; i++)\n\t\t\t%s[i]++;\n", n))
+		}
+	case typ == "int*":
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.pre = append(f.pre, fmt.Sprintf("\tint c_%s = 0;\n", n))
+		f.args = append(f.args, "&c_"+n)
+		if n == "index" {
+			f.post = append(f.post, fmt.Sprintf("\t*%s = (MPI_Fint)(c_%s >= 0 ? c_%s + 1 : c_%s);\n", n, n, n, n))
+		} else {
+			f.post = append(f.post, fmt.Sprintf("\t*%s = (MPI_Fint)c_%s;\n", n, n))
+		}
+	case typ == "MPI_Count" || typ == "MPI_Aint":
+		if q.array {
+			f.params = append(f.params, typ+" *"+n)
+			f.args = append(f.args, n)
+		} else {
+			f.params = append(f.params, typ+" *"+n)
+			f.args = append(f.args, "*"+n)
+		}
+	case typ == "MPI_Status*" || (typ == "MPI_Status" && q.array):
+		f.params = append(f.params, "MPI_Fint *"+n)
+		if n == "status" {
+			f.pre = append(f.pre, fmt.Sprintf("\tMPI_Status c_%s;\n\tint ign_%s = lmf_status_ignore(%s);\n", n, n, n))
+			f.args = append(f.args, fmt.Sprintf("ign_%s ? MPI_STATUS_IGNORE : &c_%s", n, n))
+			f.post = append(f.post, fmt.Sprintf("\tif (rc == MPI_SUCCESS && !ign_%s)\n\t\tMPI_Status_c2f(&c_%s, %s);\n", n, n, n))
+			break
+		}
+		cnt := countOf(all)
+		if cnt == "" {
+			f.skip = "a status array without a count"
+			return
+		}
+		f.pre = append(f.pre, fmt.Sprintf("\tint ign_%s = lmf_statuses_ignore(%s);\n\tMPI_Status *c_%s = ign_%s ? MPI_STATUSES_IGNORE : lmf_alloc(%s, sizeof(MPI_Status));\n", n, n, n, n, cnt))
+		f.args = append(f.args, "c_"+n)
+		bound := cnt
+		for _, o := range all {
+			if o.name == "outcount" {
+				bound = "(c_outcount == MPI_UNDEFINED ? 0 : c_outcount)"
+			}
+		}
+		f.post = append(f.post, fmt.Sprintf("\tif (!ign_%s) {\n\t\tif (rc == MPI_SUCCESS)\n\t\t\tfor (int i = 0; i < %s; i++)\n\t\t\t\tMPI_Status_c2f(&c_%s[i], %s + i * LMF_STATUS_SIZE);\n\t\tfree(c_%s);\n\t}\n", n, bound, n, n, n))
+	case isHandle && !q.array && !strings.HasSuffix(typ, "*"):
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.args = append(f.args, fmt.Sprintf("MPI_%s_f2c(*%s)", infix, n))
+	case isHandle && strings.HasSuffix(typ, "*"):
+		ct := strings.TrimSuffix(typ, "*")
+		f.params = append(f.params, "MPI_Fint *"+n)
+		init := handleNull[ct]
+		if inoutHandle(f.p) || init == "" {
+			init = fmt.Sprintf("MPI_%s_f2c(*%s)", infix, n)
+		}
+		f.pre = append(f.pre, fmt.Sprintf("\t%s c_%s = %s;\n", ct, n, init))
+		f.args = append(f.args, "&c_"+n)
+		f.post = append(f.post, fmt.Sprintf("\t*%s = MPI_%s_c2f(c_%s);\n", n, infix, n))
+	case typ == "MPI_Request" && q.array:
+		cnt := countOf(all)
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.pre = append(f.pre, fmt.Sprintf("\tMPI_Request *c_%s = lmf_alloc(%s, sizeof(MPI_Request));\n\tfor (int i = 0; i < %s; i++)\n\t\tc_%s[i] = MPI_Request_f2c(%s[i]);\n", n, cnt, cnt, n, n))
+		f.args = append(f.args, "c_"+n)
+		f.post = append(f.post, fmt.Sprintf("\tfor (int i = 0; i < %s; i++)\n\t\t%s[i] = MPI_Request_c2f(c_%s[i]);\n\tfree(c_%s);\n", cnt, n, n, n))
+	default:
+		f.skip = "parameter " + q.typ + " " + n
+	}
+}
+
+// fortranNames are the symbol spellings of one Fortran binding: what
+// gfortran and other compilers call (mpi_send_, mpi_send__ with
+// -fsecond-underscore, mpi_send with -fno-underscoring, MPI_SEND), as Open
+// MPI 4.1's libmpi_mpifh and MPICH 4.0's libmpichfort export them.
+func fortranNames(name string) []string {
+	l := "mpi_" + strings.ToLower(name)
+	return []string{l + "_", l + "__", l, strings.ToUpper(l)}
+}
+
+// f08Name is Open MPI 4.1's use mpi_f08 symbol (libmpi_usempif08:
+// mpi_send_f08_), whose arguments are laid out as mpif.h's: a handle type
+// holds one INTEGER, TYPE(MPI_Status) is the status's INTEGERs, buffers are
+// addresses (NO_ARG_CHECK, not TS 29113 descriptors), IERROR is optional
+// (NULL when left out). MPICH 4.0's f08 symbols (mpi_send_f08ts_) take
+// array descriptors and are not bound here.
+func f08Name(name string) string { return "mpi_" + strings.ToLower(name) + "_f08_" }
+
+// fortranWrapper writes the Fortran binding of p, or returns why it has
+// none.
+func fortranWrapper(w *bytes.Buffer, p proto) string {
+	if p.MPI4 {
+		return "MPI-4"
+	}
+	if p.Name == "Pcontrol" {
+		// MPI_PCONTROL(LEVEL) has no IERROR.
+		names := fortranNames(p.Name)
+		fmt.Fprintf(w, "void %s(MPI_Fint *level)\n{\n\tMPI_Pcontrol((int)*level);\n}\n", names[0])
+		for _, a := range names[1:] {
+			fmt.Fprintf(w, "void %s(MPI_Fint *level) __attribute__((alias(%q)));\n", a, names[0])
+		}
+		fmt.Fprintf(w, "#ifdef OPEN_MPI\nvoid %s(MPI_Fint *level) __attribute__((alias(%q)));\n#endif\n\n", f08Name(p.Name), names[0])
+		return ""
+	}
+	ps := parseParams(p.Params)
+	f := &fwrap{p: p}
+	switch p.Name {
+	case "Init":
+		f.args = []string{"NULL", "NULL"}
+	case "Init_thread":
+		f.params = []string{"MPI_Fint *required", "MPI_Fint *provided"}
+		f.pre = []string{"\tint c_provided = 0;\n"}
+		f.args = []string{"NULL", "NULL", "(int)*required", "&c_provided"}
+		f.post = []string{"\t*provided = (MPI_Fint)c_provided;\n"}
+	default:
+		for _, q := range ps {
+			f.param(q, ps)
+			if f.skip != "" {
+				return f.skip
+			}
+		}
+	}
+	names := fortranNames(p.Name)
+	params := strings.Join(append(f.params, "MPI_Fint *ierr"), ", ")
+	fmt.Fprintf(w, "void %s(%s)\n{\n", names[0], params)
+	for _, s := range f.pre {
+		w.WriteString(s)
+	}
+	fmt.Fprintf(w, "\tint rc = MPI_%s(%s);\n", p.Name, strings.Join(f.args, ", "))
+	for _, s := range f.post {
+		w.WriteString(s)
+	}
+	// IERROR is optional in use mpi_f08.
+	w.WriteString("\tif (ierr)\n\t\t*ierr = (MPI_Fint)rc;\n}\n")
+	for _, a := range names[1:] {
+		fmt.Fprintf(w, "void %s(%s) __attribute__((alias(%q)));\n", a, params, names[0])
+	}
+	fmt.Fprintf(w, "#ifdef OPEN_MPI\nvoid %s(%s) __attribute__((alias(%q)));\n#endif\n\n", f08Name(p.Name), params, names[0])
+	return ""
+}
+
+// fortranBindings returns fortran.gen.c and the functions without a
+// Fortran binding, with the reason.
+func fortranBindings(all []proto) ([]byte, []string) {
+	var w bytes.Buffer
+	w.WriteString(header)
+	w.WriteString(`/* Fortran bindings (mpif.h and use mpi): each converts the Fortran
+ * handles, statuses and sentinels, and calls latmap's C wrapper, which
+ * accounts the call once and calls PMPI_. Where the MPI's own Fortran
+ * binding called PMPI_ directly (Open MPI), the C wrappers never ran; where
+ * it called MPI_ (MPICH), these take its place, so nothing is counted
+ * twice. See docs/profile.md, "Fortran". */
+#include "latmap.h"
+#include "fortran.h"
+
+`)
+	var skipped []string
+	for _, p := range all {
+		if why := fortranWrapper(&w, p); why != "" {
+			skipped = append(skipped, "MPI_"+p.Name+": "+why)
+		}
+	}
+	return w.Bytes(), skipped
+}
