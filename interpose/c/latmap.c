@@ -344,6 +344,30 @@ int lm_mine(const int *counts, MPI_Comm comm)
 	return counts[lm_comm_get(comm)->rank];
 }
 
+/* The MPI-4 large-count (_c) forms of lm_sum and lm_mine. */
+int64_t lm_sum_c(const MPI_Count *counts, MPI_Comm comm)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	int64_t s = 0;
+	for (int i = 0; i < c->size; i++)
+		s += counts[i];
+	return s;
+}
+
+int64_t lm_sumw_c(const MPI_Count *counts, const MPI_Datatype *types, MPI_Comm comm)
+{
+	struct lm_comm *c = lm_comm_get(comm);
+	int64_t s = 0;
+	for (int i = 0; i < c->size; i++)
+		s += (int64_t)counts[i] * lm_tsize(types[i]);
+	return s;
+}
+
+MPI_Count lm_mine_c(const MPI_Count *counts, MPI_Comm comm)
+{
+	return counts[lm_comm_get(comm)->rank];
+}
+
 int lm_is_root(int root, MPI_Comm comm)
 {
 	struct lm_comm *c = lm_comm_get(comm);
@@ -448,7 +472,8 @@ struct lm_req {
 	int detached; /* taken out of the table by a Wait- or Test-family call */
 	int dead;     /* a detached receive that completed: freed when given back */
 	struct lm_comm *comm;
-	int peer, tag, count;
+	int peer, tag;
+	MPI_Count count;
 	MPI_Datatype dt;
 	MPI_Request tok;
 	int tokstate, toksrc, toktag, tokmod;
@@ -870,9 +895,11 @@ static void got(int id, struct lm_comm *c, MPI_Status *st, uint64_t ticks, uint6
 	PMPI_Test_cancelled(st, &cancelled);
 	if (cancelled)
 		return;
-	int n = 0;
-	PMPI_Get_count(st, MPI_BYTE, &n);
-	if (n == MPI_UNDEFINED)
+	/* Elements of MPI_BYTE in a 64-bit count: PMPI_Get_count's int says
+	   MPI_UNDEFINED beyond 2 GiB. */
+	MPI_Count n = 0;
+	PMPI_Get_elements_x(st, MPI_BYTE, &n);
+	if (n == MPI_UNDEFINED || n < 0)
 		n = 0;
 	struct lm_fnstat *f = &lm.fn[id];
 	int w = c->world ? (st->MPI_SOURCE < c->size ? c->world[st->MPI_SOURCE] : -1) : st->MPI_SOURCE;
@@ -1565,7 +1592,7 @@ int lm_Improbe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, int *fla
 
 /* ----------------------------------------------------------- persistent */
 
-static void persistent_init(int kind, int id, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Request req)
+static void persistent_init(int kind, int id, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Request req)
 {
 	if (!lm.enabled)
 		return;
@@ -1579,12 +1606,12 @@ static void persistent_init(int kind, int id, int count, MPI_Datatype dt, int pe
 	e->tok = MPI_REQUEST_NULL;
 }
 
-void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req)
+void lm_psend_init(int id, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req)
 {
 	persistent_init(RQ_PSEND, id, count, dt, dest, tag, comm, req);
 }
 
-void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req)
+void lm_precv_init(int id, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req)
 {
 	persistent_init(RQ_PRECV, id, count, dt, source, tag, comm, req);
 }
@@ -2186,4 +2213,48 @@ int lm_Finalize(int id)
 		PMPI_Comm_free(&g.priv);
 	}
 	return PMPI_Finalize();
+}
+
+/* ---------------------------------------- MPI-4 large-count (_c) calls */
+
+/* lm_recv_done accounts a large-count receive (MPI_Recv_c) after the call:
+ * its time and what status says arrived. The _c calls take no part in
+ * --slt's tokens. */
+void lm_recv_done(int id, uint64_t t0, MPI_Comm comm, MPI_Status *status)
+{
+	uint64_t d = lm_tick() - t0;
+	if (lm.on) {
+		account(id, d, 0);
+		got(id, lm_comm_get(comm), status, d, 0);
+	}
+}
+
+/* lm_irecv_track tracks a large-count nonblocking receive (MPI_Irecv_c):
+ * its completion counts its bytes like MPI_Irecv's. */
+void lm_irecv_track(int id, MPI_Comm comm, int source, int tag, MPI_Request r)
+{
+	if (!lm.enabled || source == MPI_PROC_NULL)
+		return;
+	track_recv(id, RQ_RECV, lm_comm_get(comm), source, tag, r, MPI_REQUEST_NULL);
+}
+
+/* lm_sendrecv_done accounts MPI_Sendrecv_c and MPI_Sendrecv_replace_c
+ * after the call: one call, the bytes sent to dest, what status says
+ * arrived. */
+void lm_sendrecv_done(int id, uint64_t t0, MPI_Count sendcount, MPI_Datatype sendtype, int dest, MPI_Comm comm, MPI_Status *status)
+{
+	uint64_t d = lm_tick() - t0;
+	if (!lm.on)
+		return;
+	account(id, d, 0);
+	if (dest != MPI_PROC_NULL) {
+		int64_t sb = (int64_t)sendcount * lm_tsize(sendtype);
+		int w = lm_world(comm, dest);
+		LM_LOCK();
+		lm.fn[id].bsent += sb;
+		lm.fn[id].rsent++;
+		lm_pair_add(&lm.sendto, w, sb, d, 0);
+		LM_UNLOCK();
+	}
+	got(id, lm_comm_get(comm), status, d, 0);
 }

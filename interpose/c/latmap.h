@@ -149,7 +149,7 @@ static inline void lm_plain(int id, uint64_t t0)
 }
 
 /* lm_sent accounts a send of count elements to dest (after the call). */
-static inline void lm_sent(int id, uint64_t t0, int count, MPI_Datatype dt, int dest, MPI_Comm comm)
+static inline void lm_sent(int id, uint64_t t0, MPI_Count count, MPI_Datatype dt, int dest, MPI_Comm comm)
 {
 	uint64_t t1 = lm_tick();
 	if (!lm.on)
@@ -199,8 +199,8 @@ int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *st
 int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
 int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status);
 int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]);
-void lm_psend_init(int id, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req);
-void lm_precv_init(int id, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req);
+void lm_psend_init(int id, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req);
+void lm_precv_init(int id, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req);
 int lm_Start(int id, uint64_t t0, MPI_Request *request);
 int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[]);
 int lm_Request_free(int id, uint64_t t0, MPI_Request *request);
@@ -214,14 +214,21 @@ void lm_type_forget(MPI_Datatype dt);
 int64_t lm_sum(const int *counts, MPI_Comm comm);
 int64_t lm_sumw(const int *counts, const MPI_Datatype *types, MPI_Comm comm);
 int lm_mine(const int *counts, MPI_Comm comm);
+int64_t lm_sum_c(const MPI_Count *counts, MPI_Comm comm);
+int64_t lm_sumw_c(const MPI_Count *counts, const MPI_Datatype *types, MPI_Comm comm);
+MPI_Count lm_mine_c(const MPI_Count *counts, MPI_Comm comm);
+void lm_recv_done(int id, uint64_t t0, MPI_Comm comm, MPI_Status *status);
+void lm_irecv_track(int id, MPI_Comm comm, int source, int tag, MPI_Request r);
+void lm_sendrecv_done(int id, uint64_t t0, MPI_Count sendcount, MPI_Datatype sendtype, int dest, MPI_Comm comm, MPI_Status *status);
 int lm_is_root(int root, MPI_Comm comm);
 int lm_degree(MPI_Comm comm, int in);
 #define TS(t) lm_tsize(t)
 #define CS(c) ((int64_t)lm_comm_get(c)->size)
 #define ROOT(r, c) lm_is_root((r), (c))
-#define SUM(a, c) lm_sum((a), (c))
-#define SUMW(a, t, c) lm_sumw((a), (t), (c))
-#define MINE(a, c) lm_mine((a), (c))
+/* SUM and MINE take int counts, or MPI_Count ones (the _c calls). */
+#define SUM(a, c) _Generic((a), const MPI_Count *: lm_sum_c, MPI_Count *: lm_sum_c, default: lm_sum)((a), (c))
+#define SUMW(a, t, c) _Generic((a), const MPI_Count *: lm_sumw_c, MPI_Count *: lm_sumw_c, default: lm_sumw)((a), (t), (c))
+#define MINE(a, c) _Generic((a), const MPI_Count *: lm_mine_c, MPI_Count *: lm_mine_c, default: lm_mine)((a), (c))
 #define INPLACE(b) ((const void *)(b) == (const void *)MPI_IN_PLACE)
 #define INDEG(c) ((int64_t)lm_degree((c), 1))
 #define OUTDEG(c) ((int64_t)lm_degree((c), 0))

@@ -1218,8 +1218,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
-	lm.seen[LM_F_Send_c] = 1;
-	lm_plain(LM_F_Send_c, t0);
+	lm_sent(LM_F_Send_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1230,8 +1229,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
-	lm.seen[LM_F_Ssend_c] = 1;
-	lm_plain(LM_F_Ssend_c, t0);
+	lm_sent(LM_F_Ssend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1242,8 +1240,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
-	lm.seen[LM_F_Bsend_c] = 1;
-	lm_plain(LM_F_Bsend_c, t0);
+	lm_sent(LM_F_Bsend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1254,8 +1251,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
-	lm.seen[LM_F_Rsend_c] = 1;
-	lm_plain(LM_F_Rsend_c, t0);
+	lm_sent(LM_F_Rsend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1266,8 +1262,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
-	lm.seen[LM_F_Isend_c] = 1;
-	lm_plain(LM_F_Isend_c, t0);
+	lm_sent(LM_F_Isend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1278,8 +1273,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
-	lm.seen[LM_F_Issend_c] = 1;
-	lm_plain(LM_F_Issend_c, t0);
+	lm_sent(LM_F_Issend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1290,8 +1284,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
-	lm.seen[LM_F_Ibsend_c] = 1;
-	lm_plain(LM_F_Ibsend_c, t0);
+	lm_sent(LM_F_Ibsend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1302,8 +1295,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
-	lm.seen[LM_F_Irsend_c] = 1;
-	lm_plain(LM_F_Irsend_c, t0);
+	lm_sent(LM_F_Irsend_c, t0, count, datatype, dest, comm);
 	return rc;
 }
 
@@ -1313,9 +1305,11 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	MPI_Status lm_st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &lm_st;
 	int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
-	lm.seen[LM_F_Recv_c] = 1;
-	lm_plain(LM_F_Recv_c, t0);
+	lm_recv_done(LM_F_Recv_c, t0, comm, status);
 	return rc;
 }
 
@@ -1326,7 +1320,8 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
-	lm.seen[LM_F_Irecv_c] = 1;
+	if (rc == MPI_SUCCESS)
+		lm_irecv_track(LM_F_Irecv_c, comm, source, tag, *request);
 	lm_plain(LM_F_Irecv_c, t0);
 	return rc;
 }
@@ -1337,9 +1332,11 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	MPI_Status lm_st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &lm_st;
 	int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
-	lm.seen[LM_F_Sendrecv_c] = 1;
-	lm_plain(LM_F_Sendrecv_c, t0);
+	lm_sendrecv_done(LM_F_Sendrecv_c, t0, sendcount, sendtype, dest, comm, status);
 	return rc;
 }
 
@@ -1349,9 +1346,11 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	MPI_Status lm_st;
+	if (status == MPI_STATUS_IGNORE)
+		status = &lm_st;
 	int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-	lm.seen[LM_F_Sendrecv_replace_c] = 1;
-	lm_plain(LM_F_Sendrecv_replace_c, t0);
+	lm_sendrecv_done(LM_F_Sendrecv_replace_c, t0, count, datatype, dest, comm, status);
 	return rc;
 }
 
@@ -1362,7 +1361,8 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
-	lm.seen[LM_F_Send_init_c] = 1;
+	if (rc == MPI_SUCCESS)
+		lm_psend_init(LM_F_Send_init_c, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Send_init_c, t0);
 	return rc;
 }
@@ -1374,7 +1374,8 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 {
 	uint64_t t0 = lm_tick();
 	int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
-	lm.seen[LM_F_Recv_init_c] = 1;
+	if (rc == MPI_SUCCESS)
+		lm_precv_init(LM_F_Recv_init_c, count, datatype, source, tag, comm, *request);
 	lm_plain(LM_F_Recv_init_c, t0);
 	return rc;
 }
@@ -1385,9 +1386,11 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Bcast_c, comm, 1, &t0);
 	int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
-	lm.seen[LM_F_Bcast_c] = 1;
-	lm_plain(LM_F_Bcast_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Bcast_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1397,9 +1400,11 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Ibcast_c, comm, 0, &t0);
 	int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
-	lm.seen[LM_F_Ibcast_c] = 1;
-	lm_plain(LM_F_Ibcast_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Ibcast_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1409,9 +1414,11 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Reduce_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
-	lm.seen[LM_F_Reduce_c] = 1;
-	lm_plain(LM_F_Reduce_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Reduce_c, t0, t1, sy, (int64_t)count * TS(datatype), ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0);
 	return rc;
 }
 
@@ -1421,9 +1428,11 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Allreduce_c, comm, 1, &t0);
 	int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
-	lm.seen[LM_F_Allreduce_c] = 1;
-	lm_plain(LM_F_Allreduce_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Allreduce_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1433,9 +1442,11 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Iallreduce_c, comm, 0, &t0);
 	int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
-	lm.seen[LM_F_Iallreduce_c] = 1;
-	lm_plain(LM_F_Iallreduce_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Iallreduce_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1445,9 +1456,11 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Gather_c, comm, 1, &t0);
 	int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-	lm.seen[LM_F_Gather_c] = 1;
-	lm_plain(LM_F_Gather_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Gather_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0);
 	return rc;
 }
 
@@ -1457,9 +1470,11 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Gatherv_c, comm, 1, &t0);
 	int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-	lm.seen[LM_F_Gatherv_c] = 1;
-	lm_plain(LM_F_Gatherv_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Gatherv_c, t0, t1, sy, INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0);
 	return rc;
 }
 
@@ -1469,9 +1484,11 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Scatter_c, comm, 1, &t0);
 	int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-	lm.seen[LM_F_Scatter_c] = 1;
-	lm_plain(LM_F_Scatter_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Scatter_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
 	return rc;
 }
 
@@ -1481,9 +1498,11 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Scatterv_c, comm, 1, &t0);
 	int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-	lm.seen[LM_F_Scatterv_c] = 1;
-	lm_plain(LM_F_Scatterv_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Scatterv_c, t0, t1, sy, ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
 	return rc;
 }
 
@@ -1493,9 +1512,11 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Allgather_c, comm, 1, &t0);
 	int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-	lm.seen[LM_F_Allgather_c] = 1;
-	lm_plain(LM_F_Allgather_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Allgather_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
 	return rc;
 }
 
@@ -1505,9 +1526,11 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Allgatherv_c, comm, 1, &t0);
 	int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-	lm.seen[LM_F_Allgatherv_c] = 1;
-	lm_plain(LM_F_Allgatherv_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Allgatherv_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
 	return rc;
 }
 
@@ -1517,9 +1540,11 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Alltoall_c, comm, 1, &t0);
 	int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-	lm.seen[LM_F_Alltoall_c] = 1;
-	lm_plain(LM_F_Alltoall_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Alltoall_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
 	return rc;
 }
 
@@ -1529,9 +1554,11 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Alltoallv_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-	lm.seen[LM_F_Alltoallv_c] = 1;
-	lm_plain(LM_F_Alltoallv_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Alltoallv_c, t0, t1, sy, INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
 	return rc;
 }
 
@@ -1541,9 +1568,11 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Alltoallw_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
-	lm.seen[LM_F_Alltoallw_c] = 1;
-	lm_plain(LM_F_Alltoallw_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Alltoallw_c, t0, t1, sy, INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm), SUMW(recvcounts, recvtypes, comm));
 	return rc;
 }
 
@@ -1553,9 +1582,11 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
-	lm.seen[LM_F_Reduce_scatter_block_c] = 1;
-	lm_plain(LM_F_Reduce_scatter_block_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Reduce_scatter_block_c, t0, t1, sy, (int64_t)recvcount * CS(comm) * TS(datatype), (int64_t)recvcount * TS(datatype));
 	return rc;
 }
 
@@ -1565,9 +1596,11 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-	lm.seen[LM_F_Reduce_scatter_c] = 1;
-	lm_plain(LM_F_Reduce_scatter_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Reduce_scatter_c, t0, t1, sy, SUM(recvcounts, comm) * TS(datatype), (int64_t)MINE(recvcounts, comm) * TS(datatype));
 	return rc;
 }
 
@@ -1577,9 +1610,11 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Scan_c, comm, 1, &t0);
 	int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
-	lm.seen[LM_F_Scan_c] = 1;
-	lm_plain(LM_F_Scan_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Scan_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1589,9 +1624,11 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	uint64_t sy = lm_coll_pre(LM_F_Exscan_c, comm, 1, &t0);
 	int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
-	lm.seen[LM_F_Exscan_c] = 1;
-	lm_plain(LM_F_Exscan_c, t0);
+	uint64_t t1 = lm_tick();
+	if (lm.on)
+		lm_coll(LM_F_Exscan_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
 	return rc;
 }
 
@@ -1914,38 +1951,38 @@ const unsigned char lm_fn_flags[LM_NFN] = {
 	0, /* MPI_Init */
 	0, /* MPI_Init_thread */
 	0, /* MPI_Finalize */
-	1, /* MPI_Send_c */
-	1, /* MPI_Ssend_c */
-	1, /* MPI_Bsend_c */
-	1, /* MPI_Rsend_c */
-	1, /* MPI_Isend_c */
-	1, /* MPI_Issend_c */
-	1, /* MPI_Ibsend_c */
-	1, /* MPI_Irsend_c */
-	1, /* MPI_Recv_c */
-	1, /* MPI_Irecv_c */
-	1, /* MPI_Sendrecv_c */
-	1, /* MPI_Sendrecv_replace_c */
-	1, /* MPI_Send_init_c */
-	1, /* MPI_Recv_init_c */
-	1, /* MPI_Bcast_c */
-	1, /* MPI_Ibcast_c */
-	1, /* MPI_Reduce_c */
-	1, /* MPI_Allreduce_c */
-	1, /* MPI_Iallreduce_c */
-	1, /* MPI_Gather_c */
-	1, /* MPI_Gatherv_c */
-	1, /* MPI_Scatter_c */
-	1, /* MPI_Scatterv_c */
-	1, /* MPI_Allgather_c */
-	1, /* MPI_Allgatherv_c */
-	1, /* MPI_Alltoall_c */
-	1, /* MPI_Alltoallv_c */
-	1, /* MPI_Alltoallw_c */
-	1, /* MPI_Reduce_scatter_block_c */
-	1, /* MPI_Reduce_scatter_c */
-	1, /* MPI_Scan_c */
-	1, /* MPI_Exscan_c */
+	0, /* MPI_Send_c */
+	0, /* MPI_Ssend_c */
+	0, /* MPI_Bsend_c */
+	0, /* MPI_Rsend_c */
+	0, /* MPI_Isend_c */
+	0, /* MPI_Issend_c */
+	0, /* MPI_Ibsend_c */
+	0, /* MPI_Irsend_c */
+	4, /* MPI_Recv_c */
+	4, /* MPI_Irecv_c */
+	4, /* MPI_Sendrecv_c */
+	4, /* MPI_Sendrecv_replace_c */
+	0, /* MPI_Send_init_c */
+	4, /* MPI_Recv_init_c */
+	2, /* MPI_Bcast_c */
+	2, /* MPI_Ibcast_c */
+	2, /* MPI_Reduce_c */
+	2, /* MPI_Allreduce_c */
+	2, /* MPI_Iallreduce_c */
+	2, /* MPI_Gather_c */
+	2, /* MPI_Gatherv_c */
+	2, /* MPI_Scatter_c */
+	2, /* MPI_Scatterv_c */
+	2, /* MPI_Allgather_c */
+	2, /* MPI_Allgatherv_c */
+	2, /* MPI_Alltoall_c */
+	2, /* MPI_Alltoallv_c */
+	2, /* MPI_Alltoallw_c */
+	2, /* MPI_Reduce_scatter_block_c */
+	2, /* MPI_Reduce_scatter_c */
+	2, /* MPI_Scan_c */
+	2, /* MPI_Exscan_c */
 	1, /* MPI_Put_c */
 	1, /* MPI_Get_c */
 	1, /* MPI_Accumulate_c */

@@ -84,7 +84,10 @@ const (
 
 // generate returns the generated files by name.
 func generate() (map[string][]byte, error) {
-	all := append(append([]proto{}, protos...), pcontrol)
+	all, err := largeCountKinds(append(append([]proto{}, protos...), pcontrol))
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	var ids, w, hooks bytes.Buffer
 	ids.WriteString(header)
@@ -110,7 +113,7 @@ func generate() (map[string][]byte, error) {
 			fl = flagUnmeasured
 		case kColl, kIcoll:
 			fl = flagCollective
-		case kRecv, kIrecv, kSendrecv, kSendrecvR, kPRecvInit:
+		case kRecv, kIrecv, kSendrecv, kSendrecvR, kPRecvInit, kRecvC, kIrecvC, kSendrecvC:
 			fl = flagRecv
 		}
 		flags = append(flags, fl)
@@ -195,6 +198,27 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 			hook = "lm_" + p.Name
 		}
 		fmt.Fprintf(w, "\tint rc = %s(%s);\n", hook, hookArgs)
+	case kSendC:
+		if err := need("count", "datatype", "dest", "comm"); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\tint rc = %s;\n", call)
+		fmt.Fprintf(w, "\tlm_sent(%s, t0, count, datatype, dest, comm);\n", id)
+	case kRecvC, kSendrecvC:
+		w.WriteString("\tMPI_Status lm_st;\n\tif (status == MPI_STATUS_IGNORE)\n\t\tstatus = &lm_st;\n")
+		fmt.Fprintf(w, "\tint rc = %s;\n", call)
+		switch {
+		case p.Kind == kRecvC:
+			fmt.Fprintf(w, "\tlm_recv_done(%s, t0, comm, status);\n", id)
+		case has(args, "sendcount"):
+			fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, sendcount, sendtype, dest, comm, status);\n", id)
+		default:
+			fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, count, datatype, dest, comm, status);\n", id)
+		}
+	case kIrecvC:
+		fmt.Fprintf(w, "\tint rc = %s;\n", call)
+		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_irecv_track(%s, comm, source, tag, *request);\n", id)
+		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
 	case kPSendInit, kPRecvInit:
 		peer, hook := "dest", "lm_psend_init"
 		if p.Kind == kPRecvInit {
@@ -258,4 +282,41 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 	}
 	w.WriteString("\treturn rc;\n}\n\n")
 	return nil
+}
+
+// largeCountKinds gives each MPI-4 large-count call (NAME_c, listed as
+// kUnmeasured) the accounting of its int-count twin NAME: sends, receives,
+// Sendrecv, persistent inits and collectives (with the twin's byte
+// expressions, whose SUM and MINE take MPI_Count arrays too). What the
+// twin does not measure (one-sided calls) stays unmeasured.
+func largeCountKinds(all []proto) ([]proto, error) {
+	byName := map[string]proto{}
+	for _, p := range all {
+		byName[p.Name] = p
+	}
+	for i, p := range all {
+		if !p.MPI4 || p.Kind != kUnmeasured || !strings.HasSuffix(p.Name, "_c") {
+			continue
+		}
+		twin, ok := byName[strings.TrimSuffix(p.Name, "_c")]
+		if !ok {
+			return nil, fmt.Errorf("MPI_%s has no int-count twin in the table", p.Name)
+		}
+		switch twin.Kind {
+		case kSend, kIsend:
+			p.Kind = kSendC
+		case kRecv:
+			p.Kind = kRecvC
+		case kIrecv:
+			p.Kind = kIrecvC
+		case kSendrecv, kSendrecvR:
+			p.Kind = kSendrecvC
+		case kPSendInit, kPRecvInit:
+			p.Kind = twin.Kind
+		case kColl, kIcoll:
+			p.Kind, p.Sent, p.Recv = twin.Kind, twin.Sent, twin.Recv
+		}
+		all[i] = p
+	}
+	return all, nil
 }

@@ -23,6 +23,10 @@ const (
 	kTypeFree               // MPI_Type_free: forget the cached datatype size
 	kInit                   // MPI_Init, MPI_Init_thread
 	kFinalize               // MPI_Finalize
+	kSendC                  // MPI-4 large-count send: the call, then lm_sent (no --slt token)
+	kRecvC                  // large-count receive: the call, then lm_recv_done
+	kIrecvC                 // large-count nonblocking receive: the call, then lm_irecv_track
+	kSendrecvC              // large-count Sendrecv(_replace): the call, then lm_sendrecv_done
 )
 
 // proto is one wrapped MPI function: its prototype exactly as in mpi.h and
