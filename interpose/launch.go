@@ -126,7 +126,17 @@ func mismatchHint(l launcher.Launcher, lib string) string {
 		return lib + " is built against Open MPI but the launcher is MPICH's: give --lib lib/liblatmap-mpich.so (make build-mpich)"
 	case l == launcher.OpenMPI && mpi == "MPICH":
 		return lib + " is built against MPICH but the launcher is Open MPI's: give --lib lib/liblatmap.so (make build)"
-	case mpi == "MPICH":
+	}
+	return ""
+}
+
+// noProfileHint says why a run that ended well may have written no
+// profile, beyond a library built for the other MPI.
+func noProfileHint(l launcher.Launcher, lib string) string {
+	if h := mismatchHint(l, lib); h != "" {
+		return h
+	}
+	if libraryMPI(lib) == "MPICH" {
 		return "a Fortran program with use mpi_f08 is not profiled under MPICH yet (MPICH's f08 calls bypass MPI_ and PMPI_ alike); mpif.h and use mpi are"
 	}
 	return ""

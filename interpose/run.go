@@ -167,7 +167,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	}
 	end := time.Now()
 	if _, err := os.Stat(filepath.Join(raw, libraryFile)); err != nil {
-		hint := mismatchHint(l, lib)
+		hint := noProfileHint(l, lib)
 		if hint != "" {
 			hint = " (" + hint + ")"
 		}

@@ -1026,6 +1026,26 @@ int lm_irecv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int sou
  * time the sender started; the wait until then, less the token latency, is
  * send-late time. Only the application's requests decide when the call
  * returns: a token never holds it back. */
+/* finished records application request j of wait_slt as complete, once: a
+ * persistent request (point to point, or an MPI-4 persistent collective)
+ * stays a handle after it completes, inactive, and MPICH reports an
+ * inactive persistent collective as complete again on every test; it is
+ * kept aside (kept[j]) and nulled in the array waited on, so that the wait
+ * ends and nothing is counted twice. */
+static void finished(MPI_Request *app_reqs, MPI_Request *kept, int j, MPI_Status *st, MPI_Status *sts, int *indices,
+		     int *nout)
+{
+	if (sc.fin[j])
+		return;
+	sc.fin[j] = 1;
+	sts[*nout] = *st;
+	indices[(*nout)++] = j;
+	if (app_reqs[j] != MPI_REQUEST_NULL) {
+		kept[j] = app_reqs[j];
+		app_reqs[j] = MPI_REQUEST_NULL;
+	}
+}
+
 static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], MPI_Status *sts,
 		    int *outcount, int *indices)
 {
@@ -1041,9 +1061,11 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 			sc.owner[m++] = i;
 		}
 	}
-	MPI_Request *app_reqs = sc.comb + m;
-	for (int i = 0; i < n; i++)
+	MPI_Request *app_reqs = sc.comb + m, *kept = sc.comb + m + n;
+	for (int i = 0; i < n; i++) {
 		app_reqs[i] = reqs[i];
+		kept[i] = MPI_REQUEST_NULL;
+	}
 	int nout = 0;
 	for (;;) {
 		int out = 0;
@@ -1055,11 +1077,8 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 			rc = PMPI_Testsome(n, app_reqs, &out, sc.idx, sc.st2);
 			if (out == MPI_UNDEFINED)
 				break;
-			for (int k = 0; k < out; k++) {
-				sts[nout] = sc.st2[k];
-				indices[nout++] = sc.idx[k];
-				sc.fin[sc.idx[k]] = 1;
-			}
+			for (int k = 0; k < out; k++)
+				finished(app_reqs, kept, sc.idx[k], &sc.st2[k], sts, indices, &nout);
 			if (out > 0)
 				continue; /* perhaps the last ones: ask again */
 		}
@@ -1091,17 +1110,14 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
 					sc.late[o] = w > g.toklat ? w - g.toklat : 0;
 				continue;
 			}
-			j -= m;
 			app++;
-			sts[nout] = sc.st2[k];
-			indices[nout++] = j;
-			sc.fin[j] = 1;
+			finished(app_reqs, kept, j - m, &sc.st2[k], sts, indices, &nout);
 		}
 		if (app && mode != 'a')
 			break;
 	}
 	for (int i = 0; i < n; i++)
-		reqs[i] = app_reqs[i];
+		reqs[i] = kept[i] != MPI_REQUEST_NULL ? kept[i] : app_reqs[i];
 	/* Tokens still pending stay with their (uncompleted) owner; their
 	 * handles did not change. */
 	uint64_t total = lm_tick() - t0, late = 0, suml = 0;
@@ -1134,7 +1150,7 @@ static int wait_slt(int id, uint64_t t0, char mode, int n, MPI_Request reqs[], M
  * are tracked; give_all gives them back. */
 static int lookup(int n, MPI_Request reqs[])
 {
-	scratch(n);
+	scratch(2 * n); /* wait_slt keeps finished persistent requests in sc.comb[m+n..m+2n) */
 	int k = 0;
 	for (int i = 0; i < n; i++) {
 		sc.ents[i] = take(reqs[i]);
@@ -1173,7 +1189,7 @@ int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status)
 		status = &st;
 	int rc;
 	if (lm.slt && e->tokstate == TOK_PENDING) {
-		scratch(1);
+		scratch(2);
 		sc.ents[0] = e;
 		int out, idx;
 		MPI_Status s[1];
@@ -1220,7 +1236,7 @@ int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int sour
 		account(id, d, 0);
 		done(e, status, d, 0);
 	} else {
-		scratch(1);
+		scratch(2);
 		sc.ents[0] = e;
 		int out, idx;
 		rc = wait_slt(id, t0, 'w', 1, &r, status, &out, &idx);
@@ -1343,7 +1359,7 @@ int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *st
 	MPI_Status st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &st;
-	scratch(1);
+	scratch(2);
 	sc.ents[0] = e;
 	test_tokens(1);
 	int rc = PMPI_Test(request, flag, status);
