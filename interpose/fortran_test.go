@@ -1,6 +1,10 @@
 package interpose_test
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,4 +178,90 @@ func TestFortranF08UnderMPICHSaysSo(t *testing.T) {
 	if err == nil || !strings.Contains(out, "fhalo08 ok") || !strings.Contains(out, "use mpi_f08 is not profiled under MPICH") {
 		t.Errorf("latmap %v: %v, want the program to finish and the error to name mpi_f08 under MPICH:\n%s", argv, err, out)
 	}
+}
+
+// elkRun runs the Elk ground state of aluminium (Debian's elk-lapw, a
+// Fortran MPI code, example basic/Al with the species path set) on np
+// ranks in a new directory, with argv before the launch (none: plain;
+// latmap profile ...) and mca the Open MPI parameters; it returns the
+// directory and the converged total energy line of INFO.OUT.
+func elkRun(t *testing.T, np int, wrap []string, mca ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	in, err := os.ReadFile("/usr/share/doc/elk-lapw/examples/basic/Al/elk.in")
+	if err != nil {
+		testutil.Missing(t, testutil.NeedElk, "elk-lapw's examples not found: apt-get install elk-lapw")
+	}
+	in = bytes.ReplaceAll(in, []byte("'../../../species/'"), []byte("'/usr/share/elk-lapw/species/'"))
+	if err := os.WriteFile(filepath.Join(dir, "elk.in"), in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	argv := append(append(append([]string{}, wrap...), testutil.OpenMPI.Local(np)...), "-x", "OMP_NUM_THREADS=1")
+	argv = append(append(argv, mca...), "elk-lapw")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", argv, err, out)
+	}
+	info, err := os.ReadFile(filepath.Join(dir, "INFO.OUT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	energy := ""
+	for _, l := range strings.Split(string(info), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "total energy ") {
+			energy = strings.TrimSpace(l)
+		}
+	}
+	if energy == "" {
+		t.Fatalf("%v: no total energy in INFO.OUT", argv)
+	}
+	return dir, energy
+}
+
+// TestFortranApplicationElk: a real Fortran MPI application from Debian
+// (elk-lapw, the aluminium ground state on 2 ranks, about a second) under
+// the profiler: the same total energy as without it, a profile whose
+// calls came through the Fortran bindings (Open MPI's own bindings would
+// have bypassed latmap: no profile at all before them), and a
+// point-to-point matrix equal to Open MPI's PML monitoring of a run
+// without latmap (Elk talks through collectives: both are empty).
+func TestFortranApplicationElk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping MPI runs in -short mode")
+	}
+	f := testutil.OpenMPI
+	f.Require(t)
+	if _, err := exec.LookPath("elk-lapw"); err != nil {
+		testutil.Missing(t, testutil.NeedElk, "elk-lapw not installed: apt-get install elk-lapw")
+	}
+	bin, lib := f.LatmapBin(t), f.InterposeLib(t)
+	mon := filepath.Join(t.TempDir(), "prof")
+	_, plain := elkRun(t, 2, nil, "--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3", "--mca", "pml_monitoring_filename", mon)
+	out := filepath.Join(t.TempDir(), "elkprof")
+	_, profiled := elkRun(t, 2, []string{bin, "profile", "-o", out, "--lib", lib, "--"})
+	if plain != profiled {
+		t.Errorf("total energy %q under latmap, %q without", profiled, plain)
+	}
+	p, err := profile.ReadProfile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := calls(p)
+	for r := 0; r < 2; r++ {
+		if c[r]["MPI_Allreduce"] == 0 || c[r]["MPI_Bcast"] == 0 || c[r]["MPI_Allreduce"] != c[1-r]["MPI_Allreduce"] {
+			t.Errorf("rank %d calls %v: want Allreduce and Bcast, the same Allreduce count on both ranks", r, c[r])
+		}
+	}
+	truth, err := profile.ReadOMPIMonitoring(mon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[pair]traffic{}
+	for _, r := range truth {
+		want[pair{r.Src, r.Dst}] = traffic{r.Bytes, r.Messages}
+	}
+	checkMatrix(t, p, want)
 }

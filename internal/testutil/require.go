@@ -24,6 +24,7 @@ const (
 	NeedChromium = "chromium" // Debian's chromium
 	NeedFortran  = "fortran"  // gfortran through mpif90
 	NeedScotch   = "scotch"   // scotch_gmap, to compare placements with
+	NeedElk      = "elk"      // elk-lapw, a Fortran MPI application from Debian
 )
 
 // Required reports whether LATMAP_REQUIRE names need (or "all").
