@@ -3,11 +3,13 @@ package bench_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // TestSurveyVirtualCluster surveys 2 nodes x 2 ranks of network namespaces
@@ -115,5 +117,31 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 		if !(r.AggregateMBps > 15 && r.AggregateMBps < 55) || !(r.PairMBps > 10 && r.PairMBps < 55) {
 			t.Errorf("row %d: aggregate %.1f MB/s, one rank %.1f MB/s; want the aggregate near and under the link's 50 MB/s, one rank under it", i, r.AggregateMBps, r.PairMBps)
 		}
+	}
+}
+
+// TestSlowNodeNamed: on 4 virtual nodes x 2 ranks whose links are shaped
+// to 400 Mbit/s except the third node's, at 100 Mbit/s, a survey at
+// 64 B and 256 KiB names exactly that node as slow, and no link: its
+// 256 KiB round trips take about four times the others'. (At 64 B, cpu
+// sharing on this machine hides it: every cross-node pair takes 30-135 us
+// alike.)
+func TestSlowNodeNamed(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit", NodeRates: map[int]string{2: "100mbit"}})
+	dir := filepath.Join(t.TempDir(), "survey")
+	runSurvey(t, c.MpirunArgs(8), bin, dir, "--schedule", "sequential", "--repeats", "10", "--sizes", "64,256K", "--node-bandwidth", "off")
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := topo.FindOutliers(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", strings.Join(o.Lines(), "\n"))
+	if len(o.SlowNodes) != 1 || o.SlowNodes[0].Host != c.Nodes[2] || len(o.SlowLinks) != 0 || len(o.SlowInside) != 0 {
+		t.Errorf("want exactly %s named slow, got:\n%s", c.Nodes[2], strings.Join(o.Lines(), "\n"))
 	}
 }

@@ -96,5 +96,8 @@ func (t *Topology) WriteText(w io.Writer) error {
 	for _, n := range t.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	for _, l := range t.Outliers.Lines() {
+		fmt.Fprintf(w, "%s\n", l)
+	}
 	return nil
 }

@@ -94,6 +94,9 @@ type Topology struct {
 	// Notes are other findings (outlier ranks, how the node level was
 	// chosen).
 	Notes []string `json:"notes,omitempty"`
+	// Outliers are the nodes and links slow within their own level (nil
+	// for a survey of one host).
+	Outliers *Outliers `json:"outliers,omitempty"`
 
 	// Group[l][r] is the cluster of rank r at level l (0-based, numbered
 	// in order of each cluster's lowest rank). Not in the JSON.
@@ -213,6 +216,9 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}
 	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
+	if topo.Outliers, err = FindOutliers(s); err != nil {
+		return nil, err
+	}
 	return topo, nil
 }
 

@@ -1,0 +1,137 @@
+package topo
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// outlierSurvey is a synthetic survey of nodes x 2 ranks at 256 KiB (20 us
+// inside a node, 10 ms between nodes, 10% noise) with the round trips of
+// the pairs slow() names multiplied by 4.
+func outlierSurvey(nodes int, seed uint64, slow func(ha, hb int) bool) *survey.Survey {
+	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, RTT: [4]float64{20, 20, 10000, 10000}, Noise: 0.1, Seed: seed, Size: 256 << 10})
+	t := s.Tables[0]
+	host, _ := survey.HostIndex(s.Ranks)
+	n := s.N()
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if host[a] != host[b] && slow(host[a], host[b]) {
+				i := survey.TriIndex(n, a, b)
+				for _, m := range []survey.Metric{survey.Mean, survey.Median, survey.Min, survey.P99} {
+					t.Values[m][i] *= 4
+				}
+			}
+		}
+	}
+	return s
+}
+
+// TestFindOutliers: injected slow nodes and links are named exactly, a
+// slow node's links are not also named as slow links, and noise alone
+// names nothing, over several noise seeds.
+func TestFindOutliers(t *testing.T) {
+	node := func(x int) func(a, b int) bool { return func(a, b int) bool { return a == x || b == x } }
+	link := func(x, y int) func(a, b int) bool {
+		return func(a, b int) bool { return a == x && b == y || a == y && b == x }
+	}
+	cases := []struct {
+		name         string
+		nodes        int
+		slow         func(a, b int) bool
+		nodesW, link []string
+	}{
+		{"none", 6, func(int, int) bool { return false }, nil, nil},
+		{"slow node", 6, node(2), []string{"node002"}, nil},
+		{"slow link", 6, link(1, 4), nil, []string{"node001-node004"}},
+		{"both", 6, func(a, b int) bool { return node(5)(a, b) || link(0, 3)(a, b) }, []string{"node005"}, []string{"node000-node003"}},
+		{"slow node of 4", 4, node(3), []string{"node003"}, nil},
+	}
+	for _, c := range cases {
+		for seed := uint64(1); seed <= 5; seed++ {
+			o, err := FindOutliers(outlierSurvey(c.nodes, seed, c.slow))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotN, gotL []string
+			for _, n := range o.SlowNodes {
+				gotN = append(gotN, n.Host)
+			}
+			for _, l := range o.SlowLinks {
+				gotL = append(gotL, l.A+"-"+l.B)
+			}
+			if !reflect.DeepEqual(gotN, c.nodesW) || !reflect.DeepEqual(gotL, c.link) || len(o.SlowInside) != 0 {
+				t.Errorf("%s (seed %d): slow nodes %v, links %v, inside %v; want %v, %v\n%v", c.name, seed, gotN, gotL, o.SlowInside, c.nodesW, c.link, o.Lines())
+			}
+			if o.SizeBytes != 256<<10 || o.Ratio != OutlierRatioBandwidth {
+				t.Errorf("judged at %d B with ratio %v, want the 256 KiB table and %v", o.SizeBytes, o.Ratio, OutlierRatioBandwidth)
+			}
+		}
+	}
+}
+
+// TestNoOutliersOnRealLogs: the real mmpi logs of Blue Gene, Mira,
+// Stampede and Blue Waters 4x32 name no outlier (on Blue Waters one node
+// sits at 1.45x the others by torus distance alone: below the latency
+// bar). The Blue Waters 32x1 log, whose 496 node pairs spread from 6 to
+// 45 us, names its 4 pairs above 3x the median and median + 5 MADs.
+func TestNoOutliersOnRealLogs(t *testing.T) {
+	for _, c := range []struct {
+		log   string
+		links int
+	}{
+		{"blue_gene_ammpi_32_64_100.dat", 0}, {"mira_2x16_ammpi_32_64_100.dat", 0}, {"stampede_2x16_ammpi_32_64_100.dat", 0},
+		{"bw_4x32_ammpi_128_64_100.dat", 0}, {"bw_32x1_ammpi_32_64_100.dat", 4},
+	} {
+		s := readTestLog(t, c.log, survey.MMPIOptions{})
+		o, err := FindOutliers(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o == nil {
+			continue // one host
+		}
+		if len(o.SlowNodes) != 0 || len(o.SlowLinks) != c.links || len(o.SlowInside) != 0 {
+			t.Errorf("%s: %s", c.log, fmt.Sprint(o.Lines()))
+		}
+		for _, l := range o.SlowLinks {
+			if l.Slowdown < 3 {
+				t.Errorf("%s: link %s-%s named at %.2fx", c.log, l.A, l.B, l.Slowdown)
+			}
+		}
+	}
+}
+
+// TestFindOutliersSlowInside: a node whose own pairs (4 ranks, 6 pairs)
+// are 4 times slower than inside the other nodes is named slow inside;
+// with 2 ranks a node (one pair) no node is judged.
+func TestFindOutliersSlowInside(t *testing.T) {
+	for _, cores := range []int{4, 2} {
+		s := synth.New(synth.Spec{Nodes: 5, Sockets: 1, Cores: cores, RTT: [4]float64{20, 20, 10000, 10000}, Noise: 0.1, Seed: 3, Size: 256 << 10})
+		host, _ := survey.HostIndex(s.Ranks)
+		n := s.N()
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if host[a] == 1 && host[b] == 1 {
+					for _, m := range []survey.Metric{survey.Mean, survey.Median, survey.Min, survey.P99} {
+						s.Tables[0].Values[m][survey.TriIndex(n, a, b)] *= 4
+					}
+				}
+			}
+		}
+		o, err := FindOutliers(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if cores == 4 {
+			want = 1
+		}
+		if len(o.SlowInside) != want || (want == 1 && o.SlowInside[0].Host != "node001") || len(o.SlowNodes)+len(o.SlowLinks) != 0 {
+			t.Errorf("%d cores: %v", cores, o.Lines())
+		}
+	}
+}
