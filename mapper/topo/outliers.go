@@ -200,7 +200,9 @@ func (o *Outliers) slowLinks(hp map[[2]int]float64, names []string, slow map[int
 		dev[i] = math.Abs(v - ref)
 	}
 	bar := math.Max(ratio*ref, ref+5*1.4826*stats.Median(dev))
-	sort.Slice(keys, func(i, j int) bool { return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1] })
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
 	for _, k := range keys {
 		if v := hp[k]; v >= bar {
 			o.SlowLinks = append(o.SlowLinks, SlowLink{A: names[k[0]], B: names[k[1]], MedianUs: v, LevelUs: ref, Slowdown: v / ref})
