@@ -38,8 +38,11 @@ func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) 
 	return alpha, bandwidth, true
 }
 
-// FitSurvey fits every measured pair of s over its sizes (median round
-// trips); it returns nil with fewer than two sizes.
+// FitSurvey fits every measured pair of s over its sizes, from each pair's
+// minimum round trips when the survey has them (what the path allows: on a
+// loaded machine a same-node pair's median at 256 KiB can swell 20-fold
+// with the cpus' other work, and its fitted bandwidth with it), else the
+// medians; it returns nil with fewer than two sizes.
 func FitSurvey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
@@ -47,11 +50,17 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 	n := s.N()
 	sizes := s.Sizes()
 	rtts := make([]float64, len(sizes))
+	metric := survey.Min
+	for _, t := range s.Tables {
+		if !t.HasValues(survey.Min) {
+			metric = survey.Median
+		}
+	}
 	var fits []survey.Fit
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			for i, t := range s.Tables {
-				rtts[i] = t.At(survey.Median, a, b)
+				rtts[i] = t.At(metric, a, b)
 			}
 			if l, bw, ok := FitPair(sizes, rtts); ok {
 				fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})

@@ -180,9 +180,15 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	for i, mg := range dg.Merges {
 		h[i] = mg.Height
 	}
-	grouped, start := pairsByMerge(vals, dg.pairMerges(), len(h))
+	lca := dg.pairMerges()
+	grouped, start := pairsByMerge(vals, lca, len(h))
 	lm := &levelMedians{grouped: grouped, start: start}
-	bounds, med := levelBounds(h, lm, opt.LevelRatio)
+	var noise *levelMedians
+	if spread := pairSpread(t); spread != nil {
+		g, st := pairsByMerge(spread, lca, len(h))
+		noise = &levelMedians{grouped: g, start: st}
+	}
+	bounds, med := levelBounds(h, lm, noise, opt.LevelRatio)
 	nodeBound := nodeBoundary(bounds, med, opt)
 	// Fold levels made only of single ranks joining a group.
 	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
@@ -263,13 +269,32 @@ func cluster(n int, vals []float32, wgt float64) *Dendrogram {
 	})
 }
 
+// pairSpread is each pair's median minus its minimum round trip: how much
+// its own round trips wander (robust to the rare spike a standard
+// deviation swells with), or nil when the table lacks either.
+func pairSpread(t *survey.PairTable) []float32 {
+	if !t.HasValues(survey.Median) || !t.HasValues(survey.Min) {
+		return nil
+	}
+	md, mn := t.Values[survey.Median], t.Values[survey.Min]
+	out := make([]float32, len(md))
+	for i := range md {
+		out[i] = md[i] - mn[i]
+	}
+	return out
+}
+
 // levelBounds returns the level boundaries, indices k such that merges
 // [0, k] are below the boundary and merge k+1 above, where the merge
 // heights h jump by ratio, and the levels' median round trips. Levels
 // whose round trips are alike are one level: the boundary between the two
 // most alike is dropped until every step between successive levels'
-// medians is at least ratio.
-func levelBounds(h []float64, lm *levelMedians, ratio float64) (bounds []int, med []float64) {
+// medians is at least ratio and, when noise gives the levels' median
+// pair spread (median - min), at least twice the larger spread of the two:
+// a step the pairs' own round trips wander across is noise, not a level
+// (8 ranks on 4 virtual nodes sharing 2 cpus made "switch" levels at 52
+// and 93 us inside nodes whose pairs wander by 35 us and more).
+func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []int, med []float64) {
 	for k := 0; k+1 < len(h); k++ {
 		if h[k] <= 0 || h[k+1]/h[k] >= ratio {
 			bounds = append(bounds, k)
@@ -279,10 +304,21 @@ func levelBounds(h []float64, lm *levelMedians, ratio float64) (bounds []int, me
 	for {
 		ends := append(append([]int(nil), bounds...), len(h)-1)
 		med = lm.of(ends)
-		worst, worstR := -1, ratio
+		var spread []float64
+		if noise != nil {
+			spread = noise.of(ends)
+		}
+		// Each step's strength: 1 is just enough on both counts.
+		worst, worstS := -1, 1.0
 		for i := 0; i+1 < len(med); i++ {
-			if r := med[i+1] / med[i]; !(r >= worstR) {
-				worst, worstR = i, r
+			st := med[i+1] / med[i] / ratio
+			if spread != nil {
+				if w := 2 * math.Max(spread[i], spread[i+1]); w > 0 {
+					st = math.Min(st, (med[i+1]-med[i])/w)
+				}
+			}
+			if !(st >= worstS) {
+				worst, worstS = i, st
 			}
 		}
 		if worst < 0 {
