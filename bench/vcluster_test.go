@@ -145,3 +145,34 @@ func TestSlowNodeNamed(t *testing.T) {
 		t.Errorf("want exactly %s named slow, got:\n%s", c.Nodes[2], strings.Join(o.Lines(), "\n"))
 	}
 }
+
+// TestNoiseMakesNoLevelVirtual: 8 ranks on 4 virtual nodes x 2 share this
+// machine's 2 cpus, so at 64 B every pair's round trips wander by tens of
+// microseconds: latmap topo must not make "switch" levels of that noise
+// (before, it reported two inside the nodes, at 52 and 93 us).
+func TestNoiseMakesNoLevelVirtual(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2})
+	dir := filepath.Join(t.TempDir(), "survey")
+	runSurvey(t, c.MpirunArgs(8), bin, dir, "--repeats", "100", "--node-bandwidth", "off")
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := topo.Infer(s, topo.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	tp.WriteText(&b)
+	t.Logf("%s", b.String())
+	for _, l := range tp.Levels {
+		if strings.HasPrefix(l.Name, "switch") {
+			t.Errorf("noise made a %s level:\n%s", l.Name, b.String())
+		}
+	}
+	if !tp.HostsAgree {
+		t.Errorf("the nodes disagree with the host names:\n%s", b.String())
+	}
+}

@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/synth"
@@ -133,5 +134,56 @@ func TestFindOutliersSlowInside(t *testing.T) {
 		if len(o.SlowInside) != want || (want == 1 && o.SlowInside[0].Host != "node001") || len(o.SlowNodes)+len(o.SlowLinks) != 0 {
 			t.Errorf("%d cores: %v", cores, o.Lines())
 		}
+	}
+}
+
+// noisySurvey is 4 nodes x 2 ranks with inside-node medians of 52, 59, 93
+// and 58 us and cross-node ones of 140-190 us (8 ranks sharing 2 cpus on
+// the virtual cluster), each pair's minimum wander below its median.
+func noisySurvey(wander float64) *survey.Survey {
+	s := synth.New(synth.Spec{Nodes: 4, Sockets: 1, Cores: 2, RTT: [4]float64{50, 50, 150, 150}, Noise: 0, Seed: 1})
+	t := s.Tables[0]
+	n := s.N()
+	inside := []float64{52, 59, 93, 58}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			i := survey.TriIndex(n, a, b)
+			v := 140 + float64((a*7+b*3)%50)
+			if a/2 == b/2 {
+				v = inside[a/2]
+			}
+			t.Values[survey.Median][i], t.Values[survey.Mean][i] = float32(v), float32(v)
+			t.Values[survey.Min][i] = float32(v - wander*v/100)
+		}
+	}
+	return s
+}
+
+// TestNoiseMakesNoLevel: inside-node round trips of 52-93 us whose pairs
+// wander by 35-65% below their medians are one level, not "switch"
+// levels; the same medians measured tightly (1% wander) keep the split.
+func TestNoiseMakesNoLevel(t *testing.T) {
+	names := func(tp *Topology) []string {
+		var out []string
+		for _, l := range tp.Levels {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	tp, err := Infer(noisySurvey(60), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range tp.Levels {
+		if strings.HasPrefix(l.Name, "switch") {
+			t.Errorf("noisy pairs made levels %v", names(tp))
+		}
+	}
+	tight, err := Infer(noisySurvey(1), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tight.Levels) <= len(tp.Levels) {
+		t.Errorf("tight pairs: levels %v, noisy: %v; want the tight survey to keep more levels", names(tight), names(tp))
 	}
 }
