@@ -47,7 +47,6 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
 	}
-	n := s.N()
 	sizes := s.Sizes()
 	rtts := make([]float64, len(sizes))
 	metric := survey.Min
@@ -57,15 +56,13 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 		}
 	}
 	var fits []survey.Fit
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			for i, t := range s.Tables {
-				rtts[i] = t.At(metric, a, b)
-			}
-			if l, bw, ok := FitPair(sizes, rtts); ok {
-				fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
-			}
+	s.Tables[0].Each(func(a, b, _ int) {
+		for i, t := range s.Tables {
+			rtts[i] = t.At(metric, a, b)
 		}
-	}
+		if l, bw, ok := FitPair(sizes, rtts); ok {
+			fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
+		}
+	})
 	return fits
 }

@@ -117,24 +117,16 @@ func allHosts(c comm, host string) ([]string, error) {
 // times: for each sampled step, the all-ranks time then the one-rank time
 // (0 when it did not send). It returns nil times when the phase is off or
 // the ranks run on one host.
-func (rs *rankSurvey) nodeBandwidth(host string) (nodeLayout, []int, []float64, error) {
-	if rs.opt.NodeBandwidth == NodeBWOff {
-		return nodeLayout{}, nil, nil, nil
-	}
-	names, err := allHosts(rs.c, host)
-	if err != nil {
-		return nodeLayout{}, nil, nil, err
-	}
-	l := newNodeLayout(names)
-	if len(l.hosts) < 2 {
-		return l, nil, nil, nil
+func (rs *rankSurvey) nodeBandwidth(l nodeLayout) ([]int, []float64, error) {
+	if rs.opt.NodeBandwidth == NodeBWOff || len(l.hosts) < 2 {
+		return nil, nil, nil
 	}
 	steps := nodeSteps(len(l.hosts))
 	times := make([]float64, 0, 2*len(steps))
 	for _, k := range steps {
 		for _, single := range []bool{false, true} {
 			if err := rs.c.Wait(false); err != nil {
-				return l, nil, nil, err
+				return nil, nil, err
 			}
 			dst, src := l.peer(rs.rank, k, single), l.peer(rs.rank, -k, single)
 			if src >= 0 && l.peer(src, k, single) != rs.rank {
@@ -143,7 +135,7 @@ func (rs *rankSurvey) nodeBandwidth(host string) (nodeLayout, []int, []float64, 
 			secs, err := rs.c.Exchange(dst, src, rs.opt.NodeBWSize, nodeBWMessages)
 			if err != nil {
 				rs.c.Abort(1)
-				return l, nil, nil, fmt.Errorf("node bandwidth step %d: %w", k, err)
+				return nil, nil, fmt.Errorf("node bandwidth step %d: %w", k, err)
 			}
 			if dst < 0 {
 				secs = 0
@@ -151,7 +143,7 @@ func (rs *rankSurvey) nodeBandwidth(host string) (nodeLayout, []int, []float64, 
 			times = append(times, secs)
 		}
 	}
-	return l, steps, times, nil
+	return steps, times, nil
 }
 
 // nodeBandwidthRows turns every rank's send times (times[rank], as

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Schedule says in which order the pairs are measured.
@@ -71,6 +73,12 @@ type Options struct {
 	// NodeBWSizeSpec, when set, is it as the user wrote it ("1M").
 	NodeBWSize     int
 	NodeBWSizeSpec string
+	// Scope says which pairs to measure: "all", "nodes" (every pair
+	// inside each node and every pair of node leaders), "sample:K" (nodes
+	// plus K random cross-node pairs per node, to check that a leader
+	// speaks for its node) or ScopeAuto ("" too): all up to AutoAllRanks
+	// ranks, else sample:AutoSampleK.
+	Scope string
 	// Mmpi, when set, is the file to write in mmpi's log format.
 	Mmpi string
 	// Progress forces the progress display on rank 0's Stderr even when it
@@ -166,6 +174,18 @@ func (o *Options) Validate() error {
 	}
 	if o.NodeBWSize < 1 || o.NodeBWSize > MaxSize {
 		return fmt.Errorf("--nodebw-size %d bytes is out of range (1 to %d)", o.NodeBWSize, MaxSize)
+	}
+	if o.Scope == "" {
+		o.Scope = ScopeAuto
+	}
+	if o.Scope != ScopeAuto {
+		kind, _, err := survey.ParseScope(o.Scope)
+		if err != nil {
+			return fmt.Errorf("--scope: %w", err)
+		}
+		if o.Mmpi != "" && kind != survey.ScopeAll {
+			return fmt.Errorf("--mmpi writes every pair, so it needs --scope all (or auto), not %s", o.Scope)
+		}
 	}
 	if o.Mmpi != "" && o.Sizes[0]%4 != 0 {
 		return fmt.Errorf("--mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -146,7 +147,12 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	start := time.Now()
 	facts := env.Facts()
 	facts.Rank = rank
-	rs := newRankSurvey(ctx, c, opt)
+	names, err := allHosts(c, facts.Host)
+	if err != nil {
+		return err
+	}
+	layout := newNodeLayout(names)
+	rs := newRankSurvey(ctx, c, opt, layout)
 	rs.prog = rs.progress(stderr)
 
 	if err := c.Wait(false); err != nil {
@@ -164,7 +170,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	measureTime := time.Since(measureStart) - isoTime
 	rs.prog.Done()
 	nodeStart := time.Now()
-	layout, steps, nodeTimes, err := rs.nodeBandwidth(facts.Host)
+	steps, nodeTimes, err := rs.nodeBandwidth(layout)
 	if err != nil {
 		return err
 	}
@@ -176,7 +182,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil || rank != 0 {
 		return err
 	}
-	s, ml, allNodeTimes, err := assemble(all, opt, n)
+	s, ml, allNodeTimes, err := assemble(all, opt, n, rs.scope != survey.ScopeAll)
 	if err != nil {
 		return err
 	}
@@ -184,12 +190,15 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		Tool: "latmap", Version: version.Version, Start: start, End: time.Now(),
 		CommandLine: opt.CommandLine, MPIVersion: env.MPIVersion, Launcher: env.Launcher,
 		Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Warmup: opt.Warmup,
-		Schedule: string(opt.Schedule), Scope: "all", WtickSeconds: env.Wtick,
+		Schedule: string(opt.Schedule), Scope: rs.scopeName, WtickSeconds: env.Wtick,
 		MeasureSeconds: measureTime.Seconds(), IsolationSeconds: isoTime.Seconds(),
 		IsolatedPairs: len(rs.iso),
 	}
 	if err := addNodeBandwidth(s, opt, layout, steps, allNodeTimes, nodeTime); err != nil {
 		return err
+	}
+	if rs.splan != nil {
+		checkSample(s, rs.splan.sample)
 	}
 	return finish(s, ml, opt, stderr)
 }
@@ -203,11 +212,18 @@ type rankSurvey struct {
 	rank, n int
 	plan    Plan   // the main schedule
 	phase   string // its name in the progress line
+	// scope is survey.ScopeAll, ScopeNodes or ScopeSample, scopeName as
+	// meta.json records it; splan is the nodes or sample scope's plan.
+	scope, scopeName string
+	splan            *scopePlan
+	// peers are the ranks above this one that it measures with, in
+	// increasing order; nil for every rank above (scope all).
+	peers   []int
 	iso     []Pair // the pairs re-measured in isolation
 	isoPlan Plan
 	prog    *Progress
-	// samples[s][b-rank-1][rep] and isoSamples[s][b]: round trips this
-	// rank timed with b > rank at size s.
+	// samples[s][peerIndex(b)][rep] and isoSamples[s][b]: round trips
+	// this rank timed with b > rank at size s.
 	samples    [][][]float64
 	isoSamples []map[int][]float64
 	scratch    []float64
@@ -236,20 +252,37 @@ func spread(pairs []Pair, k int) []Pair {
 	return out
 }
 
-func newRankSurvey(ctx context.Context, c comm, opt Options) *rankSurvey {
+func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
 	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
 		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
-	rs.iso = IsolationSample(n, opt.IsolatedFraction)
+	var k int
+	rs.scope, k, rs.scopeName = resolveScope(opt.Scope, n, l, opt.Mmpi != "")
+	if rs.scope == survey.ScopeAll {
+		rs.iso = IsolationSample(n, opt.IsolatedFraction)
+		if opt.Schedule == Sequential {
+			rs.plan, rs.phase = SequentialPlan{N: n}, "sequential"
+		}
+	} else {
+		rs.splan = newScopePlan(l, k, rank)
+		rs.plan, rs.peers = rs.splan, rs.splan.peers()
+		rs.iso = scopeIsolation(rs.splan, n, opt.IsolatedFraction)
+		if opt.Schedule == Sequential {
+			rs.plan, rs.phase = scopeSeqPlan{rs.splan}, "sequential"
+		}
+	}
 	if opt.Schedule == Sequential {
-		rs.plan, rs.phase = SequentialPlan{N: n}, "sequential"
 		rs.iso = spread(rs.iso, seqIsolationMax)
 	}
 	rs.isoPlan = ListPlan(rs.iso)
+	npeers := n - 1 - rank
+	if rs.peers != nil {
+		npeers = len(rs.peers)
+	}
 	rs.samples = make([][][]float64, len(opt.Sizes))
 	rs.isoSamples = make([]map[int][]float64, len(opt.Sizes))
 	for s := range opt.Sizes {
-		rs.samples[s] = make([][]float64, n-1-rank)
+		rs.samples[s] = make([][]float64, npeers)
 		for i := range rs.samples[s] {
 			rs.samples[s][i] = make([]float64, opt.Repeats)
 		}
@@ -261,6 +294,22 @@ func newRankSurvey(ctx context.Context, c comm, opt Options) *rankSurvey {
 		}
 	}
 	return rs
+}
+
+// peerIndex is where the round trips with peer (> rank) are kept.
+func (rs *rankSurvey) peerIndex(peer int) int {
+	if rs.peers == nil {
+		return peer - rs.rank - 1
+	}
+	return sort.SearchInts(rs.peers, peer)
+}
+
+// peerAt is the peer of samples index i.
+func (rs *rankSurvey) peerAt(i int) int {
+	if rs.peers == nil {
+		return rs.rank + 1 + i
+	}
+	return rs.peers[i]
 }
 
 // progress is rank 0's progress line (nil elsewhere, and on rank 0 without
@@ -292,7 +341,7 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 		}
 	}
 	pos.Phase = rs.phase
-	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][peer-rs.rank-1] }); err != nil {
+	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][rs.peerIndex(peer)] }); err != nil {
 		return 0, err
 	}
 	t0 := time.Now()
@@ -345,9 +394,9 @@ func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int)
 		rs.c.Abort(130)
 		return err
 	}
-	seq, sequential := pl.(SequentialPlan)
+	seq, sequential := pl.(seqPlan)
 	if sequential {
-		if err := rs.handOff(PairAt(seq.N, r)); err != nil {
+		if err := rs.handOff(seq.PairOfRound(r)); err != nil {
 			return err
 		}
 	}
@@ -403,7 +452,7 @@ func (rs *rankSurvey) handOff(cur Pair) error {
 
 // gather sends this rank's report to rank 0, which gets every rank's.
 func (rs *rankSurvey) gather(facts survey.Rank, nodeTimes []float64) ([][]byte, error) {
-	rep := summarize(rs.rank, rs.opt.Sizes, rs.samples, rs.isoSamples)
+	rep := summarize(rs.peerAt, rs.opt.Sizes, rs.samples, rs.isoSamples)
 	rep.Rank, rep.NodeBW = facts, nodeTimes
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
@@ -416,13 +465,13 @@ func (rs *rankSurvey) gather(facts survey.Rank, nodeTimes []float64) ([][]byte, 
 	return all, nil
 }
 
-// summarize turns the round trips this rank timed (samples[size][b-rank-1],
-// isoSamples[size][b]) into the report of the pairs it led.
-func summarize(rank int, sizes []int, samples [][][]float64, isoSamples []map[int][]float64) rankReport {
+// summarize turns the round trips this rank timed (samples[size][i] with
+// peer(i), isoSamples[size][b]) into the report of the pairs it led.
+func summarize(peer func(i int) int, sizes []int, samples [][][]float64, isoSamples []map[int][]float64) rankReport {
 	var rep rankReport
 	for si, size := range sizes {
 		for i, ts := range samples[si] {
-			b := rank + 1 + i
+			b := peer(i)
 			pr := pairReport{B: b, Size: size, Isolated: math.NaN()}
 			pr.MmpiMean, pr.MmpiSEM = MmpiStats(ts)
 			pr.St = Summarize(ts)
@@ -484,7 +533,10 @@ func interferenceWarning(sched Schedule, x float64) string {
 // assemble builds the survey (without meta) and the mmpi log of the
 // smallest size from every rank's report, and returns every rank's node
 // bandwidth times.
-func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]float64, error) {
+//
+// sparse tables keep only the measured pairs (the nodes and sample scopes);
+// the mmpi log is made only when opt.Mmpi asks for it.
+func assemble(all [][]byte, opt Options, n int, sparse bool) (*survey.Survey, *MmpiLog, [][]float64, error) {
 	if len(all) != n {
 		return nil, nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
@@ -493,11 +545,17 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]f
 	bySize := map[int]*survey.PairTable{}
 	for _, size := range opt.Sizes {
 		t := survey.NewPairTable(n, size)
+		if sparse {
+			t = survey.NewSparsePairTable(n, size)
+		}
 		bySize[size] = t
 		s.Tables = append(s.Tables, t)
 	}
-	ml := &MmpiLog{Names: make([]string, n), Repeats: opt.Repeats, MsgLen: opt.Sizes[0] / 4,
-		Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
+	var ml *MmpiLog
+	if opt.Mmpi != "" {
+		ml = &MmpiLog{Names: make([]string, n), Repeats: opt.Repeats, MsgLen: opt.Sizes[0] / 4,
+			Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
+	}
 	for a, b := range all {
 		var rep rankReport
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
@@ -507,7 +565,9 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]f
 			return nil, nil, nil, fmt.Errorf("report %d is from rank %d", a, rep.Rank.Rank)
 		}
 		s.Ranks[a], nodeTimes[a] = rep.Rank, rep.NodeBW
-		ml.Names[a] = rep.Rank.Host
+		if ml != nil {
+			ml.Names[a] = rep.Rank.Host
+		}
 		for _, p := range rep.Pairs {
 			t := bySize[p.Size]
 			if t == nil || p.B <= a || p.B >= n {
@@ -516,7 +576,7 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]f
 			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
 				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,
 				Isolated: p.Isolated})
-			if p.Size == opt.Sizes[0] {
+			if ml != nil && p.Size == opt.Sizes[0] {
 				i := survey.TriIndex(n, a, p.B)
 				ml.Mean[i], ml.SEM[i] = p.MmpiMean, p.MmpiSEM
 			}
@@ -531,14 +591,15 @@ func assemble(all [][]byte, opt Options, n int) (*survey.Survey, *MmpiLog, [][]f
 func Interference(tables []*survey.PairTable) (x float64, ok bool) {
 	var ratios []float64
 	for _, t := range tables {
-		for a := 0; a < t.N; a++ {
-			for b := a + 1; b < t.N; b++ {
-				iso, med := t.At(survey.Isolated, a, b), t.At(survey.Median, a, b)
-				if iso > 0 && !math.IsNaN(med) {
-					ratios = append(ratios, med/iso)
-				}
-			}
+		iso, med := t.Values[survey.Isolated], t.Values[survey.Median]
+		if iso == nil || med == nil {
+			continue
 		}
+		t.Each(func(a, b, i int) {
+			if iso[i] > 0 && !math.IsNaN(float64(med[i])) {
+				ratios = append(ratios, float64(med[i])/float64(iso[i]))
+			}
+		})
 	}
 	if len(ratios) == 0 {
 		return 0, false

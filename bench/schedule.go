@@ -54,6 +54,13 @@ func (c CirclePlan) Partner(r, rank int) int {
 	return p
 }
 
+// seqPlan is a schedule of one pair per round, sequenced by hand-offs
+// instead of barriers (the sequential schedule).
+type seqPlan interface {
+	Plan
+	PairOfRound(r int) Pair
+}
+
 // SequentialPlan measures one pair per round in mmpi's order: (0,1),
 // (0,2) ... (0,N-1), (1,2) ... (N-2,N-1).
 type SequentialPlan struct{ N int }
@@ -72,6 +79,9 @@ func (s SequentialPlan) Partner(k, rank int) int {
 	}
 	return -1
 }
+
+// PairOfRound is the pair of round k.
+func (s SequentialPlan) PairOfRound(k int) Pair { return PairAt(s.N, k) }
 
 // PairAt is the inverse of survey.TriIndex: the k-th unordered pair of n
 // ranks in (0,1), (0,2) ... (n-2,n-1) order.
@@ -129,29 +139,34 @@ func IsolationSample(n int, frac float64) []Pair {
 	if k > total {
 		k = total
 	}
-	rng := rand.New(rand.NewPCG(isolationSeed, uint64(n)))
-	var idx []int
-	if k == total {
-		idx = make([]int, total)
-		for i := range idx {
-			idx[i] = i
-		}
-	} else {
-		// Floyd's algorithm: k distinct indices in O(k) memory.
-		seen := make(map[int]bool, k)
-		for j := total - k; j < total; j++ {
-			t := rng.IntN(j + 1)
-			if seen[t] {
-				t = j
-			}
-			seen[t] = true
-			idx = append(idx, t)
-		}
-		sort.Ints(idx)
-	}
+	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, uint64(n))), total, k)
 	out := make([]Pair, len(idx))
 	for i, t := range idx {
 		out[i] = PairAt(n, t)
 	}
 	return out
+}
+
+// sampleIndices draws k distinct indices of 0..total-1, sorted: all of them
+// when k >= total, else by Floyd's algorithm in O(k) memory.
+func sampleIndices(rng *rand.Rand, total, k int) []int {
+	if k >= total {
+		idx := make([]int, total)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	seen := make(map[int]bool, k)
+	idx := make([]int, 0, k)
+	for j := total - k; j < total; j++ {
+		t := rng.IntN(j + 1)
+		if seen[t] {
+			t = j
+		}
+		seen[t] = true
+		idx = append(idx, t)
+	}
+	sort.Ints(idx)
+	return idx
 }

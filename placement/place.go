@@ -302,6 +302,9 @@ func loadInputs(opt Options) (*inputs, error) {
 	for _, w := range s.Meta.Warnings {
 		in.warnings = append(in.warnings, "survey: "+w)
 	}
+	if note := s.FillNote(); note != "" {
+		in.warnings = append(in.warnings, note)
+	}
 	var notes []string
 	in.md, notes = NewModel(in.m, s.NodeBandwidth, opt.Model)
 	in.warnings = append(in.warnings, notes...)

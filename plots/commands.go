@@ -23,6 +23,8 @@ type Request struct {
 	Order  string
 	Style  string
 	Force  bool
+	// Out receives notes about the input (nil: none).
+	Out io.Writer
 }
 
 // Run draws a survey (directory or mmpi log) or a profile directory.
@@ -45,6 +47,9 @@ func Run(req Request) error {
 		return err
 	}
 	opt.Size, opt.Order, opt.Style, opt.Force = req.Size, req.Order, req.Style, req.Force
+	if note := s.FillNote(); note != "" && req.Out != nil {
+		fmt.Fprintf(req.Out, "latmap: %s\n", note)
+	}
 	return WriteFile(req.Output, s, opt)
 }
 
@@ -102,6 +107,11 @@ func RunCompare(req CompareRequest) error {
 	c, err := compare.Compare(a, b, req.A, req.B, to)
 	if err != nil {
 		return err
+	}
+	for _, s := range []*survey.Survey{a, b} {
+		if note := s.FillNote(); note != "" {
+			fmt.Fprintf(req.Out, "latmap: %s: %s\n", s.Path, note)
+		}
 	}
 	if err := c.WriteText(req.Out); err != nil {
 		return err

@@ -36,8 +36,8 @@ the profile (styles ranks, functions, matrix, sizes).
 	f.StringVar(&req.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	f.BoolVarP(&req.Force, "force", "f", false, "replace an existing picture")
 	cmd.MarkFlagRequired("output")
-	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		req.Input = args[0]
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		req.Input, req.Out = args[0], c.ErrOrStderr()
 		return plots.Run(req)
 	}
 	return cmd

@@ -29,6 +29,16 @@ The default schedule measures disjoint pairs at the same time (circle-method
 rounds) and then re-measures a sample of pairs alone to report the
 interference; --schedule sequential measures one pair at a time like mmpi
 (and re-measures a sample with the waiting ranks asleep).
+
+--scope says which pairs: all (every pair), nodes (every pair inside each
+node, all nodes at once, and every pair of node leaders, the nodes' lowest
+ranks) or sample:K (nodes plus K random cross-node pairs per node, checked
+against their leaders). The default, auto, measures every pair up to 2048
+ranks and sample:4 above. Readers fill the cross-node pairs a nodes or
+sample survey did not measure from the nodes' leader pair, and say so.
+
+  srun -N 512 -n 32768 latmap survey -o big/ --scope nodes
+
 See docs/survey.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -48,11 +58,13 @@ See docs/survey.md.`,
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 16 with sequential; 0 turns it off)")
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node bandwidth phase (K, M suffixes)")
+	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
 	cmd.MarkFlagRequired("output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{bench.ScopeAuto, "all", "nodes", "sample:4"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

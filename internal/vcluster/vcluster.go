@@ -206,6 +206,9 @@ func (c *Cluster) build(opt Options) error {
 				append([]string{"tc", "qdisc", "replace", "dev", veth}, tbf...),
 				append([]string{"ip", "netns", "exec", name, "tc", "qdisc", "replace", "dev", "eth0"}, tbf...))
 		}
+		// A veth of an earlier cluster with this index may outlive it
+		// (see Close): remove it.
+		exec.Command("ip", "link", "del", veth).Run()
 		for _, s := range steps {
 			if err := run(s...); err != nil {
 				return err
@@ -288,6 +291,14 @@ func (c *Cluster) HydraArgs(np int) []string {
 // Close removes the namespaces, veths and bridge. It is safe to call twice.
 func (c *Cluster) Close() {
 	c.once.Do(func() {
+		// The veths first: deleting one end deletes both at once, while a
+		// deleted namespace (and the veth end inside it) goes away later,
+		// in the kernel's own time, or never while a process lingers in
+		// it; the next cluster to take this index then found "lm0v1"
+		// still there.
+		for i := range c.Nodes {
+			exec.Command("ip", "link", "del", fmt.Sprintf("lm%dv%d", c.index, i+1)).Run()
+		}
 		for _, n := range c.Nodes {
 			exec.Command("ip", "netns", "del", n).Run()
 		}

@@ -3,6 +3,7 @@ package survey
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 )
@@ -49,12 +50,32 @@ type SurveyMeta struct {
 	// Source says where the data came from when it was not measured by
 	// latmap survey (for example "mmpi:bw_4x32.dat").
 	Source string `json:"source,omitempty"`
+	// ScopeCheck compares, for scope sample:K, the sampled cross-node
+	// pairs with their nodes' leader pair.
+	ScopeCheck *ScopeCheck `json:"scope_check,omitempty"`
 	// NodeBandwidth records the node aggregate-bandwidth phase (nodebw.csv)
 	// when it ran.
 	NodeBandwidth *NodeBandwidthMeta `json:"node_bandwidth,omitempty"`
 	// Warnings are things the producer wants a reader to know.
 	Warnings []string `json:"warnings,omitempty"`
 }
+
+// ScopeCheck is meta.json's scope_check: how far the sampled cross-node
+// pairs of a sample:K survey were from their nodes' leader pair (median
+// round trip at the smallest size, sample over leader).
+type ScopeCheck struct {
+	Pairs       int     `json:"pairs"`
+	MedianRatio float64 `json:"median_ratio"`
+	MaxRatio    float64 `json:"max_ratio"`
+	// Off lists the sampled pairs off by more than ScopeCheckRatio either
+	// way, as "a-b: ratio".
+	Off []string `json:"off,omitempty"`
+}
+
+// ScopeCheckRatio is how far (either way) a sampled pair may be from its
+// leader pair before the survey warns that the leader does not speak for
+// the node.
+const ScopeCheckRatio = 1.5
 
 // Rank is one row of ranks.csv: where an MPI rank ran.
 // Unknown integer facts are -1.
@@ -153,11 +174,98 @@ type Fit struct {
 // as packed upper triangles (float32 is ample for microsecond latencies and
 // halves the memory of a 4096-rank survey). Values of unmeasured pairs are
 // NaN and their Samples 0. A metric that was not loaded has a nil slice.
+//
+// A sparse table (NewSparsePairTable) holds only the pairs stored in it,
+// in key order: a survey of 16,384 ranks that measured its nodes' leaders
+// and the pairs inside each node holds 1% of the triangle. Index
+// Samples and Values of a sparse table only through Each.
 type PairTable struct {
 	N       int
 	Size    int
 	Samples []int32
 	Values  [numMetrics][]float32
+	// keys, in a sparse table, are the stored pairs' keys a*N+b (a < b),
+	// increasing; nil in a dense one.
+	keys []uint64
+}
+
+// NewSparsePairTable returns an empty sparse table for n ranks with the
+// given metrics (all when none).
+func NewSparsePairTable(n, size int, metrics ...Metric) *PairTable {
+	t := &PairTable{N: n, Size: size, Samples: []int32{}, keys: []uint64{}}
+	if len(metrics) == 0 {
+		metrics = AllMetrics()
+	}
+	for _, m := range metrics {
+		t.Values[m] = []float32{}
+	}
+	return t
+}
+
+// Sparse reports whether the table stores only its pairs (see
+// NewSparsePairTable).
+func (t *PairTable) Sparse() bool { return t.keys != nil }
+
+// Len is the number of stored pairs of a sparse table, the triangle's size
+// for a dense one.
+func (t *PairTable) Len() int { return len(t.Samples) }
+
+// index is where pair (a, b) is stored; ok is false when a sparse table
+// does not hold it (i is then where it would go).
+func (t *PairTable) index(a, b int) (i int, ok bool) {
+	if t.keys == nil {
+		return TriIndex(t.N, a, b), true
+	}
+	if a > b {
+		a, b = b, a
+	}
+	k := uint64(a)*uint64(t.N) + uint64(b)
+	i = sort.Search(len(t.keys), func(j int) bool { return t.keys[j] >= k })
+	return i, i < len(t.keys) && t.keys[i] == k
+}
+
+// Each calls fn for every measured pair (a < b, Samples above 0) in order
+// of a then b, with the pair's index into Samples and Values.
+func (t *PairTable) Each(fn func(a, b, i int)) {
+	if t.keys != nil {
+		for i, k := range t.keys {
+			if t.Samples[i] > 0 {
+				fn(int(k/uint64(t.N)), int(k%uint64(t.N)), i)
+			}
+		}
+		return
+	}
+	i := 0
+	for a := 0; a < t.N; a++ {
+		for b := a + 1; b < t.N; b++ {
+			if t.Samples[i] > 0 {
+				fn(a, b, i)
+			}
+			i++
+		}
+	}
+}
+
+// Dense returns the table as a dense one (t itself when it is).
+func (t *PairTable) Dense() *PairTable {
+	if t.keys == nil {
+		return t
+	}
+	var ms []Metric
+	for m := Metric(0); m < numMetrics; m++ {
+		if t.Values[m] != nil {
+			ms = append(ms, m)
+		}
+	}
+	d := NewPairTable(t.N, t.Size, ms...)
+	for i, k := range t.keys {
+		j := TriIndex(t.N, int(k/uint64(t.N)), int(k%uint64(t.N)))
+		d.Samples[j] = t.Samples[i]
+		for _, m := range ms {
+			d.Values[m][j] = t.Values[m][i]
+		}
+	}
+	return d
 }
 
 // NewPairTable returns a table for n ranks with the given metrics allocated
@@ -214,7 +322,11 @@ func (t *PairTable) At(m Metric, a, b int) float64 {
 	if v == nil {
 		return math.NaN()
 	}
-	return float64(v[TriIndex(t.N, a, b)])
+	i, ok := t.index(a, b)
+	if !ok {
+		return math.NaN()
+	}
+	return float64(v[i])
 }
 
 // SamplesAt returns the number of samples of pair (a, b).
@@ -222,12 +334,26 @@ func (t *PairTable) SamplesAt(a, b int) int {
 	if a == b {
 		return 0
 	}
-	return int(t.Samples[TriIndex(t.N, a, b)])
+	i, ok := t.index(a, b)
+	if !ok {
+		return 0
+	}
+	return int(t.Samples[i])
 }
 
-// Set stores one row.
+// Set stores one row. A sparse table takes rows in any order, fastest in
+// increasing (A, B).
 func (t *PairTable) Set(p *PairStats) {
-	i := TriIndex(t.N, p.A, p.B)
+	i, ok := t.index(p.A, p.B)
+	if !ok {
+		t.keys = slices.Insert(t.keys, i, uint64(min(p.A, p.B))*uint64(t.N)+uint64(max(p.A, p.B)))
+		t.Samples = slices.Insert(t.Samples, i, 0)
+		for m := range t.Values {
+			if t.Values[m] != nil {
+				t.Values[m] = slices.Insert(t.Values[m], i, 0)
+			}
+		}
+	}
 	t.Samples[i] = int32(p.Samples)
 	for m := Metric(0); m < numMetrics; m++ {
 		if t.Values[m] != nil {
@@ -248,6 +374,10 @@ type Survey struct {
 	Fits   []Fit
 	// NodeBandwidth holds nodebw.csv's rows; nil when the survey has none.
 	NodeBandwidth []NodeBandwidth
+	// Filled is how many unmeasured cross-node pairs of a survey whose
+	// scope is not "all" were filled from their nodes' leader pair when it
+	// was read (see FillNote).
+	Filled int
 }
 
 // N is the number of ranks.

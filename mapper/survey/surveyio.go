@@ -49,6 +49,15 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	}
 	defer f.Close()
 	n := len(s.Ranks)
+	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
+		if _, _, err := ParseScope(s.Meta.Scope); err != nil {
+			return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
+		}
+		if n > MaxDenseRanks {
+			return nil, fmt.Errorf("reading survey %s: %d ranks surveyed with scope %s; latmap reads surveys of up to %d ranks (it fills in every pair): survey a subset of the nodes, or one rank per node (mpirun --map-by ppr:1:node)",
+				dir, n, s.Meta.Scope, MaxDenseRanks)
+		}
+	}
 	bySize := map[int]*PairTable{}
 	var keep [numMetrics]bool
 	if len(opt.Metrics) == 0 {
@@ -86,6 +95,9 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
+		s.Filled = s.fillUnmeasured()
 	}
 	return s, nil
 }
@@ -425,25 +437,19 @@ func WritePairs(w io.Writer, tables []*PairTable) error {
 	buf := make([]byte, 0, 256)
 	var p PairStats
 	for _, t := range tables {
-		for a := 0; a < t.N; a++ {
-			for b := a + 1; b < t.N; b++ {
-				i := TriIndex(t.N, a, b)
-				if t.Samples[i] == 0 {
-					continue
+		t.Each(func(a, b, i int) {
+			p = PairStats{A: a, B: b, Size: t.Size, Samples: int(t.Samples[i])}
+			vals := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
+			for m, dst := range vals {
+				if v := t.Values[m]; v != nil {
+					*dst = float64(v[i])
+				} else {
+					*dst = math.NaN()
 				}
-				p = PairStats{A: a, B: b, Size: t.Size, Samples: int(t.Samples[i])}
-				vals := [6]*float64{&p.Mean, &p.Std, &p.Min, &p.Median, &p.P99, &p.Isolated}
-				for m, dst := range vals {
-					if v := t.Values[m]; v != nil {
-						*dst = float64(v[i])
-					} else {
-						*dst = math.NaN()
-					}
-				}
-				buf = AppendPairRow(buf[:0], &p)
-				bw.Write(buf)
 			}
-		}
+			buf = AppendPairRow(buf[:0], &p)
+			bw.Write(buf)
+		})
 	}
 	return bw.Flush()
 }

@@ -176,6 +176,9 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	vals := t.Values[m]
 	dg := cluster(n, vals, opt.ProfileWeight)
 	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
+	if note := s.FillNote(); note != "" {
+		topo.Notes = append(topo.Notes, note)
+	}
 	h := make([]float64, len(dg.Merges))
 	for i, mg := range dg.Merges {
 		h[i] = mg.Height

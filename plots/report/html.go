@@ -203,7 +203,11 @@ func machineSection(path string) (*machine, error) {
 		return nil, err
 	}
 	_, hosts := survey.HostIndex(s.Ranks)
-	sec := &machine{Path: path, Topology: tp, Warnings: s.Meta.Warnings, HostsAgree: tp.HostsAgree, Disagreements: tp.Disagreements}
+	warnings := s.Meta.Warnings
+	if note := s.FillNote(); note != "" {
+		warnings = append(append([]string(nil), warnings...), note)
+	}
+	sec := &machine{Path: path, Topology: tp, Warnings: warnings, HostsAgree: tp.HostsAgree, Disagreements: tp.Disagreements}
 	sec.Facts = facts(
 		fact{"ranks", fmt.Sprintf("%d on %d host%s", s.N(), hosts, map[bool]string{true: "s"}[hosts != 1])},
 		fact{"message sizes", fmt.Sprint(s.Sizes())},

@@ -1,0 +1,268 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// layoutOf makes a node layout with the given number of ranks per host,
+// ranks numbered host by host, or round robin when cyclic.
+func layoutOf(per []int, cyclic bool) nodeLayout {
+	var names []string
+	if cyclic {
+		for left := true; left; {
+			left = false
+			for h, c := range per {
+				if c > 0 {
+					names = append(names, fmt.Sprintf("h%d", h))
+					per[h]--
+					left = true
+				}
+			}
+		}
+	} else {
+		for h, c := range per {
+			for i := 0; i < c; i++ {
+				names = append(names, fmt.Sprintf("h%d", h))
+			}
+		}
+	}
+	return newNodeLayout(names)
+}
+
+// TestScopePlan checks the nodes and sample schedules on uneven layouts:
+// each wanted pair (every pair inside a node, every leader pair, the
+// sample) exactly once, no other pair, no rank twice in a round, partners
+// symmetric; PairOf enumerates the same pairs and peers lists each rank's
+// higher partners.
+func TestScopePlan(t *testing.T) {
+	for _, tc := range []struct {
+		per    []int
+		cyclic bool
+		k      int
+	}{
+		{[]int{2, 2, 2, 2}, false, 0},
+		{[]int{3, 1, 4, 2}, false, 0},
+		{[]int{3, 1, 4, 2}, true, 2},
+		{[]int{5}, false, 3},
+		{[]int{1, 1, 1}, false, 0},
+		{[]int{8, 8, 8, 8, 8}, true, 4},
+		{[]int{7, 6, 7}, false, 1},
+	} {
+		per := append([]int(nil), tc.per...)
+		l := layoutOf(per, tc.cyclic)
+		n := len(l.host)
+		name := fmt.Sprintf("%v cyclic=%v k=%d", tc.per, tc.cyclic, tc.k)
+		plans := make([]*scopePlan, n)
+		for r := range plans {
+			plans[r] = newScopePlan(l, tc.k, r)
+		}
+		want := map[Pair]bool{}
+		for _, m := range l.members {
+			for i := range m {
+				for j := i + 1; j < len(m); j++ {
+					want[Pair{m[i], m[j]}] = true
+				}
+			}
+		}
+		for h := range l.members {
+			for o := h + 1; o < len(l.members); o++ {
+				want[Pair{min(l.members[h][0], l.members[o][0]), max(l.members[h][0], l.members[o][0])}] = true
+			}
+		}
+		for _, q := range plans[0].sample {
+			if l.host[q.A] == l.host[q.B] || want[q] {
+				t.Fatalf("%s: sample pair %v is inside a node or measured anyway", name, q)
+			}
+			want[q] = true
+		}
+		if tc.k > 0 && len(l.members) > 1 && len(plans[0].sample) == 0 {
+			t.Fatalf("%s: no sample", name)
+		}
+		seen := map[Pair]int{}
+		for r := 0; r < plans[0].Rounds(); r++ {
+			for a := 0; a < n; a++ {
+				if plans[a].Rounds() != plans[0].Rounds() {
+					t.Fatalf("%s: ranks disagree on the number of rounds", name)
+				}
+				b := plans[a].Partner(r, a)
+				if b < 0 {
+					continue
+				}
+				if back := plans[b].Partner(r, b); back != a {
+					t.Fatalf("%s round %d: %d meets %d but %d meets %d", name, r, a, b, b, back)
+				}
+				if a < b {
+					seen[Pair{a, b}]++
+				}
+			}
+		}
+		for q := range want {
+			if seen[q] != 1 {
+				t.Errorf("%s: pair %v measured %d times, want once", name, q, seen[q])
+			}
+		}
+		if len(seen) != len(want) {
+			t.Errorf("%s: %d pairs measured, want %d", name, len(seen), len(want))
+		}
+		if plans[0].NumPairs() != len(want) {
+			t.Errorf("%s: NumPairs %d, want %d", name, plans[0].NumPairs(), len(want))
+		}
+		byOf := map[Pair]bool{}
+		for k := 0; k < plans[0].NumPairs(); k++ {
+			byOf[plans[0].PairOf(k)] = true
+		}
+		for q := range want {
+			if !byOf[q] {
+				t.Errorf("%s: PairOf never gives %v", name, q)
+			}
+		}
+		for r, p := range plans {
+			var up []int
+			for q := range want {
+				if q.A == r {
+					up = append(up, q.B)
+				}
+			}
+			if got := p.peers(); len(got) != len(up) {
+				t.Errorf("%s: rank %d peers %v, want %d of them", name, r, got, len(up))
+			}
+		}
+	}
+}
+
+// TestSurveyFakeScopes runs nodes and sample:2 surveys of 8 fake ranks on
+// 4 hosts (2 each) under both schedules: exactly the scope's pairs are
+// written, with the right values; reading the survey fills every other
+// cross-node pair from its nodes' leader pair and says how many; a sample
+// whose pairs differ from their leader pair is warned about.
+func TestSurveyFakeScopes(t *testing.T) {
+	const n = 8
+	for _, sched := range []Schedule{Rounds, Sequential} {
+		for _, scope := range []string{"nodes", "sample:2"} {
+			t.Run(string(sched)+"/"+scope, func(t *testing.T) {
+				opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+				opt.Schedule, opt.Scope = sched, scope
+				opt.Repeats, opt.Warmup, opt.Burst = 4, 1, 2
+				opt.Sizes = []int{8, 800}
+				opt.NodeBandwidth = NodeBWOff
+				errs, _, stderr := runFake(t, n, opt, linearRTT)
+				for r, err := range errs {
+					if err != nil {
+						t.Fatalf("rank %d: %v", r, err)
+					}
+				}
+				// Hosts are node0 = {0,1}, node1 = {2,3}...: leaders 0, 2, 4, 6.
+				want := map[Pair]bool{{0, 1}: true, {2, 3}: true, {4, 5}: true, {6, 7}: true,
+					{0, 2}: true, {0, 4}: true, {0, 6}: true, {2, 4}: true, {2, 6}: true, {4, 6}: true}
+				var rows int
+				err := survey.ScanPairs(mustOpen(t, filepath.Join(opt.Out, survey.PairsFile)), func(p *survey.PairStats) error {
+					if p.Size == 8 {
+						rows++
+						if scope == "nodes" && !want[Pair{p.A, p.B}] {
+							t.Errorf("pair (%d,%d) written, not in scope nodes", p.A, p.B)
+						}
+						if p.Median != linearRTT(p.A, p.B, 8) {
+							t.Errorf("pair (%d,%d) median %v, want %v", p.A, p.B, p.Median, linearRTT(p.A, p.B, 8))
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if scope == "nodes" && rows != len(want) || scope != "nodes" && rows <= len(want) {
+					t.Fatalf("%d pairs written at 8 bytes, want %d (nodes) or more (sample)", rows, len(want))
+				}
+				s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Meta.Scope != scope {
+					t.Errorf("meta scope %q, want %q", s.Meta.Scope, scope)
+				}
+				if s.Filled != survey.TriLen(n)-rows {
+					t.Errorf("filled %d pairs, want %d", s.Filled, survey.TriLen(n)-rows)
+				}
+				lead := func(r int) int { return r &^ 1 }
+				for _, tb := range s.Tables {
+					for a := 0; a < n; a++ {
+						for b := a + 1; b < n; b++ {
+							wa, wb := a, b
+							if tb.SamplesAt(a, b) == 0 {
+								wa, wb = lead(a), lead(b)
+							}
+							if got, w := tb.At(survey.Median, a, b), linearRTT(wa, wb, tb.Size); math.Abs(got-w) > 1e-3 {
+								t.Errorf("size %d pair (%d,%d): %v, want %v (from %d,%d)", tb.Size, a, b, got, w, wa, wb)
+							}
+						}
+					}
+				}
+				// Fits are filled too: (1,3) gets (0,2)'s latency.
+				var f13 *survey.Fit
+				for i := range s.Fits {
+					if s.Fits[i].A == 1 && s.Fits[i].B == 3 {
+						f13 = &s.Fits[i]
+					}
+				}
+				if f13 == nil || (s.Tables[0].SamplesAt(1, 3) == 0 && math.Abs(f13.Latency-1) > 1e-3) {
+					t.Errorf("fit of (1,3): %+v, want (0,2)'s latency 1", f13)
+				}
+				if !strings.Contains(s.FillNote(), fmt.Sprintf("%d of 28 rank pairs measured", rows)) {
+					t.Errorf("fill note %q", s.FillNote())
+				}
+				if scope == "sample:2" {
+					// linearRTT grows with the ranks: a non-leader pair is
+					// 10a+b against the leaders' 10la+lb, off by more
+					// than 1.5x for most.
+					c := s.Meta.ScopeCheck
+					if c == nil || c.Pairs != rows-len(want) || len(c.Off) == 0 || !strings.Contains(stderr, "leaders do not speak for every rank") {
+						t.Errorf("scope check %+v, stderr %q", c, stderr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestScopeOptions: --scope is checked before any measurement, and --mmpi
+// (every pair) refuses a partial scope.
+func TestScopeOptions(t *testing.T) {
+	for spec, want := range map[string]string{
+		"sample:0": "sample:K", "nodes:2": "unknown scope", "pairs": "unknown scope",
+	} {
+		opt := DefaultOptions("x")
+		opt.Scope = spec
+		if err := opt.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--scope %s: %v, want %q", spec, err, want)
+		}
+	}
+	opt := DefaultOptions("x")
+	opt.Scope, opt.Mmpi = "nodes", "x.dat"
+	if err := opt.Validate(); err == nil || !strings.Contains(err.Error(), "--scope all") {
+		t.Errorf("--mmpi with --scope nodes: %v", err)
+	}
+	l := layoutOf([]int{AutoAllRanks, AutoAllRanks}, false)
+	if _, _, name := resolveScope(ScopeAuto, 2*AutoAllRanks, l, false); name != "sample:4" {
+		t.Errorf("auto at %d ranks on 2 hosts: %s", 2*AutoAllRanks, name)
+	}
+	if _, _, name := resolveScope(ScopeAuto, AutoAllRanks, l, false); name != "all" {
+		t.Errorf("auto at %d ranks: %s", AutoAllRanks, name)
+	}
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}

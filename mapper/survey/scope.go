@@ -1,0 +1,129 @@
+package survey
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The survey scopes (meta.json's "scope"): which pairs were measured.
+const (
+	// ScopeAll measured every pair.
+	ScopeAll = "all"
+	// ScopeNodes measured every pair inside each node and every pair of
+	// node leaders (each node's lowest rank).
+	ScopeNodes = "nodes"
+	// ScopeSample is ScopeNodes plus K random cross-node pairs per node,
+	// written "sample:K".
+	ScopeSample = "sample"
+)
+
+// MaxDenseRanks is the largest survey the consumers (topo, plot, compare,
+// place, report) read: they hold every pair of ranks, 4 bytes a metric,
+// 0.5 GiB at 16,384 ranks.
+const MaxDenseRanks = 16384
+
+// ParseScope parses "all", "nodes" or "sample:K" (K >= 1) and returns the
+// kind and K (0 unless sample).
+func ParseScope(s string) (kind string, k int, err error) {
+	switch {
+	case s == ScopeAll || s == ScopeNodes:
+		return s, 0, nil
+	case strings.HasPrefix(s, ScopeSample+":"):
+		k, err := strconv.Atoi(strings.TrimPrefix(s, ScopeSample+":"))
+		if err != nil || k < 1 {
+			return "", 0, fmt.Errorf("scope %q: want sample:K with K a number of pairs per node of at least 1, for example sample:4", s)
+		}
+		return ScopeSample, k, nil
+	}
+	return "", 0, fmt.Errorf("unknown scope %q (want all, nodes or sample:K)", s)
+}
+
+// Leaders returns each rank's node leader: the lowest rank on its host.
+func Leaders(ranks []Rank) []int {
+	first := map[string]int{}
+	out := make([]int, len(ranks))
+	for i, r := range ranks {
+		l, ok := first[r.Host]
+		if !ok {
+			l = i
+			first[r.Host] = i
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// fillUnmeasured gives every unmeasured cross-node pair of a survey whose
+// scope is not "all" the values of its nodes' leader pair, in every table
+// and in the fits (when loaded): what a node's leader measured speaks for
+// the node's ranks. Filled pairs keep 0 samples, so they are never written
+// back as measured. It returns how many pairs of the first table it
+// filled.
+func (s *Survey) fillUnmeasured() int {
+	lead := Leaders(s.Ranks)
+	n := s.N()
+	filled := 0
+	for ti, t := range s.Tables {
+		if t.Sparse() {
+			t = t.Dense()
+			s.Tables[ti] = t
+		}
+		i := 0
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if t.Samples[i] == 0 && lead[a] != lead[b] {
+					j := TriIndex(n, lead[a], lead[b])
+					if t.Samples[j] > 0 {
+						for _, v := range t.Values {
+							if v != nil {
+								v[i] = v[j]
+							}
+						}
+						if ti == 0 {
+							filled++
+						}
+					}
+				}
+				i++
+			}
+		}
+	}
+	if len(s.Fits) > 0 {
+		key := func(a, b int) uint64 { return uint64(a)*uint64(n) + uint64(b) }
+		have := make(map[uint64]int, len(s.Fits))
+		for i, f := range s.Fits {
+			have[key(f.A, f.B)] = i
+		}
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if lead[a] == lead[b] {
+					continue
+				}
+				if _, ok := have[key(a, b)]; ok {
+					continue
+				}
+				la, lb := min(lead[a], lead[b]), max(lead[a], lead[b])
+				if j, ok := have[key(la, lb)]; ok {
+					f := s.Fits[j]
+					f.A, f.B = a, b
+					s.Fits = append(s.Fits, f)
+				}
+			}
+		}
+	}
+	return filled
+}
+
+// FillNote says, for a survey whose scope is not "all", how many pairs it
+// measured and how many a reader filled from the node leaders; "" for an
+// all-pairs survey.
+func (s *Survey) FillNote() string {
+	if s.Meta.Scope == "" || s.Meta.Scope == ScopeAll || len(s.Tables) == 0 {
+		return ""
+	}
+	measured := 0
+	s.Tables[0].Each(func(int, int, int) { measured++ })
+	return fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (at %d bytes); %d cross-node pairs filled from their nodes' leader pair",
+		s.Meta.Scope, measured, TriLen(s.N()), s.Tables[0].Size, s.Filled)
+}
