@@ -72,6 +72,10 @@ type Machine struct {
 	// Filled is the number of slot pairs the survey did not measure and
 	// that were given their level's median.
 	Filled int
+	// LeaderFilled is the number of slot pairs a nodes or sample survey
+	// did not measure and that reading it filled from their nodes' leader
+	// pair (survey.Survey.Filled); they count as measured here.
+	LeaderFilled int
 	// FitLatencyFromRTT counts the pairs whose fit gave a bandwidth but no
 	// positive latency: their latency is half the smallest round trip.
 	FitLatencyFromRTT int
@@ -202,6 +206,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if err != nil {
 		return nil, err
 	}
+	m.LeaderFilled = s.Filled
 	fits := fitCosts(s, opt)
 	m.Bandwidth = "defaults"
 	if len(fits) > 0 {

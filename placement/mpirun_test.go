@@ -11,6 +11,8 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // checkLanded fails for every rank that did not run on the host and cpu
@@ -277,4 +279,90 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	}
 	got := testutil.Whereami(t, append(c.MpirunArgs(4), r.Launch[3:len(r.Launch)-1]...))
 	checkLanded(t, want, got)
+}
+
+// TestScopeNodesAgreesWithAll: on 4 virtual nodes x 2 with 400 Mbit/s
+// links, a survey of scope nodes (the pairs inside each node and the node
+// leaders' pairs: 10 of 28) gives the same inferred topology and the same
+// placement as one of every pair: the same nodes, the same levels, and a
+// proposal that puts the same ranks together on a node.
+func TestScopeNodesAgreesWithAll(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit"})
+	dir := t.TempDir()
+	// Ranks 0-5, 1-4, 2-7 and 3-6 talk: a block layout puts every pair
+	// across nodes.
+	var flows []Flow
+	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
+		flows = append(flows, Flow{p[0], p[1], 1 << 20, 100}, Flow{p[1], p[0], 1 << 20, 100})
+	}
+	mx := writeMatrix(t, flows)
+	type outcome struct {
+		levels    []string
+		nodes     int
+		together  map[[2]int]bool
+		filled    int
+		predicted float64
+	}
+	run := func(scope string) outcome {
+		sv := filepath.Join(dir, scope)
+		testutil.MustRun(t, 5*time.Minute, append(c.MpirunArgs(8), "--bind-to", "core", bin, "survey", "-o", sv, "--scope", scope,
+			"--repeats", "20", "--sizes", "64,256K", "--schedule", "sequential", "--node-bandwidth", "off")...)
+		s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Meta.Scope != scope {
+			t.Fatalf("meta scope %q, want %q", s.Meta.Scope, scope)
+		}
+		tp, err := topo.Infer(s, topo.Options{Size: 256 << 10, Metric: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var txt strings.Builder
+		tp.WriteText(&txt)
+		t.Logf("scope %s:\n%s", scope, txt.String())
+		o := outcome{nodes: tp.Nodes, together: map[[2]int]bool{}, filled: s.Filled}
+		if !tp.HostsAgree {
+			t.Errorf("scope %s: inferred nodes disagree with the hosts: %v", scope, tp.Disagreements)
+		}
+		for _, l := range tp.Levels {
+			o.levels = append(o.levels, l.Name)
+		}
+		var report bytes.Buffer
+		r, err := Run(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Out: &report, Force: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s", report.String())
+		if scope != "all" && !strings.Contains(report.String(), "cross-node pairs filled from their nodes' leader pair") {
+			t.Errorf("place does not say it filled pairs")
+		}
+		for _, a := range r.Placement {
+			for _, b := range r.Placement {
+				if a.Rank < b.Rank && a.Host == b.Host {
+					o.together[[2]int{a.Rank, b.Rank}] = true
+				}
+			}
+		}
+		o.predicted = r.Predictions[len(r.Predictions)-1].Run
+		return o
+	}
+	all, nodes := run("all"), run("nodes")
+	if all.filled != 0 || nodes.filled != 28-10 {
+		t.Errorf("filled %d (all) and %d (nodes) pairs, want 0 and 18", all.filled, nodes.filled)
+	}
+	if strings.Join(all.levels, ",") != strings.Join(nodes.levels, ",") || all.nodes != nodes.nodes || all.nodes != 4 {
+		t.Errorf("topology: all %d nodes %v, nodes %d nodes %v", all.nodes, all.levels, nodes.nodes, nodes.levels)
+	}
+	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
+		if !all.together[p] || !nodes.together[p] {
+			t.Errorf("ranks %v share a node: all %v, nodes %v", p, all.together[p], nodes.together[p])
+		}
+	}
+	if len(all.together) != len(nodes.together) {
+		t.Errorf("ranks together: all %v, nodes %v", all.together, nodes.together)
+	}
+	t.Logf("predicted run: all %.4g s, nodes %.4g s", all.predicted, nodes.predicted)
 }

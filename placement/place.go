@@ -103,8 +103,11 @@ type Result struct {
 	HostsUsed   int         `json:"hosts_used"`
 	Levels      []LevelInfo `json:"levels"`
 	FilledPairs int         `json:"filled_pairs"`
-	SurveyPairs int         `json:"survey_pairs"`
-	Bandwidth   string      `json:"bandwidth_source"`
+	// LeaderFilledPairs are the pairs a nodes or sample survey filled from
+	// its node leaders (counted as measured).
+	LeaderFilledPairs int    `json:"leader_filled_pairs,omitempty"`
+	SurveyPairs       int    `json:"survey_pairs"`
+	Bandwidth         string `json:"bandwidth_source"`
 	// NodeBandwidth says where the contention model's node bandwidth came
 	// from (nodebw.csv, the pairwise fit, given, none).
 	NodeBandwidth string  `json:"node_bandwidth_source"`
@@ -370,7 +373,7 @@ func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
 func newResult(opt Options, in *inputs) *Result {
 	m, t := in.m, in.t
 	r := &Result{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix,
-		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, SurveyPairs: survey.TriLen(len(m.Slots)),
+		Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, LeaderFilledPairs: m.LeaderFilled, SurveyPairs: survey.TriLen(len(m.Slots)),
 		Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows, Warnings: append(append([]string(nil), in.warnings...), m.Notes...)}
 	r.Messages, r.Bytes = t.Totals()
 	for l := Level(0); l < numLevels; l++ {
@@ -550,7 +553,11 @@ func (r *Result) header() []string {
 // WriteReport prints the human-readable report.
 func (r *Result) WriteReport(w io.Writer) {
 	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %s (%s used)\n", r.Ranks, r.Slots, text.Count(r.Hosts, "host"), text.Count(r.HostsUsed, "host"))
-	fmt.Fprintf(w, "survey %s: %d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s\n", r.Survey, r.FilledPairs, r.SurveyPairs, r.Bandwidth, r.NodeBandwidth)
+	leaders := ""
+	if r.LeaderFilledPairs > 0 {
+		leaders = fmt.Sprintf("%d of %d slot pairs filled from their nodes' leader pair (the survey's scope) and ", r.LeaderFilledPairs, r.SurveyPairs)
+	}
+	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s\n", r.Survey, leaders, r.FilledPairs, r.SurveyPairs, r.Bandwidth, r.NodeBandwidth)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
 	for _, l := range r.Levels {
