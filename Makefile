@@ -20,7 +20,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-profile bench-place bench-plot bench-report clean
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-profile bench-place bench-plot bench-report clean
 
 all: build
 
@@ -80,6 +80,12 @@ demo-cluster: build
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
 bench-survey: build
 	$(GO) test -run '^$$' -bench BenchmarkSurveyVirtualCluster -benchtime 1x -timeout 20m ./bench/
+
+# The survey's schedule and gather at 16,384 ranks (256 nodes x 64, scope
+# nodes) in the fake world, without MPI: wall time, rank 0's memory, the
+# modelled duration by scope, and latmap topo of the result.
+bench-scope: build
+	$(GO) test -run '^$$' -bench ScopeSchedule16k -benchtime 1x -timeout 20m ./bench/
 
 # Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
 # times and costs side by side (needs: apt-get install scotch).

@@ -544,9 +544,11 @@ func assemble(all [][]byte, opt Options, n int, sparse bool) (*survey.Survey, *M
 	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
 	bySize := map[int]*survey.PairTable{}
 	for _, size := range opt.Sizes {
-		t := survey.NewPairTable(n, size)
+		var t *survey.PairTable
 		if sparse {
 			t = survey.NewSparsePairTable(n, size)
+		} else {
+			t = survey.NewPairTable(n, size)
 		}
 		bySize[size] = t
 		s.Tables = append(s.Tables, t)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,8 +23,10 @@ import (
 type fakeWorld struct {
 	n   int
 	rtt func(a, b, size int) float64
-	ch  [][]chan int      // ch[from][to] carries the sender's rank
-	sig [][]chan struct{} // sig[from][to]: the sequential schedule's hand-offs
+	// host names each rank's host (nil: "node<rank/2>").
+	host func(r int) string
+	ch   sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
+	sig  sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -31,25 +34,31 @@ type fakeWorld struct {
 	gen      int
 	gathered [][]byte
 	bcast    []byte
-	pings    int
+	pings    atomic.Int64
 	errs     []error
 }
 
 func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
 	w := &fakeWorld{n: n, rtt: rtt, gathered: make([][]byte, n)}
 	w.cond = sync.NewCond(&w.mu)
-	w.ch = make([][]chan int, n)
-	w.sig = make([][]chan struct{}, n)
-	for i := range w.ch {
-		w.ch[i] = make([]chan int, n)
-		w.sig[i] = make([]chan struct{}, n)
-		for j := range w.ch[i] {
-			w.ch[i][j] = make(chan int, 1)
-			// Signals are eager sends: a few may wait for their reader.
-			w.sig[i][j] = make(chan struct{}, 64)
-		}
-	}
 	return w
+}
+
+// link is the channel from rank from to rank to.
+func (w *fakeWorld) link(from, to int) chan int {
+	k := from*w.n + to
+	if c, ok := w.ch.Load(k); ok {
+		return c.(chan int)
+	}
+	c, _ := w.ch.LoadOrStore(k, make(chan int, 1))
+	return c.(chan int)
+}
+
+// signals is the hand-off channel from rank from to rank to; signals are
+// eager sends, so a few may wait for their reader.
+func (w *fakeWorld) signals(from, to int) chan struct{} {
+	c, _ := w.sig.LoadOrStore(from*w.n+to, make(chan struct{}, 64))
+	return c.(chan struct{})
 }
 
 func (w *fakeWorld) barrier() {
@@ -83,8 +92,17 @@ func (c *fakeComm) Rank() int { return c.rank }
 func (c *fakeComm) Size() int { return c.w.n }
 
 func (c *fakeComm) recv(peer int) {
+	ch := c.w.link(peer, c.rank)
 	select {
-	case from := <-c.w.ch[peer][c.rank]:
+	case from := <-ch:
+		if from != peer {
+			c.w.fail(fmt.Errorf("rank %d got a message from %d, expected %d", c.rank, from, peer))
+		}
+		return
+	default:
+	}
+	select {
+	case from := <-ch:
 		if from != peer {
 			c.w.fail(fmt.Errorf("rank %d got a message from %d, expected %d", c.rank, from, peer))
 		}
@@ -94,22 +112,21 @@ func (c *fakeComm) recv(peer int) {
 }
 
 func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) error {
+	to := c.w.link(c.rank, peer)
 	for i := 0; i < warm+len(out); i++ {
 		if lo {
-			c.w.ch[c.rank][peer] <- c.rank
+			to <- c.rank
 			c.recv(peer)
 		} else {
 			c.recv(peer)
-			c.w.ch[c.rank][peer] <- c.rank
+			to <- c.rank
 		}
 	}
 	if !lo {
 		return nil
 	}
+	c.w.pings.Add(int64(len(out)))
 	for i := range out {
-		c.w.mu.Lock()
-		c.w.pings++
-		c.w.mu.Unlock()
 		out[i] = c.w.rtt(c.rank, peer, size)
 	}
 	return nil
@@ -126,7 +143,7 @@ func (c *fakeComm) Idle() error { c.w.barrier(); return nil }
 func (c *fakeComm) Exchange(dst, src, size, count int) (float64, error) {
 	for i := 0; i < count; i++ {
 		if dst >= 0 {
-			c.w.ch[c.rank][dst] <- c.rank
+			c.w.link(c.rank, dst) <- c.rank
 		}
 		if src >= 0 {
 			c.recv(src)
@@ -136,13 +153,13 @@ func (c *fakeComm) Exchange(dst, src, size, count int) (float64, error) {
 }
 
 func (c *fakeComm) Signal(peer int) error {
-	c.w.sig[c.rank][peer] <- struct{}{}
+	c.w.signals(c.rank, peer) <- struct{}{}
 	return nil
 }
 
 func (c *fakeComm) Await(peer int) error {
 	select {
-	case <-c.w.sig[peer][c.rank]:
+	case <-c.w.signals(peer, c.rank):
 	case <-time.After(10 * time.Second):
 		c.w.fail(fmt.Errorf("rank %d waited 10 s for rank %d's signal", c.rank, peer))
 	}
@@ -177,10 +194,19 @@ func (c *fakeComm) Abort(code int) { c.w.fail(fmt.Errorf("abort %d", code)) }
 // runFake runs a survey on n goroutine ranks and returns each rank's error.
 func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64) ([]error, *fakeWorld, string) {
 	t.Helper()
+	w := newFakeWorld(n, rtt)
+	errs, stderr := runFakeWorld(t, w, opt)
+	return errs, w, stderr
+}
+
+// runFakeWorld runs a survey on w's ranks and returns each rank's error
+// and rank 0's stderr.
+func runFakeWorld(t testing.TB, w *fakeWorld, opt Options) ([]error, string) {
+	t.Helper()
 	if err := opt.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	w := newFakeWorld(n, rtt)
+	n := w.n
 	var stderr bytes.Buffer
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -191,7 +217,11 @@ func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64)
 			env := rankEnv{
 				MPIVersion: "fake MPI", Launcher: "test", Wtick: 1e-9,
 				Facts: func() survey.Rank {
-					return survey.Rank{Host: fmt.Sprintf("node%d", r/2), CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
+					host := fmt.Sprintf("node%d", r/2)
+					if w.host != nil {
+						host = w.host(r)
+					}
+					return survey.Rank{Host: host, CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
 				},
 				CPU: func() int { return r%2 + r/3 }, // ranks 3, 4 and 5 "move"
 			}
@@ -205,7 +235,7 @@ func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64)
 	for _, err := range w.errs {
 		t.Error(err)
 	}
-	return errs, w, stderr.String()
+	return errs, stderr.String()
 }
 
 // linearRTT makes pair (a, b) at size s take 10a + b + s/100 us, whatever
@@ -238,8 +268,8 @@ func TestSurveyFake(t *testing.T) {
 			}
 			pairs := n * (n - 1) / 2
 			iso := n // 5% of 10 pairs is 1, at least N = 5
-			if want := 2 * opt.Repeats * (pairs + iso); w.pings != want {
-				t.Errorf("%d timed round trips, want %d", w.pings, want)
+			if want := 2 * opt.Repeats * (pairs + iso); int(w.pings.Load()) != want {
+				t.Errorf("%d timed round trips, want %d", w.pings.Load(), want)
 			}
 			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 			if err != nil {
@@ -336,8 +366,8 @@ func TestSurveyFakeRefusals(t *testing.T) {
 			t.Errorf("rank %d: %v, want errReported", r, errs[r])
 		}
 	}
-	if w.pings != 0 {
-		t.Errorf("%d round trips measured before refusing", w.pings)
+	if w.pings.Load() != 0 {
+		t.Errorf("%d round trips measured before refusing", w.pings.Load())
 	}
 
 	opt = DefaultOptions(filepath.Join(dir, "one"))
