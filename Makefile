@@ -20,7 +20,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-profile bench-place bench-plot bench-report clean
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean
 
 all: build
 
@@ -86,6 +86,12 @@ bench-survey: build
 # modelled duration by scope, and latmap topo of the result.
 bench-scope: build
 	$(GO) test -run '^$$' -bench ScopeSchedule16k -benchtime 1x -timeout 20m ./bench/
+
+# latmap topo, plot and place through bin/latmap on a synthetic nodes-scope
+# survey of 100,032 ranks (1,563 nodes x 64) and a 100,000-rank 3-D
+# stencil: wall time and max RSS (targets < 60 s, < 4 GiB each).
+bench-scale: build
+	$(GO) test -run '^$$' -bench 100kNodesScope -benchtime 1x -timeout 20m ./cmd/latmap/
 
 # Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
 # times and costs side by side (needs: apt-get install scotch).

@@ -212,12 +212,20 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if len(fits) > 0 {
 		m.Bandwidth = "fit.csv"
 	}
-	pc := m.measuredCosts(s, fits, opt.levelBandwidths())
+	var pc *pairCosts
+	if s.Sparse() {
+		pc = m.sparseCosts(s, fits, opt.levelBandwidths())
+	} else {
+		pc = m.measuredCosts(s, fits, opt.levelBandwidths())
+	}
 	if m.FitLatencyFromRTT > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound links): their latency is half the smallest size's round trip, their bandwidth the fit's", m.FitLatencyFromRTT))
 	}
 	if err := m.levelCosts(pc); err != nil {
 		return nil, err
+	}
+	if pc.lat == nil {
+		return m, nil // sparse: every pair costs its level's median
 	}
 	m.fillUnmeasured(pc)
 	if n <= DenseLimit {
@@ -303,6 +311,48 @@ type pairCosts struct {
 	levLat, levInvB [numLevels][]float64
 }
 
+// sparseCosts prices the pairs a sparse survey (scope nodes or sample of
+// more than survey.MaxDenseRanks ranks) measured, as measuredCosts does,
+// for the levels' medians only: no pair table, and the machine's pairs
+// each cost their level's median (m.Filled counts the unmeasured ones).
+func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
+	n := s.N()
+	tab := s.Tables[0]
+	metric := survey.Median
+	if !tab.HasValues(survey.Median) {
+		metric = survey.Mean
+	}
+	pc := &pairCosts{n: n}
+	vals := tab.Values[metric]
+	measured := 0
+	tab.Each(func(a, b, i int) {
+		if _, ok := m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw); ok {
+			measured++
+		}
+	})
+	// Pairs per level from the slots' nodes and sockets.
+	perNode := map[int]int{}
+	perSocket := map[[2]int]int{}
+	for _, sl := range m.Slots {
+		perNode[sl.Node]++
+		if sl.Socket >= 0 {
+			perSocket[[2]int{sl.Node, sl.Socket}]++
+		}
+	}
+	c2 := func(k int) int { return k * (k - 1) / 2 }
+	var inNode int
+	for _, k := range perNode {
+		inNode += c2(k)
+	}
+	for _, k := range perSocket {
+		m.LevelPairs[SameSocket] += c2(k)
+	}
+	m.LevelPairs[SameNode] = inNode - m.LevelPairs[SameSocket]
+	m.LevelPairs[OtherNode] = c2(n) - inNode
+	m.Filled = c2(n) - measured
+	return pc
+}
+
 // measuredCosts prices the measured pairs: the fit where there is one,
 // else half the round trip at the smallest size (median, or mean when the
 // survey has no median) and the level's bandwidth.
@@ -331,33 +381,43 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [num
 			i := survey.TriIndex(n, a, b)
 			l := m.Level(a, b)
 			m.LevelPairs[l]++
-			c, ok := fits[i]
-			if !ok {
-				c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+			c, ok := m.price(pc, l, fits, i, tab.At(metric, a, b), bw)
+			if ok {
+				pc.measured[i] = true
+				pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
 			}
-			if math.IsNaN(c.Latency) {
-				// No fit, or a fit with no usable latency: half the round
-				// trip at the smallest size.
-				v := tab.At(metric, a, b)
-				if math.IsNaN(v) || v <= 0 {
-					continue
-				}
-				c.Latency = v / 2 * 1e-6
-				if ok {
-					m.FitLatencyFromRTT++
-				}
-			}
-			if math.IsNaN(c.InvBandwidth) {
-				c.InvBandwidth = 1 / (bw[l] * 1e9)
-			}
-			pc.measured[i] = true
-			m.LevelMeasured[l]++
-			pc.lat[i], pc.invB[i] = float32(c.Latency), float32(c.InvBandwidth)
-			pc.levLat[l] = append(pc.levLat[l], c.Latency)
-			pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
 		}
 	}
 	return pc
+}
+
+// price is the cost of measured pair i (triangle index) of level l: its
+// fit where there is one, else half its round trip rtt (us) at the
+// smallest size and the level's bandwidth; ok is false when neither is
+// usable. It counts and lists the pair in its level.
+func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rtt float64, bw [numLevels]float64) (LinkCost, bool) {
+	c, ok := fits[i]
+	if !ok {
+		c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
+	}
+	if math.IsNaN(c.Latency) {
+		// No fit, or a fit with no usable latency: half the round trip at
+		// the smallest size.
+		if math.IsNaN(rtt) || rtt <= 0 {
+			return c, false
+		}
+		c.Latency = rtt / 2 * 1e-6
+		if ok {
+			m.FitLatencyFromRTT++
+		}
+	}
+	if math.IsNaN(c.InvBandwidth) {
+		c.InvBandwidth = 1 / (bw[l] * 1e9)
+	}
+	m.LevelMeasured[l]++
+	pc.levLat[l] = append(pc.levLat[l], c.Latency)
+	pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
+	return c, true
 }
 
 // levelCosts sets each level's cost to the median of its measured pairs;

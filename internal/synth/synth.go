@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -28,6 +29,10 @@ type Spec struct {
 	Seed uint64
 	// Size and Repeats go into the survey (defaults 64 and 100).
 	Size, Repeats int
+	// Scope is "all" (the default: every pair) or "nodes": only the pairs
+	// inside each node and those of node leaders (each node's lowest
+	// rank), in a sparse table, as latmap survey --scope nodes writes.
+	Scope string
 }
 
 // Synthetic makes a survey of the machine spec describes, with every metric
@@ -42,8 +47,11 @@ func New(spec Spec) *survey.Survey {
 	perNode := spec.Sockets * spec.Cores
 	n := spec.Nodes * perNode
 	rng := rand.New(rand.NewPCG(spec.Seed, 0x5eed))
+	if spec.Scope == "" {
+		spec.Scope = survey.ScopeAll
+	}
 	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap synthetic", Ranks: n, Sizes: []int{spec.Size}, Repeats: spec.Repeats,
-		Schedule: "rounds", Scope: "all", Machine: "synthetic", Source: "synthetic"}}
+		Schedule: "rounds", Scope: spec.Scope, Machine: "synthetic", Source: "synthetic"}}
 	type place struct{ node, socket, core int }
 	pl := make([]place, n)
 	for r := 0; r < n; r++ {
@@ -64,26 +72,64 @@ func New(spec Spec) *survey.Survey {
 		}
 		return node / spec.NodesPerSwitch
 	}
-	t := survey.NewPairTable(n, spec.Size, survey.Mean, survey.Std, survey.Min, survey.Median, survey.P99)
+	metrics := []survey.Metric{survey.Mean, survey.Std, survey.Min, survey.Median, survey.P99}
 	var p survey.PairStats
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			pa, pb := pl[a], pl[b]
-			var base float64
-			switch {
-			case pa.node == pb.node && pa.socket == pb.socket:
-				base = spec.RTT[0]
-			case pa.node == pb.node:
-				base = spec.RTT[1]
-			case sw(pa.node) == sw(pb.node):
-				base = spec.RTT[2]
-			default:
-				base = spec.RTT[3]
+	set := func(t *survey.PairTable, a, b int) {
+		pa, pb := pl[a], pl[b]
+		var base float64
+		switch {
+		case pa.node == pb.node && pa.socket == pb.socket:
+			base = spec.RTT[0]
+		case pa.node == pb.node:
+			base = spec.RTT[1]
+		case sw(pa.node) == sw(pb.node):
+			base = spec.RTT[2]
+		default:
+			base = spec.RTT[3]
+		}
+		v := base * math.Exp(spec.Noise*rng.NormFloat64())
+		p = survey.PairStats{A: a, B: b, Size: spec.Size, Samples: spec.Repeats, Mean: v, Median: v,
+			Std: v * 0.05, Min: v * 0.9, P99: v * 1.3, Isolated: math.NaN()}
+		t.Set(&p)
+	}
+	var t *survey.PairTable
+	if spec.Scope == survey.ScopeNodes {
+		t = survey.NewSparsePairTable(n, spec.Size, metrics...)
+		members := make([][]int, spec.Nodes)
+		for r := 0; r < n; r++ {
+			members[pl[r].node] = append(members[pl[r].node], r)
+		}
+		leader := make([]int, spec.Nodes)
+		for h, m := range members {
+			leader[h] = m[0]
+		}
+		// In increasing (a, b): a sparse table appends.
+		var peers []int
+		for a := 0; a < n; a++ {
+			peers = peers[:0]
+			for _, b := range members[pl[a].node] {
+				if b > a {
+					peers = append(peers, b)
+				}
 			}
-			v := base * math.Exp(spec.Noise*rng.NormFloat64())
-			p = survey.PairStats{A: a, B: b, Size: spec.Size, Samples: spec.Repeats, Mean: v, Median: v,
-				Std: v * 0.05, Min: v * 0.9, P99: v * 1.3, Isolated: math.NaN()}
-			t.Set(&p)
+			if leader[pl[a].node] == a {
+				for _, b := range leader {
+					if b > a {
+						peers = append(peers, b)
+					}
+				}
+			}
+			slices.Sort(peers)
+			for _, b := range peers {
+				set(t, a, b)
+			}
+		}
+	} else {
+		t = survey.NewPairTable(n, spec.Size, metrics...)
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				set(t, a, b)
+			}
 		}
 	}
 	s.Tables = []*survey.PairTable{t}

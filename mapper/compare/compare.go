@@ -61,6 +61,12 @@ type LevelPair struct {
 // Compare analyses two surveys. Surveys of different sizes or machines are
 // compared level by level, and the findings say so.
 func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Comparison, error) {
+	for i, s := range []*survey.Survey{a, b} {
+		if s.Sparse() {
+			return nil, fmt.Errorf("compare %s: a survey of %d ranks with scope %s is read node by node, and compare works rank by rank up to %d ranks; compare the layouts with latmap topo instead",
+				[]string{nameA, nameB}[i], s.N(), s.Meta.Scope, survey.MaxDenseRanks)
+		}
+	}
 	ta, err := a.Table(opt.Size)
 	if err != nil {
 		return nil, fmt.Errorf("compare %s: %w", nameA, err)

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -18,10 +19,17 @@ const (
 	ScopeSample = "sample"
 )
 
-// MaxDenseRanks is the largest survey the consumers (topo, plot, compare,
-// place, report) read: they hold every pair of ranks, 4 bytes a metric,
-// 0.5 GiB at 16,384 ranks.
+// MaxDenseRanks is the largest nodes or sample survey whose unmeasured
+// pairs are filled when it is read: a filled survey holds every pair of
+// ranks, 4 bytes a metric, 0.5 GiB at 16,384 ranks. A larger one stays
+// sparse (Sparse), and its readers work node by node: topo from a typical
+// node and the node leaders, plot the node-level picture, place with one
+// cost per level.
 const MaxDenseRanks = 16384
+
+// Sparse reports whether the survey holds only the pairs it measured (a
+// nodes or sample survey of more than MaxDenseRanks ranks).
+func (s *Survey) Sparse() bool { return len(s.Tables) > 0 && s.Tables[0].Sparse() }
 
 // ParseScope parses "all", "nodes" or "sample:K" (K >= 1) and returns the
 // kind and K (0 unless sample).
@@ -124,6 +132,57 @@ func (s *Survey) FillNote() string {
 	}
 	measured := 0
 	s.Tables[0].Each(func(int, int, int) { measured++ })
+	if s.Sparse() {
+		return fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (at %d bytes); read node by node (more than %d ranks): the pairs inside the nodes and between node leaders",
+			s.Meta.Scope, measured, TriLen(s.N()), s.Tables[0].Size, MaxDenseRanks)
+	}
 	return fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (at %d bytes); %d cross-node pairs filled from their nodes' leader pair",
 		s.Meta.Scope, measured, TriLen(s.N()), s.Tables[0].Size, s.Filled)
+}
+
+// NodeLeaders is the survey of the node leaders alone (each host's lowest
+// rank), dense, with every table and metric of s: the node-level view of
+// a sparse survey, whose leaders' pairs are all measured. Ranks are
+// renumbered 0.. in host order; Meta.Machine says it is the leaders' view.
+func (s *Survey) NodeLeaders() *Survey {
+	lead := Leaders(s.Ranks)
+	var ranks []int
+	for r, l := range lead {
+		if l == r {
+			ranks = append(ranks, r)
+		}
+	}
+	k := len(ranks)
+	out := &Survey{Meta: s.Meta, Path: s.Path, Ranks: make([]Rank, k), NodeBandwidth: s.NodeBandwidth}
+	out.Meta.Scope, out.Meta.Ranks = ScopeAll, k
+	name := s.Meta.Machine
+	if name == "" && s.Path != "" {
+		name = filepath.Base(filepath.Clean(s.Path)) + "/"
+	}
+	out.Meta.Machine = strings.TrimSpace(fmt.Sprintf("%s, node leaders (1 rank of %d per node)", name, len(s.Ranks)/max(k, 1)))
+	for i, r := range ranks {
+		out.Ranks[i] = s.Ranks[r]
+		out.Ranks[i].Rank = i
+	}
+	for _, t := range s.Tables {
+		var ms []Metric
+		for m := Metric(0); m < numMetrics; m++ {
+			if t.Values[m] != nil {
+				ms = append(ms, m)
+			}
+		}
+		d := NewPairTable(k, t.Size, ms...)
+		i := 0
+		for a := 0; a < k; a++ {
+			for b := a + 1; b < k; b++ {
+				d.Samples[i] = int32(t.SamplesAt(ranks[a], ranks[b]))
+				for _, m := range ms {
+					d.Values[m][i] = float32(t.At(m, ranks[a], ranks[b]))
+				}
+				i++
+			}
+		}
+		out.Tables = append(out.Tables, d)
+	}
+	return out
 }

@@ -49,14 +49,14 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	}
 	defer f.Close()
 	n := len(s.Ranks)
+	// A nodes or sample survey of more than MaxDenseRanks ranks stays
+	// sparse: only what was measured, read node by node (Survey.Sparse).
+	sparse := false
 	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
 		if _, _, err := ParseScope(s.Meta.Scope); err != nil {
 			return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
 		}
-		if n > MaxDenseRanks {
-			return nil, fmt.Errorf("reading survey %s: %d ranks surveyed with scope %s; latmap reads surveys of up to %d ranks (it fills in every pair): survey a subset of the nodes, or one rank per node (mpirun --map-by ppr:1:node)",
-				dir, n, s.Meta.Scope, MaxDenseRanks)
-		}
+		sparse = n > MaxDenseRanks
 	}
 	bySize := map[int]*PairTable{}
 	var keep [numMetrics]bool
@@ -74,7 +74,11 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 		}
 		t := bySize[p.Size]
 		if t == nil {
-			t = NewPairTable(n, p.Size, opt.Metrics...)
+			if sparse {
+				t = NewSparsePairTable(n, p.Size, opt.Metrics...)
+			} else {
+				t = NewPairTable(n, p.Size, opt.Metrics...)
+			}
 			bySize[p.Size] = t
 			s.Tables = append(s.Tables, t)
 		}
@@ -96,7 +100,7 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
+	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll && !sparse {
 		s.Filled = s.fillUnmeasured()
 	}
 	return s, nil

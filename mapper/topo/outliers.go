@@ -119,24 +119,24 @@ func outlierTable(s *survey.Survey) (*survey.PairTable, float64) {
 func hostPairValues(t *survey.PairTable, m survey.Metric, host []int, nh int) (map[[2]int][]float64, [][]float64) {
 	cross := map[[2]int][]float64{}
 	inside := make([][]float64, nh)
-	n := len(host)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			v := t.At(m, a, b)
-			if math.IsNaN(v) || v <= 0 {
-				continue
-			}
-			ha, hb := host[a], host[b]
-			if ha == hb {
-				inside[ha] = append(inside[ha], v)
-				continue
-			}
-			if ha > hb {
-				ha, hb = hb, ha
-			}
-			cross[[2]int{ha, hb}] = append(cross[[2]int{ha, hb}], v)
+	vals := t.Values[m]
+	// Only measured pairs: a nodes-scope survey's filled pairs repeat
+	// their leaders' and would outvote the node's own.
+	t.Each(func(a, b, i int) {
+		v := float64(vals[i])
+		if math.IsNaN(v) || v <= 0 {
+			return
 		}
-	}
+		ha, hb := host[a], host[b]
+		if ha == hb {
+			inside[ha] = append(inside[ha], v)
+			return
+		}
+		if ha > hb {
+			ha, hb = hb, ha
+		}
+		cross[[2]int{ha, hb}] = append(cross[[2]int{ha, hb}], v)
+	})
 	return cross, inside
 }
 
@@ -148,6 +148,10 @@ func medians(groups map[[2]int][]float64) map[[2]int]float64 {
 	return out
 }
 
+// exactRestNodes is the largest number of nodes for which slowNodes
+// compares a node with the median of exactly the other nodes' links.
+const exactRestNodes = 256
+
 // slowNodes names each node whose median link is ratio times the median
 // of the links between the other nodes. It needs 3 nodes: with 2 there is
 // one link and no telling which end is slow.
@@ -156,22 +160,34 @@ func (o *Outliers) slowNodes(hp map[[2]int]float64, names []string, ratio float6
 	if len(names) < 3 {
 		return slow
 	}
+	mine := make([][]float64, len(names))
+	all := make([]float64, 0, len(hp))
+	for k, v := range hp {
+		mine[k[0]] = append(mine[k[0]], v)
+		mine[k[1]] = append(mine[k[1]], v)
+		all = append(all, v)
+	}
+	// The other nodes' links, exactly up to exactRestNodes nodes; beyond,
+	// all links: one node's share of them is too small to move the median.
+	allMedian := stats.Median(all)
 	for n := range names {
-		var mine, rest []float64
-		for k, v := range hp {
-			if k[0] == n || k[1] == n {
-				mine = append(mine, v)
-			} else {
-				rest = append(rest, v)
-			}
-		}
-		if len(mine) == 0 || len(rest) == 0 {
+		if len(mine[n]) == 0 || len(mine[n]) == len(hp) {
 			continue
 		}
-		mm, rm := stats.Median(mine), stats.Median(rest)
+		rm := allMedian
+		if len(names) <= exactRestNodes {
+			var rest []float64
+			for k, v := range hp {
+				if k[0] != n && k[1] != n {
+					rest = append(rest, v)
+				}
+			}
+			rm = stats.Median(rest)
+		}
+		mm := stats.Median(mine[n])
 		if mm >= ratio*rm {
 			slow[n] = true
-			o.SlowNodes = append(o.SlowNodes, SlowNode{Host: names[n], MedianUs: mm, LevelUs: rm, Slowdown: mm / rm, PairCount: len(mine)})
+			o.SlowNodes = append(o.SlowNodes, SlowNode{Host: names[n], MedianUs: mm, LevelUs: rm, Slowdown: mm / rm, PairCount: len(mine[n])})
 		}
 	}
 	return slow

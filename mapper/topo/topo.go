@@ -173,6 +173,9 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("topology needs at least 2 ranks, the survey has %d", n)
 	}
+	if t.Sparse() {
+		return inferByNodes(s, t, m, opt)
+	}
 	vals := t.Values[m]
 	dg := cluster(n, vals, opt.ProfileWeight)
 	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1}
