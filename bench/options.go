@@ -61,7 +61,7 @@ type Options struct {
 	// Schedule is Rounds or Sequential.
 	Schedule Schedule
 	// IsolatedFraction is the share of pairs re-measured in isolation after
-	// the rounds (at least N pairs, at most all); 0 turns it off. For
+	// the rounds (at least N pairs, at most IsolationMax and all); 0 turns it off. For
 	// Sequential, at most 16 of them are re-measured, with the other ranks
 	// asleep in long naps instead of waiting for their turn.
 	IsolatedFraction float64

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -228,14 +227,15 @@ func (s scopeSeqPlan) Partner(k, rank int) int {
 
 func (s scopeSeqPlan) PairOfRound(k int) Pair { return s.p.PairOf(k) }
 
-// scopeIsolation samples frac of a scope plan's pairs (at least one per
-// rank's worth, as IsolationSample) with the fixed seed, sorted.
+// scopeIsolation samples a scope plan's pairs for the isolation
+// re-measurement as IsolationSample does (frac of them, at least N, at
+// most IsolationMax), with the fixed seed, sorted.
 func scopeIsolation(p *scopePlan, n int, frac float64) []Pair {
 	total := p.NumPairs()
 	if frac <= 0 || total == 0 {
 		return nil
 	}
-	k := min(max(int(math.Ceil(frac*float64(total))), n), total)
+	k := isolationCount(total, n, frac)
 	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, uint64(n)+1)), total, k)
 	out := make([]Pair, len(idx))
 	for i, t := range idx {

@@ -55,7 +55,7 @@ See docs/survey.md.`,
 	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "timed round trips in a row each time a pair meets (repeats are measured in passes of this many; 1 = one per pass, like mmpi)")
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
-	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 16 with sequential; 0 turns it off)")
+	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 4096, at most 16 with sequential; 0 turns it off)")
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node bandwidth phase (K, M suffixes)")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
