@@ -15,6 +15,7 @@ import (
 
 	"github.com/latmap/latmap/internal/sysfs"
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -274,5 +275,46 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 	time.Sleep(500 * time.Millisecond)
 	if o, err := exec.Command("pgrep", "-f", out).Output(); err == nil {
 		t.Errorf("ranks still running after mpirun ended: pids %s", o)
+	}
+}
+
+// TestSurveyTimeBudget: under the real launcher, a survey asked for 100,000
+// round trips a pair at 64 B and 4 MiB (minutes) with --time-budget 3s
+// lowers its repeats from a probe round, again after the first pass at
+// 4 MiB, records both in meta.json, and its measurement ends within the
+// budget (3 runs on this machine: 2.1-2.4 s of measurement).
+func TestSurveyTimeBudget(t *testing.T) { forFlavors(t, testSurveyTimeBudget) }
+
+func testSurveyTimeBudget(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
+	out := filepath.Join(t.TempDir(), "survey")
+	args := append(f.Local(2), bin, "survey", "-o", out, "--repeats", "100000", "--sizes", "64,4M", "--time-budget", "3s")
+	o, err := mpirun(t, 2*time.Minute, nil, args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+	}
+	s, err := survey.ReadSurvey(out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := s.Meta.TimeBudget
+	if tb == nil || len(tb.Repeats) != 2 || tb.EstimateS < 30 {
+		t.Fatalf("time_budget %+v", tb)
+	}
+	t.Logf("%+v; measure %.2f s + isolation %.2f s", *tb, s.Meta.MeasureSeconds, s.Meta.IsolationSeconds)
+	for i, r := range tb.Repeats {
+		if r < bench.MinBudgetRepeats || r >= 100000 {
+			t.Errorf("size %d: %d repeats", s.Tables[i].Size, r)
+		}
+		if got := s.Tables[i].SamplesAt(0, 1); got != r {
+			t.Errorf("size %d: %d samples, meta says %d", s.Tables[i].Size, got, r)
+		}
+	}
+	if !strings.Contains(o, "latmap: time budget: estimated") {
+		t.Errorf("no word of the budget:\n%s", o)
+	}
+	// Loose: the machine is shared; the estimate aims at 90% of it.
+	if took := s.Meta.MeasureSeconds + s.Meta.IsolationSeconds; took > 6 {
+		t.Errorf("measurement took %.2f s for a 3 s budget", took)
 	}
 }

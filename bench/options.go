@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -79,6 +80,11 @@ type Options struct {
 	// speaks for its node) or ScopeAuto ("" too): all up to AutoAllRanks
 	// ranks, else sample:AutoSampleK.
 	Scope string
+	// TimeBudget, when above 0, bounds the survey's measurement: it is
+	// estimated from a probe round and the repeats lowered (never below
+	// MinBudgetRepeats) or scope all narrowed to nodes to fit, and
+	// re-estimated after each size's first pass (see budget).
+	TimeBudget time.Duration
 	// Mmpi, when set, is the file to write in mmpi's log format.
 	Mmpi string
 	// Progress forces the progress display on rank 0's Stderr even when it
@@ -174,6 +180,9 @@ func (o *Options) Validate() error {
 	}
 	if o.NodeBWSize < 1 || o.NodeBWSize > MaxSize {
 		return fmt.Errorf("--nodebw-size %d bytes is out of range (1 to %d)", o.NodeBWSize, MaxSize)
+	}
+	if o.TimeBudget < 0 {
+		return fmt.Errorf("--time-budget %s is negative", o.TimeBudget)
 	}
 	if o.Scope == "" {
 		o.Scope = ScopeAuto

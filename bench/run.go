@@ -153,6 +153,14 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	}
 	layout := newNodeLayout(names)
 	rs := newRankSurvey(ctx, c, opt, layout)
+	bud := newBudget(opt)
+	if bud != nil {
+		if opt, err = bud.plan(rs, opt, layout); err != nil {
+			return err
+		}
+		rs = newRankSurvey(ctx, c, opt, layout)
+		rs.budget = bud
+	}
 	rs.prog = rs.progress(stderr)
 
 	if err := c.Wait(false); err != nil {
@@ -200,6 +208,16 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if rs.splan != nil {
 		checkSample(s, rs.splan.sample)
 	}
+	if bud != nil {
+		s.Meta.TimeBudget = &bud.meta
+		s.Meta.Repeats = bud.meta.Repeats[0]
+		for _, a := range bud.meta.Actions {
+			fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
+		}
+		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < rs.budgetWanted {
+			s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(bud.limit).String(), strings.Join(bud.meta.Actions, "; ")))
+		}
+	}
 	return finish(s, ml, opt, stderr)
 }
 
@@ -234,6 +252,13 @@ type rankSurvey struct {
 	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
 	// (the sequential schedule's isolation sample).
 	quiet bool
+	// budget is --time-budget (nil without); size and sizeStart the size
+	// being measured and when its warm-up started; budgetWanted the
+	// repeats asked for.
+	budget       *budget
+	size         int
+	sizeStart    time.Time
+	budgetWanted int
 }
 
 // seqIsolationMax bounds the sequential schedule's isolation sample: every
@@ -254,7 +279,7 @@ func spread(pairs []Pair, k int) []Pair {
 
 func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
-	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
+	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n, budgetWanted: opt.Repeats,
 		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
 	var k int
 	rs.scope, k, rs.scopeName = resolveScope(opt.Scope, n, l, opt.Mmpi != "")
@@ -329,6 +354,12 @@ func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
 // measureSize measures every pair at one size: warm-up, the schedule's
 // passes, then the isolation sample; it returns the isolation's time.
 func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
+	rs.size, rs.sizeStart = si, time.Now()
+	defer func() {
+		if rs.budget != nil {
+			rs.budget.meta.Repeats[si] = rs.opt.Repeats
+		}
+	}()
 	pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.plan.Rounds()}
 	if rs.opt.Warmup > 0 {
 		pos.Phase = "warm-up"
@@ -370,9 +401,10 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 // untimed round trip: both ranks are then awake and in the ping-pong,
 // whatever the skew of the barrier before it.
 func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(peer int) []float64) error {
-	passes := (rs.opt.Repeats + rs.opt.Burst - 1) / rs.opt.Burst
-	pos.Reps, pos.NumRound = passes, pl.Rounds()
-	for ps := 0; ps < passes; ps++ {
+	passes := func() int { return (rs.opt.Repeats + rs.opt.Burst - 1) / rs.opt.Burst }
+	pos.Reps, pos.NumRound = passes(), pl.Rounds()
+	for ps := 0; ps < passes(); ps++ {
+		t0 := time.Now()
 		at := ps * rs.opt.Burst
 		k := min(rs.opt.Burst, rs.opt.Repeats-at)
 		pos.Rep = ps + 1
@@ -382,6 +414,17 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 			}
 			pos.Round = r + 1
 			rs.prog.Step(pos)
+		}
+		if ps == 0 && rs.budget != nil && pl == rs.plan && passes() > 1 {
+			// Every rank done with the pass (the sequential schedule has
+			// no barrier a round), then rank 0 re-estimates.
+			if err := rs.c.Wait(false); err != nil {
+				return err
+			}
+			if err := rs.budget.check(rs, rs.size, rs.sizeStart, time.Since(t0)); err != nil {
+				return err
+			}
+			pos.Reps = passes()
 		}
 	}
 	return nil

@@ -25,6 +25,10 @@ type fakeWorld struct {
 	rtt func(a, b, size int) float64
 	// host names each rank's host (nil: "node<rank/2>").
 	host func(r int) string
+	// delay, when set, is the wall time each round trip takes, times
+	// slow for sizes of 1 KiB and more (when slow > 1).
+	delay time.Duration
+	slow  int
 	ch   sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
 	sig  sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
 
@@ -115,6 +119,13 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 	to := c.w.link(c.rank, peer)
 	for i := 0; i < warm+len(out); i++ {
 		if lo {
+			if c.w.delay > 0 {
+				d := c.w.delay
+				if size >= 1024 && c.w.slow > 1 {
+					d *= time.Duration(c.w.slow)
+				}
+				time.Sleep(d)
+			}
 			to <- c.rank
 			c.recv(peer)
 		} else {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -265,4 +266,62 @@ func mustOpen(t *testing.T, path string) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// TestTimeBudget: 8 fake ranks on 4 hosts whose round trips take at
+// least 300 us (about 1 ms here: sleeps are coarse). The survey with
+// default repeats and two sizes is estimated at about 4 s, with the floor
+// of 10 round trips at about 0.5 s: a 1.5 s budget lowers the repeats
+// (never below 10) and says so in meta.json; a budget the floor cannot
+// meet narrows scope all to nodes.
+func TestTimeBudget(t *testing.T) {
+	for _, tc := range []struct {
+		budget    time.Duration
+		wantScope string
+		slow      int
+	}{{1500 * time.Millisecond, "all", 1}, {time.Millisecond, "nodes", 1}, {1500 * time.Millisecond, "all", 5}} {
+		t.Run(fmt.Sprintf("%s-slow%d", tc.budget, tc.slow), func(t *testing.T) {
+			opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+			opt.Scope, opt.TimeBudget, opt.NodeBandwidth = "auto", tc.budget, NodeBWOff
+			opt.Sizes = []int{64, 1024}
+			w := newFakeWorld(8, linearRTT)
+			w.delay, w.slow = 300*time.Microsecond, tc.slow
+			errs, stderr := runFakeWorld(t, w, opt)
+			for r, err := range errs {
+				if err != nil {
+					t.Fatalf("rank %d: %v", r, err)
+				}
+			}
+			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb := s.Meta.TimeBudget
+			if tb == nil || tb.BudgetS != tc.budget.Seconds() || tb.ProbeS <= 0 || tb.EstimateS <= tc.budget.Seconds() || len(tb.Repeats) != 2 || len(tb.Actions) == 0 {
+				t.Fatalf("time_budget %+v", tb)
+			}
+			t.Logf("%+v\n%s", *tb, stderr)
+			if s.Meta.Scope != tc.wantScope {
+				t.Errorf("scope %s, want %s", s.Meta.Scope, tc.wantScope)
+			}
+			for i, r := range tb.Repeats {
+				if r < MinBudgetRepeats || r >= DefaultRepeats {
+					t.Errorf("size %d: %d repeats, want %d..%d", s.Tables[i].Size, r, MinBudgetRepeats, DefaultRepeats-1)
+				}
+				s.Tables[i].Each(func(a, b, j int) {
+					if got := int(s.Tables[i].Samples[j]); got != r {
+						t.Fatalf("size %d pair (%d,%d): %d samples, meta says %d", s.Tables[i].Size, a, b, got, r)
+					}
+				})
+			}
+			if !strings.Contains(stderr, "latmap: time budget:") {
+				t.Errorf("stderr %q", stderr)
+			}
+			// 1 KiB round trips 5 times slower than the probe's: the first
+			// pass at 1 KiB shows it, and the repeats drop from there.
+			if tc.slow > 1 && !(tb.Repeats[1] < tb.Repeats[0]) {
+				t.Errorf("repeats %v: want fewer at the slow size", tb.Repeats)
+			}
+		})
+	}
 }

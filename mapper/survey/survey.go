@@ -53,6 +53,8 @@ type SurveyMeta struct {
 	// ScopeCheck compares, for scope sample:K, the sampled cross-node
 	// pairs with their nodes' leader pair.
 	ScopeCheck *ScopeCheck `json:"scope_check,omitempty"`
+	// TimeBudget records what --time-budget did.
+	TimeBudget *TimeBudgetMeta `json:"time_budget,omitempty"`
 	// NodeBandwidth records the node aggregate-bandwidth phase (nodebw.csv)
 	// when it ran.
 	NodeBandwidth *NodeBandwidthMeta `json:"node_bandwidth,omitempty"`
@@ -70,6 +72,27 @@ type ScopeCheck struct {
 	// Off lists the sampled pairs off by more than ScopeCheckRatio either
 	// way, as "a-b: ratio".
 	Off []string `json:"off,omitempty"`
+}
+
+// TimeBudgetMeta is meta.json's time_budget: the budget, what the survey
+// estimated from a probe round, and what it changed to fit.
+type TimeBudgetMeta struct {
+	BudgetS float64 `json:"budget_s"`
+	// ProbeS is the wall time of the probe round (one round of the
+	// schedule at the smallest size, a pass's worth of round trips).
+	ProbeS float64 `json:"probe_s"`
+	// EstimateS is the survey's estimated duration with the requested
+	// repeats and scope, from the probe.
+	EstimateS float64 `json:"estimate_s"`
+	// MinRepeats is the floor the budget never lowers repeats below.
+	MinRepeats int `json:"min_repeats"`
+	// Repeats are the timed round trips per pair at each size, as
+	// measured (pairs.csv's samples).
+	Repeats []int `json:"repeats"`
+	// Scope is the scope the survey ran with, when the budget narrowed it.
+	Scope string `json:"scope,omitempty"`
+	// Actions say in words what the budget changed, and when.
+	Actions []string `json:"actions,omitempty"`
 }
 
 // ScopeCheckRatio is how far (either way) a sampled pair may be from its
