@@ -25,6 +25,9 @@ type budget struct {
 	start time.Time
 	floor int
 	meta  survey.TimeBudgetMeta
+	// logged is the repeats the last action named: a smaller cut is made
+	// without a word unless it is 10% or more.
+	logged int
 }
 
 func newBudget(opt Options) *budget {
@@ -153,27 +156,21 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 	return opt, nil
 }
 
-// check is run by every rank after the first pass of size si: rank 0
-// re-estimates what is left from that pass's wall time and lowers the
-// repeats of this size and the later ones when they would not fit; every
-// rank applies the decision.
-//
-// sizeStart is when the size's warm-up started: what was spent on it since
-// is counted in the estimate of the size, so it is given back to left.
-func (b *budget) check(rs *rankSurvey, si int, sizeStart time.Time, pass time.Duration) error {
+// check is run by every rank after each pass of size si (done passes
+// so far, taking spent since the size's first pass began): rank 0
+// re-estimates what is left of the survey from this size's passes so far
+// and lowers the repeats of this size and the later ones when it would not
+// fit; every rank applies the decision. (Checking after the first pass
+// only, a 3 s budget took 6.6 s when round trips slowed halfway through
+// under the load of other tests.)
+func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error {
 	var msg []byte
 	if rs.rank == 0 {
-		sh := rs.shape()
-		sh.sizes = len(rs.opt.Sizes) - si
-		left := b.aim() - time.Since(b.start) + time.Since(sizeStart)
-		perRound := pass / time.Duration(max(sh.rounds, 1))
-		r, ok := sh.fit(rs.opt.Repeats, b.floor, perRound, left)
-		if r < rs.opt.Repeats {
-			b.action(fmt.Sprintf("after the first pass at %d bytes (%s), %s of the budget left: %d round trips a pair from this size on",
-				rs.opt.Sizes[si], roundDur(pass).String(), roundDur(max(b.limit-time.Since(b.start), 0)), r))
-		}
-		if !ok && r == b.floor && rs.opt.Repeats > b.floor {
-			b.action(fmt.Sprintf("at %d bytes even the floor of %d round trips a pair is estimated over the budget", rs.opt.Sizes[si], b.floor))
+		r := b.remaining(rs, si, done, spent)
+		if r < rs.opt.Repeats && (b.logged == 0 || r <= b.logged*9/10) {
+			b.logged = r
+			b.action(fmt.Sprintf("after %d passes at %d bytes (%s), %s of the budget left: %d round trips a pair from this size on",
+				done, rs.opt.Sizes[si], roundDur(spent), roundDur(max(b.limit-time.Since(b.start), 0)), r))
 		}
 		msg = []byte(strconv.Itoa(r))
 	}
@@ -204,5 +201,68 @@ func (b *budget) check(rs *rankSurvey, si int, sizeStart time.Time, pass time.Du
 // (a 3 s budget with 4 MiB messages on this machine took 3.3 s aiming at
 // all of it).
 func (b *budget) aim() time.Duration { return b.limit * 9 / 10 }
+
+// remaining is the most repeats (at least the floor and what is already
+// measured, at most the current repeats) with which the rest of the survey
+// is estimated to fit in the budget's aim, from this size's mean pass:
+// the passes left at this size, its isolation sample, and each later size
+// taken to cost as much as this one.
+func (b *budget) remaining(rs *rankSurvey, si, done int, spent time.Duration) int {
+	sh := rs.shape()
+	pass := float64(spent) / float64(done)
+	isoFrac := float64(sh.iso) / float64(max(sh.rounds, 1))
+	later := float64(len(rs.opt.Sizes) - si - 1)
+	warm := 0.0
+	if sh.warm > 0 {
+		warm = pass * float64(sh.warm) / float64(sh.burst+1)
+	}
+	left := float64(b.aim() - time.Since(b.start))
+	cost := func(passes int) float64 {
+		p := float64(passes)
+		return (p-float64(done))*pass + isoFrac*p*pass + later*(p*pass*(1+isoFrac)+warm)
+	}
+	cur := (rs.opt.Repeats + sh.burst - 1) / sh.burst
+	lo := max(done, (b.floor+sh.burst-1)/sh.burst)
+	p := cur
+	for p > lo && cost(p) > left {
+		p--
+	}
+	if p == cur {
+		return rs.opt.Repeats
+	}
+	return min(rs.opt.Repeats, max(p*sh.burst, b.floor))
+}
+
+// checkIsolation is run by every rank after each pass of the isolation
+// sample at size si: when the budget's aim is spent, rank 0 ends the
+// sample there (its medians are then of fewer round trips), and every
+// rank keeps the done passes only. (Estimated like the schedule's
+// passes, a 4 MiB sample once took twice as long.)
+func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) error {
+	var msg []byte
+	if rs.rank == 0 {
+		r := rs.isoRepeats
+		if time.Since(b.start) >= b.aim() {
+			r = done * rs.opt.Burst
+			b.action(fmt.Sprintf("isolation sample at %d bytes ended after %d round trips a pair: the budget was spent", rs.opt.Sizes[si], r))
+		}
+		msg = []byte(strconv.Itoa(r))
+	}
+	got, err := rs.c.Bcast(msg)
+	if err != nil {
+		return err
+	}
+	r, err := strconv.Atoi(string(got))
+	if err != nil || r < 1 {
+		return fmt.Errorf("time budget: bad decision %q from rank 0", got)
+	}
+	if r < rs.isoRepeats {
+		rs.isoRepeats = r
+		for p, v := range rs.isoSamples[si] {
+			rs.isoSamples[si][p] = v[:r]
+		}
+	}
+	return nil
+}
 
 func (b *budget) action(s string) { b.meta.Actions = append(b.meta.Actions, s) }

@@ -252,13 +252,14 @@ type rankSurvey struct {
 	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
 	// (the sequential schedule's isolation sample).
 	quiet bool
-	// budget is --time-budget (nil without); size and sizeStart the size
-	// being measured and when its warm-up started; budgetWanted the
-	// repeats asked for.
+	// budget is --time-budget (nil without); size the size being
+	// measured; budgetWanted the repeats asked for.
 	budget       *budget
 	size         int
-	sizeStart    time.Time
 	budgetWanted int
+	// isoRepeats are the isolation sample's repeats at the current size:
+	// the survey's, unless the budget ran out during the sample.
+	isoRepeats int
 }
 
 // seqIsolationMax bounds the sequential schedule's isolation sample: every
@@ -354,7 +355,7 @@ func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
 // measureSize measures every pair at one size: warm-up, the schedule's
 // passes, then the isolation sample; it returns the isolation's time.
 func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
-	rs.size, rs.sizeStart = si, time.Now()
+	rs.size = si
 	defer func() {
 		if rs.budget != nil {
 			rs.budget.meta.Repeats[si] = rs.opt.Repeats
@@ -372,7 +373,7 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 		}
 	}
 	pos.Phase = rs.phase
-	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][rs.peerIndex(peer)] }); err != nil {
+	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][rs.peerIndex(peer)] }, false); err != nil {
 		return 0, err
 	}
 	t0 := time.Now()
@@ -386,7 +387,8 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 				return 0, err
 			}
 		}
-		err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] })
+		rs.isoRepeats = rs.opt.Repeats
+		err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] }, true)
 		rs.quiet = false
 		if err != nil {
 			return 0, err
@@ -400,13 +402,23 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 // samples are spread over the whole run. Each pass starts with one
 // untimed round trip: both ranks are then awake and in the ping-pong,
 // whatever the skew of the barrier before it.
-func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(peer int) []float64) error {
-	passes := func() int { return (rs.opt.Repeats + rs.opt.Burst - 1) / rs.opt.Burst }
+//
+// With a time budget, every pass but the last ends with rank 0's check
+// (budget.check for the schedule, budget.checkIsolation for the isolation
+// sample, iso), which may lower the repeats.
+func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(peer int) []float64, iso bool) error {
+	reps := func() int {
+		if iso {
+			return rs.isoRepeats
+		}
+		return rs.opt.Repeats
+	}
+	passes := func() int { return (reps() + rs.opt.Burst - 1) / rs.opt.Burst }
 	pos.Reps, pos.NumRound = passes(), pl.Rounds()
+	t0 := time.Now()
 	for ps := 0; ps < passes(); ps++ {
-		t0 := time.Now()
 		at := ps * rs.opt.Burst
-		k := min(rs.opt.Burst, rs.opt.Repeats-at)
+		k := min(rs.opt.Burst, reps()-at)
 		pos.Rep = ps + 1
 		for r := 0; r < pl.Rounds(); r++ {
 			if err := rs.runRound(pl, r, size, 1, k, dst, at); err != nil {
@@ -415,13 +427,17 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 			pos.Round = r + 1
 			rs.prog.Step(pos)
 		}
-		if ps == 0 && rs.budget != nil && pl == rs.plan && passes() > 1 {
+		if rs.budget != nil && ps+1 < passes() {
 			// Every rank done with the pass (the sequential schedule has
 			// no barrier a round), then rank 0 re-estimates.
 			if err := rs.c.Wait(false); err != nil {
 				return err
 			}
-			if err := rs.budget.check(rs, rs.size, rs.sizeStart, time.Since(t0)); err != nil {
+			check := rs.budget.check
+			if iso {
+				check = rs.budget.checkIsolation
+			}
+			if err := check(rs, rs.size, ps+1, time.Since(t0)); err != nil {
 				return err
 			}
 			pos.Reps = passes()

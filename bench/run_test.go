@@ -29,8 +29,8 @@ type fakeWorld struct {
 	// slow for sizes of 1 KiB and more (when slow > 1).
 	delay time.Duration
 	slow  int
-	ch   sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
-	sig  sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
+	ch    sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
+	sig   sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
 
 	mu       sync.Mutex
 	cond     *sync.Cond
