@@ -13,10 +13,20 @@ var launcherVars = []struct{ name, present, size, rank string }{
 	{"openmpi", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
 	{"hydra", "PMI_SIZE", "PMI_SIZE", "PMI_RANK"}, // MPICH, Intel MPI, MVAPICH2 with Hydra
 	{"mvapich", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_RANK"},
+	// srun sets PMIX_RANK too (--mpi=pmix): Slurm first, so that a
+	// survey says it ran under srun.
+	{"slurm", "SLURM_STEP_ID", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}, // srun
 	{"pmix", "PMIX_RANK", "", "PMIX_RANK"},
 	{"alps", "ALPS_APP_PE", "", "ALPS_APP_PE"}, // Cray aprun
 	{"jsrun", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_SIZE", "JSM_NAMESPACE_RANK"},
-	{"slurm", "SLURM_STEP_ID", "SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}, // srun
+}
+
+// srunPMI2 reports whether the PMI variables are srun's (--mpi=pmi2 sets
+// PMI_SIZE and PMI_RANK as Hydra does): a step with as many tasks as PMI
+// ranks. Hydra inside an allocation starts one proxy per node with srun,
+// whose step has fewer tasks than ranks unless there is one rank a node.
+func srunPMI2(getenv func(string) string) bool {
+	return getenv("SLURM_STEP_ID") != "" && getenv("SLURM_STEP_NUM_TASKS") != "" && getenv("SLURM_STEP_NUM_TASKS") == getenv("PMI_SIZE")
 }
 
 // LauncherRank returns this process's rank as its launcher told it in the
@@ -41,7 +51,7 @@ func LauncherRank(getenv func(string) string) int {
 // touched, when no launcher started the process or it started only one.
 func DetectLauncher(getenv func(string) string) (name string, size int, err error) {
 	for _, l := range launcherVars {
-		if getenv(l.present) == "" {
+		if getenv(l.present) == "" || (l.name == "hydra" && srunPMI2(getenv)) {
 			continue
 		}
 		size = -1

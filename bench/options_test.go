@@ -119,6 +119,12 @@ func TestDetectLauncher(t *testing.T) {
 		// A batch script without srun has SLURM_PROCID but no step.
 		{map[string]string{"SLURM_PROCID": "0", "SLURM_NTASKS": "4"}, "", 0, "MPI launcher"},
 		{map[string]string{"PMIX_RANK": "0"}, "pmix", -1, ""},
+		// srun --mpi=pmi2 sets Hydra's variables; Hydra inside an
+		// allocation runs one proxy a node under srun.
+		{map[string]string{"PMI_SIZE": "8", "PMI_RANK": "3", "SLURM_STEP_ID": "0", "SLURM_PROCID": "3", "SLURM_STEP_NUM_TASKS": "8"}, "slurm", 8, ""},
+		{map[string]string{"PMI_SIZE": "8", "PMI_RANK": "3", "SLURM_STEP_ID": "0", "SLURM_PROCID": "1", "SLURM_STEP_NUM_TASKS": "2"}, "hydra", 8, ""},
+		// srun --mpi=pmix sets both: the launcher is srun.
+		{map[string]string{"PMIX_RANK": "3", "SLURM_STEP_ID": "0", "SLURM_PROCID": "3", "SLURM_STEP_NUM_TASKS": "8"}, "slurm", 8, ""},
 		// mpirun inside a Slurm allocation: Open MPI's variables win.
 		{map[string]string{"OMPI_COMM_WORLD_SIZE": "2", "SLURM_STEP_ID": "1", "SLURM_STEP_NUM_TASKS": "1"}, "openmpi", 2, ""},
 	}

@@ -337,3 +337,17 @@ func sweep() {
 		os.Remove(filepath.Join(stateDir, e.Name()))
 	}
 }
+
+// Index is the cluster's index among the clusters on this machine (the
+// third octet of its subnet), to keep other per-cluster resources apart.
+func (c *Cluster) Index() int { return c.index }
+
+// HostAddr is the host's address on the cluster's bridge: what the nodes
+// reach the host (a controller, say) at.
+func (c *Cluster) HostAddr() string { return fmt.Sprintf("10.213.%d.254", c.index) }
+
+// NodeAddr is node i's address (from 0).
+func (c *Cluster) NodeAddr(i int) string { return fmt.Sprintf("10.213.%d.%d", c.index, i+1) }
+
+// Dir is the directory of the cluster's files (hostfile, agent).
+func (c *Cluster) Dir() string { return c.dir }

@@ -1,0 +1,60 @@
+package bench_test
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/slurmcluster"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// TestSurveyUnderSrun: latmap survey started by a real Slurm (slurmctld and
+// one slurmd per virtual node) with srun -N 4 -n 8 --mpi=pmix runs ranks
+// 0-1 on the first node, 2-3 on the second..., each bound to its own cpu,
+// and says it ran under srun; MPICH's build does the same under
+// srun --mpi=pmi2 on 2 nodes.
+func TestSurveyUnderSrun(t *testing.T) {
+	testutil.RequireMPI(t)
+	c := vcluster.Start(t, 4, 2)
+	s := slurmcluster.Start(t, c, 2)
+	s.Setenv(t)
+	for _, tc := range []struct {
+		f     testutil.Flavor
+		nodes int
+		mpi   string
+	}{{testutil.OpenMPI, 4, "pmix"}, {testutil.MPICH, 2, "pmi2"}} {
+		t.Run(tc.f.Name, func(t *testing.T) {
+			bin := tc.f.LatmapBin(t)
+			n := 2 * tc.nodes
+			out := filepath.Join(t.TempDir(), "survey")
+			args := append(s.Srun("-N", strconv.Itoa(tc.nodes), "-n", strconv.Itoa(n), "--mpi="+tc.mpi, "--cpu-bind=cores"),
+				bin, "survey", "-o", out, "--repeats", "20", "--sizes", "64,64K")
+			if o, err := testutil.Run(t, 3*time.Minute, nil, args...); err != nil {
+				t.Fatalf("%s: %v\n%s\n%s", strings.Join(args, " "), err, o, s.Logs())
+			}
+			sv, err := survey.ReadSurvey(out, survey.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sv.N() != n || sv.Meta.Launcher != "slurm" {
+				t.Errorf("%d ranks, launcher %q; want %d and slurm", sv.N(), sv.Meta.Launcher, n)
+			}
+			for r, rk := range sv.Ranks {
+				if want := c.Nodes[r/2]; rk.Host != want {
+					t.Errorf("rank %d ran on %q, want %q", r, rk.Host, want)
+				}
+				if r%2 == 1 && rk.CPU == sv.Ranks[r-1].CPU {
+					t.Errorf("ranks %d and %d share cpu %d", r-1, r, rk.CPU)
+				}
+			}
+			if got := sv.Tables[0].SamplesAt(0, n-1); got != 20 {
+				t.Errorf("pair (0,%d): %d samples", n-1, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,60 @@
+package placement
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/slurmcluster"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+)
+
+// TestPlaceSlurmLaunchLine: on a real Slurm over 4 virtual nodes x 2, a
+// survey under srun, latmap place --format slurm for ranks 0-5, 1-4, 2-7
+// and 3-6 that talk (block puts every pair across nodes), then the launch
+// line latmap prints (SLURM_HOSTFILE, srun --distribution=arbitrary
+// --cpu-bind=map_cpu) runs a program whose every rank lands on the host
+// and cpu the proposal names, the talking pairs together.
+func TestPlaceSlurmLaunchLine(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.Start(t, 4, 2)
+	s := slurmcluster.Start(t, c, 2)
+	s.Setenv(t)
+	dir := t.TempDir()
+	sv := filepath.Join(dir, "survey")
+	args := append(s.Srun("-N", "4", "-n", "8", "--mpi=pmix", "--cpu-bind=cores"), bin, "survey", "-o", sv, "--repeats", "20")
+	if o, err := testutil.Run(t, 3*time.Minute, nil, args...); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, o, s.Logs())
+	}
+	var flows []Flow
+	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
+		flows = append(flows, Flow{p[0], p[1], 1 << 20, 100}, Flow{p[1], p[0], 1 << 20, 100})
+	}
+	var report bytes.Buffer
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: filepath.Join(dir, "hosts"), Format: "slurm",
+		App: []string{"./app"}, Out: &report, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", report.String())
+	// SLURM_HOSTFILE=FILE srun -n 8 --distribution=arbitrary --cpu-bind=map_cpu:... ./app
+	if len(r.Launch) < 4 || !strings.HasPrefix(r.Launch[0], "SLURM_HOSTFILE=") || r.Launch[1] != "srun" || r.Launch[len(r.Launch)-1] != "./app" {
+		t.Fatalf("launch line %q", r.Launch)
+	}
+	t.Setenv("SLURM_HOSTFILE", strings.TrimPrefix(r.Launch[0], "SLURM_HOSTFILE="))
+	got := testutil.Whereami(t, append([]string{"srun", "--partition", s.Partition}, r.Launch[2:len(r.Launch)-1]...))
+	want := map[int]testutil.Place{}
+	for _, p := range r.Placement {
+		want[p.Rank] = testutil.Place{Host: p.Host, CPU: p.CPU}
+	}
+	checkLanded(t, want, got)
+	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
+		if got[p[0]].Host != got[p[1]].Host {
+			t.Errorf("ranks %d and %d ran on %s and %s: the proposal pairs them", p[0], p[1], got[p[0]].Host, got[p[1]].Host)
+		}
+	}
+}
