@@ -174,13 +174,9 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 		}
 		msg = []byte(strconv.Itoa(r))
 	}
-	got, err := rs.c.Bcast(msg)
+	r, err := shareRepeats(rs.c, msg)
 	if err != nil {
 		return err
-	}
-	r, err := strconv.Atoi(string(got))
-	if err != nil || r < 1 {
-		return fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
 	if r < rs.opt.Repeats {
 		rs.opt.Repeats = r
@@ -248,13 +244,9 @@ func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) e
 		}
 		msg = []byte(strconv.Itoa(r))
 	}
-	got, err := rs.c.Bcast(msg)
+	r, err := shareRepeats(rs.c, msg)
 	if err != nil {
 		return err
-	}
-	r, err := strconv.Atoi(string(got))
-	if err != nil || r < 1 {
-		return fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
 	if r < rs.isoRepeats {
 		rs.isoRepeats = r
@@ -263,6 +255,20 @@ func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) e
 		}
 	}
 	return nil
+}
+
+// shareRepeats broadcasts rank 0's decision, a number of repeats (msg on
+// rank 0), and returns it on every rank.
+func shareRepeats(c comm, msg []byte) (int, error) {
+	got, err := c.Bcast(msg)
+	if err != nil {
+		return 0, err
+	}
+	r, err := strconv.Atoi(string(got))
+	if err != nil || r < 1 {
+		return 0, fmt.Errorf("time budget: bad decision %q from rank 0", got)
+	}
+	return r, nil
 }
 
 func (b *budget) action(s string) { b.meta.Actions = append(b.meta.Actions, s) }

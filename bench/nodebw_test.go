@@ -19,11 +19,7 @@ func TestNodeBandwidthFake(t *testing.T) {
 	opt.Repeats, opt.Warmup = 2, 0
 	opt.NodeBWSizeSpec = "1K"
 	errs, _, _ := runFake(t, 5, opt, linearRTT)
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("rank %d: %v", r, err)
-		}
-	}
+	noRankErrors(t, errs)
 	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

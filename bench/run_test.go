@@ -210,6 +210,16 @@ func runFake(t *testing.T, n int, opt Options, rtt func(a, b, size int) float64)
 	return errs, w, stderr
 }
 
+// noRankErrors fails the test for the first rank that returned an error.
+func noRankErrors(t testing.TB, errs []error) {
+	t.Helper()
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+}
+
 // runFakeWorld runs a survey on w's ranks and returns each rank's error
 // and rank 0's stderr.
 func runFakeWorld(t testing.TB, w *fakeWorld, opt Options) ([]error, string) {
@@ -272,11 +282,7 @@ func TestSurveyFake(t *testing.T) {
 			opt.Progress = true
 			n := 5
 			errs, w, stderr := runFake(t, n, opt, linearRTT)
-			for r, err := range errs {
-				if err != nil {
-					t.Fatalf("rank %d: %v", r, err)
-				}
-			}
+			noRankErrors(t, errs)
 			pairs := n * (n - 1) / 2
 			iso := n // 5% of 10 pairs is 1, at least N = 5
 			if want := 2 * opt.Repeats * (pairs + iso); int(w.pings.Load()) != want {
@@ -419,11 +425,7 @@ func TestInterferenceWarning(t *testing.T) {
 				return 10
 			}
 			errs, _, stderr := runFake(t, 4, opt, rtt)
-			for r, err := range errs {
-				if err != nil {
-					t.Fatalf("rank %d: %v", r, err)
-				}
-			}
+			noRankErrors(t, errs)
 			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,17 @@ import (
 // Pair is an unordered rank pair with A < B.
 type Pair struct{ A, B int }
 
+// Other is rank's partner in the pair, or -1 when rank is not in it.
+func (p Pair) Other(rank int) int {
+	switch rank {
+	case p.A:
+		return p.B
+	case p.B:
+		return p.A
+	}
+	return -1
+}
+
 // Plan is a measurement schedule: a sequence of rounds, each a set of
 // disjoint pairs measured at the same time, with a barrier between rounds.
 // Partner is O(1) so that no rank needs the whole N x N schedule in memory.
@@ -70,14 +81,7 @@ func (s SequentialPlan) Rounds() int { return s.N * (s.N - 1) / 2 }
 
 // Partner returns rank's partner in round k, or -1.
 func (s SequentialPlan) Partner(k, rank int) int {
-	p := PairAt(s.N, k)
-	switch rank {
-	case p.A:
-		return p.B
-	case p.B:
-		return p.A
-	}
-	return -1
+	return PairAt(s.N, k).Other(rank)
 }
 
 // PairOfRound is the pair of round k.
@@ -110,13 +114,7 @@ func (l ListPlan) Rounds() int { return len(l) }
 
 // Partner returns rank's partner in round k, or -1.
 func (l ListPlan) Partner(k, rank int) int {
-	switch rank {
-	case l[k].A:
-		return l[k].B
-	case l[k].B:
-		return l[k].A
-	}
-	return -1
+	return l[k].Other(rank)
 }
 
 // isolationSeed makes every rank draw the same isolation sample without

@@ -73,11 +73,8 @@ func newScopePlan(l nodeLayout, k, self int) *scopePlan {
 			next[q.A], next[q.B] = r+1, r+1
 			p.round[i] = r
 			p.nsr = max(p.nsr, r+1)
-			switch self {
-			case q.A:
-				p.mine[r] = q.B
-			case q.B:
-				p.mine[r] = q.A
+			if o := q.Other(self); o >= 0 {
+				p.mine[r] = o
 			}
 		}
 	}
@@ -215,14 +212,7 @@ type scopeSeqPlan struct{ p *scopePlan }
 func (s scopeSeqPlan) Rounds() int { return s.p.NumPairs() }
 
 func (s scopeSeqPlan) Partner(k, rank int) int {
-	q := s.p.PairOf(k)
-	switch rank {
-	case q.A:
-		return q.B
-	case q.B:
-		return q.A
-	}
-	return -1
+	return s.p.PairOf(k).Other(rank)
 }
 
 func (s scopeSeqPlan) PairOfRound(k int) Pair { return s.p.PairOf(k) }

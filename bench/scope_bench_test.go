@@ -44,11 +44,7 @@ func BenchmarkScopeSchedule16k(b *testing.B) {
 		start := time.Now()
 		errs, _ := runFakeWorld(b, w, opt)
 		wall := time.Since(start)
-		for r, err := range errs {
-			if err != nil {
-				b.Fatalf("rank %d: %v", r, err)
-			}
-		}
+		noRankErrors(b, errs)
 		pairs := 0
 		s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{Metrics: []survey.Metric{survey.Median}})
 		if err != nil {

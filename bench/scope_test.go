@@ -154,11 +154,7 @@ func TestSurveyFakeScopes(t *testing.T) {
 				opt.Sizes = []int{8, 800}
 				opt.NodeBandwidth = NodeBWOff
 				errs, _, stderr := runFake(t, n, opt, linearRTT)
-				for r, err := range errs {
-					if err != nil {
-						t.Fatalf("rank %d: %v", r, err)
-					}
-				}
+				noRankErrors(t, errs)
 				// Hosts are node0 = {0,1}, node1 = {2,3}...: leaders 0, 2, 4, 6.
 				want := map[Pair]bool{{0, 1}: true, {2, 3}: true, {4, 5}: true, {6, 7}: true,
 					{0, 2}: true, {0, 4}: true, {0, 6}: true, {2, 4}: true, {2, 6}: true, {4, 6}: true}
@@ -287,11 +283,7 @@ func TestTimeBudget(t *testing.T) {
 			w := newFakeWorld(8, linearRTT)
 			w.delay, w.slow = 300*time.Microsecond, tc.slow
 			errs, stderr := runFakeWorld(t, w, opt)
-			for r, err := range errs {
-				if err != nil {
-					t.Fatalf("rank %d: %v", r, err)
-				}
-			}
+			noRankErrors(t, errs)
 			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)

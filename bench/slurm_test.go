@@ -9,7 +9,6 @@ import (
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -19,10 +18,7 @@ import (
 // and says it ran under srun; MPICH's build does the same under
 // srun --mpi=pmi2 on 2 nodes.
 func TestSurveyUnderSrun(t *testing.T) {
-	testutil.RequireMPI(t)
-	c := vcluster.Start(t, 4, 2)
-	s := slurmcluster.Start(t, c, 2)
-	s.Setenv(t)
+	c, s := slurmcluster.StartCluster(t, 4, 2)
 	for _, tc := range []struct {
 		f     testutil.Flavor
 		nodes int

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/internal/slurmcluster"
-	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/internal/vcluster"
 )
 
 // TestProfileUnderSrun: latmap profile -- srun -N 2 -n 4 --mpi=pmix ring,
@@ -16,10 +14,7 @@ import (
 // rank's host is the node Slurm put it on (0-1 on the first, 2-3 on the
 // second).
 func TestProfileUnderSrun(t *testing.T) {
-	testutil.RequireMPI(t)
-	c := vcluster.Start(t, 2, 2)
-	s := slurmcluster.Start(t, c, 2)
-	s.Setenv(t)
+	c, s := slurmcluster.StartCluster(t, 2, 2)
 	p, out := profileRunWith(t, s.Srun("-N", "2", "-n", "4", "--mpi=pmix", "--cpu-bind=cores"), nil, mpiProgram(t, "ring"), "12", "1000")
 	want := map[pair]traffic{}
 	for r := 0; r < 4; r++ {

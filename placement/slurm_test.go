@@ -9,7 +9,6 @@ import (
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/internal/vcluster"
 )
 
 // TestPlaceSlurmLaunchLine: on a real Slurm over 4 virtual nodes x 2, a
@@ -19,11 +18,8 @@ import (
 // --cpu-bind=map_cpu) runs a program whose every rank lands on the host
 // and cpu the proposal names, the talking pairs together.
 func TestPlaceSlurmLaunchLine(t *testing.T) {
-	testutil.RequireMPI(t)
+	_, s := slurmcluster.StartCluster(t, 4, 2)
 	bin := testutil.LatmapBin(t)
-	c := vcluster.Start(t, 4, 2)
-	s := slurmcluster.Start(t, c, 2)
-	s.Setenv(t)
 	dir := t.TempDir()
 	sv := filepath.Join(dir, "survey")
 	args := append(s.Srun("-N", "4", "-n", "8", "--mpi=pmix", "--cpu-bind=cores"), bin, "survey", "-o", sv, "--repeats", "20")

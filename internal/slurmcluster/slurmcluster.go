@@ -296,3 +296,15 @@ func (s *Slurm) Setenv(t testing.TB) {
 		t.Setenv(k, v)
 	}
 }
+
+// StartCluster starts a virtual cluster of nodes x slots and Slurm on it
+// (slots cpus a node) for a test, with the cluster's environment set in
+// the test's process (Setenv); both stop when the test ends.
+func StartCluster(t testing.TB, nodes, slots int) (*vcluster.Cluster, *Slurm) {
+	t.Helper()
+	testutil.RequireMPI(t)
+	c := vcluster.Start(t, nodes, slots)
+	s := Start(t, c, slots)
+	s.Setenv(t)
+	return c, s
+}

@@ -5,17 +5,13 @@ import (
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
-	"github.com/latmap/latmap/internal/vcluster"
 )
 
 // TestSrunPlacesRanks: srun -N 2 -n 4 --mpi=pmix starts an Open MPI
 // program's ranks 0-1 on the first virtual node and 2-3 on the second,
 // each rank on its own cpu of its node.
 func TestSrunPlacesRanks(t *testing.T) {
-	testutil.RequireMPI(t)
-	c := vcluster.Start(t, 2, 2)
-	s := slurmcluster.Start(t, c, 2)
-	s.Setenv(t)
+	c, s := slurmcluster.StartCluster(t, 2, 2)
 	got := testutil.Whereami(t, s.Srun("-N", "2", "-n", "4", "--mpi=pmix", "--cpu-bind=cores"))
 	for r := 0; r < 4; r++ {
 		if want := c.Nodes[r/2]; got[r].Host != want {
