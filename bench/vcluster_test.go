@@ -146,6 +146,35 @@ func TestSlowNodeNamed(t *testing.T) {
 	}
 }
 
+// TestSlowLinkNamed: on 4 virtual nodes x 1 rank whose links are shaped to
+// 400 Mbit/s, but for the link between the second and third nodes, at
+// 100 Mbit/s both ways, a survey at 64 B and 256 KiB names exactly that
+// link, and no node: each of the two nodes has one slow link of three.
+// (Unshaped, the links' 256 KiB round trips are cpu-bound and spread 2x
+// from pair to pair here, which made slow nodes of noise.)
+func TestSlowLinkNamed(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit", LinkRates: map[[2]int]string{{1, 2}: "100mbit"}})
+	dir := filepath.Join(t.TempDir(), "survey")
+	runSurvey(t, c.MpirunArgs(4), bin, dir, "--schedule", "sequential", "--repeats", "10", "--sizes", "64,256K", "--node-bandwidth", "off")
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := topo.FindOutliers(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", strings.Join(o.Lines(), "\n"))
+	if len(o.SlowLinks) != 1 || len(o.SlowNodes) != 0 {
+		t.Fatalf("want exactly the link %s-%s named slow, got:\n%s", c.Nodes[1], c.Nodes[2], strings.Join(o.Lines(), "\n"))
+	}
+	if l := o.SlowLinks[0]; !(l.A == c.Nodes[1] && l.B == c.Nodes[2] || l.A == c.Nodes[2] && l.B == c.Nodes[1]) {
+		t.Errorf("slow link %s-%s, want %s-%s", l.A, l.B, c.Nodes[1], c.Nodes[2])
+	}
+}
+
 // TestNoiseMakesNoLevelVirtual: 8 ranks on 4 virtual nodes x 2 share this
 // machine's 2 cpus, so at 64 B every pair's round trips wander by tens of
 // microseconds: latmap topo must not make "switch" levels of that noise

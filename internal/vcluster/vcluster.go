@@ -66,6 +66,13 @@ type Options struct {
 	// NodeRates overrides Rate for some nodes (by index from 0), to make
 	// one node's link slower than the others'.
 	NodeRates map[int]string
+	// LinkRates shapes the traffic between two nodes (by index from 0)
+	// only, both ways, to make one link slower than the others: each end
+	// sends what goes to the other through an HTB class of the rate,
+	// chosen by destination address (this kernel has neither prio nor
+	// netem); the node's other traffic keeps the node's rate (Rate,
+	// NodeRates), or none.
+	LinkRates map[[2]int]string
 }
 
 // linkRate is node i's rate ("" for unshaped).
@@ -216,6 +223,9 @@ func (c *Cluster) build(opt Options) error {
 		}
 		fmt.Fprintf(&hosts, "%s slots=%d\n", name, c.Slots)
 	}
+	if err := c.shapeLinks(opt); err != nil {
+		return err
+	}
 	c.Hostfile = filepath.Join(c.dir, "hostfile")
 	if err := os.WriteFile(c.Hostfile, []byte(hosts.String()), 0o644); err != nil {
 		return err
@@ -250,6 +260,51 @@ func (c *Cluster) build(opt Options) error {
 	agent := "#!/bin/sh\n# latmap vcluster rsh agent: AGENT HOST COMMAND...\nhost=$1; shift\n" +
 		"exec ip netns exec \"$host\" unshare --uts sh -c \"mount --bind " + c.dir + "/$host.boot_id /proc/sys/kernel/random/boot_id && hostname $host && $*\"\n"
 	return os.WriteFile(c.Agent, []byte(agent), 0o755)
+}
+
+// shapeLinks shapes each listed node pair's traffic, both ways: in each
+// end's namespace an HTB root whose other traffic goes to a class of the
+// node's rate (or out unshaped), one class of the link's rate, and a
+// filter sending the packets for the other end there.
+func (c *Cluster) shapeLinks(opt Options) error {
+	rates := opt.LinkRates
+	dests := map[int][]int{}
+	rate := map[[2]int]string{}
+	for p, r := range rates {
+		if p[0] == p[1] || p[0] < 0 || p[1] < 0 || p[0] >= len(c.Nodes) || p[1] >= len(c.Nodes) {
+			return fmt.Errorf("vcluster: link %v is not between two of the %d nodes", p, len(c.Nodes))
+		}
+		dests[p[0]] = append(dests[p[0]], p[1])
+		dests[p[1]] = append(dests[p[1]], p[0])
+		rate[[2]int{p[0], p[1]}], rate[[2]int{p[1], p[0]}] = r, r
+	}
+	for a, bs := range dests {
+		ns := c.Nodes[a]
+		tc := func(args ...string) error { return run(append([]string{"ip", "netns", "exec", ns, "tc"}, args...)...) }
+		def := opt.linkRate(a)
+		root := []string{"qdisc", "replace", "dev", "eth0", "root", "handle", "1:", "htb"}
+		if def != "" {
+			root = append(root, "default", "99")
+		}
+		if err := tc(root...); err != nil {
+			return err
+		}
+		if def != "" {
+			if err := tc("class", "add", "dev", "eth0", "parent", "1:", "classid", "1:99", "htb", "rate", def, "burst", "64kb"); err != nil {
+				return err
+			}
+		}
+		for i, b := range bs {
+			class := fmt.Sprintf("1:%d", i+1)
+			if err := tc("class", "add", "dev", "eth0", "parent", "1:", "classid", class, "htb", "rate", rate[[2]int{a, b}], "burst", "64kb"); err != nil {
+				return err
+			}
+			if err := tc("filter", "add", "dev", "eth0", "protocol", "ip", "parent", "1:0", "prio", "1", "u32", "match", "ip", "dst", c.NodeAddr(b)+"/32", "flowid", class); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // MCAArgs are the mpirun parameters that launch through the agent and keep
