@@ -62,7 +62,7 @@ func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []
 	argv = append(argv, mpirun...)
 	argv = append(argv, prog)
 	argv = append(argv, args...)
-	stdout, err := runTimeout(t, 3*time.Minute, bin, argv...)
+	stdout, err := testutil.Run(t, 3*time.Minute, nil, append([]string{bin}, argv...)...)
 	if err != nil {
 		t.Fatalf("latmap %s: %v\n%s", strings.Join(argv, " "), err, stdout)
 	}

@@ -192,7 +192,46 @@ func BuildMPIProgram(t testing.TB, dir string, out string, srcs ...string) strin
 // Run runs a command line (args[0] is the program) with extra environment
 // and a time limit, and returns its combined output and error. A command
 // still running at the limit is killed and the test fails, saying so.
+//
+// A launch through srun whose ranks crashed inside MPI_Init with a jump to
+// address 0 is run again, up to twice, with a log line: Debian's Open MPI
+// 4.1.4 under Slurm 22.05's srun --mpi=pmix does that in about 2% of
+// launches here, C programs alike (a core dump shows the TCP BTL calling a
+// NULL callback from MPI_Init's progress loop while a peer's connection
+// failed; compare open-mpi/ompi#12495). It is not latmap's to fix, and
+// nothing a test checks depends on it.
 func Run(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
+	t.Helper()
+	for try := 0; ; try++ {
+		out, err := run(t, timeout, env, args...)
+		if err == nil || try == 2 || !launchesSrun(args) || !InitCrash(out) {
+			return out, err
+		}
+		t.Logf("%s: ranks crashed in MPI_Init (Open MPI under srun, a known crash): run again", strings.Join(args, " "))
+	}
+}
+
+// InitCrash reports whether a launch's output shows a rank that jumped to
+// address 0 inside MPI_Init: Open MPI's own signal report of a C program,
+// or the Go runtime's of latmap in its MPI_Init call (lm_init).
+func InitCrash(out string) bool {
+	c := strings.Contains(out, "Failing at address: (nil)") && strings.Contains(out, "Segmentation fault")
+	g := strings.Contains(out, "PC=0x0 ") && strings.Contains(out, "_Cfunc_lm_init")
+	return c || g
+}
+
+// launchesSrun reports whether a command line starts srun, directly or
+// through latmap profile.
+func launchesSrun(args []string) bool {
+	for _, a := range args {
+		if filepath.Base(a) == "srun" {
+			return true
+		}
+	}
+	return false
+}
+
+func run(t testing.TB, timeout time.Duration, env []string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
