@@ -179,6 +179,9 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 		return err
 	}
 	if r < rs.opt.Repeats {
+		sh := rs.shape()
+		passes := func(r int) int { return (r + sh.burst - 1) / sh.burst }
+		rs.prog.Skip((passes(rs.opt.Repeats) - passes(r)) * (sh.rounds + sh.iso) * (len(rs.opt.Sizes) - si))
 		rs.opt.Repeats = r
 		for s := si; s < len(rs.samples); s++ {
 			for i := range rs.samples[s] {
@@ -249,6 +252,8 @@ func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) e
 		return err
 	}
 	if r < rs.isoRepeats {
+		b := rs.opt.Burst
+		rs.prog.Skip(((rs.isoRepeats+b-1)/b - (r+b-1)/b) * rs.isoPlan.Rounds())
 		rs.isoRepeats = r
 		for p, v := range rs.isoSamples[si] {
 			rs.isoSamples[si][p] = v[:r]

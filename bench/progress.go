@@ -47,6 +47,14 @@ type Progress struct {
 	lastLength int
 }
 
+// Skip takes n steps that will not run (a time budget lowered the repeats)
+// off the total, so that the percentage and the time left stay right.
+func (p *Progress) Skip(n int) {
+	if p != nil {
+		p.total = max(p.total-n, p.done)
+	}
+}
+
 // NewProgress returns a display of total steps on w. tty selects in-place
 // updates; now is the clock (time.Now when nil).
 func NewProgress(w io.Writer, tty bool, total int, now func() time.Time) *Progress {

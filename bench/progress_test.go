@@ -48,3 +48,23 @@ func TestProgress(t *testing.T) {
 	nilP.Step(pos) // a nil Progress (rank != 0) does nothing
 	nilP.Done()
 }
+
+// TestProgressSkip: steps a budget took away leave the total, never below
+// what is done.
+func TestProgressSkip(t *testing.T) {
+	var b strings.Builder
+	p := NewProgress(&b, false, 100, nil)
+	for i := 0; i < 10; i++ {
+		p.Step(Position{})
+	}
+	p.Skip(40)
+	if p.total != 60 {
+		t.Errorf("total %d after skipping 40 of 100, want 60", p.total)
+	}
+	p.Skip(1000)
+	if p.total != 10 {
+		t.Errorf("total %d, want the 10 done", p.total)
+	}
+	var nilp *Progress
+	nilp.Skip(3) // rank != 0: no display
+}
