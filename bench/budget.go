@@ -16,15 +16,16 @@ const MinBudgetRepeats = 10
 
 // budget is a survey's --time-budget: a probe round before measuring
 // estimates the whole survey, which lowers the repeats (never below the
-// floor) or, when the floor would not fit and the ranks span several
-// hosts, narrows scope all to nodes; after the first pass of every size
-// the estimate is redone from that pass and the repeats lowered again if
-// needed. Every decision is rank 0's, broadcast to all ranks.
+// floor, meta.MinRepeats) or, when the floor would not fit and the ranks
+// span several hosts, narrows scope all to nodes; after every pass the
+// estimate is redone and the repeats lowered again if needed. Every
+// decision is rank 0's, broadcast to all ranks.
 type budget struct {
 	limit time.Duration
 	start time.Time
-	floor int
 	meta  survey.TimeBudgetMeta
+	// planned are the repeats the probe chose.
+	planned int
 	// logged is the repeats the last action named: a smaller cut is made
 	// without a word unless it is 10% or more.
 	logged int
@@ -34,7 +35,7 @@ func newBudget(opt Options) *budget {
 	if opt.TimeBudget <= 0 {
 		return nil
 	}
-	return &budget{limit: opt.TimeBudget, floor: min(MinBudgetRepeats, opt.Repeats),
+	return &budget{limit: opt.TimeBudget,
 		meta: survey.TimeBudgetMeta{BudgetS: opt.TimeBudget.Seconds(), MinRepeats: min(MinBudgetRepeats, opt.Repeats),
 			Repeats: make([]int, len(opt.Sizes))}}
 }
@@ -50,12 +51,12 @@ type shape struct {
 // per size, each round's warm-up and passes, and the isolation sample's
 // passes.
 func (s shape) estimate(repeats int, perRound time.Duration) time.Duration {
-	passes := (repeats + s.burst - 1) / s.burst
+	np := passes(repeats, s.burst)
 	warm := 0.0
 	if s.warm > 0 {
 		warm = float64(s.warm) / float64(s.burst+1)
 	}
-	per := float64(s.rounds)*(float64(passes)+warm) + float64(s.iso*passes)
+	per := float64(s.rounds)*(float64(np)+warm) + float64(s.iso*np)
 	return time.Duration(float64(s.sizes) * per * float64(perRound))
 }
 
@@ -65,7 +66,7 @@ func (s shape) fit(want, floor int, perRound, left time.Duration) (int, bool) {
 	if s.estimate(want, perRound) <= left {
 		return want, true
 	}
-	for p := (want+s.burst-1)/s.burst - 1; p >= 1; p-- {
+	for p := passes(want, s.burst) - 1; p >= 1; p-- {
 		r := max(p*s.burst, floor)
 		if s.estimate(r, perRound) <= left {
 			return min(r, want), true
@@ -119,7 +120,7 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 		b.meta.EstimateS = est.Seconds()
 		left := b.aim() - time.Since(b.start)
 		scope := opt.Scope
-		r, ok := sh.fit(opt.Repeats, b.floor, took, left)
+		r, ok := sh.fit(opt.Repeats, b.meta.MinRepeats, took, left)
 		if !ok && rs.scope == survey.ScopeAll && len(l.members) > 1 && opt.Mmpi == "" && (opt.Scope == ScopeAuto || opt.Scope == survey.ScopeAll) {
 			// The floor does not fit every pair: measure the nodes' pairs
 			// and their leaders' instead. A round of either takes about
@@ -127,10 +128,10 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 			p := newScopePlan(l, 0, 0)
 			nsh := shape{rounds: p.Rounds(), iso: min(sh.iso, p.NumPairs()), sizes: sh.sizes, burst: sh.burst, warm: sh.warm}
 			scope = survey.ScopeNodes
-			r, ok = nsh.fit(opt.Repeats, b.floor, took, left)
+			r, ok = nsh.fit(opt.Repeats, b.meta.MinRepeats, took, left)
 			b.meta.Scope = scope
 			b.action(fmt.Sprintf("every pair with %d round trips each was estimated at %s from a %s probe round: scope narrowed to nodes (%d rounds instead of %d)",
-				b.floor, roundDur(sh.estimate(b.floor, took)).String(), roundDur(took).String(), nsh.rounds, sh.rounds))
+				b.meta.MinRepeats, roundDur(sh.estimate(b.meta.MinRepeats, took)).String(), roundDur(took).String(), nsh.rounds, sh.rounds))
 		}
 		if r < opt.Repeats {
 			b.action(fmt.Sprintf("estimated %s with %d round trips a pair, over the %s budget: %d round trips a pair", roundDur(est).String(), opt.Repeats, roundDur(b.limit).String(), r))
@@ -153,6 +154,7 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 		return opt, fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
 	opt.Burst = min(opt.Burst, opt.Repeats)
+	b.planned = opt.Repeats
 	return opt, nil
 }
 
@@ -180,8 +182,7 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 	}
 	if r < rs.opt.Repeats {
 		sh := rs.shape()
-		passes := func(r int) int { return (r + sh.burst - 1) / sh.burst }
-		rs.prog.Skip((passes(rs.opt.Repeats) - passes(r)) * (sh.rounds + sh.iso) * (len(rs.opt.Sizes) - si))
+		rs.prog.Skip((passes(rs.opt.Repeats, sh.burst) - passes(r, sh.burst)) * (sh.rounds + sh.iso) * (len(rs.opt.Sizes) - si))
 		rs.opt.Repeats = r
 		for s := si; s < len(rs.samples); s++ {
 			for i := range rs.samples[s] {
@@ -216,12 +217,12 @@ func (b *budget) remaining(rs *rankSurvey, si, done int, spent time.Duration) in
 		warm = pass * float64(sh.warm) / float64(sh.burst+1)
 	}
 	left := float64(b.aim() - time.Since(b.start))
-	cost := func(passes int) float64 {
-		p := float64(passes)
+	cost := func(np int) float64 {
+		p := float64(np)
 		return (p-float64(done))*pass + isoFrac*p*pass + later*(p*pass*(1+isoFrac)+warm)
 	}
-	cur := (rs.opt.Repeats + sh.burst - 1) / sh.burst
-	lo := max(done, (b.floor+sh.burst-1)/sh.burst)
+	cur := passes(rs.opt.Repeats, sh.burst)
+	lo := max(done, passes(b.meta.MinRepeats, sh.burst))
 	p := cur
 	for p > lo && cost(p) > left {
 		p--
@@ -229,7 +230,7 @@ func (b *budget) remaining(rs *rankSurvey, si, done int, spent time.Duration) in
 	if p == cur {
 		return rs.opt.Repeats
 	}
-	return min(rs.opt.Repeats, max(p*sh.burst, b.floor))
+	return min(rs.opt.Repeats, max(p*sh.burst, b.meta.MinRepeats))
 }
 
 // checkIsolation is run by every rank after each pass of the isolation
@@ -252,8 +253,7 @@ func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) e
 		return err
 	}
 	if r < rs.isoRepeats {
-		b := rs.opt.Burst
-		rs.prog.Skip(((rs.isoRepeats+b-1)/b - (r+b-1)/b) * rs.isoPlan.Rounds())
+		rs.prog.Skip((passes(rs.isoRepeats, rs.opt.Burst) - passes(r, rs.opt.Burst)) * rs.isoPlan.Rounds())
 		rs.isoRepeats = r
 		for p, v := range rs.isoSamples[si] {
 			rs.isoSamples[si][p] = v[:r]

@@ -83,7 +83,7 @@ type Options struct {
 	// TimeBudget, when above 0, bounds the survey's measurement: it is
 	// estimated from a probe round and the repeats lowered (never below
 	// MinBudgetRepeats) or scope all narrowed to nodes to fit, and
-	// re-estimated after each size's first pass (see budget).
+	// re-estimated after every pass (see budget).
 	TimeBudget time.Duration
 	// Mmpi, when set, is the file to write in mmpi's log format.
 	Mmpi string

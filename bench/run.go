@@ -155,12 +155,15 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	rs := newRankSurvey(ctx, c, opt, layout)
 	bud := newBudget(opt)
 	if bud != nil {
+		// The probe needs the schedule only; the round trips' storage
+		// is sized once the budget has chosen the repeats.
 		if opt, err = bud.plan(rs, opt, layout); err != nil {
 			return err
 		}
 		rs = newRankSurvey(ctx, c, opt, layout)
 		rs.budget = bud
 	}
+	rs.allocate()
 	rs.prog = rs.progress(stderr)
 
 	if err := c.Wait(false); err != nil {
@@ -214,7 +217,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		for _, a := range bud.meta.Actions {
 			fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
 		}
-		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < rs.budgetWanted {
+		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < bud.planned {
 			s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(bud.limit).String(), strings.Join(bud.meta.Actions, "; ")))
 		}
 	}
@@ -252,11 +255,8 @@ type rankSurvey struct {
 	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
 	// (the sequential schedule's isolation sample).
 	quiet bool
-	// budget is --time-budget (nil without); size the size being
-	// measured; budgetWanted the repeats asked for.
-	budget       *budget
-	size         int
-	budgetWanted int
+	// budget is --time-budget (nil without).
+	budget *budget
 	// isoRepeats are the isolation sample's repeats at the current size:
 	// the survey's, unless the budget ran out during the sample.
 	isoRepeats int
@@ -280,7 +280,7 @@ func spread(pairs []Pair, k int) []Pair {
 
 func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
-	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n, budgetWanted: opt.Repeats,
+	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
 		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
 	var k int
 	rs.scope, k, rs.scopeName = resolveScope(opt.Scope, n, l, opt.Mmpi != "")
@@ -301,7 +301,15 @@ func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rank
 		rs.iso = spread(rs.iso, seqIsolationMax)
 	}
 	rs.isoPlan = ListPlan(rs.iso)
-	npeers := n - 1 - rank
+	return rs
+}
+
+// allocate makes the storage of the round trips this rank times: Repeats
+// a pair and size, with every peer above it it measures with and with its
+// pairs of the isolation sample.
+func (rs *rankSurvey) allocate() {
+	opt := rs.opt
+	npeers := rs.n - 1 - rs.rank
 	if rs.peers != nil {
 		npeers = len(rs.peers)
 	}
@@ -314,13 +322,15 @@ func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rank
 		}
 		rs.isoSamples[s] = map[int][]float64{}
 		for _, p := range rs.iso {
-			if p.A == rank {
+			if p.A == rs.rank {
 				rs.isoSamples[s][p.B] = make([]float64, opt.Repeats)
 			}
 		}
 	}
-	return rs
 }
+
+// passes is how many passes of burst round trips a pair make repeats.
+func passes(repeats, burst int) int { return (repeats + burst - 1) / burst }
 
 // peerIndex is where the round trips with peer (> rank) are kept.
 func (rs *rankSurvey) peerIndex(peer int) int {
@@ -345,7 +355,7 @@ func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
 	if rs.rank != 0 || !(opt.Progress || IsTerminal(stderr)) {
 		return nil
 	}
-	per := (opt.Repeats + opt.Burst - 1) / opt.Burst * (rs.plan.Rounds() + rs.isoPlan.Rounds())
+	per := passes(opt.Repeats, opt.Burst) * (rs.plan.Rounds() + rs.isoPlan.Rounds())
 	if opt.Warmup > 0 {
 		per += rs.plan.Rounds()
 	}
@@ -355,7 +365,6 @@ func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
 // measureSize measures every pair at one size: warm-up, the schedule's
 // passes, then the isolation sample; it returns the isolation's time.
 func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
-	rs.size = si
 	defer func() {
 		if rs.budget != nil {
 			rs.budget.meta.Repeats[si] = rs.opt.Repeats
@@ -413,10 +422,10 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 		}
 		return rs.opt.Repeats
 	}
-	passes := func() int { return (reps() + rs.opt.Burst - 1) / rs.opt.Burst }
-	pos.Reps, pos.NumRound = passes(), pl.Rounds()
+	npass := func() int { return passes(reps(), rs.opt.Burst) }
+	pos.Reps, pos.NumRound = npass(), pl.Rounds()
 	t0 := time.Now()
-	for ps := 0; ps < passes(); ps++ {
+	for ps := 0; ps < npass(); ps++ {
 		at := ps * rs.opt.Burst
 		k := min(rs.opt.Burst, reps()-at)
 		pos.Rep = ps + 1
@@ -427,7 +436,7 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 			pos.Round = r + 1
 			rs.prog.Step(pos)
 		}
-		if rs.budget != nil && ps+1 < passes() {
+		if rs.budget != nil && ps+1 < npass() {
 			// Every rank done with the pass (the sequential schedule has
 			// no barrier a round), then rank 0 re-estimates.
 			if err := rs.c.Wait(false); err != nil {
@@ -437,10 +446,10 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 			if iso {
 				check = rs.budget.checkIsolation
 			}
-			if err := check(rs, rs.size, ps+1, time.Since(t0)); err != nil {
+			if err := check(rs, pos.SizeIdx-1, ps+1, time.Since(t0)); err != nil {
 				return err
 			}
-			pos.Reps = passes()
+			pos.Reps = npass()
 		}
 	}
 	return nil

@@ -49,20 +49,21 @@ func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
 }
 
 // link is the channel from rank from to rank to.
-func (w *fakeWorld) link(from, to int) chan int {
-	k := from*w.n + to
-	if c, ok := w.ch.Load(k); ok {
-		return c.(chan int)
-	}
-	c, _ := w.ch.LoadOrStore(k, make(chan int, 1))
-	return c.(chan int)
-}
+func (w *fakeWorld) link(from, to int) chan int { return channel[int](&w.ch, from*w.n+to, 1) }
 
 // signals is the hand-off channel from rank from to rank to; signals are
 // eager sends, so a few may wait for their reader.
 func (w *fakeWorld) signals(from, to int) chan struct{} {
-	c, _ := w.sig.LoadOrStore(from*w.n+to, make(chan struct{}, 64))
-	return c.(chan struct{})
+	return channel[struct{}](&w.sig, from*w.n+to, 64)
+}
+
+// channel is m's channel k, made with room for size on first use.
+func channel[T any](m *sync.Map, k, size int) chan T {
+	if c, ok := m.Load(k); ok {
+		return c.(chan T)
+	}
+	c, _ := m.LoadOrStore(k, make(chan T, size))
+	return c.(chan T)
 }
 
 func (w *fakeWorld) barrier() {

@@ -138,15 +138,20 @@ func isolationCount(total, n int, frac float64) int {
 // random with a fixed seed (so every rank computes the same list) and
 // sorted. frac 0 returns none.
 func IsolationSample(n int, frac float64) []Pair {
-	total := n * (n - 1) / 2
+	return isolationPairs(n*(n-1)/2, n, frac, uint64(n), func(k int) Pair { return PairAt(n, k) })
+}
+
+// isolationPairs draws isolationCount of total pairs of n ranks, numbered
+// 0..total-1 and named by pairOf, with the fixed seed and stream (so every
+// rank draws the same), in order of their numbers; frac 0 draws none.
+func isolationPairs(total, n int, frac float64, stream uint64, pairOf func(int) Pair) []Pair {
 	if frac <= 0 || total == 0 {
 		return nil
 	}
-	k := isolationCount(total, n, frac)
-	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, uint64(n))), total, k)
+	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, stream)), total, isolationCount(total, n, frac))
 	out := make([]Pair, len(idx))
 	for i, t := range idx {
-		out[i] = PairAt(n, t)
+		out[i] = pairOf(t)
 	}
 	return out
 }

@@ -42,7 +42,6 @@ type scopePlan struct {
 	intra  int         // rounds inside the nodes
 	inter  CirclePlan  // over the nodes
 	sample []Pair      // the sample's pairs, in round order
-	round  []int       // round of each sample pair
 	nsr    int         // number of sample rounds
 	mine   map[int]int // sample round -> partner, for rank self
 	self   int
@@ -61,17 +60,12 @@ func newScopePlan(l nodeLayout, k, self int) *scopePlan {
 		}
 		p.offsets[h+1] = p.offsets[h] + len(m)*(len(m)-1)/2
 	}
-	if len(l.members) < 2 {
-		p.inter = CirclePlan{N: 0}
-	}
 	if k > 0 {
 		p.sample = samplePairs(l, k)
-		p.round = make([]int, len(p.sample))
 		next := map[int]int{}
-		for i, q := range p.sample {
+		for _, q := range p.sample {
 			r := max(next[q.A], next[q.B])
 			next[q.A], next[q.B] = r+1, r+1
-			p.round[i] = r
 			p.nsr = max(p.nsr, r+1)
 			if o := q.Other(self); o >= 0 {
 				p.mine[r] = o
@@ -81,6 +75,7 @@ func newScopePlan(l nodeLayout, k, self int) *scopePlan {
 	return p
 }
 
+// interRounds is the rounds between node leaders: none on one node.
 func (p *scopePlan) interRounds() int {
 	if p.inter.N < 2 {
 		return 0
@@ -218,20 +213,9 @@ func (s scopeSeqPlan) Partner(k, rank int) int {
 func (s scopeSeqPlan) PairOfRound(k int) Pair { return s.p.PairOf(k) }
 
 // scopeIsolation samples a scope plan's pairs for the isolation
-// re-measurement as IsolationSample does (frac of them, at least N, at
-// most IsolationMax), with the fixed seed, sorted.
+// re-measurement as IsolationSample does.
 func scopeIsolation(p *scopePlan, n int, frac float64) []Pair {
-	total := p.NumPairs()
-	if frac <= 0 || total == 0 {
-		return nil
-	}
-	k := isolationCount(total, n, frac)
-	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, uint64(n)+1)), total, k)
-	out := make([]Pair, len(idx))
-	for i, t := range idx {
-		out[i] = p.PairOf(t)
-	}
-	return out
+	return isolationPairs(p.NumPairs(), n, frac, uint64(n)+1, p.PairOf)
 }
 
 // checkSample compares each sampled cross-node pair's median round trip at

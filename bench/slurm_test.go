@@ -3,9 +3,7 @@ package bench_test
 import (
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
@@ -28,11 +26,8 @@ func TestSurveyUnderSrun(t *testing.T) {
 			bin := tc.f.LatmapBin(t)
 			n := 2 * tc.nodes
 			out := filepath.Join(t.TempDir(), "survey")
-			args := append(s.Srun("-N", strconv.Itoa(tc.nodes), "-n", strconv.Itoa(n), "--mpi="+tc.mpi, "--cpu-bind=cores"),
-				bin, "survey", "-o", out, "--repeats", "20", "--sizes", "64,64K")
-			if o, err := testutil.Run(t, 3*time.Minute, nil, args...); err != nil {
-				t.Fatalf("%s: %v\n%s\n%s", strings.Join(args, " "), err, o, s.Logs())
-			}
+			s.Survey(t, bin, out, []string{"-N", strconv.Itoa(tc.nodes), "-n", strconv.Itoa(n), "--mpi=" + tc.mpi, "--cpu-bind=cores"},
+				"--repeats", "20", "--sizes", "64,64K")
 			sv, err := survey.ReadSurvey(out, survey.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -127,20 +127,7 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 // sharing on this machine hides it: every cross-node pair takes 30-135 us
 // alike.)
 func TestSlowNodeNamed(t *testing.T) {
-	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit", NodeRates: map[int]string{2: "100mbit"}})
-	dir := filepath.Join(t.TempDir(), "survey")
-	runSurvey(t, c.MpirunArgs(8), bin, dir, "--schedule", "sequential", "--repeats", "10", "--sizes", "64,256K", "--node-bandwidth", "off")
-	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := topo.FindOutliers(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s", strings.Join(o.Lines(), "\n"))
+	c, o := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit", NodeRates: map[int]string{2: "100mbit"}})
 	if len(o.SlowNodes) != 1 || o.SlowNodes[0].Host != c.Nodes[2] || len(o.SlowLinks) != 0 || len(o.SlowInside) != 0 {
 		t.Errorf("want exactly %s named slow, got:\n%s", c.Nodes[2], strings.Join(o.Lines(), "\n"))
 	}
@@ -153,11 +140,25 @@ func TestSlowNodeNamed(t *testing.T) {
 // (Unshaped, the links' 256 KiB round trips are cpu-bound and spread 2x
 // from pair to pair here, which made slow nodes of noise.)
 func TestSlowLinkNamed(t *testing.T) {
+	c, o := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit", LinkRates: map[[2]int]string{{1, 2}: "100mbit"}})
+	if len(o.SlowLinks) != 1 || len(o.SlowNodes) != 0 {
+		t.Fatalf("want exactly the link %s-%s named slow, got:\n%s", c.Nodes[1], c.Nodes[2], strings.Join(o.Lines(), "\n"))
+	}
+	if l := o.SlowLinks[0]; !(l.A == c.Nodes[1] && l.B == c.Nodes[2] || l.A == c.Nodes[2] && l.B == c.Nodes[1]) {
+		t.Errorf("slow link %s-%s, want %s-%s", l.A, l.B, c.Nodes[1], c.Nodes[2])
+	}
+}
+
+// surveyOutliers surveys a virtual cluster made with opt, every slot a
+// rank, one pair at a time at 64 B and 256 KiB, and returns the cluster
+// and the slow nodes and links latmap names in the survey.
+func surveyOutliers(t *testing.T, opt vcluster.Options) (*vcluster.Cluster, *topo.Outliers) {
+	t.Helper()
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit", LinkRates: map[[2]int]string{{1, 2}: "100mbit"}})
+	c := vcluster.StartWith(t, opt)
 	dir := filepath.Join(t.TempDir(), "survey")
-	runSurvey(t, c.MpirunArgs(4), bin, dir, "--schedule", "sequential", "--repeats", "10", "--sizes", "64,256K", "--node-bandwidth", "off")
+	runSurvey(t, c.MpirunArgs(opt.Nodes*opt.SlotsPerNode), bin, dir, "--schedule", "sequential", "--repeats", "10", "--sizes", "64,256K", "--node-bandwidth", "off")
 	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -167,12 +168,7 @@ func TestSlowLinkNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s", strings.Join(o.Lines(), "\n"))
-	if len(o.SlowLinks) != 1 || len(o.SlowNodes) != 0 {
-		t.Fatalf("want exactly the link %s-%s named slow, got:\n%s", c.Nodes[1], c.Nodes[2], strings.Join(o.Lines(), "\n"))
-	}
-	if l := o.SlowLinks[0]; !(l.A == c.Nodes[1] && l.B == c.Nodes[2] || l.A == c.Nodes[2] && l.B == c.Nodes[1]) {
-		t.Errorf("slow link %s-%s, want %s-%s", l.A, l.B, c.Nodes[1], c.Nodes[2])
-	}
+	return c, o
 }
 
 // TestNoiseMakesNoLevelVirtual: 8 ranks on 4 virtual nodes x 2 share this

@@ -318,17 +318,10 @@ type pairCosts struct {
 func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
 	n := s.N()
 	tab := s.Tables[0]
-	metric := survey.Median
-	if !tab.HasValues(survey.Median) {
-		metric = survey.Mean
-	}
 	pc := &pairCosts{n: n}
-	vals := tab.Values[metric]
-	measured := 0
+	vals := tab.Values[rttMetric(tab)]
 	tab.Each(func(a, b, i int) {
-		if _, ok := m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw); ok {
-			measured++
-		}
+		m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw)
 	})
 	// Pairs per level from the slots' nodes and sockets.
 	perNode := map[int]int{}
@@ -349,7 +342,10 @@ func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLe
 	}
 	m.LevelPairs[SameNode] = inNode - m.LevelPairs[SameSocket]
 	m.LevelPairs[OtherNode] = c2(n) - inNode
-	m.Filled = c2(n) - measured
+	m.Filled = c2(n)
+	for _, k := range m.LevelMeasured {
+		m.Filled -= k
+	}
 	return pc
 }
 
@@ -359,10 +355,7 @@ func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLe
 func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
 	n := s.N()
 	tab := s.Tables[0]
-	metric := survey.Median
-	if !tab.Has(survey.Median) || allNaN(tab.Values[survey.Median]) {
-		metric = survey.Mean
-	}
+	metric := rttMetric(tab)
 	tri := survey.TriLen(n)
 	pc := &pairCosts{n: n, lat: make([]float32, tri), invB: make([]float32, tri), measured: make([]bool, tri)}
 	// Size each level's list once: appending 8 million pairs (4096 ranks)
@@ -461,13 +454,13 @@ func (m *Machine) fillUnmeasured(pc *pairCosts) {
 	}
 }
 
-func allNaN(v []float32) bool {
-	for _, x := range v {
-		if x == x {
-			return false
-		}
+// rttMetric is the round-trip statistic that prices pairs without a fit:
+// the median, or the mean when the survey has no medians (mmpi logs).
+func rttMetric(tab *survey.PairTable) survey.Metric {
+	if tab.HasValues(survey.Median) {
+		return survey.Median
 	}
-	return true
+	return survey.Mean
 }
 
 // SelectOptions choose which slots the ranks may use.

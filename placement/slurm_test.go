@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
@@ -22,10 +21,7 @@ func TestPlaceSlurmLaunchLine(t *testing.T) {
 	bin := testutil.LatmapBin(t)
 	dir := t.TempDir()
 	sv := filepath.Join(dir, "survey")
-	args := append(s.Srun("-N", "4", "-n", "8", "--mpi=pmix", "--cpu-bind=cores"), bin, "survey", "-o", sv, "--repeats", "20")
-	if o, err := testutil.Run(t, 3*time.Minute, nil, args...); err != nil {
-		t.Fatalf("%v\n%s\n%s", err, o, s.Logs())
-	}
+	s.Survey(t, bin, sv, []string{"-N", "4", "-n", "8", "--mpi=pmix", "--cpu-bind=cores"}, "--repeats", "20")
 	var flows []Flow
 	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
 		flows = append(flows, Flow{p[0], p[1], 1 << 20, 100}, Flow{p[1], p[0], 1 << 20, 100})

@@ -287,6 +287,17 @@ func (s *Slurm) Srun(opts ...string) []string {
 	return append([]string{"srun", "--partition", s.Partition}, opts...)
 }
 
+// Survey runs bin's survey into out under srun with the given srun
+// options and survey flags, failing the test (with the daemons' logs)
+// when it fails.
+func (s *Slurm) Survey(t testing.TB, bin, out string, srunOpts []string, flags ...string) {
+	t.Helper()
+	args := append(append(s.Srun(srunOpts...), bin, "survey", "-o", out), flags...)
+	if o, err := testutil.Run(t, 3*time.Minute, nil, args...); err != nil {
+		t.Fatalf("%s: %v\n%s\n%s", strings.Join(args, " "), err, o, s.Logs())
+	}
+}
+
 // Setenv puts the cluster's environment (Env) in the test's process, for
 // the commands it starts (srun, and latmap profile starting srun), until
 // the test ends.

@@ -98,21 +98,19 @@ func (s *Survey) fillUnmeasured() int {
 		}
 	}
 	if len(s.Fits) > 0 {
-		key := func(a, b int) uint64 { return uint64(a)*uint64(n) + uint64(b) }
 		have := make(map[uint64]int, len(s.Fits))
 		for i, f := range s.Fits {
-			have[key(f.A, f.B)] = i
+			have[pairKey(n, f.A, f.B)] = i
 		}
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
 				if lead[a] == lead[b] {
 					continue
 				}
-				if _, ok := have[key(a, b)]; ok {
+				if _, ok := have[pairKey(n, a, b)]; ok {
 					continue
 				}
-				la, lb := min(lead[a], lead[b]), max(lead[a], lead[b])
-				if j, ok := have[key(la, lb)]; ok {
+				if j, ok := have[pairKey(n, lead[a], lead[b])]; ok {
 					f := s.Fits[j]
 					f.A, f.B = a, b
 					s.Fits = append(s.Fits, f)
@@ -165,12 +163,7 @@ func (s *Survey) NodeLeaders() *Survey {
 		out.Ranks[i].Rank = i
 	}
 	for _, t := range s.Tables {
-		var ms []Metric
-		for m := Metric(0); m < numMetrics; m++ {
-			if t.Values[m] != nil {
-				ms = append(ms, m)
-			}
-		}
+		ms := t.Metrics()
 		d := NewPairTable(k, t.Size, ms...)
 		i := 0
 		for a := 0; a < k; a++ {

@@ -239,12 +239,32 @@ func (t *PairTable) index(a, b int) (i int, ok bool) {
 	if t.keys == nil {
 		return TriIndex(t.N, a, b), true
 	}
+	k := pairKey(t.N, a, b)
+	i = sort.Search(len(t.keys), func(j int) bool { return t.keys[j] >= k })
+	return i, i < len(t.keys) && t.keys[i] == k
+}
+
+// pairKey is unordered pair (a, b)'s key among n ranks: a*n+b with a < b,
+// in the order of the packed triangle.
+func pairKey(n, a, b int) uint64 {
 	if a > b {
 		a, b = b, a
 	}
-	k := uint64(a)*uint64(t.N) + uint64(b)
-	i = sort.Search(len(t.keys), func(j int) bool { return t.keys[j] >= k })
-	return i, i < len(t.keys) && t.keys[i] == k
+	return uint64(a)*uint64(n) + uint64(b)
+}
+
+// pairOf is the pair of key k in t.
+func (t *PairTable) pairOf(k uint64) (a, b int) { return int(k / uint64(t.N)), int(k % uint64(t.N)) }
+
+// Metrics lists the metrics loaded in t.
+func (t *PairTable) Metrics() []Metric {
+	var ms []Metric
+	for m := Metric(0); m < numMetrics; m++ {
+		if t.Values[m] != nil {
+			ms = append(ms, m)
+		}
+	}
+	return ms
 }
 
 // Each calls fn for every measured pair (a < b, Samples above 0) in order
@@ -253,7 +273,8 @@ func (t *PairTable) Each(fn func(a, b, i int)) {
 	if t.keys != nil {
 		for i, k := range t.keys {
 			if t.Samples[i] > 0 {
-				fn(int(k/uint64(t.N)), int(k%uint64(t.N)), i)
+				a, b := t.pairOf(k)
+				fn(a, b, i)
 			}
 		}
 		return
@@ -274,15 +295,11 @@ func (t *PairTable) Dense() *PairTable {
 	if t.keys == nil {
 		return t
 	}
-	var ms []Metric
-	for m := Metric(0); m < numMetrics; m++ {
-		if t.Values[m] != nil {
-			ms = append(ms, m)
-		}
-	}
+	ms := t.Metrics()
 	d := NewPairTable(t.N, t.Size, ms...)
 	for i, k := range t.keys {
-		j := TriIndex(t.N, int(k/uint64(t.N)), int(k%uint64(t.N)))
+		a, b := t.pairOf(k)
+		j := TriIndex(t.N, a, b)
 		d.Samples[j] = t.Samples[i]
 		for _, m := range ms {
 			d.Values[m][j] = t.Values[m][i]
@@ -369,7 +386,7 @@ func (t *PairTable) SamplesAt(a, b int) int {
 func (t *PairTable) Set(p *PairStats) {
 	i, ok := t.index(p.A, p.B)
 	if !ok {
-		t.keys = slices.Insert(t.keys, i, uint64(min(p.A, p.B))*uint64(t.N)+uint64(max(p.A, p.B)))
+		t.keys = slices.Insert(t.keys, i, pairKey(t.N, p.A, p.B))
 		t.Samples = slices.Insert(t.Samples, i, 0)
 		for m := range t.Values {
 			if t.Values[m] != nil {

@@ -36,31 +36,19 @@ func inferByNodes(s *survey.Survey, t *survey.PairTable, m survey.Metric, opt Op
 	}
 	vals := t.Values[m]
 	acc := make([][]float64, survey.TriLen(k))
-	lead := make([]float32, survey.TriLen(nh))
-	nan := float32(math.NaN())
-	for i := range lead {
-		lead[i] = nan
-	}
 	t.Each(func(a, b, i int) {
-		v := vals[i]
-		if v != v || v <= 0 {
-			return
-		}
-		ha, hb := host[a], host[b]
-		switch {
-		case ha == hb && len(members[ha]) == k:
+		if v := vals[i]; v > 0 && host[a] == host[b] && len(members[host[a]]) == k {
 			j := survey.TriIndex(k, local[a], local[b])
 			acc[j] = append(acc[j], float64(v))
-		case ha != hb && local[a] == 0 && local[b] == 0:
-			lead[survey.TriIndex(nh, ha, hb)] = v
 		}
 	})
+	opt.Size, opt.Metric = t.Size, m
 	topo := &Topology{Metric: m.String(), SizeBytes: t.Size, NodeLevel: -1, HostsAgree: true}
 	var inside *Topology
 	if k >= 2 {
 		sub := subSurvey(s, t.Size, m, members[firstOfSize(members, k)], func(i int) float32 {
 			if len(acc[i]) == 0 {
-				return nan
+				return float32(math.NaN())
 			}
 			return float32(stats.MedianInPlace(acc[i]))
 		})
@@ -71,13 +59,9 @@ func inferByNodes(s *survey.Survey, t *survey.PairTable, m survey.Metric, opt Op
 	}
 	var between *Topology
 	if nh >= 2 {
-		leaders := make([]int, nh)
-		for h, mb := range members {
-			leaders[h] = mb[0]
-		}
-		sub := subSurvey(s, t.Size, m, leaders, func(i int) float32 { return lead[i] })
+		// The leaders are in host order, so leader h is host h.
 		var err error
-		if between, err = Infer(sub, opt); err != nil {
+		if between, err = Infer(s.NodeLeaders(), opt); err != nil {
 			return nil, fmt.Errorf("the node leaders' levels: %w", err)
 		}
 	}
