@@ -3,6 +3,7 @@ package bench_test
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/slurmcluster"
@@ -26,7 +27,10 @@ func TestSurveyUnderSrun(t *testing.T) {
 			bin := tc.f.LatmapBin(t)
 			n := 2 * tc.nodes
 			out := filepath.Join(t.TempDir(), "survey")
-			s.Survey(t, bin, out, []string{"-N", strconv.Itoa(tc.nodes), "-n", strconv.Itoa(n), "--mpi=" + tc.mpi, "--cpu-bind=cores"},
+			// The nodes named: Slurm may give any free ones, and the
+			// nodes of the step before may still be finishing it.
+			s.Survey(t, bin, out, []string{"-N", strconv.Itoa(tc.nodes), "-n", strconv.Itoa(n), "--nodelist=" + strings.Join(c.Nodes[:tc.nodes], ","),
+				"--mpi=" + tc.mpi, "--cpu-bind=cores"},
 				"--repeats", "20", "--sizes", "64,64K")
 			sv, err := survey.ReadSurvey(out, survey.LoadOptions{})
 			if err != nil {
