@@ -14,7 +14,7 @@ import (
 // median and a p99 say little.
 const MinBudgetRepeats = 10
 
-// budget is a survey's --time-budget: a probe round before measuring
+// budget is a survey's --time-budget: a probe round at each size before measuring
 // estimates the whole survey, which lowers the repeats (never below the
 // floor, meta.MinRepeats) or, when the floor would not fit and the ranks
 // span several hosts, narrows scope all to nodes; after every pass the
@@ -24,8 +24,6 @@ type budget struct {
 	limit time.Duration
 	start time.Time
 	meta  survey.TimeBudgetMeta
-	// planned are the repeats the probe chose.
-	planned int
 	// logged is the repeats the last action named: a smaller cut is made
 	// without a word unless it is 10% or more.
 	logged int
@@ -43,13 +41,12 @@ func newBudget(opt Options) *budget {
 // shape is what a survey's duration depends on, in rounds.
 type shape struct {
 	rounds, iso int // rounds of the schedule and of the isolation sample
-	sizes       int
 	burst, warm int
 }
 
-// estimate is the survey's duration when a pass's round takes perRound:
-// per size, each round's warm-up and passes, and the isolation sample's
-// passes.
+// estimate is the survey's duration when a pass's round takes perRound,
+// summed over the sizes: each round's warm-up and passes, and the
+// isolation sample's passes.
 func (s shape) estimate(repeats int, perRound time.Duration) time.Duration {
 	np := passes(repeats, s.burst)
 	warm := 0.0
@@ -57,7 +54,7 @@ func (s shape) estimate(repeats int, perRound time.Duration) time.Duration {
 		warm = float64(s.warm) / float64(s.burst+1)
 	}
 	per := float64(s.rounds)*(float64(np)+warm) + float64(s.iso*np)
-	return time.Duration(float64(s.sizes) * per * float64(perRound))
+	return time.Duration(per * float64(perRound))
 }
 
 // fit is the most repeats (a multiple of burst, at most want, at least
@@ -79,25 +76,31 @@ func (s shape) fit(want, floor int, perRound, left time.Duration) (int, bool) {
 }
 
 func (rs *rankSurvey) shape() shape {
-	return shape{rounds: rs.plan.Rounds(), iso: rs.isoPlan.Rounds(), sizes: len(rs.opt.Sizes), burst: rs.opt.Burst, warm: rs.opt.Warmup}
+	return shape{rounds: rs.plan.Rounds(), iso: rs.isoPlan.Rounds(), burst: rs.opt.Burst, warm: rs.opt.Warmup}
 }
 
-// probe times one round of rs's schedule at the smallest size with a
-// pass's round trips (untimed ones: nothing is kept) and returns its wall
-// time on rank 0, every rank waiting for the others before and after.
+// probe times one round of rs's schedule at each size with a pass's
+// round trips (untimed ones: nothing is kept) and returns their wall time,
+// summed over the sizes, on rank 0, every rank waiting for the others
+// before and after each. (Probed at the smallest size only, 4 MiB
+// messages were estimated at 64 B's cost: 2.2 s for a survey of minutes.)
 func (rs *rankSurvey) probe() (time.Duration, error) {
-	if err := rs.c.Wait(false); err != nil {
-		return 0, err
+	var took time.Duration
+	for _, size := range rs.opt.Sizes {
+		if err := rs.c.Wait(false); err != nil {
+			return 0, err
+		}
+		t0 := time.Now()
+		if err := rs.runRound(rs.plan, 0, size, rs.opt.Burst+1, 0, nil, 0); err != nil {
+			return 0, err
+		}
+		if err := rs.c.Wait(false); err != nil {
+			return 0, err
+		}
+		rs.prev = Pair{A: -1, B: -1}
+		took += time.Since(t0)
 	}
-	t0 := time.Now()
-	if err := rs.runRound(rs.plan, 0, rs.opt.Sizes[0], rs.opt.Burst+1, 0, nil, 0); err != nil {
-		return 0, err
-	}
-	if err := rs.c.Wait(false); err != nil {
-		return 0, err
-	}
-	rs.prev = Pair{A: -1, B: -1}
-	return time.Since(t0), nil
+	return took, nil
 }
 
 // plan is run by every rank before measuring: rank 0 probes, estimates
@@ -126,11 +129,11 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 			// and their leaders' instead. A round of either takes about
 			// as long (one pair's round trips, all pairs at once).
 			p := newScopePlan(l, 0, 0)
-			nsh := shape{rounds: p.Rounds(), iso: min(sh.iso, p.NumPairs()), sizes: sh.sizes, burst: sh.burst, warm: sh.warm}
+			nsh := shape{rounds: p.Rounds(), iso: min(sh.iso, p.NumPairs()), burst: sh.burst, warm: sh.warm}
 			scope = survey.ScopeNodes
 			r, ok = nsh.fit(opt.Repeats, b.meta.MinRepeats, took, left)
 			b.meta.Scope = scope
-			b.action(fmt.Sprintf("every pair with %d round trips each was estimated at %s from a %s probe round: scope narrowed to nodes (%d rounds instead of %d)",
+			b.action(fmt.Sprintf("every pair with %d round trips each was estimated at %s from %s of probe rounds: scope narrowed to nodes (%d rounds instead of %d)",
 				b.meta.MinRepeats, roundDur(sh.estimate(b.meta.MinRepeats, took)).String(), roundDur(took).String(), nsh.rounds, sh.rounds))
 		}
 		if r < opt.Repeats {
@@ -154,7 +157,7 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 		return opt, fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
 	opt.Burst = min(opt.Burst, opt.Repeats)
-	b.planned = opt.Repeats
+	b.meta.PlannedRepeats = opt.Repeats
 	return opt, nil
 }
 

@@ -81,7 +81,7 @@ type Options struct {
 	// ranks, else sample:AutoSampleK.
 	Scope string
 	// TimeBudget, when above 0, bounds the survey's measurement: it is
-	// estimated from a probe round and the repeats lowered (never below
+	// estimated from a probe round at each size and the repeats lowered (never below
 	// MinBudgetRepeats) or scope all narrowed to nodes to fit, and
 	// re-estimated after every pass (see budget).
 	TimeBudget time.Duration

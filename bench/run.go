@@ -217,7 +217,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		for _, a := range bud.meta.Actions {
 			fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
 		}
-		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < bud.planned {
+		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < bud.meta.PlannedRepeats {
 			s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(bud.limit).String(), strings.Join(bud.meta.Actions, "; ")))
 		}
 	}

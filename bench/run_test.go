@@ -26,11 +26,13 @@ type fakeWorld struct {
 	// host names each rank's host (nil: "node<rank/2>").
 	host func(r int) string
 	// delay, when set, is the wall time each round trip takes, times
-	// slow for sizes of 1 KiB and more (when slow > 1).
-	delay time.Duration
-	slow  int
-	ch    sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
-	sig   sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
+	// slow once slowAfter timed round trips have been made (when slow >
+	// 1): the machine got busy during the survey.
+	delay     time.Duration
+	slow      int
+	slowAfter int64
+	ch        sync.Map // from*n+to -> chan int carrying the sender's rank, made on first use
+	sig       sync.Map // from*n+to -> chan struct{}: the sequential schedule's hand-offs
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -122,7 +124,7 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 		if lo {
 			if c.w.delay > 0 {
 				d := c.w.delay
-				if size >= 1024 && c.w.slow > 1 {
+				if c.w.slow > 1 && c.w.pings.Load() >= c.w.slowAfter {
 					d *= time.Duration(c.w.slow)
 				}
 				time.Sleep(d)

@@ -78,14 +78,16 @@ type ScopeCheck struct {
 // estimated from a probe round, and what it changed to fit.
 type TimeBudgetMeta struct {
 	BudgetS float64 `json:"budget_s"`
-	// ProbeS is the wall time of the probe round (one round of the
-	// schedule at the smallest size, a pass's worth of round trips).
+	// ProbeS is the wall time of the probe rounds (one round of the
+	// schedule at each size, a pass's worth of round trips).
 	ProbeS float64 `json:"probe_s"`
 	// EstimateS is the survey's estimated duration with the requested
 	// repeats and scope, from the probe.
 	EstimateS float64 `json:"estimate_s"`
 	// MinRepeats is the floor the budget never lowers repeats below.
 	MinRepeats int `json:"min_repeats"`
+	// PlannedRepeats are the repeats the probe chose.
+	PlannedRepeats int `json:"planned_repeats"`
 	// Repeats are the timed round trips per pair at each size, as
 	// measured (pairs.csv's samples).
 	Repeats []int `json:"repeats"`
