@@ -156,19 +156,11 @@ func generate() (map[string][]byte, error) {
 	return map[string][]byte{wrappersFile: w.Bytes(), idsFile: ids.Bytes(), goFile: src, fortranFile: fb}, nil
 }
 
-// wrapper writes one wrapper function.
+// wrapper writes one wrapper function: the calls latmap.c handles whole
+// (MPI_Pcontrol, MPI_Init*, MPI_Finalize) hand over to their hook; every
+// other wrapper reads the clock, then writes its kind's body (wrapBody).
 func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
-	id := "LM_F_" + p.Name
-	call := "PMPI_" + p.Name + "(" + strings.Join(args, ", ") + ")"
-	hookArgs := strings.Join(append([]string{id, "t0"}, args...), ", ")
-	need := func(ns ...string) error {
-		for _, n := range ns {
-			if !has(args, n) {
-				return fmt.Errorf("kind needs a parameter named %s", n)
-			}
-		}
-		return nil
-	}
+	c := newWrapCall(p, args)
 	fmt.Fprintf(w, "int MPI_%s(%s)\n{\n", p.Name, p.Params)
 	if p.Name == "Pcontrol" {
 		w.WriteString("\treturn lm_pcontrol(level);\n}\n\n")
@@ -176,111 +168,190 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 	}
 	switch p.Kind {
 	case kInit:
-		fmt.Fprintf(w, "\treturn lm_%s(%s);\n", p.Name, strings.Join(append([]string{id}, args...), ", "))
+		fmt.Fprintf(w, "\treturn lm_%s(%s);\n", p.Name, strings.Join(append([]string{c.id}, args...), ", "))
 		w.WriteString("}\n\n")
 		return nil
 	case kFinalize:
-		fmt.Fprintf(w, "\treturn lm_Finalize(%s);\n}\n\n", id)
+		fmt.Fprintf(w, "\treturn lm_Finalize(%s);\n}\n\n", c.id)
 		return nil
 	}
 	w.WriteString("\tuint64_t t0 = lm_tick();\n")
+	if err := c.body(w, hooks); err != nil {
+		return err
+	}
+	w.WriteString("\treturn rc;\n}\n\n")
+	return nil
+}
+
+// wrapCall is what one timed wrapper's body is written from: the table's
+// prototype, its parameter names, the function's id in lm_fn_id and the
+// PMPI call with the wrapper's arguments.
+type wrapCall struct {
+	p    proto
+	args []string
+	id   string // LM_F_<Name>
+	call string // PMPI_<Name>(args...)
+}
+
+// newWrapCall names the id and the PMPI call of p's wrapper.
+func newWrapCall(p proto, args []string) wrapCall {
+	return wrapCall{p: p, args: args, id: "LM_F_" + p.Name,
+		call: "PMPI_" + p.Name + "(" + strings.Join(args, ", ") + ")"}
+}
+
+// need fails unless the prototype has every parameter the kind's hooks
+// are called with.
+func (c wrapCall) need(ns ...string) error {
+	for _, n := range ns {
+		if !has(c.args, n) {
+			return fmt.Errorf("kind needs a parameter named %s", n)
+		}
+	}
+	return nil
+}
+
+// body writes what a timed wrapper does between reading the clock into
+// t0 and returning rc, by the function's kind.
+func (c wrapCall) body(w, hooks *bytes.Buffer) error {
+	p := c.p
 	switch p.Kind {
 	case kSend, kIsend:
-		if err := need("count", "datatype", "dest", "tag", "comm"); err != nil {
+		if err := c.need("count", "datatype", "dest", "tag", "comm"); err != nil {
 			return err
 		}
 		w.WriteString("\tif (lm.slt)\n\t\tlm_token_send(comm, dest, tag);\n")
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tlm_sent(%s, t0, count, datatype, dest, comm);\n", id)
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+		fmt.Fprintf(w, "\tlm_sent(%s, t0, count, datatype, dest, comm);\n", c.id)
 	case kRecv, kIrecv, kSendrecv, kSendrecvR, kWait, kHook:
-		hook := map[kind]string{kRecv: "lm_recv", kIrecv: "lm_irecv", kSendrecv: "lm_sendrecv", kSendrecvR: "lm_sendrecv_replace"}[p.Kind]
-		if hook == "" {
-			hook = "lm_" + p.Name
-		}
-		fmt.Fprintf(w, "\tint rc = %s(%s);\n", hook, hookArgs)
+		c.hooked(w)
 	case kSendC:
-		if err := need("count", "datatype", "dest", "comm"); err != nil {
+		if err := c.need("count", "datatype", "dest", "comm"); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tlm_sent(%s, t0, count, datatype, dest, comm);\n", id)
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+		fmt.Fprintf(w, "\tlm_sent(%s, t0, count, datatype, dest, comm);\n", c.id)
 	case kRecvC, kSendrecvC:
-		w.WriteString("\tMPI_Status lm_st;\n\tif (status == MPI_STATUS_IGNORE)\n\t\tstatus = &lm_st;\n")
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		switch {
-		case p.Kind == kRecvC:
-			fmt.Fprintf(w, "\tlm_recv_done(%s, t0, comm, status);\n", id)
-		case has(args, "sendcount"):
-			fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, sendcount, sendtype, dest, comm, status);\n", id)
-		default:
-			fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, count, datatype, dest, comm, status);\n", id)
-		}
+		c.largeCountRecv(w)
 	case kIrecvC:
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_irecv_track(%s, comm, source, tag, *request);\n", id)
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_irecv_track(%s, comm, source, tag, *request);\n", c.id)
+		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", c.id)
 	case kPSendInit, kPRecvInit:
-		peer, hook := "dest", "lm_psend_init"
-		if p.Kind == kPRecvInit {
-			peer, hook = "source", "lm_precv_init"
-		}
-		if err := need("count", "datatype", peer, "tag", "comm", "request"); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\t%s(%s, count, datatype, %s, tag, comm, *request);\n", hook, id, peer)
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
+		return c.persistentInit(w)
 	case kPlain, kUnmeasured:
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
 		if p.Kind == kUnmeasured {
-			fmt.Fprintf(w, "\tlm.seen[%s] = 1;\n", id)
+			fmt.Fprintf(w, "\tlm.seen[%s] = 1;\n", c.id)
 		}
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
+		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", c.id)
 	case kColl, kIcoll:
-		if err := need("comm"); err != nil {
-			return err
-		}
-		if p.Sent == "" || p.Recv == "" {
-			return fmt.Errorf("collective without byte expressions")
-		}
-		barrier := 1
-		if p.Kind == kIcoll || p.Name == "Barrier" {
-			barrier = 0
-		}
-		fmt.Fprintf(w, "\tuint64_t sy = lm_coll_pre(%s, comm, %d, &t0);\n", id, barrier)
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		w.WriteString("\tuint64_t t1 = lm_tick();\n")
-		if !matrixHooks[p.Name] {
-			w.WriteString("\tif (lm.on)\n")
-			fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", id, p.Sent, p.Recv)
-			break
-		}
-		w.WriteString("\tif (lm.on) {\n")
-		fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", id, p.Sent, p.Recv)
-		fmt.Fprintf(w, "\t\tif (__builtin_expect(lm.collmat, 0))\n\t\t\tlm_cm_%s(%s);\n\t}\n", p.Name, strings.Join(args, ", "))
-		fmt.Fprintf(hooks, "void lm_cm_%s(%s);\n", p.Name, p.Params)
-	case kCommNew:
-		if err := need(p.Out); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_comm_new(*%s);\n", p.Out)
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
-	case kCommFree:
-		if err := need(p.Out); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "\tlm_comm_free(*%s);\n", p.Out)
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
-	case kTypeFree:
-		w.WriteString("\tlm_type_forget(*type);\n")
-		fmt.Fprintf(w, "\tint rc = %s;\n", call)
-		fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", id)
+		return c.collective(w, hooks)
+	case kCommNew, kCommFree, kTypeFree:
+		return c.handle(w)
 	default:
 		return fmt.Errorf("unknown kind %d", p.Kind)
 	}
-	w.WriteString("\treturn rc;\n}\n\n")
+	return nil
+}
+
+// hooked writes the call of the latmap.c hook that makes the PMPI call
+// itself (receives, Sendrecv, completions, kHook's lm_<name>), with the
+// id, t0 and the wrapper's arguments.
+func (c wrapCall) hooked(w *bytes.Buffer) {
+	hook := map[kind]string{kRecv: "lm_recv", kIrecv: "lm_irecv", kSendrecv: "lm_sendrecv", kSendrecvR: "lm_sendrecv_replace"}[c.p.Kind]
+	if hook == "" {
+		hook = "lm_" + c.p.Name
+	}
+	hookArgs := strings.Join(append([]string{c.id, "t0"}, c.args...), ", ")
+	fmt.Fprintf(w, "\tint rc = %s(%s);\n", hook, hookArgs)
+}
+
+// largeCountRecv writes a large-count receive or Sendrecv: the PMPI call
+// with a status of its own when the caller ignores it, then the accounting
+// of what the status says was received.
+func (c wrapCall) largeCountRecv(w *bytes.Buffer) {
+	w.WriteString("\tMPI_Status lm_st;\n\tif (status == MPI_STATUS_IGNORE)\n\t\tstatus = &lm_st;\n")
+	fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+	switch {
+	case c.p.Kind == kRecvC:
+		fmt.Fprintf(w, "\tlm_recv_done(%s, t0, comm, status);\n", c.id)
+	case has(c.args, "sendcount"):
+		fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, sendcount, sendtype, dest, comm, status);\n", c.id)
+	default:
+		fmt.Fprintf(w, "\tlm_sendrecv_done(%s, t0, count, datatype, dest, comm, status);\n", c.id)
+	}
+}
+
+// persistentInit writes a persistent send or receive creation: the PMPI
+// call, then the request's registration with its peer.
+func (c wrapCall) persistentInit(w *bytes.Buffer) error {
+	peer, hook := "dest", "lm_psend_init"
+	if c.p.Kind == kPRecvInit {
+		peer, hook = "source", "lm_precv_init"
+	}
+	if err := c.need("count", "datatype", peer, "tag", "comm", "request"); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+	fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\t%s(%s, count, datatype, %s, tag, comm, *request);\n", hook, c.id, peer)
+	fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", c.id)
+	return nil
+}
+
+// collective writes a collective: the optional timed barrier (blocking
+// collectives but MPI_Barrier), the PMPI call and the accounting of its
+// bytes; with a --collectives-in-matrix hook (matrixHooks), its call and
+// its declaration in hooks.
+func (c wrapCall) collective(w, hooks *bytes.Buffer) error {
+	p := c.p
+	if err := c.need("comm"); err != nil {
+		return err
+	}
+	if p.Sent == "" || p.Recv == "" {
+		return fmt.Errorf("collective without byte expressions")
+	}
+	barrier := 1
+	if p.Kind == kIcoll || p.Name == "Barrier" {
+		barrier = 0
+	}
+	fmt.Fprintf(w, "\tuint64_t sy = lm_coll_pre(%s, comm, %d, &t0);\n", c.id, barrier)
+	fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+	w.WriteString("\tuint64_t t1 = lm_tick();\n")
+	if !matrixHooks[p.Name] {
+		w.WriteString("\tif (lm.on)\n")
+		fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", c.id, p.Sent, p.Recv)
+		return nil
+	}
+	w.WriteString("\tif (lm.on) {\n")
+	fmt.Fprintf(w, "\t\tlm_coll(%s, t0, t1, sy, %s, %s);\n", c.id, p.Sent, p.Recv)
+	fmt.Fprintf(w, "\t\tif (__builtin_expect(lm.collmat, 0))\n\t\t\tlm_cm_%s(%s);\n\t}\n", p.Name, strings.Join(c.args, ", "))
+	fmt.Fprintf(hooks, "void lm_cm_%s(%s);\n", p.Name, p.Params)
+	return nil
+}
+
+// handle writes the calls that create or free a handle latmap.c keeps
+// track of: a new communicator in *Out, a freed one (forgotten before the
+// call), a freed datatype's cached size.
+func (c wrapCall) handle(w *bytes.Buffer) error {
+	p := c.p
+	switch p.Kind {
+	case kCommNew:
+		if err := c.need(p.Out); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_comm_new(*%s);\n", p.Out)
+	case kCommFree:
+		if err := c.need(p.Out); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\tlm_comm_free(*%s);\n", p.Out)
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+	case kTypeFree:
+		w.WriteString("\tlm_type_forget(*type);\n")
+		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
+	}
+	fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", c.id)
 	return nil
 }
 
