@@ -107,12 +107,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
 		return err
 	}
-	var l launcher.Launcher
-	if opt.Launcher != "" {
-		l, err = launcher.Parse(opt.Launcher)
-	} else {
-		l, err = launcher.Detect(ctx, opt.Command[0])
-	}
+	l, err := runLauncher(ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -126,12 +121,48 @@ func Run(ctx context.Context, opt RunOptions) error {
 	}
 	defer os.RemoveAll(raw)
 
+	env, modes := profileEnv(opt, lib, raw, win)
+	cmd, err := launchCommand(ctx, opt, l, env)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := runLaunch(cmd, opt.Command[0], l, lib); err != nil {
+		return err
+	}
+	end := time.Now()
+	if err := checkRawProfile(raw, opt.Command[0], l, lib); err != nil {
+		return err
+	}
+	meta := profile.Meta{
+		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,
+		WallSeconds: end.Sub(start).Seconds(), Launcher: string(l),
+	}
+	if opt.Window != "" {
+		meta.Window = win.String()
+	}
+	return FinishProfile(raw, opt.Out, opt.Force, meta)
+}
+
+// runLauncher is the launcher opt.Launcher names, or the one the launch
+// command's first word is detected as.
+func runLauncher(ctx context.Context, opt RunOptions) (launcher.Launcher, error) {
+	if opt.Launcher != "" {
+		return launcher.Parse(opt.Launcher)
+	}
+	return launcher.Detect(ctx, opt.Command[0])
+}
+
+// profileEnv is the environment every rank gets (liblatmap.so preloaded
+// before any LD_PRELOAD already set, the raw output directory, the
+// modes and window asked for) and the modes meta.json records.
+func profileEnv(opt RunOptions, lib, raw string, win Window) (env [][2]string, modes []string) {
 	preload := lib
 	if old := os.Getenv("LD_PRELOAD"); old != "" {
 		preload += ":" + old
 	}
-	env := [][2]string{{"LD_PRELOAD", preload}, {"LATMAP_PROFILE_DIR", raw}}
-	modes := []string{profile.ModeBasic}
+	env = [][2]string{{"LD_PRELOAD", preload}, {"LATMAP_PROFILE_DIR", raw}}
+	modes = []string{profile.ModeBasic}
 	if opt.SLT {
 		env = append(env, [2]string{"LATMAP_SLT", "1"})
 		modes = append(modes, profile.ModeSLT)
@@ -147,13 +178,25 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})
 	}
+	return env, modes
+}
+
+// launchCommand is the launch command with env passed to every rank
+// through launcher l, and the standard streams of opt.
+func launchCommand(ctx context.Context, opt RunOptions, l launcher.Launcher, env [][2]string) (*exec.Cmd, error) {
 	argv, err := injectedArgs(l, opt.Command, env)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opt.Stdin, opt.Stdout, opt.Stderr
-	start := time.Now()
+	return cmd, nil
+}
+
+// runLaunch runs the launch command cmd (named by its first word, name);
+// one that exits non-zero returns an *ExitError with its status and a
+// hint when liblatmap.so (lib) and launcher l look mismatched.
+func runLaunch(cmd *exec.Cmd, name string, l launcher.Launcher, lib string) error {
 	if err := runForwardingSignals(cmd); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -163,25 +206,23 @@ func Run(ctx context.Context, opt RunOptions) error {
 			}
 			return &ExitError{Code: code, Err: err, Hint: mismatchHint(l, lib)}
 		}
-		return fmt.Errorf("running %s: %w", opt.Command[0], err)
+		return fmt.Errorf("running %s: %w", name, err)
 	}
-	end := time.Now()
+	return nil
+}
+
+// checkRawProfile fails when the command (named by its first word, name)
+// exited without liblatmap.so writing its raw profile in raw.
+func checkRawProfile(raw, name string, l launcher.Launcher, lib string) error {
 	if _, err := os.Stat(filepath.Join(raw, libraryFile)); err != nil {
 		hint := noProfileHint(l, lib)
 		if hint != "" {
 			hint = " (" + hint + ")"
 		}
 		return fmt.Errorf("%s exited without writing a profile: did every rank reach MPI_Finalize, "+
-			"and does the program use the MPI that liblatmap.so was built with%s? (%w)", opt.Command[0], hint, err)
+			"and does the program use the MPI that liblatmap.so was built with%s? (%w)", name, hint, err)
 	}
-	meta := profile.Meta{
-		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,
-		WallSeconds: end.Sub(start).Seconds(), Launcher: string(l),
-	}
-	if opt.Window != "" {
-		meta.Window = win.String()
-	}
-	return FinishProfile(raw, opt.Out, opt.Force, meta)
+	return nil
 }
 
 // runForwardingSignals runs cmd and survives the signals that stop it, so
