@@ -5,12 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
+	"github.com/latmap/latmap/placement/model"
 )
 
 func newPlaceCmd() *cobra.Command {
 	var opt placement.Options
-	var bw [3]float64
+	def := model.DefaultBandwidths()
 	cmd := &cobra.Command{
 		Use:   "place --survey DIR (--profile DIR | --matrix CSV) [-o FILE --format F] [-- APP ARGS...]",
 		Short: "propose a rank placement, its predicted gain and the launcher file",
@@ -31,7 +33,6 @@ Formats: openmpi (rankfile), mpich (Hydra machine file, binding=user: per line),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.App = args
-			opt.Costs.BandwidthGBps = bw
 			opt.Out = cmd.OutOrStdout()
 			opt.Format = strings.ToLower(opt.Format)
 			opt.QAP.Seed = opt.Solve.Seed
@@ -47,14 +48,14 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVar(&opt.Current, "current", "", "a placement file (Open MPI rankfile, MPICH machine file, Slurm hostfile, Cray rank order) to score as the current placement: the layout used today, or another tool's")
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
-	f.StringVar(&opt.Format, "format", placement.FormatOpenMPI, "launcher file format: "+strings.Join(placement.Formats, ", "))
+	f.StringVar(&opt.Format, "format", placefile.FormatOpenMPI, "launcher file format: "+strings.Join(placefile.Formats, ", "))
 	f.BoolVar(&opt.Force, "force", false, "write -o's file even when the predicted gain is under 2% or under the model's measured error; replace an existing output file; take an unbound profile's starting cpus as the current placement")
-	f.BoolVar(&opt.JSON, "json", false, "print the whole result as JSON")
+	f.BoolVar(&opt.JSON, "json", false, "print the whole advice as JSON (a versioned schema: docs/place.md)")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
 	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
-	f.Float64Var(&bw[placement.SameSocket], "bandwidth-socket", placement.DefaultBandwidthGBps[placement.SameSocket], "GB/s between cores of one socket when the survey has no fit.csv")
-	f.Float64Var(&bw[placement.SameNode], "bandwidth-node", placement.DefaultBandwidthGBps[placement.SameNode], "GB/s between sockets of one node when the survey has no fit.csv")
-	f.Float64Var(&bw[placement.OtherNode], "bandwidth-net", placement.DefaultBandwidthGBps[placement.OtherNode], "GB/s between nodes when the survey has no fit.csv")
+	f.Float64Var(&opt.Costs.Bandwidth.Socket, "bandwidth-socket", def.Socket, "GB/s between cores of one socket when the survey has no fit.csv")
+	f.Float64Var(&opt.Costs.Bandwidth.Node, "bandwidth-node", def.Node, "GB/s between sockets of one node when the survey has no fit.csv")
+	f.Float64Var(&opt.Costs.Bandwidth.Network, "bandwidth-net", def.Network, "GB/s between nodes when the survey has no fit.csv")
 	f.Float64Var(&opt.Model.NodeGBps, "node-link", 0, "GB/s of each node's link to the network, each way, instead of the survey's nodebw.csv (or, without it, one pair's bandwidth between nodes for both ways)")
 	f.Float64Var(&opt.Model.MemoryGBps, "memory-bandwidth", 0, "GB/s of each node's shared-memory transfers between its ranks (default: the on-node pair bandwidth x half the node's slots)")
 	f.BoolVar(&opt.Model.NoContention, "no-contention", false, "model each pair alone: no node link or memory shared by a node's ranks")

@@ -3,11 +3,11 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/latmap/latmap/placement"
+	"github.com/latmap/latmap/placement/verify"
 )
 
 func newVerifyCmd() *cobra.Command {
-	var opt placement.VerifyOptions
+	var opt verify.Options
 	cmd := &cobra.Command{
 		Use:   "verify -o DIR --rankfile FILE [--place advice.json] [--runs K] -- LAUNCH COMMAND...",
 		Short: "measure a placement's gain for real: the launch command as given against the same with the placement file",
@@ -28,7 +28,7 @@ commands are printed. A failed run stops the verification, with its output.
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Command, opt.Out = args, cmd.OutOrStdout()
-			_, err := placement.Verify(cmd.Context(), opt)
+			_, err := verify.Run(cmd.Context(), opt)
 			return err
 		},
 	}

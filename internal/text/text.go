@@ -1,7 +1,10 @@
 // Package text holds the little wording helpers latmap's messages share.
 package text
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Count says n of a thing in English: "1 host", "4 hosts", "0 hosts".
 func Count(n int, what string) string {
@@ -9,4 +12,26 @@ func Count(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Percent prints a fraction as a percentage with one decimal: 0.123 is
+// "12.3%".
+func Percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// shellSpecial are the characters that make a POSIX shell word need
+// quoting (whitespace, quotes, expansions, operators, globs, comments).
+const shellSpecial = " \t\n'\"$&;|<>()*?[]#~`\\{}!"
+
+// ShellJoin prints a command line for people to paste into a POSIX
+// shell: each argument as it is when it is safe, else in single quotes
+// (a single quote inside as '\'').
+func ShellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, shellSpecial) {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
 }

@@ -19,11 +19,12 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/internal/version"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
-	"github.com/latmap/latmap/placement"
 	"github.com/latmap/latmap/plots"
 )
 
@@ -339,7 +340,7 @@ func splitTraffic(p *profile.Profile) *trafficSplit {
 
 type advice struct {
 	Path        string
-	Result      placement.Result
+	Result      placefile.Advice
 	Reference   string
 	Nodes       []nodeBox
 	Launch      string
@@ -350,7 +351,7 @@ type advice struct {
 }
 
 type predictionRow struct {
-	placement.Prediction
+	placefile.Prediction
 	Speedup float64 // reference run / this run
 }
 
@@ -384,7 +385,7 @@ func adviceSection(path string) (*advice, error) {
 		sec.Predictions = append(sec.Predictions, row)
 	}
 	sec.PerfectRun = r.PerfectRun
-	sec.Launch = strings.Join(r.Launch, " ")
+	sec.Launch = text.ShellJoin(r.Launch)
 	byHost := map[string][]int{}
 	var hosts []string
 	for _, rp := range r.Placement {
@@ -402,17 +403,17 @@ func adviceSection(path string) (*advice, error) {
 }
 
 // verifyRunsFile is the runs table of a verification directory.
-const verifyRunsFile = placement.VerifyRunsFile
+const verifyRunsFile = placefile.VerifyRunsFile
 
 type verification struct {
 	Path string
-	Meta *placement.Verification
-	Runs []placement.VerifyRun
+	Meta *placefile.Verification
+	Runs []placefile.VerifyRun
 }
 
 // verifySection reads a verification directory (latmap verify).
 func verifySection(path string) (*verification, error) {
-	v, runs, err := placement.ReadVerification(path)
+	v, runs, err := placefile.ReadVerification(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package placement
+package placefile
 
 import (
 	"bufio"
@@ -24,12 +24,12 @@ var (
 	rankOrder    = regexp.MustCompile(`^\d+(\s*,\s*\d+)*$`)
 )
 
-// ReadPlacementFile reads a placement in any format latmap place writes
+// Read reads a placement in any format latmap place writes
 // (Open MPI rankfile, MPICH machine file with its binding lists, Slurm
 // SLURM_HOSTFILE with the --cpu-bind=map_cpu list of its header, Cray
 // MPICH_RANK_ORDER) or one written by hand or another tool in those
 // formats, and returns where each rank goes and the format it read.
-func ReadPlacementFile(path string) ([]RankSlot, string, error) {
+func Read(path string) ([]RankSlot, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("--current: %w", err)
@@ -170,58 +170,4 @@ func readRankOrder(lines []string, bad func(int, string) error) ([]RankSlot, str
 		out[x[0]] = RankSlot{Group: x[1], CPU: -1}
 	}
 	return out, FormatCray, nil
-}
-
-// slotsOf maps a placement file's ranks onto the machine's slots: the
-// slot of the named host and cpu; without a cpu, the host's next usable
-// slot in socket and cpu order; a Cray group takes the group-th host.
-func (m *Machine) slotsOf(ranks []RankSlot, n int) ([]int32, error) {
-	if len(ranks) != n {
-		return nil, fmt.Errorf("--current places %d ranks, the traffic has %d", len(ranks), n)
-	}
-	perNode, _, err := m.usable(SelectOptions{})
-	if err != nil {
-		return nil, err
-	}
-	host := map[string]int{}
-	for i, h := range m.Hosts {
-		host[h] = i
-	}
-	used := map[int32]bool{}
-	next := make([]int, len(perNode))
-	out := make([]int32, n)
-	for r, rs := range ranks {
-		node, ok := host[rs.Host]
-		if rs.Group >= 0 {
-			node, ok = rs.Group, rs.Group < len(m.Hosts)
-		}
-		if !ok {
-			return nil, fmt.Errorf("--current: rank %d goes to %s, which the survey did not measure (hosts: %s)", r, rs.Host, hostList(m.Hosts))
-		}
-		slot := int32(-1)
-		if rs.CPU >= 0 {
-			for _, s := range perNode[node] {
-				if m.Slots[s].CPU == rs.CPU {
-					slot = s
-				}
-			}
-			if slot < 0 {
-				return nil, fmt.Errorf("--current: rank %d goes to %s cpu %d, which the survey did not measure", r, m.Hosts[node], rs.CPU)
-			}
-		} else {
-			for next[node] < len(perNode[node]) && used[perNode[node][next[node]]] {
-				next[node]++
-			}
-			if next[node] == len(perNode[node]) {
-				return nil, fmt.Errorf("--current: more ranks on %s than the survey measured slots there (%d)", m.Hosts[node], len(perNode[node]))
-			}
-			slot = perNode[node][next[node]]
-		}
-		if used[slot] {
-			return nil, fmt.Errorf("--current: rank %d shares %s cpu %d with another rank", r, m.Slots[slot].Host, m.Slots[slot].CPU)
-		}
-		used[slot] = true
-		out[r] = slot
-	}
-	return out, nil
 }

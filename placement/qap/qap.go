@@ -1,7 +1,8 @@
-package placement
+package qap
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,27 +10,28 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// QAP is a Quadratic Assignment Problem: place N facilities on N
+// Problem is a Quadratic Assignment Problem: place N facilities on N
 // locations minimising sum over terms t, i, j of A_t[i][j] * B_t[p(i)][p(j)].
-// Placement is a QAP with two terms (messages x latency, bytes x inverse
+// Placement is a Problem with two terms (messages x latency, bytes x inverse
 // bandwidth); QAPLIB instances have one.
-type QAP struct {
+type Problem struct {
 	N     int
-	Terms []QAPTerm
+	Terms []Term
 }
 
-// QAPTerm is one flow matrix A and one distance matrix B, row-major N x N.
-type QAPTerm struct {
+// Term is one flow matrix A and one distance matrix B, row-major N x N.
+type Term struct {
 	A, B []float64
 }
 
 // ParseQAPLIB reads an instance in QAPLIB's format: n, then the n x n
 // matrix A, then B (whitespace-separated integers or decimals).
-func ParseQAPLIB(r io.Reader) (*QAP, error) {
+func ParseQAPLIB(r io.Reader) (*Problem, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	sc.Split(bufio.ScanWords)
@@ -54,7 +56,7 @@ func ParseQAPLIB(r io.Reader) (*QAP, error) {
 	if float64(n) != nf || n < 1 || n > 4096 {
 		return nil, fmt.Errorf("qaplib: size %v is not an integer in 1..4096", nf)
 	}
-	t := QAPTerm{A: make([]float64, n*n), B: make([]float64, n*n)}
+	t := Term{A: make([]float64, n*n), B: make([]float64, n*n)}
 	for _, m := range []struct {
 		name string
 		v    []float64
@@ -65,11 +67,11 @@ func ParseQAPLIB(r io.Reader) (*QAP, error) {
 			}
 		}
 	}
-	return &QAP{N: n, Terms: []QAPTerm{t}}, nil
+	return &Problem{N: n, Terms: []Term{t}}, nil
 }
 
 // Cost is the objective of permutation p (p[i] = location of facility i).
-func (q *QAP) Cost(p []int) float64 {
+func (q *Problem) Cost(p []int) float64 {
 	n := q.N
 	s := 0.0
 	for _, t := range q.Terms {
@@ -84,7 +86,7 @@ func (q *QAP) Cost(p []int) float64 {
 
 // swapDelta is the change of Cost when facilities r and s exchange
 // locations, in O(N) (Taillard's formula for asymmetric matrices).
-func (q *QAP) swapDelta(p []int, r, s int) float64 {
+func (q *Problem) swapDelta(p []int, r, s int) float64 {
 	n := q.N
 	pr, ps := p[r], p[s]
 	d := 0.0
@@ -104,8 +106,8 @@ func (q *QAP) swapDelta(p []int, r, s int) float64 {
 	return d
 }
 
-// QAPOptions tune SolveQAP.
-type QAPOptions struct {
+// Options tune SolveQAP.
+type Options struct {
 	// Restarts is the number of independent random starts (default 16).
 	Restarts int
 	// Iterations is the number of perturb-and-descend steps per start
@@ -123,7 +125,7 @@ type QAPOptions struct {
 // perturbs the current permutation with a few random swaps and descends
 // again, keeping the result when it is no worse. It is a heuristic: it
 // returns the best permutation found, deterministic for a given Seed.
-func SolveQAP(q *QAP, opt QAPOptions) ([]int, float64) {
+func Solve(q *Problem, opt Options) ([]int, float64) {
 	if opt.Restarts <= 0 {
 		opt.Restarts = 16
 	}
@@ -169,7 +171,7 @@ func SolveQAP(q *QAP, opt QAPOptions) ([]int, float64) {
 	return res[best].p, res[best].cost
 }
 
-func (q *QAP) iteratedLocalSearch(rng *rand.Rand, start []int, iters int) ([]int, float64) {
+func (q *Problem) iteratedLocalSearch(rng *rand.Rand, start []int, iters int) ([]int, float64) {
 	n := q.N
 	cur := start
 	if cur == nil {
@@ -202,7 +204,7 @@ func (q *QAP) iteratedLocalSearch(rng *rand.Rand, start []int, iters int) ([]int
 }
 
 // descend applies the best improving pair swap until none improves.
-func (q *QAP) descend(p []int) {
+func (q *Problem) descend(p []int) {
 	n := q.N
 	for {
 		bd, br, bs := 0.0, -1, -1
@@ -220,8 +222,8 @@ func (q *QAP) descend(p []int) {
 	}
 }
 
-// QAPResult is what latmap place --qaplib prints.
-type QAPResult struct {
+// Result is what latmap place --qaplib prints.
+type Result struct {
 	File string  `json:"file"`
 	N    int     `json:"n"`
 	Cost float64 `json:"cost"`
@@ -232,8 +234,8 @@ type QAPResult struct {
 	Seconds     float64 `json:"seconds"`
 }
 
-// SolveQAPLIBFile solves a QAPLIB instance file with SolveQAP.
-func SolveQAPLIBFile(path string, opt QAPOptions) (*QAPResult, error) {
+// SolveFile solves a QAPLIB instance file with SolveQAP.
+func SolveFile(path string, opt Options) (*Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("qaplib: %w", err)
@@ -244,10 +246,30 @@ func SolveQAPLIBFile(path string, opt QAPOptions) (*QAPResult, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t0 := time.Now()
-	p, c := SolveQAP(q, opt)
-	r := &QAPResult{File: path, N: q.N, Cost: c, Restarts: opt.Restarts, Seconds: time.Since(t0).Seconds()}
+	p, c := Solve(q, opt)
+	r := &Result{File: path, N: q.N, Cost: c, Restarts: opt.Restarts, Seconds: time.Since(t0).Seconds()}
 	for _, x := range p {
 		r.Permutation = append(r.Permutation, x+1)
 	}
 	return r, nil
+}
+
+// RunFile solves a QAPLIB instance file and prints its cost and
+// permutation to w (latmap place --qaplib), or the Result as JSON.
+func RunFile(w io.Writer, path string, opt Options, asJSON bool) error {
+	r, err := SolveFile(path, opt)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	perm := make([]string, len(r.Permutation))
+	for i, x := range r.Permutation {
+		perm[i] = strconv.Itoa(x)
+	}
+	_, err = fmt.Fprintf(w, "%s: n=%d cost %g (best of %d restarts, seed %d, %.2f s)\n%s\n", r.File, r.N, r.Cost, opt.Restarts, opt.Seed, r.Seconds, strings.Join(perm, " "))
+	return err
 }

@@ -1,74 +1,27 @@
-package placement
+package verify
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/gocarina/gocsv"
-
-	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/internal/version"
+	"github.com/latmap/latmap/mapper/placefile"
 )
 
-// Verification directory files (latmap verify -o DIR).
-const (
-	VerifyMetaFile = "meta.json"
-	VerifyRunsFile = "runs.csv"
-)
-
-// Verification is a verification directory's meta.json: the A/B of the
-// launch command as given ("current") against the same command with the
-// placement file ("proposal").
-type Verification struct {
-	Tool            string    `json:"tool"`
-	Version         string    `json:"version"`
-	Start           time.Time `json:"start"`
-	End             time.Time `json:"end"`
-	RunsPerVariant  int       `json:"runs_per_variant"`
-	CurrentCommand  []string  `json:"current_command"`
-	ProposalCommand []string  `json:"proposal_command"`
-	// ProposalEnv are the variables set for the proposal runs only
-	// (SLURM_HOSTFILE for srun).
-	ProposalEnv    []string `json:"proposal_env,omitempty"`
-	PlacementFile  string   `json:"placement_file"`
-	Place          string   `json:"place,omitempty"`
-	CurrentMedian  float64  `json:"current_median_s"`
-	ProposalMedian float64  `json:"proposal_median_s"`
-	// Speedup is CurrentMedian / ProposalMedian; SpeedupCI95 its 95%
-	// bootstrap interval (2,000 resamples of each variant's runs, seed 1).
-	Speedup     float64    `json:"speedup"`
-	SpeedupCI95 [2]float64 `json:"speedup_ci95"`
-	// PredictedSpeedup is latmap place's (with --place): the run it
-	// predicted for the current placement (or its reference, block or
-	// cyclic, when the current one was unknown) over the proposal's.
-	PredictedSpeedup float64 `json:"predicted_speedup,omitempty"`
-	PredictedOver    float64 `json:"predicted_over_measured,omitempty"`
-	PredictedAgainst string  `json:"predicted_against,omitempty"`
-}
-
-// VerifyRun is one row of runs.csv.
-type VerifyRun struct {
-	Run     int     `csv:"run"`
-	Variant string  `csv:"variant"`
-	Wall    float64 `csv:"wall_s"`
-	Exit    int     `csv:"exit_status"`
-}
-
-// VerifyOptions are latmap verify's settings.
-type VerifyOptions struct {
+// Options are latmap verify's settings.
+type Options struct {
 	Output string // the verification directory to write
 	File   string // the placement file latmap place wrote
 	// Place is latmap place --json's output for the same placement, to
@@ -87,9 +40,9 @@ type VerifyOptions struct {
 	Out io.Writer
 }
 
-// Verify runs the launch command as given and with the placement file,
+// Run runs the launch command as given and with the placement file,
 // alternating, Runs times each, and writes the verification directory.
-func Verify(ctx context.Context, opt VerifyOptions) (*Verification, error) {
+func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if opt.Out == nil {
 		opt.Out = os.Stdout
 	}
@@ -121,21 +74,21 @@ func Verify(ctx context.Context, opt VerifyOptions) (*Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
-		CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}
-	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", quoteArgs(opt.Command), quoteArgs(append(append([]string(nil), env...), prop...)))
+	v := &placefile.Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
+		VerifyCommands: placefile.VerifyCommands{CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}}
+	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", text.ShellJoin(opt.Command), text.ShellJoin(append(append([]string(nil), env...), prop...)))
 	runs, err := alternate(ctx, opt, prop, env)
 	if err != nil {
 		return nil, err
 	}
 	v.End = time.Now()
-	v.summarise(runs)
+	summarise(v, runs)
 	if opt.Place != "" {
-		if err := v.predicted(opt.Place); err != nil {
+		if err := predicted(v, opt.Place); err != nil {
 			return nil, err
 		}
 	}
-	if err := writeVerification(opt.Output, opt.Force, v, runs); err != nil {
+	if err := placefile.WriteVerification(opt.Output, opt.Force, v, runs); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(opt.Out, "latmap verify: current %.3f s, proposal %.3f s (medians of %d runs each): measured speedup %.2fx (95%% interval %.2f-%.2f)",
@@ -149,8 +102,8 @@ func Verify(ctx context.Context, opt VerifyOptions) (*Verification, error) {
 
 // alternate runs current, proposal, current, ... and stops at the first
 // failed run, with its output.
-func alternate(ctx context.Context, opt VerifyOptions, prop, env []string) ([]VerifyRun, error) {
-	var runs []VerifyRun
+func alternate(ctx context.Context, opt Options, prop, env []string) ([]placefile.VerifyRun, error) {
+	var runs []placefile.VerifyRun
 	for i := 0; i < 2*opt.Runs; i++ {
 		variant, argv, extra := "current", opt.Command, []string(nil)
 		if i%2 == 1 {
@@ -169,16 +122,16 @@ func alternate(ctx context.Context, opt VerifyOptions, prop, env []string) ([]Ve
 			}
 			code = ee.ExitCode()
 			opt.Out.Write(out)
-			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s", variant, i/2+1, code, quoteArgs(argv))
+			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s", variant, i/2+1, code, text.ShellJoin(argv))
 		}
-		runs = append(runs, VerifyRun{Run: i + 1, Variant: variant, Wall: wall, Exit: code})
+		runs = append(runs, placefile.VerifyRun{Run: i + 1, Variant: variant, Wall: wall, Exit: code})
 		fmt.Fprintf(opt.Out, "latmap verify: run %d/%d %s %.3f s\n", i+1, 2*opt.Runs, variant, wall)
 	}
 	return runs, nil
 }
 
 // summarise fills the medians, the speedup and its bootstrap interval.
-func (v *Verification) summarise(runs []VerifyRun) {
+func summarise(v *placefile.Verification, runs []placefile.VerifyRun) {
 	var cur, prop []float64
 	for _, r := range runs {
 		if r.Variant == "current" {
@@ -215,53 +168,18 @@ func bootstrapRatio(a, b []float64, resamples int) [2]float64 {
 // speedup: the current placement's predicted run (or the reference
 // place compared with, when the current one was unknown) over the
 // proposal's.
-func (v *Verification) predicted(path string) error {
-	b, err := os.ReadFile(path)
+func predicted(v *placefile.Verification, path string) error {
+	a, err := placefile.ReadAdvice(path)
 	if err != nil {
 		return fmt.Errorf("--place: %w", err)
 	}
-	var r Result
-	if err := json.Unmarshal(b, &r); err != nil || len(r.Predictions) == 0 {
-		return fmt.Errorf("--place %s: not the output of latmap place --json (%v)", path, err)
-	}
-	ref, prop := r.reference(), r.Predictions[len(r.Predictions)-1]
+	ref, prop := a.Reference(), a.ProposalPrediction()
 	if prop.Name != "proposal" || prop.Run <= 0 {
 		return fmt.Errorf("--place %s: no proposal prediction", path)
 	}
 	v.PredictedSpeedup, v.PredictedAgainst = ref.Run/prop.Run, ref.Name
 	v.PredictedOver = v.PredictedSpeedup / v.Speedup
 	return nil
-}
-
-func writeVerification(dir string, force bool, v *Verification, runs []VerifyRun) error {
-	return atomicdir.Write(dir, force, func(tmp string) error {
-		if err := atomicdir.CreateFile(filepath.Join(tmp, VerifyRunsFile), func(w io.Writer) error { return gocsv.Marshal(runs, w) }); err != nil {
-			return err
-		}
-		return atomicdir.WriteJSON(filepath.Join(tmp, VerifyMetaFile), v)
-	})
-}
-
-// ReadVerification reads a verification directory.
-func ReadVerification(dir string) (*Verification, []VerifyRun, error) {
-	b, err := os.ReadFile(filepath.Join(dir, VerifyMetaFile))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading verification %s: %w", dir, err)
-	}
-	v := &Verification{}
-	if err := json.Unmarshal(b, v); err != nil {
-		return nil, nil, fmt.Errorf("reading verification %s: %s: %w", dir, VerifyMetaFile, err)
-	}
-	f, err := os.Open(filepath.Join(dir, VerifyRunsFile))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading verification %s: %w", dir, err)
-	}
-	defer f.Close()
-	var runs []VerifyRun
-	if err := gocsv.Unmarshal(f, &runs); err != nil {
-		return nil, nil, fmt.Errorf("reading verification %s: %s: %w", dir, VerifyRunsFile, err)
-	}
-	return v, runs, nil
 }
 
 // Launch-line options that choose a mapping, which the placement file
@@ -289,11 +207,11 @@ var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
 // format names the file's format when it has no latmap header ("": read
 // the header).
 func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (argv, env []string, err error) {
-	want, bind, err := placementFileFormat(file, format)
+	want, bind, err := placefile.Detect(file, format)
 	if err != nil {
 		return nil, nil, err
 	}
-	need := map[launcher.Launcher]string{launcher.OpenMPI: FormatOpenMPI, launcher.Hydra: FormatMPICH, launcher.Slurm: FormatSlurm}[l]
+	need := map[launcher.Launcher]string{launcher.OpenMPI: placefile.FormatOpenMPI, launcher.Hydra: placefile.FormatMPICH, launcher.Slurm: placefile.FormatSlurm}[l]
 	if want != need {
 		return nil, nil, fmt.Errorf("%s is a %s file, but the launcher is %s, which takes a %s file (latmap place --format %s)", file, want, l, need, need)
 	}
@@ -315,69 +233,15 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (ar
 		a := cmd[i]
 		name, _, hasEq := strings.Cut(a, "=")
 		switch {
-		case contains(opts.flags, a):
+		case slices.Contains(opts.flags, a):
 			continue
-		case contains(opts.withValue, name) && hasEq:
+		case slices.Contains(opts.withValue, name) && hasEq:
 			continue
-		case contains(opts.withValue, a):
+		case slices.Contains(opts.withValue, a):
 			i++ // and its value
 			continue
 		}
 		argv = append(argv, a)
 	}
 	return argv, env, nil
-}
-
-// placementFileFormat tells which launcher file latmap place wrote, from
-// its comment header (or format, when given), and for Slurm the cpu
-// binding the header gives.
-func placementFileFormat(path, format string) (string, string, error) {
-	switch format {
-	case "", FormatOpenMPI, FormatMPICH, FormatSlurm:
-	default:
-		return "", "", fmt.Errorf("--format %q: verify takes openmpi, mpich or slurm files", format)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", "", fmt.Errorf("--rankfile: %w", err)
-	}
-	defer f.Close()
-	var found, bind string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "#") {
-			break
-		}
-		switch {
-		case strings.Contains(line, "Open MPI rankfile"):
-			found = FormatOpenMPI
-		case strings.Contains(line, "MPICH (Hydra) machine file"):
-			found = FormatMPICH
-		case strings.Contains(line, "Slurm SLURM_HOSTFILE"):
-			found = FormatSlurm
-		}
-		if _, b, ok := strings.Cut(line, "--cpu-bind="); ok {
-			bind, _, _ = strings.Cut(b, " ")
-		}
-	}
-	if format != "" {
-		return format, bind, nil
-	}
-	if found == "" {
-		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o, or say which with --format openmpi|mpich|slurm", path)
-	}
-	return found, bind, nil
-}
-
-// quoteArgs prints a command line for people to copy.
-func quoteArgs(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t'\"$*?;&|<>()") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		q[i] = a
-	}
-	return strings.Join(q, " ")
 }

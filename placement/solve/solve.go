@@ -1,4 +1,4 @@
-package placement
+package solve
 
 import (
 	"fmt"
@@ -8,10 +8,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/qap"
 )
 
-// SolveOptions tune Solve.
-type SolveOptions struct {
+// Options tune Solve.
+type Options struct {
 	// Seed makes the randomised trials reproducible.
 	Seed uint64
 	// Trials is the number of multilevel constructions (trial 0 visits
@@ -29,7 +33,7 @@ type SolveOptions struct {
 	Descent int
 }
 
-func (opt *SolveOptions) defaults(n int) {
+func (opt *Options) defaults(n int) {
 	if opt.Trials <= 0 {
 		opt.Trials = 3
 	}
@@ -47,17 +51,9 @@ func (opt *SolveOptions) defaults(n int) {
 	}
 }
 
-// Candidate is one placement the solver considered.
-type Candidate struct {
-	Name string `json:"name"`
-	// Cost is the summed pairwise transfer time (the tie-break).
-	Cost float64 `json:"cost_s"`
-	// Run is the predicted run (the objective).
-	Run float64 `json:"predicted_run_s"`
-	// Refined is true when refinement ran on it.
-	Refined bool `json:"refined"`
-	Swaps   int  `json:"swaps"`
-}
+// Candidate is one placement the solver considered (as the advice
+// records it).
+type Candidate = placefile.Candidate
 
 // Start is a placement the solver must consider: it is a candidate as it
 // is, and a start for refinement.
@@ -83,11 +79,11 @@ type Solution struct {
 	Candidates []Candidate
 }
 
-// Solve proposes a placement of t's ranks on the given slots with the
+// Pairwise proposes a placement of t's ranks on the given slots with the
 // pairwise model and no fixed times: the smallest largest per-rank
-// transfer, then the smallest total (see Model.Solve).
-func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution, error) {
-	return pairwiseModel(m).Solve(t, nil, slots, nil, opt)
+// transfer, then the smallest total (see Solve).
+func Pairwise(m *model.Machine, t *model.Traffic, slots []int32, opt Options) (*Solution, error) {
+	return Solve(model.Pairwise(m), t, nil, slots, nil, opt)
 }
 
 // Solve proposes a placement of t's ranks on the given slots (exactly t.N
@@ -102,7 +98,7 @@ func (m *Machine) Solve(t *Traffic, slots []int32, opt SolveOptions) (*Solution,
 // exchanges of the slowest rank (or its node's ranks) that lower it. Every
 // start is also a candidate as it is, so the proposal is never predicted
 // worse than any of them.
-func (md *Model) Solve(t *Traffic, base []float64, slots []int32, starts []Start, opt SolveOptions) (*Solution, error) {
+func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, starts []Start, opt Options) (*Solution, error) {
 	if len(slots) != t.N {
 		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
 	}
@@ -112,13 +108,13 @@ func (md *Model) Solve(t *Traffic, base []float64, slots []int32, starts []Start
 		}
 	}
 	opt.defaults(t.N)
-	block := Block(slots, t.N)
+	block := model.Block(slots, t.N)
 	starts = append([]Start{{"block", block}, {"cyclic", md.Cyclic(slots, t.N)}}, starts...)
-	cands, places := md.buildStarts(t, base, slots, starts, opt)
-	cands, places = md.refineBest(t, base, cands, places, opt)
+	cands, places := buildStarts(md, t, base, slots, starts, opt)
+	cands, places = refineBest(md, t, base, cands, places, opt)
 	best := 0
 	for i := range cands {
-		if (objective{cands[i].Run, cands[i].Cost}).better(objective{cands[best].Run, cands[best].Cost}) {
+		if (model.Objective{Run: cands[i].Run, Transfer: cands[i].Cost}).Better(model.Objective{Run: cands[best].Run, Transfer: cands[best].Cost}) {
 			best = i
 		}
 	}
@@ -130,7 +126,7 @@ func (md *Model) Solve(t *Traffic, base []float64, slots []int32, starts []Start
 
 // buildStarts builds the multilevel trials in parallel and prices them
 // with the given starts: the candidates, trials first.
-func (md *Model) buildStarts(t *Traffic, base []float64, slots []int32, starts []Start, opt SolveOptions) ([]Candidate, [][]int32) {
+func buildStarts(md *model.Model, t *model.Traffic, base []float64, slots []int32, starts []Start, opt Options) ([]Candidate, [][]int32) {
 	type job struct {
 		name  string
 		build func() []int32
@@ -147,7 +143,7 @@ func (md *Model) buildStarts(t *Traffic, base []float64, slots []int32, starts [
 			if tr > 0 {
 				rng = rand.New(rand.NewPCG(opt.Seed, uint64(tr)))
 			}
-			return md.construct(t, slots, rng)
+			return construct(md.Machine, t, slots, rng)
 		}})
 	}
 	for _, s := range starts {
@@ -158,7 +154,7 @@ func (md *Model) buildStarts(t *Traffic, base []float64, slots []int32, starts [
 	cands := make([]Candidate, len(jobs))
 	parallel(opt.Workers, len(jobs), func(i int) {
 		places[i] = jobs[i].build()
-		o := newEvaluator(md, t, base, places[i]).objective()
+		o := model.NewEvaluator(md, t, base, places[i]).Objective()
 		cands[i] = Candidate{Name: jobs[i].name, Cost: o.Transfer, Run: o.Run}
 	})
 	return cands, places
@@ -167,13 +163,13 @@ func (md *Model) buildStarts(t *Traffic, base []float64, slots []int32, starts [
 // refineBest refines the best start, and the next ones (up to opt.Refine)
 // when they are within RefineMargin of it; each refined placement is a new
 // candidate, the start stays one as it is.
-func (md *Model) refineBest(t *Traffic, base []float64, cands []Candidate, places [][]int32, opt SolveOptions) ([]Candidate, [][]int32) {
+func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candidate, places [][]int32, opt Options) ([]Candidate, [][]int32) {
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	obj := func(i int) objective { return objective{cands[i].Run, cands[i].Cost} }
-	sort.SliceStable(order, func(x, y int) bool { return obj(order[x]).better(obj(order[y])) })
+	obj := func(i int) model.Objective { return model.Objective{Run: cands[i].Run, Transfer: cands[i].Cost} }
+	sort.SliceStable(order, func(x, y int) bool { return obj(order[x]).Better(obj(order[y])) })
 	top := obj(order[0])
 	pick := []int{order[0]}
 	for _, i := range order[1:min(opt.Refine, len(order))] {
@@ -186,7 +182,7 @@ func (md *Model) refineBest(t *Traffic, base []float64, cands []Candidate, place
 	parallel(opt.Workers, len(pick), func(x int) {
 		i := pick[x]
 		p := append([]int32(nil), places[i]...)
-		swaps, o := md.refine(t, base, p, opt)
+		swaps, o := refine(md, t, base, p, opt)
 		refined[x] = Candidate{Name: cands[i].Name, Cost: o.Transfer, Run: o.Run, Refined: true, Swaps: swaps}
 		placed[x] = p
 	})
@@ -228,52 +224,9 @@ func parallel(workers, n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// groupSlots groups slots by key, groups in order of first appearance,
-// slots in their order; keys[i] is group i's key.
-func groupSlots(slots []int32, key func(int32) int) (groups [][]int32, keys []int) {
-	idx := map[int]int{}
-	for _, s := range slots {
-		k := key(s)
-		g, ok := idx[k]
-		if !ok {
-			g = len(groups)
-			idx[k] = g
-			groups = append(groups, nil)
-			keys = append(keys, k)
-		}
-		groups[g] = append(groups[g], s)
-	}
-	return groups, keys
-}
-
-// nodeGroups groups slots by node, keeping their order.
-func (m *Machine) nodeGroups(slots []int32) [][]int32 {
-	g, _ := groupSlots(slots, func(s int32) int { return m.Slots[s].Node })
-	return g
-}
-
-// socketGroups splits one node's slots by socket (ascending socket).
-func (m *Machine) socketGroups(slots []int32) [][]int32 {
-	groups, keys := groupSlots(slots, func(s int32) int { return m.Slots[s].Socket })
-	sort.Sort(groupsByKey{keys, groups})
-	return groups
-}
-
-type groupsByKey struct {
-	keys   []int
-	groups [][]int32
-}
-
-func (g groupsByKey) Len() int           { return len(g.keys) }
-func (g groupsByKey) Less(i, j int) bool { return g.keys[i] < g.keys[j] }
-func (g groupsByKey) Swap(i, j int) {
-	g.keys[i], g.keys[j] = g.keys[j], g.keys[i]
-	g.groups[i], g.groups[j] = g.groups[j], g.groups[i]
-}
-
 // levelGap is the weight of cutting traffic between level inner and
 // outer: what it costs more to send it over the outer level.
-func levelGap(outer, inner LinkCost) func(msgs, bytes float64) float64 {
+func levelGap(outer, inner model.LinkCost) func(msgs, bytes float64) float64 {
 	return func(msgs, bytes float64) float64 {
 		return math.Max(0, outer.Cost(msgs, bytes)-inner.Cost(msgs, bytes))
 	}
@@ -281,23 +234,23 @@ func levelGap(outer, inner LinkCost) func(msgs, bytes float64) float64 {
 
 // construct builds a placement level by level: ranks to nodes, then to
 // sockets, then to cores in order.
-func (m *Machine) construct(t *Traffic, slots []int32, rng *rand.Rand) []int32 {
-	nodes := m.nodeGroups(slots)
+func construct(m *model.Machine, t *model.Traffic, slots []int32, rng *rand.Rand) []int32 {
+	nodes := m.NodeGroups(slots)
 	caps := make([]int, len(nodes))
 	for i, g := range nodes {
 		caps[i] = len(g)
 	}
-	intra := m.Levels[SameNode]
-	if intra == (LinkCost{}) {
-		intra = m.Levels[SameSocket]
+	intra := m.Levels[model.SameNode]
+	if intra == (model.LinkCost{}) {
+		intra = m.Levels[model.SameSocket]
 	}
-	g := fullGraph(t, levelGap(m.Levels[OtherNode], intra))
+	g := fullGraph(t, levelGap(m.Levels[model.Network], intra))
 	part := partition(g, caps, rng)
 	members := make([][]int32, len(nodes))
 	for r, p := range part {
 		members[p] = append(members[p], int32(r))
 	}
-	if perm := m.mapPartsToNodes(t, part, nodes); perm != nil {
+	if perm := mapPartsToNodes(m, t, part, nodes); perm != nil {
 		moved := make([][]int32, len(nodes))
 		for p, x := range perm {
 			moved[x] = members[p]
@@ -313,7 +266,7 @@ func (m *Machine) construct(t *Traffic, slots []int32, rng *rand.Rand) []int32 {
 		go func(p int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			m.placeInNode(t, members[p], nodes[p], place)
+			placeInNode(m, t, members[p], nodes[p], place)
 		}(p)
 	}
 	wg.Wait()
@@ -331,9 +284,9 @@ const MaxNodeQAP = 128
 // local search from the identity. It returns nil when there is nothing to
 // gain (level costs, fewer than 3 nodes, unequal node sizes, or more than
 // MaxNodeQAP nodes).
-func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []int {
+func mapPartsToNodes(m *model.Machine, t *model.Traffic, part []int32, nodes [][]int32) []int {
 	k := len(nodes)
-	if m.dense == nil || k < 3 || k > MaxNodeQAP {
+	if !m.PerPair() || k < 3 || k > MaxNodeQAP {
 		return nil
 	}
 	for _, n := range nodes {
@@ -371,12 +324,12 @@ func (m *Machine) mapPartsToNodes(t *Traffic, part []int32, nodes [][]int32) []i
 	if uniformOffDiagonal(lat, k) && uniformOffDiagonal(ib, k) {
 		return nil // every node pair costs the same: nothing to map
 	}
-	q := &QAP{N: k, Terms: []QAPTerm{{qm, lat}, {qb, ib}}}
+	q := &qap.Problem{N: k, Terms: []qap.Term{{A: qm, B: lat}, {A: qb, B: ib}}}
 	ident := make([]int, k)
 	for i := range ident {
 		ident[i] = i
 	}
-	perm, cost := SolveQAP(q, QAPOptions{Restarts: 2, Iterations: 8, Seed: 1, Workers: 1, Start: ident})
+	perm, cost := qap.Solve(q, qap.Options{Restarts: 2, Iterations: 8, Seed: 1, Workers: 1, Start: ident})
 	if cost >= q.Cost(ident) {
 		return nil
 	}
@@ -406,8 +359,8 @@ func uniformOffDiagonal(c []float64, k int) bool {
 
 // placeInNode assigns ranks to one node's slots: partitioned into sockets
 // when the node has several, then in rank order onto cpus in order.
-func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []int32) {
-	socks := m.socketGroups(slots)
+func placeInNode(m *model.Machine, t *model.Traffic, ranks []int32, slots []int32, place []int32) {
+	socks := m.SocketGroups(slots)
 	if len(socks) <= 1 || len(ranks) <= 1 {
 		for i, r := range ranks {
 			place[r] = slots[i]
@@ -418,7 +371,7 @@ func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []
 	for i, s := range socks {
 		caps[i] = len(s)
 	}
-	sub := subgraph(t, ranks, levelGap(m.Levels[SameNode], m.Levels[SameSocket]))
+	sub := subgraph(t, ranks, levelGap(m.Levels[model.SameNode], m.Levels[model.SameSocket]))
 	sp := partition(sub, caps, nil)
 	next := make([]int, len(socks))
 	for i, r := range ranks {
@@ -432,11 +385,11 @@ func (m *Machine) placeInNode(t *Traffic, ranks []int32, slots []int32, place []
 // transfer without raising the slowest rank (refineSwaps), then exchanges
 // that lower the slowest rank (descend). It returns the number of swaps
 // and the placement's objective.
-func (md *Model) refine(t *Traffic, base []float64, place []int32, opt SolveOptions) (int, objective) {
-	sw := md.newSwapper(t, base, place)
+func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options) (int, model.Objective) {
+	sw := newSwapper(md, t, base, place)
 	n := sw.refineSwaps(opt.MaxPasses)
 	n += sw.descend(opt.Descent)
-	return n, sw.ev.objective()
+	return n, sw.ev.Objective()
 }
 
 // refineSwaps improves the placement by exchanging pairs of ranks. A rank
@@ -483,9 +436,9 @@ func (sw *swapper) refineSwaps(maxPasses int) int {
 // swapUnlessSlower exchanges ranks i and j unless that makes the slowest
 // rank slower, and reports whether it did.
 func (sw *swapper) swapUnlessSlower(i, j int32) bool {
-	before := sw.ev.tree.max()
+	before := sw.ev.MaxRun()
 	sw.swap(i, j)
-	if after := sw.ev.tree.max(); after > before+objEps*before {
+	if after := sw.ev.MaxRun(); after > before+model.ObjEps*before {
 		sw.swap(i, j)
 		return false
 	}
@@ -502,12 +455,12 @@ func (sw *swapper) descend(budget int) int {
 	ev := sw.ev
 	swaps := 0
 	for budget > 0 {
-		cur := ev.objective()
-		c := ev.critical()
+		cur := ev.Objective()
+		c := ev.Critical()
 		if c < 0 {
 			break
 		}
-		if comm, _ := ev.comm(c); comm == 0 {
+		if comm, _ := ev.Comm(c); comm == 0 {
 			break // the slowest rank does not communicate
 		}
 		bi, bj, best := int32(-1), int32(-1), cur
@@ -519,7 +472,7 @@ func (sw *swapper) descend(budget int) int {
 						continue
 					}
 					budget--
-					if o := ev.try(u, j); o.better(best) {
+					if o := ev.Try(u, j); o.Better(best) {
 						bi, bj, best = u, j, o
 					}
 				}
@@ -546,13 +499,13 @@ const maxMovers = 8
 func (sw *swapper) movers(c int32) []int32 {
 	ev := sw.ev
 	out := []int32{c}
-	if _, bound := ev.comm(c); !bound {
+	if _, bound := ev.Comm(c); !bound {
 		return out
 	}
-	others := append([]int32(nil), ev.members[ev.node[c]]...)
+	others := append([]int32(nil), ev.Members(ev.Node(c))...)
 	sort.Slice(others, func(x, y int) bool {
 		a, b := others[x], others[y]
-		return ev.pOn[a]+ev.pOff[a] > ev.pOn[b]+ev.pOff[b]
+		return ev.Pairwise(a) > ev.Pairwise(b)
 	})
 	for _, u := range others {
 		if u != c && len(out) < maxMovers {
@@ -565,9 +518,9 @@ func (sw *swapper) movers(c int32) []int32 {
 // swapper holds what refineSwaps needs to price exchanging two ranks: who
 // sits on each slot, and the slots grouped by node and by (node, socket).
 type swapper struct {
-	m         *Machine
-	ev        *evaluator
-	t         *Traffic
+	m         *model.Machine
+	ev        *model.Evaluator
+	t         *model.Traffic
 	place     []int32 // rank -> slot, changed by swap
 	slotRank  []int32 // slot -> rank, -1 when free
 	nodeGroup []int32 // slot -> its node's group
@@ -587,10 +540,10 @@ type groupWeight struct {
 }
 
 // newSwapper prepares the exchanges of ranks among the slots of place.
-func (md *Model) newSwapper(t *Traffic, base []float64, place []int32) *swapper {
+func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32) *swapper {
 	m := md.Machine
 	slots := append([]int32(nil), place...)
-	sw := &swapper{m: m, ev: newEvaluator(md, t, base, place), t: t, place: place, slotRank: make([]int32, len(m.Slots)),
+	sw := &swapper{m: m, ev: model.NewEvaluator(md, t, base, place), t: t, place: place, slotRank: make([]int32, len(m.Slots)),
 		nodeGroup: make([]int32, len(m.Slots)), sockGroup: make([]int32, len(m.Slots))}
 	for i := range sw.slotRank {
 		sw.slotRank[i] = -1
@@ -616,7 +569,7 @@ func (md *Model) newSwapper(t *Traffic, base []float64, place []int32) *swapper 
 		sw.sockGroup[s] = group(sockID, [2]int{sl.Node, sl.Socket}, s)
 	}
 	sw.uniform = make([]bool, len(sw.groups))
-	if m.dense == nil {
+	if !m.PerPair() {
 		for g, sl := range sw.groups {
 			sw.uniform[g] = true
 			for _, s := range sl {
@@ -652,7 +605,7 @@ func (sw *swapper) moveGain(i int32, to int32, skip int32) (float64, float64) {
 			continue
 		}
 		c := sw.place[k]
-		x, y := sw.m.pairCost(to, c, t.Msgs[e], t.Bytes[e]), sw.m.pairCost(from, c, t.Msgs[e], t.Bytes[e])
+		x, y := sw.m.PairCost(to, c, t.Msgs[e], t.Bytes[e]), sw.m.PairCost(from, c, t.Msgs[e], t.Bytes[e])
 		d += x - y
 		abs += x + y
 	}
@@ -679,7 +632,7 @@ func (sw *swapper) candidateGroups(i int32) []groupWeight {
 		if g < 0 {
 			continue
 		}
-		w := sw.m.pairCost(a, b, t.Msgs[e], t.Bytes[e])
+		w := sw.m.PairCost(a, b, t.Msgs[e], t.Bytes[e])
 		found := false
 		for x := range cand {
 			if cand[x].g == g {
@@ -737,7 +690,7 @@ func (sw *swapper) bestPartner(i int32, cand []groupWeight) int32 {
 
 // swap exchanges the slots of ranks i and j.
 func (sw *swapper) swap(i, j int32) {
-	sw.ev.swap(i, j) // swaps sw.place too
+	sw.ev.Swap(i, j) // swaps sw.place too
 	sw.slotRank[sw.place[i]] = i
 	sw.slotRank[sw.place[j]] = j
 }

@@ -1,4 +1,4 @@
-package placement
+package qap
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 // QAPLIB instances with published optima (R. E. Burkard, S. E. Karisch,
 // F. Rendl, "QAPLIB - A Quadratic Assignment Problem Library", J. Global
 // Optimization 10:391-403, 1997; https://coral.ise.lehigh.edu/data-sets/qaplib/).
-// The optima are QAPLIB's; testdata/qaplib/README.md says where the data
+// The optima are QAPLIB's; testdata/README.md says where the data
 // came from.
 var qaplibOptima = map[string]float64{
 	"nug12":  578,
@@ -22,9 +22,9 @@ var qaplibOptima = map[string]float64{
 	"tai12a": 224416,
 }
 
-func readQAPLIB(t *testing.T, name string) (*QAP, []int) {
+func readQAPLIB(t *testing.T, name string) (*Problem, []int) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "qaplib", name+".dat"))
+	f, err := os.Open(filepath.Join("testdata", name+".dat"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func readQAPLIB(t *testing.T, name string) (*QAP, []int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join("testdata", "qaplib", name+".sln"))
+	b, err := os.ReadFile(filepath.Join("testdata", name+".sln"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestQAPSwapDelta(t *testing.T) {
 func TestSolveQAPReachesOptimum(t *testing.T) {
 	for name, opt := range qaplibOptima {
 		q, _ := readQAPLIB(t, name)
-		p, cost := SolveQAP(q, QAPOptions{Seed: 1})
+		p, cost := Solve(q, Options{Seed: 1})
 		if got := q.Cost(p); got != cost {
 			t.Errorf("%s: reported cost %v, permutation costs %v", name, cost, got)
 		}
@@ -103,8 +103,8 @@ func TestSolveQAPReachesOptimum(t *testing.T) {
 
 func TestSolveQAPDeterministic(t *testing.T) {
 	q, _ := readQAPLIB(t, "nug12")
-	a, ca := SolveQAP(q, QAPOptions{Seed: 7, Restarts: 4, Iterations: 50})
-	b, cb := SolveQAP(q, QAPOptions{Seed: 7, Restarts: 4, Iterations: 50, Workers: 1})
+	a, ca := Solve(q, Options{Seed: 7, Restarts: 4, Iterations: 50})
+	b, cb := Solve(q, Options{Seed: 7, Restarts: 4, Iterations: 50, Workers: 1})
 	if ca != cb {
 		t.Fatalf("same seed, different costs: %v vs %v", ca, cb)
 	}
@@ -143,7 +143,7 @@ func FuzzParseQAPLIB(f *testing.F) {
 }
 
 func BenchmarkQAPSwapDelta(b *testing.B) {
-	f, _ := os.Open(filepath.Join("testdata", "qaplib", "tai12a.dat"))
+	f, _ := os.Open(filepath.Join("testdata", "tai12a.dat"))
 	q, _ := ParseQAPLIB(f)
 	f.Close()
 	p := rand.New(rand.NewPCG(1, 1)).Perm(q.N)
@@ -152,15 +152,15 @@ func BenchmarkQAPSwapDelta(b *testing.B) {
 	}
 }
 
-func TestRunQAPLIB(t *testing.T) {
+func TestRunFile(t *testing.T) {
 	var buf strings.Builder
-	if _, err := Run(Options{QAPLIB: filepath.Join("testdata", "qaplib", "nug12.dat"), QAP: QAPOptions{Seed: 1, Restarts: 8}, Out: &buf}); err != nil {
+	if err := RunFile(&buf, filepath.Join("testdata", "nug12.dat"), Options{Seed: 1, Restarts: 8}, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "n=12 cost 578 ") {
 		t.Errorf("output %q, want the optimum 578", buf.String())
 	}
-	if _, err := Run(Options{QAPLIB: "/nonexistent.dat", Out: &buf}); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if err := RunFile(&buf, "/nonexistent.dat", Options{}, false); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
 }

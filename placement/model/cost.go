@@ -1,7 +1,8 @@
-package placement
+package model
 
 import (
 	"runtime"
+	"sort"
 	"sync"
 )
 
@@ -25,7 +26,7 @@ func (m *Machine) Cost(t *Traffic, place []int32) float64 {
 				for e := t.Start[i]; e < t.Start[i+1]; e++ {
 					j := t.Adj[e]
 					if int(j) > i {
-						s += m.pairCost(a, place[j], t.Msgs[e], t.Bytes[e])
+						s += m.PairCost(a, place[j], t.Msgs[e], t.Bytes[e])
 					}
 				}
 			}
@@ -47,7 +48,7 @@ func (m *Machine) RankTransfer(t *Traffic, place []int32) []float64 {
 	for i := 0; i < t.N; i++ {
 		a := place[i]
 		for e := t.Start[i]; e < t.Start[i+1]; e++ {
-			out[i] += m.pairCost(a, place[t.Adj[e]], t.Msgs[e], t.Bytes[e])
+			out[i] += m.PairCost(a, place[t.Adj[e]], t.Msgs[e], t.Bytes[e])
 		}
 	}
 	return out
@@ -63,7 +64,7 @@ func Block(slots []int32, n int) []int32 {
 // rank 0 on the first node, rank 1 on the second, ...; a full node is
 // skipped.
 func (m *Machine) Cyclic(slots []int32, n int) []int32 {
-	nodes := m.nodeGroups(slots)
+	nodes := m.NodeGroups(slots)
 	out := make([]int32, 0, n)
 	next := make([]int, len(nodes))
 	for len(out) < n {
@@ -78,4 +79,47 @@ func (m *Machine) Cyclic(slots []int32, n int) []int32 {
 		}
 	}
 	return out
+}
+
+// groupSlots groups slots by key, groups in order of first appearance,
+// slots in their order; keys[i] is group i's key.
+func groupSlots(slots []int32, key func(int32) int) (groups [][]int32, keys []int) {
+	idx := map[int]int{}
+	for _, s := range slots {
+		k := key(s)
+		g, ok := idx[k]
+		if !ok {
+			g = len(groups)
+			idx[k] = g
+			groups = append(groups, nil)
+			keys = append(keys, k)
+		}
+		groups[g] = append(groups[g], s)
+	}
+	return groups, keys
+}
+
+// NodeGroups groups slots by node, keeping their order.
+func (m *Machine) NodeGroups(slots []int32) [][]int32 {
+	g, _ := groupSlots(slots, func(s int32) int { return m.Slots[s].Node })
+	return g
+}
+
+// SocketGroups splits one node's slots by socket (ascending socket).
+func (m *Machine) SocketGroups(slots []int32) [][]int32 {
+	groups, keys := groupSlots(slots, func(s int32) int { return m.Slots[s].Socket })
+	sort.Sort(groupsByKey{keys, groups})
+	return groups
+}
+
+type groupsByKey struct {
+	keys   []int
+	groups [][]int32
+}
+
+func (g groupsByKey) Len() int           { return len(g.keys) }
+func (g groupsByKey) Less(i, j int) bool { return g.keys[i] < g.keys[j] }
+func (g groupsByKey) Swap(i, j int) {
+	g.keys[i], g.keys[j] = g.keys[j], g.keys[i]
+	g.groups[i], g.groups[j] = g.groups[j], g.groups[i]
 }

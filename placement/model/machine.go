@@ -1,34 +1,25 @@
-package placement
+package model
 
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// Level is how close two slots are in the machine's hierarchy.
+// Level is how close two slots are in the machine's hierarchy: SameSocket,
+// SameNode, then the shared levels above the node, innermost first
+// (Network, Network+1, ...; see Machine.NetGroups). The outermost level is
+// every pair of nodes that shares no group.
 type Level int
 
-// The hierarchy levels a slot pair can belong to.
+// The levels inside a node, and the first level above it.
 const (
 	SameSocket Level = iota
 	SameNode
-	OtherNode
-	numLevels
+	Network
 )
-
-var levelNames = [...]string{"same socket", "same node", "other node"}
-
-// String names the level.
-func (l Level) String() string {
-	if l < 0 || l >= numLevels {
-		return fmt.Sprintf("Level(%d)", int(l))
-	}
-	return levelNames[l]
-}
 
 // Slot is a place a rank can run: one rank of the survey (host + cpu).
 type Slot struct {
@@ -51,11 +42,31 @@ func (c LinkCost) Cost(msgs, bytes float64) float64 {
 	return msgs*c.Latency + bytes*c.InvBandwidth
 }
 
-// DefaultBandwidthGBps are the per-level bandwidths (GB/s, 1e9 bytes/s)
-// used when the survey has no bandwidth fit: same socket, same node, other
-// node. They are typical of a current cluster; set them with
-// --bandwidth-socket, --bandwidth-node, --bandwidth-net.
-var DefaultBandwidthGBps = [numLevels]float64{10, 8, 3}
+// Bandwidths are the bandwidths (GB/s, 1e9 bytes/s) a machine is priced
+// with when the survey has no bandwidth fit: between cores of one socket,
+// between sockets of one node, and between nodes (every level above the
+// node).
+type Bandwidths struct {
+	Socket, Node, Network float64
+}
+
+// DefaultBandwidths are typical of a current cluster (a chosen policy, not
+// a measurement: shared-memory copies of 8-10 GB/s, a 25 Gbit/s network
+// port); set them with --bandwidth-socket, --bandwidth-node,
+// --bandwidth-net, or measure them (latmap survey's default sizes write
+// fit.csv).
+func DefaultBandwidths() Bandwidths { return Bandwidths{Socket: 10, Node: 8, Network: 3} }
+
+// of is the bandwidth of level l in GB/s.
+func (b Bandwidths) of(l Level) float64 {
+	switch l {
+	case SameSocket:
+		return b.Socket
+	case SameNode:
+		return b.Node
+	}
+	return b.Network
+}
 
 // Machine is the set of slots and the cost of talking between any two.
 // When built from a survey with at most DenseLimit slots, every pair has its
@@ -63,12 +74,19 @@ var DefaultBandwidthGBps = [numLevels]float64{10, 8, 3}
 type Machine struct {
 	Slots []Slot
 	Hosts []string
+	// NetGroups are the shared levels above the node, innermost first:
+	// NetGroups[k][node] is the node's group at level Network+k (a leaf
+	// switch, then a middle switch, ...). Two nodes whose groups first
+	// agree at k are at level Network+k; nodes that share no group are at
+	// the outermost level, Network+len(NetGroups). None: every pair of
+	// nodes is at Network.
+	NetGroups [][]int32
 	// Levels holds each level's representative cost (median of the
-	// measured pairs of that level, or the value given).
-	Levels [numLevels]LinkCost
+	// measured pairs of that level, or the value given), by Level.
+	Levels []LinkCost
 	// LevelPairs counts slot pairs per level, LevelMeasured the measured ones.
-	LevelPairs    [numLevels]int
-	LevelMeasured [numLevels]int
+	LevelPairs    []int
+	LevelMeasured []int
 	// Filled is the number of slot pairs the survey did not measure and
 	// that were given their level's median.
 	Filled int
@@ -92,14 +110,47 @@ type denseCost struct {
 }
 
 // DenseLimit is the largest survey kept as a full pair-cost table
-// (memory 8 bytes per pair).
+// (memory 8 bytes per pair: 268 MB at 8,192 slots).
 const DenseLimit = 8192
 
+// NumLevels is the number of levels: two inside a node, one per shared
+// group level above it, and the outermost.
+func (m *Machine) NumLevels() int { return int(Network) + 1 + len(m.NetGroups) }
+
+// Top is the outermost level: nodes that share no group.
+func (m *Machine) Top() Level { return Network + Level(len(m.NetGroups)) }
+
+// LevelName names level l for people.
+func (m *Machine) LevelName(l Level) string {
+	switch {
+	case l == SameSocket:
+		return "same socket"
+	case l == SameNode:
+		return "same node"
+	case l == m.Top() && len(m.NetGroups) == 0:
+		return "other node"
+	case l == m.Top():
+		return "across switches"
+	case len(m.NetGroups) == 1:
+		return "same switch"
+	}
+	return fmt.Sprintf("same level-%d switch", l-Network+1)
+}
+
+// setLevels sizes the per-level tables for NumLevels levels.
+func (m *Machine) setLevels() {
+	k := m.NumLevels()
+	m.Levels, m.LevelPairs, m.LevelMeasured = make([]LinkCost, k), make([]int, k), make([]int, k)
+}
+
 // NewLevelMachine builds a machine of nodes x sockets x coresPerSocket slots
-// on hosts node0, node1, ... whose pairs cost their level's value. It
-// serves synthetic benchmarks and tests.
-func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [numLevels]LinkCost) *Machine {
-	m := &Machine{Levels: levels, Bandwidth: "given"}
+// on hosts node0, node1, ... whose pairs cost their level's value (levels:
+// same socket, same node, other node). It serves synthetic benchmarks and
+// tests.
+func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [3]LinkCost) *Machine {
+	m := &Machine{Bandwidth: "given"}
+	m.setLevels()
+	copy(m.Levels, levels[:])
 	for n := 0; n < nodes; n++ {
 		h := fmt.Sprintf("node%d", n)
 		m.Hosts = append(m.Hosts, h)
@@ -110,24 +161,33 @@ func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [numLevels]LinkC
 		}
 	}
 	perNode := sockets * coresPerSocket
-	m.LevelPairs = [numLevels]int{
-		SameSocket: nodes * sockets * coresPerSocket * (coresPerSocket - 1) / 2,
-		SameNode:   nodes * sockets * (sockets - 1) / 2 * coresPerSocket * coresPerSocket,
-		OtherNode:  nodes * (nodes - 1) / 2 * perNode * perNode,
-	}
+	m.LevelPairs[SameSocket] = nodes * sockets * coresPerSocket * (coresPerSocket - 1) / 2
+	m.LevelPairs[SameNode] = nodes * sockets * (sockets - 1) / 2 * coresPerSocket * coresPerSocket
+	m.LevelPairs[Network] = nodes * (nodes - 1) / 2 * perNode * perNode
 	return m
 }
 
-// Level returns the hierarchy level of slots a and b.
+// Level returns the hierarchy level of slots a and b (a != b).
 func (m *Machine) Level(a, b int) Level {
 	sa, sb := &m.Slots[a], &m.Slots[b]
 	if sa.Node != sb.Node {
-		return OtherNode
+		return m.nodeLevel(sa.Node, sb.Node)
 	}
 	if sa.Socket >= 0 && sa.Socket == sb.Socket {
 		return SameSocket
 	}
 	return SameNode
+}
+
+// nodeLevel is the level of two different nodes: the first group level
+// they share, else the outermost.
+func (m *Machine) nodeLevel(na, nb int) Level {
+	for k, g := range m.NetGroups {
+		if g[na] == g[nb] {
+			return Network + Level(k)
+		}
+	}
+	return m.Top()
 }
 
 // Link returns the cost of talking between slots a and b (a != b).
@@ -139,8 +199,9 @@ func (m *Machine) Link(a, b int) LinkCost {
 	return m.Levels[m.Level(a, b)]
 }
 
-// pairCost is the modelled time of traffic (msgs, bytes) between slots a, b.
-func (m *Machine) pairCost(a, b int32, msgs, bytes float64) float64 {
+// PairCost is the modelled time of traffic (msgs, bytes) between slots a
+// and b: 0 on one slot, else Link(a, b).Cost(msgs, bytes).
+func (m *Machine) PairCost(a, b int32, msgs, bytes float64) float64 {
 	if a == b {
 		return 0
 	}
@@ -148,29 +209,22 @@ func (m *Machine) pairCost(a, b int32, msgs, bytes float64) float64 {
 		i := survey.TriIndex(d.n, int(a), int(b))
 		return msgs*float64(d.lat[i]) + bytes*float64(d.invB[i])
 	}
-	sa, sb := &m.Slots[a], &m.Slots[b]
-	l := SameNode
-	if sa.Node != sb.Node {
-		l = OtherNode
-	} else if sa.Socket >= 0 && sa.Socket == sb.Socket {
-		l = SameSocket
-	}
-	c := &m.Levels[l]
-	return msgs*c.Latency + bytes*c.InvBandwidth
+	return m.Levels[m.Level(int(a), int(b))].Cost(msgs, bytes)
 }
 
 // SurveyCostOptions set how a survey becomes link costs.
 type SurveyCostOptions struct {
-	// BandwidthGBps per level when the survey has no fit.csv; zero entries
-	// take DefaultBandwidthGBps.
-	BandwidthGBps [numLevels]float64
+	// Bandwidth when the survey has no fit.csv; zero entries take
+	// DefaultBandwidths.
+	Bandwidth Bandwidths
 	// IgnoreFit uses BandwidthGBps and the smallest size's latency even
 	// when fit.csv exists.
 	IgnoreFit bool
 }
 
 // fitLink converts a fit.csv row into a link cost. fit.csv fits the one-way
-// time T(s) = L + s/B (half the median round trip, see bench.FitPair), so L
+// time T(s) = L + s/B (half each size's minimum round trip, see
+// bench.FitSurvey), so L
 // and B are used as they are. ok is false when the fitted latency is not
 // usable (not positive); InvBandwidth is NaN when the fit found no
 // bandwidth (time did not grow with size), and the caller then uses the
@@ -265,19 +319,23 @@ func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 		seen[k] = i
 		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
 	}
+	m.setLevels()
 	if unknownCPU > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
 	}
 	return m, nil
 }
 
-// levelBandwidths is the bandwidth of each level in GB/s when the survey
-// has no fit: the options' values, else the defaults.
-func (opt SurveyCostOptions) levelBandwidths() [numLevels]float64 {
-	bw := opt.BandwidthGBps
-	for l := range bw {
-		if bw[l] <= 0 {
-			bw[l] = DefaultBandwidthGBps[l]
+// levelBandwidths are the bandwidths in GB/s when the survey has no fit:
+// the options' values, else the defaults.
+func (opt SurveyCostOptions) levelBandwidths() Bandwidths {
+	bw, def := opt.Bandwidth, DefaultBandwidths()
+	for _, x := range []struct {
+		v *float64
+		d float64
+	}{{&bw.Socket, def.Socket}, {&bw.Node, def.Node}, {&bw.Network, def.Network}} {
+		if *x.v <= 0 {
+			*x.v = x.d
 		}
 	}
 	return bw
@@ -308,22 +366,19 @@ type pairCosts struct {
 	n               int
 	lat, invB       []float32
 	measured        []bool
-	levLat, levInvB [numLevels][]float64
+	levLat, levInvB [][]float64
 }
 
-// sparseCosts prices the pairs a sparse survey (scope nodes or sample of
-// more than survey.MaxDenseRanks ranks) measured, as measuredCosts does,
-// for the levels' medians only: no pair table, and the machine's pairs
-// each cost their level's median (m.Filled counts the unmeasured ones).
-func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
-	n := s.N()
-	tab := s.Tables[0]
-	pc := &pairCosts{n: n}
-	vals := tab.Values[rttMetric(tab)]
-	tab.Each(func(a, b, i int) {
-		m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw)
-	})
-	// Pairs per level from the slots' nodes and sockets.
+// newPairCosts starts the pair costs of n slots with one list per level.
+func (m *Machine) newPairCosts(n int) *pairCosts {
+	k := m.NumLevels()
+	return &pairCosts{n: n, levLat: make([][]float64, k), levInvB: make([][]float64, k)}
+}
+
+// countLevelPairs counts the slot pairs of each level from the slots'
+// nodes, sockets and groups, without visiting the pairs.
+func (m *Machine) countLevelPairs() {
+	c2 := func(k int) int { return k * (k - 1) / 2 }
 	perNode := map[int]int{}
 	perSocket := map[[2]int]int{}
 	for _, sl := range m.Slots {
@@ -332,17 +387,43 @@ func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLe
 			perSocket[[2]int{sl.Node, sl.Socket}]++
 		}
 	}
-	c2 := func(k int) int { return k * (k - 1) / 2 }
-	var inNode int
+	inner := 0 // pairs sharing the node, then each group level
 	for _, k := range perNode {
-		inNode += c2(k)
+		inner += c2(k)
 	}
 	for _, k := range perSocket {
 		m.LevelPairs[SameSocket] += c2(k)
 	}
-	m.LevelPairs[SameNode] = inNode - m.LevelPairs[SameSocket]
-	m.LevelPairs[OtherNode] = c2(n) - inNode
-	m.Filled = c2(n)
+	m.LevelPairs[SameNode] = inner - m.LevelPairs[SameSocket]
+	for k, groups := range m.NetGroups {
+		perGroup := map[int32]int{}
+		for node, c := range perNode {
+			perGroup[groups[node]] += c
+		}
+		shared := 0
+		for _, c := range perGroup {
+			shared += c2(c)
+		}
+		m.LevelPairs[Network+Level(k)] = shared - inner
+		inner = shared
+	}
+	m.LevelPairs[m.Top()] = c2(len(m.Slots)) - inner
+}
+
+// sparseCosts prices the pairs a sparse survey (scope nodes or sample of
+// more than survey.MaxDenseRanks ranks) measured, as measuredCosts does,
+// for the levels' medians only: no pair table, and the machine's pairs
+// each cost their level's median (m.Filled counts the unmeasured ones).
+func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidths) *pairCosts {
+	n := s.N()
+	tab := s.Tables[0]
+	pc := m.newPairCosts(n)
+	vals := tab.Values[rttMetric(tab)]
+	tab.Each(func(a, b, i int) {
+		m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw)
+	})
+	m.countLevelPairs()
+	m.Filled = n * (n - 1) / 2
 	for _, k := range m.LevelMeasured {
 		m.Filled -= k
 	}
@@ -352,15 +433,16 @@ func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLe
 // measuredCosts prices the measured pairs: the fit where there is one,
 // else half the round trip at the smallest size (median, or mean when the
 // survey has no median) and the level's bandwidth.
-func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [numLevels]float64) *pairCosts {
+func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidths) *pairCosts {
 	n := s.N()
 	tab := s.Tables[0]
 	metric := rttMetric(tab)
 	tri := survey.TriLen(n)
-	pc := &pairCosts{n: n, lat: make([]float32, tri), invB: make([]float32, tri), measured: make([]bool, tri)}
+	pc := m.newPairCosts(n)
+	pc.lat, pc.invB, pc.measured = make([]float32, tri), make([]float32, tri), make([]bool, tri)
 	// Size each level's list once: appending 8 million pairs (4096 ranks)
 	// one by one cost seconds in copies.
-	var per [numLevels]int
+	per := make([]int, m.NumLevels())
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			per[m.Level(a, b)]++
@@ -388,7 +470,7 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw [num
 // fit where there is one, else half its round trip rtt (us) at the
 // smallest size and the level's bandwidth; ok is false when neither is
 // usable. It counts and lists the pair in its level.
-func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rtt float64, bw [numLevels]float64) (LinkCost, bool) {
+func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rtt float64, bw Bandwidths) (LinkCost, bool) {
 	c, ok := fits[i]
 	if !ok {
 		c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
@@ -405,7 +487,7 @@ func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rt
 		}
 	}
 	if math.IsNaN(c.InvBandwidth) {
-		c.InvBandwidth = 1 / (bw[l] * 1e9)
+		c.InvBandwidth = 1 / (bw.of(l) * 1e9)
 	}
 	m.LevelMeasured[l]++
 	pc.levLat[l] = append(pc.levLat[l], c.Latency)
@@ -417,13 +499,13 @@ func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rt
 // a level with pairs but no measurement borrows from the nearest measured
 // level inside the node, and is an error between nodes.
 func (m *Machine) levelCosts(pc *pairCosts) error {
-	for l := Level(0); l < numLevels; l++ {
+	for l := Level(0); l < Level(m.NumLevels()); l++ {
 		if len(pc.levLat[l]) > 0 {
 			// The lists are the machine's own: reordered, not copied.
 			m.Levels[l] = LinkCost{stats.MedianInPlace(pc.levLat[l]), stats.MedianInPlace(pc.levInvB[l])}
 		}
 	}
-	for l := Level(0); l < numLevels; l++ {
+	for l := Level(0); l < Level(m.NumLevels()); l++ {
 		if m.LevelPairs[l] == 0 || len(pc.levLat[l]) > 0 {
 			continue
 		}
@@ -433,7 +515,7 @@ func (m *Machine) levelCosts(pc *pairCosts) error {
 		case l == SameNode && len(pc.levLat[SameSocket]) > 0:
 			m.Levels[l] = m.Levels[SameSocket]
 		default:
-			return fmt.Errorf("the survey measured no %s pair, so their cost is unknown; re-run latmap survey on these ranks so that it measures them", l)
+			return fmt.Errorf("the survey measured no %s pair, so their cost is unknown; re-run latmap survey on these ranks so that it measures them", m.LevelName(l))
 		}
 	}
 	return nil
@@ -463,127 +545,6 @@ func rttMetric(tab *survey.PairTable) survey.Metric {
 	return survey.Mean
 }
 
-// SelectOptions choose which slots the ranks may use.
-type SelectOptions struct {
-	// Exclude lists hosts not to use.
-	Exclude []string
-	// RanksPerNode caps the ranks on one node (0: no cap).
-	RanksPerNode int
-}
-
-// usable is every slot --exclude and --ranks-per-node leave, by node
-// (sockets in order, cpus ascending), and how many there are.
-func (m *Machine) usable(opt SelectOptions) (perNode [][]int32, total int, err error) {
-	excl := map[string]bool{}
-	for _, h := range opt.Exclude {
-		excl[h] = true
-	}
-	for h := range excl {
-		found := false
-		for _, x := range m.Hosts {
-			found = found || x == h
-		}
-		if !found {
-			return nil, 0, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
-		}
-	}
-	perNode = make([][]int32, len(m.Hosts))
-	for i, s := range m.Slots {
-		if !excl[s.Host] {
-			perNode[s.Node] = append(perNode[s.Node], int32(i))
-		}
-	}
-	for h := range perNode {
-		sl := perNode[h]
-		sort.SliceStable(sl, func(i, j int) bool {
-			a, b := m.Slots[sl[i]], m.Slots[sl[j]]
-			if a.Socket != b.Socket {
-				return a.Socket < b.Socket
-			}
-			return a.CPU < b.CPU
-		})
-		if opt.RanksPerNode > 0 && len(sl) > opt.RanksPerNode {
-			perNode[h] = sl[:opt.RanksPerNode]
-		}
-		total += len(perNode[h])
-	}
-	return perNode, total, nil
-}
-
-// UsableSlots is every slot the options leave, by node in survey order:
-// what mpirun --map-by node deals ranks over.
-func (m *Machine) UsableSlots(opt SelectOptions) ([]int32, error) {
-	perNode, _, err := m.usable(opt)
-	if err != nil {
-		return nil, err
-	}
-	var out []int32
-	for _, sl := range perNode {
-		out = append(out, sl...)
-	}
-	return out, nil
-}
-
-// SelectSlots picks n slots: whole nodes first, the nodes with the most
-// usable slots first (ties in survey order), and within a node sockets in
-// order, cpus ascending. The result is grouped by node, in node order then
-// socket then cpu. It fails when fewer than n slots are usable, saying how
-// many are missing.
-func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
-	perNode, total, err := m.usable(opt)
-	if err != nil {
-		return nil, err
-	}
-	if total < n {
-		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
-	}
-	order := make([]int, len(perNode))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return len(perNode[order[i]]) > len(perNode[order[j]]) })
-	var chosen []int
-	left := n
-	for _, h := range order {
-		if left == 0 {
-			break
-		}
-		if len(perNode[h]) == 0 {
-			continue
-		}
-		chosen = append(chosen, h)
-		left -= min(left, len(perNode[h]))
-	}
-	sort.Ints(chosen)
-	// The node taken last (smallest) may be partly used.
-	left = n
-	var out []int32
-	for _, h := range chosen {
-		left -= len(perNode[h])
-	}
-	partial := -1
-	if left < 0 {
-		// The node with the fewest slots among the chosen gives back -left.
-		partial = chosen[0]
-		for _, h := range chosen {
-			if len(perNode[h]) < len(perNode[partial]) || (len(perNode[h]) == len(perNode[partial]) && h > partial) {
-				partial = h
-			}
-		}
-	}
-	for _, h := range chosen {
-		sl := perNode[h]
-		if h == partial {
-			sl = sl[:len(sl)+left]
-		}
-		out = append(out, sl...)
-	}
-	return out, nil
-}
-
-func hostList(h []string) string {
-	if len(h) > 8 {
-		return fmt.Sprintf("%s, ... (%d hosts)", joinComma(h[:8]), len(h))
-	}
-	return joinComma(h)
-}
+// PerPair reports whether the machine prices every slot pair on its own
+// (a survey of at most DenseLimit slots) rather than by level.
+func (m *Machine) PerPair() bool { return m.dense != nil }

@@ -1,67 +1,36 @@
-package placement
+package model
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/placefile"
 )
 
-// Calibration compares the model with the run the profile measured: the
-// predicted run of the placement the profile was taken under against the
-// profile's slowest rank, and each rank's predicted communication time
-// against its measured MPI time minus waits. When the ranks' errors are
-// one consistent factor per level (on-node, off-node), the factors are
-// folded into the model and the predictions use them.
-type Calibration struct {
-	// PredictedS is the current placement's predicted run with the
-	// factors folded in (when Folded), MeasuredS the profile's slowest
-	// rank, Error PredictedS / MeasuredS - 1.
-	PredictedS float64 `json:"predicted_current_run_s"`
-	MeasuredS  float64 `json:"measured_slowest_rank_s"`
-	Error      float64 `json:"error"`
-	// RawPredictedS and RawError are the same before calibration.
-	RawPredictedS float64 `json:"raw_predicted_current_run_s"`
-	RawError      float64 `json:"raw_error"`
-	// PredictedCommS and MeasuredCommS are the communication times summed
-	// over ranks (measured: MPI time minus send-late and collective
-	// waits), before calibration.
-	PredictedCommS float64 `json:"predicted_comm_s"`
-	MeasuredCommS  float64 `json:"measured_comm_s"`
-	// RankError is the median over communicating ranks of |predicted /
-	// measured - 1| of their communication time before calibration,
-	// FoldedRankError the same with the factors.
-	RankError       float64 `json:"rank_comm_error"`
-	FoldedRankError float64 `json:"folded_rank_comm_error"`
-	// OnNode and OffNode are the fitted factors (measured / modelled) of
-	// on-node and off-node communication; 1 where the run had too little
-	// of that traffic to tell.
-	OnNode  float64 `json:"on_node_factor"`
-	OffNode float64 `json:"off_node_factor"`
-	// Folded is true when the factors are consistent enough to be used.
-	Folded bool   `json:"folded"`
-	Note   string `json:"note"`
-}
-
-// Calibration limits: factors are folded into the model only when they
-// lie within [1/MaxFactor, MaxFactor] and, with them, the median rank is
-// predicted within FoldRankError.
+// Calibration limits, chosen policy: factors are folded into the model
+// only when they lie within [1/MaxFactor, MaxFactor] (beyond 3x the model
+// is wrong in kind, not in scale: a missing level or a missed contention,
+// and scaling it would hide that) and, with them, the median rank is
+// predicted within FoldRankError (one factor per level must explain most
+// ranks; the 2x2 and 4x2 virtual clusters fold within 4-17%).
 const (
 	MaxFactor     = 3.0
 	FoldRankError = 0.25
 	// minShare: a level carrying less than this share of the modelled
-	// communication keeps factor 1 (its factor cannot be told).
+	// communication keeps factor 1 (its factor cannot be told from noise).
 	minShare = 0.05
 )
 
-// calibrate predicts the placement the profile ran under, compares it with
+// Calibrate predicts the placement the profile ran under, compares it with
 // what the profile measured, and, when the per-rank errors are consistent
 // factors, sets md.Scale to them.
-func calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured float64) *Calibration {
+func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured float64) *placefile.Calibration {
 	md.Scale = [2]float64{1, 1}
 	raw := Predict("current", md, t, current, rt)
-	c := &Calibration{RawPredictedS: raw.Run, MeasuredS: measured, RawError: raw.Run/measured - 1, OnNode: 1, OffNode: 1}
-	ev := newEvaluator(md, t, nil, append([]int32(nil), current...))
+	c := &placefile.Calibration{RawPredictedS: raw.Run, MeasuredS: measured, RawError: raw.Run/measured - 1, OnNode: 1, OffNode: 1}
+	ev := NewEvaluator(md, t, nil, append([]int32(nil), current...))
 	on, off, meas := make([]float64, t.N), make([]float64, t.N), make([]float64, t.N)
 	for i := int32(0); i < int32(t.N); i++ {
 		on[i], off[i], _ = ev.parts(i)
@@ -82,7 +51,7 @@ func calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 	case c.OnNode > MaxFactor || c.OnNode < 1/MaxFactor || c.OffNode > MaxFactor || c.OffNode < 1/MaxFactor:
 		c.Note = fmt.Sprintf("the measured communication is %.3gx (on-node) and %.3gx (off-node) the model's: too far off to correct", c.OnNode, c.OffNode)
 	case c.FoldedRankError > FoldRankError:
-		c.Note = fmt.Sprintf("not one consistent factor: with the best factors the median rank is still off by %s", pct(c.FoldedRankError))
+		c.Note = fmt.Sprintf("not one consistent factor: with the best factors the median rank is still off by %s", text.Percent(c.FoldedRankError))
 	default:
 		c.Folded = true
 		c.Note = fmt.Sprintf("measured communication is %.3gx the model's on-node and %.3gx off-node; the predictions use these factors", c.OnNode, c.OffNode)

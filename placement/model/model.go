@@ -1,4 +1,4 @@
-package placement
+package model
 
 import (
 	"fmt"
@@ -90,8 +90,8 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 	case len(rows) > 0:
 		notes = append(notes, md.nodeBandwidthFromRows(rows)...)
 	default:
-		ib := m.Levels[OtherNode].InvBandwidth
-		if m.LevelPairs[OtherNode] == 0 || ib <= 0 {
+		ib := m.Levels[Network].InvBandwidth
+		if m.LevelPairs[Network] == 0 || ib <= 0 {
 			md.NodeSource = "none (one node)"
 			break
 		}
@@ -154,8 +154,8 @@ func (m *Machine) onNodeInvBandwidth() float64 {
 	return best
 }
 
-// pairwiseModel is the machine without contention or calibration.
-func pairwiseModel(m *Machine) *Model {
+// Pairwise is the machine without contention or calibration.
+func Pairwise(m *Machine) *Model {
 	md, _ := NewModel(m, nil, ModelOptions{NoContention: true})
 	return md
 }

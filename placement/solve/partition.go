@@ -1,9 +1,11 @@
-package placement
+package solve
 
 import (
 	"container/heap"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/latmap/latmap/placement/model"
 )
 
 // pgraph is an undirected weighted graph for partitioning: vertex weights
@@ -19,7 +21,7 @@ type pgraph struct {
 
 // subgraph builds the graph induced by the ranks in members (weights from
 // edgeWeight), numbering vertices in the order of members.
-func subgraph(t *Traffic, members []int32, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+func subgraph(t *model.Traffic, members []int32, edgeWeight func(msgs, bytes float64) float64) *pgraph {
 	local := make(map[int32]int32, len(members))
 	for i, r := range members {
 		local[r] = int32(i)
@@ -43,7 +45,7 @@ func subgraph(t *Traffic, members []int32, edgeWeight func(msgs, bytes float64) 
 }
 
 // fullGraph is subgraph over all ranks without the map.
-func fullGraph(t *Traffic, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+func fullGraph(t *model.Traffic, edgeWeight func(msgs, bytes float64) float64) *pgraph {
 	g := &pgraph{n: t.N, vw: make([]int32, t.N), xadj: t.Start, adj: t.Adj, ew: make([]float64, len(t.Adj))}
 	for i := range g.vw {
 		g.vw[i] = 1

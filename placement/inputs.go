@@ -1,0 +1,178 @@
+package placement
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/model"
+)
+
+// loadSurvey reads a survey directory or an mmpi log (survey.LoadWith),
+// keeping only the metrics the cost model uses.
+func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
+	mm, err := survey.HostPattern(hostPattern)
+	if err != nil {
+		return nil, err
+	}
+	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}}, mm)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// inputs is what place reads: the machine from the survey, the traffic,
+// and with a profile its per-rank times and the placement it ran under.
+type inputs struct {
+	m  *model.Machine
+	md *model.Model
+	// profilePlace is where the profile's own ranks ran (nil when not on
+	// surveyed slots, or unbound): the profile measured a run of it.
+	profilePlace []int32
+	warnings     []string // the survey's and the profile's, for the report
+	t            *model.Traffic
+	prof         *profile.Profile
+	rt           *model.RankTimes
+	current      []int32 // --current's placement, else profilePlace; nil when unknown
+	currentErr   error   // why the current placement is unknown
+}
+
+func loadInputs(opt Options) (*inputs, error) {
+	s, err := loadSurvey(opt.Survey, opt.HostPattern)
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{}
+	if in.m, err = model.MachineFromSurvey(s, opt.Costs); err != nil {
+		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
+	}
+	for _, w := range s.Meta.Warnings {
+		in.warnings = append(in.warnings, "survey: "+w)
+	}
+	if note := s.FillNote(); note != "" {
+		in.warnings = append(in.warnings, note)
+	}
+	var notes []string
+	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
+	in.warnings = append(in.warnings, notes...)
+	if opt.Profile != "" {
+		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
+			return nil, err
+		}
+	}
+	if in.t, err = loadTraffic(opt, in.prof); err != nil {
+		return nil, err
+	}
+	if in.prof != nil {
+		in.rt = model.TimesFromProfile(in.prof)
+		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)
+		bound, err := in.checkProfileBinding(opt)
+		if err != nil {
+			return nil, err
+		}
+		if bound || opt.Force {
+			in.profilePlace = in.current
+		}
+	}
+	if opt.Current != "" {
+		// A placement file the user runs today, or another tool made,
+		// scored as the current placement.
+		ranks, _, err := placefile.Read(opt.Current)
+		if err != nil {
+			return nil, err
+		}
+		if in.current, err = in.m.SlotsOf(ranks, in.t.N); err != nil {
+			return nil, err
+		}
+		in.currentErr = nil
+	}
+	return in, nil
+}
+
+// checkProfileBinding refuses to take unbound profile ranks' cpus as the
+// current placement (they may have moved; two may have started on one
+// cpu) unless --force or --current says where they run. bound is false
+// when some ranks were not bound.
+func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
+	ranks := make([]survey.Rank, len(in.prof.Ranks))
+	for i, r := range in.prof.Ranks {
+		ranks[i] = r.Rank
+	}
+	bound = true
+	for _, w := range survey.BindingWarnings(ranks) {
+		if !strings.Contains(w, "not bound") {
+			in.warnings = append(in.warnings, "profile: "+w)
+			continue
+		}
+		bound = false
+		if opt.Current == "" && !opt.Force && in.current != nil {
+			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
+		}
+		in.warnings = append(in.warnings, "profile: "+w)
+	}
+	return bound, nil
+}
+
+// loadTraffic reads the matrix (or the profile's) and checks rank counts.
+func loadTraffic(opt Options, prof *profile.Profile) (*model.Traffic, error) {
+	if opt.Matrix == "" {
+		if opt.Ranks > 0 && opt.Ranks != len(prof.Ranks) {
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", opt.Ranks, opt.Profile, len(prof.Ranks))
+		}
+		t, err := model.TrafficFromProfile(prof)
+		if err != nil {
+			return nil, fmt.Errorf("profile %s: %w", opt.Profile, err)
+		}
+		return t, nil
+	}
+	flows, n, err := profile.ReadMatrixFile(opt.Matrix)
+	if err != nil {
+		return nil, err
+	}
+	want, from := opt.Ranks, "--ranks"
+	if prof != nil {
+		if want > 0 && want != len(prof.Ranks) {
+			return nil, fmt.Errorf("--ranks %d but profile %s has %d ranks", want, opt.Profile, len(prof.Ranks))
+		}
+		want, from = len(prof.Ranks), "the profile"
+	}
+	if want > 0 {
+		if n > want {
+			return nil, fmt.Errorf("matrix %s names rank %d but %s has %d ranks (0..%d)", opt.Matrix, n-1, from, want, want-1)
+		}
+		n = want
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("matrix %s has %d rank; placement needs at least 2", opt.Matrix, n)
+	}
+	t, err := model.NewTraffic(n, flows)
+	if err != nil {
+		return nil, fmt.Errorf("matrix %s: %w", opt.Matrix, err)
+	}
+	return t, nil
+}
+
+// currentPlacement matches the profile's ranks (host + cpu) to the
+// survey's slots.
+func currentPlacement(m *model.Machine, prof *profile.Profile, n int) ([]int32, error) {
+	idx := map[string]int32{}
+	for i, s := range m.Slots {
+		idx[fmt.Sprintf("%s\x00%d", s.Host, s.CPU)] = int32(i)
+	}
+	cur := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if i >= len(prof.Ranks) {
+			return nil, fmt.Errorf("current placement unknown: the profile has %d ranks, the traffic %d", len(prof.Ranks), n)
+		}
+		pr := prof.Ranks[i].Rank
+		s, ok := idx[fmt.Sprintf("%s\x00%d", pr.Host, pr.CPU)]
+		if !ok {
+			return nil, fmt.Errorf("current placement unknown: profile rank %d ran on %s cpu %d, which the survey did not measure (survey the same nodes with ranks bound to cores)", i, pr.Host, pr.CPU)
+		}
+		cur[i] = s
+	}
+	return cur, nil
+}

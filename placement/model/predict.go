@@ -1,0 +1,117 @@
+package model
+
+import (
+	"math"
+
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+)
+
+// RankTimes are the parts of each rank's run time that placement does not
+// change, from a profile: computation, collective wait (sync) and
+// send-late wait; plus the measured elapsed time, MPI time, and
+// communication time (MPI time minus the waits).
+type RankTimes struct {
+	Comput, Sync, Late []float64
+	Elapsed, MPI, Comm []float64
+}
+
+// TimesFromProfile sums a profile's per-rank times.
+func TimesFromProfile(p *profile.Profile) *RankTimes {
+	n := len(p.Ranks)
+	rt := &RankTimes{Comput: make([]float64, n), Sync: make([]float64, n), Late: make([]float64, n),
+		Elapsed: make([]float64, n), MPI: make([]float64, n), Comm: make([]float64, n)}
+	for i, r := range p.Ranks {
+		rt.Comput[i] = r.Comput
+		rt.Elapsed[i] = r.Elapsed
+	}
+	for _, f := range p.Functions {
+		if f.Rank < 0 || f.Rank >= n {
+			continue
+		}
+		rt.Sync[f.Rank] += f.Sync
+		rt.Late[f.Rank] += f.Late
+		rt.MPI[f.Rank] += f.Time + f.Sync + f.Late
+		rt.Comm[f.Rank] += f.Time
+	}
+	return rt
+}
+
+// Prediction is the modelled outcome of one placement: what the advice
+// records, and each rank's predicted run and communication.
+type Prediction struct {
+	placefile.Prediction
+	// PerRank is each rank's predicted run, Comm its communication (s).
+	PerRank, Comm []float64
+}
+
+// BaseTimes is each rank's time that placement does not change:
+// computation + collective wait + send-late (nil without a profile).
+func BaseTimes(rt *RankTimes, n int) []float64 {
+	if rt == nil {
+		return nil
+	}
+	b := make([]float64, n)
+	for i := 0; i < n && i < len(rt.Comput); i++ {
+		b[i] = rt.Comput[i] + rt.Sync[i] + rt.Late[i]
+	}
+	return b
+}
+
+// Predict models placement place.
+func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) Prediction {
+	base := BaseTimes(rt, t.N)
+	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
+	pr := Prediction{Prediction: placefile.Prediction{Name: name, Transfer: ev.transfer, SlowestRank: -1}, PerRank: make([]float64, t.N), Comm: make([]float64, t.N)}
+	for i := int32(0); i < int32(t.N); i++ {
+		c, bound := ev.Comm(i)
+		if bound {
+			pr.NodeBound++
+		}
+		pr.Comm[i] = c
+		pr.MaxRankTransfer = math.Max(pr.MaxRankTransfer, c)
+		v := c
+		if base != nil {
+			v += base[i]
+		}
+		pr.PerRank[i] = v
+		if v > pr.Run || pr.SlowestRank < 0 {
+			pr.Run, pr.SlowestRank = v, int(i)
+			pair := md.Scale[0]*math.Max(ev.r.pOn[i], 0) + md.Scale[1]*math.Max(ev.r.pOff[i], 0)
+			pr.Contention = c - pair
+		}
+	}
+	return pr
+}
+
+// PerfectRun is the run time with a perfect interconnect (transfer time
+// 0): the slowest rank's computation + collective wait + send-late.
+func PerfectRun(rt *RankTimes) float64 {
+	if rt == nil {
+		return 0
+	}
+	best := 0.0
+	for i := range rt.Comput {
+		best = math.Max(best, rt.Comput[i]+rt.Sync[i]+rt.Late[i])
+	}
+	return best
+}
+
+// SharesOf summarises where a profiled run spent its time.
+func SharesOf(rt *RankTimes) placefile.Shares {
+	var s placefile.Shares
+	for i := range rt.Comput {
+		s.Elapsed += rt.Elapsed[i]
+		s.MPI += rt.MPI[i]
+		s.Late += rt.Late[i]
+		s.Sync += rt.Sync[i]
+		s.SlowestElapsed = math.Max(s.SlowestElapsed, rt.Elapsed[i])
+	}
+	if s.Elapsed > 0 {
+		s.CommShare = s.MPI / s.Elapsed
+	}
+	if s.MPI > 0 {
+		s.WaitShare = (s.Late + s.Sync) / s.MPI
+	}
+	return s
+}

@@ -1,0 +1,46 @@
+package placement
+
+import (
+	"math"
+
+	"github.com/latmap/latmap/mapper/placefile"
+)
+
+// GainWorthIt is the smallest predicted gain (fraction of the reference
+// run) latmap advises acting on, a chosen policy: below 2% a rerun's noise
+// on a shared cluster is as large as the gain.
+const GainWorthIt = 0.02
+
+// decide says whether to use the proposal (a placefile.Verdict* kind), and
+// whether the launcher file is worth writing: a predicted gain of at least
+// GainWorthIt that the model's measured error does not exceed. Without a
+// profile only communication is predicted, and the gain alone decides.
+func decide(a *placefile.Advice) (kind string, worth bool) {
+	gain := predictedGain(a)
+	if a.Shares == nil {
+		if gain < GainWorthIt {
+			return placefile.VerdictNotWorth, false
+		}
+		return placefile.VerdictUse, true
+	}
+	if c := a.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
+		return placefile.VerdictCantTell, false
+	}
+	switch {
+	case gain < GainWorthIt && a.Shares.Limit() != placefile.LimitNone:
+		return placefile.VerdictWillNotHelp, false
+	case gain < GainWorthIt:
+		return placefile.VerdictNotWorth, false
+	}
+	return placefile.VerdictUse, true
+}
+
+// predictedGain is the proposal's predicted gain over the reference, as a
+// fraction of the reference's run (0 when that run is 0).
+func predictedGain(a *placefile.Advice) float64 {
+	prop, ref := a.ProposalPrediction(), a.Reference()
+	if ref.Run > 0 {
+		return (ref.Run - prop.Run) / ref.Run
+	}
+	return 0
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/placefile"
+)
+
+// VerdictText says latmap place's verdict (a.VerdictKind) in plain words,
+// with the predictions that make it.
+func VerdictText(a *placefile.Advice) string {
+	prop, ref := a.ProposalPrediction(), a.Reference()
+	gain := 0.0
+	if ref.Run > 0 {
+		gain = (ref.Run - prop.Run) / ref.Run
+	}
+	pct := text.Percent
+	if a.Shares == nil {
+		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
+			prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer)
+		if a.VerdictKind == placefile.VerdictUse {
+			return "Use the proposal: " + s
+		}
+		return "Not worth changing: " + s
+	}
+	sh := a.Shares
+	limit := limitText(sh)
+	switch a.VerdictKind {
+	case placefile.VerdictCantTell:
+		c := a.Calibration
+		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
+			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
+	case placefile.VerdictWillNotHelp:
+		s := fmt.Sprintf("Placement will not help much: %s. Predicted run %.4g s with the proposal against %.4g s %s (%s); even a perfect interconnect gives %.4g s.",
+			limit, prop.Run, ref.Run, ref.Name, pct(gain), a.PerfectRun)
+		if sh.Limit() == placefile.LimitWaiting {
+			s += " Look at load balance first."
+		}
+		return s
+	case placefile.VerdictNotWorth:
+		return fmt.Sprintf("Not worth changing: the proposal predicts %.4g s against %.4g s %s (%s). The perfect-interconnect bound is %.4g s.",
+			prop.Run, ref.Run, ref.Name, pct(gain), a.PerfectRun)
+	}
+	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (slowest rank's communication %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
+		prop.Run, ref.Run, ref.Name, pct(gain), prop.MaxRankTransfer, ref.MaxRankTransfer, a.PerfectRun)
+	if limit != "" {
+		// The gain is worth having, and the rest is out of placement's
+		// reach: say both, never "will not help" beside a predicted gain.
+		s += " Beyond that, " + limit + "."
+	}
+	return s
+}
+
+// limitText says what no placement changes, when it dominates the run
+// ("" otherwise).
+func limitText(sh *placefile.Shares) string {
+	switch sh.Limit() {
+	case placefile.LimitWaiting:
+		return fmt.Sprintf("%s of the time in MPI is waiting for late senders (%.3g s) and at collectives (%.3g s), which no placement removes",
+			text.Percent(sh.WaitShare), sh.Late, sh.Sync)
+	case placefile.LimitComputation:
+		return fmt.Sprintf("communication is only %s of the run (%.3g s of MPI in %.3g s, summed over ranks)", text.Percent(sh.CommShare), sh.MPI, sh.Elapsed)
+	}
+	return ""
+}
+
+// WritePlace prints latmap place's report: the machine's levels, the
+// traffic, the predictions of each placement, the model check, the
+// verdict, the warnings and the launch line.
+func WritePlace(w io.Writer, a *placefile.Advice) {
+	writePlaceInputs(w, a)
+	fmt.Fprintln(w)
+	writePlacePredictions(w, a)
+	if c := a.Calibration; c != nil {
+		writeModelCheck(w, c)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, a.Verdict)
+	for _, x := range a.Warnings {
+		fmt.Fprintln(w, "warning:", x)
+	}
+	if a.NotWritten != "" {
+		fmt.Fprintf(w, "\n%s\n", a.NotWritten)
+	}
+	if a.Output != "" {
+		fmt.Fprintf(w, "\nwrote %s (%s); launch with:\n  %s\n", a.Output, a.Format, text.ShellJoin(a.Launch))
+		if a.Format == placefile.FormatOpenMPI {
+			fmt.Fprintf(w, "  (Open MPI v5: mpirun -np %d --map-by rankfile:FILE=%s ...)\n", a.Ranks, a.Output)
+		}
+	}
+}
+
+// writePlaceInputs prints the survey's levels, the traffic and the
+// profile's shares.
+func writePlaceInputs(w io.Writer, a *placefile.Advice) {
+	fmt.Fprintf(w, "latmap place: %d ranks on %d slots of %s (%s used)\n", a.Ranks, a.Slots, text.Count(a.Hosts, "host"), text.Count(a.HostsUsed, "host"))
+	leaders := ""
+	if a.LeaderFilledPairs > 0 {
+		leaders = fmt.Sprintf("%d of %d slot pairs filled from their nodes' leader pair (the survey's scope) and ", a.LeaderFilledPairs, a.SurveyPairs)
+	}
+	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s\n", a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
+	for _, l := range a.Levels {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.2f\t\n", l.Name, l.Pairs, l.Measured, l.LatencyUs, l.BandwidthGBps)
+	}
+	tw.Flush()
+	src := a.Matrix
+	if src == "" {
+		src = a.Profile
+	}
+	fmt.Fprintf(w, "traffic %s: %d communicating pairs, %.4g messages, %.4g bytes", src, a.TrafficPairs, a.Messages, a.Bytes)
+	if a.SelfFlows > 0 {
+		fmt.Fprintf(w, " (%d self-traffic rows ignored)", a.SelfFlows)
+	}
+	fmt.Fprintln(w)
+	if s := a.Shares; s != nil {
+		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, collective wait %.4g s (%s of MPI); slowest rank took %.4g s\n",
+			s.MPI, s.Elapsed, text.Percent(s.CommShare), s.Late, s.Sync, text.Percent(s.WaitShare), s.SlowestElapsed)
+	}
+}
+
+// writePlacePredictions prints each placement's prediction and the solver.
+func writePlacePredictions(w io.Writer, a *placefile.Advice) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "placement\tpredicted run (s)\tslowest rank\tmax rank comm (s)\tnode-bound ranks\ttransfer (s)\t")
+	for _, p := range a.Predictions {
+		fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%d\t%.4g\t\n", p.Name, p.Run, p.SlowestRank, p.MaxRankTransfer, p.NodeBound, p.Transfer)
+	}
+	if a.Shares != nil {
+		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t\t0\t\t0\t\n", a.PerfectRun)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "solver: %s won in %.2f s (seed %d)", a.Solver.Winner, a.Solver.Seconds, a.Solver.Seed)
+	if a.Solver.FellBack {
+		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
+	}
+	fmt.Fprintln(w)
+}
+
+// writeModelCheck prints the model against the profiled run.
+func writeModelCheck(w io.Writer, c *placefile.Calibration) {
+	fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.RawPredictedS, c.MeasuredS, 100*c.RawError)
+	fmt.Fprintf(w, "  communication summed over ranks: modelled %.4g s, measured %.4g s (MPI time minus waits); median rank off by %s\n", c.PredictedCommS, c.MeasuredCommS, text.Percent(c.RankError))
+	fmt.Fprintf(w, "  calibration: %s", c.Note)
+	if c.Folded {
+		fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median rank off by %s", c.PredictedS, 100*c.Error, text.Percent(c.FoldedRankError))
+	}
+	fmt.Fprintln(w)
+}
