@@ -161,6 +161,28 @@ func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
 // the calling goroutine.
 func scanPairs(r io.Reader, keep [numMetrics]bool, fn func(*PairStats) error) error {
 	br := bufio.NewReaderSize(r, 1<<16)
+	if err := readPairsHeader(br); err != nil {
+		return err
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	stop := make(chan struct{})
+	defer close(stop)
+	work := make(chan *pairChunk, workers)
+	ordered := make(chan *pairChunk, 2*workers)
+	readErr := make(chan error, 1)
+	go cutPairChunks(br, work, ordered, stop, readErr)
+	for w := 0; w < workers; w++ {
+		go parsePairChunks(work, keep)
+	}
+	if err := deliverPairChunks(ordered, fn); err != nil {
+		return err
+	}
+	return <-readErr
+}
+
+// readPairsHeader reads the first line of a pairs.csv and checks that it
+// starts with PairsHeader.
+func readPairsHeader(br *bufio.Reader) error {
 	header, err := br.ReadSlice('\n')
 	if err != nil && err != io.EOF {
 		if err == bufio.ErrBufferFull {
@@ -180,75 +202,88 @@ func scanPairs(r io.Reader, keep [numMetrics]bool, fn func(*PairStats) error) er
 			return fmt.Errorf("line 1: column %d is %q, want %q", i+1, head[i], h)
 		}
 	}
-	type chunk struct {
-		seq, line int // line: number of the chunk's first line
-		data      []byte
-		rows      []PairStats
-		lines     []int32 // line number of each row
-		err       error
-		done      chan struct{}
-	}
-	workers := max(1, runtime.GOMAXPROCS(0))
-	stop := make(chan struct{})
-	defer close(stop)
-	work := make(chan *chunk, workers)
-	ordered := make(chan *chunk, 2*workers)
-	readErr := make(chan error, 1)
-	// Reader: cut the input into chunks of whole lines.
-	go func() {
-		defer close(work)
-		defer close(ordered)
-		const size = 1 << 20
-		line, seq := 2, 0
-		var rest []byte
-		for {
-			buf := make([]byte, len(rest), len(rest)+size)
-			copy(buf, rest)
-			n, err := io.ReadFull(br, buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-			eof := err == io.EOF || err == io.ErrUnexpectedEOF
-			if err != nil && !eof {
-				readErr <- err
-				return
-			}
-			cut := len(buf)
-			if !eof {
-				cut = bytes.LastIndexByte(buf, '\n') + 1
-				if cut == 0 {
-					readErr <- fmt.Errorf("line %d: longer than %d bytes", line, size)
-					return
-				}
-			}
-			rest = buf[cut:]
-			if cut > 0 {
-				c := &chunk{seq: seq, line: line, data: buf[:cut], done: make(chan struct{})}
-				seq++
-				line += bytes.Count(c.data, []byte{'\n'})
-				select {
-				case work <- c:
-				case <-stop:
-					return
-				}
-				select {
-				case ordered <- c:
-				case <-stop:
-					return
-				}
-			}
-			if eof {
-				readErr <- nil
+	return nil
+}
+
+// pairChunk is a run of whole lines of pairs.csv on its way from the
+// reader (cutPairChunks) through a parser (parsePairChunks) to fn
+// (deliverPairChunks).
+type pairChunk struct {
+	seq, line int // line: number of the chunk's first line
+	data      []byte
+	rows      []PairStats
+	lines     []int32 // line number of each row
+	err       error
+	done      chan struct{}
+}
+
+// pairChunkSize is about how many bytes of pairs.csv a chunk holds; no
+// line may be longer.
+const pairChunkSize = 1 << 20
+
+// cutPairChunks cuts the rest of the input into chunks of whole lines and
+// sends each to work (to be parsed) and to ordered (to be delivered in
+// file order), until the end of the input or stop; it closes both and
+// sends the read error, or nil at the end of the input, to readErr.
+func cutPairChunks(br *bufio.Reader, work, ordered chan<- *pairChunk, stop <-chan struct{}, readErr chan<- error) {
+	defer close(work)
+	defer close(ordered)
+	line, seq := 2, 0
+	var rest []byte
+	for {
+		buf := make([]byte, len(rest), len(rest)+pairChunkSize)
+		copy(buf, rest)
+		n, err := io.ReadFull(br, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			readErr <- err
+			return
+		}
+		cut := len(buf)
+		if !eof {
+			cut = bytes.LastIndexByte(buf, '\n') + 1
+			if cut == 0 {
+				readErr <- fmt.Errorf("line %d: longer than %d bytes", line, pairChunkSize)
 				return
 			}
 		}
-	}()
-	for w := 0; w < workers; w++ {
-		go func() {
-			for c := range work {
-				c.rows, c.lines, c.err = parsePairChunk(c.data, c.line, keep)
-				close(c.done)
+		rest = buf[cut:]
+		if cut > 0 {
+			c := &pairChunk{seq: seq, line: line, data: buf[:cut], done: make(chan struct{})}
+			seq++
+			line += bytes.Count(c.data, []byte{'\n'})
+			select {
+			case work <- c:
+			case <-stop:
+				return
 			}
-		}()
+			select {
+			case ordered <- c:
+			case <-stop:
+				return
+			}
+		}
+		if eof {
+			readErr <- nil
+			return
+		}
 	}
+}
+
+// parsePairChunks parses the chunks of work until it is closed, closing
+// each chunk's done when its rows (or error) are ready.
+func parsePairChunks(work <-chan *pairChunk, keep [numMetrics]bool) {
+	for c := range work {
+		c.rows, c.lines, c.err = parsePairChunk(c.data, c.line, keep)
+		close(c.done)
+	}
+}
+
+// deliverPairChunks hands the rows of the chunks of ordered to fn in file
+// order, each chunk once parsed, and stops at the first error of fn or of
+// the parse.
+func deliverPairChunks(ordered <-chan *pairChunk, fn func(*PairStats) error) error {
 	for c := range ordered {
 		<-c.done
 		for i := range c.rows {
@@ -260,7 +295,7 @@ func scanPairs(r io.Reader, keep [numMetrics]bool, fn func(*PairStats) error) er
 			return c.err
 		}
 	}
-	return <-readErr
+	return nil
 }
 
 // parsePairChunk parses whole lines of pairs.csv; first is the number of
