@@ -6,8 +6,23 @@ GO        ?= go
 MPICC     ?= mpicc
 # MPICH beside Open MPI (Debian's mpich package names its tools *.mpich).
 MPICH_CC  ?= mpicc.mpich
-VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+# The version latmap -v prints: VERSION=x.y.z on the command line, else
+# the VERSION file of a release tarball (make dist writes it), else git
+# describe of this checkout.
+ifneq ($(origin VERSION),command line)
+VERSION   := $(shell if [ -f VERSION ]; then cat VERSION; else git describe --always --dirty 2>/dev/null || echo dev; fi)
+endif
 LDFLAGS   := -X github.com/latmap/latmap/internal/version.Version=$(VERSION)
+# A release tarball is no git checkout: no VCS stamping, even when it was
+# unpacked inside some other repository.
+GOBUILD   := $(GO) build -tags mpi $(if $(wildcard VERSION),-buildvcs=false)
+# The date of the man pages: the commit's (the tarball's VERSION file's).
+SOURCE_DATE_EPOCH ?= $(shell if [ -f VERSION ]; then stat -c %Y VERSION; else git log -1 --format=%ct 2>/dev/null || date +%s; fi)
+# make install PREFIX=... [DESTDIR=...]: bin/, lib/ (latmap finds
+# liblatmap.so in ../lib beside itself), share/man, the shell completions
+# and share/doc/latmap; see README.md, "Installing on a cluster".
+PREFIX    ?= /usr/local
+DESTDIR   ?=
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
@@ -20,13 +35,15 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
 
 all: build
 
 deps:
 	@command -v $(GO) >/dev/null || { echo "latmap: Go 1.24 or newer is needed to build: https://go.dev/doc/install (or set GO=/path/to/go)" >&2; exit 1; }
-	@./scripts/ensure-packages.sh $(MPI_PKGS)
+	@if command -v $(MPICC) >/dev/null; then :; \
+	elif command -v dpkg-query >/dev/null; then ./scripts/ensure-packages.sh $(MPI_PKGS); \
+	else echo "latmap: $(MPICC) not found: load or install an MPI (Open MPI, MPICH, ...) or set MPICC=/path/to/mpicc" >&2; exit 1; fi
 
 deps-test:
 	@./scripts/ensure-packages.sh $(TEST_PKGS)
@@ -34,7 +51,7 @@ deps-test:
 
 build: deps
 	@mkdir -p bin lib
-	CC=$(MPICC) $(GO) build -tags mpi -ldflags "$(LDFLAGS)" -o bin/latmap ./cmd/latmap
+	CC=$(MPICC) $(GOBUILD) -ldflags "$(LDFLAGS)" -o bin/latmap ./cmd/latmap
 	@if [ -f interpose/c/Makefile ]; then $(MAKE) -s -C interpose/c MPICC=$(MPICC) OUT=$(CURDIR)/lib; fi
 
 # latmap and the interposer built against MPICH (bin/latmap-mpich,
@@ -43,7 +60,7 @@ build-mpich:
 	@if command -v $(MPICH_CC) >/dev/null; then \
 		mkdir -p bin lib && \
 		echo "CC=$(MPICH_CC) $(GO) build -tags mpi -o bin/latmap-mpich ./cmd/latmap" && \
-		CC=$(MPICH_CC) $(GO) build -tags mpi -ldflags "$(LDFLAGS)" -o bin/latmap-mpich ./cmd/latmap && \
+		CC=$(MPICH_CC) $(GOBUILD) -ldflags "$(LDFLAGS)" -o bin/latmap-mpich ./cmd/latmap && \
 		$(MAKE) -s -C interpose/c MPICC=$(MPICH_CC) OUT=$(CURDIR)/lib LIB=liblatmap-mpich.so; \
 	else echo "latmap: $(MPICH_CC) not found, no MPICH build (apt-get install mpich libmpich-dev)"; fi
 
@@ -113,7 +130,55 @@ bench-report: build
 	$(GO) test -run '^$$' -bench 'Report4096' -benchtime 1x -count 3 -timeout 20m ./plots/report/
 
 clean:
-	rm -rf bin lib demo demo.tmp demo-cluster
+	rm -rf bin lib share demo demo.tmp demo-cluster dist.tmp
+
+# share/man/man1: one man page per command (latmap.1, latmap-place.1, ...),
+# written by the built binary from its own commands (latmap gen-man).
+man: build
+	@rm -rf share/man/man1.tmp share/man/man1
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) bin/latmap gen-man share/man/man1.tmp
+	@mv share/man/man1.tmp share/man/man1
+
+# The shell completions (cobra's latmap completion bash|zsh|fish), where
+# bash-completion, zsh and fish look for them under PREFIX/share.
+completion: build
+	@mkdir -p share/bash-completion/completions share/zsh/site-functions share/fish/vendor_completions.d
+	bin/latmap completion bash > share/bash-completion/completions/latmap.tmp
+	bin/latmap completion zsh > share/zsh/site-functions/_latmap.tmp
+	bin/latmap completion fish > share/fish/vendor_completions.d/latmap.fish.tmp
+	@mv share/bash-completion/completions/latmap.tmp share/bash-completion/completions/latmap
+	@mv share/zsh/site-functions/_latmap.tmp share/zsh/site-functions/_latmap
+	@mv share/fish/vendor_completions.d/latmap.fish.tmp share/fish/vendor_completions.d/latmap.fish
+
+# Installs bin/latmap, lib/liblatmap.so (and bin/latmap-mpich with
+# lib/liblatmap-mpich.so when make build-mpich made them: they are rebuilt
+# first), the man pages, the completions, README.md and docs/ into
+# $(DESTDIR)$(PREFIX), and lists every file (and every directory it
+# created) in $(PREFIX)/share/latmap/install-manifest; make uninstall with
+# the same PREFIX and DESTDIR removes exactly those.
+install: build $(if $(wildcard bin/latmap-mpich),build-mpich) man completion
+	./scripts/install.sh install "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	./scripts/install.sh uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# latmap-$(VERSION).tar.gz: git archive of HEAD (commit first: changes in
+# the working tree are not in it), vendor/ (go mod vendor) and a VERSION
+# file, so that the tarball builds with no network at all (GOFLAGS=-mod=vendor
+# GOPROXY=off) and its latmap -v prints $(VERSION). Give the version:
+# make dist VERSION=1.2.0. Reproducible: same commit and Go modules, same bytes.
+DIST := latmap-$(VERSION)
+dist:
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "latmap: make dist needs a git checkout (this is one of its tarballs?)" >&2; exit 1; }
+	@git diff --quiet HEAD || echo "latmap: note: uncommitted changes are not in $(DIST).tar.gz (made from HEAD)" >&2
+	@rm -rf dist.tmp && mkdir -p dist.tmp
+	git archive --format=tar --prefix=$(DIST)/ HEAD | tar -x -C dist.tmp
+	cd dist.tmp/$(DIST) && $(GO) mod vendor
+	echo "$(VERSION)" > dist.tmp/$(DIST)/VERSION
+	@epoch=$$(git log -1 --format=%ct HEAD) && \
+	tar -C dist.tmp --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$epoch -cf - $(DIST) | gzip -n -9 > $(DIST).tar.gz.tmp
+	@mv $(DIST).tar.gz.tmp $(DIST).tar.gz && rm -rf dist.tmp
+	@echo "$(DIST).tar.gz: $$(du -k $(DIST).tar.gz | cut -f1) KiB, $$(tar -tzf $(DIST).tar.gz | wc -l) entries"
 
 # The profiler's figures: added ns per MPI call, ping-pong, LAMMPS in.melt.
 bench-profile: build deps-test

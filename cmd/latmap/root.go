@@ -58,6 +58,7 @@ rank-to-core/node placement with its predicted gain.
 		newReportCmd(),
 		newPlaceCmd(),
 		newVerifyCmd(),
+		newGenManCmd(),
 	)
 	return root
 }
