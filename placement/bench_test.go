@@ -15,13 +15,16 @@ import (
 	"github.com/latmap/latmap/internal/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/solve"
 )
 
 // writeScotchGraph writes t as a Scotch source graph (.grf). Edge weights
 // (the modelled cost in nanoseconds, at least 1) are written only when they
 // differ: with uniform weights the unweighted graph is the same problem, and
 // Scotch balances it better.
-func writeScotchGraph(path string, t *Traffic, weight func(msgs, bytes float64) float64) error {
+func writeScotchGraph(path string, t *model.Traffic, weight func(msgs, bytes float64) float64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -93,24 +96,24 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 	}
 	for _, c := range []struct{ side, nodes int }{{16, 64}, {40, 1000}} {
 		b.Run(fmt.Sprintf("%d^3", c.side), func(b *testing.B) {
-			flows, n := halo3D(c.side, c.side, c.side, false)
+			flows, n := shapes.Halo3D(c.side, c.side, c.side, false)
 			tr := mustTraffic(b, flows, n)
-			m := NewLevelMachine(c.nodes, 1, 64, benchLevels)
-			slots, err := m.SelectSlots(n, SelectOptions{})
+			m := model.NewLevelMachine(c.nodes, 1, 64, shapes.BenchLevels)
+			slots, err := m.SelectSlots(n, model.SelectOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			cube := m.Cost(tr, cubePlacement(c.side))
+			cube := m.Cost(tr, shapes.CubePlacement(c.side))
 			for i := 0; i < b.N; i++ {
 				// Three runs each, alternating; medians of time and cost
 				// (Scotch is randomised; latmap is deterministic).
 				var lts, scTs, scCs []float64
-				var sol *Solution
+				var sol *solve.Solution
 				note := "scotch_gmap not installed (apt-get install scotch)"
 				for rep := 0; rep < benchRepeats; rep++ {
 					t0 := time.Now()
 					var err error
-					sol, err = m.Solve(tr, slots, SolveOptions{Seed: 1})
+					sol, err = solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -147,10 +150,10 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 
 // runScotch maps tr onto a two-level tree (tleaf 2 nodes 100 64 10) and
 // returns gmap's wall time and the cost of its mapping under m.
-func runScotch(b *testing.B, gmap string, m *Machine, tr *Traffic, nodes int) (float64, float64, string) {
+func runScotch(b *testing.B, gmap string, m *model.Machine, tr *model.Traffic, nodes int) (float64, float64, string) {
 	dir := b.TempDir()
 	grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
-	if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return benchLevels[SameNode].Cost(msgs, bytes) }); err != nil {
+	if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return shapes.BenchLevels[model.SameNode].Cost(msgs, bytes) }); err != nil {
 		b.Fatal(err)
 	}
 	if err := os.WriteFile(tgt, []byte(fmt.Sprintf("tleaf 2 %d 100 64 10\n", nodes)), 0o644); err != nil {
@@ -194,9 +197,9 @@ func runScotch(b *testing.B, gmap string, m *Machine, tr *Traffic, nodes int) (f
 	return el, nodeCost(m, tr, terms), note
 }
 
-// nodeCost is Machine.Cost for a level machine with one socket, from each
+// nodeCost is model.Machine.Cost for a level machine with one socket, from each
 // rank's node (terminal/64), valid even when a node is overloaded.
-func nodeCost(m *Machine, t *Traffic, terms []int) float64 {
+func nodeCost(m *model.Machine, t *model.Traffic, terms []int) float64 {
 	s := 0.0
 	for i := 0; i < t.N; i++ {
 		for e := t.Start[i]; e < t.Start[i+1]; e++ {
@@ -204,9 +207,9 @@ func nodeCost(m *Machine, t *Traffic, terms []int) float64 {
 			if j < i {
 				continue
 			}
-			l := SameNode
+			l := model.SameNode
 			if terms[i]/64 != terms[j]/64 {
-				l = OtherNode
+				l = model.Network
 			}
 			s += m.Levels[l].Cost(t.Msgs[e], t.Bytes[e])
 		}
@@ -217,30 +220,15 @@ func nodeCost(m *Machine, t *Traffic, terms []int) float64 {
 // BenchmarkCost16 evaluates the cost of the 16^3 cube placement (the
 // solver's evaluation loop).
 func BenchmarkCost16(b *testing.B) {
-	flows, n := halo3D(16, 16, 16, false)
+	flows, n := shapes.Halo3D(16, 16, 16, false)
 	tr := mustTraffic(b, flows, n)
-	m := NewLevelMachine(64, 1, 64, benchLevels)
-	p := cubePlacement(16)
+	m := model.NewLevelMachine(64, 1, 64, shapes.BenchLevels)
+	p := shapes.CubePlacement(16)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.Cost(tr, p)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(tr.Pairs()), "ns/pair")
-}
-
-// BenchmarkRefineSwapsPass runs one pair-swap refinement sweep over the
-// 16^3 stencil placed block by block (the solver's inner loop).
-func BenchmarkRefineSwapsPass(b *testing.B) {
-	flows, n := halo3D(16, 16, 16, false)
-	tr := mustTraffic(b, flows, n)
-	m := NewLevelMachine(64, 1, 64, benchLevels)
-	slots, _ := m.SelectSlots(n, SelectOptions{})
-	md := pairwiseModel(m)
-	for i := 0; i < b.N; i++ {
-		p := Block(slots, n)
-		md.newSwapper(tr, nil, p).refineSwaps(1)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
 }
 
 // BenchmarkPlaceCLI times latmap place as a user runs it, through
@@ -266,7 +254,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			if err := survey.WriteSurvey(sv, s, false); err != nil {
 				b.Fatal(err)
 			}
-			flows, _ := halo3D(c.side, c.side, c.side, false)
+			flows, _ := shapes.Halo3D(c.side, c.side, c.side, false)
 			var mb strings.Builder
 			mb.WriteString("src,dst,bytes,messages\n")
 			for _, f := range flows {
@@ -277,7 +265,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			}
 			tr := mustTraffic(b, flows, n)
 			grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
-			if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return benchLevels[SameNode].Cost(msgs, bytes) }); err != nil {
+			if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return shapes.BenchLevels[model.SameNode].Cost(msgs, bytes) }); err != nil {
 				b.Fatal(err)
 			}
 			os.WriteFile(tgt, []byte(fmt.Sprintf("tleaf 2 %d 100 %d 10\n", c.nodes, c.cores)), 0o644)

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
@@ -19,12 +22,12 @@ func near32(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(
 // by hand on 2 nodes x 2 sockets x 2 cores (slot = node*4 + socket*2 +
 // core) with rank r on slot r.
 func TestCostHandComputed(t *testing.T) {
-	m := NewLevelMachine(2, 2, 2, [numLevels]LinkCost{
-		SameSocket: {1e-6, 1e-10}, SameNode: {2e-6, 2e-10}, OtherNode: {10e-6, 1e-9}})
-	tr := mustTraffic(t, []Flow{
-		{0, 1, 100, 10}, {1, 0, 300, 10}, // same socket: 20 msgs, 400 B
-		{0, 2, 1000, 1},  // same node, other socket
-		{3, 5, 1e6, 100}, // other node
+	m := model.NewLevelMachine(2, 2, 2, [3]model.LinkCost{
+		model.SameSocket: {Latency: 1e-6, InvBandwidth: 1e-10}, model.SameNode: {Latency: 2e-6, InvBandwidth: 2e-10}, model.Network: {Latency: 10e-6, InvBandwidth: 1e-9}})
+	tr := mustTraffic(t, []profile.Flow{
+		{Src: 0, Dst: 1, Bytes: 100, Messages: 10}, {Src: 1, Dst: 0, Bytes: 300, Messages: 10}, // same socket: 20 msgs, 400 B
+		{Src: 0, Dst: 2, Bytes: 1000, Messages: 1},  // same node, other socket
+		{Src: 3, Dst: 5, Bytes: 1e6, Messages: 100}, // other node
 	}, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
 	// (0,1): 20*1e-6 + 400*1e-10 = 2.004e-5
@@ -76,7 +79,7 @@ func TestMachineFromSurvey(t *testing.T) {
 		}
 	}
 	s.Tables = []*survey.PairTable{tab}
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +97,10 @@ func TestMachineFromSurvey(t *testing.T) {
 		}
 	}
 	// No socket split: every same-host pair is "same socket" (socket 0).
-	if got := m.Link(0, 1).InvBandwidth; !near32(got, 1/(DefaultBandwidthGBps[SameSocket]*1e9)) {
+	if got := m.Link(0, 1).InvBandwidth; !near32(got, 1/(model.DefaultBandwidths().Socket*1e9)) {
 		t.Errorf("default bandwidth: inverse %g", got)
 	}
-	if got := m.Link(0, 4).InvBandwidth; !near32(got, 1/(DefaultBandwidthGBps[OtherNode]*1e9)) {
+	if got := m.Link(0, 4).InvBandwidth; !near32(got, 1/(model.DefaultBandwidths().Network*1e9)) {
 		t.Errorf("default network bandwidth: inverse %g", got)
 	}
 
@@ -105,18 +108,18 @@ func TestMachineFromSurvey(t *testing.T) {
 	// is used as it is. A fit without bandwidth (NaN) keeps the fitted
 	// latency and takes the level's default bandwidth.
 	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}
-	m, err = MachineFromSurvey(s, SurveyCostOptions{})
+	m, err = model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := m.Link(0, 1); !near32(got.Latency, 2e-6) || !near32(got.InvBandwidth, 1/1000e6) || m.Bandwidth != "fit.csv" {
 		t.Errorf("fitted link %+v (bandwidth from %s), want 2e-6 s and 1e-9 s/B from fit.csv", got, m.Bandwidth)
 	}
-	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(DefaultBandwidthGBps[OtherNode]*1e9)) {
+	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(model.DefaultBandwidths().Network*1e9)) {
 		t.Errorf("fit without bandwidth: link %+v, want 7e-6 s and the network default", got)
 	}
 	// --ignore-fit goes back to the table and the defaults.
-	m, _ = MachineFromSurvey(s, SurveyCostOptions{IgnoreFit: true, BandwidthGBps: [numLevels]float64{SameSocket: 4}})
+	m, _ = model.MachineFromSurvey(s, model.SurveyCostOptions{IgnoreFit: true, Bandwidth: model.Bandwidths{Socket: 4}})
 	if got := m.Link(0, 1); !near32(got.Latency, 0.5e-6) || !near32(got.InvBandwidth, 1/4e9) {
 		t.Errorf("ignore-fit link %+v, want 0.5 us and 4 GB/s", got)
 	}
@@ -124,11 +127,11 @@ func TestMachineFromSurvey(t *testing.T) {
 
 func TestMachineFromSurveyErrors(t *testing.T) {
 	one := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a"}}}
-	if _, err := MachineFromSurvey(one, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "at least 2") {
+	if _, err := model.MachineFromSurvey(one, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "at least 2") {
 		t.Errorf("one-rank survey: %v", err)
 	}
 	empty := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a"}, {Rank: 1, Host: "b", CPU: 1}}}
-	if _, err := MachineFromSurvey(empty, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no measured pairs") {
+	if _, err := model.MachineFromSurvey(empty, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no measured pairs") {
 		t.Errorf("survey without pairs: %v", err)
 	}
 	// Two hosts, nothing measured between them.
@@ -136,11 +139,11 @@ func TestMachineFromSurveyErrors(t *testing.T) {
 	tab := survey.NewPairTable(3, 64)
 	tab.Set(&survey.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
 	s.Tables = []*survey.PairTable{tab}
-	if _, err := MachineFromSurvey(s, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no other node pair") {
+	if _, err := model.MachineFromSurvey(s, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no other node pair") {
 		t.Errorf("unmeasured level: %v", err)
 	}
 	dup := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a", CPU: 3}, {Rank: 1, Host: "a", CPU: 3}}, Tables: []*survey.PairTable{survey.NewPairTable(2, 64)}}
-	if _, err := MachineFromSurvey(dup, SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "both ran on a cpu 3") {
+	if _, err := model.MachineFromSurvey(dup, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "both ran on a cpu 3") {
 		t.Errorf("two ranks on one cpu: %v", err)
 	}
 }
@@ -153,7 +156,7 @@ func TestMachineUnknownCPU(t *testing.T) {
 	tab.Set(&survey.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
 	tab.Set(&survey.PairStats{A: 0, B: 2, Size: 64, Samples: 1, Mean: 9, Median: 9})
 	s.Tables = []*survey.PairTable{tab}
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,20 +166,20 @@ func TestMachineUnknownCPU(t *testing.T) {
 }
 
 func TestSelectSlots(t *testing.T) {
-	m := NewLevelMachine(3, 2, 2, benchLevels) // node0..2, 4 slots each
+	m := model.NewLevelMachine(3, 2, 2, shapes.BenchLevels) // node0..2, 4 slots each
 	for _, c := range []struct {
 		n     int
-		opt   SelectOptions
+		opt   model.SelectOptions
 		nodes []int // slots per node used
 		err   string
 	}{
-		{8, SelectOptions{}, []int{4, 4, 0}, ""},
-		{6, SelectOptions{}, []int{4, 2, 0}, ""},
-		{6, SelectOptions{RanksPerNode: 2}, []int{2, 2, 2}, ""},
-		{8, SelectOptions{Exclude: []string{"node0"}}, []int{0, 4, 4}, ""},
-		{9, SelectOptions{Exclude: []string{"node0"}}, nil, "the survey offers 8 (after --exclude and --ranks-per-node): 1 missing"},
-		{7, SelectOptions{RanksPerNode: 2}, nil, "1 missing"},
-		{2, SelectOptions{Exclude: []string{"nodeX"}}, nil, "--exclude nodeX: no such host"},
+		{8, model.SelectOptions{}, []int{4, 4, 0}, ""},
+		{6, model.SelectOptions{}, []int{4, 2, 0}, ""},
+		{6, model.SelectOptions{RanksPerNode: 2}, []int{2, 2, 2}, ""},
+		{8, model.SelectOptions{Exclude: []string{"node0"}}, []int{0, 4, 4}, ""},
+		{9, model.SelectOptions{Exclude: []string{"node0"}}, nil, "the survey offers 8 (after --exclude and --ranks-per-node): 1 missing"},
+		{7, model.SelectOptions{RanksPerNode: 2}, nil, "1 missing"},
+		{2, model.SelectOptions{Exclude: []string{"nodeX"}}, nil, "--exclude nodeX: no such host"},
 	} {
 		slots, err := m.SelectSlots(c.n, c.opt)
 		if c.err != "" {
@@ -200,7 +203,7 @@ func TestSelectSlots(t *testing.T) {
 		}
 	}
 	// With a cap of 2 per node of 2 sockets x 2 cores, socket 0 is filled first.
-	slots, _ := m.SelectSlots(2, SelectOptions{RanksPerNode: 2})
+	slots, _ := m.SelectSlots(2, model.SelectOptions{RanksPerNode: 2})
 	for _, s := range slots {
 		if m.Slots[s].Socket != 0 {
 			t.Errorf("slot %+v: want socket 0 first", m.Slots[s])
@@ -209,11 +212,11 @@ func TestSelectSlots(t *testing.T) {
 }
 
 func TestBlockCyclic(t *testing.T) {
-	m := NewLevelMachine(3, 1, 2, benchLevels)
-	slots, _ := m.SelectSlots(6, SelectOptions{})
+	m := model.NewLevelMachine(3, 1, 2, shapes.BenchLevels)
+	slots, _ := m.SelectSlots(6, model.SelectOptions{})
 	wantBlock := []string{"node0", "node0", "node1", "node1", "node2", "node2"}
 	wantCyclic := []string{"node0", "node1", "node2", "node0", "node1", "node2"}
-	b, c := Block(slots, 6), m.Cyclic(slots, 6)
+	b, c := model.Block(slots, 6), m.Cyclic(slots, 6)
 	for r := 0; r < 6; r++ {
 		if m.Slots[b[r]].Host != wantBlock[r] || m.Slots[c[r]].Host != wantCyclic[r] {
 			t.Errorf("rank %d: block %s cyclic %s, want %s %s", r, m.Slots[b[r]].Host, m.Slots[c[r]].Host, wantBlock[r], wantCyclic[r])
@@ -230,11 +233,11 @@ func TestFitNegativeLatencyKeepsBandwidth(t *testing.T) {
 	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
 	s := readSurveyT(t, dir)
 	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := m.Levels[OtherNode]
+	c := m.Levels[model.Network]
 	if bw := 1 / c.InvBandwidth / 1e6; math.Abs(bw-49.8) > 1e-6 {
 		t.Errorf("cross-node bandwidth %.3g MB/s, want the fit's 49.8", bw)
 	}
@@ -262,7 +265,7 @@ func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
 	}
 	const iter, size = 20, 1 << 20
 	var rep bytes.Buffer
-	r, err := Run(Options{Survey: fixture, Matrix: writeMatrix(t, []Flow{{0, 1, iter * size, iter}, {1, 0, iter * size, iter}}), Out: &rep})
+	r, err := Run(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/model"
 )
 
 // fakeSurvey writes a survey directory of hosts x sockets x cores ranks
 // (host names h0, h1, ...; cpu = socket*cores + core) with round trips
 // rtt[level] in microseconds at 64 bytes. drop(a, b) leaves a pair
 // unmeasured.
-func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64, drop func(a, b int) bool) string {
+func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [3]float64, drop func(a, b int) bool) string {
 	t.Helper()
 	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
 	for h := 0; h < hosts; h++ {
@@ -36,11 +38,11 @@ func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64,
 				continue
 			}
 			ra, rb := s.Ranks[a], s.Ranks[b]
-			l := OtherNode
+			l := model.Network
 			if ra.Host == rb.Host {
-				l = SameNode
+				l = model.SameNode
 				if ra.Socket == rb.Socket {
-					l = SameSocket
+					l = model.SameSocket
 				}
 			}
 			v := rtt[l]
@@ -56,7 +58,7 @@ func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [numLevels]float64,
 }
 
 // writeMatrix writes a plain matrix CSV of flows.
-func writeMatrix(t testing.TB, flows []Flow) string {
+func writeMatrix(t testing.TB, flows []profile.Flow) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("src,dst,bytes,messages\n")
@@ -73,7 +75,7 @@ func writeMatrix(t testing.TB, flows []Flow) string {
 // fakeProfile writes a profile directory: ranks placed on (host, cpu),
 // per-rank computation, one MPI function row per rank with the given
 // transfer, late and sync times, and the matrix.
-func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sync float64, flows []Flow) string {
+func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sync float64, flows []profile.Flow) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "profile")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -103,7 +105,7 @@ func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sy
 	return dir
 }
 
-var testRTT = [numLevels]float64{0.5, 0.8, 13}
+var testRTT = [3]float64{0.5, 0.8, 13}
 
 func readSurveyT(t testing.TB, dir string) *survey.Survey {
 	t.Helper()

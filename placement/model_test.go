@@ -4,19 +4,22 @@ import (
 	"math"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 // workedLevels are docs/place.md's worked example: shared memory 4.4 us
 // and 9.2 GB/s inside a node, 20 us and 49.8 MB/s between nodes.
-var workedLevels = [numLevels]LinkCost{SameSocket: {4.4e-6, 1 / 9.2e9}, SameNode: {4.4e-6, 1 / 9.2e9}, OtherNode: {20e-6, 1 / 49.8e6}}
+var workedLevels = [3]model.LinkCost{model.SameSocket: {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9}, model.SameNode: {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9}, model.Network: {Latency: 20e-6, InvBandwidth: 1 / 49.8e6}}
 
 // pairsFlows: ranks 0-1 and 2-3 exchange iter messages of size bytes each
 // way.
-func pairsFlows(iter int, size float64) []Flow {
-	var f []Flow
+func pairsFlows(iter int, size float64) []profile.Flow {
+	var f []profile.Flow
 	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
-		f = append(f, Flow{p[0], p[1], float64(iter) * size, float64(iter)})
+		f = append(f, profile.Flow{Src: p[0], Dst: p[1], Bytes: float64(iter) * size, Messages: float64(iter)})
 	}
 	return f
 }
@@ -24,13 +27,13 @@ func pairsFlows(iter int, size float64) []Flow {
 // TestContentionWorkedExample is docs/place.md's worked example, by hand:
 // 2 nodes x 2 slots, two pairs exchanging 20 x 1 MiB each way.
 func TestContentionWorkedExample(t *testing.T) {
-	m := NewLevelMachine(2, 1, 2, workedLevels)
+	m := model.NewLevelMachine(2, 1, 2, workedLevels)
 	tr := mustTraffic(t, pairsFlows(20, 1<<20), 4)
 	rows := []survey.NodeBandwidth{
 		{Host: "node0", Peer: "node1", Ranks: 2, AggregateMBps: 36},
 		{Host: "node1", Peer: "node0", Ranks: 2, AggregateMBps: 36},
 	}
-	md, notes := NewModel(m, rows, ModelOptions{})
+	md, notes := model.NewModel(m, rows, model.ModelOptions{})
 	if md.NodeSource != "nodebw.csv" || len(notes) != 0 {
 		t.Fatalf("node source %q, notes %q", md.NodeSource, notes)
 	}
@@ -39,7 +42,7 @@ func TestContentionWorkedExample(t *testing.T) {
 	// pairs cross. Each rank's pairwise time: 40 messages x 20 us + 2S /
 	// 49.8 MB/s = 0.8430 s; node0 sends 2S = 41.94 MB at 36 MB/s: 1.165 s,
 	// more than the pairwise time, so every rank takes 1.165 s.
-	cyc := Predict("cyclic", md, tr, []int32{0, 2, 1, 3}, nil)
+	cyc := model.Predict("cyclic", md, tr, []int32{0, 2, 1, 3}, nil)
 	pair := 40*20e-6 + 2*S/49.8e6
 	link := 2 * S / 36e6
 	if !near(cyc.Run, link) || cyc.NodeBound != 4 || !near(cyc.Contention, link-pair) {
@@ -48,24 +51,24 @@ func TestContentionWorkedExample(t *testing.T) {
 	if !near(cyc.Transfer, 2*pair) {
 		t.Errorf("cyclic transfer %.6g, want %.6g", cyc.Transfer, 2*pair)
 	}
-	// Block: each pair on its node. Pairwise 40 x 4.4 us + 2S / 9.2 GB/s
+	// model.Block: each pair on its node. model.Pairwise 40 x 4.4 us + 2S / 9.2 GB/s
 	// = 0.004735 s; node memory moves 2S at 9.2 GB/s x (2 slots / 2) =
 	// 0.004559 s: less, so the pairwise time stands.
-	blk := Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
+	blk := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
 	if want := 40*4.4e-6 + 2*S/9.2e9; !near(blk.Run, want) || blk.NodeBound != 0 {
 		t.Errorf("block: run %.6g, want %.6g, %d node-bound", blk.Run, want, blk.NodeBound)
 	}
 	// Without nodebw.csv the node link carries one pair's 49.8 MB/s for
 	// both directions: node0 moves 2S out and 2S in, 4S / 49.8 MB/s.
-	fb, notes := NewModel(m, nil, ModelOptions{})
+	fb, notes := model.NewModel(m, nil, model.ModelOptions{})
 	if len(notes) != 1 || fb.NodeSource == "nodebw.csv" {
 		t.Errorf("fallback: source %q, notes %q", fb.NodeSource, notes)
 	}
-	if got, want := Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 4*S/49.8e6; !near(got, want) {
+	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 4*S/49.8e6; !near(got, want) {
 		t.Errorf("cyclic without nodebw.csv: %.6g, want %.6g", got, want)
 	}
 	// Without contention: the pairwise time.
-	if got := Predict("cyclic", pairwiseModel(m), tr, []int32{0, 2, 1, 3}, nil).Run; !near(got, pair) {
+	if got := model.Predict("cyclic", model.Pairwise(m), tr, []int32{0, 2, 1, 3}, nil).Run; !near(got, pair) {
 		t.Errorf("cyclic without contention: %.6g, want %.6g", got, pair)
 	}
 }
@@ -75,19 +78,19 @@ func TestContentionWorkedExample(t *testing.T) {
 // it; injection and ejection are separate; calibration factors scale each
 // part; fixed times add.
 func TestContentionHandComputed(t *testing.T) {
-	m := NewLevelMachine(2, 1, 4, [numLevels]LinkCost{SameSocket: {1e-6, 1e-9}, SameNode: {1e-6, 1e-9}, OtherNode: {10e-6, 1e-8}})
-	md, _ := NewModel(m, []survey.NodeBandwidth{
+	m := model.NewLevelMachine(2, 1, 4, [3]model.LinkCost{model.SameSocket: {Latency: 1e-6, InvBandwidth: 1e-9}, model.SameNode: {Latency: 1e-6, InvBandwidth: 1e-9}, model.Network: {Latency: 10e-6, InvBandwidth: 1e-8}})
+	md, _ := model.NewModel(m, []survey.NodeBandwidth{
 		{Host: "node0", Peer: "node1", AggregateMBps: 50}, // node0 sends at 50 MB/s, node1 receives at 50
 		{Host: "node1", Peer: "node0", AggregateMBps: 20}, // node1 sends at 20 MB/s, node0 receives at 20
-	}, ModelOptions{})
+	}, model.ModelOptions{})
 	// Ranks 0-3 on node0, 4-7 on node1 (block). 0 -> 4: 1e6 B in 10
 	// messages (off node, one way); 1 -> 5: 3e6 B in 10; 2 <-> 3: 1e5 B
 	// each way in 1 message each (on node); 6 silent; 7 <- 0: nothing.
-	tr := mustTraffic(t, []Flow{{0, 4, 1e6, 10}, {1, 5, 3e6, 10}, {2, 3, 1e5, 1}, {3, 2, 1e5, 1}}, 8)
+	tr := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e6, Messages: 10}, {Src: 1, Dst: 5, Bytes: 3e6, Messages: 10}, {Src: 2, Dst: 3, Bytes: 1e5, Messages: 1}, {Src: 3, Dst: 2, Bytes: 1e5, Messages: 1}}, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
 	base := []float64{0.1, 0, 0, 0, 0, 0, 0.5, 0}
-	rt := &RankTimes{Comput: base, Sync: make([]float64, 8), Late: make([]float64, 8)}
-	p := Predict("block", md, tr, place, rt)
+	rt := &model.RankTimes{Comput: base, Sync: make([]float64, 8), Late: make([]float64, 8)}
+	p := model.Predict("block", md, tr, place, rt)
 	// node0 sends 4e6 B at 50 MB/s: 0.08 s; receives nothing. node1
 	// receives 4e6 B at 50 MB/s: 0.08 s; sends nothing.
 	// Rank 0: pairwise 10 x 10 us + 1e6 x 1e-8 = 0.0101 s < 0.08: 0.08.
@@ -97,8 +100,8 @@ func TestContentionHandComputed(t *testing.T) {
 	// Rank 6: silent, 0.5 s of computation. Rank 7: nothing.
 	want := []float64{0.08 + 0.1, 0.08, 2.02e-4, 2.02e-4, 0.08, 0.08, 0.5, 0}
 	for i, w := range want {
-		if !near(p.perRank[i], w) {
-			t.Errorf("rank %d: %.6g s, want %.6g", i, p.perRank[i], w)
+		if !near(p.PerRank[i], w) {
+			t.Errorf("rank %d: %.6g s, want %.6g", i, p.PerRank[i], w)
 		}
 	}
 	if p.Run != 0.5 || p.SlowestRank != 6 || p.NodeBound != 4 {
@@ -106,23 +109,23 @@ func TestContentionHandComputed(t *testing.T) {
 	}
 	// The other way round the slower direction shows: 4 -> 0 and 5 -> 1
 	// leave node1 at 20 MB/s: 0.2 s for ranks 0, 1, 4, 5.
-	rev := mustTraffic(t, []Flow{{4, 0, 1e6, 10}, {5, 1, 3e6, 10}}, 8)
-	if got := Predict("block", md, rev, place, nil).perRank[4]; !near(got, 0.2) {
+	rev := mustTraffic(t, []profile.Flow{{Src: 4, Dst: 0, Bytes: 1e6, Messages: 10}, {Src: 5, Dst: 1, Bytes: 3e6, Messages: 10}}, 8)
+	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 0.2) {
 		t.Errorf("node1 sending 4e6 B at 20 MB/s: rank 4 %.6g s, want 0.2", got)
 	}
-	// Calibration factors scale the two parts: rank 0 with off-node x2
+	// placefile.Calibration factors scale the two parts: rank 0 with off-node x2
 	// and rank 2 with on-node x3.
 	md.Scale = [2]float64{3, 2}
-	p = Predict("block", md, tr, place, rt)
-	if !near(p.perRank[0], 0.1+2*0.08) || !near(p.perRank[2], 3*2.02e-4) {
-		t.Errorf("scaled: rank 0 %.6g (want %.6g), rank 2 %.6g (want %.6g)", p.perRank[0], 0.1+2*0.08, p.perRank[2], 3*2.02e-4)
+	p = model.Predict("block", md, tr, place, rt)
+	if !near(p.PerRank[0], 0.1+2*0.08) || !near(p.PerRank[2], 3*2.02e-4) {
+		t.Errorf("scaled: rank 0 %.6g (want %.6g), rank 2 %.6g (want %.6g)", p.PerRank[0], 0.1+2*0.08, p.PerRank[2], 3*2.02e-4)
 	}
 	// A memory-bound rank: rank 2 <-> 3 light, 0 <-> 1 heavy, all on node0.
 	md.Scale = [2]float64{1, 1}
-	mem := mustTraffic(t, []Flow{{0, 1, 1e8, 1}, {2, 3, 1e3, 1}}, 8)
+	mem := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 1}, {Src: 2, Dst: 3, Bytes: 1e3, Messages: 1}}, 8)
 	// node0 moves 1.00001e8 B at 2 GB/s: 0.0500005 s; rank 2's own
 	// pairwise time is 1 us + 1e3 x 1e-9 = 2e-6 s.
-	if got, want := Predict("block", md, mem, place, nil).perRank[2], 1.00001e8/2e9; !near(got, want) {
+	if got, want := model.Predict("block", md, mem, place, nil).PerRank[2], 1.00001e8/2e9; !near(got, want) {
 		t.Errorf("memory-bound rank 2: %.6g s, want %.6g", got, want)
 	}
 }
@@ -130,37 +133,37 @@ func TestContentionHandComputed(t *testing.T) {
 // TestEvaluatorSwapMatchesScratch: after a sequence of swaps the
 // incremental evaluator holds what a fresh one computes.
 func TestEvaluatorSwapMatchesScratch(t *testing.T) {
-	m := NewLevelMachine(4, 2, 4, workedLevels)
-	md, _ := NewModel(m, nil, ModelOptions{})
-	flows, n := randomSparse(32, 4, 7)
+	m := model.NewLevelMachine(4, 2, 4, workedLevels)
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	flows, n := shapes.RandomSparse(32, 4, 7)
 	tr := mustTraffic(t, flows, n)
 	base := make([]float64, n)
 	for i := range base {
 		base[i] = float64(i%5) * 1e-3
 	}
-	slots, _ := m.SelectSlots(n, SelectOptions{})
-	place := Block(slots, n)
-	ev := newEvaluator(md, tr, base, place)
+	slots, _ := m.SelectSlots(n, model.SelectOptions{})
+	place := model.Block(slots, n)
+	ev := model.NewEvaluator(md, tr, base, place)
 	for k := 0; k < 200; k++ {
 		i, j := int32(k*7%n), int32((k*13+5)%n)
 		if i == j {
 			continue
 		}
-		before := ev.objective()
-		if o := ev.try(i, j); k%3 == 0 {
-			ev.swap(i, j)
-			fresh := newEvaluator(md, tr, base, append([]int32(nil), place...)).objective()
+		before := ev.Objective()
+		if o := ev.Try(i, j); k%3 == 0 {
+			ev.Swap(i, j)
+			fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...)).Objective()
 			if !near(o.Run, fresh.Run) || math.Abs(o.Transfer-fresh.Transfer) > 1e-9*fresh.Transfer {
 				t.Fatalf("swap %d: priced %+v, fresh %+v", k, o, fresh)
 			}
-		} else if got := ev.objective(); got != before && !(near(got.Run, before.Run) && near(got.Transfer, before.Transfer)) {
+		} else if got := ev.Objective(); got != before && !(near(got.Run, before.Run) && near(got.Transfer, before.Transfer)) {
 			t.Fatalf("try changed the state: %+v -> %+v", before, got)
 		}
 	}
-	fresh := newEvaluator(md, tr, base, append([]int32(nil), place...))
+	fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...))
 	for u := int32(0); u < int32(n); u++ {
-		a, _ := ev.comm(u)
-		b, _ := fresh.comm(u)
+		a, _ := ev.Comm(u)
+		b, _ := fresh.Comm(u)
 		if math.Abs(a-b) > 1e-9*math.Max(a, 1e-12) {
 			t.Errorf("rank %d: incremental %.9g, fresh %.9g", u, a, b)
 		}

@@ -11,8 +11,12 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 // checkLanded fails for every rank that did not run on the host and cpu
@@ -59,7 +63,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	c := vcluster.Start(t, 2, 2)
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
-	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
+	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
@@ -88,7 +92,7 @@ func TestRankfileLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
-	flows := []Flow{{0, 1, 1e6, 100}}
+	flows := []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "local.rankfile")
 	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
@@ -155,7 +159,7 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Output: out, Format: FormatMPICH, Force: true, Out: &bytes.Buffer{}})
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +169,14 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	checkHydra(t, data, hydraLaunch(t, r.Launch), nil)
 
-	m := &Machine{Hosts: []string{host, "localhost"}}
+	m := &model.Machine{Hosts: []string{host, "localhost"}}
 	for n, h := range m.Hosts {
 		for cpu := 0; cpu < 2; cpu++ {
-			m.Slots = append(m.Slots, Slot{Host: h, CPU: cpu, Node: n})
+			m.Slots = append(m.Slots, model.Slot{Host: h, CPU: cpu, Node: n})
 		}
 	}
 	file := filepath.Join(t.TempDir(), "alternate.hosts")
-	lf, err := WriteLaunchFile(FormatMPICH, m, []int32{1, 2, 0, 3}, []string{"test"}, file, nil)
+	lf, err := placefile.Write(placefile.FormatMPICH, m.RankSlots([]int32{1, 2, 0, 3}), []string{"test"}, file, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +212,7 @@ func checkHydra(t *testing.T, data []byte, prefix []string, alias map[string]str
 func TestLatmapPlaceBinary(t *testing.T) {
 	bin := testutil.LatmapBin(t)
 	sv := fakeSurvey(t, 3, 1, 4, testRTT, nil)
-	flows, _ := ring(8)
+	flows, _ := shapes.Ring(8)
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "hosts")
 	cmd := exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "slurm", "-o", out,
@@ -247,7 +251,7 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
 	sv := filepath.Join(t.TempDir(), "survey")
 	testutil.MustRun(t, 3*time.Minute, append(c.MpirunArgs(4), "--bind-to", "core", bin, "survey", "-o", sv, "--repeats", "20", "--sizes", "64,256K", "--schedule", "sequential")...)
-	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}, {1, 2, 1e6, 100}, {2, 1, 1e6, 100}}
+	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var report bytes.Buffer
 	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &report})
@@ -264,9 +268,9 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	var inside, between float64
 	for _, l := range r.Levels {
 		switch l.Name {
-		case SameNode.String(), SameSocket.String():
+		case "same node", "same socket":
 			inside = l.BandwidthGBps
-		case OtherNode.String():
+		case "other node":
 			between = l.BandwidthGBps
 		}
 	}
@@ -293,9 +297,9 @@ func TestScopeNodesAgreesWithAll(t *testing.T) {
 	dir := t.TempDir()
 	// Ranks 0-5, 1-4, 2-7 and 3-6 talk: a block layout puts every pair
 	// across nodes.
-	var flows []Flow
+	var flows []profile.Flow
 	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
-		flows = append(flows, Flow{p[0], p[1], 1 << 20, 100}, Flow{p[1], p[0], 1 << 20, 100})
+		flows = append(flows, profile.Flow{Src: p[0], Dst: p[1], Bytes: 1 << 20, Messages: 100}, profile.Flow{Src: p[1], Dst: p[0], Bytes: 1 << 20, Messages: 100})
 	}
 	mx := writeMatrix(t, flows)
 	type outcome struct {

@@ -9,18 +9,22 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 // scotchCurrent maps the traffic with scotch_gmap onto nodes x cores
 // (a tleaf target, no imbalance allowed) and writes the mapping as an
 // Open MPI rankfile for --current: another tool's placement, scored by
 // latmap as the current one.
-func scotchCurrent(t *testing.T, gmap string, m *Machine, tr *Traffic, nodes, cores int) string {
+func scotchCurrent(t *testing.T, gmap string, m *model.Machine, tr *model.Traffic, nodes, cores int) string {
 	t.Helper()
 	dir := t.TempDir()
 	grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
-	cost := m.Levels[OtherNode]
+	cost := m.Levels[model.Network]
 	if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return cost.Cost(msgs, bytes) }); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +51,7 @@ func scotchCurrent(t *testing.T, gmap string, m *Machine, tr *Traffic, nodes, co
 		used[node]++
 	}
 	file := filepath.Join(dir, "scotch.rankfile")
-	lf, err := WriteLaunchFile(FormatOpenMPI, m, place, nil, file, nil)
+	lf, err := placefile.Write(placefile.FormatOpenMPI, m.RankSlots(place), nil, file, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,24 +84,24 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 	if err := survey.WriteSurvey(sv, s, false); err != nil {
 		t.Fatal(err)
 	}
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lammps, _, err := ReadMatrixFile(filepath.Join(testutil.RepoRoot(t), "testdata", "matrix", "lammps-melt-64.csv"))
+	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(t), "testdata", "matrix", "lammps-melt-64.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
 		name  string
-		flows []Flow
+		flows []profile.Flow
 	}{
-		{"halo3d-4x4x4", first(halo3D(4, 4, 4, false))},
-		{"halo3d-periodic-4x4x4", first(halo3D(4, 4, 4, true))},
-		{"ring-64", first(ring(64))},
-		{"alltoall-64", first(allToAll(64))},
-		{"master-worker-64", first(masterWorker(64))},
-		{"random-sparse-64", first(randomSparse(64, 4, 1))},
+		{"halo3d-4x4x4", first(shapes.Halo3D(4, 4, 4, false))},
+		{"halo3d-periodic-4x4x4", first(shapes.Halo3D(4, 4, 4, true))},
+		{"shapes.Ring-64", first(shapes.Ring(64))},
+		{"alltoall-64", first(shapes.AllToAll(64))},
+		{"master-worker-64", first(shapes.MasterWorker(64))},
+		{"random-sparse-64", first(shapes.RandomSparse(64, 4, 1))},
 		{"lammps-melt-64 (PML monitoring)", lammps},
 	}
 	for _, c := range cases {
@@ -108,7 +112,7 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]Prediction{}
+			got := map[string]placefile.Prediction{}
 			for _, p := range r.Predictions {
 				got[p.Name] = p
 			}
@@ -137,4 +141,4 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 	}
 }
 
-func first(f []Flow, _ int) []Flow { return f }
+func first(f []profile.Flow, _ int) []profile.Flow { return f }

@@ -11,7 +11,11 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
@@ -26,7 +30,7 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 			}
 		}
 	}
-	flows, _ := shuffledPairs(16, 5)
+	flows, _ := shapes.ShuffledPairs(16, 5)
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var buf bytes.Buffer
@@ -44,7 +48,7 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 	prop := r.Predictions[len(r.Predictions)-1]
 	want := 0.0
 	for _, f := range flows {
-		want += (LinkCost{testRTT[SameSocket] / 2 * 1e-6, 1 / (DefaultBandwidthGBps[SameSocket] * 1e9)}).Cost(f.Messages, f.Bytes)
+		want += (model.LinkCost{Latency: testRTT[model.SameSocket] / 2 * 1e-6, InvBandwidth: 1 / (model.DefaultBandwidths().Socket * 1e9)}).Cost(f.Messages, f.Bytes)
 	}
 	if !near32(prop.Transfer, want) {
 		t.Errorf("proposal transfer %g, optimum (all pairs on one socket) %g", prop.Transfer, want)
@@ -67,12 +71,12 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 
 func TestRunJSON(t *testing.T) {
 	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
-	flows, _ := ring(8)
+	flows, _ := shapes.Ring(8)
 	var buf bytes.Buffer
 	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), JSON: true, Out: &buf}); err != nil {
 		t.Fatal(err)
 	}
-	var r Result
+	var r placefile.Advice
 	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, buf.String())
 	}
@@ -84,10 +88,10 @@ func TestRunJSON(t *testing.T) {
 // splitPairs is a survey of 2 hosts x 4 cpus and a profile's traffic and
 // placement in which pairs (0,4), (1,5), (2,6), (3,7) talk and the current
 // (block) layout puts every pair across the two hosts.
-func splitPairs(t *testing.T) (sv string, flows []Flow, hosts []string, cpus []int) {
+func splitPairs(t *testing.T) (sv string, flows []profile.Flow, hosts []string, cpus []int) {
 	t.Helper()
 	for i := 0; i < 4; i++ {
-		flows = append(flows, Flow{i, i + 4, 50e6, 20000}, Flow{i + 4, i, 50e6, 20000})
+		flows = append(flows, profile.Flow{Src: i, Dst: i + 4, Bytes: 50e6, Messages: 20000}, profile.Flow{Src: i + 4, Dst: i, Bytes: 50e6, Messages: 20000})
 	}
 	return fakeSurvey(t, 2, 1, 4, testRTT, nil), flows,
 		[]string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}, []int{0, 1, 2, 3, 0, 1, 2, 3}
@@ -155,8 +159,8 @@ func TestRunProfileVerdicts(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	sv := fakeSurvey(t, 2, 1, 2, testRTT, nil) // 4 slots
-	ring4, _ := ring(4)
-	ring6, _ := ring(6)
+	ring4, _ := shapes.Ring(4)
+	ring6, _ := shapes.Ring(6)
 	cpus := []int{0, 1, 0, 1}
 	hosts := []string{"h0", "h0", "h1", "h1"}
 	prof4 := fakeProfile(t, hosts, cpus, 1, 1, 0, 0, ring4)
@@ -191,7 +195,7 @@ func TestRunErrors(t *testing.T) {
 		{"survey without pairs", Options{Survey: noPairs, Matrix: write("two.csv", "src,dst,bytes,messages\n0,1,1,1\n")}, "no measured pairs"},
 		{"missing survey", Options{Survey: "/nonexistent/survey", Matrix: writeMatrix(t, ring4)}, "no such file"},
 		{"survey is neither dir nor mmpi log", Options{Survey: writeMatrix(t, ring4), Matrix: writeMatrix(t, ring4)}, "neither a survey directory nor an mmpi log"},
-		{"exclude unknown host", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Select: SelectOptions{Exclude: []string{"zz"}}}, "--exclude zz: no such host"},
+		{"exclude unknown host", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Select: model.SelectOptions{Exclude: []string{"zz"}}}, "--exclude zz: no such host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.opt.Out = &bytes.Buffer{}
@@ -204,12 +208,12 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestRunMmpiLog: a real mmpi log (Stampede, 2 nodes x 16 ranks) is read as
-// the survey; a ring of 32 ranks then has 2 hosts of 16 slots, every slot
-// pair measured, and the proposal keeps all but 2 ring edges inside a node
-// (the optimum: the ring must cross between the 2 nodes twice).
+// the survey; a shapes.Ring of 32 ranks then has 2 hosts of 16 slots, every slot
+// pair measured, and the proposal keeps all but 2 shapes.Ring edges inside a node
+// (the optimum: the shapes.Ring must cross between the 2 nodes twice).
 func TestRunMmpiLog(t *testing.T) {
 	log := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
-	flows, _ := ring(32)
+	flows, _ := shapes.Ring(32)
 	r, err := Run(Options{Survey: log, Matrix: writeMatrix(t, flows), Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +232,7 @@ func TestRunMmpiLog(t *testing.T) {
 		}
 	}
 	if cross != 2 {
-		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
+		t.Errorf("proposal cuts %d shapes.Ring edges between nodes, want 2", cross)
 	}
 }
 
@@ -237,11 +241,11 @@ func TestRunMmpiLog(t *testing.T) {
 // on different nodes), while block keeps them on one node.
 func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3", "n4"}, 2)
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1e6, 100}}), Out: &bytes.Buffer{}})
+	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var block, cyclic Prediction
+	var block, cyclic placefile.Prediction
 	for _, p := range r.Predictions {
 		switch p.Name {
 		case "block":
@@ -262,7 +266,7 @@ func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
 // --current; with --force it is, and the warning is kept.
 func TestUnboundProfileRefused(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{"h0", "h1"}, 2)
-	flows := []Flow{{0, 3, 1e6, 100}, {3, 0, 1e6, 100}}
+	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}}
 	prof := fakeProfile(t, []string{"h0", "h0", "h1", "h1"}, []int{0, 1, 0, 1}, 1, 1, 0, 0, flows)
 	rf := filepath.Join(prof, "ranks.csv")
 	b, err := os.ReadFile(rf)

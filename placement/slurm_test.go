@@ -8,6 +8,7 @@ import (
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // TestPlaceSlurmLaunchLine: on a real Slurm over 4 virtual nodes x 2, a
@@ -22,9 +23,9 @@ func TestPlaceSlurmLaunchLine(t *testing.T) {
 	dir := t.TempDir()
 	sv := filepath.Join(dir, "survey")
 	s.Survey(t, bin, sv, []string{"-N", "4", "-n", "8", "--mpi=pmix", "--cpu-bind=cores"}, "--repeats", "20")
-	var flows []Flow
+	var flows []profile.Flow
 	for _, p := range [][2]int{{0, 5}, {1, 4}, {2, 7}, {3, 6}} {
-		flows = append(flows, Flow{p[0], p[1], 1 << 20, 100}, Flow{p[1], p[0], 1 << 20, 100})
+		flows = append(flows, profile.Flow{Src: p[0], Dst: p[1], Bytes: 1 << 20, Messages: 100}, profile.Flow{Src: p[1], Dst: p[0], Bytes: 1 << 20, Messages: 100})
 	}
 	var report bytes.Buffer
 	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: filepath.Join(dir, "hosts"), Format: "slurm",

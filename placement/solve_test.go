@@ -5,12 +5,16 @@ import (
 	"math"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/solve"
 )
 
-func mustTraffic(t testing.TB, flows []Flow, n int) *Traffic {
+func mustTraffic(t testing.TB, flows []profile.Flow, n int) *model.Traffic {
 	t.Helper()
-	tr, err := NewTraffic(n, flows)
+	tr, err := model.NewTraffic(n, flows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,10 +36,10 @@ func TestCubeCostMatchesIssue(t *testing.T) {
 		if testing.Short() && c.n > 16 {
 			continue
 		}
-		flows, n := halo3D(c.n, c.n, c.n, false)
+		flows, n := shapes.Halo3D(c.n, c.n, c.n, false)
 		tr := mustTraffic(t, flows, n)
-		m := NewLevelMachine(c.nodes, 1, 64, benchLevels)
-		got := m.Cost(tr, cubePlacement(c.n))
+		m := model.NewLevelMachine(c.nodes, 1, 64, shapes.BenchLevels)
+		got := m.Cost(tr, shapes.CubePlacement(c.n))
 		if math.Abs(got-c.want) > 0.0005*c.want {
 			t.Errorf("%d^3 cubes: cost %.4f s, want %.3f s", c.n, got, c.want)
 		}
@@ -43,14 +47,14 @@ func TestCubeCostMatchesIssue(t *testing.T) {
 }
 
 // solveAll places all ranks of flows on m's first slots with seed 1.
-func solveAll(t *testing.T, m *Machine, flows []Flow, n int) (*Traffic, []int32, *Solution) {
+func solveAll(t *testing.T, m *model.Machine, flows []profile.Flow, n int) (*model.Traffic, []int32, *solve.Solution) {
 	t.Helper()
 	tr := mustTraffic(t, flows, n)
-	slots, err := m.SelectSlots(n, SelectOptions{})
+	slots, err := m.SelectSlots(n, model.SelectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +62,10 @@ func solveAll(t *testing.T, m *Machine, flows []Flow, n int) (*Traffic, []int32,
 }
 
 func TestSolveFindsCubes16(t *testing.T) {
-	flows, n := halo3D(16, 16, 16, false)
-	m := NewLevelMachine(64, 1, 64, benchLevels)
+	flows, n := shapes.Halo3D(16, 16, 16, false)
+	m := model.NewLevelMachine(64, 1, 64, shapes.BenchLevels)
 	tr, _, sol := solveAll(t, m, flows, n)
-	opt := m.Cost(tr, cubePlacement(16))
+	opt := m.Cost(tr, shapes.CubePlacement(16))
 	t.Logf("16^3: proposal %.4f s (%s), block %.4f, cyclic %.4f, cubes %.4f; candidates %+v", sol.Cost, sol.Winner, sol.Block, sol.Cyclic, opt, sol.Candidates)
 	if sol.Cost > opt*1.0001 {
 		t.Errorf("16^3 proposal costs %.4f s, the 4x4x4 cube optimum %.4f s", sol.Cost, opt)
@@ -73,11 +77,11 @@ func TestSolveFindsCubes16(t *testing.T) {
 // traffic crosses nodes), whatever the rank numbering.
 func TestSolvePairsShareNode(t *testing.T) {
 	for _, c := range []struct{ n, nodes, cores int }{{16, 4, 4}, {64, 8, 8}, {256, 16, 16}} {
-		flows, n := shuffledPairs(c.n, uint64(c.n))
+		flows, n := shapes.ShuffledPairs(c.n, uint64(c.n))
 		tr := mustTraffic(t, flows, n)
-		m := NewLevelMachine(c.nodes, 1, c.cores, benchLevels)
-		slots, _ := m.SelectSlots(n, SelectOptions{})
-		sol, err := m.Solve(tr, slots, SolveOptions{Seed: 3})
+		m := model.NewLevelMachine(c.nodes, 1, c.cores, shapes.BenchLevels)
+		slots, _ := m.SelectSlots(n, model.SelectOptions{})
+		sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +93,7 @@ func TestSolvePairsShareNode(t *testing.T) {
 		// Optimum: every pair inside a node.
 		want := 0.0
 		for _, f := range flows {
-			want += benchLevels[SameNode].Cost(f.Messages, f.Bytes)
+			want += shapes.BenchLevels[model.SameNode].Cost(f.Messages, f.Bytes)
 		}
 		if !near(sol.Cost, want) {
 			t.Errorf("n=%d: cost %g, optimum %g", c.n, sol.Cost, want)
@@ -100,17 +104,17 @@ func TestSolvePairsShareNode(t *testing.T) {
 // TestSolvePairsShareSocket: on nodes of two sockets, the pairs share a
 // socket too (the three-level optimum).
 func TestSolvePairsShareSocket(t *testing.T) {
-	levels := [numLevels]LinkCost{SameSocket: {0.3e-6, 1 / 20e9}, SameNode: {0.8e-6, 1 / 8e9}, OtherNode: {5e-6, 1 / 2e9}}
-	flows, n := shuffledPairs(64, 11)
+	levels := [3]model.LinkCost{model.SameSocket: {Latency: 0.3e-6, InvBandwidth: 1 / 20e9}, model.SameNode: {Latency: 0.8e-6, InvBandwidth: 1 / 8e9}, model.Network: {Latency: 5e-6, InvBandwidth: 1 / 2e9}}
+	flows, n := shapes.ShuffledPairs(64, 11)
 	tr := mustTraffic(t, flows, n)
-	m := NewLevelMachine(4, 2, 8, levels)
-	slots, _ := m.SelectSlots(n, SelectOptions{})
-	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	m := model.NewLevelMachine(4, 2, 8, levels)
+	slots, _ := m.SelectSlots(n, model.SelectOptions{})
+	sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range flows {
-		if m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])) != SameSocket {
+		if m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])) != model.SameSocket {
 			t.Errorf("ranks %d and %d: %v apart", f.Src, f.Dst, m.Level(int(sol.Place[f.Src]), int(sol.Place[f.Dst])))
 		}
 	}
@@ -120,7 +124,7 @@ func TestSolvePairsShareSocket(t *testing.T) {
 // applications have, 64 to 4096 ranks, and checks the proposal costs no
 // more than the better of block and cyclic (and is a valid placement).
 func TestSolveNeverWorseThanBaselines(t *testing.T) {
-	type gen func() ([]Flow, int)
+	type gen func() ([]profile.Flow, int)
 	shapes := []struct {
 		name  string
 		g     gen
@@ -128,31 +132,31 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 		socks int
 		cores int
 	}{
-		{"halo2d-8x8", func() ([]Flow, int) { return halo2D(8, 8, false) }, 4, 2, 8},
-		{"halo2d-periodic-32x32", func() ([]Flow, int) { return halo2D(32, 32, true) }, 16, 2, 32},
-		{"halo2d-64x64", func() ([]Flow, int) { return halo2D(64, 64, false) }, 64, 2, 32},
-		{"halo3d-4x4x4", func() ([]Flow, int) { return halo3D(4, 4, 4, false) }, 4, 1, 16},
-		{"halo3d-periodic-8x8x8", func() ([]Flow, int) { return halo3D(8, 8, 8, true) }, 8, 2, 32},
-		{"halo3d-periodic-16x16x16", func() ([]Flow, int) { return halo3D(16, 16, 16, true) }, 64, 2, 32},
-		{"halo3d-12x10x6 on 48-core nodes", func() ([]Flow, int) { return halo3D(12, 10, 6, false) }, 15, 2, 24},
-		{"ring-64", func() ([]Flow, int) { return ring(64) }, 4, 2, 8},
-		{"ring-1000", func() ([]Flow, int) { return ring(1000) }, 16, 2, 32},
-		{"alltoall-64", func() ([]Flow, int) { return allToAll(64) }, 4, 2, 8},
-		{"alltoall-256", func() ([]Flow, int) { return allToAll(256) }, 8, 2, 16},
-		{"master-worker-64", func() ([]Flow, int) { return masterWorker(64) }, 4, 2, 8},
-		{"master-worker-1024", func() ([]Flow, int) { return masterWorker(1024) }, 32, 2, 16},
-		{"random-sparse-64", func() ([]Flow, int) { return randomSparse(64, 4, 1) }, 4, 2, 8},
-		{"random-sparse-512", func() ([]Flow, int) { return randomSparse(512, 6, 2) }, 8, 2, 32},
-		{"random-sparse-4096", func() ([]Flow, int) { return randomSparse(4096, 4, 3) }, 64, 2, 32},
+		{"halo2d-8x8", func() ([]profile.Flow, int) { return shapes.Halo2D(8, 8, false) }, 4, 2, 8},
+		{"halo2d-periodic-32x32", func() ([]profile.Flow, int) { return shapes.Halo2D(32, 32, true) }, 16, 2, 32},
+		{"halo2d-64x64", func() ([]profile.Flow, int) { return shapes.Halo2D(64, 64, false) }, 64, 2, 32},
+		{"halo3d-4x4x4", func() ([]profile.Flow, int) { return shapes.Halo3D(4, 4, 4, false) }, 4, 1, 16},
+		{"halo3d-periodic-8x8x8", func() ([]profile.Flow, int) { return shapes.Halo3D(8, 8, 8, true) }, 8, 2, 32},
+		{"halo3d-periodic-16x16x16", func() ([]profile.Flow, int) { return shapes.Halo3D(16, 16, 16, true) }, 64, 2, 32},
+		{"halo3d-12x10x6 on 48-core nodes", func() ([]profile.Flow, int) { return shapes.Halo3D(12, 10, 6, false) }, 15, 2, 24},
+		{"shapes.Ring-64", func() ([]profile.Flow, int) { return shapes.Ring(64) }, 4, 2, 8},
+		{"shapes.Ring-1000", func() ([]profile.Flow, int) { return shapes.Ring(1000) }, 16, 2, 32},
+		{"alltoall-64", func() ([]profile.Flow, int) { return shapes.AllToAll(64) }, 4, 2, 8},
+		{"alltoall-256", func() ([]profile.Flow, int) { return shapes.AllToAll(256) }, 8, 2, 16},
+		{"master-worker-64", func() ([]profile.Flow, int) { return shapes.MasterWorker(64) }, 4, 2, 8},
+		{"master-worker-1024", func() ([]profile.Flow, int) { return shapes.MasterWorker(1024) }, 32, 2, 16},
+		{"random-sparse-64", func() ([]profile.Flow, int) { return shapes.RandomSparse(64, 4, 1) }, 4, 2, 8},
+		{"random-sparse-512", func() ([]profile.Flow, int) { return shapes.RandomSparse(512, 6, 2) }, 8, 2, 32},
+		{"random-sparse-4096", func() ([]profile.Flow, int) { return shapes.RandomSparse(4096, 4, 3) }, 64, 2, 32},
 	}
-	levels := [numLevels]LinkCost{SameSocket: {0.4e-6, 1 / 12e9}, SameNode: {0.7e-6, 1 / 8e9}, OtherNode: {2.5e-6, 1 / 3e9}}
+	levels := [3]model.LinkCost{model.SameSocket: {Latency: 0.4e-6, InvBandwidth: 1 / 12e9}, model.SameNode: {Latency: 0.7e-6, InvBandwidth: 1 / 8e9}, model.Network: {Latency: 2.5e-6, InvBandwidth: 1 / 3e9}}
 	for _, s := range shapes {
 		t.Run(s.name, func(t *testing.T) {
 			if testing.Short() && s.nodes*s.socks*s.cores > 1024 {
 				t.Skip("short")
 			}
 			flows, n := s.g()
-			m := NewLevelMachine(s.nodes, s.socks, s.cores, levels)
+			m := model.NewLevelMachine(s.nodes, s.socks, s.cores, levels)
 			tr, slots, sol := solveAll(t, m, flows, n)
 			checkPermutation(t, sol.Place, slots)
 			checkNotWorse(t, sol, "block", "cyclic")
@@ -171,18 +175,18 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 func TestSolveDenseSurveyMachine(t *testing.T) {
 	dir := fakeSurvey(t, 4, 2, 4, testRTT, func(a, b int) bool { return (a*7+b)%11 == 0 })
 	s := readSurveyT(t, dir)
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	flows, n := halo2D(8, 4, true)
+	flows, n := shapes.Halo2D(8, 4, true)
 	tr := mustTraffic(t, flows, n)
-	slots, _ := m.SelectSlots(n, SelectOptions{})
-	a, err := m.Solve(tr, slots, SolveOptions{Seed: 5})
+	slots, _ := m.SelectSlots(n, model.SelectOptions{})
+	a, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := m.Solve(tr, slots, SolveOptions{Seed: 5, Workers: 1})
+	b, _ := solve.Pairwise(m, tr, slots, solve.Options{Seed: 5, Workers: 1})
 	checkPermutation(t, a.Place, slots)
 	checkNotWorse(t, a, "block", "cyclic")
 	for i := range a.Place {
@@ -194,7 +198,7 @@ func TestSolveDenseSurveyMachine(t *testing.T) {
 
 // checkNotWorse fails when the solution's objective (predicted run, then
 // total) is worse than that of the named unrefined candidates.
-func checkNotWorse(t *testing.T, sol *Solution, names ...string) {
+func checkNotWorse(t *testing.T, sol *solve.Solution, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		found := false
@@ -203,7 +207,7 @@ func checkNotWorse(t *testing.T, sol *Solution, names ...string) {
 				continue
 			}
 			found = true
-			if (objective{c.Run, c.Cost}).better(objective{sol.Run, sol.Cost}) {
+			if (model.Objective{Run: c.Run, Transfer: c.Cost}).Better(model.Objective{Run: sol.Run, Transfer: sol.Cost}) {
 				t.Errorf("proposal (run %.6g s, total %.6g s) is worse than %s (run %.6g s, total %.6g s)", sol.Run, sol.Cost, name, c.Run, c.Cost)
 			}
 		}
@@ -253,28 +257,28 @@ func TestSolveUsesNodeDistances(t *testing.T) {
 		}
 	}
 	s.Tables = []*survey.PairTable{tab}
-	m, err := MachineFromSurvey(s, SurveyCostOptions{})
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var flows []Flow
+	var flows []profile.Flow
 	for g := 0; g < 4; g++ {
 		for i := 0; i < 4; i++ {
 			for j := 0; j < 4; j++ {
 				if i != j {
-					flows = append(flows, Flow{g*4 + i, g*4 + j, 1e6, 100})
+					flows = append(flows, profile.Flow{Src: g*4 + i, Dst: g*4 + j, Bytes: 1e6, Messages: 100})
 				}
 			}
 		}
 	}
 	for _, pr := range [][2]int{{0, 2}, {1, 3}} {
 		for i := 0; i < 4; i++ {
-			flows = append(flows, Flow{pr[0]*4 + i, pr[1]*4 + i, 1e5, 10}, Flow{pr[1]*4 + i, pr[0]*4 + i, 1e5, 10})
+			flows = append(flows, profile.Flow{Src: pr[0]*4 + i, Dst: pr[1]*4 + i, Bytes: 1e5, Messages: 10}, profile.Flow{Src: pr[1]*4 + i, Dst: pr[0]*4 + i, Bytes: 1e5, Messages: 10})
 		}
 	}
 	tr := mustTraffic(t, flows, 16)
-	slots, _ := m.SelectSlots(16, SelectOptions{})
-	sol, err := m.Solve(tr, slots, SolveOptions{Seed: 1})
+	slots, _ := m.SelectSlots(16, model.SelectOptions{})
+	sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,19 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 func TestNewTrafficSymmetrises(t *testing.T) {
-	tr, err := NewTraffic(4, []Flow{
-		{0, 1, 100, 1}, {1, 0, 50, 2}, // both directions of one pair
-		{0, 1, 10, 1},  // duplicate row: added
-		{2, 2, 999, 9}, // self traffic: ignored
-		{3, 2, 7, 1},
-		{1, 3, 0, 0}, // nothing: dropped
+	tr, err := model.NewTraffic(4, []profile.Flow{
+		{Src: 0, Dst: 1, Bytes: 100, Messages: 1}, {Src: 1, Dst: 0, Bytes: 50, Messages: 2}, // both directions of one pair
+		{Src: 0, Dst: 1, Bytes: 10, Messages: 1},  // duplicate row: added
+		{Src: 2, Dst: 2, Bytes: 999, Messages: 9}, // self traffic: ignored
+		{Src: 3, Dst: 2, Bytes: 7, Messages: 1},
+		{Src: 1, Dst: 3, Bytes: 0, Messages: 0}, // nothing: dropped
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -37,16 +41,16 @@ func TestNewTrafficSymmetrises(t *testing.T) {
 func TestNewTrafficErrors(t *testing.T) {
 	for _, c := range []struct {
 		n    int
-		f    Flow
+		f    profile.Flow
 		want string
 	}{
-		{4, Flow{0, 4, 1, 1}, "outside 0..3"},
-		{4, Flow{-1, 2, 1, 1}, "outside 0..3"},
-		{4, Flow{0, 1, -5, 1}, "negative"},
-		{0, Flow{0, 0, 1, 1}, "no ranks"},
+		{4, profile.Flow{Src: 0, Dst: 4, Bytes: 1, Messages: 1}, "outside 0..3"},
+		{4, profile.Flow{Src: -1, Dst: 2, Bytes: 1, Messages: 1}, "outside 0..3"},
+		{4, profile.Flow{Src: 0, Dst: 1, Bytes: -5, Messages: 1}, "negative"},
+		{0, profile.Flow{Src: 0, Dst: 0, Bytes: 1, Messages: 1}, "no ranks"},
 	} {
-		if _, err := NewTraffic(c.n, []Flow{c.f}); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("NewTraffic(%d, %+v) = %v, want an error with %q", c.n, c.f, err, c.want)
+		if _, err := model.NewTraffic(c.n, []profile.Flow{c.f}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("model.NewTraffic(%d, %+v) = %v, want an error with %q", c.n, c.f, err, c.want)
 		}
 	}
 }
@@ -76,7 +80,7 @@ func TestParseMatrix(t *testing.T) {
 		{"error line counts comments", "# c\nsrc,dst,bytes,messages\n# c\n0,1,1,1\n0,1,1,z\n", 0, 0, "line 5:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			flows, n, err := ParseMatrix(strings.NewReader(c.in))
+			flows, n, err := profile.ParseMatrix(strings.NewReader(c.in))
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want it to contain %q", err, c.err)
@@ -98,7 +102,7 @@ func FuzzParseMatrix(f *testing.F) {
 	f.Add("# c\nsrc,dst,bytes,messages,x\n3,3,1e9,0\n")
 	f.Add("src,dst,bytes,messages\n0,1,-1,2\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		flows, n, err := ParseMatrix(strings.NewReader(in))
+		flows, n, err := profile.ParseMatrix(strings.NewReader(in))
 		if err != nil {
 			return
 		}
@@ -108,15 +112,15 @@ func FuzzParseMatrix(f *testing.F) {
 			}
 		}
 		if n > 0 && n < 1<<16 {
-			if _, err := NewTraffic(n, flows); err != nil {
-				t.Fatalf("parsed matrix rejected by NewTraffic: %v", err)
+			if _, err := model.NewTraffic(n, flows); err != nil {
+				t.Fatalf("parsed matrix rejected by model.NewTraffic: %v", err)
 			}
 		}
 	})
 }
 
 func BenchmarkParseMatrix(b *testing.B) {
-	flows, _ := halo3D(16, 16, 16, true)
+	flows, _ := shapes.Halo3D(16, 16, 16, true)
 	var sb strings.Builder
 	sb.WriteString("src,dst,bytes,messages\n")
 	for _, f := range flows {
@@ -126,7 +130,7 @@ func BenchmarkParseMatrix(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := ParseMatrix(strings.NewReader(in)); err != nil {
+		if _, _, err := profile.ParseMatrix(strings.NewReader(in)); err != nil {
 			b.Fatal(err)
 		}
 	}

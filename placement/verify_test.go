@@ -14,6 +14,9 @@ import (
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/verify"
 )
 
 func writeLaunchFixture(t *testing.T, format string) string {
@@ -49,7 +52,7 @@ func TestProposalCommand(t *testing.T) {
 			"srun --distribution=arbitrary --cpu-bind=map_cpu:0,3,1 -n 6 ./app", "SLURM_HOSTFILE=FILE"},
 	} {
 		file := writeLaunchFixture(t, tc.format)
-		argv, env, err := ProposalCommand(tc.l, strings.Fields(tc.cmd), file, "")
+		argv, env, err := verify.ProposalCommand(tc.l, strings.Fields(tc.cmd), file, "")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
@@ -60,7 +63,7 @@ func TestProposalCommand(t *testing.T) {
 	}
 	// A file for another launcher is refused with the format to ask for.
 	file := writeLaunchFixture(t, "mpich")
-	if _, _, err := ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
+	if _, _, err := verify.ProposalCommand(launcher.OpenMPI, []string{"mpirun", "./app"}, file, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi") {
 		t.Errorf("MPICH file with mpirun: %v", err)
 	}
 	// A hand-made rankfile has no header: refused with the way out, then
@@ -70,29 +73,15 @@ func TestProposalCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := []string{"mpirun", "-np", "2", "--map-by", "node", "./app"}
-	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|mpich|slurm") {
+	if _, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|mpich|slurm") {
 		t.Errorf("hand-made rankfile without --format: %v", err)
 	}
-	argv, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatOpenMPI)
+	argv, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, placefile.FormatOpenMPI)
 	if want := "mpirun --mca rmaps_rank_file_physical 1 -rf " + hand + " -np 2 ./app"; err != nil || strings.Join(argv, " ") != want {
 		t.Errorf("hand-made rankfile with --format openmpi: %q, %v; want %s", argv, err, want)
 	}
-	if _, _, err := ProposalCommand(launcher.OpenMPI, cmd, hand, FormatCray); err == nil || !strings.Contains(err.Error(), "--format \"cray\"") {
+	if _, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, placefile.FormatCray); err == nil || !strings.Contains(err.Error(), "--format \"cray\"") {
 		t.Errorf("--format cray: %v", err)
-	}
-}
-
-func TestBootstrapRatio(t *testing.T) {
-	a := []float64{10, 10.5, 9.5, 10.2, 9.8}
-	b := []float64{5, 5.1, 4.9, 5.05, 4.95}
-	ci := bootstrapRatio(a, b, 2000)
-	// The medians' ratio is 10/5 = 2; every resampled ratio lies within
-	// min(a)/max(b) .. max(a)/min(b).
-	if !(ci[0] <= 2 && 2 <= ci[1]) || ci[0] < 9.5/5.1 || ci[1] > 10.5/4.9 {
-		t.Errorf("interval %v does not hold 2 within [%.3f, %.3f]", ci, 9.5/5.1, 10.5/4.9)
-	}
-	if again := bootstrapRatio(a, b, 2000); again != ci {
-		t.Errorf("not reproducible: %v then %v", ci, again)
 	}
 }
 
@@ -112,9 +101,9 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	const iter, msg = 40, 1 << 20
-	var flows []Flow
+	var flows []profile.Flow
 	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
-		flows = append(flows, Flow{p[0], p[1], iter * msg, iter})
+		flows = append(flows, profile.Flow{Src: p[0], Dst: p[1], Bytes: iter * msg, Messages: iter})
 	}
 	matrix := writeMatrix(t, flows)
 	for _, tc := range []struct {
@@ -124,7 +113,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 		inFile string // what the proposal command must hold
 		gone   []string
 	}{
-		{testutil.OpenMPI, FormatOpenMPI, func() []string { return append(c.MpirunArgs(4), "--map-by", "node", "--bind-to", "core") }, "-rf ", []string{"--map-by", "--bind-to"}},
+		{testutil.OpenMPI, placefile.FormatOpenMPI, func() []string { return append(c.MpirunArgs(4), "--map-by", "node", "--bind-to", "core") }, "-rf ", []string{"--map-by", "--bind-to"}},
 	} {
 		t.Run(tc.flavor.Name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -142,7 +131,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 			var log bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			v, err := Verify(ctx, VerifyOptions{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
+			v, err := verify.Run(ctx, verify.Options{Output: out, File: file, Place: advice, Runs: 3, Command: cmd, Out: &log})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}
@@ -156,7 +145,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 			if !strings.Contains(prop, tc.inFile+file) {
 				t.Errorf("proposal command %q lacks %s%s", prop, tc.inFile, file)
 			}
-			got, runs, err := ReadVerification(out)
+			got, runs, err := placefile.ReadVerification(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,19 +177,19 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 // the same groups of ranks on nodes), and place scores it as current.
 func TestCurrentRoundTrip(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3"}, 4)
-	var flows []Flow
+	var flows []profile.Flow
 	for i := 0; i < 12; i++ {
-		flows = append(flows, Flow{i, (i + 5) % 12, 1e6, 10})
+		flows = append(flows, profile.Flow{Src: i, Dst: (i + 5) % 12, Bytes: 1e6, Messages: 10})
 	}
 	mat := writeMatrix(t, flows)
-	for _, format := range []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} {
+	for _, format := range []string{placefile.FormatOpenMPI, placefile.FormatMPICH, placefile.FormatSlurm, placefile.FormatCray} {
 		t.Run(format, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "p."+format)
 			r, err := Run(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ranks, got, err := ReadPlacementFile(file)
+			ranks, got, err := placefile.Read(file)
 			if err != nil || got != format {
 				t.Fatalf("read %s: format %q, %v", file, got, err)
 			}
@@ -218,7 +207,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 				t.Errorf("current from %s costs %g, the proposal written there %g", format, r2.Predictions[0].Transfer, prop.Transfer)
 			}
 			for i, rp := range r.Placement {
-				if format == FormatCray {
+				if format == placefile.FormatCray {
 					continue
 				}
 				if ranks[i].Host != rp.Host || (ranks[i].CPU >= 0 && ranks[i].CPU != rp.CPU) {
@@ -244,7 +233,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad")
 	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
-	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []Flow{{0, 1, 1, 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
+	if _, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1, Messages: 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
 		t.Errorf("unknown host: %v", err)
 	}
 }
@@ -263,15 +252,15 @@ func TestVerifyCLILocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
-	matrix := writeMatrix(t, []Flow{{0, 1, 1 << 20, 8}, {1, 0, 1 << 20, 8}})
+	matrix := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1 << 20, Messages: 8}, {Src: 1, Dst: 0, Bytes: 1 << 20, Messages: 8}})
 	for _, tc := range []struct {
 		flavor testutil.Flavor
 		format string
 		opts   []string
 		inFile string
 	}{
-		{testutil.OpenMPI, FormatOpenMPI, []string{"--map-by", "core", "--bind-to", "core"}, "-rf "},
-		{testutil.MPICH, FormatMPICH, []string{"-bind-to", "core"}, "-f "},
+		{testutil.OpenMPI, placefile.FormatOpenMPI, []string{"--map-by", "core", "--bind-to", "core"}, "-rf "},
+		{testutil.MPICH, placefile.FormatMPICH, []string{"-bind-to", "core"}, "-f "},
 	} {
 		t.Run(tc.flavor.Name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -293,7 +282,7 @@ func TestVerifyCLILocal(t *testing.T) {
 			if !strings.Contains(prop, tc.inFile+file) || strings.Contains(prop, "-bind-to") || strings.Contains(prop, "--map-by") {
 				t.Errorf("proposal command %q: want %s%s and no binding options\n%s", prop, tc.inFile, file, o)
 			}
-			v, runs, err := ReadVerification(out)
+			v, runs, err := placefile.ReadVerification(out)
 			if err != nil {
 				t.Fatal(err)
 			}

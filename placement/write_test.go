@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -16,8 +19,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // goldenPlacement: 6 ranks on 2 nodes x 2 sockets x 2 cores (cpus 0..3),
 // ranks 0,2,4 on node0 and 1,3,5 on node1, cpus chosen so the per-node
 // cpu order is the same on both nodes.
-func goldenPlacement() (*Machine, []int32) {
-	m := NewLevelMachine(2, 2, 2, benchLevels)
+func goldenPlacement() (*model.Machine, []int32) {
+	m := model.NewLevelMachine(2, 2, 2, shapes.BenchLevels)
 	// slot = node*4 + cpu
 	return m, []int32{0, 4, 3, 7, 1, 5}
 }
@@ -25,9 +28,9 @@ func goldenPlacement() (*Machine, []int32) {
 func TestWriteLaunchFileGolden(t *testing.T) {
 	m, place := goldenPlacement()
 	header := []string{"latmap test place: rank placement proposal", "survey: cluster/", "profile: app/"}
-	for _, f := range Formats {
+	for _, f := range placefile.Formats {
 		t.Run(f, func(t *testing.T) {
-			lf, err := WriteLaunchFile(f, m, place, header, "app."+f, []string{"./app", "-in", "in.lj"})
+			lf, err := placefile.Write(f, m.RankSlots(place), header, "app."+f, []string{"./app", "-in", "in.lj"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +57,7 @@ func TestWriteLaunchFileGolden(t *testing.T) {
 func TestWriteLaunchFileSemantics(t *testing.T) {
 	m, place := goldenPlacement()
 	lines := func(f string) []string {
-		lf, err := WriteLaunchFile(f, m, place, []string{"h"}, "F", nil)
+		lf, err := placefile.Write(f, m.RankSlots(place), []string{"h"}, "F", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,21 +70,21 @@ func TestWriteLaunchFileSemantics(t *testing.T) {
 		return out
 	}
 	// Open MPI: one "rank R=host slot=cpu" per rank.
-	for r, l := range lines(FormatOpenMPI) {
+	for r, l := range lines(placefile.FormatOpenMPI) {
 		s := m.Slots[place[r]]
 		if want := "rank " + itoa(r) + "=" + s.Host + " slot=" + itoa(s.CPU); l != want {
 			t.Errorf("openmpi line %d = %q, want %q", r, l, want)
 		}
 	}
 	// Slurm: host of rank r on line r.
-	for r, l := range lines(FormatSlurm) {
+	for r, l := range lines(placefile.FormatSlurm) {
 		if l != m.Slots[place[r]].Host {
 			t.Errorf("slurm line %d = %q, want %s", r, l, m.Slots[place[r]].Host)
 		}
 	}
 	// MPICH: expanding the host:count lines gives each rank's host, and
 	// each line's binding=user: list the cpus of its ranks.
-	mpich := machineFileSlots(t, []byte(strings.Join(lines(FormatMPICH), "\n")))
+	mpich := machineFileSlots(t, []byte(strings.Join(lines(placefile.FormatMPICH), "\n")))
 	if len(mpich) != len(place) {
 		t.Errorf("mpich: machine file holds %d ranks, want %d", len(mpich), len(place))
 	}
@@ -91,19 +94,19 @@ func TestWriteLaunchFileSemantics(t *testing.T) {
 		}
 	}
 	// Cray: node lines list the ranks sharing a node.
-	cray := lines(FormatCray)
+	cray := lines(placefile.FormatCray)
 	if len(cray) != 2 || cray[0] != "0,4,2" || cray[1] != "1,5,3" {
 		t.Errorf("cray rank order %q, want node0 0,4,2 (cpus 0,1,3) and node1 1,5,3", cray)
 	}
-	if _, err := WriteLaunchFile("lsf", m, place, nil, "F", nil); err == nil || !strings.Contains(err.Error(), "unknown format") {
+	if _, err := placefile.Write("lsf", m.RankSlots(place), nil, "F", nil); err == nil || !strings.Contains(err.Error(), "unknown format") {
 		t.Errorf("unknown format: %v", err)
 	}
 }
 
 func TestLocalCPUListDisagreement(t *testing.T) {
-	m := NewLevelMachine(2, 1, 2, benchLevels)
+	m := model.NewLevelMachine(2, 1, 2, shapes.BenchLevels)
 	// Rank 0 on node0 cpu 0, rank 1 on node1 cpu 1: local lists differ.
-	lf, err := WriteLaunchFile(FormatSlurm, m, []int32{0, 3}, nil, "F", nil)
+	lf, err := placefile.Write(placefile.FormatSlurm, m.RankSlots([]int32{0, 3}), nil, "F", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package report
+package report_test
 
 import (
 	"bytes"
 	"encoding/base64"
+	"flag"
 	"html"
 	"image/png"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/placement"
+	"github.com/latmap/latmap/plots/report"
 )
 
 // reportInputs are a real survey (Blue Waters 4 x 32), a real profile,
@@ -41,7 +43,7 @@ var dataURI = regexp.MustCompile(`data:image/png;base64,([^"]+)`)
 func buildReport(t *testing.T, inputs []string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := BuildHTML(&b, HTMLOptions{Inputs: inputs, Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}); err != nil {
+	if err := report.BuildHTML(&b, report.HTMLOptions{Inputs: inputs, Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -59,7 +61,7 @@ func TestHTMLGolden(t *testing.T) {
 	norm = regexp.MustCompile(`latmap [^ ]+ on 2026`).ReplaceAllString(norm, "latmap VERSION on 2026")
 	norm = regexp.MustCompile(`content="latmap [^"]*"`).ReplaceAllString(norm, `content="latmap VERSION"`)
 	golden := filepath.Join(testutil.RepoRoot(t), "testdata", "report", "bw4x32-splitcoll.golden.html")
-	if *update {
+	if flag.Lookup("update").Value.(flag.Getter).Get().(bool) { // the flag of report_test.go, in the same test binary
 		if err := os.WriteFile(golden, []byte(norm), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +116,7 @@ func TestHTMLInputErrors(t *testing.T) {
 		{"empty dir", []string{t.TempDir()}, "is not a survey, profile or verification directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := BuildHTML(&bytes.Buffer{}, HTMLOptions{Inputs: tc.inputs})
+			err := report.BuildHTML(&bytes.Buffer{}, report.HTMLOptions{Inputs: tc.inputs})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%v, want an error with %q", err, tc.want)
 			}
