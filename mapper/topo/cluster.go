@@ -31,9 +31,35 @@ type Dendrogram struct {
 // once. It uses the nearest-neighbour-chain algorithm, O(n^2) time and a
 // packed triangle of memory (8 bytes a pair).
 func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
+	l := newLinkage(n, dist)
+	raw := l.chainMerges()
+	// Replay the merges in height order to give clusters dendrogram ids.
+	sort.SliceStable(raw, func(i, j int) bool { return raw[i].height < raw[j].height })
+	return replayMerges(n, raw, func(r rawMerge) (int, int, float64) { return r.a, r.b, r.height })
+}
+
+// linkage is average-linkage clustering under way: for every two slots,
+// the sum and the count of the known distances between the members of
+// the clusters they hold (packed triangles), and which slots still hold
+// a cluster (a merged cluster keeps the lower slot of the two).
+type linkage struct {
+	n        int
+	sum, cnt []float32
+	active   []bool
+}
+
+// rawMerge is a merge of the clusters in slots a and b at height.
+type rawMerge struct {
+	a, b   int // slots
+	height float64
+}
+
+// newLinkage is n singletons: dist is called for every pair, rows shared
+// between GOMAXPROCS goroutines; NaN and infinite distances are left
+// unknown.
+func newLinkage(n int, dist func(a, b int) float64) *linkage {
 	tri := survey.TriLen(n)
-	sum := make([]float32, tri)
-	cnt := make([]float32, tri)
+	l := &linkage{n: n, sum: make([]float32, tri), cnt: make([]float32, tri), active: make([]bool, n)}
 	var wg sync.WaitGroup
 	workers := max(1, runtime.GOMAXPROCS(0))
 	for w := 0; w < workers; w++ {
@@ -46,41 +72,46 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 				for b := a + 1; b < n; b++ {
 					v := dist(a, b)
 					if !math.IsNaN(v) && !math.IsInf(v, 0) {
-						sum[base+b] = float32(v)
-						cnt[base+b] = 1
+						l.sum[base+b] = float32(v)
+						l.cnt[base+b] = 1
 					}
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	d := func(a, b int) float64 {
-		i := survey.TriIndex(n, a, b)
-		if cnt[i] == 0 {
-			return math.Inf(1)
-		}
-		return float64(sum[i]) / float64(cnt[i])
+	for i := range l.active {
+		l.active[i] = true
 	}
-	active := make([]bool, n)
-	for i := range active {
-		active[i] = true
+	return l
+}
+
+// inf is +Inf, for d to stay cheap enough to inline: it is called for
+// every active slot at every step of the chain.
+var inf = math.Inf(1)
+
+// d is the average linkage between the clusters in slots a and b, +Inf
+// when no distance between them is known.
+func (l *linkage) d(a, b int) float64 {
+	i := survey.TriIndex(l.n, a, b)
+	if l.cnt[i] == 0 {
+		return inf
 	}
-	size := make([]int, n)
-	for i := range size {
-		size[i] = 1
-	}
-	// id[i] is the dendrogram id of the cluster stored in slot i.
-	type rawMerge struct {
-		a, b   int // slots
-		height float64
-	}
+	return float64(l.sum[i]) / float64(l.cnt[i])
+}
+
+// chainMerges clusters every slot by following nearest-neighbour chains
+// and merging reciprocal nearest neighbours; it returns the n-1 merges in
+// the order they were made.
+func (l *linkage) chainMerges() []rawMerge {
+	n := l.n
 	raw := make([]rawMerge, 0, n-1)
 	chain := make([]int, 0, n)
 	left := n
 	next := 0
 	for left > 1 {
 		if len(chain) == 0 {
-			for !active[next] {
+			for !l.active[next] {
 				next++
 			}
 			chain = append(chain, next)
@@ -90,18 +121,7 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 		if len(chain) > 1 {
 			prev = chain[len(chain)-2]
 		}
-		best, bestD := prev, math.Inf(1)
-		if prev >= 0 {
-			bestD = d(a, prev)
-		}
-		for c := 0; c < n; c++ {
-			if c == a || !active[c] {
-				continue
-			}
-			if dc := d(a, c); dc < bestD || (best < 0 && dc == bestD) {
-				best, bestD = c, dc
-			}
-		}
+		best, bestD := l.nearest(a, prev)
 		if best != prev {
 			chain = append(chain, best)
 			continue
@@ -111,21 +131,42 @@ func AverageLinkage(n int, dist func(a, b int) float64) *Dendrogram {
 		chain = chain[:len(chain)-2]
 		lo, hi := min(a, prev), max(a, prev)
 		raw = append(raw, rawMerge{lo, hi, bestD})
-		for k := 0; k < n; k++ {
-			if !active[k] || k == lo || k == hi {
-				continue
-			}
-			il, ih := survey.TriIndex(n, k, lo), survey.TriIndex(n, k, hi)
-			sum[il] += sum[ih]
-			cnt[il] += cnt[ih]
-		}
-		active[hi] = false
-		size[lo] += size[hi]
+		l.merge(lo, hi)
 		left--
 	}
-	// Replay the merges in height order to give clusters dendrogram ids.
-	sort.SliceStable(raw, func(i, j int) bool { return raw[i].height < raw[j].height })
-	return replayMerges(n, raw, func(r rawMerge) (int, int, float64) { return r.a, r.b, r.height })
+	return raw
+}
+
+// nearest is the active slot nearest to a, and its linkage; prev (the
+// chain's previous slot, -1 for none) wins ties, else the lowest slot.
+func (l *linkage) nearest(a, prev int) (int, float64) {
+	best, bestD := prev, math.Inf(1)
+	if prev >= 0 {
+		bestD = l.d(a, prev)
+	}
+	for c := 0; c < l.n; c++ {
+		if c == a || !l.active[c] {
+			continue
+		}
+		if dc := l.d(a, c); dc < bestD || (best < 0 && dc == bestD) {
+			best, bestD = c, dc
+		}
+	}
+	return best, bestD
+}
+
+// merge joins the cluster of slot hi into the one of slot lo: the sums and
+// counts of hi's distances are added to lo's, and hi is no longer active.
+func (l *linkage) merge(lo, hi int) {
+	for k := 0; k < l.n; k++ {
+		if !l.active[k] || k == lo || k == hi {
+			continue
+		}
+		il, ih := survey.TriIndex(l.n, k, lo), survey.TriIndex(l.n, k, hi)
+		l.sum[il] += l.sum[ih]
+		l.cnt[il] += l.cnt[ih]
+	}
+	l.active[hi] = false
 }
 
 // replayMerges turns merges of slots (a merged cluster keeps its lower
