@@ -101,6 +101,9 @@ func readMachineFile(lines []string, bad func(int, string) error) ([]RankSlot, s
 		if m[2] != "" {
 			count, _ = strconv.Atoi(m[2])
 		}
+		if count < 1 || count > maxRanks {
+			return nil, "", bad(i, fmt.Sprintf("a machine file line with 1 to %d ranks (HOST:COUNT)", maxRanks))
+		}
 		var cpus []string
 		if m[3] != "" {
 			cpus = strings.Split(m[3], ",")
@@ -171,3 +174,7 @@ func readRankOrder(lines []string, bad func(int, string) error) ([]RankSlot, str
 	}
 	return out, FormatCray, nil
 }
+
+// maxRanks bounds the ranks one placement file line may give (2^24, far
+// above any job), so that a corrupt count fails rather than allocates.
+const maxRanks = 1 << 24
