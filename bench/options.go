@@ -117,6 +117,32 @@ func (o *Options) Validate() error {
 	if o.Out == "" {
 		return fmt.Errorf("no output directory; give -o DIR")
 	}
+	if err := o.validateSizes(); err != nil {
+		return err
+	}
+	if err := o.validateRepeats(); err != nil {
+		return err
+	}
+	switch o.Schedule {
+	case Rounds, Sequential:
+	default:
+		return fmt.Errorf("unknown schedule %q (want rounds or sequential)", o.Schedule)
+	}
+	if math.IsNaN(o.IsolatedFraction) || o.IsolatedFraction < 0 || o.IsolatedFraction > 1 {
+		return fmt.Errorf("--isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
+	}
+	if err := o.validateNodeBandwidth(); err != nil {
+		return err
+	}
+	if o.TimeBudget < 0 {
+		return fmt.Errorf("--time-budget %s is negative", o.TimeBudget)
+	}
+	return o.validateScope()
+}
+
+// validateSizes parses SizeSpec into Sizes when set and checks the sizes:
+// at least one, each in range and given once; it sorts them.
+func (o *Options) validateSizes() error {
 	if o.SizeSpec != "" {
 		sizes, err := ParseSizes(o.SizeSpec)
 		if err != nil {
@@ -138,6 +164,12 @@ func (o *Options) Validate() error {
 		}
 	}
 	o.Sizes = sizes
+	return nil
+}
+
+// validateRepeats checks the timed round trips, the burst (lowered to the
+// repeats when above) and the warm-up round trips.
+func (o *Options) validateRepeats() error {
 	if o.Repeats < 2 {
 		return fmt.Errorf("--repeats %d: need at least 2 timed round trips per pair for a deviation", o.Repeats)
 	}
@@ -153,14 +185,13 @@ func (o *Options) Validate() error {
 	if o.Warmup < 0 {
 		return fmt.Errorf("--warmup %d is negative", o.Warmup)
 	}
-	switch o.Schedule {
-	case Rounds, Sequential:
-	default:
-		return fmt.Errorf("unknown schedule %q (want rounds or sequential)", o.Schedule)
-	}
-	if math.IsNaN(o.IsolatedFraction) || o.IsolatedFraction < 0 || o.IsolatedFraction > 1 {
-		return fmt.Errorf("--isolated-fraction %v is not between 0 and 1", o.IsolatedFraction)
-	}
+	return nil
+}
+
+// validateNodeBandwidth checks the node bandwidth phase's settings, with
+// auto and DefaultNodeBWSize when unset, and parses NodeBWSizeSpec into
+// NodeBWSize when set.
+func (o *Options) validateNodeBandwidth() error {
 	switch o.NodeBandwidth {
 	case NodeBWAuto, NodeBWOn, NodeBWOff:
 	case "":
@@ -181,9 +212,13 @@ func (o *Options) Validate() error {
 	if o.NodeBWSize < 1 || o.NodeBWSize > MaxSize {
 		return fmt.Errorf("--nodebw-size %d bytes is out of range (1 to %d)", o.NodeBWSize, MaxSize)
 	}
-	if o.TimeBudget < 0 {
-		return fmt.Errorf("--time-budget %s is negative", o.TimeBudget)
-	}
+	return nil
+}
+
+// validateScope checks the scope (ScopeAuto when unset) and what --mmpi
+// needs: every pair (scope all or auto) and a smallest size that is a
+// whole number of MPI_INTs.
+func (o *Options) validateScope() error {
 	if o.Scope == "" {
 		o.Scope = ScopeAuto
 	}
