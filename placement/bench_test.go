@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/stats"
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/internal/shapes"

@@ -3,7 +3,7 @@ package placement
 import (
 	"testing"
 
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/compare"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"

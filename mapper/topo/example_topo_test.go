@@ -3,7 +3,7 @@ package topo_test
 import (
 	"fmt"
 
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/topo"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
 )
 

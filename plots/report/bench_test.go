@@ -10,7 +10,7 @@ import (
 
 	"github.com/gocarina/gocsv"
 
-	"github.com/latmap/latmap/internal/synth"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
