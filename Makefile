@@ -166,15 +166,17 @@ uninstall:
 # the working tree are not in it), vendor/ (go mod vendor) and a VERSION
 # file, so that the tarball builds with no network at all (GOFLAGS=-mod=vendor
 # GOPROXY=off) and its latmap -v prints $(VERSION). Give the version:
-# make dist VERSION=1.2.0. Reproducible: same commit and Go modules, same bytes.
-DIST := latmap-$(VERSION)
+# make dist VERSION=1.2.0 (else git describe of HEAD, never "-dirty": the
+# tarball is HEAD). Reproducible: same commit and Go modules, same bytes.
+DIST_VERSION := $(if $(filter command line,$(origin VERSION)),$(VERSION),$(patsubst %-dirty,%,$(VERSION)))
+DIST := latmap-$(DIST_VERSION)
 dist:
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "latmap: make dist needs a git checkout (this is one of its tarballs?)" >&2; exit 1; }
 	@git diff --quiet HEAD || echo "latmap: note: uncommitted changes are not in $(DIST).tar.gz (made from HEAD)" >&2
 	@rm -rf dist.tmp && mkdir -p dist.tmp
 	git archive --format=tar --prefix=$(DIST)/ HEAD | tar -x -C dist.tmp
 	cd dist.tmp/$(DIST) && $(GO) mod vendor
-	echo "$(VERSION)" > dist.tmp/$(DIST)/VERSION
+	echo "$(DIST_VERSION)" > dist.tmp/$(DIST)/VERSION
 	@epoch=$$(git log -1 --format=%ct HEAD) && \
 	tar -C dist.tmp --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$$epoch -cf - $(DIST) | gzip -n -9 > $(DIST).tar.gz.tmp
 	@mv $(DIST).tar.gz.tmp $(DIST).tar.gz && rm -rf dist.tmp
