@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -76,7 +78,7 @@ func (s shape) fit(want, floor int, perRound, left time.Duration) (int, bool) {
 }
 
 func (rs *rankSurvey) shape() shape {
-	return shape{rounds: rs.plan.Rounds(), iso: rs.isoPlan.Rounds(), burst: rs.opt.Burst, warm: rs.opt.Warmup}
+	return shape{rounds: rs.sched.plan.Rounds(), iso: rs.sched.isoPlan.Rounds(), burst: rs.trips.burst, warm: rs.opt.Warmup}
 }
 
 // probe times one round of rs's schedule at each size with a pass's
@@ -84,36 +86,34 @@ func (rs *rankSurvey) shape() shape {
 // summed over the sizes, on rank 0, every rank waiting for the others
 // before and after each. (Probed at the smallest size only, 4 MiB
 // messages were estimated at 64 B's cost: 2.2 s for a survey of minutes.)
-func (rs *rankSurvey) probe() (time.Duration, error) {
+func (rs *rankSurvey) probe(ctx context.Context) (time.Duration, error) {
 	var took time.Duration
 	for _, size := range rs.opt.Sizes {
 		if err := rs.c.Wait(false); err != nil {
 			return 0, err
 		}
 		t0 := time.Now()
-		if err := rs.runRound(rs.plan, 0, size, rs.opt.Burst+1, 0, nil, 0); err != nil {
+		if err := rs.runRound(ctx, rs.sched.plan, 0, size, rs.trips.burst+1, 0, nil, 0); err != nil {
 			return 0, err
 		}
 		if err := rs.c.Wait(false); err != nil {
 			return 0, err
 		}
-		rs.prev = Pair{A: -1, B: -1}
+		rs.turn.prev = Pair{A: -1, B: -1}
 		took += time.Since(t0)
 	}
 	return took, nil
 }
 
-// plan is run by every rank before measuring: rank 0 probes, estimates
-// and decides the repeats and scope, and every rank returns the options
-// to measure with (unchanged without a budget).
-func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error) {
-	if b == nil {
-		return opt, nil
-	}
+// decide is run by every rank before measuring, on rs made with the
+// options' own scope and repeats: rank 0 probes, estimates and decides the
+// repeats and scope, and every rank returns the spec to measure with.
+func (b *budget) decide(ctx context.Context, rs *rankSurvey, l nodeLayout) (runSpec, error) {
+	opt := rs.opt
 	b.start = time.Now()
-	took, err := rs.probe()
+	took, err := rs.probe(ctx)
 	if err != nil {
-		return opt, err
+		return runSpec{}, err
 	}
 	var msg []byte
 	if rs.rank == 0 {
@@ -124,7 +124,7 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 		left := b.aim() - time.Since(b.start)
 		scope := opt.Scope
 		r, ok := sh.fit(opt.Repeats, b.meta.MinRepeats, took, left)
-		if !ok && rs.scope == survey.ScopeAll && len(l.members) > 1 && opt.Mmpi == "" && (opt.Scope == ScopeAuto || opt.Scope == survey.ScopeAll) {
+		if !ok && rs.scope.kind == survey.ScopeAll && len(l.members) > 1 && opt.Mmpi == "" && (opt.Scope == ScopeAuto || opt.Scope == survey.ScopeAll) {
 			// The floor does not fit every pair: measure the nodes' pairs
 			// and their leaders' instead. A round of either takes about
 			// as long (one pair's round trips, all pairs at once).
@@ -144,21 +144,28 @@ func (b *budget) plan(rs *rankSurvey, opt Options, l nodeLayout) (Options, error
 		}
 		msg = []byte(scope + " " + strconv.Itoa(r))
 	}
-	got, err := rs.c.Bcast(msg)
+	return b.share(rs.c, msg, opt.Burst)
+}
+
+// share broadcasts rank 0's decision before measuring (msg on rank 0:
+// the scope and the repeats) and returns it on every rank as a spec, its
+// burst lowered to the repeats when above.
+func (b *budget) share(c comm, msg []byte, burst int) (runSpec, error) {
+	got, err := c.Bcast(msg)
 	if err != nil {
-		return opt, err
+		return runSpec{}, err
 	}
 	f := strings.Fields(string(got))
 	if len(f) != 2 {
-		return opt, fmt.Errorf("time budget: bad decision %q from rank 0", got)
+		return runSpec{}, fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
-	opt.Scope = f[0]
-	if opt.Repeats, err = strconv.Atoi(f[1]); err != nil {
-		return opt, fmt.Errorf("time budget: bad decision %q from rank 0", got)
+	spec := runSpec{scope: f[0]}
+	if spec.repeats, err = strconv.Atoi(f[1]); err != nil {
+		return runSpec{}, fmt.Errorf("time budget: bad decision %q from rank 0", got)
 	}
-	opt.Burst = min(opt.Burst, opt.Repeats)
-	b.meta.PlannedRepeats = opt.Repeats
-	return opt, nil
+	spec.burst = min(burst, spec.repeats)
+	b.meta.PlannedRepeats = spec.repeats
+	return spec, nil
 }
 
 // check is run by every rank after each pass of size si (done passes
@@ -172,7 +179,7 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 	var msg []byte
 	if rs.rank == 0 {
 		r := b.remaining(rs, si, done, spent)
-		if r < rs.opt.Repeats && (b.logged == 0 || r <= b.logged*9/10) {
+		if r < rs.trips.repeats && (b.logged == 0 || r <= b.logged*9/10) {
 			b.logged = r
 			b.action(fmt.Sprintf("after %d passes at %d bytes (%s), %s of the budget left: %d round trips a pair from this size on",
 				done, rs.opt.Sizes[si], roundDur(spent), roundDur(max(b.limit-time.Since(b.start), 0)), r))
@@ -183,16 +190,16 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 	if err != nil {
 		return err
 	}
-	if r < rs.opt.Repeats {
+	if r < rs.trips.repeats {
 		sh := rs.shape()
-		rs.prog.Skip((passes(rs.opt.Repeats, sh.burst) - passes(r, sh.burst)) * (sh.rounds + sh.iso) * (len(rs.opt.Sizes) - si))
-		rs.opt.Repeats = r
-		for s := si; s < len(rs.samples); s++ {
-			for i := range rs.samples[s] {
-				rs.samples[s][i] = rs.samples[s][i][:r]
+		rs.prog.Skip((passes(rs.trips.repeats, sh.burst) - passes(r, sh.burst)) * (sh.rounds + sh.iso) * (len(rs.opt.Sizes) - si))
+		rs.trips.repeats = r
+		for s := si; s < len(rs.data.samples); s++ {
+			for i := range rs.data.samples[s] {
+				rs.data.samples[s][i] = rs.data.samples[s][i][:r]
 			}
-			for p, v := range rs.isoSamples[s] {
-				rs.isoSamples[s][p] = v[:r]
+			for p, v := range rs.data.isoSamples[s] {
+				rs.data.isoSamples[s][p] = v[:r]
 			}
 		}
 	}
@@ -224,16 +231,16 @@ func (b *budget) remaining(rs *rankSurvey, si, done int, spent time.Duration) in
 		p := float64(np)
 		return (p-float64(done))*pass + isoFrac*p*pass + later*(p*pass*(1+isoFrac)+warm)
 	}
-	cur := passes(rs.opt.Repeats, sh.burst)
+	cur := passes(rs.trips.repeats, sh.burst)
 	lo := max(done, passes(b.meta.MinRepeats, sh.burst))
 	p := cur
 	for p > lo && cost(p) > left {
 		p--
 	}
 	if p == cur {
-		return rs.opt.Repeats
+		return rs.trips.repeats
 	}
-	return min(rs.opt.Repeats, max(p*sh.burst, b.meta.MinRepeats))
+	return min(rs.trips.repeats, max(p*sh.burst, b.meta.MinRepeats))
 }
 
 // checkIsolation is run by every rank after each pass of the isolation
@@ -244,9 +251,9 @@ func (b *budget) remaining(rs *rankSurvey, si, done int, spent time.Duration) in
 func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) error {
 	var msg []byte
 	if rs.rank == 0 {
-		r := rs.isoRepeats
+		r := rs.trips.iso
 		if time.Since(b.start) >= b.aim() {
-			r = done * rs.opt.Burst
+			r = done * rs.trips.burst
 			b.action(fmt.Sprintf("isolation sample at %d bytes ended after %d round trips a pair: the budget was spent", rs.opt.Sizes[si], r))
 		}
 		msg = []byte(strconv.Itoa(r))
@@ -255,11 +262,11 @@ func (b *budget) checkIsolation(rs *rankSurvey, si, done int, _ time.Duration) e
 	if err != nil {
 		return err
 	}
-	if r < rs.isoRepeats {
-		rs.prog.Skip((passes(rs.isoRepeats, rs.opt.Burst) - passes(r, rs.opt.Burst)) * rs.isoPlan.Rounds())
-		rs.isoRepeats = r
-		for p, v := range rs.isoSamples[si] {
-			rs.isoSamples[si][p] = v[:r]
+	if r < rs.trips.iso {
+		rs.prog.Skip((passes(rs.trips.iso, rs.trips.burst) - passes(r, rs.trips.burst)) * rs.sched.isoPlan.Rounds())
+		rs.trips.iso = r
+		for p, v := range rs.data.isoSamples[si] {
+			rs.data.isoSamples[si][p] = v[:r]
 		}
 	}
 	return nil
@@ -280,3 +287,17 @@ func shareRepeats(c comm, msg []byte) (int, error) {
 }
 
 func (b *budget) action(s string) { b.meta.Actions = append(b.meta.Actions, s) }
+
+// report records the budget in s's meta.json (the first size's repeats
+// as the survey's), prints its actions on stderr and, when it narrowed
+// the scope or lowered the repeats below its plan, warns with them.
+func (b *budget) report(s *survey.Survey, stderr io.Writer) {
+	s.Meta.TimeBudget = &b.meta
+	s.Meta.Repeats = b.meta.Repeats[0]
+	for _, a := range b.meta.Actions {
+		fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
+	}
+	if b.meta.Scope != "" || b.meta.Repeats[len(b.meta.Repeats)-1] < b.meta.PlannedRepeats {
+		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(b.limit).String(), strings.Join(b.meta.Actions, "; ")))
+	}
+}

@@ -144,7 +144,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	start := time.Now()
+	took := phaseTimes{start: time.Now()}
 	facts := env.Facts()
 	facts.Rank = rank
 	names, err := allHosts(c, facts.Host)
@@ -152,40 +152,20 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		return err
 	}
 	layout := newNodeLayout(names)
-	rs := newRankSurvey(ctx, c, opt, layout)
-	bud := newBudget(opt)
-	if bud != nil {
-		// The probe needs the schedule only; the round trips' storage
-		// is sized once the budget has chosen the repeats.
-		if opt, err = bud.plan(rs, opt, layout); err != nil {
-			return err
-		}
-		rs = newRankSurvey(ctx, c, opt, layout)
-		rs.budget = bud
-	}
-	rs.allocate()
-	rs.prog = rs.progress(stderr)
-
-	if err := c.Wait(false); err != nil {
+	rs, spec, err := startSurvey(ctx, c, opt, layout)
+	if err != nil {
 		return err
 	}
-	measureStart := time.Now()
-	var isoTime time.Duration
-	for si, size := range opt.Sizes {
-		t, err := rs.measureSize(si, size)
-		if err != nil {
-			return err
-		}
-		isoTime += t
+	rs.prog = rs.progress(stderr)
+	if took.measure, took.isolation, err = rs.measureSizes(ctx); err != nil {
+		return err
 	}
-	measureTime := time.Since(measureStart) - isoTime
-	rs.prog.Done()
 	nodeStart := time.Now()
 	steps, nodeTimes, err := rs.nodeBandwidth(layout)
 	if err != nil {
 		return err
 	}
-	nodeTime := time.Since(nodeStart)
+	took.node = time.Since(nodeStart)
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
@@ -193,33 +173,100 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil || rank != 0 {
 		return err
 	}
-	s, ml, allNodeTimes, err := assemble(all, opt, n, rs.scope != survey.ScopeAll)
+	return rs.write(all, spec, env, took, nodePhase{layout, steps}, stderr)
+}
+
+// startSurvey makes this rank's part of the survey, its round trips'
+// storage allocated: with a time budget, after the probe and rank 0's
+// decision (budget.decide) of the scope and repeats it returns; without,
+// with the options' own.
+func startSurvey(ctx context.Context, c comm, opt Options, layout nodeLayout) (*rankSurvey, runSpec, error) {
+	spec := runSpec{scope: opt.Scope, repeats: opt.Repeats, burst: opt.Burst}
+	rs := newRankSurvey(c, opt, layout, spec)
+	if bud := newBudget(opt); bud != nil {
+		// The probe needs the schedule only; the round trips' storage
+		// is sized once the budget has chosen the repeats.
+		var err error
+		if spec, err = bud.decide(ctx, rs, layout); err != nil {
+			return nil, spec, err
+		}
+		rs = newRankSurvey(c, opt, layout, spec)
+		rs.budget = bud
+	}
+	rs.allocate()
+	return rs, spec, nil
+}
+
+// runSpec is what a survey measures with: the scope (spelt as
+// Options.Scope), the timed round trips a pair and the burst. It is the
+// options' own or, with a time budget, rank 0's decision after the probe
+// (budget.decide); the Options themselves are never rewritten.
+type runSpec struct {
+	scope          string
+	repeats, burst int
+}
+
+// phaseTimes are when a survey started and how long its phases took, as
+// meta.json records them: the schedules' passes (measure), the isolation
+// samples and the node bandwidth phase.
+type phaseTimes struct {
+	start                    time.Time
+	measure, isolation, node time.Duration
+}
+
+// nodePhase is the node bandwidth phase's layout of the ranks on the
+// nodes and its steps (none when it did not run).
+type nodePhase struct {
+	layout nodeLayout
+	steps  []int
+}
+
+// measureSizes measures every size, starting together after a barrier,
+// ends the progress line and returns the time of the schedules' passes
+// and the time of the isolation samples.
+func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime time.Duration, err error) {
+	if err := rs.c.Wait(false); err != nil {
+		return 0, 0, err
+	}
+	measureStart := time.Now()
+	for si, size := range rs.opt.Sizes {
+		t, err := rs.measureSize(ctx, si, size)
+		if err != nil {
+			return 0, 0, err
+		}
+		isoTime += t
+	}
+	measureTime = time.Since(measureStart) - isoTime
+	rs.prog.Done()
+	return measureTime, isoTime, nil
+}
+
+// write is rank 0's end of the survey: it assembles every rank's report
+// (all) into the survey, with its meta.json (spec's repeats, env's MPI,
+// the times took), the node bandwidth phase, the sample's check and the
+// time budget's record, and writes the outputs.
+func (rs *rankSurvey) write(all [][]byte, spec runSpec, env rankEnv, took phaseTimes, nb nodePhase, stderr io.Writer) error {
+	opt, n := rs.opt, rs.n
+	s, ml, allNodeTimes, err := assemble(all, opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
 	if err != nil {
 		return err
 	}
 	s.Meta = survey.SurveyMeta{
-		Tool: "latmap", Version: version.Version, Start: start, End: time.Now(),
+		Tool: "latmap", Version: version.Version, Start: took.start, End: time.Now(),
 		CommandLine: opt.CommandLine, MPIVersion: env.MPIVersion, Launcher: env.Launcher,
-		Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Warmup: opt.Warmup,
-		Schedule: string(opt.Schedule), Scope: rs.scopeName, WtickSeconds: env.Wtick,
-		MeasureSeconds: measureTime.Seconds(), IsolationSeconds: isoTime.Seconds(),
-		IsolatedPairs: len(rs.iso),
+		Ranks: n, Sizes: opt.Sizes, Repeats: spec.repeats, Warmup: opt.Warmup,
+		Schedule: string(opt.Schedule), Scope: rs.scope.name, WtickSeconds: env.Wtick,
+		MeasureSeconds: took.measure.Seconds(), IsolationSeconds: took.isolation.Seconds(),
+		IsolatedPairs: len(rs.sched.iso),
 	}
-	if err := addNodeBandwidth(s, opt, layout, steps, allNodeTimes, nodeTime); err != nil {
+	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, allNodeTimes, took.node); err != nil {
 		return err
 	}
-	if rs.splan != nil {
-		checkSample(s, rs.splan.sample)
+	if rs.scope.splan != nil {
+		checkSample(s, rs.scope.splan.sample)
 	}
-	if bud != nil {
-		s.Meta.TimeBudget = &bud.meta
-		s.Meta.Repeats = bud.meta.Repeats[0]
-		for _, a := range bud.meta.Actions {
-			fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
-		}
-		if bud.meta.Scope != "" || bud.meta.Repeats[len(bud.meta.Repeats)-1] < bud.meta.PlannedRepeats {
-			s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(bud.limit).String(), strings.Join(bud.meta.Actions, "; ")))
-		}
+	if rs.budget != nil {
+		rs.budget.report(s, stderr)
 	}
 	return finish(s, ml, opt, stderr)
 }
@@ -227,27 +274,60 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 // rankSurvey is one rank's part of a survey: the schedule and the round
 // trips it times as the lower rank of a pair.
 type rankSurvey struct {
-	ctx     context.Context
 	c       comm
-	opt     Options
+	opt     Options // as validated, never rewritten (trips are the counts measured now)
 	rank, n int
+	sched   rankSchedule
+	scope   rankScope
+	trips   tripCounts
+	data    roundTrips
+	turn    turnState
+	prog    *Progress
+	// budget is --time-budget (nil without).
+	budget *budget
+}
+
+// rankSchedule is the order in which a rank meets its partners: the main
+// schedule and the isolation sample.
+type rankSchedule struct {
 	plan    Plan   // the main schedule
 	phase   string // its name in the progress line
-	// scope is survey.ScopeAll, ScopeNodes or ScopeSample, scopeName as
-	// meta.json records it; splan is the nodes or sample scope's plan.
-	scope, scopeName string
-	splan            *scopePlan
-	// peers are the ranks above this one that it measures with, in
-	// increasing order; nil for every rank above (scope all).
-	peers   []int
 	iso     []Pair // the pairs re-measured in isolation
 	isoPlan Plan
-	prog    *Progress
-	// samples[s][peerIndex(b)][rep] and isoSamples[s][b]: round trips
-	// this rank timed with b > rank at size s.
+}
+
+// rankScope is which pairs a survey measures: kind is survey.ScopeAll,
+// ScopeNodes or ScopeSample, name the scope as meta.json records it;
+// splan is the nodes or sample scope's plan.
+type rankScope struct {
+	kind, name string
+	splan      *scopePlan
+	// peers are the ranks above this one that it measures with, in
+	// increasing order; nil for every rank above (scope all).
+	peers []int
+}
+
+// tripCounts are how many round trips the survey times now: the run
+// spec's, until the time budget lowers them.
+type tripCounts struct {
+	repeats int // timed round trips a pair, at the current size and the later ones
+	burst   int // timed round trips a pair makes in a row each pass
+	// iso are the isolation sample's repeats at the current size: the
+	// survey's, unless the budget ran out during the sample.
+	iso int
+}
+
+// roundTrips are the round trips this rank times: samples[s][peerIndex(b)][rep]
+// and isoSamples[s][b], with b > rank at size s; scratch receives those
+// not kept (on the higher rank of a pair).
+type roundTrips struct {
 	samples    [][][]float64
 	isoSamples []map[int][]float64
 	scratch    []float64
+}
+
+// turnState is how a rank waits for its turn between rounds.
+type turnState struct {
 	// prev is the pair of the last round of the sequential schedule (A < 0
 	// before the first): its lower rank, which finishes the round last,
 	// hands the turn to the next pair.
@@ -255,11 +335,6 @@ type rankSurvey struct {
 	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
 	// (the sequential schedule's isolation sample).
 	quiet bool
-	// budget is --time-budget (nil without).
-	budget *budget
-	// isoRepeats are the isolation sample's repeats at the current size:
-	// the survey's, unless the budget ran out during the sample.
-	isoRepeats int
 }
 
 // seqIsolationMax bounds the sequential schedule's isolation sample: every
@@ -278,52 +353,57 @@ func spread(pairs []Pair, k int) []Pair {
 	return out
 }
 
-func newRankSurvey(ctx context.Context, c comm, opt Options, l nodeLayout) *rankSurvey {
+// newRankSurvey makes this rank's schedule of the survey of the scope in
+// spec, measuring spec's repeats in bursts of spec's burst.
+func newRankSurvey(c comm, opt Options, l nodeLayout, spec runSpec) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
-	rs := &rankSurvey{ctx: ctx, c: c, opt: opt, rank: rank, n: n,
-		plan: CirclePlan{N: n}, phase: "rounds", scratch: make([]float64, opt.Burst), prev: Pair{A: -1, B: -1}}
+	rs := &rankSurvey{c: c, opt: opt, rank: rank, n: n,
+		sched: rankSchedule{plan: CirclePlan{N: n}, phase: "rounds"},
+		trips: tripCounts{repeats: spec.repeats, burst: spec.burst},
+		data:  roundTrips{scratch: make([]float64, spec.burst)},
+		turn:  turnState{prev: Pair{A: -1, B: -1}}}
 	var k int
-	rs.scope, k, rs.scopeName = resolveScope(opt.Scope, n, l, opt.Mmpi != "")
-	if rs.scope == survey.ScopeAll {
-		rs.iso = IsolationSample(n, opt.IsolatedFraction)
+	rs.scope.kind, k, rs.scope.name = resolveScope(spec.scope, n, l, opt.Mmpi != "")
+	if rs.scope.kind == survey.ScopeAll {
+		rs.sched.iso = IsolationSample(n, opt.IsolatedFraction)
 		if opt.Schedule == Sequential {
-			rs.plan, rs.phase = SequentialPlan{N: n}, "sequential"
+			rs.sched.plan, rs.sched.phase = SequentialPlan{N: n}, "sequential"
 		}
 	} else {
-		rs.splan = newScopePlan(l, k, rank)
-		rs.plan, rs.peers = rs.splan, rs.splan.peers()
-		rs.iso = scopeIsolation(rs.splan, n, opt.IsolatedFraction)
+		rs.scope.splan = newScopePlan(l, k, rank)
+		rs.sched.plan, rs.scope.peers = rs.scope.splan, rs.scope.splan.peers()
+		rs.sched.iso = scopeIsolation(rs.scope.splan, n, opt.IsolatedFraction)
 		if opt.Schedule == Sequential {
-			rs.plan, rs.phase = scopeSeqPlan{rs.splan}, "sequential"
+			rs.sched.plan, rs.sched.phase = scopeSeqPlan{rs.scope.splan}, "sequential"
 		}
 	}
 	if opt.Schedule == Sequential {
-		rs.iso = spread(rs.iso, seqIsolationMax)
+		rs.sched.iso = spread(rs.sched.iso, seqIsolationMax)
 	}
-	rs.isoPlan = ListPlan(rs.iso)
+	rs.sched.isoPlan = ListPlan(rs.sched.iso)
 	return rs
 }
 
-// allocate makes the storage of the round trips this rank times: Repeats
-// a pair and size, with every peer above it it measures with and with its
-// pairs of the isolation sample.
+// allocate makes the storage of the round trips this rank times: the
+// repeats a pair and size, with every peer above it it measures with and
+// with its pairs of the isolation sample.
 func (rs *rankSurvey) allocate() {
-	opt := rs.opt
+	opt, repeats := rs.opt, rs.trips.repeats
 	npeers := rs.n - 1 - rs.rank
-	if rs.peers != nil {
-		npeers = len(rs.peers)
+	if rs.scope.peers != nil {
+		npeers = len(rs.scope.peers)
 	}
-	rs.samples = make([][][]float64, len(opt.Sizes))
-	rs.isoSamples = make([]map[int][]float64, len(opt.Sizes))
+	rs.data.samples = make([][][]float64, len(opt.Sizes))
+	rs.data.isoSamples = make([]map[int][]float64, len(opt.Sizes))
 	for s := range opt.Sizes {
-		rs.samples[s] = make([][]float64, npeers)
-		for i := range rs.samples[s] {
-			rs.samples[s][i] = make([]float64, opt.Repeats)
+		rs.data.samples[s] = make([][]float64, npeers)
+		for i := range rs.data.samples[s] {
+			rs.data.samples[s][i] = make([]float64, repeats)
 		}
-		rs.isoSamples[s] = map[int][]float64{}
-		for _, p := range rs.iso {
+		rs.data.isoSamples[s] = map[int][]float64{}
+		for _, p := range rs.sched.iso {
 			if p.A == rs.rank {
-				rs.isoSamples[s][p.B] = make([]float64, opt.Repeats)
+				rs.data.isoSamples[s][p.B] = make([]float64, repeats)
 			}
 		}
 	}
@@ -334,18 +414,18 @@ func passes(repeats, burst int) int { return (repeats + burst - 1) / burst }
 
 // peerIndex is where the round trips with peer (> rank) are kept.
 func (rs *rankSurvey) peerIndex(peer int) int {
-	if rs.peers == nil {
+	if rs.scope.peers == nil {
 		return peer - rs.rank - 1
 	}
-	return sort.SearchInts(rs.peers, peer)
+	return sort.SearchInts(rs.scope.peers, peer)
 }
 
 // peerAt is the peer of samples index i.
 func (rs *rankSurvey) peerAt(i int) int {
-	if rs.peers == nil {
+	if rs.scope.peers == nil {
 		return rs.rank + 1 + i
 	}
-	return rs.peers[i]
+	return rs.scope.peers[i]
 }
 
 // progress is rank 0's progress line (nil elsewhere, and on rank 0 without
@@ -355,50 +435,50 @@ func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
 	if rs.rank != 0 || !(opt.Progress || IsTerminal(stderr)) {
 		return nil
 	}
-	per := passes(opt.Repeats, opt.Burst) * (rs.plan.Rounds() + rs.isoPlan.Rounds())
+	per := passes(rs.trips.repeats, rs.trips.burst) * (rs.sched.plan.Rounds() + rs.sched.isoPlan.Rounds())
 	if opt.Warmup > 0 {
-		per += rs.plan.Rounds()
+		per += rs.sched.plan.Rounds()
 	}
 	return NewProgress(stderr, IsTerminal(stderr), per*len(opt.Sizes), nil)
 }
 
 // measureSize measures every pair at one size: warm-up, the schedule's
 // passes, then the isolation sample; it returns the isolation's time.
-func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
+func (rs *rankSurvey) measureSize(ctx context.Context, si, size int) (time.Duration, error) {
 	defer func() {
 		if rs.budget != nil {
-			rs.budget.meta.Repeats[si] = rs.opt.Repeats
+			rs.budget.meta.Repeats[si] = rs.trips.repeats
 		}
 	}()
-	pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.plan.Rounds()}
+	pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.sched.plan.Rounds()}
 	if rs.opt.Warmup > 0 {
 		pos.Phase = "warm-up"
-		for r := 0; r < rs.plan.Rounds(); r++ {
-			if err := rs.runRound(rs.plan, r, size, rs.opt.Warmup, 0, nil, 0); err != nil {
+		for r := 0; r < rs.sched.plan.Rounds(); r++ {
+			if err := rs.runRound(ctx, rs.sched.plan, r, size, rs.opt.Warmup, 0, nil, 0); err != nil {
 				return 0, err
 			}
 			pos.Round = r + 1
 			rs.prog.Step(pos)
 		}
 	}
-	pos.Phase = rs.phase
-	if err := rs.measurePasses(rs.plan, size, pos, func(peer int) []float64 { return rs.samples[si][rs.peerIndex(peer)] }, false); err != nil {
+	pos.Phase = rs.sched.phase
+	if err := rs.measurePasses(ctx, rs.sched.plan, size, pos, func(peer int) []float64 { return rs.data.samples[si][rs.peerIndex(peer)] }, false); err != nil {
 		return 0, err
 	}
 	t0 := time.Now()
-	if len(rs.iso) > 0 {
+	if len(rs.sched.iso) > 0 {
 		pos.Phase = "isolation"
-		rs.quiet = rs.opt.Schedule == Sequential
-		if rs.quiet {
+		rs.turn.quiet = rs.opt.Schedule == Sequential
+		if rs.turn.quiet {
 			// The sequential schedule has no barrier a round: wait for
 			// its last pair to finish before measuring alone.
 			if err := rs.c.Wait(false); err != nil {
 				return 0, err
 			}
 		}
-		rs.isoRepeats = rs.opt.Repeats
-		err := rs.measurePasses(rs.isoPlan, size, pos, func(peer int) []float64 { return rs.isoSamples[si][peer] }, true)
-		rs.quiet = false
+		rs.trips.iso = rs.trips.repeats
+		err := rs.measurePasses(ctx, rs.sched.isoPlan, size, pos, func(peer int) []float64 { return rs.data.isoSamples[si][peer] }, true)
+		rs.turn.quiet = false
 		if err != nil {
 			return 0, err
 		}
@@ -415,22 +495,22 @@ func (rs *rankSurvey) measureSize(si, size int) (time.Duration, error) {
 // With a time budget, every pass but the last ends with rank 0's check
 // (budget.check for the schedule, budget.checkIsolation for the isolation
 // sample, iso), which may lower the repeats.
-func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(peer int) []float64, iso bool) error {
+func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos Position, dst func(peer int) []float64, iso bool) error {
 	reps := func() int {
 		if iso {
-			return rs.isoRepeats
+			return rs.trips.iso
 		}
-		return rs.opt.Repeats
+		return rs.trips.repeats
 	}
-	npass := func() int { return passes(reps(), rs.opt.Burst) }
+	npass := func() int { return passes(reps(), rs.trips.burst) }
 	pos.Reps, pos.NumRound = npass(), pl.Rounds()
 	t0 := time.Now()
 	for ps := 0; ps < npass(); ps++ {
-		at := ps * rs.opt.Burst
-		k := min(rs.opt.Burst, reps()-at)
+		at := ps * rs.trips.burst
+		k := min(rs.trips.burst, reps()-at)
 		pos.Rep = ps + 1
 		for r := 0; r < pl.Rounds(); r++ {
-			if err := rs.runRound(pl, r, size, 1, k, dst, at); err != nil {
+			if err := rs.runRound(ctx, pl, r, size, 1, k, dst, at); err != nil {
 				return err
 			}
 			pos.Round = r + 1
@@ -457,8 +537,9 @@ func (rs *rankSurvey) measurePasses(pl Plan, size int, pos Position, dst func(pe
 
 // runRound measures one round and waits for every rank to finish it:
 // warm untimed round trips, then k timed ones stored from dst(peer)[at].
-func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
-	if err := rs.ctx.Err(); err != nil {
+// A cancelled ctx aborts the job.
+func (rs *rankSurvey) runRound(ctx context.Context, pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
+	if err := ctx.Err(); err != nil {
 		rs.c.Abort(130)
 		return err
 	}
@@ -470,7 +551,7 @@ func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int)
 	}
 	p := pl.Partner(r, rs.rank)
 	if p >= 0 {
-		out := rs.scratch[:k]
+		out := rs.data.scratch[:k]
 		if rs.rank < p && k > 0 {
 			out = dst(p)[at : at+k]
 		}
@@ -482,7 +563,7 @@ func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int)
 	switch {
 	case sequential:
 		return nil
-	case rs.quiet && p < 0:
+	case rs.turn.quiet && p < 0:
 		return rs.c.Idle()
 	}
 	return rs.c.Wait(p >= 0)
@@ -497,8 +578,8 @@ func (rs *rankSurvey) runRound(pl Plan, r, size, warm, k int, dst func(peer int)
 // those wake-ups made same-node round trips of a 4-rank survey 4-9x
 // slower than a 2-rank one.
 func (rs *rankSurvey) handOff(cur Pair) error {
-	prev := rs.prev
-	rs.prev = cur
+	prev := rs.turn.prev
+	rs.turn.prev = cur
 	if prev.A < 0 {
 		return nil // the first round: the barrier before measuring started it
 	}
@@ -520,7 +601,7 @@ func (rs *rankSurvey) handOff(cur Pair) error {
 
 // gather sends this rank's report to rank 0, which gets every rank's.
 func (rs *rankSurvey) gather(facts survey.Rank, nodeTimes []float64) ([][]byte, error) {
-	rep := summarize(rs.peerAt, rs.opt.Sizes, rs.samples, rs.isoSamples)
+	rep := summarize(rs.peerAt, rs.opt.Sizes, rs.data.samples, rs.data.isoSamples)
 	rep.Rank, rep.NodeBW = facts, nodeTimes
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&rep); err != nil {
@@ -603,8 +684,9 @@ func interferenceWarning(sched Schedule, x float64) string {
 // bandwidth times.
 //
 // sparse tables keep only the measured pairs (the nodes and sample scopes);
-// the mmpi log is made only when opt.Mmpi asks for it.
-func assemble(all [][]byte, opt Options, n int, sparse bool) (*survey.Survey, *MmpiLog, [][]float64, error) {
+// the mmpi log, made only when opt.Mmpi asks for it, records repeats as
+// the timed round trips a pair.
+func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.Survey, *MmpiLog, [][]float64, error) {
 	if len(all) != n {
 		return nil, nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
@@ -623,7 +705,7 @@ func assemble(all [][]byte, opt Options, n int, sparse bool) (*survey.Survey, *M
 	}
 	var ml *MmpiLog
 	if opt.Mmpi != "" {
-		ml = &MmpiLog{Names: make([]string, n), Repeats: opt.Repeats, MsgLen: opt.Sizes[0] / 4,
+		ml = &MmpiLog{Names: make([]string, n), Repeats: repeats, MsgLen: opt.Sizes[0] / 4,
 			Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
 	}
 	for a, b := range all {

@@ -120,7 +120,7 @@ func assemblyHeap(b *testing.B, gathered [][]byte, opt Options, n int) uint64 {
 			}
 		}
 	}()
-	s, _, _, err := assemble(gathered, opt, n, true)
+	s, _, _, err := assemble(gathered, opt, opt.Repeats, n, true)
 	if err != nil {
 		b.Fatal(err)
 	}
