@@ -12,7 +12,6 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 )
 
-
 // TestAdviceGolden pins the advice schema (latmap place --json) on a real
 // survey (Blue Waters 4 x 32) and a real profile: every field name and
 // value, the solver's time and the paths normalised away. A change of the

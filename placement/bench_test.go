@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/stats"
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"

@@ -3,8 +3,8 @@ package placement
 import (
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/placement/model"
 )
 

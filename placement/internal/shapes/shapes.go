@@ -120,9 +120,9 @@ func ShuffledPairs(n int, seed uint64) ([]profile.Flow, int) {
 // BenchLevels are the costs: L = 1/10 us, B = 10/1 GB/s inside /
 // between nodes.
 var BenchLevels = [3]model.LinkCost{
-	model.SameSocket: {1e-6, 1 / 10e9},
-	model.SameNode:   {1e-6, 1 / 10e9},
-	model.Network:    {10e-6, 1 / 1e9},
+	model.SameSocket: {Latency: 1e-6, InvBandwidth: 1 / 10e9},
+	model.SameNode:   {Latency: 1e-6, InvBandwidth: 1 / 10e9},
+	model.Network:    {Latency: 10e-6, InvBandwidth: 1 / 1e9},
 }
 
 // CubePlacement puts each 4x4x4 box of an n^3 grid on one node of a
