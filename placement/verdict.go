@@ -16,7 +16,7 @@ const GainWorthIt = 0.02
 // GainWorthIt that the model's measured error does not exceed. Without a
 // profile only communication is predicted, and the gain alone decides.
 func decide(a *placefile.Advice) (kind string, worth bool) {
-	gain := predictedGain(a)
+	gain := a.Gain()
 	if a.Shares == nil {
 		if gain < GainWorthIt {
 			return placefile.VerdictNotWorth, false
@@ -33,14 +33,4 @@ func decide(a *placefile.Advice) (kind string, worth bool) {
 		return placefile.VerdictNotWorth, false
 	}
 	return placefile.VerdictUse, true
-}
-
-// predictedGain is the proposal's predicted gain over the reference, as a
-// fraction of the reference's run (0 when that run is 0).
-func predictedGain(a *placefile.Advice) float64 {
-	prop, ref := a.ProposalPrediction(), a.Reference()
-	if ref.Run > 0 {
-		return (ref.Run - prop.Run) / ref.Run
-	}
-	return 0
 }

@@ -13,7 +13,7 @@ import (
 // grows when a field changes meaning or goes; added fields keep it, and
 // readers ignore fields they do not know. Version 1 is the format of
 // latmap place --json as of the first versioned release, field for field
-// (docs/place.md lists them).
+// (placement/testdata/advice.golden.json pins them).
 const AdviceSchema = 1
 
 // Advice is what latmap place --json prints, and what latmap verify
@@ -286,6 +286,16 @@ func (p *Predicted) Reference() Prediction {
 	return b
 }
 
+// Gain is the proposal's predicted gain over the Reference, as a fraction
+// of the reference's run (0 when that run is 0).
+func (p *Predicted) Gain() float64 {
+	prop, ref := p.ProposalPrediction(), p.Reference()
+	if ref.Run > 0 {
+		return (ref.Run - prop.Run) / ref.Run
+	}
+	return 0
+}
+
 // LaunchHeader is the comment block of the launcher files written for
 // this advice.
 func (a *Advice) LaunchHeader() []string {
@@ -300,7 +310,7 @@ func (a *Advice) LaunchHeader() []string {
 	prop, ref := a.ProposalPrediction(), a.Reference()
 	h = append(h, fmt.Sprintf("%d ranks on %d of %s; modelled transfer %.4g s (%s %.4g s)", a.Ranks, a.HostsUsed, text.Count(a.Hosts, "host"), prop.Transfer, ref.Name, ref.Transfer))
 	if a.Shares != nil && ref.Run > 0 {
-		h = append(h, fmt.Sprintf("predicted run %.4g s vs %s %.4g s (gain %s; perfect interconnect %.4g s)", prop.Run, ref.Name, ref.Run, text.Percent((ref.Run-prop.Run)/ref.Run), a.PerfectRun))
+		h = append(h, fmt.Sprintf("predicted run %.4g s vs %s %.4g s (gain %s; perfect interconnect %.4g s)", prop.Run, ref.Name, ref.Run, text.Percent(a.Gain()), a.PerfectRun))
 	}
 	return h
 }

@@ -13,10 +13,7 @@ import (
 // with the predictions that make it.
 func VerdictText(a *placefile.Advice) string {
 	prop, ref := a.ProposalPrediction(), a.Reference()
-	gain := 0.0
-	if ref.Run > 0 {
-		gain = (ref.Run - prop.Run) / ref.Run
-	}
+	gain := a.Gain()
 	pct := text.Percent
 	if a.Shares == nil {
 		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
