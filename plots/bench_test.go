@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/topo"
 )
 

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/compare"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/topo"
 	"gonum.org/v1/plot/vg"
 )

@@ -48,4 +48,3 @@ func Detect(path, format string) (string, string, error) {
 	}
 	return found, bind, nil
 }
-

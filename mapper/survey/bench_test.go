@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // BenchmarkScanPairs parses a 512-rank pairs.csv (130816 rows).

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // TestLargeNodesSurveyStaysSparse: a nodes-scope survey of more than

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // TestInferByNodes: a sparse nodes-scope survey (12 nodes x 2 sockets x 4

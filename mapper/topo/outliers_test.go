@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // outlierSurvey is a synthetic survey of nodes x 2 ranks at 256 KiB (20 us

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 func readTestLog(t testing.TB, name string, opt survey.MMPIOptions) *survey.Survey {

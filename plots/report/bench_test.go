@@ -10,10 +10,10 @@ import (
 
 	"github.com/gocarina/gocsv"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // writeHaloProfile writes the profile directory of a periodic 3-D halo
