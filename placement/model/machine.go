@@ -330,15 +330,13 @@ func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 // the options' values, else the defaults.
 func (opt SurveyCostOptions) levelBandwidths() Bandwidths {
 	bw, def := opt.Bandwidth, DefaultBandwidths()
-	for _, x := range []struct {
-		v *float64
-		d float64
-	}{{&bw.Socket, def.Socket}, {&bw.Node, def.Node}, {&bw.Network, def.Network}} {
-		if *x.v <= 0 {
-			*x.v = x.d
+	orDefault := func(v, d float64) float64 {
+		if v <= 0 {
+			return d
 		}
+		return v
 	}
-	return bw
+	return Bandwidths{Socket: orDefault(bw.Socket, def.Socket), Node: orDefault(bw.Node, def.Node), Network: orDefault(bw.Network, def.Network)}
 }
 
 // fitCosts is fit.csv's cost of each pair, by triangle index (none with
