@@ -51,7 +51,7 @@ func TestContentionWorkedExample(t *testing.T) {
 	if !near(cyc.Transfer, 2*pair) {
 		t.Errorf("cyclic transfer %.6g, want %.6g", cyc.Transfer, 2*pair)
 	}
-	// model.Block: each pair on its node. model.Pairwise 40 x 4.4 us + 2S / 9.2 GB/s
+	// Block: each pair on its node. Pairwise 40 x 4.4 us + 2S / 9.2 GB/s
 	// = 0.004735 s; node memory moves 2S at 9.2 GB/s x (2 slots / 2) =
 	// 0.004559 s: less, so the pairwise time stands.
 	blk := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
@@ -113,7 +113,7 @@ func TestContentionHandComputed(t *testing.T) {
 	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 0.2) {
 		t.Errorf("node1 sending 4e6 B at 20 MB/s: rank 4 %.6g s, want 0.2", got)
 	}
-	// placefile.Calibration factors scale the two parts: rank 0 with off-node x2
+	// Calibration factors scale the two parts: rank 0 with off-node x2
 	// and rank 2 with on-node x3.
 	md.Scale = [2]float64{3, 2}
 	p = model.Predict("block", md, tr, place, rt)

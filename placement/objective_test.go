@@ -98,7 +98,7 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 	}{
 		{"halo3d-4x4x4", first(shapes.Halo3D(4, 4, 4, false))},
 		{"halo3d-periodic-4x4x4", first(shapes.Halo3D(4, 4, 4, true))},
-		{"shapes.Ring-64", first(shapes.Ring(64))},
+		{"ring-64", first(shapes.Ring(64))},
 		{"alltoall-64", first(shapes.AllToAll(64))},
 		{"master-worker-64", first(shapes.MasterWorker(64))},
 		{"random-sparse-64", first(shapes.RandomSparse(64, 4, 1))},

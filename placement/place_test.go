@@ -208,9 +208,9 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestRunMmpiLog: a real mmpi log (Stampede, 2 nodes x 16 ranks) is read as
-// the survey; a shapes.Ring of 32 ranks then has 2 hosts of 16 slots, every slot
-// pair measured, and the proposal keeps all but 2 shapes.Ring edges inside a node
-// (the optimum: the shapes.Ring must cross between the 2 nodes twice).
+// the survey; a ring of 32 ranks then has 2 hosts of 16 slots, every slot
+// pair measured, and the proposal keeps all but 2 ring edges inside a node
+// (the optimum: the ring must cross between the 2 nodes twice).
 func TestRunMmpiLog(t *testing.T) {
 	log := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
 	flows, _ := shapes.Ring(32)
@@ -232,7 +232,7 @@ func TestRunMmpiLog(t *testing.T) {
 		}
 	}
 	if cross != 2 {
-		t.Errorf("proposal cuts %d shapes.Ring edges between nodes, want 2", cross)
+		t.Errorf("proposal cuts %d ring edges between nodes, want 2", cross)
 	}
 }
 
