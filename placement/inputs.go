@@ -17,7 +17,7 @@ func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}}, mm)
+	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}, KeepSparse: true}, mm)
 	if err != nil {
 		return nil, err
 	}

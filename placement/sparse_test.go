@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/survey"
@@ -8,38 +9,57 @@ import (
 	"github.com/latmap/latmap/placement/model"
 )
 
-// TestSparseSurveyMachine: a nodes-scope survey held sparse (as a large
-// one is read) makes the same machine as the all-pairs survey of the same
-// made-up cluster: the same level costs (each level's median, noise-free
-// here) and pair counts, its unmeasured pairs counted as filled, and no
-// pair table.
+// TestSparseSurveyMachine: a nodes-scope survey held sparse, priced node
+// pair by node pair, makes the machine the same survey makes read dense
+// and filled from its node leaders: every slot pair's link, the level
+// costs (weighted medians against plain ones), the measured and
+// leader-filled counts; and both differ from the all-pairs survey's
+// links where the leaders' pair is not the pair's own.
 func TestSparseSurveyMachine(t *testing.T) {
-	spec := synth.Spec{Nodes: 6, Sockets: 2, Cores: 4, RTT: [4]float64{1, 2, 10, 10}, Seed: 5}
-	full, err := model.MachineFromSurvey(synth.New(spec), model.SurveyCostOptions{})
-	if err != nil {
+	spec := synth.Spec{Nodes: 16, Sockets: 2, Cores: 4, RTT: [4]float64{1, 2, 10, 10}, Noise: 0.2, Seed: 5, Scope: survey.ScopeNodes}
+	dir := filepath.Join(t.TempDir(), "s")
+	if err := survey.WriteSurvey(dir, synth.New(spec), false); err != nil {
 		t.Fatal(err)
 	}
-	spec.Scope = survey.ScopeNodes
-	s := synth.New(spec)
-	sparse, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
-	if err != nil {
-		t.Fatal(err)
+	machine := func(keep bool) *model.Machine {
+		s, err := survey.ReadSurvey(dir, survey.LoadOptions{KeepSparse: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Sparse() != keep {
+			t.Fatalf("KeepSparse %v: sparse %v (the survey covers %d of %d pairs)", keep, s.Sparse(), s.Tables[0].Len(), survey.TriLen(128))
+		}
+		m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
-	if sparse.PerPair() {
-		t.Error("a sparse survey made a dense pair table")
+	filled, sparse := machine(false), machine(true)
+	if !sparse.PerPair() {
+		t.Error("the sparse machine prices by level, not node pair by node pair")
+	}
+	for a := 0; a < 128; a++ {
+		for b := a + 1; b < 128; b++ {
+			x, y := filled.Link(a, b), sparse.Link(a, b)
+			if !near32(x.Latency, y.Latency) || !near32(x.InvBandwidth, y.InvBandwidth) {
+				t.Fatalf("link (%d, %d): %+v sparse, %+v filled", a, b, y, x)
+			}
+		}
 	}
 	for l := model.Level(0); l < model.Level(sparse.NumLevels()); l++ {
-		if !near32(full.Levels[l].Latency, sparse.Levels[l].Latency) || !near32(full.Levels[l].InvBandwidth, sparse.Levels[l].InvBandwidth) {
-			t.Errorf("%s: %+v, want %+v", sparse.LevelName(l), sparse.Levels[l], full.Levels[l])
+		if !near32(filled.Levels[l].Latency, sparse.Levels[l].Latency) || !near32(filled.Levels[l].InvBandwidth, sparse.Levels[l].InvBandwidth) {
+			t.Errorf("%s: %+v, want %+v", sparse.LevelName(l), sparse.Levels[l], filled.Levels[l])
 		}
-		if full.LevelPairs[l] != sparse.LevelPairs[l] {
-			t.Errorf("%s: %d pairs, want %d", sparse.LevelName(l), sparse.LevelPairs[l], full.LevelPairs[l])
+		if filled.LevelPairs[l] != sparse.LevelPairs[l] || filled.LevelMeasured[l] != sparse.LevelMeasured[l] {
+			t.Errorf("%s: %d pairs %d measured, want %d %d", sparse.LevelName(l), sparse.LevelPairs[l], sparse.LevelMeasured[l], filled.LevelPairs[l], filled.LevelMeasured[l])
 		}
 	}
-	if want := survey.TriLen(48) - s.Tables[0].Len(); sparse.Filled != want {
-		t.Errorf("filled %d, want %d", sparse.Filled, want)
+	if sparse.LeaderFilled != filled.LeaderFilled || sparse.LeaderFilled == 0 || sparse.Filled != filled.Filled {
+		t.Errorf("leader-filled %d, filled %d; want %d, %d", sparse.LeaderFilled, sparse.Filled, filled.LeaderFilled, filled.Filled)
 	}
-	if got := sparse.Link(1, 9); got != sparse.Levels[model.Network] {
-		t.Errorf("link (1, 9) = %+v, want the other-node level %+v", got, sparse.Levels[model.Network])
+	// Ranks 1 and 9 are not leaders: their link is the leaders' (0, 8).
+	if got, want := sparse.Link(1, 9), sparse.Link(0, 8); got != want {
+		t.Errorf("link (1, 9) = %+v, want the leaders' %+v", got, want)
 	}
 }

@@ -89,12 +89,15 @@ func writeFile(path string, force bool, b []byte) error {
 
 // Render draws s as opt says in the given format (png, svg, pdf).
 //
-// A sparse survey (a nodes or sample survey of more than
-// survey.MaxDenseRanks ranks) is drawn at node level: its node leaders,
-// one rank per node, whose pairs it measured.
+// A sparse survey (one too large to fill, see survey.Sparse) is drawn at
+// node level: its node leaders, one rank per node, whose pairs it
+// measured.
 func Render(s *survey.Survey, format string, opt Options) ([]byte, error) {
 	if s.Sparse() {
-		s = s.NodeLeaders()
+		var err error
+		if s, err = s.NodeLeaders(); err != nil {
+			return nil, err
+		}
 	}
 	t, err := s.Table(opt.Size)
 	if err != nil {

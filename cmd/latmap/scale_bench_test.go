@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // Benchmark100kNodesScope is make bench-scale: a synthetic survey of

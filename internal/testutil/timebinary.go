@@ -3,6 +3,7 @@ package testutil
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,33 +13,47 @@ import (
 	"time"
 )
 
+// ErrNoBinary is TimeCommand's error when bin/latmap or /usr/bin/time is
+// missing.
+var ErrNoBinary = errors.New("no bin/latmap or /usr/bin/time (make build)")
+
 // TimeBinary runs the latmap binary (bin/latmap or $LATMAP_BIN) under
 // /usr/bin/time -v, as a user meets it, and returns its wall time, cpu
 // time and maximum resident set size; ok is false (with a log line) when
-// the binary or /usr/bin/time is missing.
+// the binary or /usr/bin/time is missing. A failing command fails b.
 func TimeBinary(b *testing.B, args ...string) (secs, cpu, rssMiB float64, ok bool) {
+	secs, cpu, rssMiB, msg, err := TimeCommand(b, args...)
+	if errors.Is(err, ErrNoBinary) {
+		b.Log(err)
+		return 0, 0, 0, false
+	}
+	if err != nil {
+		b.Fatalf("latmap %v: %v\n%s", args, err, msg)
+	}
+	return secs, cpu, rssMiB, true
+}
+
+// TimeCommand is TimeBinary returning a failing command's error and its
+// stderr (without time's report) instead of failing b.
+func TimeCommand(b testing.TB, args ...string) (secs, cpu, rssMiB float64, stderr string, err error) {
 	bin := os.Getenv("LATMAP_BIN")
 	if bin == "" {
 		bin = filepath.Join(RepoRoot(b), "bin", "latmap")
 	}
 	if _, err := os.Stat(bin); err != nil {
-		b.Logf("no %s: run make build to also measure the binary's max RSS", bin)
-		return 0, 0, 0, false
+		return 0, 0, 0, "", ErrNoBinary
 	}
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
-		b.Logf("no /usr/bin/time: binary not measured")
-		return 0, 0, 0, false
+		return 0, 0, 0, "", ErrNoBinary
 	}
 	cmd := exec.Command("/usr/bin/time", append([]string{"-v", bin}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdout = nil
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%s %v: %v\n%s", bin, args, err, stderr.String())
-	}
+	runErr := cmd.Run()
 	secs = time.Since(start).Seconds()
-	sc := bufio.NewScanner(&stderr)
+	out, report, _ := strings.Cut(errb.String(), "\tCommand being timed:")
+	sc := bufio.NewScanner(strings.NewReader(report))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if v, found := strings.CutPrefix(line, "Maximum resident set size (kbytes): "); found {
@@ -52,5 +67,5 @@ func TimeBinary(b *testing.B, args ...string) (secs, cpu, rssMiB float64, ok boo
 			}
 		}
 	}
-	return secs, cpu, rssMiB, true
+	return secs, cpu, rssMiB, strings.TrimSuffix(out, "Command exited with non-zero status 1\n"), runErr
 }

@@ -24,7 +24,8 @@ const shellSpecial = " \t\n'\"$&;|<>()*?[]#~`\\{}!"
 
 // ShellJoin prints a command line for people to paste into a POSIX
 // shell: each argument as it is when it is safe, else in single quotes
-// (a single quote inside as '\'').
+// (a single quote inside closes the quotes, adds an escaped quote and
+// opens them again).
 func ShellJoin(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {

@@ -61,12 +61,6 @@ type LevelPair struct {
 // Compare analyses two surveys. Surveys of different sizes or machines are
 // compared level by level, and the findings say so.
 func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Comparison, error) {
-	for i, s := range []*survey.Survey{a, b} {
-		if s.Sparse() {
-			return nil, fmt.Errorf("compare %s: a survey of %d ranks with scope %s is read node by node, and compare works rank by rank up to %d ranks; compare the layouts with latmap topo instead",
-				[]string{nameA, nameB}[i], s.N(), s.Meta.Scope, survey.MaxDenseRanks)
-		}
-	}
 	ta, err := a.Table(opt.Size)
 	if err != nil {
 		return nil, fmt.Errorf("compare %s: %w", nameA, err)
@@ -101,8 +95,8 @@ func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Compa
 		for _, r := range inferred.Ranks {
 			node[r.Rank] = r.Node
 		}
-		vals := side.t.Values[m]
-		sum := func(pairs [][2]int) PairSummary { return summarise(n, vals, node, pairs) }
+		at := pairValue(side.s, side.t, m)
+		sum := func(pairs [][2]int) PairSummary { return summarise(at, node, pairs) }
 		var nb, hv [][2]int
 		for r := 0; r+1 < n; r++ {
 			nb = append(nb, [2]int{r, r + 1})
@@ -111,18 +105,36 @@ func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Compa
 			hv = append(hv, [2]int{r, r + n/2})
 		}
 		*side.dst = Side{Name: side.name, N: n, Machine: side.s.Meta.Machine, Topology: inferred,
-			Neighbour: sum(nb), Halving: sum(hv), All: summariseAll(n, vals, node)}
+			Neighbour: sum(nb), Halving: sum(hv), All: summariseAll(side.t, m, node)}
 	}
 	c.Levels = pairLevels(c.A.Topology.Levels, c.B.Topology.Levels)
 	c.Findings = findings(c, a, b)
 	return c, nil
 }
 
-func summarise(n int, vals []float32, node []int, pairs [][2]int) PairSummary {
+// pairValue returns metric m of a pair of ranks of s: as measured, or, for
+// a cross-node pair a sparse survey did not measure, its nodes' leader
+// pair's (the rule ReadSurvey fills smaller surveys with).
+func pairValue(s *survey.Survey, t *survey.PairTable, m survey.Metric) func(a, b int) float64 {
+	if !t.Sparse() {
+		vals, n := t.Values[m], t.N
+		return func(a, b int) float64 { return float64(vals[survey.TriIndex(n, a, b)]) }
+	}
+	lead := survey.Leaders(s.Ranks)
+	return func(a, b int) float64 {
+		x := t.At(m, a, b)
+		if math.IsNaN(x) && lead[a] != lead[b] {
+			x = t.At(m, lead[a], lead[b])
+		}
+		return x
+	}
+}
+
+func summarise(at func(a, b int) float64, node []int, pairs [][2]int) PairSummary {
 	var v []float64
 	off := 0
 	for _, p := range pairs {
-		x := float64(vals[survey.TriIndex(n, p[0], p[1])])
+		x := at(p[0], p[1])
 		if node[p[0]] != node[p[1]] {
 			off++
 		}
@@ -133,7 +145,24 @@ func summarise(n int, vals []float32, node []int, pairs [][2]int) PairSummary {
 	return summary(v, len(pairs), off)
 }
 
-func summariseAll(n int, vals []float32, node []int) PairSummary {
+// summariseAll sums up every pair of a dense table (filled pairs with
+// them), every measured pair of a sparse one.
+func summariseAll(t *survey.PairTable, m survey.Metric, node []int) PairSummary {
+	if t.Sparse() {
+		v := make([]float64, 0, t.Len())
+		off := 0
+		vals := t.Values[m]
+		t.Each(func(a, b, i int) {
+			if node[a] != node[b] {
+				off++
+			}
+			if x := vals[i]; x == x {
+				v = append(v, float64(x))
+			}
+		})
+		return summary(v, len(v), off)
+	}
+	n, vals := t.N, t.Values[m]
 	v := make([]float64, 0, len(vals))
 	off, k := 0, 0
 	for a := 0; a < n; a++ {

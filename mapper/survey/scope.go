@@ -19,16 +19,12 @@ const (
 	ScopeSample = "sample"
 )
 
-// MaxDenseRanks is the largest nodes or sample survey whose unmeasured
-// pairs are filled when it is read: a filled survey holds every pair of
-// ranks, 4 bytes a metric, 0.5 GiB at 16,384 ranks. A larger one stays
-// sparse (Sparse), and its readers work node by node: topo from a typical
+// Sparse reports whether the survey holds only the pairs it measured: it
+// covered less than SparseBelow of the triangle and its filled copy would
+// pass MaxFillBytes (a nodes survey of 16,384 ranks, or a few thousand
+// pairs of 64,000). Its readers work node by node: topo from a typical
 // node and the node leaders, plot the node-level picture, place with one
 // cost per level.
-const MaxDenseRanks = 16384
-
-// Sparse reports whether the survey holds only the pairs it measured (a
-// nodes or sample survey of more than MaxDenseRanks ranks).
 func (s *Survey) Sparse() bool { return len(s.Tables) > 0 && s.Tables[0].Sparse() }
 
 // ParseScope parses "all", "nodes" or "sample:K" (K >= 1) and returns the
@@ -125,24 +121,49 @@ func (s *Survey) fillUnmeasured() int {
 // measured and how many a reader filled from the node leaders; "" for an
 // all-pairs survey.
 func (s *Survey) FillNote() string {
-	if s.Meta.Scope == "" || s.Meta.Scope == ScopeAll || len(s.Tables) == 0 {
+	scoped := s.Meta.Scope != "" && s.Meta.Scope != ScopeAll
+	if (!scoped && !s.Partial) || len(s.Tables) == 0 {
 		return ""
+	}
+	scope := s.Meta.Scope
+	if scope == "" {
+		scope = "unset"
 	}
 	measured := 0
 	s.Tables[0].Each(func(int, int, int) { measured++ })
+	head := fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (%s, at %d bytes)",
+		scope, measured, TriLen(s.N()), coverage(measured, TriLen(s.N())), s.Tables[0].Size)
 	if s.Sparse() {
-		return fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (at %d bytes); read node by node (more than %d ranks): the pairs inside the nodes and between node leaders",
-			s.Meta.Scope, measured, TriLen(s.N()), s.Tables[0].Size, MaxDenseRanks)
+		head += "; read as measured, node by node"
+		if scoped {
+			head += ": the pairs inside the nodes and between node leaders"
+		}
+		return head
 	}
-	return fmt.Sprintf("survey scope %s: %d of %d rank pairs measured (at %d bytes); %d cross-node pairs filled from their nodes' leader pair",
-		s.Meta.Scope, measured, TriLen(s.N()), s.Tables[0].Size, s.Filled)
+	return head + fmt.Sprintf("; %d cross-node pairs filled from their nodes' leader pair", s.Filled)
+}
+
+// coverage prints measured of all as a percentage with the digits a small
+// part needs (0.0001%).
+func coverage(measured, all int) string {
+	if all == 0 {
+		return "0%"
+	}
+	p := 100 * float64(measured) / float64(all)
+	if p >= 1 || p == 0 {
+		return fmt.Sprintf("%.0f%%", p)
+	}
+	return fmt.Sprintf("%.2g%%", p)
 }
 
 // NodeLeaders is the survey of the node leaders alone (each host's lowest
 // rank), dense, with every table and metric of s: the node-level view of
 // a sparse survey, whose leaders' pairs are all measured. Ranks are
 // renumbered 0.. in host order; Meta.Machine says it is the leaders' view.
-func (s *Survey) NodeLeaders() *Survey {
+// A survey that measured less than half its leader pairs (at its first
+// size) has no node-level view: the error says how many it has and how to
+// measure them.
+func (s *Survey) NodeLeaders() (*Survey, error) {
 	lead := Leaders(s.Ranks)
 	var ranks []int
 	for r, l := range lead {
@@ -177,5 +198,17 @@ func (s *Survey) NodeLeaders() *Survey {
 		}
 		out.Tables = append(out.Tables, d)
 	}
-	return out
+	if k >= 2 && len(out.Tables) > 0 {
+		measured := 0
+		for _, v := range out.Tables[0].Samples {
+			if v > 0 {
+				measured++
+			}
+		}
+		if all := TriLen(k); 2*measured < all {
+			return nil, fmt.Errorf("the survey measured %d of the %d pairs between its %d node leaders (each host's lowest rank), and a survey this sparse (%d ranks) is read node by node from them: survey the machine with latmap survey --scope nodes, which measures every leader pair",
+				measured, all, k, s.N())
+		}
+	}
+	return out, nil
 }

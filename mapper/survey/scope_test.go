@@ -10,13 +10,13 @@ import (
 )
 
 // TestLargeNodesSurveyStaysSparse: a nodes-scope survey of more than
-// MaxDenseRanks ranks (257 nodes x 64) is read as it was measured, sparse,
+// MaxFillBytes (257 nodes x 64, one metric) is read as it was measured, sparse,
 // never filled into the 135-million-pair triangle; its node leaders' view
 // is dense and has every leader pair.
 func TestLargeNodesSurveyStaysSparse(t *testing.T) {
 	s := synth.New(synth.Spec{Nodes: 257, Sockets: 2, Cores: 32, RTT: [4]float64{1, 2, 5, 5}, Seed: 3, Scope: survey.ScopeNodes})
-	if s.N() <= survey.MaxDenseRanks {
-		t.Fatalf("%d ranks: not above MaxDenseRanks", s.N())
+	if int64(survey.TriLen(s.N()))*8 <= survey.MaxFillBytes {
+		t.Fatalf("%d ranks: filled they fit MaxFillBytes", s.N())
 	}
 	dir := filepath.Join(t.TempDir(), "s")
 	if err := survey.WriteSurvey(dir, s, false); err != nil {
@@ -30,7 +30,7 @@ func TestLargeNodesSurveyStaysSparse(t *testing.T) {
 	if !got.Sparse() || got.Filled != 0 || got.Tables[0].Len() != want {
 		t.Fatalf("sparse %v, filled %d, %d pairs held; want sparse, 0, %d", got.Sparse(), got.Filled, got.Tables[0].Len(), want)
 	}
-	if !strings.Contains(got.FillNote(), "read node by node") {
+	if !strings.Contains(got.FillNote(), "read as measured, node by node") {
 		t.Errorf("note %q", got.FillNote())
 	}
 	// Rank 64 leads node 1, rank 65 does not: (64, 128) was measured,
@@ -41,7 +41,10 @@ func TestLargeNodesSurveyStaysSparse(t *testing.T) {
 	if v := got.Tables[0].At(survey.Median, 65, 129); v == v {
 		t.Errorf("unmeasured pair (65,129) = %v, want NaN", v)
 	}
-	l := got.NodeLeaders()
+	l, err := got.NodeLeaders()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if l.N() != 257 || l.Tables[0].Sparse() || !strings.Contains(l.Meta.Machine, "node leaders") {
 		t.Fatalf("leaders: %d ranks, sparse %v, machine %q", l.N(), l.Tables[0].Sparse(), l.Meta.Machine)
 	}

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -210,8 +211,11 @@ type PairTable struct {
 	Samples []int32
 	Values  [numMetrics][]float32
 	// keys, in a sparse table, are the stored pairs' keys a*N+b (a < b),
-	// increasing; nil in a dense one.
+	// increasing once settled; nil in a dense one.
 	keys []uint64
+	// unsorted says rows were appended out of key order since the table
+	// was last settled (see Settle).
+	unsorted bool
 }
 
 // NewSparsePairTable returns an empty sparse table for n ranks with the
@@ -233,7 +237,53 @@ func (t *PairTable) Sparse() bool { return t.keys != nil }
 
 // Len is the number of stored pairs of a sparse table, the triangle's size
 // for a dense one.
-func (t *PairTable) Len() int { return len(t.Samples) }
+func (t *PairTable) Len() int {
+	t.Settle()
+	return len(t.Samples)
+}
+
+// Settle puts the rows a sparse table took out of key order in order, once:
+// a stable sort of the row indices by key, O(r log r) in the r rows, the
+// last row of a pair winning as Set promises. Every read settles first;
+// a reader that shares the table between goroutines settles it before
+// (ReadSurvey does).
+func (t *PairTable) Settle() {
+	if !t.unsorted {
+		return
+	}
+	t.unsorted = false
+	perm := make([]int32, len(t.keys))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(x, y int32) int { return cmp.Compare(t.keys[x], t.keys[y]) })
+	// Keep the last of each run of equal keys: the row Set stored last.
+	w := 0
+	for i := range perm {
+		if i+1 < len(perm) && t.keys[perm[i+1]] == t.keys[perm[i]] {
+			continue
+		}
+		perm[w] = perm[i]
+		w++
+	}
+	perm = perm[:w]
+	t.keys = gather(t.keys, perm)
+	t.Samples = gather(t.Samples, perm)
+	for m := range t.Values {
+		if t.Values[m] != nil {
+			t.Values[m] = gather(t.Values[m], perm)
+		}
+	}
+}
+
+// gather returns s[perm[0]], s[perm[1]], ... in a new slice.
+func gather[E any](s []E, perm []int32) []E {
+	out := make([]E, len(perm))
+	for i, j := range perm {
+		out[i] = s[j]
+	}
+	return out
+}
 
 // index is where pair (a, b) is stored; ok is false when a sparse table
 // does not hold it (i is then where it would go).
@@ -241,6 +291,7 @@ func (t *PairTable) index(a, b int) (i int, ok bool) {
 	if t.keys == nil {
 		return TriIndex(t.N, a, b), true
 	}
+	t.Settle()
 	k := pairKey(t.N, a, b)
 	i = sort.Search(len(t.keys), func(j int) bool { return t.keys[j] >= k })
 	return i, i < len(t.keys) && t.keys[i] == k
@@ -273,6 +324,7 @@ func (t *PairTable) Metrics() []Metric {
 // of a then b, with the pair's index into Samples and Values.
 func (t *PairTable) Each(fn func(a, b, i int)) {
 	if t.keys != nil {
+		t.Settle()
 		for i, k := range t.keys {
 			if t.Samples[i] > 0 {
 				a, b := t.pairOf(k)
@@ -297,6 +349,7 @@ func (t *PairTable) Dense() *PairTable {
 	if t.keys == nil {
 		return t
 	}
+	t.Settle()
 	ms := t.Metrics()
 	d := NewPairTable(t.N, t.Size, ms...)
 	for i, k := range t.keys {
@@ -383,18 +436,15 @@ func (t *PairTable) SamplesAt(a, b int) int {
 	return int(t.Samples[i])
 }
 
-// Set stores one row. A sparse table takes rows in any order, fastest in
-// increasing (A, B).
+// Set stores one row; a later row of the same pair replaces an earlier one.
+// A sparse table takes rows in any order in O(1) amortised time: a row out
+// of key order is appended and put in place when the table settles.
 func (t *PairTable) Set(p *PairStats) {
-	i, ok := t.index(p.A, p.B)
-	if !ok {
-		t.keys = slices.Insert(t.keys, i, pairKey(t.N, p.A, p.B))
-		t.Samples = slices.Insert(t.Samples, i, 0)
-		for m := range t.Values {
-			if t.Values[m] != nil {
-				t.Values[m] = slices.Insert(t.Values[m], i, 0)
-			}
-		}
+	var i int
+	if t.keys == nil {
+		i = TriIndex(t.N, p.A, p.B)
+	} else {
+		i = t.appendRow(pairKey(t.N, p.A, p.B))
 	}
 	t.Samples[i] = int32(p.Samples)
 	for m := Metric(0); m < numMetrics; m++ {
@@ -402,6 +452,27 @@ func (t *PairTable) Set(p *PairStats) {
 			t.Values[m][i] = float32(p.Get(m))
 		}
 	}
+}
+
+// appendRow is the index at which a sparse table stores the row of key k:
+// the pair's own index when the table is settled and holds it, else a new
+// row at the end (out of order when k is not above the last key).
+func (t *PairTable) appendRow(k uint64) int {
+	last := len(t.keys) - 1
+	if !t.unsorted && last >= 0 && k <= t.keys[last] {
+		if i, ok := t.index(t.pairOf(k)); ok {
+			return i
+		}
+		t.unsorted = true
+	}
+	t.keys = append(t.keys, k)
+	t.Samples = append(t.Samples, 0)
+	for m := range t.Values {
+		if t.Values[m] != nil {
+			t.Values[m] = append(t.Values[m], 0)
+		}
+	}
+	return last + 1
 }
 
 // Survey is a survey directory in memory.
@@ -420,6 +491,10 @@ type Survey struct {
 	// scope is not "all" were filled from their nodes' leader pair when it
 	// was read (see FillNote).
 	Filled int
+	// Partial says pairs.csv covered less than SparseBelow of the
+	// triangle, whatever the scope, and was read sparse (then filled when
+	// small enough; see MaxFillBytes).
+	Partial bool
 }
 
 // N is the number of ranks.

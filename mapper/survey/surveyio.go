@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/gocarina/gocsv"
@@ -28,6 +29,10 @@ type LoadOptions struct {
 	Metrics []Metric
 	// SkipFit leaves fit.csv unread.
 	SkipFit bool
+	// KeepSparse leaves a survey read sparse as it was measured however
+	// small, for a reader that prices it node pair by node pair (place):
+	// no dense copy filled from the leaders.
+	KeepSparse bool
 }
 
 // ReadSurvey reads a survey directory.
@@ -43,50 +48,13 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if s.Ranks, err = readRanksFile(filepath.Join(dir, RanksFile)); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	f, err := os.Open(filepath.Join(dir, PairsFile))
-	if err != nil {
-		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
-	}
-	defer f.Close()
-	n := len(s.Ranks)
-	// A nodes or sample survey of more than MaxDenseRanks ranks stays
-	// sparse: only what was measured, read node by node (Survey.Sparse).
-	sparse := false
 	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
 		if _, _, err := ParseScope(s.Meta.Scope); err != nil {
 			return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
 		}
-		sparse = n > MaxDenseRanks
 	}
-	bySize := map[int]*PairTable{}
-	var keep [numMetrics]bool
-	if len(opt.Metrics) == 0 {
-		for m := range keep {
-			keep[m] = true
-		}
-	}
-	for _, m := range opt.Metrics {
-		keep[m] = true
-	}
-	err = scanPairs(f, keep, func(p *PairStats) error {
-		if p.A < 0 || p.B >= n || p.A >= p.B {
-			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
-		}
-		t := bySize[p.Size]
-		if t == nil {
-			if sparse {
-				t = NewSparsePairTable(n, p.Size, opt.Metrics...)
-			} else {
-				t = NewPairTable(n, p.Size, opt.Metrics...)
-			}
-			bySize[p.Size] = t
-			s.Tables = append(s.Tables, t)
-		}
-		t.Set(p)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading survey %s: %s: %w", dir, PairsFile, err)
+	if err := s.readPairsFile(filepath.Join(dir, PairsFile), opt); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
 	s.sortTables()
 	if !opt.SkipFit {
@@ -100,10 +68,74 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll && !sparse {
+	if s.wantsFill(opt) {
 		s.Filled = s.fillUnmeasured()
 	}
 	return s, nil
+}
+
+// readPairsFile reads pairs.csv into s.Tables, sparse or dense as
+// chooseLayout says, in O(r log r) for r rows in any order.
+func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n := len(s.Ranks)
+	lay, err := chooseLayout(f, n, len(s.Meta.Sizes), loadedMetrics(opt))
+	if err != nil {
+		return err
+	}
+	s.Partial = lay.sparse
+	bySize := map[int]*PairTable{}
+	var keep [numMetrics]bool
+	for m := range keep {
+		keep[m] = len(opt.Metrics) == 0 || slices.Contains(opt.Metrics, Metric(m))
+	}
+	err = scanPairs(f, keep, func(p *PairStats) error {
+		if p.A < 0 || p.B >= n || p.A >= p.B {
+			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
+		}
+		t := bySize[p.Size]
+		if t == nil {
+			if lay.sparse {
+				t = NewSparsePairTable(n, p.Size, opt.Metrics...)
+			} else {
+				t = NewPairTable(n, p.Size, opt.Metrics...)
+			}
+			bySize[p.Size] = t
+			s.Tables = append(s.Tables, t)
+		}
+		t.Set(p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", PairsFile, err)
+	}
+	for _, t := range s.Tables {
+		t.Settle()
+	}
+	return nil
+}
+
+// loadedMetrics is how many metrics opt loads.
+func loadedMetrics(opt LoadOptions) int {
+	if len(opt.Metrics) == 0 {
+		return int(numMetrics)
+	}
+	return len(opt.Metrics)
+}
+
+// wantsFill says whether ReadSurvey fills s's unmeasured cross-node pairs
+// from their nodes' leader pair: a survey whose scope is not "all", or one
+// read sparse (Partial), when its dense copy fits MaxFillBytes.
+func (s *Survey) wantsFill(opt LoadOptions) bool {
+	scoped := s.Meta.Scope != "" && s.Meta.Scope != ScopeAll
+	if (!scoped && !s.Partial) || (opt.KeepSparse && s.Sparse()) {
+		return false
+	}
+	return !s.Sparse() || denseBytes(s.N(), len(s.Tables), loadedMetrics(opt)) <= MaxFillBytes
 }
 
 // ReadRanks reads a ranks.csv (the survey's or the profile's: extra columns

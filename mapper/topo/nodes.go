@@ -8,8 +8,8 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// inferByNodes infers the topology of a sparse survey (scope nodes or
-// sample of more than survey.MaxDenseRanks ranks) node by node, never
+// inferByNodes infers the topology of a sparse survey (see
+// survey.Sparse) node by node, never
 // holding a pair per rank pair: the levels inside a node come from a
 // typical node, whose every pair of local ranks has the median over the
 // nodes of the most common size; the levels between nodes from the node
@@ -60,8 +60,11 @@ func inferByNodes(s *survey.Survey, t *survey.PairTable, m survey.Metric, opt Op
 	var between *Topology
 	if nh >= 2 {
 		// The leaders are in host order, so leader h is host h.
-		var err error
-		if between, err = Infer(s.NodeLeaders(), opt); err != nil {
+		leaders, err := s.NodeLeaders()
+		if err != nil {
+			return nil, err
+		}
+		if between, err = Infer(leaders, opt); err != nil {
 			return nil, fmt.Errorf("the node leaders' levels: %w", err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -102,6 +101,8 @@ type Machine struct {
 	// Notes are things the report should say about the machine.
 	Notes []string
 	dense *denseCost
+	// nodes prices a sparse survey's pairs node pair by node pair.
+	nodes *nodeCost
 }
 
 type denseCost struct {
@@ -196,6 +197,9 @@ func (m *Machine) Link(a, b int) LinkCost {
 		i := survey.TriIndex(d.n, a, b)
 		return LinkCost{float64(d.lat[i]), float64(d.invB[i])}
 	}
+	if m.nodes != nil {
+		return m.nodes.link(m, a, b)
+	}
 	return m.Levels[m.Level(a, b)]
 }
 
@@ -208,6 +212,9 @@ func (m *Machine) PairCost(a, b int32, msgs, bytes float64) float64 {
 	if d := m.dense; d != nil {
 		i := survey.TriIndex(d.n, int(a), int(b))
 		return msgs*float64(d.lat[i]) + bytes*float64(d.invB[i])
+	}
+	if m.nodes != nil {
+		return m.nodes.link(m, int(a), int(b)).Cost(msgs, bytes)
 	}
 	return m.Levels[m.Level(int(a), int(b))].Cost(msgs, bytes)
 }
@@ -267,8 +274,9 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		m.Bandwidth = "fit.csv"
 	}
 	var pc *pairCosts
+	var nc *nodeCost
 	if s.Sparse() {
-		pc = m.sparseCosts(s, fits, opt.levelBandwidths())
+		nc, pc = m.nodeCosts(s, fits, opt.levelBandwidths())
 	} else {
 		pc = m.measuredCosts(s, fits, opt.levelBandwidths())
 	}
@@ -278,8 +286,10 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if err := m.levelCosts(pc); err != nil {
 		return nil, err
 	}
-	if pc.lat == nil {
-		return m, nil // sparse: every pair costs its level's median
+	if nc != nil {
+		m.fillNodeCost(nc)
+		m.nodes = nc
+		return m, nil
 	}
 	m.fillUnmeasured(pc)
 	if n <= DenseLimit {
@@ -365,6 +375,18 @@ type pairCosts struct {
 	lat, invB       []float32
 	measured        []bool
 	levLat, levInvB [][]float64
+	// levW, when not nil, weighs each entry of levLat and levInvB: a node
+	// pair stands for as many slot pairs as its nodes have (nodeCosts).
+	levW [][]float64
+}
+
+// add lists cost c in level l with weight w (1 for one pair).
+func (pc *pairCosts) add(l Level, c LinkCost, w float64) {
+	pc.levLat[l] = append(pc.levLat[l], c.Latency)
+	pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
+	if pc.levW != nil {
+		pc.levW[l] = append(pc.levW[l], w)
+	}
 }
 
 // newPairCosts starts the pair costs of n slots with one list per level.
@@ -408,26 +430,6 @@ func (m *Machine) countLevelPairs() {
 	m.LevelPairs[m.Top()] = c2(len(m.Slots)) - inner
 }
 
-// sparseCosts prices the pairs a sparse survey (scope nodes or sample of
-// more than survey.MaxDenseRanks ranks) measured, as measuredCosts does,
-// for the levels' medians only: no pair table, and the machine's pairs
-// each cost their level's median (m.Filled counts the unmeasured ones).
-func (m *Machine) sparseCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidths) *pairCosts {
-	n := s.N()
-	tab := s.Tables[0]
-	pc := m.newPairCosts(n)
-	vals := tab.Values[rttMetric(tab)]
-	tab.Each(func(a, b, i int) {
-		m.price(pc, m.Level(a, b), fits, survey.TriIndex(n, a, b), float64(vals[i]), bw)
-	})
-	m.countLevelPairs()
-	m.Filled = n * (n - 1) / 2
-	for _, k := range m.LevelMeasured {
-		m.Filled -= k
-	}
-	return pc
-}
-
 // measuredCosts prices the measured pairs: the fit where there is one,
 // else half the round trip at the smallest size (median, or mean when the
 // survey has no median) and the level's bandwidth.
@@ -469,6 +471,16 @@ func (m *Machine) measuredCosts(s *survey.Survey, fits map[int]LinkCost, bw Band
 // smallest size and the level's bandwidth; ok is false when neither is
 // usable. It counts and lists the pair in its level.
 func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rtt float64, bw Bandwidths) (LinkCost, bool) {
+	c, ok := m.priceOne(l, fits, i, rtt, bw)
+	if ok {
+		m.LevelMeasured[l]++
+		pc.add(l, c, 1)
+	}
+	return c, ok
+}
+
+// priceOne is price without the counting and listing.
+func (m *Machine) priceOne(l Level, fits map[int]LinkCost, i int, rtt float64, bw Bandwidths) (LinkCost, bool) {
 	c, ok := fits[i]
 	if !ok {
 		c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
@@ -487,9 +499,6 @@ func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rt
 	if math.IsNaN(c.InvBandwidth) {
 		c.InvBandwidth = 1 / (bw.of(l) * 1e9)
 	}
-	m.LevelMeasured[l]++
-	pc.levLat[l] = append(pc.levLat[l], c.Latency)
-	pc.levInvB[l] = append(pc.levInvB[l], c.InvBandwidth)
 	return c, true
 }
 
@@ -500,7 +509,11 @@ func (m *Machine) levelCosts(pc *pairCosts) error {
 	for l := Level(0); l < Level(m.NumLevels()); l++ {
 		if len(pc.levLat[l]) > 0 {
 			// The lists are the machine's own: reordered, not copied.
-			m.Levels[l] = LinkCost{stats.MedianInPlace(pc.levLat[l]), stats.MedianInPlace(pc.levInvB[l])}
+			m.Levels[l] = LinkCost{pc.median(pc.levLat, l), pc.median(pc.levInvB, l)}
+		}
+		if k := len(pc.levLat[l]); k > 0 && k < thinLevel && m.LevelPairs[l] > 10*k {
+			m.Notes = append(m.Notes, fmt.Sprintf("the %s cost rests on %d measured pair(s) of %d: one odd pair moves it; latmap survey --scope nodes measures every pair inside the nodes and between their leaders",
+				m.LevelName(l), k, m.LevelPairs[l]))
 		}
 	}
 	for l := Level(0); l < Level(m.NumLevels()); l++ {
@@ -518,6 +531,11 @@ func (m *Machine) levelCosts(pc *pairCosts) error {
 	}
 	return nil
 }
+
+// thinLevel is the number of measured pairs under which a level's median
+// is flagged as resting on too few (a chosen policy: below ten pairs one
+// outlier is a tenth of the sample).
+const thinLevel = 10
 
 // fillUnmeasured gives every unmeasured pair its level's cost and counts
 // them in m.Filled.
@@ -545,4 +563,4 @@ func rttMetric(tab *survey.PairTable) survey.Metric {
 
 // PerPair reports whether the machine prices every slot pair on its own
 // (a survey of at most DenseLimit slots) rather than by level.
-func (m *Machine) PerPair() bool { return m.dense != nil }
+func (m *Machine) PerPair() bool { return m.dense != nil || m.nodes != nil }

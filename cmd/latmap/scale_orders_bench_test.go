@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+)
+
+// BenchmarkScaleOrders is make bench-scale's table (docs/survey.md): it
+// writes surveys of 4,096 to 64,000 ranks with its own generator
+// (scaleSpec) in several row orders and densities, and 3-D stencil
+// matrices, and prints the wall time and max RSS of bin/latmap topo,
+// plot, compare, report --html and place on each, as a user runs them,
+// with scotch_gmap mapping the same stencil onto the same machine (a
+// tleaf of nodes x 2 sockets x cores) in the same run and both mappings'
+// summed transfer cost (bytes x distance, Scotch's own figure) computed
+// here. Targets (issue 19): topo, plot, compare and report of 16,384 ranks
+// under 5 s and 1 GiB; place faster than scotch_gmap from 4,096 ranks at a
+// cost at or below its; place of 64,000 ranks under 10 s and 2 GiB.
+func BenchmarkScaleOrders(b *testing.B) {
+	gmap, _ := exec.LookPath("scotch_gmap")
+	dir := b.TempDir()
+	type job struct {
+		spec    scaleSpec
+		cmds    []string // topo plot compare report place
+		stencil [3]int   // place's stencil (x, y, z), zero for none
+	}
+	all := []string{"topo", "plot", "compare", "report", "place"}
+	jobs := []job{
+		{scaleSpec{nodes: 64, per: 64, density: "all", scope: "all", order: "sorted", seed: 1}, []string{"place"}, [3]int{16, 16, 16}},
+		{scaleSpec{nodes: 64, per: 64, density: "all", scope: "all", order: "shuffled", seed: 1}, []string{"topo", "place"}, [3]int{16, 16, 16}},
+		{scaleSpec{nodes: 256, per: 64, density: "nodes", scope: "nodes", order: "sorted", seed: 2}, all, [3]int{32, 32, 16}},
+		{scaleSpec{nodes: 256, per: 64, density: "nodes", scope: "nodes", order: "leaders-first", seed: 2}, all, [3]int{32, 32, 16}},
+		{scaleSpec{nodes: 256, per: 64, density: "nodes", scope: "", order: "shuffled", seed: 2}, all, [3]int{32, 32, 16}},
+		{scaleSpec{nodes: 1000, per: 64, density: "nodes", scope: "nodes", order: "leaders-first", seed: 3}, []string{"topo", "place"}, [3]int{40, 40, 40}},
+		{scaleSpec{nodes: 1000, per: 64, density: "nodes", scope: "", order: "reversed", seed: 3}, []string{"topo", "place"}, [3]int{40, 40, 40}},
+		{scaleSpec{nodes: 1000, per: 64, density: "random:3000", scope: "", order: "shuffled", seed: 4}, []string{"topo", "place"}, [3]int{40, 40, 40}},
+	}
+	for b.Loop() {
+		fmt.Printf("\n%-44s %-8s %8s %9s  %s\n", "survey (nodes x ranks, density, scope, order)", "command", "wall s", "RSS MiB", "note")
+		for i, j := range jobs {
+			sv := filepath.Join(dir, fmt.Sprintf("s%d", i))
+			t0 := time.Now()
+			if err := j.spec.write(sv); err != nil {
+				b.Fatal(err)
+			}
+			gen := time.Since(t0).Seconds()
+			// compare's second survey: the same machine, rows shuffled.
+			other := j.spec
+			other.order, other.seed = "shuffled", j.spec.seed+100
+			if slices.Contains(j.cmds, "compare") {
+				if err := other.write(sv + "-b"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n := j.spec.nodes * j.spec.per
+			mx := filepath.Join(dir, fmt.Sprintf("stencil-%d.csv", n))
+			if _, err := os.Stat(mx); err != nil {
+				if err := writeStencil(mx, j.stencil[0], j.stencil[1], j.stencil[2]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, c := range j.cmds {
+				args := scaleArgs(c, sv, mx, dir)
+				secs, _, rss, msg, err := testutil.TimeCommand(b, args...)
+				if errors.Is(err, testutil.ErrNoBinary) {
+					b.Skip(err)
+				}
+				note := ""
+				if err != nil {
+					// A clear error is an answer: print its first line.
+					note, _, _ = strings.Cut(strings.TrimSpace(msg), "\n")
+					note = "error: " + note
+				} else if c == "place" {
+					note = placeVsScotch(b, gmap, j.spec, j.stencil, filepath.Join(dir, "out.rankfile"), dir)
+				}
+				if gen > 0 {
+					note = fmt.Sprintf("(generated in %.1f s) %s", gen, note)
+					gen = 0
+				}
+				fmt.Printf("%-44s %-8s %8.2f %9.0f  %s\n", j.spec.name(), c, secs, rss, note)
+				b.ReportMetric(secs, fmt.Sprintf("%s-%d-s", c, i))
+			}
+			os.RemoveAll(sv)
+			os.RemoveAll(sv + "-b")
+		}
+	}
+}
+
+// scaleArgs is the command line of one benchmarked command.
+func scaleArgs(cmd, sv, mx, dir string) []string {
+	switch cmd {
+	case "topo":
+		return []string{"topo", sv}
+	case "plot":
+		return []string{"plot", sv, "-o", filepath.Join(dir, "p.png"), "--force"}
+	case "compare":
+		return []string{"compare", sv, sv + "-b"}
+	case "report":
+		return []string{"report", "--html", "-o", filepath.Join(dir, "r.html"), "--force", sv}
+	case "place":
+		return []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force"}
+	}
+	panic(cmd)
+}
+
+// placeVsScotch runs scotch_gmap on the stencil and a tleaf of the spec's
+// machine, times it, and prints both mappings' summed transfer cost.
+func placeVsScotch(b *testing.B, gmap string, c scaleSpec, st [3]int, rankfile, dir string) string {
+	n := c.nodes * c.per
+	node, sock, err := readRankfileHosts(rankfile, n, c.per)
+	if err != nil {
+		return "rankfile: " + err.Error()
+	}
+	latCost := stencilCost(st, node, sock)
+	if gmap == "" {
+		return fmt.Sprintf("cost %.4g; scotch_gmap not installed (apt-get install scotch)", latCost)
+	}
+	grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
+	if err := writeStencilGraph(grf, st); err != nil {
+		b.Fatal(err)
+	}
+	// Link costs in proportion to the survey's round trips: 5 us between
+	// nodes, 0.9 between sockets, 0.5 inside one.
+	os.WriteFile(tgt, []byte(fmt.Sprintf("tleaf 3 %d 50 2 9 %d 5\n", c.nodes, c.per/2)), 0o644)
+	t0 := time.Now()
+	if out, err := exec.Command(gmap, grf, tgt, mp).CombinedOutput(); err != nil {
+		b.Fatalf("%s: %v\n%s", gmap, err, out)
+	}
+	secs := time.Since(t0).Seconds()
+	term, err := readGmapMapping(mp, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sn, ss := make([]int, n), make([]int, n)
+	for r, p := range term {
+		sn[r], ss[r] = p/c.per, (p%c.per)/(c.per/2)
+	}
+	return fmt.Sprintf("cost %.4g; scotch_gmap %.2f s, cost %.4g (latmap/scotch cost %.4f)", latCost, secs, stencilCost(st, sn, ss), latCost/stencilCost(st, sn, ss))
+}
+
+// stencilDist is the distance Scotch's tleaf target gives two ranks.
+func stencilDist(node, sock []int, a, b int) float64 {
+	switch {
+	case node[a] != node[b]:
+		return 50
+	case sock[a] != sock[b]:
+		return 9
+	}
+	return 5
+}
+
+// stencilEdges calls fn for each undirected edge of the 7-point stencil
+// (rank = i + x*(j + y*k)), as writeStencil numbers it.
+func stencilEdges(st [3]int, fn func(a, b int)) {
+	x, y, z := st[0], st[1], st[2]
+	id := func(i, j, k int) int { return i + x*(j+y*k) }
+	for k := 0; k < z; k++ {
+		for j := 0; j < y; j++ {
+			for i := 0; i < x; i++ {
+				if i+1 < x {
+					fn(id(i, j, k), id(i+1, j, k))
+				}
+				if j+1 < y {
+					fn(id(i, j, k), id(i, j+1, k))
+				}
+				if k+1 < z {
+					fn(id(i, j, k), id(i, j, k+1))
+				}
+			}
+		}
+	}
+}
+
+// stencilCost is the summed transfer cost of a mapping: every edge's bytes
+// (1 MiB each way, writeStencil's) times its distance, in MiB.
+func stencilCost(st [3]int, node, sock []int) float64 {
+	total := 0.0
+	stencilEdges(st, func(a, b int) { total += 2 * stencilDist(node, sock, a, b) })
+	return total
+}
+
+// writeStencilGraph writes the stencil as a Scotch source graph (unweighted:
+// every edge carries the same bytes).
+func writeStencilGraph(path string, st [3]int) error {
+	n := st[0] * st[1] * st[2]
+	adj := make([][]int, n)
+	arcs := 0
+	stencilEdges(st, func(a, b int) {
+		adj[a], adj[b] = append(adj[a], b), append(adj[b], a)
+		arcs += 2
+	})
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprintf(w, "0\n%d %d\n0 000\n", n, arcs)
+	for _, nb := range adj {
+		w.WriteString(strconv.Itoa(len(nb)))
+		for _, v := range nb {
+			w.WriteString(" " + strconv.Itoa(v))
+		}
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readGmapMapping reads scotch_gmap's output: a count, then "vertex
+// terminal" lines.
+func readGmapMapping(path string, n int) ([]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 1+2*n {
+		return nil, fmt.Errorf("%s: %d fields, want %d", path, len(f), 1+2*n)
+	}
+	out := make([]int, n)
+	for k := 0; k < n; k++ {
+		v, err1 := strconv.Atoi(f[1+2*k])
+		p, err2 := strconv.Atoi(f[2+2*k])
+		if err1 != nil || err2 != nil || v < 0 || v >= n {
+			return nil, fmt.Errorf("%s: bad row %d", path, k+1)
+		}
+		out[v] = p
+	}
+	return out, nil
+}
+
+// readRankfileHosts reads an Open MPI rankfile ("rank R=HOST slot=CPU") of
+// the generator's machine: node from the host name (hostNNNN), socket
+// from the cpu (the first half of a node's cpus is socket 0).
+func readRankfileHosts(path string, n, per int) (node, sock []int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	node, sock = make([]int, n), make([]int, n)
+	seen := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r, h, cpu int
+		if _, err := fmt.Sscanf(sc.Text(), "rank %d=host%d slot=%d", &r, &h, &cpu); err != nil {
+			continue
+		}
+		if r < 0 || r >= n {
+			return nil, nil, fmt.Errorf("rank %d of %d", r, n)
+		}
+		node[r], sock[r] = h, cpu/(per/2)
+		seen++
+	}
+	if seen != n {
+		return nil, nil, fmt.Errorf("%d of %d ranks placed", seen, n)
+	}
+	return node, sock, sc.Err()
+}
