@@ -104,11 +104,16 @@ bench-survey: build
 bench-scope: build
 	$(GO) test -run '^$$' -bench ScopeSchedule16k -benchtime 1x -timeout 20m ./bench/
 
-# latmap topo, plot and place through bin/latmap on a synthetic nodes-scope
-# survey of 100,032 ranks (1,563 nodes x 64) and a 100,000-rank 3-D
-# stencil: wall time and max RSS (targets < 60 s, < 4 GiB each).
+# latmap topo, plot, compare, report and place through bin/latmap on
+# surveys of 4,096 to 64,000 ranks written in several row orders (sorted,
+# leader pairs first, reversed, shuffled) and densities (all pairs, nodes
+# scope with and without scope in meta.json, 3,000 random pairs), next to
+# scotch_gmap on the same stencil and machine (the table in
+# docs/survey.md); then topo, plot and place of a 100,032-rank nodes
+# survey. Prints wall time and max RSS per command.
 bench-scale: build
-	$(GO) test -run '^$$' -bench 100kNodesScope -benchtime 1x -timeout 20m ./cmd/latmap/
+	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	$(GO) test -run '^$$' -bench 'ScaleOrders|100kNodesScope' -benchtime 1x -timeout 40m ./cmd/latmap/
 
 # Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
 # times and costs side by side (needs: apt-get install scotch).

@@ -134,7 +134,9 @@ func mergeMatrix(sent []sentRow, recv []profile.Transfer, coll []sentRow) (m []p
 }
 
 // streamPairs reads a raw pair file (sent.csv, received.csv,
-// collective.csv) row by row, without holding it: row gets src, dst,
+// collective.csv) row by row, without holding it (encoding/csv with a
+// reused record, not gocsv, which would hold every row of a file of
+// millions): row gets src, dst,
 // bytes, messages, and time_s and late_s where the file has them (else 0).
 func streamPairs(path string, row func(t profile.Transfer)) error {
 	f, err := os.Open(path)

@@ -128,15 +128,6 @@ var sizeExempt = map[string]string{
 	"placefile.Calibration": "mirrors the advice's calibration object",
 }
 
-// knownOversize are the functions and types over the limits that are still
-// to be split (issue 17's remainder); each may not grow past the size it
-// has here, and a new one fails.
-var knownOversize = map[string]int{
-	"synth.New":         98,
-	"solve.coarsen":     86,
-	"solve.refineMoves": 98,
-}
-
 // TestSizes holds every non-test, non-generated Go file (with and without
 // the mpi tag: every file is parsed) to the limits: no function over
 // maxFuncLines lines outside internal/, no struct over maxStructField
@@ -184,9 +175,6 @@ func checkSizes(t *testing.T, fset *token.FileSet, f *ast.File, rel string) {
 		switch x := n.(type) {
 		case *ast.FuncDecl:
 			lines := fset.Position(x.End()).Line - fset.Position(x.Pos()).Line + 1
-			if known, ok := knownOversize[f.Name.Name+"."+x.Name.Name]; ok && lines <= known {
-				return true
-			}
 			if lines > maxFuncLines && !internal {
 				t.Errorf("%s:%d: func %s has %d lines (limit %d)", rel, fset.Position(x.Pos()).Line, x.Name.Name, lines, maxFuncLines)
 			}
@@ -200,9 +188,6 @@ func checkSizes(t *testing.T, fset *token.FileSet, f *ast.File, rel string) {
 				fields += max(1, len(fl.Names))
 			}
 			name := f.Name.Name + "." + x.Name.Name
-			if known, ok := knownOversize[name]; ok && fields <= known {
-				return true
-			}
 			if _, ok := sizeExempt[name]; fields > maxStructField && !ok {
 				t.Errorf("%s:%d: type %s has %d fields (limit %d): give its parts types of their own", rel, fset.Position(x.Pos()).Line, name, fields, maxStructField)
 			}

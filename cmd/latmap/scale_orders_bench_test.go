@@ -37,6 +37,8 @@ func BenchmarkScaleOrders(b *testing.B) {
 	}
 	all := []string{"topo", "plot", "compare", "report", "place"}
 	jobs := []job{
+		{scaleSpec{nodes: 64, per: 64, density: "nodes", scope: "nodes", order: "leaders-first", seed: 1}, all, [3]int{16, 16, 16}},
+		{scaleSpec{nodes: 64, per: 64, density: "nodes", scope: "", order: "shuffled", seed: 1}, []string{"place"}, [3]int{16, 16, 16}},
 		{scaleSpec{nodes: 64, per: 64, density: "all", scope: "all", order: "sorted", seed: 1}, []string{"place"}, [3]int{16, 16, 16}},
 		{scaleSpec{nodes: 64, per: 64, density: "all", scope: "all", order: "shuffled", seed: 1}, []string{"topo", "place"}, [3]int{16, 16, 16}},
 		{scaleSpec{nodes: 256, per: 64, density: "nodes", scope: "nodes", order: "sorted", seed: 2}, all, [3]int{32, 32, 16}},

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -198,4 +199,44 @@ func TestReadSurveyValidatesEveryField(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "rtt_mean_us") {
 		t.Errorf("ReadSurvey with rtt_mean_us=abc on line 3, loading the median: %v, want an error naming line 3 and rtt_mean_us", err)
 	}
+}
+
+// FuzzReadSurvey reads survey directories whose ranks.csv (gocsv),
+// pairs.csv (hand-written, for speed), fit.csv (gocsv) and nodebw.csv
+// (encoding/csv, every field validated) are fuzzed: never a panic, and a
+// survey that reads has its pairs inside its ranks, in any row order.
+func FuzzReadSurvey(f *testing.F) {
+	s := testSurvey()
+	s.Fits = []Fit{{A: 0, B: 1, Latency: 1e-6, Bandwidth: 5000}}
+	s.NodeBandwidth = []NodeBandwidth{{Host: "a", Peer: "b", Ranks: 1, Size: 1 << 20, Messages: 4, Seconds: 0.1, AggregateMBps: 40, PairMBps: 40}}
+	var ranks, pairs, fits, nodebw bytes.Buffer
+	WriteRanks(&ranks, s.Ranks)
+	WritePairs(&pairs, s.Tables)
+	WriteFits(&fits, s.Fits)
+	WriteNodeBandwidth(&nodebw, s.NodeBandwidth)
+	f.Add(ranks.Bytes(), pairs.Bytes(), fits.Bytes(), nodebw.Bytes())
+	f.Add(ranks.Bytes(), []byte(strings.Join(PairsHeader, ",")+"\n1,2,64,1,1,,,,,\n0,1,64,1,2,,,,,\n0,1,64,1,3,,,,,\n"), []byte("a,b\n"), []byte(""))
+	dir := f.TempDir()
+	n := 0
+	f.Fuzz(func(t *testing.T, ranks, pairs, fits, nodebw []byte) {
+		n++
+		d := filepath.Join(dir, strconv.Itoa(n))
+		os.MkdirAll(d, 0o755)
+		defer os.RemoveAll(d)
+		os.WriteFile(filepath.Join(d, MetaFile), []byte(`{"tool":"fuzz","sizes":[64]}`), 0o644)
+		for name, b := range map[string][]byte{RanksFile: ranks, PairsFile: pairs, FitFile: fits, NodeBandwidthFile: nodebw} {
+			os.WriteFile(filepath.Join(d, name), b, 0o644)
+		}
+		got, err := ReadSurvey(d, LoadOptions{})
+		if err != nil {
+			return
+		}
+		for _, tab := range got.Tables {
+			tab.Each(func(a, b, i int) {
+				if a < 0 || b >= got.N() || a >= b {
+					t.Fatalf("pair (%d, %d) of %d ranks", a, b, got.N())
+				}
+			})
+		}
+	})
 }

@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -169,20 +170,16 @@ func (o *Outliers) slowNodes(hp map[[2]int]float64, names []string, ratio float6
 	}
 	// The other nodes' links, exactly up to exactRestNodes nodes; beyond,
 	// all links: one node's share of them is too small to move the median.
-	allMedian := stats.Median(all)
+	slices.Sort(all)
+	allMedian := stats.MedianSorted(all)
 	for n := range names {
 		if len(mine[n]) == 0 || len(mine[n]) == len(hp) {
 			continue
 		}
 		rm := allMedian
 		if len(names) <= exactRestNodes {
-			var rest []float64
-			for k, v := range hp {
-				if k[0] != n && k[1] != n {
-					rest = append(rest, v)
-				}
-			}
-			rm = stats.Median(rest)
+			slices.Sort(mine[n])
+			rm = restMedian(all, mine[n])
 		}
 		mm := stats.Median(mine[n])
 		if mm >= ratio*rm {
@@ -191,6 +188,27 @@ func (o *Outliers) slowNodes(hp map[[2]int]float64, names []string, ratio float6
 		}
 	}
 	return slow
+}
+
+// restMedian is the median of the multiset all minus sub (both sorted, sub
+// a part of all), in O(log^2) by binary search over all: the count of the
+// rest up to all[i] is the count of all less that of sub.
+func restMedian(all, sub []float64) float64 {
+	m := len(all) - len(sub)
+	if m <= 0 {
+		return math.NaN()
+	}
+	upper := func(x []float64, v float64) int {
+		return sort.Search(len(x), func(i int) bool { return x[i] > v })
+	}
+	kth := func(k int) float64 { // 0-based
+		i := sort.Search(len(all), func(i int) bool { return upper(all, all[i])-upper(sub, all[i]) >= k+1 })
+		return all[min(i, len(all)-1)]
+	}
+	if m%2 == 1 {
+		return kth(m / 2)
+	}
+	return (kth(m/2-1) + kth(m/2)) / 2
 }
 
 // slowLinks names each node pair, between nodes not named slow, whose

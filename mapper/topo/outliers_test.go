@@ -2,10 +2,13 @@ package topo
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
 )
@@ -185,5 +188,33 @@ func TestNoiseMakesNoLevel(t *testing.T) {
 	}
 	if len(tight.Levels) <= len(tp.Levels) {
 		t.Errorf("tight pairs: levels %v, noisy: %v; want the tight survey to keep more levels", names(tight), names(tp))
+	}
+}
+
+// TestRestMedian: the binary-search median of all minus a part of it equals
+// the median of the rest built and sorted, with ties and both parities.
+func TestRestMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 500; trial++ {
+		n := 2 + rng.IntN(40)
+		all := make([]float64, n)
+		for i := range all {
+			all[i] = float64(rng.IntN(8)) // ties
+		}
+		cut := rng.IntN(n - 1) // leave at least one
+		perm := rng.Perm(n)
+		var sub, rest []float64
+		for k, i := range perm {
+			if k < cut {
+				sub = append(sub, all[i])
+			} else {
+				rest = append(rest, all[i])
+			}
+		}
+		slices.Sort(all)
+		slices.Sort(sub)
+		if got, want := restMedian(all, sub), stats.Median(rest); got != want {
+			t.Fatalf("all %v minus %v: %v, want %v", all, sub, got, want)
+		}
 	}
 }

@@ -198,7 +198,7 @@ func (m *Machine) Link(a, b int) LinkCost {
 		return LinkCost{float64(d.lat[i]), float64(d.invB[i])}
 	}
 	if m.nodes != nil {
-		return m.nodes.link(m, a, b)
+		return m.nodes.link(a, b)
 	}
 	return m.Levels[m.Level(a, b)]
 }
@@ -214,7 +214,7 @@ func (m *Machine) PairCost(a, b int32, msgs, bytes float64) float64 {
 		return msgs*float64(d.lat[i]) + bytes*float64(d.invB[i])
 	}
 	if m.nodes != nil {
-		return m.nodes.link(m, int(a), int(b)).Cost(msgs, bytes)
+		return m.nodes.link(int(a), int(b)).Cost(msgs, bytes)
 	}
 	return m.Levels[m.Level(int(a), int(b))].Cost(msgs, bytes)
 }

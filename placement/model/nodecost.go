@@ -17,8 +17,9 @@ import (
 // holds, in memory proportional to the pairs inside the nodes plus the
 // node pairs: 16 MB instead of 270 MB at 4,096 ranks.
 type nodeCost struct {
-	// local is each slot's index among its node's slots.
-	local []int32
+	// node and local are each slot's node and index among its node's
+	// slots (copied from the slots: the solver's inner loop reads them).
+	node, local []int32
 	// intra is each node's packed triangle of its slots' pairs.
 	intra []linkTable
 	// inter is the packed triangle of the node pairs.
@@ -47,10 +48,10 @@ func (t *linkTable) set(i int, c LinkCost) {
 }
 
 // link is the cost between slots a and b (a != b).
-func (nc *nodeCost) link(m *Machine, a, b int) LinkCost {
-	na, nb := m.Slots[a].Node, m.Slots[b].Node
+func (nc *nodeCost) link(a, b int) LinkCost {
+	na, nb := nc.node[a], nc.node[b]
 	if na != nb {
-		return nc.inter.at(na, nb)
+		return nc.inter.at(int(na), int(nb))
 	}
 	return nc.intra[na].at(int(nc.local[a]), int(nc.local[b]))
 }
@@ -62,11 +63,11 @@ func (nc *nodeCost) link(m *Machine, a, b int) LinkCost {
 // pairs nothing measured get their level's median (fillNodeCost).
 func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidths) (*nodeCost, *pairCosts) {
 	n := s.N()
-	nc := &nodeCost{local: make([]int32, n), intra: make([]linkTable, len(m.Hosts)), inter: newLinkTable(len(m.Hosts))}
+	nc := &nodeCost{node: make([]int32, n), local: make([]int32, n), intra: make([]linkTable, len(m.Hosts)), inter: newLinkTable(len(m.Hosts))}
 	per := make([]int, len(m.Hosts))
 	for r := range m.Slots {
 		h := m.Slots[r].Node
-		nc.local[r] = int32(per[h])
+		nc.node[r], nc.local[r] = int32(h), int32(per[h])
 		per[h]++
 	}
 	for h, k := range per {
@@ -191,27 +192,27 @@ func (m *Machine) fillNodeCost(nc *nodeCost) {
 // there are weights: the median of the list with each entry repeated as
 // many times as its weight.
 func (pc *pairCosts) median(list [][]float64, l Level) float64 {
-	if pc.levW == nil {
+	if pc.levW == nil || !slices.ContainsFunc(pc.levW[l], func(w float64) bool { return w != 1 }) {
 		return stats.MedianInPlace(list[l])
 	}
-	x, w := list[l], pc.levW[l]
-	idx := make([]int, len(x))
+	type entry struct{ x, w float64 }
+	es := make([]entry, len(list[l]))
 	total := 0.0
-	for i := range idx {
-		idx[i] = i
-		total += w[i]
+	for i, x := range list[l] {
+		es[i] = entry{x, pc.levW[l][i]}
+		total += es[i].w
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.x, b.x) })
 	// The entries at positions lo and hi (0-based) of the repeated list.
 	lo, hi := math.Floor((total-1)/2), math.Floor(total/2)
 	at := func(pos float64) float64 {
 		seen := 0.0
-		for _, i := range idx {
-			if seen += w[i]; pos < seen {
-				return x[i]
+		for _, e := range es {
+			if seen += e.w; pos < seen {
+				return e.x
 			}
 		}
-		return x[idx[len(idx)-1]]
+		return es[len(es)-1].x
 	}
 	return (at(lo) + at(hi)) / 2
 }

@@ -76,6 +76,49 @@ func (r rowSort) Swap(i, j int) {
 // repeated coarsening builds boxes. cmap maps each vertex to its coarse
 // vertex, numbered in visiting order.
 func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
+	cmap, nc := matchHeavyEdges(g, maxVW, order)
+	// Members of each coarse vertex, in coarse order.
+	first := make([]int32, nc)
+	second := make([]int32, nc)
+	for i := range first {
+		first[i], second[i] = -1, -1
+	}
+	for v := int32(0); v < int32(g.n); v++ {
+		c := cmap[v]
+		if first[c] < 0 {
+			first[c] = v
+		} else {
+			second[c] = v
+		}
+	}
+	cg := &pgraph{n: int(nc), vw: make([]int32, nc), xadj: make([]int32, nc+1)}
+	pos := make([]int32, nc)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for c := int32(0); c < nc; c++ {
+		start := int32(len(cg.adj))
+		for _, v := range [2]int32{first[c], second[c]} {
+			if v >= 0 {
+				cg.vw[c] += g.vw[v]
+				cg.mergeRow(g, v, c, cmap, pos, start)
+			}
+		}
+		end := int32(len(cg.adj))
+		for _, cu := range cg.adj[start:end] {
+			pos[cu] = -1
+		}
+		sort.Sort(rowSort{cg.adj[start:end], cg.ew[start:end]})
+		cg.xadj[c+1] = end
+	}
+	return cg, cmap
+}
+
+// matchHeavyEdges matches each vertex (in order, index order when nil)
+// with its unmatched neighbour of the heaviest edge whose weights together
+// fit maxVW (the lighter on ties); it returns each vertex's coarse vertex
+// and their number.
+func matchHeavyEdges(g *pgraph, maxVW int32, order []int32) ([]int32, int32) {
 	cmap := make([]int32, g.n)
 	for i := range cmap {
 		cmap[i] = -1
@@ -112,54 +155,26 @@ func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
 			visit(v)
 		}
 	}
-	// Members of each coarse vertex, in coarse order.
-	first := make([]int32, nc)
-	second := make([]int32, nc)
-	for i := range first {
-		first[i], second[i] = -1, -1
-	}
-	for v := int32(0); v < int32(g.n); v++ {
-		c := cmap[v]
-		if first[c] < 0 {
-			first[c] = v
+	return cmap, nc
+}
+
+// mergeRow adds fine vertex v's edges to coarse vertex c's row (begun at
+// start): edges inside c vanish, edges to the same coarse neighbour add
+// up (pos[cu] is cu's place in the row, or below start).
+func (cg *pgraph) mergeRow(g *pgraph, v, c int32, cmap, pos []int32, start int32) {
+	for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+		cu := cmap[g.adj[e]]
+		if cu == c {
+			continue
+		}
+		if p := pos[cu]; p >= start {
+			cg.ew[p] += g.ew[e]
 		} else {
-			second[c] = v
+			pos[cu] = int32(len(cg.adj))
+			cg.adj = append(cg.adj, cu)
+			cg.ew = append(cg.ew, g.ew[e])
 		}
 	}
-	cg := &pgraph{n: int(nc), vw: make([]int32, nc), xadj: make([]int32, nc+1)}
-	pos := make([]int32, nc)
-	for i := range pos {
-		pos[i] = -1
-	}
-	for c := int32(0); c < nc; c++ {
-		start := int32(len(cg.adj))
-		for _, v := range [2]int32{first[c], second[c]} {
-			if v < 0 {
-				continue
-			}
-			cg.vw[c] += g.vw[v]
-			for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
-				cu := cmap[g.adj[e]]
-				if cu == c {
-					continue
-				}
-				if p := pos[cu]; p >= start {
-					cg.ew[p] += g.ew[e]
-				} else {
-					pos[cu] = int32(len(cg.adj))
-					cg.adj = append(cg.adj, cu)
-					cg.ew = append(cg.ew, g.ew[e])
-				}
-			}
-		}
-		end := int32(len(cg.adj))
-		for _, cu := range cg.adj[start:end] {
-			pos[cu] = -1
-		}
-		sort.Sort(rowSort{cg.adj[start:end], cg.ew[start:end]})
-		cg.xadj[c+1] = end
-	}
-	return cg, cmap
 }
 
 // partition splits g into len(caps) parts, part p holding vertices of total
@@ -317,100 +332,128 @@ func growParts(g *pgraph, caps []int) []int32 {
 // finest level it first empties overfull parts into parts with room at the
 // least cut increase.
 func refineMoves(g *pgraph, part []int32, caps []int, finest bool) {
-	k := len(caps)
-	load := make([]int, k)
-	for v, p := range part {
-		load[p] += int(g.vw[v])
-	}
-	conn := make([]float64, k)
-	var touched []int32
-	connOf := func(v int32) {
-		for _, p := range touched {
-			conn[p] = 0
-		}
-		touched = touched[:0]
-		for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
-			q := part[g.adj[e]]
-			if conn[q] == 0 {
-				touched = append(touched, q)
-			}
-			conn[q] += g.ew[e]
-		}
-	}
+	r := newMover(g, part, caps)
 	if finest {
-		for p := 0; p < k; p++ {
-			if load[p] <= caps[p] {
-				continue
-			}
-			var members []int32
-			for v := int32(0); v < int32(g.n); v++ {
-				if part[v] == int32(p) {
-					members = append(members, v)
-				}
-			}
-			for load[p] > caps[p] {
-				// Best vertex of p to move to a part with room: a
-				// neighbouring part, or else any part with room (gain
-				// -conn[p]).
-				bv, bq, bg := int32(-1), int32(-1), 0.0
-				anyRoom := int32(-1)
-				for q := 0; q < k; q++ {
-					if q != p && load[q] < caps[q] {
-						anyRoom = int32(q)
-						break
-					}
-				}
-				for _, v := range members {
-					if part[v] != int32(p) {
-						continue
-					}
-					connOf(v)
-					for _, q := range touched {
-						if q == int32(p) || load[q]+int(g.vw[v]) > caps[q] {
-							continue
-						}
-						if gain := conn[q] - conn[p]; bv < 0 || gain > bg {
-							bv, bq, bg = v, q, gain
-						}
-					}
-					if anyRoom >= 0 && load[anyRoom]+int(g.vw[v]) <= caps[anyRoom] {
-						if gain := -conn[p]; bv < 0 || gain > bg {
-							bv, bq, bg = v, anyRoom, gain
-						}
-					}
-				}
-				if bv < 0 {
-					break
-				}
-				part[bv] = bq
-				load[p] -= int(g.vw[bv])
-				load[bq] += int(g.vw[bv])
-			}
+		for p := 0; p < len(caps); p++ {
+			r.unload(int32(p))
 		}
 	}
 	for pass := 0; pass < 4; pass++ {
 		moved := 0
 		for v := int32(0); v < int32(g.n); v++ {
 			p := part[v]
-			connOf(v)
-			bq, bg := int32(-1), 1e-12*conn[p]
-			for _, q := range touched {
-				if q == p || load[q]+int(g.vw[v]) > caps[q] {
+			r.connOf(v)
+			bq, bg := int32(-1), 1e-12*r.conn[p]
+			for _, q := range r.touched {
+				if q == p || r.load[q]+int(g.vw[v]) > caps[q] {
 					continue
 				}
-				if gain := conn[q] - conn[p]; gain > bg {
+				if gain := r.conn[q] - r.conn[p]; gain > bg {
 					bq, bg = q, gain
 				}
 			}
 			if bq >= 0 {
-				part[v] = bq
-				load[p] -= int(g.vw[v])
-				load[bq] += int(g.vw[v])
+				r.move(v, bq)
 				moved++
 			}
 		}
 		if moved == 0 {
 			break
 		}
+	}
+}
+
+// mover moves vertices between parts, keeping each part's load and one
+// vertex's connection to each part.
+type mover struct {
+	g    *pgraph
+	part []int32
+	caps []int
+	load []int
+	// conn[q] is the last connOf vertex's edge weight into part q, for the
+	// parts in touched (0 elsewhere).
+	conn    []float64
+	touched []int32
+}
+
+func newMover(g *pgraph, part []int32, caps []int) *mover {
+	r := &mover{g: g, part: part, caps: caps, load: make([]int, len(caps)), conn: make([]float64, len(caps))}
+	for v, p := range part {
+		r.load[p] += int(g.vw[v])
+	}
+	return r
+}
+
+// connOf sets conn and touched to v's edge weight into each part.
+func (r *mover) connOf(v int32) {
+	for _, p := range r.touched {
+		r.conn[p] = 0
+	}
+	r.touched = r.touched[:0]
+	g := r.g
+	for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
+		q := r.part[g.adj[e]]
+		if r.conn[q] == 0 {
+			r.touched = append(r.touched, q)
+		}
+		r.conn[q] += g.ew[e]
+	}
+}
+
+// move puts v in part q.
+func (r *mover) move(v, q int32) {
+	p := r.part[v]
+	r.part[v] = q
+	r.load[p] -= int(r.g.vw[v])
+	r.load[q] += int(r.g.vw[v])
+}
+
+// unload moves vertices out of part p while it is over its capacity: each
+// time the vertex whose move loses the least connection, to a
+// neighbouring part with room, or else to any part with room (gain
+// -conn[p]).
+func (r *mover) unload(p int32) {
+	if r.load[p] <= r.caps[p] {
+		return
+	}
+	var members []int32
+	for v := int32(0); v < int32(r.g.n); v++ {
+		if r.part[v] == p {
+			members = append(members, v)
+		}
+	}
+	for r.load[p] > r.caps[p] {
+		anyRoom := int32(-1)
+		for q := range r.caps {
+			if int32(q) != p && r.load[q] < r.caps[q] {
+				anyRoom = int32(q)
+				break
+			}
+		}
+		bv, bq, bg := int32(-1), int32(-1), 0.0
+		for _, v := range members {
+			if r.part[v] != p {
+				continue
+			}
+			r.connOf(v)
+			vw := int(r.g.vw[v])
+			for _, q := range r.touched {
+				if q == p || r.load[q]+vw > r.caps[q] {
+					continue
+				}
+				if gain := r.conn[q] - r.conn[p]; bv < 0 || gain > bg {
+					bv, bq, bg = v, q, gain
+				}
+			}
+			if anyRoom >= 0 && r.load[anyRoom]+vw <= r.caps[anyRoom] {
+				if gain := -r.conn[p]; bv < 0 || gain > bg {
+					bv, bq, bg = v, anyRoom, gain
+				}
+			}
+		}
+		if bv < 0 {
+			return
+		}
+		r.move(bv, bq)
 	}
 }

@@ -44,94 +44,118 @@ func New(spec Spec) *survey.Survey {
 	if spec.Repeats == 0 {
 		spec.Repeats = 100
 	}
-	perNode := spec.Sockets * spec.Cores
-	n := spec.Nodes * perNode
-	rng := rand.New(rand.NewPCG(spec.Seed, 0x5eed))
 	if spec.Scope == "" {
 		spec.Scope = survey.ScopeAll
 	}
+	g := &gen{spec: spec, rng: rand.New(rand.NewPCG(spec.Seed, 0x5eed))}
+	n := spec.Nodes * spec.Sockets * spec.Cores
 	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap synthetic", Ranks: n, Sizes: []int{spec.Size}, Repeats: spec.Repeats,
 		Schedule: "rounds", Scope: spec.Scope, Machine: "synthetic", Source: "synthetic"}}
-	type place struct{ node, socket, core int }
-	pl := make([]place, n)
-	for r := 0; r < n; r++ {
-		var node, slot int
-		if spec.Layout == "cyclic" {
-			node, slot = r%spec.Nodes, r/spec.Nodes
-		} else {
-			node, slot = r/perNode, r%perNode
-		}
-		pl[r] = place{node, slot / spec.Cores, slot % spec.Cores}
-		cpu := slot
-		s.Ranks = append(s.Ranks, survey.Rank{Rank: r, Host: fmt.Sprintf("node%03d", node), CPU: cpu, CPUEnd: cpu,
-			CPUSet: fmt.Sprint(cpu), Socket: pl[r].socket, NUMA: pl[r].socket, L3: pl[r].socket})
-	}
-	sw := func(node int) int {
-		if spec.NodesPerSwitch <= 0 {
-			return 0
-		}
-		return node / spec.NodesPerSwitch
-	}
+	s.Ranks = g.layout(n)
 	metrics := []survey.Metric{survey.Mean, survey.Std, survey.Min, survey.Median, survey.P99}
-	var p survey.PairStats
-	set := func(t *survey.PairTable, a, b int) {
-		pa, pb := pl[a], pl[b]
-		var base float64
-		switch {
-		case pa.node == pb.node && pa.socket == pb.socket:
-			base = spec.RTT[0]
-		case pa.node == pb.node:
-			base = spec.RTT[1]
-		case sw(pa.node) == sw(pb.node):
-			base = spec.RTT[2]
-		default:
-			base = spec.RTT[3]
-		}
-		v := base * math.Exp(spec.Noise*rng.NormFloat64())
-		p = survey.PairStats{A: a, B: b, Size: spec.Size, Samples: spec.Repeats, Mean: v, Median: v,
-			Std: v * 0.05, Min: v * 0.9, P99: v * 1.3, Isolated: math.NaN()}
-		t.Set(&p)
-	}
 	var t *survey.PairTable
 	if spec.Scope == survey.ScopeNodes {
 		t = survey.NewSparsePairTable(n, spec.Size, metrics...)
-		members := make([][]int, spec.Nodes)
-		for r := 0; r < n; r++ {
-			members[pl[r].node] = append(members[pl[r].node], r)
-		}
-		leader := make([]int, spec.Nodes)
-		for h, m := range members {
-			leader[h] = m[0]
-		}
-		// In increasing (a, b): a sparse table appends.
-		var peers []int
-		for a := 0; a < n; a++ {
-			peers = peers[:0]
-			for _, b := range members[pl[a].node] {
-				if b > a {
-					peers = append(peers, b)
-				}
-			}
-			if leader[pl[a].node] == a {
-				for _, b := range leader {
-					if b > a {
-						peers = append(peers, b)
-					}
-				}
-			}
-			slices.Sort(peers)
-			for _, b := range peers {
-				set(t, a, b)
-			}
-		}
+		g.nodePairs(n, func(a, b int) { g.set(t, a, b) })
 	} else {
 		t = survey.NewPairTable(n, spec.Size, metrics...)
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
-				set(t, a, b)
+				g.set(t, a, b)
 			}
 		}
 	}
 	s.Tables = []*survey.PairTable{t}
 	return s
+}
+
+// gen makes one synthetic survey: where each rank sits and its pairs'
+// noisy round trips.
+type gen struct {
+	spec Spec
+	rng  *rand.Rand
+	pl   []place
+	p    survey.PairStats
+}
+
+// place is where a synthetic rank sits.
+type place struct{ node, socket, core int }
+
+// layout places n ranks as spec.Layout says and returns their ranks.csv
+// rows.
+func (g *gen) layout(n int) []survey.Rank {
+	spec := g.spec
+	perNode := spec.Sockets * spec.Cores
+	g.pl = make([]place, n)
+	ranks := make([]survey.Rank, 0, n)
+	for r := 0; r < n; r++ {
+		node, slot := r/perNode, r%perNode
+		if spec.Layout == "cyclic" {
+			node, slot = r%spec.Nodes, r/spec.Nodes
+		}
+		g.pl[r] = place{node, slot / spec.Cores, slot % spec.Cores}
+		ranks = append(ranks, survey.Rank{Rank: r, Host: fmt.Sprintf("node%03d", node), CPU: slot, CPUEnd: slot,
+			CPUSet: fmt.Sprint(slot), Socket: g.pl[r].socket, NUMA: g.pl[r].socket, L3: g.pl[r].socket})
+	}
+	return ranks
+}
+
+// sw is node's switch.
+func (g *gen) sw(node int) int {
+	if g.spec.NodesPerSwitch <= 0 {
+		return 0
+	}
+	return node / g.spec.NodesPerSwitch
+}
+
+// set stores pair (a, b)'s noisy round trip in t.
+func (g *gen) set(t *survey.PairTable, a, b int) {
+	pa, pb := g.pl[a], g.pl[b]
+	rtt := g.spec.RTT[3]
+	switch {
+	case pa.node == pb.node && pa.socket == pb.socket:
+		rtt = g.spec.RTT[0]
+	case pa.node == pb.node:
+		rtt = g.spec.RTT[1]
+	case g.sw(pa.node) == g.sw(pb.node):
+		rtt = g.spec.RTT[2]
+	}
+	v := rtt * math.Exp(g.spec.Noise*g.rng.NormFloat64())
+	g.p = survey.PairStats{A: a, B: b, Size: g.spec.Size, Samples: g.spec.Repeats, Mean: v, Median: v,
+		Std: v * 0.05, Min: v * 0.9, P99: v * 1.3, Isolated: math.NaN()}
+	t.Set(&g.p)
+}
+
+// nodePairs calls fn for the pairs a nodes-scope survey measures (inside
+// each node, and between node leaders, each node's lowest rank), in
+// increasing (a, b), as latmap survey writes them.
+func (g *gen) nodePairs(n int, fn func(a, b int)) {
+	members := make([][]int, g.spec.Nodes)
+	for r := 0; r < n; r++ {
+		members[g.pl[r].node] = append(members[g.pl[r].node], r)
+	}
+	leader := make([]int, g.spec.Nodes)
+	for h, m := range members {
+		leader[h] = m[0]
+	}
+	var peers []int
+	for a := 0; a < n; a++ {
+		peers = peers[:0]
+		for _, b := range members[g.pl[a].node] {
+			if b > a {
+				peers = append(peers, b)
+			}
+		}
+		if leader[g.pl[a].node] == a {
+			for _, b := range leader {
+				if b > a {
+					peers = append(peers, b)
+				}
+			}
+		}
+		slices.Sort(peers)
+		for _, b := range peers {
+			fn(a, b)
+		}
+	}
 }
