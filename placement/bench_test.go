@@ -59,28 +59,6 @@ func writeScotchGraph(path string, t *model.Traffic, weight func(msgs, bytes flo
 	return f.Close()
 }
 
-// readScotchMapping reads gmap's output: a count, then "vertex terminal".
-func readScotchMapping(path string, n int) ([]int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fields := strings.Fields(string(b))
-	if len(fields) < 1+2*n {
-		return nil, fmt.Errorf("mapping %s: %d fields, want %d", path, len(fields), 1+2*n)
-	}
-	out := make([]int, n)
-	for k := 0; k < n; k++ {
-		v, err1 := strconv.Atoi(fields[1+2*k])
-		p, err2 := strconv.Atoi(fields[2+2*k])
-		if err1 != nil || err2 != nil || v < 0 || v >= n {
-			return nil, fmt.Errorf("mapping %s: bad row %d", path, k+1)
-		}
-		out[v] = p
-	}
-	return out, nil
-}
-
 // benchRepeats is how many times each solver runs per case.
 const benchRepeats = 3
 
@@ -170,7 +148,7 @@ func runScotch(b *testing.B, gmap string, m *model.Machine, tr *model.Traffic, n
 	if err != nil {
 		b.Fatalf("%s: %v\n%s", gmap, err, out)
 	}
-	terms, err := readScotchMapping(mp, tr.N)
+	terms, err := testutil.ReadScotchMapping(mp, tr.N)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func scotchCurrent(t *testing.T, gmap string, m *model.Machine, tr *model.Traffi
 	if out, err := exec.Command(gmap, "-b0", grf, tgt, mp).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", gmap, err, out)
 	}
-	terms, err := readScotchMapping(mp, tr.N)
+	terms, err := testutil.ReadScotchMapping(mp, tr.N)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func placeVsScotch(b *testing.B, gmap string, c scaleSpec, st [3]int, rankfile, 
 		b.Fatalf("%s: %v\n%s", gmap, err, out)
 	}
 	secs := time.Since(t0).Seconds()
-	term, err := readGmapMapping(mp, n)
+	term, err := testutil.ReadScotchMapping(mp, n)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,29 +220,6 @@ func writeStencilGraph(path string, st [3]int) error {
 		return err
 	}
 	return f.Close()
-}
-
-// readGmapMapping reads scotch_gmap's output: a count, then "vertex
-// terminal" lines.
-func readGmapMapping(path string, n int) ([]int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 1+2*n {
-		return nil, fmt.Errorf("%s: %d fields, want %d", path, len(f), 1+2*n)
-	}
-	out := make([]int, n)
-	for k := 0; k < n; k++ {
-		v, err1 := strconv.Atoi(f[1+2*k])
-		p, err2 := strconv.Atoi(f[2+2*k])
-		if err1 != nil || err2 != nil || v < 0 || v >= n {
-			return nil, fmt.Errorf("%s: bad row %d", path, k+1)
-		}
-		out[v] = p
-	}
-	return out, nil
 }
 
 // readRankfileHosts reads an Open MPI rankfile ("rank R=HOST slot=CPU") of
