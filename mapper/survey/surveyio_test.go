@@ -240,3 +240,36 @@ func FuzzReadSurvey(f *testing.F) {
 		}
 	})
 }
+
+// TestReadFits: what WriteFits writes reads back (NaN as NaN), and the
+// columns may come in another order with others among them.
+func TestReadFits(t *testing.T) {
+	in := []Fit{{A: 0, B: 1, Latency: 1.25, Bandwidth: 5000}, {A: 2, B: 7, Latency: math.NaN(), Bandwidth: 12.5}, {A: 1, B: 3, Latency: -0.5, Bandwidth: 1e9}}
+	var b bytes.Buffer
+	if err := WriteFits(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFits(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+	if len(got) != len(in) {
+		t.Fatalf("%d fits, want %d", len(got), len(in))
+	}
+	for i := range in {
+		if got[i].A != in[i].A || got[i].B != in[i].B || !same(got[i].Latency, in[i].Latency) || !same(got[i].Bandwidth, in[i].Bandwidth) {
+			t.Errorf("fit %d: %+v, want %+v", i, got[i], in[i])
+		}
+	}
+	got, err = ReadFits(strings.NewReader("bandwidth_MBps,note,rank_b,rank_a,latency_us\r\n100,x,5,4,2.5\r\n"))
+	if err != nil || len(got) != 1 || got[0] != (Fit{A: 4, B: 5, Latency: 2.5, Bandwidth: 100}) {
+		t.Fatalf("reordered columns: %+v, %v", got, err)
+	}
+	if _, err := ReadFits(strings.NewReader("rank_a,rank_b,latency_us,bandwidth_MBps\n0,1,x,5\n")); err == nil || !strings.Contains(err.Error(), "line 2: latency_us") {
+		t.Errorf("bad number: %v", err)
+	}
+	if _, err := ReadFits(strings.NewReader("rank_a,rank_b,latency_us\n")); err == nil || !strings.Contains(err.Error(), "no bandwidth_MBps column") {
+		t.Errorf("missing column: %v", err)
+	}
+}
