@@ -6,9 +6,14 @@ import (
 	"testing"
 )
 
-// TestWriteScaleSurvey writes one generated survey where
-// LATMAP_SCALE_OUT says (a development aid; skipped otherwise).
-func TestWriteScaleSurvey(t *testing.T) {
+// BenchmarkWriteScaleSurvey is a development aid, not a measurement: it
+// writes one generated survey and its stencil where LATMAP_SCALE_OUT says,
+// as LATMAP_SCALE_SPEC="nodes per density order x y z" (and
+// LATMAP_SCALE_SCOPE) describe, to time commands on by hand:
+//
+//	LATMAP_SCALE_OUT=/tmp/s LATMAP_SCALE_SPEC="64 64 nodes shuffled 16 16 16" \
+//	  go test -run '^$' -bench WriteScaleSurvey ./cmd/latmap/
+func BenchmarkWriteScaleSurvey(t *testing.B) {
 	out := os.Getenv("LATMAP_SCALE_OUT")
 	if out == "" {
 		t.Skip("LATMAP_SCALE_OUT not set")
