@@ -59,7 +59,8 @@ func Benchmark100kNodesScope(b *testing.B) {
 }
 
 // writeStencil writes the matrix of a 7-point 3-D stencil of x*y*z ranks
-// (rank = i + x*(j + y*k)), 1 MiB and 100 messages to each neighbour.
+// (rank = i + x*(j + y*k), the edges of stencilEdges), 1 MiB and 100
+// messages each way between neighbours.
 func writeStencil(path string, x, y, z int) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -67,20 +68,9 @@ func writeStencil(path string, x, y, z int) error {
 	}
 	w := bufio.NewWriter(f)
 	fmt.Fprintln(w, "src,dst,bytes,messages")
-	id := func(i, j, k int) int { return i + x*(j+y*k) }
-	for k := 0; k < z; k++ {
-		for j := 0; j < y; j++ {
-			for i := 0; i < x; i++ {
-				for _, d := range [][3]int{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}} {
-					a, bb, c := i+d[0], j+d[1], k+d[2]
-					if a < 0 || bb < 0 || c < 0 || a >= x || bb >= y || c >= z {
-						continue
-					}
-					fmt.Fprintf(w, "%d,%d,%d,%d\n", id(i, j, k), id(a, bb, c), 1<<20, 100)
-				}
-			}
-		}
-	}
+	stencilEdges([3]int{x, y, z}, func(a, b int) {
+		fmt.Fprintf(w, "%d,%d,%d,%d\n%d,%d,%d,%d\n", a, b, 1<<20, 100, b, a, 1<<20, 100)
+	})
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return err

@@ -163,7 +163,7 @@ func stencilDist(node, sock []int, a, b int) float64 {
 }
 
 // stencilEdges calls fn for each undirected edge of the 7-point stencil
-// (rank = i + x*(j + y*k)), as writeStencil numbers it.
+// (rank = i + x*(j + y*k)).
 func stencilEdges(st [3]int, fn func(a, b int)) {
 	x, y, z := st[0], st[1], st[2]
 	id := func(i, j, k int) int { return i + x*(j+y*k) }

@@ -69,29 +69,24 @@ func estimateRows(f *os.File) (int64, error) {
 // memAvailable is sysmem.Available; tests lower it.
 var memAvailable = sysmem.Available
 
-// layout is how ReadSurvey holds a survey's tables.
-type layout struct {
-	rows   int64 // estimated rows of pairs.csv
-	sparse bool  // hold only the measured pairs
-}
-
-// chooseLayout picks sparse or dense tables for a pairs.csv of about rows
-// rows of n ranks at the given sizes, and refuses, before anything is
+// chooseSparse says whether ReadSurvey holds the tables of pairs.csv f,
+// of n ranks at the given sizes, sparse (only the measured pairs) rather
+// than dense, from the rows f holds; it refuses, before anything is
 // allocated, a survey the memory at hand cannot hold.
-func chooseLayout(f *os.File, n, sizes, metrics int) (layout, error) {
+func chooseSparse(f *os.File, n, sizes, metrics int) (bool, error) {
 	rows, err := estimateRows(f)
 	if err != nil {
-		return layout{}, err
+		return false, err
 	}
 	sizes = max(sizes, 1)
-	l := layout{rows: rows, sparse: float64(rows) < SparseBelow*float64(TriLen(n))*float64(sizes)}
+	sparse := float64(rows) < SparseBelow*float64(TriLen(n))*float64(sizes)
 	need := denseBytes(n, sizes, metrics)
-	if l.sparse {
+	if sparse {
 		need = sparseBytes(rows, metrics)
 	}
 	if avail, ok := memAvailable(); ok && need > int64(avail) {
-		return l, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): holding them takes about %.1f GiB, and %.1f GiB is free; load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
+		return sparse, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): holding them takes about %.1f GiB, and %.1f GiB is free; load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
 			rows, n, 100*float64(rows)/float64(TriLen(n))/float64(sizes), TriLen(n), sizes, float64(need)/(1<<30), float64(avail)/(1<<30))
 	}
-	return l, nil
+	return sparse, nil
 }

@@ -24,8 +24,11 @@ const (
 // pass MaxFillBytes (a nodes survey of 16,384 ranks, or a few thousand
 // pairs of 64,000). Its readers work node by node: topo from a typical
 // node and the node leaders, plot the node-level picture, place with one
-// cost per level.
+// cost per pair of nodes and per pair inside a node.
 func (s *Survey) Sparse() bool { return len(s.Tables) > 0 && s.Tables[0].Sparse() }
+
+// scoped reports whether meta.json names a scope other than "all".
+func (s *Survey) scoped() bool { return s.Meta.Scope != "" && s.Meta.Scope != ScopeAll }
 
 // ParseScope parses "all", "nodes" or "sample:K" (K >= 1) and returns the
 // kind and K (0 unless sample).
@@ -121,7 +124,7 @@ func (s *Survey) fillUnmeasured() int {
 // measured and how many a reader filled from the node leaders; "" for an
 // all-pairs survey.
 func (s *Survey) FillNote() string {
-	scoped := s.Meta.Scope != "" && s.Meta.Scope != ScopeAll
+	scoped := s.scoped()
 	if (!scoped && !s.Partial) || len(s.Tables) == 0 {
 		return ""
 	}

@@ -49,7 +49,7 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if s.Ranks, err = readRanksFile(filepath.Join(dir, RanksFile)); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	if s.Meta.Scope != "" && s.Meta.Scope != ScopeAll {
+	if s.scoped() {
 		if _, _, err := ParseScope(s.Meta.Scope); err != nil {
 			return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
 		}
@@ -76,7 +76,7 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 }
 
 // readPairsFile reads pairs.csv into s.Tables, sparse or dense as
-// chooseLayout says, in O(r log r) for r rows in any order.
+// chooseSparse says, in O(r log r) for r rows in any order.
 func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -84,11 +84,11 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 	}
 	defer f.Close()
 	n := len(s.Ranks)
-	lay, err := chooseLayout(f, n, len(s.Meta.Sizes), loadedMetrics(opt))
+	sparse, err := chooseSparse(f, n, len(s.Meta.Sizes), loadedMetrics(opt))
 	if err != nil {
 		return err
 	}
-	s.Partial = lay.sparse
+	s.Partial = sparse
 	bySize := map[int]*PairTable{}
 	var keep [numMetrics]bool
 	for m := range keep {
@@ -100,7 +100,7 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 		}
 		t := bySize[p.Size]
 		if t == nil {
-			if lay.sparse {
+			if sparse {
 				t = NewSparsePairTable(n, p.Size, opt.Metrics...)
 			} else {
 				t = NewPairTable(n, p.Size, opt.Metrics...)
@@ -132,8 +132,7 @@ func loadedMetrics(opt LoadOptions) int {
 // from their nodes' leader pair: a survey whose scope is not "all", or one
 // read sparse (Partial), when its dense copy fits MaxFillBytes.
 func (s *Survey) wantsFill(opt LoadOptions) bool {
-	scoped := s.Meta.Scope != "" && s.Meta.Scope != ScopeAll
-	if (!scoped && !s.Partial) || (opt.KeepSparse && s.Sparse()) {
+	if (!s.scoped() && !s.Partial) || (opt.KeepSparse && s.Sparse()) {
 		return false
 	}
 	return !s.Sparse() || denseBytes(s.N(), len(s.Tables), loadedMetrics(opt)) <= MaxFillBytes
@@ -188,10 +187,10 @@ var FitHeader = []string{"rank_a", "rank_b", "latency_us", "bandwidth_MBps"}
 func ReadFits(r io.Reader) ([]Fit, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.ReadString('\n')
-	if err != nil && (err != io.EOF || head == "") {
-		if err == io.EOF {
-			return nil, nil // an empty file: no fits
-		}
+	if err == io.EOF && head == "" {
+		return nil, nil // an empty file: no fits
+	}
+	if err != nil && err != io.EOF {
 		return nil, err
 	}
 	col := map[string]int{}
@@ -620,7 +619,7 @@ func WriteRanks(w io.Writer, ranks []Rank) error {
 // WriteFits writes fit.csv.
 func WriteFits(w io.Writer, fits []Fit) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("rank_a,rank_b,latency_us,bandwidth_MBps\n")
+	bw.WriteString(strings.Join(FitHeader, ",") + "\n")
 	buf := make([]byte, 0, 128)
 	for _, f := range fits {
 		buf = strconv.AppendInt(buf[:0], int64(f.A), 10)

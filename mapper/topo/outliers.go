@@ -176,12 +176,12 @@ func (o *Outliers) slowNodes(hp map[[2]int]float64, names []string, ratio float6
 		if len(mine[n]) == 0 || len(mine[n]) == len(hp) {
 			continue
 		}
+		slices.Sort(mine[n])
 		rm := allMedian
 		if len(names) <= exactRestNodes {
-			slices.Sort(mine[n])
 			rm = restMedian(all, mine[n])
 		}
-		mm := stats.Median(mine[n])
+		mm := stats.MedianSorted(mine[n])
 		if mm >= ratio*rm {
 			slow[n] = true
 			o.SlowNodes = append(o.SlowNodes, SlowNode{Host: names[n], MedianUs: mm, LevelUs: rm, Slowdown: mm / rm, PairCount: len(mine[n])})

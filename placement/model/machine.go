@@ -562,5 +562,6 @@ func rttMetric(tab *survey.PairTable) survey.Metric {
 }
 
 // PerPair reports whether the machine prices every slot pair on its own
-// (a survey of at most DenseLimit slots) rather than by level.
+// (a survey of at most DenseLimit slots, or a sparse survey node pair by
+// node pair) rather than by level.
 func (m *Machine) PerPair() bool { return m.dense != nil || m.nodes != nil }

@@ -80,6 +80,7 @@ func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidt
 	vals := tab.Values[rttMetric(tab)]
 	type cross struct {
 		node  int // index of the node pair
+		h, g  int // its nodes
 		level Level
 		c     LinkCost
 	}
@@ -97,11 +98,10 @@ func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidt
 			m.LevelMeasured[l]++
 			return
 		}
-		between = append(between, cross{survey.TriIndex(len(per), na, nb), l, c})
+		between = append(between, cross{survey.TriIndex(len(per), na, nb), na, nb, l, c})
 	})
 	// The node pairs' costs: the median of each node pair's measured pairs.
 	slices.SortStableFunc(between, func(x, y cross) int { return cmp.Compare(x.node, y.node) })
-	hostOf := nodePairs(len(per))
 	for lo := 0; lo < len(between); {
 		hi := lo
 		for hi < len(between) && between[hi].node == between[lo].node {
@@ -111,48 +111,15 @@ func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidt
 		for _, x := range between[lo:hi] {
 			lat, ib = append(lat, x.c.Latency), append(ib, x.c.InvBandwidth)
 		}
-		c := LinkCost{medianOf(lat), medianOf(ib)}
+		c := LinkCost{stats.MedianInPlace(lat), stats.MedianInPlace(ib)}
 		nc.inter.set(between[lo].node, c)
-		h, g := hostOf(between[lo].node)
-		w := per[h] * per[g]
+		w := per[between[lo].h] * per[between[lo].g]
 		pc.add(between[lo].level, c, float64(w))
 		m.LevelMeasured[between[lo].level] += w
 		m.LeaderFilled += w - (hi - lo)
 		lo = hi
 	}
 	return nc, pc
-}
-
-// nodePairs returns the function from a node pair's triangle index back
-// to its two nodes.
-func nodePairs(h int) func(i int) (int, int) {
-	start := make([]int, h) // start[a]: index of pair (a, a+1)
-	for a := 1; a < h; a++ {
-		start[a] = start[a-1] + h - a
-	}
-	return func(i int) (int, int) {
-		a := sortSearch(start, i)
-		return a, a + 1 + i - start[a]
-	}
-}
-
-// sortSearch is the last index a with start[a] <= i.
-func sortSearch(start []int, i int) int {
-	a, _ := slices.BinarySearch(start, i+1)
-	return a - 1
-}
-
-// medianOf is the median of x (reordered).
-func medianOf(x []float64) float64 {
-	if len(x) == 1 {
-		return x[0]
-	}
-	slices.Sort(x)
-	k := len(x)
-	if k%2 == 1 {
-		return x[k/2]
-	}
-	return (x[k/2-1] + x[k/2]) / 2
 }
 
 // fillNodeCost gives every pair nothing measured its level's cost and
