@@ -41,13 +41,32 @@ type inputs struct {
 }
 
 func loadInputs(opt Options) (*inputs, error) {
+	in := &inputs{}
+	// The profile and the traffic are read while the survey is: neither
+	// needs the other.
+	traffic := make(chan error, 1)
+	go func() {
+		var err error
+		if opt.Profile != "" {
+			if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
+				traffic <- err
+				return
+			}
+		}
+		in.t, err = loadTraffic(opt, in.prof)
+		traffic <- err
+	}()
 	s, err := loadSurvey(opt.Survey, opt.HostPattern)
+	if err == nil {
+		if in.m, err = model.MachineFromSurvey(s, opt.Costs); err != nil {
+			err = fmt.Errorf("survey %s: %w", opt.Survey, err)
+		}
+	}
+	if terr := <-traffic; err == nil {
+		err = terr
+	}
 	if err != nil {
 		return nil, err
-	}
-	in := &inputs{}
-	if in.m, err = model.MachineFromSurvey(s, opt.Costs); err != nil {
-		return nil, fmt.Errorf("survey %s: %w", opt.Survey, err)
 	}
 	for _, w := range s.Meta.Warnings {
 		in.warnings = append(in.warnings, "survey: "+w)
@@ -58,14 +77,6 @@ func loadInputs(opt Options) (*inputs, error) {
 	var notes []string
 	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
 	in.warnings = append(in.warnings, notes...)
-	if opt.Profile != "" {
-		if in.prof, err = profile.ReadProfile(opt.Profile); err != nil {
-			return nil, err
-		}
-	}
-	if in.t, err = loadTraffic(opt, in.prof); err != nil {
-		return nil, err
-	}
 	if in.prof != nil {
 		in.rt = model.TimesFromProfile(in.prof)
 		in.current, in.currentErr = currentPlacement(in.m, in.prof, in.t.N)

@@ -73,10 +73,11 @@ var memAvailable = sysmem.Available
 // of n ranks at the given sizes, sparse (only the measured pairs) rather
 // than dense, from the rows f holds; it refuses, before anything is
 // allocated, a survey the memory at hand cannot hold.
-func chooseSparse(f *os.File, n, sizes, metrics int) (bool, error) {
+// It also returns the estimated rows per size, to reserve sparse tables.
+func chooseSparse(f *os.File, n, sizes, metrics int) (bool, int, error) {
 	rows, err := estimateRows(f)
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	sizes = max(sizes, 1)
 	sparse := float64(rows) < SparseBelow*float64(TriLen(n))*float64(sizes)
@@ -85,8 +86,8 @@ func chooseSparse(f *os.File, n, sizes, metrics int) (bool, error) {
 		need = sparseBytes(rows, metrics)
 	}
 	if avail, ok := memAvailable(); ok && need > int64(avail) {
-		return sparse, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): holding them takes about %.1f GiB, and %.1f GiB is free; load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
+		return sparse, 0, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): holding them takes about %.1f GiB, and %.1f GiB is free; load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
 			rows, n, 100*float64(rows)/float64(TriLen(n))/float64(sizes), TriLen(n), sizes, float64(need)/(1<<30), float64(avail)/(1<<30))
 	}
-	return sparse, nil
+	return sparse, int(rows / int64(sizes)), nil
 }

@@ -2,10 +2,12 @@ package survey
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -143,5 +145,32 @@ func TestReadRefusesWhatCannotFit(t *testing.T) {
 	_, err := ReadSurvey(dir, LoadOptions{})
 	if err == nil || !strings.Contains(err.Error(), "435 rows of 30 ranks") || !strings.Contains(err.Error(), "--scope nodes") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestSortKeyRowsIsStableSort checks sortKeyRows (merge of few runs, or
+// pdqsort with the row as tie-break) against a stable sort by key, on
+// rows in a few ascending runs and on shuffled rows, with repeated keys.
+func TestSortKeyRowsIsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct{ rows, runs, keys int }{{0, 1, 1}, {1, 1, 1}, {50, 1, 20}, {1000, 3, 5000}, {1000, 7, 30}, {5000, maxMergeRuns, 100000}, {5000, maxMergeRuns + 1, 100000}, {3000, 3000, 50}} {
+		var in []keyRow
+		for r := 0; r < c.runs; r++ {
+			run := make([]uint64, c.rows/c.runs)
+			for i := range run {
+				run[i] = uint64(rng.IntN(c.keys))
+			}
+			slices.Sort(run)
+			for _, k := range run {
+				in = append(in, keyRow{k, int32(len(in))})
+			}
+		}
+		want := slices.Clone(in)
+		slices.SortStableFunc(want, func(x, y keyRow) int { return cmp.Compare(x.k, y.k) })
+		got := slices.Clone(in)
+		sortKeyRows(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%d rows in %d runs of %d keys: sortKeyRows differs from a stable sort", c.rows, c.runs, c.keys)
+		}
 	}
 }

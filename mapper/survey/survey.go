@@ -231,6 +231,17 @@ func NewSparsePairTable(n, size int, metrics ...Metric) *PairTable {
 	return t
 }
 
+// reserve makes room for rows more rows in a sparse table.
+func (t *PairTable) reserve(rows int) {
+	t.keys = slices.Grow(t.keys, rows)
+	t.Samples = slices.Grow(t.Samples, rows)
+	for m := range t.Values {
+		if t.Values[m] != nil {
+			t.Values[m] = slices.Grow(t.Values[m], rows)
+		}
+	}
+}
+
 // Sparse reports whether the table stores only its pairs (see
 // NewSparsePairTable).
 func (t *PairTable) Sparse() bool { return t.keys != nil }
@@ -252,26 +263,92 @@ func (t *PairTable) Settle() {
 		return
 	}
 	t.unsorted = false
-	perm := make([]int32, len(t.keys))
-	for i := range perm {
-		perm[i] = int32(i)
+	ord := make([]keyRow, len(t.keys))
+	for i, k := range t.keys {
+		ord[i] = keyRow{k, int32(i)}
 	}
-	slices.SortStableFunc(perm, func(x, y int32) int { return cmp.Compare(t.keys[x], t.keys[y]) })
+	sortKeyRows(ord)
 	// Keep the last of each run of equal keys: the row Set stored last.
-	w := 0
-	for i := range perm {
-		if i+1 < len(perm) && t.keys[perm[i+1]] == t.keys[perm[i]] {
+	perm := make([]int32, 0, len(ord))
+	for i := range ord {
+		if i+1 < len(ord) && ord[i+1].k == ord[i].k {
 			continue
 		}
-		perm[w] = perm[i]
-		w++
+		perm = append(perm, ord[i].row)
 	}
-	perm = perm[:w]
 	t.keys = gather(t.keys, perm)
 	t.Samples = gather(t.Samples, perm)
 	for m := range t.Values {
 		if t.Values[m] != nil {
 			t.Values[m] = gather(t.Values[m], perm)
+		}
+	}
+}
+
+// keyRow is a sparse table's row and its key.
+type keyRow struct {
+	k   uint64
+	row int32
+}
+
+// maxMergeRuns is the most ascending runs sortKeyRows merges rather than
+// sorts.
+const maxMergeRuns = 64
+
+// sortKeyRows sorts by key, rows in their order within a key (as a stable
+// sort would). Rows that come in a few ascending runs (a survey's leader
+// pairs, then each node's pairs; files appended one to another) are
+// merged in O(r log runs); others go to pdqsort, with the row breaking
+// ties.
+func sortKeyRows(ord []keyRow) {
+	if len(ord) < 2 {
+		return
+	}
+	runs := []int{0}
+	for i := 1; i < len(ord) && len(runs) <= maxMergeRuns; i++ {
+		if ord[i].k < ord[i-1].k {
+			runs = append(runs, i)
+		}
+	}
+	if len(runs) > maxMergeRuns {
+		slices.SortFunc(ord, func(x, y keyRow) int {
+			if c := cmp.Compare(x.k, y.k); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.row, y.row)
+		})
+		return
+	}
+	runs = append(runs, len(ord))
+	src, dst := ord, make([]keyRow, len(ord))
+	for len(runs) > 2 {
+		next := []int{0}
+		for r := 0; r+1 < len(runs); r += 2 {
+			lo, mid := runs[r], runs[r+1]
+			hi := mid
+			if r+2 < len(runs) {
+				hi = runs[r+2]
+			}
+			mergeKeyRows(dst[lo:hi], src[lo:mid], src[mid:hi])
+			next = append(next, hi)
+		}
+		runs, src, dst = next, dst, src
+	}
+	if &src[0] != &ord[0] {
+		copy(ord, src)
+	}
+}
+
+// mergeKeyRows merges ascending a and b into out, a's first on equal keys.
+func mergeKeyRows(out, a, b []keyRow) {
+	i, j := 0, 0
+	for k := range out {
+		if j >= len(b) || (i < len(a) && a[i].k <= b[j].k) {
+			out[k] = a[i]
+			i++
+		} else {
+			out[k] = b[j]
+			j++
 		}
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gocarina/gocsv"
 )
 
 func testSurvey() *Survey {
@@ -272,4 +275,28 @@ func TestReadFits(t *testing.T) {
 	if _, err := ReadFits(strings.NewReader("rank_a,rank_b,latency_us\n")); err == nil || !strings.Contains(err.Error(), "no bandwidth_MBps column") {
 		t.Errorf("missing column: %v", err)
 	}
+}
+
+// FuzzReadRanksAgreesWithGocsv checks the hand-written ranks.csv reader
+// against gocsv (which read ranks.csv before): whatever gocsv reads, it
+// reads the same.
+func FuzzReadRanksAgreesWithGocsv(f *testing.F) {
+	f.Add("rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated\n0,n0,0,0,0,0,0,0,false\n1,n1,3,3,\"3,7\",1,1,1,true\n")
+	f.Add("rank,host,cpu\n0, a ,2\n1,b,\n")
+	f.Add("host,rank,migrated,cpu\nx,5,yes,1.0\ny,6,no,0x10\n")
+	f.Add("rank,host\n")
+	f.Add("rank,host,cpu\n0,a,zz\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var want []Rank
+		if err := gocsv.Unmarshal(strings.NewReader(in), &want); err != nil {
+			return
+		}
+		got, err := ReadRanks(strings.NewReader(in))
+		if err != nil {
+			t.Fatalf("gocsv read %d rows, ReadRanks failed: %v", len(want), err)
+		}
+		if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("ReadRanks %+v, gocsv %+v", got, want)
+		}
+	})
 }

@@ -55,11 +55,16 @@ type nodeLoads struct {
 	tree         maxTree   // its slowest rank's run
 }
 
-// touchSet collects the nodes one exchange touches, once each.
+// touchSet collects the nodes one exchange touches, once each, with
+// their slowest rank's run before it.
 type touchSet struct {
 	stamp   []int32 // per node: last epoch it was touched
 	epoch   int32
 	touched []int32
+	before  []float64
+	// Try's copy of touched and before.
+	savedNodes []int32
+	saved      []float64
 }
 
 // NewEvaluator prices place (rank -> slot) under md; base may be nil.
@@ -121,16 +126,17 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 // time when that is larger), and whether its node raised either.
 func (ev *Evaluator) parts(u int32) (on, off float64, bound bool) {
 	n := ev.r.node[u]
+	return ev.partsWith(u, ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n]))
+}
+
+// partsWith is parts with the node's memory and link times given.
+func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bound bool) {
 	on, off = math.Max(ev.r.pOn[u], 0), math.Max(ev.r.pOff[u], 0)
-	if ev.r.nOn[u] > 0 {
-		if m := ev.md.memTime(n, ev.n.mem[n]); m > on {
-			on, bound = m, true
-		}
+	if ev.r.nOn[u] > 0 && mem > on {
+		on, bound = mem, true
 	}
-	if ev.r.nOff[u] > 0 {
-		if l := ev.md.linkTime(n, ev.n.out[n], ev.n.in[n]); l > off {
-			off, bound = l, true
-		}
+	if ev.r.nOff[u] > 0 && link > off {
+		off, bound = link, true
 	}
 	return on, off, bound
 }
@@ -151,11 +157,18 @@ func (ev *Evaluator) rankRun(u int32) float64 {
 	return c
 }
 
-// nodeRun is the run of node n's slowest rank (0 for an empty node).
+// nodeRun is the run of node n's slowest rank (0 for an empty node), with
+// the node's memory and link times computed once.
 func (ev *Evaluator) nodeRun(n int32) float64 {
+	mem, link := ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n])
 	best := 0.0
 	for _, u := range ev.n.members[n] {
-		best = math.Max(best, ev.rankRun(u))
+		on, off, _ := ev.partsWith(u, mem, link)
+		c := ev.md.Scale[0]*on + ev.md.Scale[1]*off
+		if ev.base != nil {
+			c += ev.base[u]
+		}
+		best = math.Max(best, c)
 	}
 	return best
 }
@@ -180,6 +193,7 @@ func (ev *Evaluator) touch(n int32) {
 	if ev.tch.stamp[n] != ev.tch.epoch {
 		ev.tch.stamp[n] = ev.tch.epoch
 		ev.tch.touched = append(ev.tch.touched, n)
+		ev.tch.before = append(ev.tch.before, ev.n.tree.value(int(n)))
 	}
 }
 
@@ -187,9 +201,18 @@ func (ev *Evaluator) touch(n int32) {
 // change: their and their neighbours' pairwise times, the two nodes'
 // bytes, and the slowest rank of every node touched.
 func (ev *Evaluator) Swap(i, j int32) {
+	ev.exchange(i, j)
+	for _, n := range ev.tch.touched {
+		ev.n.tree.set(int(n), ev.nodeRun(n))
+	}
+}
+
+// exchange is Swap without the nodes' slowest runs: it leaves the
+// touched nodes (and their runs before) in ev.tch.
+func (ev *Evaluator) exchange(i, j int32) {
 	t := ev.t
 	ev.tch.epoch++
-	ev.tch.touched = ev.tch.touched[:0]
+	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
 	for _, u := range [2]int32{i, j} {
 		ev.touch(ev.r.node[u])
 		for e := t.Start[u]; e < t.Start[u+1]; e++ {
@@ -212,16 +235,22 @@ func (ev *Evaluator) Swap(i, j int32) {
 			}
 		}
 	}
-	for _, n := range ev.tch.touched {
-		ev.n.tree.set(int(n), ev.nodeRun(n))
-	}
 }
 
-// Try prices exchanging i and j without keeping it.
+// Try prices exchanging i and j without keeping it: it exchanges them,
+// then exchanges them back and restores the touched nodes' runs as they
+// were (not recomputed).
 func (ev *Evaluator) Try(i, j int32) Objective {
 	ev.Swap(i, j)
 	o := ev.Objective()
-	ev.Swap(i, j)
+	// The second exchange touches the same nodes (in another order) and
+	// would record the runs Swap set: keep the runs from before.
+	ev.tch.savedNodes = append(ev.tch.savedNodes[:0], ev.tch.touched...)
+	ev.tch.saved = append(ev.tch.saved[:0], ev.tch.before...)
+	ev.exchange(i, j)
+	for x, n := range ev.tch.savedNodes {
+		ev.n.tree.set(int(n), ev.tch.saved[x])
+	}
 	return o
 }
 
@@ -260,7 +289,11 @@ func (t *maxTree) set(i int, x float64) {
 	}
 }
 
-func (t *maxTree) max() float64  { return t.v[1] }
+func (t *maxTree) max() float64 { return t.v[1] }
+
+// value is value i.
+func (t *maxTree) value(i int) float64 { return t.v[t.size+i] }
+
 func (t *maxTree) argmax() int32 { return t.at[1] }
 
 // MaxRun is the slowest rank's run.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -389,6 +390,17 @@ func (pc *pairCosts) add(l Level, c LinkCost, w float64) {
 	}
 }
 
+// reserve makes room in each level's lists for its pairs, at most rows.
+func (pc *pairCosts) reserve(levelPairs []int, rows int) {
+	for l, k := range levelPairs {
+		k = min(k, rows)
+		pc.levLat[l], pc.levInvB[l] = slices.Grow(pc.levLat[l], k), slices.Grow(pc.levInvB[l], k)
+		if pc.levW != nil {
+			pc.levW[l] = slices.Grow(pc.levW[l], k)
+		}
+	}
+}
+
 // newPairCosts starts the pair costs of n slots with one list per level.
 func (m *Machine) newPairCosts(n int) *pairCosts {
 	k := m.NumLevels()
@@ -565,3 +577,41 @@ func rttMetric(tab *survey.PairTable) survey.Metric {
 // (a survey of at most DenseLimit slots, or a sparse survey node pair by
 // node pair) rather than by level.
 func (m *Machine) PerPair() bool { return m.dense != nil || m.nodes != nil }
+
+// MinLink is a lower bound of every link the machine prices: the smallest
+// latency and the smallest inverse bandwidth of any pair (not necessarily
+// the same pair). A transfer of msgs messages and bytes bytes costs at
+// least MinLink().Cost(msgs, bytes) wherever its ranks sit.
+func (m *Machine) MinLink() LinkCost {
+	lo := LinkCost{math.Inf(1), math.Inf(1)}
+	take := func(lat, invB float64) {
+		lo.Latency, lo.InvBandwidth = min(lo.Latency, lat), min(lo.InvBandwidth, invB)
+	}
+	takeAll := func(lat, invB []float32) {
+		for i := range lat {
+			take(float64(lat[i]), float64(invB[i]))
+		}
+	}
+	switch {
+	case m.dense != nil:
+		takeAll(m.dense.lat, m.dense.invB)
+	case m.nodes != nil:
+		takeAll(m.nodes.inter.lat, m.nodes.inter.invB)
+		for _, t := range m.nodes.intra {
+			takeAll(t.lat, t.invB)
+		}
+	default:
+		for _, c := range m.Levels {
+			take(c.Latency, c.InvBandwidth)
+		}
+	}
+	if math.IsInf(lo.Latency, 1) {
+		return LinkCost{}
+	}
+	return lo
+}
+
+// NodeUniform reports whether two slots on different nodes cost what
+// their nodes' pair costs, whichever slots they are (every machine but a
+// dense per-pair table).
+func (m *Machine) NodeUniform() bool { return m.dense == nil }

@@ -77,6 +77,7 @@ func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidt
 	pc := m.newPairCosts(n)
 	pc.levW = make([][]float64, m.NumLevels())
 	tab := s.Tables[0]
+	pc.reserve(m.LevelPairs, tab.Len())
 	vals := tab.Values[rttMetric(tab)]
 	type cross struct {
 		node  int // index of the node pair

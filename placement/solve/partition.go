@@ -38,8 +38,7 @@ func subgraph(t *model.Traffic, members []int32, edgeWeight func(msgs, bytes flo
 		g.xadj[i+1] = int32(len(g.adj))
 		// Neighbours are ascending in t; local numbers follow members'
 		// order, so sort the row.
-		row := rowSort{g.adj[g.xadj[i]:], g.ew[g.xadj[i]:]}
-		sort.Sort(row)
+		rowSort{g.adj[g.xadj[i]:], g.ew[g.xadj[i]:]}.sort()
 	}
 	return g
 }
@@ -68,6 +67,20 @@ func (r rowSort) Swap(i, j int) {
 	r.ew[i], r.ew[j] = r.ew[j], r.ew[i]
 }
 
+// sort sorts the row by neighbour: by insertion when short (most rows of
+// a communication graph), else with sort.Sort.
+func (r rowSort) sort() {
+	if len(r.adj) > 32 {
+		sort.Sort(r)
+		return
+	}
+	for i := 1; i < len(r.adj); i++ {
+		for j := i; j > 0 && r.adj[j] < r.adj[j-1]; j-- {
+			r.Swap(j, j-1)
+		}
+	}
+}
+
 // coarsen merges pairs of vertices joined by their heaviest edge (heavy
 // edge matching) whose combined weight stays within maxVW. Vertices are
 // visited in order (identity when order is nil); ties go to the lighter,
@@ -91,7 +104,9 @@ func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
 			second[c] = v
 		}
 	}
-	cg := &pgraph{n: int(nc), vw: make([]int32, nc), xadj: make([]int32, nc+1)}
+	// A coarse graph has at most the fine graph's edges.
+	cg := &pgraph{n: int(nc), vw: make([]int32, nc), xadj: make([]int32, nc+1),
+		adj: make([]int32, 0, len(g.adj)), ew: make([]float64, 0, len(g.adj))}
 	pos := make([]int32, nc)
 	for i := range pos {
 		pos[i] = -1
@@ -108,7 +123,7 @@ func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
 		for _, cu := range cg.adj[start:end] {
 			pos[cu] = -1
 		}
-		sort.Sort(rowSort{cg.adj[start:end], cg.ew[start:end]})
+		rowSort{cg.adj[start:end], cg.ew[start:end]}.sort()
 		cg.xadj[c+1] = end
 	}
 	return cg, cmap

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -182,7 +183,7 @@ func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candi
 	parallel(opt.Workers, len(pick), func(x int) {
 		i := pick[x]
 		p := append([]int32(nil), places[i]...)
-		swaps, o := refine(md, t, base, p, opt)
+		swaps, o := refine(md, t, base, p, opt, max(1, opt.Workers/len(pick)))
 		refined[x] = Candidate{Name: cands[i].Name, Cost: o.Transfer, Run: o.Run, Refined: true, Swaps: swaps}
 		placed[x] = p
 	})
@@ -306,9 +307,14 @@ func mapPartsToNodes(m *model.Machine, t *model.Traffic, part []int32, nodes [][
 	lat, ib := make([]float64, k*k), make([]float64, k*k)
 	for x := 0; x < k; x++ {
 		for y := x + 1; y < k; y++ {
-			// The mean over (at most nodeSample x nodeSample) slot pairs.
+			// The mean over (at most nodeSample x nodeSample) slot pairs;
+			// one pair says it when the machine prices node pairs.
 			sl, sb := 0.0, 0.0
-			xs, ys := nodes[x][:min(nodeSample, len(nodes[x]))], nodes[y][:min(nodeSample, len(nodes[y]))]
+			sample := nodeSample
+			if m.NodeUniform() {
+				sample = 1
+			}
+			xs, ys := nodes[x][:min(sample, len(nodes[x]))], nodes[y][:min(sample, len(nodes[y]))]
 			for _, a := range xs {
 				for _, b := range ys {
 					c := m.Link(int(a), int(b))
@@ -382,11 +388,11 @@ func placeInNode(m *model.Machine, t *model.Traffic, ranks []int32, slots []int3
 }
 
 // refine improves place in two steps: pair swaps that lower the summed
-// transfer without raising the slowest rank (refineSwaps), then exchanges
-// that lower the slowest rank (descend). It returns the number of swaps
-// and the placement's objective.
-func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options) (int, model.Objective) {
-	sw := newSwapper(md, t, base, place)
+// transfer without raising the slowest rank (refineSwaps, pricing on up to
+// workers goroutines), then exchanges that lower the slowest rank
+// (descend). It returns the number of swaps and the placement's objective.
+func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options, workers int) (int, model.Objective) {
+	sw := newSwapper(md, t, base, place, workers)
 	n := sw.refineSwaps(opt.MaxPasses)
 	n += sw.descend(opt.Descent)
 	return n, sw.ev.Objective()
@@ -399,32 +405,56 @@ func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, op
 // exchange is kept when it does not make the slowest rank slower. Ranks
 // whose neighbourhood changed are revisited; at most maxPasses sweeps. It
 // returns the number of swaps.
+//
+// The sweep visits ranks in index order, one at a time, but prices them
+// ahead in batches on the swapper's workers: each batch is priced against
+// the placement as it stands, and used up to its first swap (after which
+// the placement differs from the one priced). The batch doubles while no
+// swap comes and shrinks to twice the ranks used when one does, so the
+// swaps and the result are those of pricing one rank at a time.
 func (sw *swapper) refineSwaps(maxPasses int) int {
 	t := sw.t
 	active := make([]bool, t.N)
 	for i := range active {
 		active[i] = true
 	}
-	swaps := 0
+	swaps, batch := 0, 2
+	var todo, best []int32
 	for pass := 0; pass < maxPasses; pass++ {
 		improved := 0
-		for i := int32(0); i < int32(t.N); i++ {
-			if !active[i] {
-				continue
-			}
-			active[i] = false
-			j := sw.bestPartner(i, sw.candidateGroups(i))
-			if j < 0 || !sw.swapUnlessSlower(i, j) {
-				continue
-			}
-			swaps++
-			improved++
-			for _, r := range [2]int32{i, j} {
-				active[r] = true
-				for e := t.Start[r]; e < t.Start[r+1]; e++ {
-					active[t.Adj[e]] = true
+		for i := int32(0); i < int32(t.N); {
+			todo = todo[:0]
+			next := i
+			for ; next < int32(t.N) && len(todo) < batch; next++ {
+				if active[next] {
+					todo = append(todo, next)
 				}
 			}
+			best = sw.priceAll(todo, best)
+			used := len(todo)
+			for x, r := range todo {
+				active[r] = false
+				j := best[x]
+				if j < 0 || !sw.swapUnlessSlower(r, j) {
+					continue
+				}
+				swaps++
+				improved++
+				for _, u := range [2]int32{r, j} {
+					active[u] = true
+					for e := t.Start[u]; e < t.Start[u+1]; e++ {
+						active[t.Adj[e]] = true
+					}
+				}
+				used, next = x+1, r+1
+				break
+			}
+			if used == len(todo) {
+				batch = min(2*batch, maxBatch)
+			} else {
+				batch = max(2, 2*used)
+			}
+			i = next
 		}
 		if improved == 0 {
 			break
@@ -432,6 +462,37 @@ func (sw *swapper) refineSwaps(maxPasses int) int {
 	}
 	return swaps
 }
+
+// maxBatch bounds the ranks refineSwaps prices ahead.
+const maxBatch = 1024
+
+// priceAll is each rank's bestPartner in todo (into best, reused), on the
+// swapper's workers when there are enough ranks to share.
+func (sw *swapper) priceAll(todo, best []int32) []int32 {
+	best = slices.Grow(best[:0], len(todo))[:len(todo)]
+	w := min(len(sw.scratch), len(todo)/minShare)
+	if w <= 1 {
+		for x, r := range todo {
+			best[x] = sw.bestPartner(r, &sw.scratch[0])
+		}
+		return best
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			for x := k; x < len(todo); x += w {
+				best[x] = sw.bestPartner(todo[x], &sw.scratch[k])
+			}
+		}(k)
+	}
+	wg.Wait()
+	return best
+}
+
+// minShare is the fewest ranks per worker worth a goroutine.
+const minShare = 8
 
 // swapUnlessSlower exchanges ranks i and j unless that makes the slowest
 // rank slower, and reports whether it did.
@@ -465,7 +526,7 @@ func (sw *swapper) descend(budget int) int {
 		}
 		bi, bj, best := int32(-1), int32(-1), cur
 		for _, u := range sw.movers(c) {
-			for _, g := range sw.candidateGroups(u) {
+			for _, g := range sw.candidateGroups(u, &sw.scratch[0]) {
 				for _, s := range sw.groups[g.g] {
 					j := sw.slotRank[s]
 					if j < 0 || j == u {
@@ -530,7 +591,25 @@ type swapper struct {
 	// it (a level machine, and the group is a socket or a node whose slots
 	// share a socket), so moving a rank there is priced once per group.
 	uniform []bool
-	cand    []groupWeight // scratch of candidateGroups
+	// scratch holds one worker's scratch per worker (at least one).
+	scratch []scratch
+	// low is each rank's least possible pairwise time: its traffic priced
+	// at the machine's MinLink. A rank whose pairwise time is within s of
+	// low cannot gain more than s by moving, which lets bestPartner skip
+	// the exchanges that cannot beat the best one found.
+	low []float64
+	// minLink is the machine's MinLink, nodeUniform its NodeUniform.
+	minLink     model.LinkCost
+	nodeUniform bool
+}
+
+// scratch is what one worker prices ranks with: candidateGroups' list,
+// and mark[k] == i+1 when rank k is a neighbour of rank i (bestPartner's
+// current rank).
+type scratch struct {
+	cand []groupWeight
+	mark []int32
+	on   []onEdge // prepareMove's edges
 }
 
 // groupWeight is a group of slots and the modelled cost a rank sends there.
@@ -539,8 +618,9 @@ type groupWeight struct {
 	w float64
 }
 
-// newSwapper prepares the exchanges of ranks among the slots of place.
-func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32) *swapper {
+// newSwapper prepares the exchanges of ranks among the slots of place,
+// priced on up to workers goroutines.
+func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32, workers int) *swapper {
 	m := md.Machine
 	slots := append([]int32(nil), place...)
 	sw := &swapper{m: m, ev: model.NewEvaluator(md, t, base, place), t: t, place: place, slotRank: make([]int32, len(m.Slots)),
@@ -567,6 +647,16 @@ func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32
 		sl := &m.Slots[s]
 		sw.nodeGroup[s] = group(nodeID, [2]int{sl.Node, -1}, s)
 		sw.sockGroup[s] = group(sockID, [2]int{sl.Node, sl.Socket}, s)
+	}
+	sw.minLink, sw.nodeUniform = m.MinLink(), m.NodeUniform()
+	sw.low, sw.scratch = make([]float64, t.N), make([]scratch, max(workers, 1))
+	for k := range sw.scratch {
+		sw.scratch[k].mark = make([]int32, t.N)
+	}
+	for r := int32(0); r < int32(t.N); r++ {
+		for e := t.Start[r]; e < t.Start[r+1]; e++ {
+			sw.low[r] += sw.minLink.Cost(t.Msgs[e], t.Bytes[e])
+		}
 	}
 	sw.uniform = make([]bool, len(sw.groups))
 	if !m.PerPair() {
@@ -623,9 +713,9 @@ func (sw *swapper) edgeWith(i, j int32) bool {
 
 // candidateGroups returns the (up to three) node or socket groups rank i
 // sends the most modelled cost to, largest first.
-func (sw *swapper) candidateGroups(i int32) []groupWeight {
+func (sw *swapper) candidateGroups(i int32, sc *scratch) []groupWeight {
 	t, a := sw.t, sw.place[i]
-	cand := sw.cand[:0]
+	cand := sc.cand[:0]
 	for e := t.Start[i]; e < t.Start[i+1]; e++ {
 		b := sw.place[t.Adj[e]]
 		g := sw.groupOf(a, b)
@@ -651,30 +741,54 @@ func (sw *swapper) candidateGroups(i int32) []groupWeight {
 		}
 		return cand[x].g < cand[y].g
 	})
-	sw.cand = cand
+	sc.cand = cand
 	return cand[:min(len(cand), 3)]
 }
 
-// bestPartner returns the rank in the candidate groups whose exchange with
-// rank i lowers the modelled cost the most, or -1 when none does.
-func (sw *swapper) bestPartner(i int32, cand []groupWeight) int32 {
-	a := sw.place[i]
+// bestPartner returns the rank in i's candidate groups whose exchange with
+// rank i lowers the modelled cost the most, or -1 when none does. It only
+// reads the swapper (and writes sc), so workers call it at once. An
+// exchange with a rank j that is not i's neighbour changes the cost by
+// i's move plus j's, and j's move gains at most j's slack (its pairwise
+// time above its least possible one): j is skipped when i's move minus
+// that slack cannot beat the best exchange so far. The skipped exchanges
+// could not have been chosen, so the result is the one without skipping.
+func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
+	cand := sw.candidateGroups(i, sc)
+	t, a := sw.t, sw.place[i]
+	for e := t.Start[i]; e < t.Start[i+1]; e++ {
+		sc.mark[t.Adj[e]] = i + 1
+	}
+	pwI := sw.ev.Pairwise(i)
 	bj, bd := int32(-1), 0.0
 	for _, c := range cand {
 		sl := sw.groups[c.g]
+		mv := sw.prepareMove(i, sl[0], sc)
 		gi, gabs := 0.0, 0.0
 		if sw.uniform[c.g] {
 			gi, gabs = sw.moveGain(i, sl[0], -1)
 		}
+		lowI := mv.low - pwI
 		for _, s := range sl {
 			j := sw.slotRank[s]
 			if j == i || j < 0 {
 				continue
 			}
 			var d, abs float64
-			if sw.uniform[c.g] && !sw.edgeWith(j, i) {
+			if sc.mark[j] != i+1 {
+				slackJ, scale := sw.slack(j), pwI+sw.ev.Pairwise(j)
+				if cannotBeat(lowI-slackJ, bd, scale) {
+					continue
+				}
+				di, ai := gi, gabs
+				if !sw.uniform[c.g] {
+					di, ai = sw.moveTo(mv, s, sc)
+				}
+				if cannotBeat(di-slackJ, bd, scale+math.Abs(di)) {
+					continue
+				}
 				dj, aj := sw.moveGain(j, a, -1)
-				d, abs = gi+dj, gabs+aj
+				d, abs = di+dj, ai+aj
 			} else {
 				di, ai := sw.moveGain(i, s, j)
 				dj, aj := sw.moveGain(j, a, i)
@@ -686,6 +800,73 @@ func (sw *swapper) bestPartner(i int32, cand []groupWeight) int32 {
 		}
 	}
 	return bj
+}
+
+// move is rank i's traffic split for moving it to the slots of one node
+// (prepareMove): on a node-uniform machine, its traffic with ranks on
+// other nodes costs the same from any of those slots and is summed once
+// (at its cost from there, x, and from where i sits, y); the traffic with
+// ranks on that node (all of it on other machines) is kept edge by edge
+// in the scratch's on.
+type move struct {
+	x, y float64
+	// low is a lower bound of i's pairwise time on any of the slots: x,
+	// and the edges in on at the machine's MinLink.
+	low float64
+}
+
+// onEdge is one of rank i's edges whose cost depends on the slot i moves
+// to: the neighbour's slot, the traffic, and its cost from where i sits.
+type onEdge struct {
+	k           int32
+	msgs, bytes float64
+	y           float64
+}
+
+// prepareMove splits rank i's traffic for moves to the node of slot to
+// (into sc.on).
+func (sw *swapper) prepareMove(i, to int32, sc *scratch) move {
+	t, a := sw.t, sw.place[i]
+	node := sw.m.Slots[to].Node
+	var mv move
+	sc.on = sc.on[:0]
+	for e := t.Start[i]; e < t.Start[i+1]; e++ {
+		k, msgs, bytes := sw.place[t.Adj[e]], t.Msgs[e], t.Bytes[e]
+		y := sw.m.PairCost(a, k, msgs, bytes)
+		if sw.nodeUniform && sw.m.Slots[k].Node != node {
+			mv.x += sw.m.PairCost(to, k, msgs, bytes)
+			mv.y += y
+			continue
+		}
+		sc.on = append(sc.on, onEdge{k, msgs, bytes, y})
+		mv.low += sw.minLink.Cost(msgs, bytes)
+	}
+	mv.low += mv.x
+	return mv
+}
+
+// moveTo is moveGain(i, s, -1) from i's split traffic (prepareMove for
+// s's node): the change of i's costs and the sum of the absolute costs.
+func (sw *swapper) moveTo(mv move, s int32, sc *scratch) (float64, float64) {
+	d, abs := mv.x-mv.y, mv.x+mv.y
+	for _, o := range sc.on {
+		x := sw.m.PairCost(s, o.k, o.msgs, o.bytes)
+		d += x - o.y
+		abs += x + o.y
+	}
+	return d, abs
+}
+
+// slack is how much rank r's pairwise time could fall at most.
+func (sw *swapper) slack(r int32) float64 {
+	return max(0, sw.ev.Pairwise(r)-sw.low[r])
+}
+
+// cannotBeat reports whether a change bounded below by lb cannot beat the
+// best change bd (<= 0), with a margin for the rounding of sums of the
+// given scale.
+func cannotBeat(lb, bd, scale float64) bool {
+	return lb > bd+1e-12*scale
 }
 
 // swap exchanges the slots of ranks i and j.

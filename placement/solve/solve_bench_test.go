@@ -20,7 +20,7 @@ func BenchmarkRefineSwapsPass(b *testing.B) {
 	md := model.Pairwise(m)
 	for i := 0; i < b.N; i++ {
 		p := model.Block(slots, n)
-		newSwapper(md, tr, nil, p).refineSwaps(1)
+		newSwapper(md, tr, nil, p, 1).refineSwaps(1)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
 }
