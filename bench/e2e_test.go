@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -145,6 +146,26 @@ func testSurveyLocal(t *testing.T, f testutil.Flavor) {
 				t.Errorf("mmpi log:\n%s", log)
 			}
 		})
+	}
+}
+
+// TestSurveyDefaultsWriteFit: a survey with no --sizes measures a latency
+// and a bandwidth size and writes fit.csv, so that place prices with
+// measured bandwidths.
+func TestSurveyDefaultsWriteFit(t *testing.T) { forFlavors(t, testSurveyDefaultsWriteFit) }
+
+func testSurveyDefaultsWriteFit(t *testing.T, f testutil.Flavor) {
+	out := filepath.Join(t.TempDir(), "survey")
+	args := append(f.Local(2), f.LatmapBin(t), "survey", "-o", out, "--repeats", "20")
+	if o, err := mpirun(t, 2*time.Minute, nil, args...); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+	}
+	s := checkSurvey(t, out, 2, 20)
+	if !slices.Equal(s.Meta.Sizes, []int{bench.DefaultSize, bench.DefaultBandwidthSize}) || len(s.Fits) != 1 {
+		t.Fatalf("default survey: sizes %v, %d fits; want sizes 64 and 64K and the one pair's fit", s.Meta.Sizes, len(s.Fits))
+	}
+	if fit := s.Fits[0]; !(fit.Bandwidth > 0) {
+		t.Errorf("the default sizes fitted no bandwidth: %+v", fit)
 	}
 }
 

@@ -24,9 +24,13 @@ const (
 	Sequential Schedule = "sequential"
 )
 
-// Defaults of latmap survey.
+// Defaults of latmap survey. The default sizes are a latency size and a
+// bandwidth size, so that a survey made with no options writes fit.csv
+// and latmap place prices large messages with measured bandwidths.
 const (
 	DefaultSize             = 64
+	DefaultBandwidthSize    = 64 << 10
+	DefaultSizeSpec         = "64,64K"
 	DefaultRepeats          = 100
 	DefaultWarmup           = 10
 	DefaultBurst            = 10
@@ -100,7 +104,7 @@ type Options struct {
 func DefaultOptions(out string) Options {
 	return Options{
 		Out:              out,
-		Sizes:            []int{DefaultSize},
+		Sizes:            []int{DefaultSize, DefaultBandwidthSize},
 		Repeats:          DefaultRepeats,
 		Warmup:           DefaultWarmup,
 		Burst:            DefaultBurst,

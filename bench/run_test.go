@@ -415,7 +415,7 @@ func TestInterferenceWarning(t *testing.T) {
 	for sched, advice := range map[Schedule]string{Rounds: "--schedule sequential", Sequential: "fewer ranks than cpus"} {
 		t.Run(string(sched), func(t *testing.T) {
 			opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
-			opt.Repeats, opt.Schedule = 3, sched
+			opt.Repeats, opt.Schedule, opt.Sizes = 3, sched, []int{DefaultSize}
 			var mu sync.Mutex
 			pings := 0
 			rtt := func(a, b, size int) float64 {

@@ -2,42 +2,13 @@ package interpose
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/profile")
-
-func TestInjectedArgs(t *testing.T) {
-	env := [][2]string{{"LD_PRELOAD", "/l/liblatmap.so"}, {"LATMAP_SLT", "1"}}
-	cmd := []string{"mpirun", "-np", "4", "./app", "-x"}
-	for _, tc := range []struct {
-		l    launcher.Launcher
-		env  [][2]string
-		want []string
-		err  bool
-	}{
-		{launcher.OpenMPI, env, []string{"mpirun", "-x", "LD_PRELOAD=/l/liblatmap.so", "-x", "LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
-		{launcher.Hydra, env, []string{"mpirun", "-genv", "LD_PRELOAD", "/l/liblatmap.so", "-genv", "LATMAP_SLT", "1", "-np", "4", "./app", "-x"}, false},
-		{launcher.Slurm, env, []string{"mpirun", "--export=ALL,LD_PRELOAD=/l/liblatmap.so,LATMAP_SLT=1", "-np", "4", "./app", "-x"}, false},
-		{launcher.Slurm, [][2]string{{"A", "x,y"}}, nil, true},
-		{"pbs", env, nil, true},
-	} {
-		got, err := injectedArgs(tc.l, cmd, tc.env)
-		if (err != nil) != tc.err || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("injectedArgs(%s) = %q, %v; want %q, error %v", tc.l, got, err, tc.want, tc.err)
-		}
-	}
-	if _, err := injectedArgs(launcher.OpenMPI, nil, env); err == nil {
-		t.Error("no command accepted")
-	}
-}
 
 func TestParseWindow(t *testing.T) {
 	for _, tc := range []struct {
@@ -94,23 +65,5 @@ func TestMergeMatrixCollectives(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("mergeMatrix with collectives = %+v, want %+v", got, want)
-	}
-}
-
-func TestFindLibrary(t *testing.T) {
-	dir := t.TempDir()
-	lib := filepath.Join(dir, "liblatmap.so")
-	if err := os.WriteFile(lib, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := FindLibrary(lib); err != nil || got != lib {
-		t.Errorf("FindLibrary(%s) = %q, %v", lib, got, err)
-	}
-	if _, err := FindLibrary(filepath.Join(dir, "missing.so")); err == nil || !strings.Contains(err.Error(), "make build") {
-		t.Errorf("missing library: %v", err)
-	}
-	t.Setenv("LATMAP_LIB", lib)
-	if got, err := FindLibrary(""); err != nil || got != lib {
-		t.Errorf("FindLibrary via $LATMAP_LIB = %q, %v", got, err)
 	}
 }

@@ -29,7 +29,7 @@ type RunOptions struct {
 	// equivalent to matrix.csv (see docs/profile.md).
 	CollectivesInMatrix bool
 	Window              string   // FUNC:START:END, "" for the whole run
-	Lib                 string   // liblatmap.so; "" finds it (see FindLibrary)
+	Lib                 string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
 	Launcher            string   // openmpi, hydra, slurm; "" detects it
 	Command             []string // the launch command, e.g. mpirun -np 4 ./app
 	Stdin               io.Reader
@@ -94,7 +94,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if len(opt.Command) == 0 {
 		return errors.New("no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
 	}
-	lib, err := FindLibrary(opt.Lib)
+	lib, err := launcher.FindLibrary(opt.Lib)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func profileEnv(opt RunOptions, lib, raw string, win Window) (env [][2]string, m
 // launchCommand is the launch command with env passed to every rank
 // through launcher l, and the standard streams of opt.
 func launchCommand(ctx context.Context, opt RunOptions, l launcher.Launcher, env [][2]string) (*exec.Cmd, error) {
-	argv, err := injectedArgs(l, opt.Command, env)
+	argv, err := launcher.WithEnv(l, opt.Command, env)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func runLaunch(cmd *exec.Cmd, name string, l launcher.Launcher, lib string) erro
 			if code <= 0 {
 				code = 1
 			}
-			return &ExitError{Code: code, Err: err, Hint: mismatchHint(l, lib)}
+			return &ExitError{Code: code, Err: err, Hint: launcher.MismatchHint(l, lib)}
 		}
 		return fmt.Errorf("running %s: %w", name, err)
 	}

@@ -126,7 +126,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 		starts = append(starts, solve.Start{Name: "cyclic (all nodes)", Place: cyc})
 	}
 	if in.current != nil {
-		starts = append(starts, solve.Start{Name: "current", Place: in.current})
+		starts = append(starts, solve.Start{Name: solve.CurrentStart, Place: in.current})
 	}
 	sol, err := solve.Solve(in.md, in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
 	if err != nil {

@@ -289,7 +289,58 @@ func TestVerifyCLILocal(t *testing.T) {
 			if len(runs) != 4 || v.RunsPerVariant != 2 || !(v.Speedup > 0) || strings.Join(v.CurrentCommand, " ") != strings.Join(cmd, " ") {
 				t.Errorf("verification %+v, runs %+v", v, runs)
 			}
-			t.Logf("%s: current %.3f s, proposal %.3f s, speedup %.2f (95%% %.2f-%.2f)", tc.flavor.Name, v.CurrentMedian, v.ProposalMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+			if !v.AppTimed || !(v.LaunchMedian > 0) || !(v.AppSpeedup > 0) {
+				t.Errorf("the application's run was not timed: %+v", v.Measured)
+			}
+			for _, r := range runs {
+				if !(r.App > 0 && r.App < r.Wall) {
+					t.Errorf("run %d: application %.3f s, wall %.3f s", r.Run, r.App, r.Wall)
+				}
+			}
+			t.Logf("%s: current %.3f s, proposal %.3f s, speedup %.2f (95%% %.2f-%.2f); application %.3f / %.3f s, launch %.3f s", tc.flavor.Name, v.CurrentMedian, v.ProposalMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1], v.CurrentAppMedian, v.ProposalAppMedian, v.LaunchMedian)
+		})
+	}
+}
+
+// TestVerifyTimesTheApplication: a program whose rank 0 sleeps 400 ms
+// between MPI_Init and MPI_Finalize. verify's application time must be
+// those 400 ms (and a barrier), however long the launch takes around
+// them; the wall time must be longer by the launch.
+func TestVerifyTimesTheApplication(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := fakeSurveyHosts(t, []string{host}, 2)
+	matrix := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1 << 20, Messages: 8}, {Src: 1, Dst: 0, Bytes: 1 << 20, Messages: 8}})
+	for _, f := range testutil.Flavors {
+		t.Run(f.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := f.Build(t, dir, "sleeper", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "sleeper.c"))
+			format := map[string]string{"openmpi": placefile.FormatOpenMPI, "mpich": placefile.FormatMPICH}[f.Name]
+			file := filepath.Join(dir, "placement")
+			if _, err := Run(Options{Survey: sv, Matrix: matrix, Output: file, Format: format, Force: true, Out: io.Discard}); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "verify")
+			args := append([]string{f.LatmapBin(t), "verify", "-o", out, "--rankfile", file, "--runs", "2", "--"}, append(f.Local(2), prog, "400")...)
+			o := testutil.MustRun(t, 2*time.Minute, args...)
+			v, runs, err := placefile.ReadVerification(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !v.AppTimed {
+				t.Fatalf("not timed (%s):\n%s", v.AppNote, o)
+			}
+			for _, r := range runs {
+				if r.App < 0.4 || r.App > 0.55 || r.Wall <= r.App {
+					t.Errorf("run %d: application %.3f s (slept 0.400 s), wall %.3f s", r.Run, r.App, r.Wall)
+				}
+			}
+			if !strings.Contains(o, "application (MPI_Init to MPI_Finalize, slowest rank)") {
+				t.Errorf("verify did not report the application's run:\n%s", o)
+			}
+			t.Logf("%s: application %.3f s, whole launch %.3f s", f.Name, v.CurrentAppMedian, v.CurrentMedian)
 		})
 	}
 }

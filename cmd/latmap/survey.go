@@ -17,7 +17,8 @@ func newSurveyCmd() *cobra.Command {
 		Long: `survey runs under an MPI launcher and measures the MPI ping-pong round trip
 between every pair of ranks, records where each rank ran (host, cpu, socket,
 NUMA node, L3), and writes the survey directory DIR on rank 0:
-meta.json, ranks.csv, pairs.csv, with several sizes fit.csv, and when the
+meta.json, ranks.csv, pairs.csv, fit.csv (each pair's latency and bandwidth
+fitted over the sizes: the default sizes 64,64K measure both), and when the
 ranks span several hosts nodebw.csv (each node's bandwidth with all its
 ranks sending at once against one rank alone).
 
@@ -50,7 +51,7 @@ See docs/survey.md.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opt.Out, "output", "o", "", "survey directory to write (required)")
-	f.StringVar(&opt.SizeSpec, "sizes", "64", "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M)")
+	f.StringVar(&opt.SizeSpec, "sizes", bench.DefaultSizeSpec, "message sizes in bytes, comma-separated; K, M, G suffixes (64,1K,1M); two or more write fit.csv (latency and bandwidth per pair), which latmap place prices with")
 	f.IntVar(&opt.Repeats, "repeats", bench.DefaultRepeats, "timed round trips per pair and size")
 	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "timed round trips in a row each time a pair meets (repeats are measured in passes of this many; 1 = one per pass, like mmpi)")
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")

@@ -13,9 +13,17 @@ func newVerifyCmd() *cobra.Command {
 		Short: "measure a placement's gain for real: the launch command as given against the same with the placement file",
 		Long: `Verify runs the launch command as given ("current") and with the placement
 file latmap place wrote ("proposal"), alternating, K times each, and
-records every run's wall time and exit status (DIR/runs.csv), the medians,
-the measured speedup with its 95% interval and, with --place, the
-speedup latmap place predicted (DIR/meta.json).
+records every run's wall time, the application's own run and exit status
+(DIR/runs.csv), the medians, the measured speedups with their 95%
+intervals and, with --place, the speedup latmap place predicted
+(DIR/meta.json).
+
+The application's run is what latmap place predicts: MPI_Init to
+MPI_Finalize of the slowest rank, timed by latmap's library (LD_PRELOAD,
+forwarded by the launcher, every MPI call passed through untouched).
+The launcher's start and end (the rest of the wall time) are the same for
+both placements and are reported apart. --lib none times whole launches
+only (a program the library cannot be loaded into).
 
 Mapping options of the launch line (--map-by, --bind-to, -npernode; Hydra's
 -bind-to, -ppn, -f; srun's --distribution, --cpu-bind) are replaced for
@@ -39,6 +47,7 @@ commands are printed. A failed run stops the verification, with its output.
 	f.IntVar(&opt.Runs, "runs", 5, "runs of each variant")
 	f.StringVar(&opt.Format, "format", "", "the file's format when it has no latmap header (a hand-made or another tool's file): openmpi, mpich or slurm (default: from the header)")
 	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: detected from the command)")
+	f.StringVar(&opt.Lib, "lib", "", "the library that times the application (default: lib/liblatmap.so beside latmap, or $LATMAP_LIB); none: time whole launches only")
 	f.BoolVarP(&opt.Force, "force", "f", false, "replace an existing output directory")
 	cmd.MarkFlagRequired("output")
 	cmd.MarkFlagRequired("rankfile")

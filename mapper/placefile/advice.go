@@ -64,7 +64,9 @@ type MachineSummary struct {
 	// its node leaders (counted as measured).
 	LeaderFilledPairs int    `json:"leader_filled_pairs,omitempty"`
 	SurveyPairs       int    `json:"survey_pairs"`
-	Bandwidth         string `json:"bandwidth_source"`
+	// Bandwidth says where the pairs' bandwidths came from: BandwidthFit,
+	// BandwidthDefaults or BandwidthGiven.
+	Bandwidth string `json:"bandwidth_source"`
 	// NodeBandwidth says where the contention model's node bandwidth came
 	// from (nodebw.csv, the pairwise fit, given, none).
 	NodeBandwidth string `json:"node_bandwidth_source"`
@@ -339,3 +341,11 @@ func ReadAdvice(path string) (*Advice, error) {
 	}
 	return &a, nil
 }
+
+// Where the pairs' bandwidths came from (MachineSummary.Bandwidth): the
+// survey's fit.csv, latmap's built-in values, or the --bandwidth flags.
+const (
+	BandwidthFit      = "fit.csv"
+	BandwidthDefaults = "defaults"
+	BandwidthGiven    = "given"
+)

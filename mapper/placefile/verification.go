@@ -45,7 +45,9 @@ type VerifyCommands struct {
 	Place         string   `json:"place,omitempty"`
 }
 
-// Measured is what the runs measured.
+// Measured is what the runs measured: the wall time of each launch, and
+// (AppTimed) the application's own run, MPI_Init to MPI_Finalize of the
+// slowest rank, which is what latmap place predicts.
 type Measured struct {
 	CurrentMedian  float64 `json:"current_median_s"`
 	ProposalMedian float64 `json:"proposal_median_s"`
@@ -53,16 +55,34 @@ type Measured struct {
 	// bootstrap interval (2,000 resamples of each variant's runs, seed 1).
 	Speedup     float64    `json:"speedup"`
 	SpeedupCI95 [2]float64 `json:"speedup_ci95"`
+	// AppTimed says every run timed the application (the preload library
+	// wrote its time); the App figures are then those runs' medians and
+	// speedup, and LaunchMedian the median of wall minus application time
+	// (the launcher's start and end, the same for both placements).
+	AppTimed          bool       `json:"app_timed"`
+	CurrentAppMedian  float64    `json:"current_app_median_s,omitempty"`
+	ProposalAppMedian float64    `json:"proposal_app_median_s,omitempty"`
+	AppSpeedup        float64    `json:"app_speedup,omitempty"`
+	AppSpeedupCI95    [2]float64 `json:"app_speedup_ci95,omitempty"`
+	LaunchMedian      float64    `json:"launch_median_s,omitempty"`
+	// AppNote says why the application was not timed ("" when it was).
+	AppNote string `json:"app_note,omitempty"`
 }
 
 // PredictedGain is latmap place's prediction for the same placement (with
 // --place): the run it predicted for the current placement (or its
 // reference, block or cyclic, when the current one was unknown) over the
 // proposal's.
+//
+// PredictedOver is the predicted speedup over the measured one of the like
+// figure: the application's run when it was timed (place predicts the
+// application, not the launcher), else the wall time (MeasuredOn says
+// which).
 type PredictedGain struct {
 	PredictedSpeedup float64 `json:"predicted_speedup,omitempty"`
 	PredictedOver    float64 `json:"predicted_over_measured,omitempty"`
 	PredictedAgainst string  `json:"predicted_against,omitempty"`
+	MeasuredOn       string  `json:"measured_on,omitempty"` // "app" or "wall"
 }
 
 // VerifyRun is one row of runs.csv.
@@ -70,7 +90,10 @@ type VerifyRun struct {
 	Run     int     `csv:"run"`
 	Variant string  `csv:"variant"`
 	Wall    float64 `csv:"wall_s"`
-	Exit    int     `csv:"exit_status"`
+	// App is the application's run (MPI_Init to MPI_Finalize, slowest
+	// rank); 0 when it was not timed.
+	App  float64 `csv:"app_s"`
+	Exit int     `csv:"exit_status"`
 }
 
 // WriteVerification writes a verification directory atomically.

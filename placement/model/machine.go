@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -49,6 +50,13 @@ func (c LinkCost) Cost(msgs, bytes float64) float64 {
 type Bandwidths struct {
 	Socket, Node, Network float64
 }
+
+// Where a machine's bandwidths come from (Machine.Bandwidth).
+const (
+	BandwidthFit      = placefile.BandwidthFit
+	BandwidthDefaults = placefile.BandwidthDefaults
+	BandwidthGiven    = placefile.BandwidthGiven
+)
 
 // DefaultBandwidths are typical of a current cluster (a chosen policy, not
 // a measurement: shared-memory copies of 8-10 GB/s, a 25 Gbit/s network
@@ -97,7 +105,8 @@ type Machine struct {
 	// FitLatencyFromRTT counts the pairs whose fit gave a bandwidth but no
 	// positive latency: their latency is half the smallest round trip.
 	FitLatencyFromRTT int
-	// Bandwidth says where bandwidths came from ("fit.csv" or "defaults").
+	// Bandwidth says where bandwidths came from (BandwidthFit,
+	// BandwidthDefaults or BandwidthGiven).
 	Bandwidth string
 	// Notes are things the report should say about the machine.
 	Notes []string
@@ -270,9 +279,13 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	}
 	m.LeaderFilled = s.Filled
 	fits := fitCosts(s, opt)
-	m.Bandwidth = "defaults"
-	if len(fits) > 0 {
-		m.Bandwidth = "fit.csv"
+	switch {
+	case len(fits) > 0:
+		m.Bandwidth = BandwidthFit
+	case opt.Bandwidth == (Bandwidths{}) || opt.Bandwidth == DefaultBandwidths():
+		m.Bandwidth = BandwidthDefaults
+	default:
+		m.Bandwidth = BandwidthGiven
 	}
 	var pc *pairCosts
 	var nc *nodeCost

@@ -56,6 +56,10 @@ func (opt *Options) defaults(n int) {
 // records it).
 type Candidate = placefile.Candidate
 
+// CurrentStart names the start that is the placement the application
+// runs under today: a proposal that does not beat it is that placement.
+const CurrentStart = "current"
+
 // Start is a placement the solver must consider: it is a candidate as it
 // is, and a start for refinement.
 type Start struct {
@@ -98,7 +102,9 @@ func Pairwise(m *model.Machine, t *model.Traffic, slots []int32, opt Options) (*
 // swaps that lower the total without raising the slowest rank, then by
 // exchanges of the slowest rank (or its node's ranks) that lower it. Every
 // start is also a candidate as it is, so the proposal is never predicted
-// worse than any of them.
+// worse than any of them; and a proposal predicted no better than the
+// current placement (the start named CurrentStart, else block) is that
+// placement.
 func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, starts []Start, opt Options) (*Solution, error) {
 	if len(slots) != t.N {
 		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
@@ -113,11 +119,21 @@ func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, sta
 	starts = append([]Start{{"block", block}, {"cyclic", md.Cyclic(slots, t.N)}}, starts...)
 	cands, places := buildStarts(md, t, base, slots, starts, opt)
 	cands, places = refineBest(md, t, base, cands, places, opt)
+	obj := func(i int) model.Objective { return model.Objective{Run: cands[i].Run, Transfer: cands[i].Cost} }
 	best := 0
 	for i := range cands {
-		if (model.Objective{Run: cands[i].Run, Transfer: cands[i].Cost}).Better(model.Objective{Run: cands[best].Run, Transfer: cands[best].Cost}) {
+		if obj(i).Better(obj(best)) {
 			best = i
 		}
+	}
+	// A tie keeps what runs today: the start named "current" when given,
+	// else block (what a launcher does by default).
+	keep := opt.Trials // block
+	if i := slices.IndexFunc(cands, func(c Candidate) bool { return c.Name == CurrentStart }); i >= 0 {
+		keep = i
+	}
+	if !obj(best).Better(obj(keep)) {
+		best = keep
 	}
 	sol := &Solution{Candidates: cands, Place: places[best], Cost: cands[best].Cost, Run: cands[best].Run, Winner: cands[best].Name,
 		FellBack: !cands[best].Refined && !strings.HasPrefix(cands[best].Name, "multilevel")}

@@ -35,6 +35,10 @@ type Options struct {
 	// the header.
 	Format string
 	Force  bool
+	// Lib is the preload library that times the application's run
+	// (latmap's interposer in timing mode); "" finds it beside latmap
+	// (launcher.FindLibrary), "none" times the launches only.
+	Lib string
 	// Out receives the commands run and the result (default os.Stdout);
 	// a failed run's output goes there too.
 	Out io.Writer
@@ -77,12 +81,19 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	v := &placefile.Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
 		VerifyCommands: placefile.VerifyCommands{CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}}
 	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", text.ShellJoin(opt.Command), text.ShellJoin(append(append([]string(nil), env...), prop...)))
-	runs, err := alternate(ctx, opt, prop, env)
+	tm, note := newTimer(l, opt.Lib, opt.Output)
+	if note != "" {
+		fmt.Fprintf(opt.Out, "latmap verify: %s; comparing wall times only\n", note)
+	}
+	runs, err := alternate(ctx, opt, prop, env, tm)
 	if err != nil {
 		return nil, err
 	}
 	v.End = time.Now()
 	summarise(v, runs)
+	if v.AppNote == "" {
+		v.AppNote = note
+	}
 	if opt.Place != "" {
 		if err := predicted(v, opt.Place); err != nil {
 			return nil, err
@@ -91,23 +102,39 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if err := placefile.WriteVerification(opt.Output, opt.Force, v, runs); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(opt.Out, "latmap verify: current %.3f s, proposal %.3f s (medians of %d runs each): measured speedup %.2fx (95%% interval %.2f-%.2f)",
-		v.CurrentMedian, v.ProposalMedian, opt.Runs, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+	if v.AppTimed {
+		fmt.Fprintf(opt.Out, "latmap verify: application (MPI_Init to MPI_Finalize, slowest rank): current %.3f s, proposal %.3f s: measured speedup %.2fx (95%% interval %.2f-%.2f)\n",
+			v.CurrentAppMedian, v.ProposalAppMedian, v.AppSpeedup, v.AppSpeedupCI95[0], v.AppSpeedupCI95[1])
+		fmt.Fprintf(opt.Out, "latmap verify: whole launch: current %.3f s, proposal %.3f s (medians of %d runs each, launch %.3f s of each): %.2fx (95%% interval %.2f-%.2f)",
+			v.CurrentMedian, v.ProposalMedian, opt.Runs, v.LaunchMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+	} else {
+		fmt.Fprintf(opt.Out, "latmap verify: current %.3f s, proposal %.3f s (medians of %d runs each): measured speedup %.2fx (95%% interval %.2f-%.2f)",
+			v.CurrentMedian, v.ProposalMedian, opt.Runs, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
+	}
 	if v.PredictedSpeedup > 0 {
-		fmt.Fprintf(opt.Out, "; predicted %.2fx against %s, predicted/measured %.2f", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver)
+		fmt.Fprintf(opt.Out, "; predicted %.2fx against %s, predicted/measured %.2f (%s)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver, measuredOnText[v.MeasuredOn])
 	}
 	fmt.Fprintf(opt.Out, "\nlatmap verify: wrote %s\n", opt.Output)
 	return v, nil
 }
 
+// measuredOnText says what the predicted/measured ratio compares with.
+var measuredOnText = map[string]string{"app": "of the application's run", "wall": "of whole launches: the launch time is not predicted"}
+
 // alternate runs current, proposal, current, ... and stops at the first
-// failed run, with its output.
-func alternate(ctx context.Context, opt Options, prop, env []string) ([]placefile.VerifyRun, error) {
+// failed run, with its output. tm, when not nil, times each run's
+// application.
+func alternate(ctx context.Context, opt Options, prop, env []string, tm *timer) ([]placefile.VerifyRun, error) {
 	var runs []placefile.VerifyRun
+	defer tm.close()
 	for i := 0; i < 2*opt.Runs; i++ {
 		variant, argv, extra := "current", opt.Command, []string(nil)
 		if i%2 == 1 {
 			variant, argv, extra = "proposal", prop, env
+		}
+		argv, appFile, err := tm.wrap(argv, i)
+		if err != nil {
+			return nil, err
 		}
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), extra...)
@@ -122,27 +149,50 @@ func alternate(ctx context.Context, opt Options, prop, env []string) ([]placefil
 			}
 			code = ee.ExitCode()
 			opt.Out.Write(out)
-			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s", variant, i/2+1, code, text.ShellJoin(argv))
+			hint := ""
+			if tm != nil {
+				hint = "; if it runs without latmap's timing library, give --lib none"
+			}
+			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s%s", variant, i/2+1, code, text.ShellJoin(argv), hint)
 		}
-		runs = append(runs, placefile.VerifyRun{Run: i + 1, Variant: variant, Wall: wall, Exit: code})
-		fmt.Fprintf(opt.Out, "latmap verify: run %d/%d %s %.3f s\n", i+1, 2*opt.Runs, variant, wall)
+		app := readAppTime(appFile)
+		runs = append(runs, placefile.VerifyRun{Run: i + 1, Variant: variant, Wall: wall, App: app, Exit: code})
+		if app > 0 {
+			fmt.Fprintf(opt.Out, "latmap verify: run %d/%d %s %.3f s (application %.3f s)\n", i+1, 2*opt.Runs, variant, wall, app)
+		} else {
+			fmt.Fprintf(opt.Out, "latmap verify: run %d/%d %s %.3f s\n", i+1, 2*opt.Runs, variant, wall)
+		}
 	}
 	return runs, nil
 }
 
-// summarise fills the medians, the speedup and its bootstrap interval.
+// summarise fills the medians, the speedups and their bootstrap intervals.
 func summarise(v *placefile.Verification, runs []placefile.VerifyRun) {
-	var cur, prop []float64
+	var cur, prop, curApp, propApp, launch []float64
+	timed := len(runs) > 0
 	for _, r := range runs {
+		timed = timed && r.App > 0
 		if r.Variant == "current" {
-			cur = append(cur, r.Wall)
+			cur, curApp = append(cur, r.Wall), append(curApp, r.App)
 		} else {
-			prop = append(prop, r.Wall)
+			prop, propApp = append(prop, r.Wall), append(propApp, r.App)
 		}
+		launch = append(launch, r.Wall-r.App)
 	}
 	v.CurrentMedian, v.ProposalMedian = stats.Median(cur), stats.Median(prop)
 	v.Speedup = v.CurrentMedian / v.ProposalMedian
 	v.SpeedupCI95 = bootstrapRatio(cur, prop, 2000)
+	if !timed {
+		if slices.ContainsFunc(runs, func(r placefile.VerifyRun) bool { return r.App > 0 }) {
+			v.AppNote = "some runs wrote no application time"
+		}
+		return
+	}
+	v.AppTimed = true
+	v.CurrentAppMedian, v.ProposalAppMedian = stats.Median(curApp), stats.Median(propApp)
+	v.AppSpeedup = v.CurrentAppMedian / v.ProposalAppMedian
+	v.AppSpeedupCI95 = bootstrapRatio(curApp, propApp, 2000)
+	v.LaunchMedian = stats.Median(launch)
 }
 
 // bootstrapRatio is the 95% percentile bootstrap interval of
@@ -178,7 +228,10 @@ func predicted(v *placefile.Verification, path string) error {
 		return fmt.Errorf("--place %s: no proposal prediction", path)
 	}
 	v.PredictedSpeedup, v.PredictedAgainst = ref.Run/prop.Run, ref.Name
-	v.PredictedOver = v.PredictedSpeedup / v.Speedup
+	v.PredictedOver, v.MeasuredOn = v.PredictedSpeedup/v.Speedup, "wall"
+	if v.AppTimed {
+		v.PredictedOver, v.MeasuredOn = v.PredictedSpeedup/v.AppSpeedup, "app"
+	}
 	return nil
 }
 

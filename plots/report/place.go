@@ -12,6 +12,14 @@ import (
 // VerdictText says latmap place's verdict (a.VerdictKind) in plain words,
 // with the predictions that make it.
 func VerdictText(a *placefile.Advice) string {
+	v := verdictText(a)
+	if a.MachineSummary.Bandwidth == placefile.BandwidthDefaults && a.Bytes > 0 {
+		v += " Caution: the bandwidths are latmap's built-in guesses, not measured (the survey has no fit.csv): the time of every large message is a guess. Survey with two or more --sizes (the default 64,64K does) to measure them."
+	}
+	return v
+}
+
+func verdictText(a *placefile.Advice) string {
 	prop, ref := a.ProposalPrediction(), a.Reference()
 	gain := a.Gain()
 	pct := text.Percent

@@ -1,0 +1,51 @@
+package solve
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
+)
+
+// TestTieKeepsCurrent: ranks that talk in pairs on 2 nodes of 4 cores.
+// The current placement puts pairs (0,1) and (4,5) on node 0 and the
+// others on node 1: every pair inside a node, as good as any placement.
+// The solver's own layouts can only tie with it, so the proposal is the
+// current placement itself, not an equal-cost reshuffle; without a current
+// placement, a tie with block is block.
+func TestTieKeepsCurrent(t *testing.T) {
+	var flows []profile.Flow
+	for a := 0; a < 8; a += 2 {
+		flows = append(flows, profile.Flow{Src: a, Dst: a + 1, Messages: 100, Bytes: 1 << 20}, profile.Flow{Src: a + 1, Dst: a, Messages: 100, Bytes: 1 << 20})
+	}
+	tr, err := model.NewTraffic(8, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := model.NewLevelMachine(2, 1, 4, shapes.BenchLevels)
+	slots, err := m.SelectSlots(8, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := []int32{slots[0], slots[1], slots[4], slots[5], slots[2], slots[3], slots[6], slots[7]}
+	md := model.Pairwise(m)
+	sol, err := Solve(md, tr, nil, slots, []Start{{CurrentStart, current}}, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur := model.NewEvaluator(md, tr, nil, slices.Clone(current)).Objective(); sol.Run != cur.Run || sol.Cost != cur.Transfer {
+		t.Fatalf("the current placement is optimal (%+v), the proposal predicts %g / %g", cur, sol.Run, sol.Cost)
+	}
+	if !slices.Equal(sol.Place, current) {
+		t.Errorf("proposal %v (%s) ties with the current placement %v but is not it", sol.Place, sol.Winner, current)
+	}
+	sol, err = Solve(md, tr, nil, slots, nil, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block := model.Block(slots, 8); !slices.Equal(sol.Place, block) {
+		t.Errorf("without a current placement the proposal %v (%s) ties with block %v but is not it", sol.Place, sol.Winner, block)
+	}
+}
