@@ -62,8 +62,8 @@ type MachineSummary struct {
 	FilledPairs int         `json:"filled_pairs"`
 	// LeaderFilledPairs are the pairs a nodes or sample survey filled from
 	// its node leaders (counted as measured).
-	LeaderFilledPairs int    `json:"leader_filled_pairs,omitempty"`
-	SurveyPairs       int    `json:"survey_pairs"`
+	LeaderFilledPairs int `json:"leader_filled_pairs,omitempty"`
+	SurveyPairs       int `json:"survey_pairs"`
 	// Bandwidth says where the pairs' bandwidths came from: BandwidthFit,
 	// BandwidthDefaults or BandwidthGiven.
 	Bandwidth string `json:"bandwidth_source"`
