@@ -1,10 +1,18 @@
 // pairs.c: ranks exchange with their partner (rank ^ 1) ITER messages of
 // BYTES bytes each way, bandwidth-bound: the placement test of latmap
-// verify (pairs on one node share memory; across nodes, a link).
-// usage: pairs [ITER [BYTES]]
+// verify (pairs on one node share memory; across nodes, a link). With
+// COMPUTE_MS, each rank computes that long before each exchange (a sleep,
+// so that ranks sharing a cpu on a small test machine do not slow each
+// other): time no placement changes; and all ranks meet at a barrier after
+// each exchange, as a bulk-synchronous code does, so that the pairs'
+// transfers share the links the same way every time (without it, one
+// pair's transfer may or may not overlap another's computation, and the
+// run time is bimodal).
+// usage: pairs [ITER [BYTES [COMPUTE_MS]]]
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 int main(int argc, char **argv)
 {
@@ -14,10 +22,19 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	int iter = argc > 1 ? atoi(argv[1]) : 20, bytes = argc > 2 ? atoi(argv[2]) : 1 << 20;
 	char *sbuf = calloc((size_t)bytes, 1), *rbuf = calloc((size_t)bytes, 1);
+	long compute_ms = argc > 3 ? atol(argv[3]) : 0;
 	int peer = rank ^ 1;
 	if (peer < size)
-		for (int i = 0; i < iter; i++)
+		for (int i = 0; i < iter; i++) {
+			if (compute_ms > 0) {
+				struct timespec ts = {compute_ms / 1000, (compute_ms % 1000) * 1000000L};
+				while (nanosleep(&ts, &ts))
+					;
+			}
 			MPI_Sendrecv(sbuf, bytes, MPI_BYTE, peer, 7, rbuf, bytes, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (compute_ms > 0)
+				MPI_Barrier(MPI_COMM_WORLD);
+		}
 	free(sbuf);
 	free(rbuf);
 	MPI_Finalize();
