@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
 	"github.com/latmap/latmap/plots/report"
 )
@@ -182,6 +183,28 @@ func TestHTMLInChromium(t *testing.T) {
 	for _, id := range []string{"machine", "application", "advice", "verification"} {
 		if !strings.Contains(dom, `id="`+id+`"`) {
 			t.Errorf("the rendered DOM lacks section %s", id)
+		}
+	}
+}
+
+// TestHTMLVerificationTimed: a verification that timed the application
+// shows the application's medians and speedup, the launch apart, and the
+// ratio of the prediction to the application's speedup.
+func TestHTMLVerificationTimed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "verify")
+	v := &placefile.Verification{Tool: "latmap", RunsPerVariant: 1,
+		VerifyCommands: placefile.VerifyCommands{CurrentCommand: []string{"mpirun", "./app"}, ProposalCommand: []string{"mpirun", "-rf", "f", "./app"}},
+		Measured: placefile.Measured{CurrentMedian: 3.25, ProposalMedian: 1.0, Speedup: 3.25, SpeedupCI95: [2]float64{3, 3.5},
+			AppTimed: true, CurrentAppMedian: 2.75, ProposalAppMedian: 0.5, AppSpeedup: 5.5, AppSpeedupCI95: [2]float64{5, 6}, LaunchMedian: 0.5},
+		PredictedGain: placefile.PredictedGain{PredictedSpeedup: 5, PredictedOver: 5 / 5.5, PredictedAgainst: "current", MeasuredOn: "app"}}
+	runs := []placefile.VerifyRun{{Run: 1, Variant: "current", Wall: 3.25, App: 2.75}, {Run: 2, Variant: "proposal", Wall: 1, App: 0.5}}
+	if err := placefile.WriteVerification(dir, false, v, runs); err != nil {
+		t.Fatal(err)
+	}
+	html := buildReport(t, []string{dir})
+	for _, want := range []string{"median application run", "<td>2.75 s</td>", "<b>5.50x</b>", "predicted / measured 0.91", "500 ms of each is the launcher", "<td>500 ms</td>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
 		}
 	}
 }
