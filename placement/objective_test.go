@@ -61,14 +61,16 @@ func scotchCurrent(t *testing.T, gmap string, m *model.Machine, tr *model.Traffi
 	return file
 }
 
-// TestProposalNeverAboveCandidates is issue 8's objective check on 4 nodes
-// x 16 cores (L = 0.25/0.4/6.5 us, node links from nodebw.csv): for
-// synthetic application shapes and a real LAMMPS matrix (64 ranks of
-// in.melt, counted by Open MPI's own PML monitoring), the proposal's
-// predicted run is never above block's, cyclic's or that of the mapping
-// scotch_gmap makes (given with --current), and its summed transfer stays
-// within 5% of Scotch's, whose objective it is.
-func TestProposalNeverAboveCandidates(t *testing.T) {
+// TestProposalAgainstScotch is issue 8's objective check on 4 nodes x 16
+// cores (L = 0.25/0.4/6.5 us, node links from nodebw.csv): for synthetic
+// application shapes and a real LAMMPS matrix (64 ranks of in.melt,
+// counted by Open MPI's own PML monitoring), the proposal latmap makes on
+// its own (Scotch's mapping is not one of its starts) is predicted no
+// slower than the mapping scotch_gmap makes (scored with --current in a
+// second run), and its summed transfer stays within 5% of Scotch's, whose
+// objective it is, unless its run is faster. (Against block, cyclic or a
+// given start the proposal cannot lose: each is a candidate.)
+func TestProposalAgainstScotch(t *testing.T) {
 	gmap, err := exec.LookPath("scotch_gmap")
 	if err != nil {
 		testutil.Missing(t, testutil.NeedScotch, "scotch_gmap not installed (apt-get install scotch)")
@@ -108,7 +110,13 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tr := mustTraffic(t, c.flows, 64)
 			cur := scotchCurrent(t, gmap, m, tr, nodes, cores)
-			r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, c.flows), Current: cur, Out: &bytes.Buffer{}})
+			mx := writeMatrix(t, c.flows)
+			// latmap on its own, then Scotch's mapping scored as current.
+			own, err := Run(Options{Survey: sv, Matrix: mx, Out: &bytes.Buffer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Run(Options{Survey: sv, Matrix: mx, Current: cur, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,17 +124,13 @@ func TestProposalNeverAboveCandidates(t *testing.T) {
 			for _, p := range r.Predictions {
 				got[p.Name] = p
 			}
-			prop := got["proposal"]
-			for _, name := range []string{"current", "block", "cyclic"} {
-				p, ok := got[name]
-				if !ok {
-					t.Fatalf("no %s prediction: %+v", name, r.Predictions)
-				}
-				if prop.Run > p.Run*(1+1e-9) {
-					t.Errorf("proposal predicted %.6g s, above %s's %.6g s", prop.Run, name, p.Run)
-				}
+			prop, sc := own.ProposalPrediction(), got["current"]
+			if sc.Name != "current" {
+				t.Fatalf("no prediction of Scotch's mapping: %+v", r.Predictions)
 			}
-			sc := got["current"]
+			if prop.Run > sc.Run*(1+1e-9) {
+				t.Errorf("proposal predicted %.6g s, above Scotch's mapping's %.6g s", prop.Run, sc.Run)
+			}
 			if prop.Transfer > sc.Transfer*1.05 && prop.Run >= sc.Run*(1-1e-9) {
 				t.Errorf("proposal's summed transfer %.6g s is %.1f%% above Scotch's %.6g s without a faster run", prop.Transfer, 100*(prop.Transfer/sc.Transfer-1), sc.Transfer)
 			}
