@@ -26,7 +26,7 @@ DESTDIR   ?=
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
-TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev gfortran iproute2 lammps lammps-examples elk-lapw chromium scotch slurm-wlm munge
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev gfortran iproute2 lammps lammps-examples elk-lapw chromium scotch slurm-wlm munge libsimgrid-dev
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -35,7 +35,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
+.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
 
 all: build
 
@@ -92,6 +92,14 @@ demo: build
 # a profile in a poor layout, place, verify, demo-cluster/report.html.
 demo-cluster: build
 	$(GO) run ./internal/democluster -o demo-cluster
+
+# latmap's predictions against a simulated cluster (SimGrid SMPI, needs
+# libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks, the survey measured
+# inside the simulation, application matrices replayed under block, cyclic
+# and the proposal; prints predicted and simulated runs and speedups.
+bench-sim: build
+	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
+	$(GO) test -run '^$$' -bench SimFatTree -benchtime 1x -timeout 30m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

@@ -25,6 +25,7 @@ const (
 	NeedFortran  = "fortran"  // gfortran through mpif90
 	NeedScotch   = "scotch"   // scotch_gmap, to compare placements with
 	NeedElk      = "elk"      // elk-lapw, a Fortran MPI application from Debian
+	NeedSimGrid  = "simgrid"  // SimGrid SMPI: smpicc, smpirun (libsimgrid-dev)
 )
 
 // Required reports whether LATMAP_REQUIRE names need (or "all").

@@ -1,0 +1,304 @@
+package placement
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/bench"
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// A simulated cluster (SimGrid SMPI): the platform, its hosts and the
+// cores per host. Programs built with smpicc run on it as threads of one
+// process, in simulated time, with SimGrid's flow-level network model.
+type simCluster struct {
+	platform string
+	hosts    []string
+	cores    int
+	dir      string // built programs
+}
+
+// newSimCluster builds the simulated cluster's programs (the survey
+// driver around bench/pingpong.c and the matrix replay) for platform
+// (under testdata/sim).
+func newSimCluster(t testing.TB, platform string, hosts []string, cores int) *simCluster {
+	t.Helper()
+	for _, tool := range []string{"smpicc", "smpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			testutil.Missing(t, testutil.NeedSimGrid, "%s not found (apt-get install libsimgrid-dev)", tool)
+		}
+	}
+	root := testutil.RepoRoot(t)
+	c := &simCluster{platform: filepath.Join(root, "testdata", "sim", platform), hosts: hosts, cores: cores, dir: t.TempDir()}
+	for _, p := range []string{"simsurvey", "replay"} {
+		out, err := exec.Command("smpicc", "-O2", "-o", filepath.Join(c.dir, p), filepath.Join(root, "testdata", "sim", p+".c"), "-lm").CombinedOutput()
+		if err != nil {
+			t.Fatalf("smpicc %s: %v\n%s", p, err, out)
+		}
+	}
+	return c
+}
+
+// run runs prog with the ranks on the hosts listed (rank order), without
+// benchmarking the computation between MPI calls (simulated time is then
+// that of the communication alone, the same every run).
+func (c *simCluster) run(t testing.TB, rankHosts []string, prog string, args ...string) string {
+	t.Helper()
+	hf := filepath.Join(t.TempDir(), "hostfile")
+	if err := os.WriteFile(hf, []byte(strings.Join(rankHosts, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	argv := append([]string{"-platform", c.platform, "-hostfile", hf, "-np", strconv.Itoa(len(rankHosts)),
+		"--cfg=smpi/simulate-computation:no", "--log=root.thres:warning", filepath.Join(c.dir, prog)}, args...)
+	out, err := testutil.Run(t, 10*time.Minute, nil, append([]string{"smpirun"}, argv...)...)
+	if err != nil {
+		t.Fatalf("smpirun %s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	return out
+}
+
+// block and cyclic are the launchers' default layouts of n ranks.
+func (c *simCluster) block(n int) []string {
+	var out []string
+	for r := 0; r < n; r++ {
+		out = append(out, c.hosts[r/c.cores])
+	}
+	return out
+}
+
+func (c *simCluster) cyclic(n int) []string {
+	var out []string
+	for r := 0; r < n; r++ {
+		out = append(out, c.hosts[r%len(c.hosts)])
+	}
+	return out
+}
+
+// survey measures a survey inside the simulation (every rank of every
+// host, block) with latmap's measuring core, and fits it as latmap
+// survey does.
+func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "survey")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var sz []string
+	for _, s := range sizes {
+		sz = append(sz, strconv.Itoa(s))
+	}
+	c.run(t, c.block(len(c.hosts)*c.cores), "simsurvey", dir, scope, strings.Join(sz, ","), strconv.Itoa(repeats))
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Fits = bench.FitSurvey(s)
+	out := filepath.Join(t.TempDir(), "fitted")
+	if err := survey.WriteSurvey(out, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// replay simulates the matrix's replay in iter iterations with the ranks
+// on rankHosts and returns the simulated run (s).
+func (c *simCluster) replay(t testing.TB, matrix string, iter int, rankHosts []string) float64 {
+	t.Helper()
+	out := c.run(t, rankHosts, "replay", matrix, strconv.Itoa(iter))
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(line, "app_s "); ok {
+			s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err == nil {
+				return s
+			}
+		}
+	}
+	t.Fatalf("replay printed no app_s:\n%s", out)
+	return 0
+}
+
+// replayMatrix writes flows as the replay sends them in iter iterations:
+// each flow's bytes in iter messages, one per iteration.
+func replayMatrix(t testing.TB, flows []profile.Flow, iter int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("src,dst,bytes,messages\n")
+	for _, f := range flows {
+		if f.Src != f.Dst && f.Bytes > 0 {
+			fmt.Fprintf(&b, "%d,%d,%.0f,%d\n", f.Src, f.Dst, f.Bytes, iter)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "matrix.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// simCase is one application on the simulated cluster: latmap place's
+// predictions for block, cyclic and its proposal, and their simulated runs.
+type simCase struct {
+	name                 string
+	predicted, simulated map[string]float64
+}
+
+// placeAndSimulate proposes a placement of the replayed matrix on the
+// survey, and simulates block, cyclic and the proposal.
+func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, n, iter int) simCase {
+	t.Helper()
+	mx := replayMatrix(t, flows, iter)
+	file := filepath.Join(t.TempDir(), "proposal.hosts")
+	var adv bytes.Buffer
+	if _, err := Run(Options{Survey: sv, Matrix: mx, Output: file, Format: placefile.FormatSlurm, Force: true, JSON: true, Out: &adv}); err != nil {
+		t.Fatal(err)
+	}
+	var a placefile.Advice
+	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	ranks, _, err := placefile.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := make([]string, n)
+	for r, rs := range ranks {
+		prop[r] = rs.Host
+	}
+	sc := simCase{name: name, predicted: map[string]float64{}, simulated: map[string]float64{}}
+	for _, p := range a.Predictions {
+		sc.predicted[p.Name] = p.Run
+	}
+	for layout, hosts := range map[string][]string{"block": c.block(n), "cyclic": c.cyclic(n), "proposal": prop} {
+		sc.simulated[layout] = c.replay(t, mx, iter, hosts)
+	}
+	return sc
+}
+
+// fatTree16x4 is the simulated 16 x 4 two-level fat tree with 2:1
+// uplinks.
+func fatTree16x4(t testing.TB) *simCluster {
+	var hosts []string
+	for h := 0; h < 16; h++ {
+		hosts = append(hosts, fmt.Sprintf("node%d", h))
+	}
+	return newSimCluster(t, "fattree-16x4.xml", hosts, 4)
+}
+
+// TestSimFatTreeRatios: on the simulated 16 x 4 fat tree, the survey
+// measured inside the simulation by latmap's own measuring core shows the
+// platform's three levels (node, leaf switch, across the top), and for a
+// real LAMMPS matrix and two shapes replayed under block, cyclic and the
+// proposal, every predicted speedup between two layouts whose simulated
+// speedup is above 1.05x is within 0.8-1.25 of the simulated one, and the
+// proposal never simulates slower than block or cyclic. The model is not
+// calibrated here (a matrix, no profile): each prediction is out of
+// sample. (Its absolute times are 2.5-3.4x the simulated ones; make
+// bench-sim prints them: not yet asserted.)
+func TestSimFatTreeRatios(t *testing.T) {
+	c := fatTree16x4(t)
+	sv := c.survey(t, "all", []int{64, 65536}, 10)
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := topo.Infer(s, topo.Options{Size: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []int
+	for _, l := range tp.Levels {
+		groups = append(groups, l.Groups)
+	}
+	if !slices.Equal(groups, []int{16, 4, 1}) || !tp.HostsAgree {
+		t.Errorf("topology of the simulated fat tree: levels %+v (hosts agree %v), want 16 nodes, 4 leaf switches, 1 top", tp.Levels, tp.HostsAgree)
+	}
+	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(t), "testdata", "matrix", "lammps-melt-64.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, app := range []struct {
+		name  string
+		flows []profile.Flow
+	}{
+		{"lammps-melt-64", lammps},
+		{"halo3d-4x4x4", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
+		{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)},
+	} {
+		sc := placeAndSimulate(t, c, sv, app.name, app.flows, 64, 10)
+		layouts := []string{"block", "cyclic", "proposal"}
+		for _, x := range layouts {
+			for _, y := range layouts {
+				sim, pred := sc.simulated[x]/sc.simulated[y], sc.predicted[x]/sc.predicted[y]
+				if sim > 1.05 && (pred/sim < 0.8 || pred/sim > 1.25) {
+					t.Errorf("%s: %s over %s predicted %.2fx, simulated %.2fx", app.name, y, x, pred, sim)
+				}
+			}
+		}
+		if p := sc.simulated["proposal"]; p > sc.simulated["block"]*(1+1e-6) || p > sc.simulated["cyclic"]*(1+1e-6) {
+			t.Errorf("%s: the proposal simulates %.5f s, block %.5f s, cyclic %.5f s", app.name, p, sc.simulated["block"], sc.simulated["cyclic"])
+		}
+		t.Logf("%s: predicted block %.4f cyclic %.4f proposal %.4f s; simulated %.4f %.4f %.4f s", app.name,
+			sc.predicted["block"], sc.predicted["cyclic"], sc.predicted["proposal"], sc.simulated["block"], sc.simulated["cyclic"], sc.simulated["proposal"])
+	}
+}
+
+// BenchmarkSimFatTree is make bench-sim's table: on the simulated 16 x 4
+// two-level fat tree with 2:1 uplinks (testdata/sim/fattree-16x4.xml), a
+// survey measured inside the simulation by latmap's measuring core, and
+// application matrices replayed for 10 iterations under block, cyclic and
+// latmap's proposal: the predicted and the simulated runs and speedups.
+func BenchmarkSimFatTree(b *testing.B) {
+	c := fatTree16x4(b)
+	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(b), "testdata", "matrix", "lammps-melt-64.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	apps := []struct {
+		name  string
+		flows []profile.Flow
+	}{
+		{"lammps-melt-64 (PML monitoring)", lammps},
+		{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
+		{"halo3d-periodic 4x4x4, 10 x 256K", scaleFlows(first(shapes.Halo3D(4, 4, 4, true)), 10<<18)},
+		{"ring-64, 10 x 4 MiB", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
+		{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)},
+		{"alltoall-64, 10 x 64 KiB", scaleFlows(first(shapes.AllToAll(64)), 10<<16)},
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, "all", []int{64, 65536}, 10)
+		fmt.Printf("\nsurvey inside the simulation: 64 ranks, all pairs, 64 B and 64 KiB, %.1f s\n", time.Since(t0).Seconds())
+		fmt.Printf("%-32s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+		for _, app := range apps {
+			sc := placeAndSimulate(b, c, sv, app.name, app.flows, 64, 10)
+			for _, l := range []string{"block", "cyclic", "proposal"} {
+				p, s := sc.predicted[l], sc.simulated[l]
+				fmt.Printf("%-32s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+			}
+		}
+	}
+}
+
+// scaleFlows sets every flow's bytes to bytes (a shape's pattern with a
+// chosen volume; the replay sends a tenth of it in each of 10 iterations).
+func scaleFlows(flows []profile.Flow, bytes float64) []profile.Flow {
+	out := append([]profile.Flow(nil), flows...)
+	for i := range out {
+		out[i].Bytes = bytes
+	}
+	return out
+}
