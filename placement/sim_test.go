@@ -230,10 +230,7 @@ func TestSimFatTreeRatios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, app := range []struct {
-		name  string
-		flows []profile.Flow
-	}{
+	for _, app := range []simApp{
 		{"lammps-melt-64", lammps},
 		{"halo3d-4x4x4", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
 		{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)},
@@ -267,10 +264,7 @@ func BenchmarkSimFatTree(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	apps := []struct {
-		name  string
-		flows []profile.Flow
-	}{
+	apps := []simApp{
 		{"lammps-melt-64 (PML monitoring)", lammps},
 		{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
 		{"halo3d-periodic 4x4x4, 10 x 256K", scaleFlows(first(shapes.Halo3D(4, 4, 4, true)), 10<<18)},
@@ -279,16 +273,32 @@ func BenchmarkSimFatTree(b *testing.B) {
 		{"alltoall-64, 10 x 64 KiB", scaleFlows(first(shapes.AllToAll(64)), 10<<16)},
 	}
 	for b.Loop() {
-		t0 := time.Now()
-		sv := c.survey(b, "all", []int{64, 65536}, 10)
-		fmt.Printf("\nsurvey inside the simulation: 64 ranks, all pairs, 64 B and 64 KiB, %.1f s\n", time.Since(t0).Seconds())
-		fmt.Printf("%-32s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
-		for _, app := range apps {
-			sc := placeAndSimulate(b, c, sv, app.name, app.flows, 64, 10)
-			for _, l := range []string{"block", "cyclic", "proposal"} {
-				p, s := sc.predicted[l], sc.simulated[l]
-				fmt.Printf("%-32s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
-			}
+		// latmap survey's default sizes, then a bandwidth size as large as
+		// the applications' messages.
+		for _, sizes := range [][]int{{64, 64 << 10}, {64, 1 << 20}} {
+			t0 := time.Now()
+			sv := c.survey(b, "all", sizes, 10)
+			fmt.Printf("\nsurvey inside the simulation: 64 ranks, all pairs, sizes %v, %.1f s\n", sizes, time.Since(t0).Seconds())
+			simTable(b, c, sv, apps)
+		}
+	}
+}
+
+// simApp is an application matrix to replay.
+type simApp struct {
+	name  string
+	flows []profile.Flow
+}
+
+// simTable prints the predicted and simulated runs of each application
+// under block, cyclic and the proposal on survey sv.
+func simTable(b *testing.B, c *simCluster, sv string, apps []simApp) {
+	fmt.Printf("%-32s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+	for _, app := range apps {
+		sc := placeAndSimulate(b, c, sv, app.name, app.flows, 64, 10)
+		for _, l := range []string{"block", "cyclic", "proposal"} {
+			p, s := sc.predicted[l], sc.simulated[l]
+			fmt.Printf("%-32s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
 		}
 	}
 }
