@@ -366,3 +366,21 @@ func TestCalibrationFolds(t *testing.T) {
 		t.Errorf("inconsistent ranks: calibration %+v, want not folded", c)
 	}
 }
+
+// TestCantTellWeighsHeldOutError: a gain of 20% with an in-sample error
+// of 1% is worth using, unless the model calibrated on half of the ranks
+// misses the run by more than the gain (held-out error 30%).
+func TestCantTellWeighsHeldOutError(t *testing.T) {
+	for _, tc := range []struct {
+		heldOut float64
+		want    string
+	}{{0.05, placefile.VerdictUse}, {0.3, placefile.VerdictCantTell}} {
+		a := &placefile.Advice{}
+		a.Shares = &placefile.Shares{CommShare: 0.5, WaitShare: 0.1}
+		a.Calibration = &placefile.Calibration{Error: 0.01, HeldOutError: tc.heldOut, Folded: true}
+		a.Predictions = []placefile.Prediction{{Name: "current", Run: 10}, {Name: "block", Run: 10}, {Name: "cyclic", Run: 12}, {Name: "proposal", Run: 8}}
+		if got, _ := decide(a); got != tc.want {
+			t.Errorf("held-out error %.2f, gain %.2f: verdict %s, want %s", tc.heldOut, a.Gain(), got, tc.want)
+		}
+	}
+}

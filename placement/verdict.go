@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"math"
-
 	"github.com/latmap/latmap/mapper/placefile"
 )
 
@@ -23,7 +21,7 @@ func decide(a *placefile.Advice) (kind string, worth bool) {
 		}
 		return placefile.VerdictUse, true
 	}
-	if c := a.Calibration; c != nil && gain >= GainWorthIt && math.Abs(c.Error) > gain {
+	if c := a.Calibration; c != nil && gain >= GainWorthIt && c.CheckError() > gain {
 		return placefile.VerdictCantTell, false
 	}
 	switch {

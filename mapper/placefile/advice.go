@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/latmap/latmap/internal/text"
@@ -164,6 +165,22 @@ type Calibration struct {
 	// Folded is true when the factors are consistent enough to be used.
 	Folded bool   `json:"folded"`
 	Note   string `json:"note"`
+	// HeldOutError is the out-of-sample error of the folded model (0 when
+	// not folded: the raw model fitted nothing, and Error is already out
+	// of sample): the factors fitted on the even ranks and on the odd
+	// ranks each predict the current run, and this is the larger
+	// |predicted / measured - 1|. HeldOutRankError is the median over
+	// ranks of each rank's communication predicted with the other half's
+	// factors. Error itself is in sample (the factors were fitted on this
+	// run), so "Can't tell" weighs the gain against HeldOutError.
+	HeldOutError     float64 `json:"held_out_error,omitempty"`
+	HeldOutRankError float64 `json:"held_out_rank_comm_error,omitempty"`
+}
+
+// CheckError is the error the gain is weighed against: the larger of the
+// in-sample error and the held-out one.
+func (c *Calibration) CheckError() float64 {
+	return max(math.Abs(c.Error), c.HeldOutError)
 }
 
 // Shares summarise where a profiled run spent its time.

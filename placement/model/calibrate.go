@@ -61,11 +61,56 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 	if c.Folded {
 		cur := Predict("current", md, t, current, rt)
 		c.PredictedS, c.Error = cur.Run, cur.Run/measured-1
+		// Out of sample: the factors of each half of the ranks predict
+		// the run (and the other half's ranks).
+		halves, rankErr := heldOutFactors(on, off, meas)
+		if !math.IsNaN(rankErr) {
+			c.HeldOutRankError = rankErr
+		}
+		for _, f := range halves {
+			if !(f[0] > 0 && f[1] > 0) || math.IsInf(f[0]+f[1], 0) {
+				continue // a half without enough of a level to fit it
+			}
+			md.Scale = f
+			if e := math.Abs(Predict("current", md, t, current, rt).Run/measured - 1); !math.IsNaN(e) && !math.IsInf(e, 0) {
+				c.HeldOutError = math.Max(c.HeldOutError, e)
+			}
+		}
+		md.Scale = [2]float64{c.OnNode, c.OffNode}
 	}
 	if !c.Folded {
 		c.OnNode, c.OffNode = 1, 1
 	}
 	return c
+}
+
+// heldOutFactors fits the factors on the even ranks and on the odd ranks
+// (each half has ranks on every node of a block or cyclic layout), and
+// returns both pairs and the median over ranks of |predicted / measured -
+// 1| with the factors of the half the rank is not in (NaN when no rank
+// can be scored).
+func heldOutFactors(on, off, meas []float64) ([2][2]float64, float64) {
+	var halves [2][2]float64
+	var split [2][3][]float64
+	for i := range meas {
+		h := i % 2
+		split[h][0], split[h][1], split[h][2] = append(split[h][0], on[i]), append(split[h][1], off[i]), append(split[h][2], meas[i])
+	}
+	var errs []float64
+	for h := range halves {
+		a, b := fitFactors(split[h][0], split[h][1], split[h][2])
+		halves[h] = [2]float64{a, b}
+		o := split[1-h]
+		for i := range o[2] {
+			if p := a*o[0][i] + b*o[1][i]; o[2][i] > 0 && p > 0 {
+				errs = append(errs, math.Abs(p/o[2][i]-1))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return halves, math.NaN()
+	}
+	return halves, stats.Median(errs)
 }
 
 // fitFactors fits measured ~ a*on + b*off over the ranks by least squares;

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/latmap/latmap/internal/text"
@@ -36,6 +37,10 @@ func verdictText(a *placefile.Advice) string {
 	switch a.VerdictKind {
 	case placefile.VerdictCantTell:
 		c := a.Calibration
+		if c.HeldOutError > math.Abs(c.Error) {
+			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is not that sure: calibrated on half of the profile's ranks, it predicts the run of the placement the profile ran under (%.4g s measured) only within %.0f%% (%+.0f%% with all ranks, in sample). Measure it with latmap verify before you rely on it.",
+				prop.Run, ref.Run, ref.Name, pct(gain), c.MeasuredS, 100*c.HeldOutError, 100*c.Error)
+		}
 		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
 			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
 	case placefile.VerdictWillNotHelp:
@@ -153,6 +158,8 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 	fmt.Fprintf(w, "  calibration: %s", c.Note)
 	if c.Folded {
 		fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median rank off by %s", c.PredictedS, 100*c.Error, text.Percent(c.FoldedRankError))
+		fmt.Fprintf(w, "\n  out of sample: calibrated on the even or on the odd ranks, that run is predicted within %s, the other half's median rank within %s (the in-sample figures above are fitted on this run)",
+			text.Percent(c.HeldOutError), text.Percent(c.HeldOutRankError))
 	}
 	fmt.Fprintln(w)
 }
