@@ -149,7 +149,7 @@ func TestReadRefusesWhatCannotFit(t *testing.T) {
 }
 
 // TestSortKeyRowsIsStableSort checks sortKeyRows (merge of few runs, or
-// pdqsort with the row as tie-break) against a stable sort by key, on
+// a radix sort) against a stable sort by key, on
 // rows in a few ascending runs and on shuffled rows, with repeated keys.
 func TestSortKeyRowsIsStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))

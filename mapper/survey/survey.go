@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -298,8 +297,7 @@ const maxMergeRuns = 64
 // sortKeyRows sorts by key, rows in their order within a key (as a stable
 // sort would). Rows that come in a few ascending runs (a survey's leader
 // pairs, then each node's pairs; files appended one to another) are
-// merged in O(r log runs); others go to pdqsort, with the row breaking
-// ties.
+// merged in O(r log runs); others are radix sorted.
 func sortKeyRows(ord []keyRow) {
 	if len(ord) < 2 {
 		return
@@ -311,12 +309,7 @@ func sortKeyRows(ord []keyRow) {
 		}
 	}
 	if len(runs) > maxMergeRuns {
-		slices.SortFunc(ord, func(x, y keyRow) int {
-			if c := cmp.Compare(x.k, y.k); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.row, y.row)
-		})
+		radixKeyRows(ord)
 		return
 	}
 	runs = append(runs, len(ord))
@@ -333,6 +326,38 @@ func sortKeyRows(ord []keyRow) {
 			next = append(next, hi)
 		}
 		runs, src, dst = next, dst, src
+	}
+	if &src[0] != &ord[0] {
+		copy(ord, src)
+	}
+}
+
+// radixKeyRows sorts ord by key with a least-significant-digit radix sort
+// (8-bit digits, skipping those all keys share): O(r) per digit, stable,
+// so the rows of one key keep their order.
+func radixKeyRows(ord []keyRow) {
+	var hi uint64
+	for _, x := range ord {
+		hi |= x.k
+	}
+	src, dst := ord, make([]keyRow, len(ord))
+	for shift := uint(0); shift < 64 && hi>>shift != 0; shift += 8 {
+		var count [257]int
+		for _, x := range src {
+			count[(x.k>>shift)&0xff+1]++
+		}
+		if count[(src[0].k>>shift)&0xff+1] == len(src) {
+			continue // every key has this digit
+		}
+		for d := 1; d < 257; d++ {
+			count[d] += count[d-1]
+		}
+		for _, x := range src {
+			d := (x.k >> shift) & 0xff
+			dst[count[d]] = x
+			count[d]++
+		}
+		src, dst = dst, src
 	}
 	if &src[0] != &ord[0] {
 		copy(ord, src)
