@@ -125,8 +125,13 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 // calibration (each its pairwise time, raised to its node's memory or link
 // time when that is larger), and whether its node raised either.
 func (ev *Evaluator) parts(u int32) (on, off float64, bound bool) {
-	n := ev.r.node[u]
-	return ev.partsWith(u, ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n]))
+	mem, link := ev.nodeTimes(ev.r.node[u])
+	return ev.partsWith(u, mem, link)
+}
+
+// nodeTimes are node n's memory and link times.
+func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
+	return ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n])
 }
 
 // partsWith is parts with the node's memory and link times given.
@@ -145,12 +150,24 @@ func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bou
 // link or memory (not its own transfers) sets it.
 func (ev *Evaluator) Comm(u int32) (float64, bool) {
 	on, off, bound := ev.parts(u)
-	return ev.md.Scale[0]*on + ev.md.Scale[1]*off, bound
+	return ev.scaled(on, off), bound
+}
+
+// scaled is communication of on-node and off-node parts, calibrated.
+func (ev *Evaluator) scaled(on, off float64) float64 {
+	return ev.md.Scale[0]*on + ev.md.Scale[1]*off
 }
 
 // rankRun is rank u's predicted run: its fixed time plus communication.
 func (ev *Evaluator) rankRun(u int32) float64 {
-	c, _ := ev.Comm(u)
+	mem, link := ev.nodeTimes(ev.r.node[u])
+	return ev.runWith(u, mem, link)
+}
+
+// runWith is rankRun with u's node's memory and link times given.
+func (ev *Evaluator) runWith(u int32, mem, link float64) float64 {
+	on, off, _ := ev.partsWith(u, mem, link)
+	c := ev.scaled(on, off)
 	if ev.base != nil {
 		c += ev.base[u]
 	}
@@ -160,15 +177,10 @@ func (ev *Evaluator) rankRun(u int32) float64 {
 // nodeRun is the run of node n's slowest rank (0 for an empty node), with
 // the node's memory and link times computed once.
 func (ev *Evaluator) nodeRun(n int32) float64 {
-	mem, link := ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n])
+	mem, link := ev.nodeTimes(n)
 	best := 0.0
 	for _, u := range ev.n.members[n] {
-		on, off, _ := ev.partsWith(u, mem, link)
-		c := ev.md.Scale[0]*on + ev.md.Scale[1]*off
-		if ev.base != nil {
-			c += ev.base[u]
-		}
-		best = math.Max(best, c)
+		best = math.Max(best, ev.runWith(u, mem, link))
 	}
 	return best
 }

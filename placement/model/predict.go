@@ -77,7 +77,7 @@ func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) P
 		pr.PerRank[i] = v
 		if v > pr.Run || pr.SlowestRank < 0 {
 			pr.Run, pr.SlowestRank = v, int(i)
-			pair := md.Scale[0]*math.Max(ev.r.pOn[i], 0) + md.Scale[1]*math.Max(ev.r.pOff[i], 0)
+			pair := ev.scaled(math.Max(ev.r.pOn[i], 0), math.Max(ev.r.pOff[i], 0))
 			pr.Contention = c - pair
 		}
 	}

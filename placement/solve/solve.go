@@ -718,15 +718,6 @@ func (sw *swapper) moveGain(i int32, to int32, skip int32) (float64, float64) {
 	return d, abs
 }
 
-func (sw *swapper) edgeWith(i, j int32) bool {
-	for e := sw.t.Start[i]; e < sw.t.Start[i+1]; e++ {
-		if sw.t.Adj[e] == j {
-			return true
-		}
-	}
-	return false
-}
-
 // candidateGroups returns the (up to three) node or socket groups rank i
 // sends the most modelled cost to, largest first.
 func (sw *swapper) candidateGroups(i int32, sc *scratch) []groupWeight {
