@@ -20,35 +20,38 @@ func near32(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(
 
 // TestCostHandComputed checks the cost function against values worked out
 // by hand on 2 nodes x 2 sockets x 2 cores (slot = node*4 + socket*2 +
-// core) with rank r on slot r.
+// core) with rank r on slot r. A pair on one node is priced on both
+// directions (shared-memory copies take turns on the cpus), a pair on two
+// nodes on its busier direction (messages and bytes each: the network
+// moves the two directions at once).
 func TestCostHandComputed(t *testing.T) {
 	m := model.NewLevelMachine(2, 2, 2, [3]model.LinkCost{
 		model.SameSocket: {Latency: 1e-6, InvBandwidth: 1e-10}, model.SameNode: {Latency: 2e-6, InvBandwidth: 2e-10}, model.Network: {Latency: 10e-6, InvBandwidth: 1e-9}})
 	tr := mustTraffic(t, []profile.Flow{
-		{Src: 0, Dst: 1, Bytes: 100, Messages: 10}, {Src: 1, Dst: 0, Bytes: 300, Messages: 10}, // same socket: 20 msgs, 400 B
+		{Src: 0, Dst: 1, Bytes: 100, Messages: 10}, {Src: 1, Dst: 0, Bytes: 300, Messages: 12}, // same socket: 22 msgs, 400 B; busier 12, 300
 		{Src: 0, Dst: 2, Bytes: 1000, Messages: 1},  // same node, other socket
 		{Src: 3, Dst: 5, Bytes: 1e6, Messages: 100}, // other node
 	}, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
-	// (0,1): 20*1e-6 + 400*1e-10 = 2.004e-5
+	// (0,1): 22*1e-6 + 400*1e-10 = 2.204e-5
 	// (0,2): 1*2e-6 + 1000*2e-10 = 2.2e-6
-	// (3,5): 100*1e-5 + 1e6*1e-9 = 2e-3
-	want := 2.004e-5 + 2.2e-6 + 2e-3
+	// (3,5): 100*1e-5 + 1e6*1e-9 = 2e-3 (one way)
+	want := 2.204e-5 + 2.2e-6 + 2e-3
 	if got := m.Cost(tr, place); !near(got, want) {
 		t.Errorf("cost %.10g, want %.10g", got, want)
 	}
 	rt := m.RankTransfer(tr, place)
-	for r, w := range map[int]float64{0: 2.004e-5 + 2.2e-6, 1: 2.004e-5, 2: 2.2e-6, 3: 2e-3, 4: 0, 5: 2e-3} {
+	for r, w := range map[int]float64{0: 2.204e-5 + 2.2e-6, 1: 2.204e-5, 2: 2.2e-6, 3: 2e-3, 4: 0, 5: 2e-3} {
 		if !near(rt[r], w) {
 			t.Errorf("rank %d transfer %.10g, want %.10g", r, rt[r], w)
 		}
 	}
-	// Moving rank 5 next to rank 3 (swap with rank 2, slot 2... no: swap
-	// ranks 5 and 1 puts 5 on slot 1, 1 on slot 5): (3,5) becomes same
-	// node other socket 100*2e-6 + 1e6*2e-10 = 4e-4; (0,1) becomes other
-	// node 20*1e-5 + 400*1e-9 = 2.004e-4; (0,2) unchanged.
+	// Swapping ranks 5 and 1 puts 5 on slot 1 and 1 on slot 5: (3,5)
+	// becomes same node other socket 100*2e-6 + 1e6*2e-10 = 4e-4; (0,1)
+	// becomes other node, priced on the busier direction: 12*1e-5 +
+	// 300*1e-9 = 1.203e-4; (0,2) unchanged.
 	place[1], place[5] = 5, 1
-	want = 4e-4 + 2.004e-4 + 2.2e-6
+	want = 4e-4 + 1.203e-4 + 2.2e-6
 	if got := m.Cost(tr, place); !near(got, want) {
 		t.Errorf("after swap: cost %.10g, want %.10g", got, want)
 	}
@@ -273,9 +276,10 @@ func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
 		t.Errorf("bandwidth from %s, levels %+v: want fit.csv's 0.0498 GB/s", r.Bandwidth, r.Levels)
 	}
 	// Both slots are on different nodes, so every placement splits the
-	// pair: 40 messages x 6.5 us + 2 x 20 MiB / 49.8 MB/s (the node links
-	// carry the same, each alone on its node).
-	want := 40*6.5e-6 + 2*iter*size/49.8e6
+	// pair, priced on one direction (both move at once): 20 messages x
+	// 6.5 us + 20 MiB / 49.8 MB/s (the node links carry the same each way,
+	// each alone on its node).
+	want := iter*6.5e-6 + iter*size/49.8e6
 	for _, p := range r.Predictions {
 		if !near32(p.Run, want) {
 			t.Errorf("%s: predicted %.6g s, want %.6g", p.Name, p.Run, want)

@@ -39,11 +39,12 @@ func TestContentionWorkedExample(t *testing.T) {
 	}
 	S := 20.0 * (1 << 20) // bytes each way per pair
 	// Cyclic (--map-by node): ranks 0, 2 on node0; 1, 3 on node1: both
-	// pairs cross. Each rank's pairwise time: 40 messages x 20 us + 2S /
-	// 49.8 MB/s = 0.8430 s; node0 sends 2S = 41.94 MB at 36 MB/s: 1.165 s,
-	// more than the pairwise time, so every rank takes 1.165 s.
+	// pairs cross. Each rank's pairwise time, its pair's two directions at
+	// once: 20 messages x 20 us + S / 49.8 MB/s = 0.4215 s; node0 sends
+	// 2S = 41.94 MB at 36 MB/s: 1.165 s, more than the pairwise time, so
+	// every rank takes 1.165 s.
 	cyc := model.Predict("cyclic", md, tr, []int32{0, 2, 1, 3}, nil)
-	pair := 40*20e-6 + 2*S/49.8e6
+	pair := 20*20e-6 + S/49.8e6
 	link := 2 * S / 36e6
 	if !near(cyc.Run, link) || cyc.NodeBound != 4 || !near(cyc.Contention, link-pair) {
 		t.Errorf("cyclic: run %.6g (want %.6g), %d node-bound (want 4), contention %.6g (want %.6g)", cyc.Run, link, cyc.NodeBound, cyc.Contention, link-pair)
@@ -51,20 +52,21 @@ func TestContentionWorkedExample(t *testing.T) {
 	if !near(cyc.Transfer, 2*pair) {
 		t.Errorf("cyclic transfer %.6g, want %.6g", cyc.Transfer, 2*pair)
 	}
-	// Block: each pair on its node. Pairwise 40 x 4.4 us + 2S / 9.2 GB/s
-	// = 0.004735 s; node memory moves 2S at 9.2 GB/s x (2 slots / 2) =
-	// 0.004559 s: less, so the pairwise time stands.
+	// Block: each pair on its node, priced on both directions (the cpus
+	// copy): 40 x 4.4 us + 2S / 9.2 GB/s = 0.004735 s; node memory moves
+	// 2S at 9.2 GB/s x (2 slots / 2) = 0.004559 s: less, so the pairwise
+	// time stands.
 	blk := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
 	if want := 40*4.4e-6 + 2*S/9.2e9; !near(blk.Run, want) || blk.NodeBound != 0 {
 		t.Errorf("block: run %.6g, want %.6g, %d node-bound", blk.Run, want, blk.NodeBound)
 	}
-	// Without nodebw.csv the node link carries one pair's 49.8 MB/s for
-	// both directions: node0 moves 2S out and 2S in, 4S / 49.8 MB/s.
+	// Without nodebw.csv the node link carries one pair's 49.8 MB/s each
+	// way: node0 moves 2S out (and 2S in), 2S / 49.8 MB/s.
 	fb, notes := model.NewModel(m, nil, model.ModelOptions{})
 	if len(notes) != 1 || fb.NodeSource == "nodebw.csv" {
 		t.Errorf("fallback: source %q, notes %q", fb.NodeSource, notes)
 	}
-	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 4*S/49.8e6; !near(got, want) {
+	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 2*S/49.8e6; !near(got, want) {
 		t.Errorf("cyclic without nodebw.csv: %.6g, want %.6g", got, want)
 	}
 	// Without contention: the pairwise time.
@@ -95,8 +97,9 @@ func TestContentionHandComputed(t *testing.T) {
 	// receives 4e6 B at 50 MB/s: 0.08 s; sends nothing.
 	// Rank 0: pairwise 10 x 10 us + 1e6 x 1e-8 = 0.0101 s < 0.08: 0.08.
 	// Rank 1: 1e-4 + 0.03 = 0.0301 < 0.08: 0.08. Ranks 4, 5 likewise.
-	// Ranks 2, 3: on node only: 2 x 1 us + 2e5 x 1e-9 = 2.02e-4 s; node0's
-	// memory moves 2e5 B at 1 GB/s x 4/2 = 1e-4 s: less. No link term.
+	// Ranks 2, 3: on node only, both directions: 2 x 1 us + 2e5 x 1e-9 =
+	// 2.02e-4 s; node0's memory moves 2e5 B at 1 GB/s x 4/2 = 1e-4 s:
+	// less. No link term.
 	// Rank 6: silent, 0.5 s of computation. Rank 7: nothing.
 	want := []float64{0.08 + 0.1, 0.08, 2.02e-4, 2.02e-4, 0.08, 0.08, 0.5, 0}
 	for i, w := range want {

@@ -91,7 +91,7 @@ func TestRunJSON(t *testing.T) {
 func splitPairs(t *testing.T) (sv string, flows []profile.Flow, hosts []string, cpus []int) {
 	t.Helper()
 	for i := 0; i < 4; i++ {
-		flows = append(flows, profile.Flow{Src: i, Dst: i + 4, Bytes: 50e6, Messages: 20000}, profile.Flow{Src: i + 4, Dst: i, Bytes: 50e6, Messages: 20000})
+		flows = append(flows, profile.Flow{Src: i, Dst: i + 4, Bytes: 100e6, Messages: 40000}, profile.Flow{Src: i + 4, Dst: i, Bytes: 100e6, Messages: 40000})
 	}
 	return fakeSurvey(t, 2, 1, 4, testRTT, nil), flows,
 		[]string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}, []int{0, 1, 2, 3, 0, 1, 2, 3}
@@ -110,11 +110,13 @@ func TestRunProfileVerdicts(t *testing.T) {
 		want                    string
 		current                 bool
 	}{
-		// Waiting dominates but the proposal still gains 4.4%: say both,
+		// Waiting dominates but the proposal still gains 4.1%: say both,
 		// never "will not help" beside a worthwhile predicted gain. (The
 		// profile's 0.3 s of transfer per rank is what the model predicts
-		// for its split pairs: 40,000 x 6.5 us + 100 MB / 3 GB/s.)
-		{"wait dominates, gain", 1, 0.3, 3, 2, "Use the proposal: predicted run 6.02 s against 6.3 s current, 4.4% faster (slowest rank's communication 0.02 s instead of 0.3 s). A perfect interconnect would give 6 s. Beyond that, 94.3% of the time in MPI is waiting", true},
+		// for its split pairs, the busier direction between nodes: 40,000
+		// x 6.5 us + 100 MB / 3 GB/s; on one socket both directions:
+		// 80,000 x 0.25 us + 200 MB / 10 GB/s = 0.04 s.)
+		{"wait dominates, gain", 1, 0.3, 3, 2, "Use the proposal: predicted run 6.04 s against 6.3 s current, 4.1% faster (slowest rank's communication 0.04 s instead of 0.3 s). A perfect interconnect would give 6 s. Beyond that, 94.3% of the time in MPI is waiting", true},
 		{"wait dominates, no gain", 1, 0.1, 30, 20, "will not help much: 99.8% of the time in MPI is waiting", true},
 		{"little communication", 100, 0.5, 0, 0, "communication is only 0.5% of the run", true},
 		{"worth it", 0.1, 0.5, 0, 0, "Use the proposal", true},
@@ -382,5 +384,30 @@ func TestCantTellWeighsHeldOutError(t *testing.T) {
 		if got, _ := decide(a); got != tc.want {
 			t.Errorf("held-out error %.2f, gain %.2f: verdict %s, want %s", tc.heldOut, a.Gain(), got, tc.want)
 		}
+	}
+}
+
+// TestBandwidthSizeNote: a survey whose bandwidth came from 64 KiB
+// messages is flagged for an application of 1 MiB messages, with the size
+// to survey at; not for 64 KiB messages, nor when the bandwidths are not
+// measured (the caution says that) or nothing was sent.
+func TestBandwidthSizeNote(t *testing.T) {
+	m := model.NewLevelMachine(2, 1, 2, workedLevels)
+	m.Bandwidth = placefile.BandwidthFit
+	sizes := []int{64, 64 << 10}
+	big := mustTraffic(t, pairsFlows(10, 1<<20), 4)
+	note := bandwidthSizeNote(m, sizes, big)
+	if !strings.Contains(note, "up to 64K bytes") || !strings.Contains(note, "average 1M") || !strings.Contains(note, "--sizes 64,1M") {
+		t.Errorf("1 MiB messages on a 64 KiB fit: %q", note)
+	}
+	if note := bandwidthSizeNote(m, sizes, mustTraffic(t, pairsFlows(10, 64<<10), 4)); note != "" {
+		t.Errorf("64 KiB messages on a 64 KiB fit: %q, want none", note)
+	}
+	if note := bandwidthSizeNote(m, []int{64, 1 << 20}, big); note != "" {
+		t.Errorf("1 MiB messages on a 1 MiB fit: %q, want none", note)
+	}
+	m.Bandwidth = placefile.BandwidthDefaults
+	if note := bandwidthSizeNote(m, sizes, big); note != "" {
+		t.Errorf("default bandwidths: %q, want none (the verdict's caution covers it)", note)
 	}
 }

@@ -199,18 +199,19 @@ func fatTree16x4(t testing.TB) *simCluster {
 }
 
 // TestSimFatTreeRatios: on the simulated 16 x 4 fat tree, the survey
-// measured inside the simulation by latmap's own measuring core shows the
-// platform's three levels (node, leaf switch, across the top), and for a
-// real LAMMPS matrix and two shapes replayed under block, cyclic and the
-// proposal, every predicted speedup between two layouts whose simulated
-// speedup is above 1.05x is within 0.8-1.25 of the simulated one, and the
-// proposal never simulates slower than block or cyclic. The model is not
-// calibrated here (a matrix, no profile): each prediction is out of
-// sample. (Its absolute times are 2.5-3.4x the simulated ones; make
-// bench-sim prints them: not yet asserted.)
+// measured inside the simulation by latmap's own measuring core (64 B and
+// 1 MiB, the applications' message size) shows the platform's three levels
+// (node, leaf switch, across the top), and for a real LAMMPS matrix and two
+// shapes replayed under block, cyclic and the proposal, every predicted
+// speedup between two layouts whose simulated speedup is above 1.05x is
+// within 0.8-1.25 of the simulated one, each layout's predicted run (raw:
+// the model is not calibrated here, a matrix and no profile, so every
+// prediction is out of sample) is within 0.75-1.33x of the simulated one
+// where that is over 10 ms, and the proposal never simulates slower than
+// block or cyclic.
 func TestSimFatTreeRatios(t *testing.T) {
 	c := fatTree16x4(t)
-	sv := c.survey(t, "all", []int{64, 65536}, 10)
+	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +244,11 @@ func TestSimFatTreeRatios(t *testing.T) {
 				if sim > 1.05 && (pred/sim < 0.8 || pred/sim > 1.25) {
 					t.Errorf("%s: %s over %s predicted %.2fx, simulated %.2fx", app.name, y, x, pred, sim)
 				}
+			}
+		}
+		for _, l := range layouts {
+			if p, s := sc.predicted[l], sc.simulated[l]; s > 0.01 && (p/s < 0.75 || p/s > 1.33) {
+				t.Errorf("%s: %s predicted %.4f s, simulated %.4f s: %.2fx", app.name, l, p, s, p/s)
 			}
 		}
 		if p := sc.simulated["proposal"]; p > sc.simulated["block"]*(1+1e-6) || p > sc.simulated["cyclic"]*(1+1e-6) {

@@ -3,6 +3,8 @@ package text
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -35,4 +37,18 @@ func ShellJoin(args []string) string {
 		out[i] = a
 	}
 	return strings.Join(out, " ")
+}
+
+// Size writes a byte count with a binary suffix as latmap's --sizes takes
+// it: 64, 64K, 1M, 1.5M (three digits at most after the point).
+func Size(b float64) string {
+	for _, u := range []struct {
+		s string
+		v float64
+	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if b >= u.v {
+			return strconv.FormatFloat(math.Round(b/u.v*1000)/1000, 'f', -1, 64) + u.s
+		}
+	}
+	return strconv.FormatFloat(math.Round(b), 'f', -1, 64)
 }

@@ -31,3 +31,11 @@ func TestShellJoin(t *testing.T) {
 		t.Errorf("a safe argument was quoted")
 	}
 }
+
+func TestSize(t *testing.T) {
+	for b, want := range map[float64]string{64: "64", 1023: "1023", 1536.25: "1.5K", 1234567: "1.177M", 65536: "64K", 1 << 20: "1M", 1.5 * (1 << 20): "1.5M", 3 << 30: "3G"} {
+		if got := Size(b); got != want {
+			t.Errorf("Size(%g) = %q, want %q", b, got, want)
+		}
+	}
+}

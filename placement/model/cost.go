@@ -26,7 +26,7 @@ func (m *Machine) Cost(t *Traffic, place []int32) float64 {
 				for e := t.Start[i]; e < t.Start[i+1]; e++ {
 					j := t.Adj[e]
 					if int(j) > i {
-						s += m.PairCost(a, place[j], t.Msgs[e], t.Bytes[e])
+						s += m.EdgeCost(a, place[j], t, e)
 					}
 				}
 			}
@@ -48,7 +48,7 @@ func (m *Machine) RankTransfer(t *Traffic, place []int32) []float64 {
 	for i := 0; i < t.N; i++ {
 		a := place[i]
 		for e := t.Start[i]; e < t.Start[i+1]; e++ {
-			out[i] += m.PairCost(a, place[t.Adj[e]], t.Msgs[e], t.Bytes[e])
+			out[i] += m.EdgeCost(a, place[t.Adj[e]], t, e)
 		}
 	}
 	return out

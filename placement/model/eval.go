@@ -98,7 +98,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	t := ev.t
 	v := t.Adj[e]
-	c := sign * ev.md.PairCost(ev.place[u], ev.place[v], t.Msgs[e], t.Bytes[e])
+	c := sign * ev.md.EdgeCost(ev.place[u], ev.place[v], t, e)
 	nu, nv := ev.r.node[u], ev.r.node[v]
 	ev.transfer += c
 	cnt := int32(sign)

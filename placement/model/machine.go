@@ -229,6 +229,19 @@ func (m *Machine) PairCost(a, b int32, msgs, bytes float64) float64 {
 	return m.Levels[m.Level(int(a), int(b))].Cost(msgs, bytes)
 }
 
+// EdgeCost is the modelled time of t's edge e, a rank pair's traffic,
+// between slots a and b. Between two nodes it is priced on the pair's
+// busier direction: the network adapters move the two directions at once
+// over full-duplex links. On one node it is priced on both directions:
+// shared-memory copies are the cpus' work, so a rank's sends and receives
+// take turns on its cpu.
+func (m *Machine) EdgeCost(a, b int32, t *Traffic, e int32) float64 {
+	if m.Slots[a].Node == m.Slots[b].Node {
+		return m.PairCost(a, b, t.Msgs[e], t.Bytes[e])
+	}
+	return m.PairCost(a, b, t.BusyMsgs[e], t.BusyBytes[e])
+}
+
 // SurveyCostOptions set how a survey becomes link costs.
 type SurveyCostOptions struct {
 	// Bandwidth when the survey has no fit.csv; zero entries take

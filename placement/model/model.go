@@ -18,21 +18,22 @@ import (
 //	comm(i) = On * max(Pon(i), Mem(n))  + Off * max(Poff(i), Link(n))
 //
 // where n is i's node, Pon and Poff the rank's pairwise transfer time to
-// ranks on its node and on other nodes (messages*L + bytes/B per pair,
-// both directions), Mem(n) = the bytes moved between n's ranks / n's
-// memory bandwidth, and Link(n) = max(out(n)/inject(n), in(n)/eject(n),
-// (out(n)+in(n))/shared(n)) with out and in the bytes n's ranks send to
-// and receive from other nodes. The Mem term counts only for a rank with
-// traffic on its node, the Link term only for one with traffic off it.
+// ranks on its node and on other nodes (messages*L + bytes/B per pair:
+// both directions on one node, the busier direction between nodes, see
+// Machine.EdgeCost), Mem(n) = the bytes
+// moved between n's ranks / n's memory bandwidth, and Link(n) =
+// max(out(n)/inject(n), in(n)/eject(n)) with out and in the bytes n's
+// ranks send to and receive from other nodes. The Mem term counts only
+// for a rank with traffic on its node, the Link term only for one with
+// traffic off it.
 // On and Off are the calibration factors (1 until calibrated).
 type Model struct {
 	*Machine
 	// Per node, seconds per byte (0: no limit): the node's injection and
 	// ejection bandwidth measured with all its ranks sending at once
-	// (nodebw.csv), or, without that, one link that carries both
-	// directions at the pairwise bandwidth (Shared); and the node's
-	// shared-memory bandwidth.
-	InvInject, InvEject, InvShared, InvMemory []float64
+	// (nodebw.csv), or, without that, the pairwise bandwidth between
+	// nodes each way; and the node's shared-memory bandwidth.
+	InvInject, InvEject, InvMemory []float64
 	// NodeSource says where the node bandwidth came from.
 	NodeSource string
 	// Scale holds the calibration factors of on-node and off-node
@@ -56,14 +57,12 @@ type ModelOptions struct {
 
 // NewModel adds node links and memory to a machine: node bandwidths from
 // the survey's nodebw.csv rows when there are any (each host's median
-// aggregate rate as sender, and as receiver), else one link per node at
-// the pairwise bandwidth between nodes, shared by both directions (the
-// pairwise model counts both directions of a pair's traffic one after the
-// other, and the node link is taken to do the same). notes says which.
+// aggregate rate as sender, and as receiver), else one full-duplex link per
+// node at the pairwise bandwidth between nodes each way (as the pairwise
+// model moves a pair's two directions at once). notes says which.
 func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model, []string) {
 	k := len(m.Hosts)
-	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvShared: make([]float64, k),
-		InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
+	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
 	if opt.NoContention {
 		md.NodeSource = "none (--no-contention)"
 		return md, nil
@@ -97,9 +96,9 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		}
 		md.NodeSource = "pairwise bandwidth between nodes (no nodebw.csv)"
 		for n := 0; n < k; n++ {
-			md.InvShared[n] = ib
+			md.InvInject[n], md.InvEject[n] = ib, ib
 		}
-		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) for both directions together; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
+		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
 	}
 	return md, notes
 }
@@ -163,7 +162,7 @@ func Pairwise(m *Machine) *Model {
 // linkTime is node n's time to move out bytes out and in bytes in.
 func (md *Model) linkTime(n int32, out, in float64) float64 {
 	out, in = math.Max(out, 0), math.Max(in, 0)
-	return math.Max(math.Max(out*md.InvInject[n], in*md.InvEject[n]), (out+in)*md.InvShared[n])
+	return math.Max(out*md.InvInject[n], in*md.InvEject[n])
 }
 
 // memTime is node n's time to move bytes between its ranks.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/latmap/latmap/mapper/profile"
@@ -20,6 +21,12 @@ type Traffic struct {
 	// Out is the part of Bytes that rank i sends to Adj[e] (the rest it
 	// receives), for the node link model.
 	Out []float64
+	// BusyMsgs and BusyBytes are what a pair's link is priced on: the
+	// messages and the bytes of the busier direction. MPI moves the two
+	// directions of a pair at once over full-duplex links (a Sendrecv, or
+	// an Isend and Irecv pair), so an exchange of equal halves costs one
+	// half, and a one-way flow all of it.
+	BusyMsgs, BusyBytes []float64
 	// SelfFlows counts the diagonal entries that were ignored.
 	SelfFlows int
 }
@@ -32,7 +39,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 		return nil, fmt.Errorf("communication matrix has no ranks")
 	}
 	type key struct{ a, b int32 }
-	type val struct{ m, b, ab float64 } // ab: bytes from a to b
+	type val struct{ m, b, mab, ab float64 } // mab, ab: messages and bytes from a to b
 	sum := make(map[key]val, len(flows))
 	self := 0
 	for i, f := range flows {
@@ -57,6 +64,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 		v.m += f.Messages
 		v.b += f.Bytes
 		if int(a) == f.Src {
+			v.mab += f.Messages
 			v.ab += f.Bytes
 		}
 		sum[key{a, b}] = v
@@ -75,6 +83,8 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	t.Msgs = make([]float64, m)
 	t.Bytes = make([]float64, m)
 	t.Out = make([]float64, m)
+	t.BusyMsgs = make([]float64, m)
+	t.BusyBytes = make([]float64, m)
 	fill := make([]int32, n)
 	copy(fill, deg[:n])
 	for k, v := range sum {
@@ -85,6 +95,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 			if d == 1 {
 				t.Out[p] = v.b - v.ab
 			}
+			t.BusyMsgs[p], t.BusyBytes[p] = math.Max(v.mab, v.m-v.mab), math.Max(v.ab, v.b-v.ab)
 			fill[e[0]]++
 		}
 	}
@@ -108,6 +119,8 @@ func (r rowSorter) Swap(i, j int) {
 	t.Msgs[a], t.Msgs[b] = t.Msgs[b], t.Msgs[a]
 	t.Bytes[a], t.Bytes[b] = t.Bytes[b], t.Bytes[a]
 	t.Out[a], t.Out[b] = t.Out[b], t.Out[a]
+	t.BusyMsgs[a], t.BusyMsgs[b] = t.BusyMsgs[b], t.BusyMsgs[a]
+	t.BusyBytes[a], t.BusyBytes[b] = t.BusyBytes[b], t.BusyBytes[a]
 }
 
 func (t *Traffic) sortRow(i int) {

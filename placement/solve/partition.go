@@ -21,7 +21,7 @@ type pgraph struct {
 
 // subgraph builds the graph induced by the ranks in members (weights from
 // edgeWeight), numbering vertices in the order of members.
-func subgraph(t *model.Traffic, members []int32, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+func subgraph(t *model.Traffic, members []int32, edgeWeight func(t *model.Traffic, e int32) float64) *pgraph {
 	local := make(map[int32]int32, len(members))
 	for i, r := range members {
 		local[r] = int32(i)
@@ -32,7 +32,7 @@ func subgraph(t *model.Traffic, members []int32, edgeWeight func(msgs, bytes flo
 		for e := t.Start[r]; e < t.Start[r+1]; e++ {
 			if j, ok := local[t.Adj[e]]; ok {
 				g.adj = append(g.adj, j)
-				g.ew = append(g.ew, edgeWeight(t.Msgs[e], t.Bytes[e]))
+				g.ew = append(g.ew, edgeWeight(t, e))
 			}
 		}
 		g.xadj[i+1] = int32(len(g.adj))
@@ -44,13 +44,13 @@ func subgraph(t *model.Traffic, members []int32, edgeWeight func(msgs, bytes flo
 }
 
 // fullGraph is subgraph over all ranks without the map.
-func fullGraph(t *model.Traffic, edgeWeight func(msgs, bytes float64) float64) *pgraph {
+func fullGraph(t *model.Traffic, edgeWeight func(t *model.Traffic, e int32) float64) *pgraph {
 	g := &pgraph{n: t.N, vw: make([]int32, t.N), xadj: t.Start, adj: t.Adj, ew: make([]float64, len(t.Adj))}
 	for i := range g.vw {
 		g.vw[i] = 1
 	}
 	for e := range t.Adj {
-		g.ew[e] = edgeWeight(t.Msgs[e], t.Bytes[e])
+		g.ew[e] = edgeWeight(t, int32(e))
 	}
 	return g
 }

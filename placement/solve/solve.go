@@ -243,9 +243,18 @@ func parallel(workers, n int, fn func(i int)) {
 
 // levelGap is the weight of cutting traffic between level inner and
 // outer: what it costs more to send it over the outer level.
-func levelGap(outer, inner model.LinkCost) func(msgs, bytes float64) float64 {
-	return func(msgs, bytes float64) float64 {
-		return math.Max(0, outer.Cost(msgs, bytes)-inner.Cost(msgs, bytes))
+func levelGap(outer, inner model.LinkCost) func(t *model.Traffic, e int32) float64 {
+	return func(t *model.Traffic, e int32) float64 {
+		return math.Max(0, outer.Cost(t.Msgs[e], t.Bytes[e])-inner.Cost(t.Msgs[e], t.Bytes[e]))
+	}
+}
+
+// nodeGap is what rank pairs' traffic costs more between two nodes (its
+// busier direction on outer) than on one node (both directions on inner):
+// model.Machine.EdgeCost's two prices.
+func nodeGap(outer, inner model.LinkCost) func(t *model.Traffic, e int32) float64 {
+	return func(t *model.Traffic, e int32) float64 {
+		return math.Max(0, outer.Cost(t.BusyMsgs[e], t.BusyBytes[e])-inner.Cost(t.Msgs[e], t.Bytes[e]))
 	}
 }
 
@@ -261,7 +270,7 @@ func construct(m *model.Machine, t *model.Traffic, slots []int32, rng *rand.Rand
 	if intra == (model.LinkCost{}) {
 		intra = m.Levels[model.SameSocket]
 	}
-	g := fullGraph(t, levelGap(m.Levels[model.Network], intra))
+	g := fullGraph(t, nodeGap(m.Levels[model.Network], intra))
 	part := partition(g, caps, rng)
 	members := make([][]int32, len(nodes))
 	for r, p := range part {
@@ -315,8 +324,8 @@ func mapPartsToNodes(m *model.Machine, t *model.Traffic, part []int32, nodes [][
 	for i := 0; i < t.N; i++ {
 		for e := t.Start[i]; e < t.Start[i+1]; e++ {
 			if p, q := part[i], part[t.Adj[e]]; p != q {
-				qm[int(p)*k+int(q)] += t.Msgs[e]
-				qb[int(p)*k+int(q)] += t.Bytes[e]
+				qm[int(p)*k+int(q)] += t.BusyMsgs[e]
+				qb[int(p)*k+int(q)] += t.BusyBytes[e]
 			}
 		}
 	}
@@ -671,7 +680,7 @@ func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32
 	}
 	for r := int32(0); r < int32(t.N); r++ {
 		for e := t.Start[r]; e < t.Start[r+1]; e++ {
-			sw.low[r] += sw.minLink.Cost(t.Msgs[e], t.Bytes[e])
+			sw.low[r] += sw.minLink.Cost(t.BusyMsgs[e], t.BusyBytes[e])
 		}
 	}
 	sw.uniform = make([]bool, len(sw.groups))
@@ -711,7 +720,7 @@ func (sw *swapper) moveGain(i int32, to int32, skip int32) (float64, float64) {
 			continue
 		}
 		c := sw.place[k]
-		x, y := sw.m.PairCost(to, c, t.Msgs[e], t.Bytes[e]), sw.m.PairCost(from, c, t.Msgs[e], t.Bytes[e])
+		x, y := sw.m.EdgeCost(to, c, t, e), sw.m.EdgeCost(from, c, t, e)
 		d += x - y
 		abs += x + y
 	}
@@ -729,7 +738,7 @@ func (sw *swapper) candidateGroups(i int32, sc *scratch) []groupWeight {
 		if g < 0 {
 			continue
 		}
-		w := sw.m.PairCost(a, b, t.Msgs[e], t.Bytes[e])
+		w := sw.m.EdgeCost(a, b, t, e)
 		found := false
 		for x := range cand {
 			if cand[x].g == g {
@@ -825,9 +834,8 @@ type move struct {
 // onEdge is one of rank i's edges whose cost depends on the slot i moves
 // to: the neighbour's slot, the traffic, and its cost from where i sits.
 type onEdge struct {
-	k           int32
-	msgs, bytes float64
-	y           float64
+	k, e int32
+	y    float64
 }
 
 // prepareMove splits rank i's traffic for moves to the node of slot to
@@ -838,15 +846,15 @@ func (sw *swapper) prepareMove(i, to int32, sc *scratch) move {
 	var mv move
 	sc.on = sc.on[:0]
 	for e := t.Start[i]; e < t.Start[i+1]; e++ {
-		k, msgs, bytes := sw.place[t.Adj[e]], t.Msgs[e], t.Bytes[e]
-		y := sw.m.PairCost(a, k, msgs, bytes)
+		k := sw.place[t.Adj[e]]
+		y := sw.m.EdgeCost(a, k, t, e)
 		if sw.nodeUniform && sw.m.Slots[k].Node != node {
-			mv.x += sw.m.PairCost(to, k, msgs, bytes)
+			mv.x += sw.m.EdgeCost(to, k, t, e)
 			mv.y += y
 			continue
 		}
-		sc.on = append(sc.on, onEdge{k, msgs, bytes, y})
-		mv.low += sw.minLink.Cost(msgs, bytes)
+		sc.on = append(sc.on, onEdge{k, e, y})
+		mv.low += sw.minLink.Cost(t.BusyMsgs[e], t.BusyBytes[e])
 	}
 	mv.low += mv.x
 	return mv
@@ -857,7 +865,7 @@ func (sw *swapper) prepareMove(i, to int32, sc *scratch) move {
 func (sw *swapper) moveTo(mv move, s int32, sc *scratch) (float64, float64) {
 	d, abs := mv.x-mv.y, mv.x+mv.y
 	for _, o := range sc.on {
-		x := sw.m.PairCost(s, o.k, o.msgs, o.bytes)
+		x := sw.m.EdgeCost(s, o.k, sw.t, o.e)
 		d += x - o.y
 		abs += x + o.y
 	}
