@@ -262,6 +262,9 @@ func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 		if err := atomicdir.WriteJSON(filepath.Join(tmp, profile.MetaFile), meta); err != nil {
 			return err
 		}
+		if err := finishCallSites(raw, tmp); err != nil {
+			return err
+		}
 		p, err := profile.ReadProfile(tmp)
 		if err != nil {
 			return fmt.Errorf("the library's output is not a valid profile: %w", err)

@@ -28,12 +28,15 @@ type RunOptions struct {
 	// CollectivesInMatrix adds each collective's generic point-to-point
 	// equivalent to matrix.csv (see docs/profile.md).
 	CollectivesInMatrix bool
-	Window              string   // FUNC:START:END, "" for the whole run
-	Lib                 string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
-	Launcher            string   // openmpi, hydra, slurm; "" detects it
-	Command             []string // the launch command, e.g. mpirun -np 4 ./app
-	Stdin               io.Reader
-	Stdout, Stderr      io.Writer
+	// CallSites records MPI time per call site, with this many return
+	// addresses above each MPI call (0: off; at most 16).
+	CallSites      int
+	Window         string   // FUNC:START:END, "" for the whole run
+	Lib            string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
+	Launcher       string   // openmpi, hydra, slurm; "" detects it
+	Command        []string // the launch command, e.g. mpirun -np 4 ./app
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
 }
 
 // ExitError is returned when the launch command failed: Code is its exit
@@ -93,6 +96,9 @@ func (w Window) String() string { return fmt.Sprintf("%s:%d:%d", w.Func, w.Start
 func Run(ctx context.Context, opt RunOptions) error {
 	if len(opt.Command) == 0 {
 		return errors.New("no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
+	}
+	if opt.CallSites < 0 || opt.CallSites > maxCallSiteDepth {
+		return fmt.Errorf("--call-sites=%d: the depth is 1 to %d frames above each MPI call", opt.CallSites, maxCallSiteDepth)
 	}
 	lib, err := launcher.FindLibrary(opt.Lib)
 	if err != nil {
@@ -174,6 +180,10 @@ func profileEnv(opt RunOptions, lib, raw string, win Window) (env [][2]string, m
 	if opt.CollectivesInMatrix {
 		env = append(env, [2]string{"LATMAP_COLLMATRIX", "1"})
 		modes = append(modes, profile.ModeCollectivesInMatrix)
+	}
+	if opt.CallSites > 0 {
+		env = append(env, [2]string{"LATMAP_CALL_SITES", strconv.Itoa(opt.CallSites)})
+		modes = append(modes, profile.ModeCallSites)
 	}
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})

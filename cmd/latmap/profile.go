@@ -11,7 +11,7 @@ import (
 func newProfileCmd() *cobra.Command {
 	var opt interpose.RunOptions
 	cmd := &cobra.Command{
-		Use:   "profile -o DIR [--slt] [--collective-wait] [--collectives-in-matrix] [--window FUNC:START:END] -- LAUNCH COMMAND...",
+		Use:   "profile -o DIR [--slt] [--collective-wait] [--collectives-in-matrix] [--call-sites[=DEPTH]] [--window FUNC:START:END] -- LAUNCH COMMAND...",
 		Short: "profile an MPI application through the PMPI library liblatmap.so",
 		Long: `profile runs the launch command (mpirun, mpiexec or srun and the application)
 with lib/liblatmap.so loaded into every rank through LD_PRELOAD, and writes
@@ -21,7 +21,14 @@ nothing and latmap exits with the launcher's status.
 
   latmap profile -o app/ -- mpirun -np 64 ./app args
   latmap profile -o app/ --slt --collective-wait -- srun -n 64 ./app
-  latmap report app/`,
+  latmap profile -o app/ --call-sites -- mpirun -np 64 ./app
+  latmap report app/
+
+--call-sites[=DEPTH] also records where in the application each MPI call
+came from (DEPTH return addresses above the call, 1 by default; latmap's
+own frames are left out) and writes callsites.csv and sites.csv: each site
+named by function, file and line from the binary's and its libraries' debug
+information (compile with -g; without it, the object and the address).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Command = args
@@ -40,6 +47,8 @@ nothing and latmap exits with the launcher's status.
 	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time with tokens on shadow communicators (w_xxx)")
 	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "time a barrier inserted before each blocking collective (b_xxx)")
 	f.BoolVar(&opt.CollectivesInMatrix, "collectives-in-matrix", false, "add each collective's generic point-to-point equivalent to matrix.csv")
+	f.IntVar(&opt.CallSites, "call-sites", 0, "record MPI time per call site, DEPTH frames above each MPI call (--call-sites alone: 1; at most 16)")
+	f.Lookup("call-sites").NoOptDefVal = "1"
 	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")

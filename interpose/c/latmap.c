@@ -36,6 +36,7 @@ enum {
 	LM_W_UNTRANSLATABLE = 8,
 	LM_W_DISABLED_WINDOW = 16,
 	LM_W_COLL_INTER = 32,
+	LM_W_SITES_THREADS = 64,
 };
 
 static struct {
@@ -1801,6 +1802,13 @@ static void setup(int provided)
 	lm.collwait = s && !strcmp(s, "1");
 	s = getenv("LATMAP_COLLMATRIX");
 	lm.collmat = s && !strcmp(s, "1");
+	s = getenv("LATMAP_CALL_SITES");
+	if (s && atoi(s) > 0) {
+		lm.sites = atoi(s) > LM_SITE_MAXDEPTH ? LM_SITE_MAXDEPTH : atoi(s);
+		if (lm.mt)
+			g.warn |= LM_W_SITES_THREADS;
+		lm_sites_setup();
+	}
 	PMPI_Comm_group(MPI_COMM_WORLD, &g.wgroup);
 	PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
 	g.cworld = comm_build(MPI_COMM_WORLD);
@@ -1862,12 +1870,7 @@ int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided)
 
 /* ---------------------------------------------------------------- output */
 
-struct buf {
-	char *p;
-	size_t n, cap;
-};
-
-static void bprintf(struct buf *b, const char *fmt, ...)
+void bprintf(struct buf *b, const char *fmt, ...)
 {
 	for (;;) {
 		va_list ap;
@@ -2148,6 +2151,7 @@ static void write_unmeasured(FILE *f, const struct summary *s)
 				      "their traffic is not in the matrix"},
 		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
 		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
+		{LM_W_SITES_THREADS, "--call-sites under MPI_THREAD_MULTIPLE: call sites are not recorded (threads' calls would mix)"},
 	};
 	char m[256];
 	int first = 1;
@@ -2215,6 +2219,8 @@ static void write_profile(void)
 	err |= write_functions(tk);
 	err |= write_sizes(tk);
 	err |= write_pairs(tk);
+	if (lm.sites)
+		err |= lm_write_sites(tk, gather_write);
 	struct summary all;
 	reduce_summary(err, tk, &all);
 	if (lm.wrank == 0 && !all.err)

@@ -56,6 +56,7 @@ struct lm_state {
 	int enabled; /* LATMAP_PROFILE_DIR set and MPI initialised */
 	int slt, collwait;
 	int collmat;  /* --collectives-in-matrix: collectives add to collto */
+	int sites;    /* --call-sites depth (0: off) */
 	int cm_inter; /* a collective on an intercommunicator was left out */
 	int use_tsc;
 	int mt; /* MPI_THREAD_MULTIPLE granted: shared state behind lm_mu */
@@ -176,6 +177,40 @@ static inline void lm_sent(int id, uint64_t t0, MPI_Count count, MPI_Datatype dt
 	lm_pair_add(&lm.sendto, w, b, d, 0);
 	LM_UNLOCK();
 }
+
+/* Call sites (sites.c): a wrapper's snapshot of its function's counters
+ * when it started, and the entry of its call site. */
+#define LM_SITE_MAXDEPTH 16
+struct lm_site;
+struct lm_snap {
+	int id; /* -1: not recorded */
+	unsigned gen;
+	struct lm_site *site;
+	struct lm_fnstat before;
+	int depth;
+	void *pc[LM_SITE_MAXDEPTH];
+};
+void lm_sites_setup(void);
+void lm_site_enter(struct lm_snap *sn, int id, void *ra);
+void lm_site_exit(struct lm_snap *sn);
+#define LM_SITE_ENTER(fid)                                                    \
+	struct lm_snap lm_snap;                                               \
+	lm_snap.id = -1;                                                      \
+	if (__builtin_expect(lm.sites, 0))                                    \
+	lm_site_enter(&lm_snap, (fid), __builtin_return_address(0))
+#define LM_SITE_EXIT()                                \
+	do {                                          \
+		if (__builtin_expect(lm_snap.id >= 0, 0)) \
+			lm_site_exit(&lm_snap);       \
+	} while (0)
+
+/* Output rows (latmap.c). */
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *));
 
 /* Hooks in latmap.c. */
 int lm_Init(int id, int *argc, char ***argv);

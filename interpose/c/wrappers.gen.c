@@ -4,308 +4,381 @@
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Send);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Send, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ssend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Ssend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Bsend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Bsend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Rsend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Rsend(ibuf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Rsend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Isend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Isend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Issend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Issend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ibsend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Ibsend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Irsend);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Irsend, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Recv);
 	int rc = lm_recv(LM_F_Recv, t0, buf, count, datatype, source, tag, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Irecv);
 	int rc = lm_irecv(LM_F_Irecv, t0, buf, count, datatype, source, tag, comm, request);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Sendrecv);
 	int rc = lm_sendrecv(LM_F_Sendrecv, t0, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Sendrecv_replace);
 	int rc = lm_sendrecv_replace(LM_F_Sendrecv_replace, t0, buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Probe);
 	int rc = PMPI_Probe(source, tag, comm, status);
 	lm_plain(LM_F_Probe, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iprobe);
 	int rc = PMPI_Iprobe(source, tag, comm, flag, status);
 	lm_plain(LM_F_Iprobe, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Mprobe);
 	int rc = lm_Mprobe(LM_F_Mprobe, t0, source, tag, comm, message, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Improbe);
 	int rc = lm_Improbe(LM_F_Improbe, t0, source, tag, comm, flag, message, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Mrecv);
 	int rc = PMPI_Mrecv(buf, count, type, message, status);
 	lm.seen[LM_F_Mrecv] = 1;
 	lm_plain(LM_F_Mrecv, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Imrecv);
 	int rc = PMPI_Imrecv(buf, count, type, message, request);
 	lm.seen[LM_F_Imrecv] = 1;
 	lm_plain(LM_F_Imrecv, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Wait);
 	int rc = lm_Wait(LM_F_Wait, t0, request, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Waitall);
 	int rc = lm_Waitall(LM_F_Waitall, t0, count, array_of_requests, array_of_statuses);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Waitany);
 	int rc = lm_Waitany(LM_F_Waitany, t0, count, array_of_requests, index, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Waitsome);
 	int rc = lm_Waitsome(LM_F_Waitsome, t0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Test);
 	int rc = lm_Test(LM_F_Test, t0, request, flag, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Testall);
 	int rc = lm_Testall(LM_F_Testall, t0, count, array_of_requests, flag, array_of_statuses);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Testany);
 	int rc = lm_Testany(LM_F_Testany, t0, count, array_of_requests, index, flag, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Testsome);
 	int rc = lm_Testsome(LM_F_Testsome, t0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Send_init);
 	int rc = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Send_init, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Send_init, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ssend_init);
 	int rc = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Ssend_init, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Ssend_init, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Bsend_init);
 	int rc = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Bsend_init, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Bsend_init, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Rsend_init);
 	int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Rsend_init, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Rsend_init, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Recv_init);
 	int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_precv_init(LM_F_Recv_init, count, datatype, source, tag, comm, *request);
 	lm_plain(LM_F_Recv_init, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Start(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Start);
 	int rc = lm_Start(LM_F_Start, t0, request);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Startall);
 	int rc = lm_Startall(LM_F_Startall, t0, count, array_of_requests);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Request_free(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Request_free);
 	int rc = lm_Request_free(LM_F_Request_free, t0, request);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Cancel(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Cancel);
 	int rc = PMPI_Cancel(request);
 	lm_plain(LM_F_Cancel, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Barrier(MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Barrier);
 	uint64_t sy = lm_coll_pre(LM_F_Barrier, comm, 0, &t0);
 	int rc = PMPI_Barrier(comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Barrier, t0, t1, sy, 0, 0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Bcast);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast, comm, 1, &t0);
 	int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -314,12 +387,14 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Bcast(buffer, count, datatype, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce, comm, 1, &t0);
 	int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 	uint64_t t1 = lm_tick();
@@ -328,12 +403,14 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allreduce);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce, comm, 1, &t0);
 	int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -342,12 +419,14 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce_scatter);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -356,12 +435,14 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce_scatter_block);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -370,12 +451,14 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scan);
 	uint64_t sy = lm_coll_pre(LM_F_Scan, comm, 1, &t0);
 	int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -384,12 +467,14 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Exscan);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan, comm, 1, &t0);
 	int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -398,12 +483,14 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Gather);
 	uint64_t sy = lm_coll_pre(LM_F_Gather, comm, 1, &t0);
 	int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -412,12 +499,14 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Gatherv);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv, comm, 1, &t0);
 	int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -426,12 +515,14 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scatter);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter, comm, 1, &t0);
 	int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -440,12 +531,14 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scatterv);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv, comm, 1, &t0);
 	int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -454,12 +547,14 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allgather);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather, comm, 1, &t0);
 	int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -468,12 +563,14 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allgatherv);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv, comm, 1, &t0);
 	int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -482,12 +579,14 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoall);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall, comm, 1, &t0);
 	int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -496,12 +595,14 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoallv);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv, comm, 1, &t0);
 	int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -510,12 +611,14 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoallw);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw, comm, 1, &t0);
 	int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	uint64_t t1 = lm_tick();
@@ -524,12 +627,14 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Neighbor_allgather);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_allgather, comm, 1, &t0);
 	int rc = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -538,12 +643,14 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Neighbor_alltoall);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_alltoall, comm, 1, &t0);
 	int rc = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -552,23 +659,27 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ibarrier);
 	uint64_t sy = lm_coll_pre(LM_F_Ibarrier, comm, 0, &t0);
 	int rc = PMPI_Ibarrier(comm, request);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Ibarrier, t0, t1, sy, 0, 0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ibcast);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast, comm, 0, &t0);
 	int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -577,12 +688,14 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ibcast(buffer, count, datatype, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ireduce);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce, comm, 0, &t0);
 	int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -591,12 +704,14 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iallreduce);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce, comm, 0, &t0);
 	int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -605,12 +720,14 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ireduce_scatter);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -619,12 +736,14 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ireduce_scatter_block);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter_block, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -633,12 +752,14 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iscan);
 	uint64_t sy = lm_coll_pre(LM_F_Iscan, comm, 0, &t0);
 	int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -647,12 +768,14 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iexscan);
 	uint64_t sy = lm_coll_pre(LM_F_Iexscan, comm, 0, &t0);
 	int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -661,12 +784,14 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Igather);
 	uint64_t sy = lm_coll_pre(LM_F_Igather, comm, 0, &t0);
 	int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -675,12 +800,14 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Igatherv);
 	uint64_t sy = lm_coll_pre(LM_F_Igatherv, comm, 0, &t0);
 	int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -689,12 +816,14 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iscatter);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatter, comm, 0, &t0);
 	int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -703,12 +832,14 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iscatterv);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatterv, comm, 0, &t0);
 	int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -717,12 +848,14 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iallgather);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgather, comm, 0, &t0);
 	int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -731,12 +864,14 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iallgatherv);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgatherv, comm, 0, &t0);
 	int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -745,12 +880,14 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ialltoall);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoall, comm, 0, &t0);
 	int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -759,12 +896,14 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ialltoallv);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallv, comm, 0, &t0);
 	int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -773,12 +912,14 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ialltoallw);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallw, comm, 0, &t0);
 	int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 	uint64_t t1 = lm_tick();
@@ -787,414 +928,503 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 		if (__builtin_expect(lm.collmat, 0))
 			lm_cm_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 	}
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_dup);
 	int rc = PMPI_Comm_dup(comm, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_dup, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_dup_with_info);
 	int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_dup_with_info, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_split);
 	int rc = PMPI_Comm_split(comm, color, key, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_split, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_split_type);
 	int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_split_type, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_create);
 	int rc = PMPI_Comm_create(comm, group, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_create, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_create_group);
 	int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Comm_create_group, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Cart_create);
 	int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_cart);
 	lm_plain(LM_F_Cart_create, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Cart_sub);
 	int rc = PMPI_Cart_sub(comm, remain_dims, new_comm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*new_comm);
 	lm_plain(LM_F_Cart_sub, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Graph_create);
 	int rc = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_graph);
 	lm_plain(LM_F_Graph_create, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Dist_graph_create);
 	int rc = PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm);
 	lm_plain(LM_F_Dist_graph_create, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent);
 	int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_dist_graph);
 	lm_plain(LM_F_Dist_graph_create_adjacent, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Intercomm_create);
 	int rc = PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newintercomm);
 	lm_plain(LM_F_Intercomm_create, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Intercomm_merge);
 	int rc = PMPI_Intercomm_merge(intercomm, high, newintercomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newintercomm);
 	lm_plain(LM_F_Intercomm_merge, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_idup);
 	int rc = PMPI_Comm_idup(comm, newcomm, request);
 	lm_plain(LM_F_Comm_idup, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_free(MPI_Comm *comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_free);
 	lm_comm_free(*comm);
 	int rc = PMPI_Comm_free(comm);
 	lm_plain(LM_F_Comm_free, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_disconnect(MPI_Comm *comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_disconnect);
 	lm_comm_free(*comm);
 	int rc = PMPI_Comm_disconnect(comm);
 	lm_plain(LM_F_Comm_disconnect, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Type_free(MPI_Datatype *type)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Type_free);
 	lm_type_forget(*type);
 	int rc = PMPI_Type_free(type);
 	lm_plain(LM_F_Type_free, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Put);
 	int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Put] = 1;
 	lm_plain(LM_F_Put, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Get);
 	int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Get] = 1;
 	lm_plain(LM_F_Get, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Accumulate);
 	int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Accumulate] = 1;
 	lm_plain(LM_F_Accumulate, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Get_accumulate);
 	int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Get_accumulate] = 1;
 	lm_plain(LM_F_Get_accumulate, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_fence(int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_fence);
 	int rc = PMPI_Win_fence(assert, win);
 	lm.seen[LM_F_Win_fence] = 1;
 	lm_plain(LM_F_Win_fence, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Rput);
 	int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_cout, target_datatype, win, request);
 	lm.seen[LM_F_Rput] = 1;
 	lm_plain(LM_F_Rput, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Rget);
 	int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
 	lm.seen[LM_F_Rget] = 1;
 	lm_plain(LM_F_Rget, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Raccumulate);
 	int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
 	lm.seen[LM_F_Raccumulate] = 1;
 	lm_plain(LM_F_Raccumulate, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Fetch_and_op);
 	int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
 	lm.seen[LM_F_Fetch_and_op] = 1;
 	lm_plain(LM_F_Fetch_and_op, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Compare_and_swap);
 	int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
 	lm.seen[LM_F_Compare_and_swap] = 1;
 	lm_plain(LM_F_Compare_and_swap, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_lock);
 	int rc = PMPI_Win_lock(lock_type, rank, assert, win);
 	lm.seen[LM_F_Win_lock] = 1;
 	lm_plain(LM_F_Win_lock, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_unlock);
 	int rc = PMPI_Win_unlock(rank, win);
 	lm.seen[LM_F_Win_unlock] = 1;
 	lm_plain(LM_F_Win_unlock, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_lock_all);
 	int rc = PMPI_Win_lock_all(assert, win);
 	lm.seen[LM_F_Win_lock_all] = 1;
 	lm_plain(LM_F_Win_lock_all, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_unlock_all(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_unlock_all);
 	int rc = PMPI_Win_unlock_all(win);
 	lm.seen[LM_F_Win_unlock_all] = 1;
 	lm_plain(LM_F_Win_unlock_all, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_flush);
 	int rc = PMPI_Win_flush(rank, win);
 	lm.seen[LM_F_Win_flush] = 1;
 	lm_plain(LM_F_Win_flush, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_post);
 	int rc = PMPI_Win_post(group, assert, win);
 	lm.seen[LM_F_Win_post] = 1;
 	lm_plain(LM_F_Win_post, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_start);
 	int rc = PMPI_Win_start(group, assert, win);
 	lm.seen[LM_F_Win_start] = 1;
 	lm_plain(LM_F_Win_start, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_complete(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_complete);
 	int rc = PMPI_Win_complete(win);
 	lm.seen[LM_F_Win_complete] = 1;
 	lm_plain(LM_F_Win_complete, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Win_wait(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Win_wait);
 	int rc = PMPI_Win_wait(win);
 	lm.seen[LM_F_Win_wait] = 1;
 	lm_plain(LM_F_Win_wait, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Neighbor_allgatherv);
 	int rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	lm.seen[LM_F_Neighbor_allgatherv] = 1;
 	lm_plain(LM_F_Neighbor_allgatherv, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Neighbor_alltoallv);
 	int rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	lm.seen[LM_F_Neighbor_alltoallv] = 1;
 	lm_plain(LM_F_Neighbor_alltoallv, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Neighbor_alltoallw);
 	int rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	lm.seen[LM_F_Neighbor_alltoallw] = 1;
 	lm_plain(LM_F_Neighbor_alltoallw, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ineighbor_allgather);
 	int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	lm.seen[LM_F_Ineighbor_allgather] = 1;
 	lm_plain(LM_F_Ineighbor_allgather, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ineighbor_alltoall);
 	int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	lm.seen[LM_F_Ineighbor_alltoall] = 1;
 	lm_plain(LM_F_Ineighbor_alltoall, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_spawn);
 	int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
 	lm.seen[LM_F_Comm_spawn] = 1;
 	lm_plain(LM_F_Comm_spawn, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_accept);
 	int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
 	lm.seen[LM_F_Comm_accept] = 1;
 	lm_plain(LM_F_Comm_accept, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_connect);
 	int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
 	lm.seen[LM_F_Comm_connect] = 1;
 	lm_plain(LM_F_Comm_connect, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1217,8 +1447,10 @@ int MPI_Finalize(void)
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Send_c);
 	int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Send_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1228,8 +1460,10 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ssend_c);
 	int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Ssend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1239,8 +1473,10 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Bsend_c);
 	int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Bsend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1250,8 +1486,10 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Rsend_c);
 	int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Rsend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1261,8 +1499,10 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Isend_c);
 	int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Isend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1272,8 +1512,10 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Issend_c);
 	int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Issend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1283,8 +1525,10 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ibsend_c);
 	int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Ibsend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1294,8 +1538,10 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Irsend_c);
 	int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Irsend_c, t0, count, datatype, dest, comm);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1305,11 +1551,13 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Recv_c);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
 	int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
 	lm_recv_done(LM_F_Recv_c, t0, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1319,10 +1567,12 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Irecv_c);
 	int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_irecv_track(LM_F_Irecv_c, comm, source, tag, *request);
 	lm_plain(LM_F_Irecv_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1332,11 +1582,13 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Sendrecv_c);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
 	int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
 	lm_sendrecv_done(LM_F_Sendrecv_c, t0, sendcount, sendtype, dest, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1346,11 +1598,13 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Sendrecv_replace_c);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
 	int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
 	lm_sendrecv_done(LM_F_Sendrecv_replace_c, t0, count, datatype, dest, comm, status);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1360,10 +1614,12 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
 int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Send_init_c);
 	int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Send_init_c, count, datatype, dest, tag, comm, *request);
 	lm_plain(LM_F_Send_init_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1373,10 +1629,12 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Recv_init_c);
 	int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_precv_init(LM_F_Recv_init_c, count, datatype, source, tag, comm, *request);
 	lm_plain(LM_F_Recv_init_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1386,11 +1644,13 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Bcast_c);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast_c, comm, 1, &t0);
 	int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Bcast_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1400,11 +1660,13 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Ibcast_c);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast_c, comm, 0, &t0);
 	int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Ibcast_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0, ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1414,11 +1676,13 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce_c);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Reduce_c, t0, t1, sy, (int64_t)count * TS(datatype), ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1428,11 +1692,13 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allreduce_c);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce_c, comm, 1, &t0);
 	int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Allreduce_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1442,11 +1708,13 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Iallreduce_c);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce_c, comm, 0, &t0);
 	int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Iallreduce_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1456,11 +1724,13 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Gather_c);
 	uint64_t sy = lm_coll_pre(LM_F_Gather_c, comm, 1, &t0);
 	int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Gather_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1470,11 +1740,13 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Gatherv_c);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv_c, comm, 1, &t0);
 	int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Gatherv_c, t0, t1, sy, INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype), ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1484,11 +1756,13 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scatter_c);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter_c, comm, 1, &t0);
 	int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Scatter_c, t0, t1, sy, ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1498,11 +1772,13 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scatterv_c);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv_c, comm, 1, &t0);
 	int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Scatterv_c, t0, t1, sy, ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0, INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1512,11 +1788,13 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allgather_c);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather_c, comm, 1, &t0);
 	int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Allgather_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1526,11 +1804,13 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Allgatherv_c);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv_c, comm, 1, &t0);
 	int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Allgatherv_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1540,11 +1820,13 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoall_c);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall_c, comm, 1, &t0);
 	int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Alltoall_c, t0, t1, sy, INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype), (int64_t)recvcount * CS(comm) * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1554,11 +1836,13 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoallv_c);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Alltoallv_c, t0, t1, sy, INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype), SUM(recvcounts, comm) * TS(recvtype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1568,11 +1852,13 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Alltoallw_c);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Alltoallw_c, t0, t1, sy, INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm), SUMW(recvcounts, recvtypes, comm));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1582,11 +1868,13 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce_scatter_block_c);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Reduce_scatter_block_c, t0, t1, sy, (int64_t)recvcount * CS(comm) * TS(datatype), (int64_t)recvcount * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1596,11 +1884,13 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Reduce_scatter_c);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Reduce_scatter_c, t0, t1, sy, SUM(recvcounts, comm) * TS(datatype), (int64_t)MINE(recvcounts, comm) * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1610,11 +1900,13 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Scan_c);
 	uint64_t sy = lm_coll_pre(LM_F_Scan_c, comm, 1, &t0);
 	int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Scan_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1624,11 +1916,13 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Exscan_c);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan_c, comm, 1, &t0);
 	int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
 	if (lm.on)
 		lm_coll(LM_F_Exscan_c, t0, t1, sy, (int64_t)count * TS(datatype), (int64_t)count * TS(datatype));
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1638,9 +1932,11 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Put_c);
 	int rc = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Put_c] = 1;
 	lm_plain(LM_F_Put_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1650,9 +1946,11 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Get_c);
 	int rc = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Get_c] = 1;
 	lm_plain(LM_F_Get_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 
@@ -1662,9 +1960,11 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
 int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Accumulate_c);
 	int rc = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Accumulate_c] = 1;
 	lm_plain(LM_F_Accumulate_c, t0);
+	LM_SITE_EXIT();
 	return rc;
 }
 

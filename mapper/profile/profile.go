@@ -19,6 +19,10 @@ const (
 	FunctionsFile = "functions.csv"
 	MatrixFile    = "matrix.csv"
 	SizesFile     = "sizes.csv"
+	// CallSitesFile and SitesFile are written with --call-sites: MPI time
+	// per rank, call site and function, and each site's frames.
+	CallSitesFile = "callsites.csv"
+	SitesFile     = "sites.csv"
 )
 
 // Modes a profile was taken in (meta.json's "modes").
@@ -27,6 +31,7 @@ const (
 	ModeSLT                 = "slt"             // send-late time with tokens (late_s)
 	ModeCollectiveWait      = "collective-wait" // a timed barrier before each collective (sync_s)
 	ModeCollectivesInMatrix = "collectives-in-matrix"
+	ModeCallSites           = "call-sites" // MPI time per call site (callsites.csv, sites.csv)
 )
 
 // Meta is the profile directory's meta.json.
@@ -101,6 +106,53 @@ type SizeBin struct {
 	Time     float64 `csv:"time_s"`
 }
 
+// CallSite is one row of callsites.csv: one rank's calls of one MPI
+// function from one call site (Site indexes sites.csv).
+type CallSite struct {
+	Rank      int     `csv:"rank"`
+	Site      int     `csv:"site"`
+	Function  string  `csv:"function"`
+	Calls     int64   `csv:"calls"`
+	Time      float64 `csv:"time_s"`
+	Late      float64 `csv:"late_s"`
+	Sync      float64 `csv:"sync_s"`
+	BytesSent int64   `csv:"bytes_sent"`
+	BytesRecv int64   `csv:"bytes_recv"`
+}
+
+// MPITime is the call site's time in MPI: transfer, send-late and
+// collective wait.
+func (c CallSite) MPITime() float64 { return c.Time + c.Late + c.Sync }
+
+// SiteFrame is one row of sites.csv: frame Frame (0: the caller of the MPI
+// function, 1: its caller, ...) of call site Site. Function, File and Line
+// come from the object's symbols and DWARF; File and Line are empty and 0
+// without debug information, Function is empty when no symbol covers the
+// address. Object and Offset (the address in the object file's virtual
+// addresses) are always there.
+type SiteFrame struct {
+	Site     int    `csv:"site"`
+	Frame    int    `csv:"frame"`
+	Function string `csv:"function"`
+	File     string `csv:"file"`
+	Line     int    `csv:"line"`
+	Object   string `csv:"object"`
+	Offset   string `csv:"offset"`
+}
+
+// Where is the frame in words: function (file:line), or the object and
+// offset when nothing better is known.
+func (f SiteFrame) Where() string {
+	fn := f.Function
+	if fn == "" {
+		fn = filepath.Base(f.Object) + "+" + f.Offset
+	}
+	if f.File == "" {
+		return fn + " (no debug info)"
+	}
+	return fmt.Sprintf("%s (%s:%d)", fn, f.File, f.Line)
+}
+
 // Profile is a profile directory in memory.
 type Profile struct {
 	Meta      Meta
@@ -108,6 +160,10 @@ type Profile struct {
 	Functions []Function
 	Matrix    []Transfer
 	Sizes     []SizeBin
+	// CallSites and Sites are empty unless the profile was taken with
+	// --call-sites.
+	CallSites []CallSite
+	Sites     []SiteFrame
 }
 
 // IsDir reports whether path is a profile directory (it holds meta.json
@@ -140,6 +196,8 @@ func ReadProfile(dir string) (*Profile, error) {
 		{FunctionsFile, &p.Functions, false},
 		{MatrixFile, &p.Matrix, false},
 		{SizesFile, &p.Sizes, true},
+		{CallSitesFile, &p.CallSites, true},
+		{SitesFile, &p.Sites, true},
 	} {
 		fh, err := os.Open(filepath.Join(dir, f.name))
 		if err != nil {

@@ -176,10 +176,11 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 		return nil
 	}
 	w.WriteString("\tuint64_t t0 = lm_tick();\n")
+	fmt.Fprintf(w, "\tLM_SITE_ENTER(%s);\n", c.id)
 	if err := c.body(w, hooks); err != nil {
 		return err
 	}
-	w.WriteString("\treturn rc;\n}\n\n")
+	w.WriteString("\tLM_SITE_EXIT();\n\treturn rc;\n}\n\n")
 	return nil
 }
 

@@ -1,0 +1,259 @@
+/*
+ * sites.c: call sites (latmap profile --call-sites[=DEPTH]).
+ *
+ * Each wrapper notes its caller's return address when it starts
+ * (LM_SITE_ENTER) and, when it ends (LM_SITE_EXIT), adds what the call
+ * added to its function's counters (calls, ticks, late, sync, bytes) to the
+ * entry of its call site: the chain of DEPTH return addresses above the
+ * MPI call, latmap's own frames (the Fortran bindings) left out. Depth 1
+ * from C reads one return address (__builtin_return_address); deeper
+ * chains, and calls through latmap's Fortran bindings, walk the stack
+ * with backtrace(3). Nothing is symbolized here: at MPI_Finalize each
+ * address is written as the object it lies in and its offset in that file
+ * (from /proc/self/maps), which latmap symbolizes after the run.
+ *
+ * Under MPI_THREAD_MULTIPLE call sites are not recorded (the counters'
+ * differences would mix threads); library.json says so.
+ */
+#define _GNU_SOURCE
+#include <execinfo.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latmap.h"
+
+struct lm_site {
+	int id, depth; /* id -1: empty slot */
+	void *pc[LM_SITE_MAXDEPTH];
+	struct lm_fnstat st;
+};
+
+static struct {
+	struct lm_site *t;
+	int cap, n;
+	unsigned gen;               /* bumped when the table moves */
+	uintptr_t self_lo, self_hi; /* latmap's own text */
+} S;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t me = (uintptr_t)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+		if (me >= lo && me < hi) {
+			/* All of the object's loads: its text may be split. */
+			uintptr_t a = UINTPTR_MAX, b = 0;
+			for (int j = 0; j < info->dlpi_phnum; j++) {
+				const ElfW(Phdr) *q = &info->dlpi_phdr[j];
+				if (q->p_type != PT_LOAD)
+					continue;
+				uintptr_t l = info->dlpi_addr + q->p_vaddr;
+				if (l < a)
+					a = l;
+				if (l + q->p_memsz > b)
+					b = l + q->p_memsz;
+			}
+			S.self_lo = a;
+			S.self_hi = b;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void lm_sites_setup(void)
+{
+	dl_iterate_phdr(find_self, (void *)(uintptr_t)lm_sites_setup);
+	/* backtrace loads its unwinder on first use: not inside a timed call. */
+	void *pcs[4];
+	backtrace(pcs, 4);
+	S.cap = 256;
+	S.t = malloc(sizeof *S.t * (size_t)S.cap);
+	if (!S.t)
+		abort();
+	for (int i = 0; i < S.cap; i++)
+		S.t[i].id = -1;
+}
+
+static inline int in_self(void *pc)
+{
+	return (uintptr_t)pc >= S.self_lo && (uintptr_t)pc < S.self_hi;
+}
+
+static uint64_t site_hash(int id, void *const *pc, int depth)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)id;
+	for (int i = 0; i < depth; i++) {
+		h ^= (uint64_t)(uintptr_t)pc[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 33;
+	}
+	return h;
+}
+
+static struct lm_site *site_slot(struct lm_site *t, int cap, int id, void *const *pc, int depth)
+{
+	uint64_t h = site_hash(id, pc, depth);
+	for (int i = (int)(h & (uint64_t)(cap - 1));; i = (i + 1) & (cap - 1)) {
+		struct lm_site *s = &t[i];
+		if (s->id < 0)
+			return s;
+		if (s->id == id && s->depth == depth && !memcmp(s->pc, pc, sizeof(void *) * (size_t)depth))
+			return s;
+	}
+}
+
+static void grow(void)
+{
+	int cap = S.cap * 2;
+	struct lm_site *t = malloc(sizeof *t * (size_t)cap);
+	if (!t)
+		abort();
+	for (int i = 0; i < cap; i++)
+		t[i].id = -1;
+	for (int i = 0; i < S.cap; i++)
+		if (S.t[i].id >= 0)
+			*site_slot(t, cap, S.t[i].id, S.t[i].pc, S.t[i].depth) = S.t[i];
+	free(S.t);
+	S.t = t;
+	S.cap = cap;
+	S.gen++;
+}
+
+void lm_site_enter(struct lm_snap *sn, int id, void *ra)
+{
+	if (!lm.on || lm.mt)
+		return;
+	void *pc[LM_SITE_MAXDEPTH];
+	int depth = 0;
+	if (lm.sites == 1 && !in_self(ra)) {
+		pc[0] = ra;
+		depth = 1;
+	} else {
+		/* Frames: this function, the wrapper, latmap's Fortran binding
+		   if any, then the caller's. */
+		void *bt[LM_SITE_MAXDEPTH + 8];
+		int n = backtrace(bt, LM_SITE_MAXDEPTH + 8), k = 0;
+		while (k < n && in_self(bt[k]))
+			k++;
+		for (; k < n && depth < lm.sites; k++)
+			pc[depth++] = bt[k];
+	}
+	struct lm_site *s = site_slot(S.t, S.cap, id, pc, depth);
+	if (s->id < 0) {
+		if (2 * (S.n + 1) > S.cap) {
+			grow();
+			s = site_slot(S.t, S.cap, id, pc, depth);
+		}
+		s->id = id;
+		s->depth = depth;
+		memcpy(s->pc, pc, sizeof(void *) * (size_t)depth);
+		memset(&s->st, 0, sizeof s->st);
+		S.n++;
+	}
+	sn->id = id;
+	sn->site = s;
+	sn->gen = S.gen;
+	sn->depth = depth;
+	memcpy(sn->pc, pc, sizeof(void *) * (size_t)depth);
+	sn->before = lm.fn[id];
+}
+
+void lm_site_exit(struct lm_snap *sn)
+{
+	/* The table may have moved since enter (a nested call grew it): then
+	   find the entry again by its key. */
+	struct lm_fnstat *a = &lm.fn[sn->id], *b = &sn->before;
+	struct lm_site *s = sn->gen == S.gen ? sn->site : site_slot(S.t, S.cap, sn->id, sn->pc, sn->depth);
+	s->st.calls += a->calls - b->calls;
+	s->st.ticks += a->ticks - b->ticks;
+	s->st.late += a->late - b->late;
+	s->st.sync += a->sync - b->sync;
+	s->st.bsent += a->bsent - b->bsent;
+	s->st.brecv += a->brecv - b->brecv;
+	s->st.rsent += a->rsent - b->rsent;
+	s->st.rrecv += a->rrecv - b->rrecv;
+}
+
+/* A mapping of /proc/self/maps: where a file is mapped and from which
+ * offset. */
+struct lm_map {
+	uintptr_t lo, hi, off;
+	char path[512];
+};
+
+static int read_maps(struct lm_map **out)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return 0;
+	int n = 0, cap = 64;
+	struct lm_map *m = malloc(sizeof *m * (size_t)cap);
+	char line[1024];
+	while (m && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi, off;
+		char perm[8], path[512] = "";
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511[^\n]", &lo, &hi, perm, &off, path) < 4 || perm[2] != 'x')
+			continue;
+		if (n == cap) {
+			cap *= 2;
+			m = realloc(m, sizeof *m * (size_t)cap);
+			if (!m)
+				break;
+		}
+		m[n].lo = lo;
+		m[n].hi = hi;
+		m[n].off = off;
+		snprintf(m[n].path, sizeof m[n].path, "%s", path);
+		n++;
+	}
+	fclose(f);
+	*out = m;
+	return m ? n : 0;
+}
+
+/* frame writes one return address as object+0xfileoffset (a quoted CSV
+ * field part; commas and quotes in paths are left out). */
+static void frame(struct buf *b, struct lm_map *m, int n, void *pc)
+{
+	uintptr_t a = (uintptr_t)pc;
+	for (int i = 0; i < n; i++)
+		if (a >= m[i].lo && a < m[i].hi && m[i].path[0] == '/') {
+			char p[512];
+			int k = 0;
+			for (const char *s = m[i].path; *s && k < (int)sizeof p - 1; s++)
+				if (*s != ',' && *s != '"' && *s != ';')
+					p[k++] = *s;
+			p[k] = 0;
+			bprintf(b, "%s+0x%lx", p, (unsigned long)(a - m[i].lo + m[i].off));
+			return;
+		}
+	bprintf(b, "?+0x%lx", (unsigned long)a);
+}
+
+int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *))
+{
+	struct buf b = {0};
+	struct lm_map *m = NULL;
+	int nm = S.n ? read_maps(&m) : 0;
+	for (int i = 0; i < S.cap && S.t; i++) {
+		struct lm_site *s = &S.t[i];
+		if (s->id < 0 || !s->st.calls)
+			continue;
+		bprintf(&b, "%d,%s,\"", lm.wrank, lm_fn_names[s->id]);
+		for (int k = 0; k < s->depth; k++) {
+			if (k)
+				bprintf(&b, ";");
+			frame(&b, m, nm, s->pc[k]);
+		}
+		bprintf(&b, "\",%llu,%.9g,%.9g,%.9g,%lld,%lld\n", (unsigned long long)s->st.calls, (double)s->st.ticks * tk,
+			(double)s->st.late * tk, (double)s->st.sync * tk, (long long)s->st.bsent, (long long)s->st.brecv);
+	}
+	free(m);
+	return gather(&b, "callsites.csv", "rank,function,stack,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv\n");
+}
