@@ -246,3 +246,34 @@ func fmtList(v []float64) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// BenchmarkCallSitesOverhead prints what liblatmap.so adds to a cheap MPI
+// call in basic mode and with --call-sites=1, by the same loops as
+// BenchmarkCallOverhead (MPI_Send to MPI_PROC_NULL; MPI_Irecv + MPI_Wait
+// from it), the three variants alternated 5 times, medians: issue 20's
+// target is call sites at most twice basic mode's addition.
+func BenchmarkCallSitesOverhead(b *testing.B) {
+	testutil.RequireMPI(b)
+	lib := testutil.InterposeLib(b)
+	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
+	runs := map[string]map[string][]float64{"bare": {}, "basic": {}, "sites": {}}
+	for i := 0; i < 5; i++ {
+		for _, v := range []struct {
+			name, lib string
+			env       []string
+		}{{"bare", "", nil}, {"basic", lib, nil}, {"sites", lib, []string{"LATMAP_CALL_SITES=1"}}} {
+			for k, x := range runOverheadEnv(b, prog, v.lib, v.env, 1, 2000000, 9) {
+				runs[v.name][k] = append(runs[v.name][k], x)
+			}
+		}
+	}
+	med := func(v, k string) float64 { return stats.Median(runs[v][k]) }
+	send, sendS := med("basic", "send_ns")-med("bare", "send_ns"), med("sites", "send_ns")-med("bare", "send_ns")
+	iw, iwS := (med("basic", "irecvwait_ns")-med("bare", "irecvwait_ns"))/2, (med("sites", "irecvwait_ns")-med("bare", "irecvwait_ns"))/2
+	b.ReportMetric(send, "basic-added-send-ns/call")
+	b.ReportMetric(sendS, "sites-added-send-ns/call")
+	b.ReportMetric(iw, "basic-added-irecv+wait-ns/call")
+	b.ReportMetric(iwS, "sites-added-irecv+wait-ns/call")
+	fmt.Fprintf(os.Stderr, "call sites overhead: MPI_Send(PROC_NULL) bare %.1f ns, basic +%.1f, --call-sites=1 +%.1f (%.2fx basic); Irecv+Wait per call basic +%.1f, --call-sites=1 +%.1f (%.2fx)\n",
+		med("bare", "send_ns"), send, sendS, sendS/send, iw, iwS, iwS/iw)
+}

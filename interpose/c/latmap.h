@@ -190,9 +190,10 @@ struct lm_snap {
 	int depth;
 	void *pc[LM_SITE_MAXDEPTH];
 };
-void lm_sites_setup(void);
-void lm_site_enter(struct lm_snap *sn, int id, void *ra);
-void lm_site_exit(struct lm_snap *sn);
+#define LM_HIDDEN __attribute__((visibility("hidden")))
+void lm_sites_setup(void) LM_HIDDEN;
+void lm_site_enter(struct lm_snap *sn, int id, void *ra) LM_HIDDEN;
+void lm_site_exit(struct lm_snap *sn) LM_HIDDEN;
 #define LM_SITE_ENTER(fid)                                                    \
 	struct lm_snap lm_snap;                                               \
 	lm_snap.id = -1;                                                      \

@@ -34,6 +34,7 @@ static struct {
 	struct lm_site *t;
 	int cap, n;
 	unsigned gen;               /* bumped when the table moves */
+	struct lm_site *last[LM_NFN]; /* per function, its last depth-1 site */
 	uintptr_t self_lo, self_hi; /* latmap's own text */
 } S;
 
@@ -123,6 +124,7 @@ static void grow(void)
 	S.t = t;
 	S.cap = cap;
 	S.gen++;
+	memset(S.last, 0, sizeof S.last);
 }
 
 void lm_site_enter(struct lm_snap *sn, int id, void *ra)
@@ -132,6 +134,18 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 	void *pc[LM_SITE_MAXDEPTH];
 	int depth = 0;
 	if (lm.sites == 1 && !in_self(ra)) {
+		/* The common case, a loop calling from one place: the last
+		   site of this function. */
+		struct lm_site *l = S.last[id];
+		if (l && l->pc[0] == ra) {
+			sn->id = id;
+			sn->site = l;
+			sn->gen = S.gen;
+			sn->depth = 1;
+			sn->pc[0] = ra;
+			sn->before = lm.fn[id];
+			return;
+		}
 		pc[0] = ra;
 		depth = 1;
 	} else {
@@ -156,6 +170,8 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 		memset(&s->st, 0, sizeof s->st);
 		S.n++;
 	}
+	if (depth == 1)
+		S.last[id] = s;
 	sn->id = id;
 	sn->site = s;
 	sn->gen = S.gen;
