@@ -2,6 +2,8 @@ package interpose_test
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/plots/report"
 )
 
 // siteLines finds the lines of the SITE:name markers in a source file.
@@ -95,6 +98,16 @@ func TestCallSites(t *testing.T) {
 		}
 		if c.Calls != w.calls || c.BytesSent != w.sent || c.BytesRecv != w.recvd || c.Time <= 0 {
 			t.Errorf("%+v: %d calls, %d bytes sent, %d received, %g s; want %d, %d, %d, > 0", w.k, c.Calls, c.BytesSent, c.BytesRecv, c.Time, w.calls, w.sent, w.recvd)
+		}
+	}
+	// latmap report names the sites with their lines.
+	var rep bytes.Buffer
+	if err := report.Report(&rep, p, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Call sites: the", fmt.Sprintf("callsites.c:%d)", lines["helper"]), fmt.Sprintf("callsites_lib.c:%d)", libLines["lib"])} {
+		if !strings.Contains(rep.String(), w) {
+			t.Errorf("latmap report does not say %q:\n%s", w, rep.String())
 		}
 	}
 	// The sites add up to functions.csv.

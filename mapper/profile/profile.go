@@ -291,3 +291,59 @@ func (p *Profile) OrderedFunctions(v func(f *Function) float64) []string {
 // TotalTime is the whole time spent in the function: transfer, send-late
 // and collective wait.
 func (f *Function) TotalTime() float64 { return f.Time + f.Late + f.Sync }
+
+// SiteTotal is one call site's calls of one function summed over ranks.
+type SiteTotal struct {
+	Site     int
+	Function string
+	// Where is the site's innermost frame in words (SiteFrame.Where).
+	Where                string
+	Ranks                int
+	Calls                int64
+	MPITime, Late, Sync  float64
+	BytesSent, BytesRecv int64
+}
+
+// TopCallSites sums callsites.csv over ranks per call site and function
+// and returns the n with the most MPI time (all for n <= 0), most first.
+func (p *Profile) TopCallSites(n int) []SiteTotal {
+	where := map[int]string{}
+	for _, f := range p.Sites {
+		if f.Frame == 0 {
+			where[f.Site] = f.Where()
+		}
+	}
+	type key struct {
+		site int
+		fn   string
+	}
+	idx := map[key]int{}
+	var out []SiteTotal
+	for _, c := range p.CallSites {
+		k := key{c.Site, c.Function}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, SiteTotal{Site: c.Site, Function: c.Function, Where: where[c.Site]})
+		}
+		t := &out[i]
+		t.Ranks++
+		t.Calls += c.Calls
+		t.MPITime += c.MPITime()
+		t.Late += c.Late
+		t.Sync += c.Sync
+		t.BytesSent += c.BytesSent
+		t.BytesRecv += c.BytesRecv
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].MPITime != out[j].MPITime {
+			return out[i].MPITime > out[j].MPITime
+		}
+		return out[i].Site < out[j].Site
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}

@@ -72,7 +72,30 @@ func Report(w io.Writer, p *profile.Profile, opt Options) error {
 		}
 	}
 	legend(w, slt, cw, p.HasMode(profile.ModeCollectivesInMatrix))
+	callSites(w, p, opt)
 	return summary(w, p, opt)
+}
+
+// callSites prints the call sites with the most MPI time (a profile taken
+// with --call-sites), summed over ranks.
+func callSites(w io.Writer, p *profile.Profile, opt Options) {
+	top := p.TopCallSites(opt.Top * 2)
+	if len(top) == 0 {
+		return
+	}
+	var mpi float64
+	for i := range p.Functions {
+		mpi += p.Functions[i].TotalTime()
+	}
+	fmt.Fprintf(w, "Call sites: the %d with the most MPI time, summed over ranks\n", len(top))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "site\tfunction\tMPI time (s)\tof MPI\tcalls\tranks\tKbytes sent\tKbytes received\t where\t")
+	for _, s := range top {
+		fmt.Fprintf(tw, "%d\t%s\t%.4g\t%s\t%d\t%d\t%.1f\t%.1f\t %s\t\n", s.Site, s.Function, s.MPITime, pct(s.MPITime, mpi), s.Calls, s.Ranks,
+			float64(s.BytesSent)/1024, float64(s.BytesRecv)/1024, s.Where)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
 }
 
 func table(w io.Writer, title string, p *profile.Profile, idx map[int]map[string]*profile.Function, cols []column, vf string, comput bool) error {
