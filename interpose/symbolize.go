@@ -52,47 +52,9 @@ func parseRawFrame(s string) (rawFrame, error) {
 // writes callsites.csv and sites.csv into dir. It does nothing when the
 // run recorded no call sites.
 func finishCallSites(raw, dir string) error {
-	f, err := os.Open(filepath.Join(raw, rawCallSitesFile))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
+	raws, err := readRawCallSites(filepath.Join(raw, rawCallSitesFile))
+	if err != nil || raws == nil {
 		return err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = 9
-	if _, err := r.Read(); err != nil {
-		return fmt.Errorf("%s: %w", rawCallSitesFile, err)
-	}
-	type rawRow struct {
-		stack string
-		c     profile.CallSite
-	}
-	var raws []rawRow
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", rawCallSitesFile, err)
-		}
-		c := profile.CallSite{Function: rec[1]}
-		var errs [7]error
-		c.Rank, errs[0] = strconv.Atoi(rec[0])
-		c.Calls, errs[1] = strconv.ParseInt(rec[3], 10, 64)
-		c.Time, errs[2] = strconv.ParseFloat(rec[4], 64)
-		c.Late, errs[3] = strconv.ParseFloat(rec[5], 64)
-		c.Sync, errs[4] = strconv.ParseFloat(rec[6], 64)
-		c.BytesSent, errs[5] = strconv.ParseInt(rec[7], 10, 64)
-		c.BytesRecv, errs[6] = strconv.ParseInt(rec[8], 10, 64)
-		for _, e := range errs {
-			if e != nil {
-				return fmt.Errorf("%s line %d: %w", rawCallSitesFile, line, e)
-			}
-		}
-		raws = append(raws, rawRow{rec[2], c})
 	}
 	// Sites are numbered in the order of their stacks' text: the same
 	// profile gives the same numbers.
@@ -139,6 +101,56 @@ func finishCallSites(raw, dir string) error {
 		return err
 	}
 	return atomicdir.CreateFile(filepath.Join(dir, profile.SitesFile), func(w io.Writer) error { return gocsv.Marshal(frames, w) })
+}
+
+// rawRow is one row of the raw callsites.csv: its stack text and counters.
+type rawRow struct {
+	stack string
+	c     profile.CallSite
+}
+
+// readRawCallSites reads the raw callsites.csv at path (nil when the run
+// recorded no call sites).
+func readRawCallSites(path string) ([]rawRow, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = 9
+	if _, err := r.Read(); err != nil {
+		return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
+	}
+	var raws []rawRow
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
+		}
+		c := profile.CallSite{Function: rec[1]}
+		var errs [7]error
+		c.Rank, errs[0] = strconv.Atoi(rec[0])
+		c.Calls, errs[1] = strconv.ParseInt(rec[3], 10, 64)
+		c.Time, errs[2] = strconv.ParseFloat(rec[4], 64)
+		c.Late, errs[3] = strconv.ParseFloat(rec[5], 64)
+		c.Sync, errs[4] = strconv.ParseFloat(rec[6], 64)
+		c.BytesSent, errs[5] = strconv.ParseInt(rec[7], 10, 64)
+		c.BytesRecv, errs[6] = strconv.ParseInt(rec[8], 10, 64)
+		for _, e := range errs {
+			if e != nil {
+				return nil, fmt.Errorf("%s line %d: %w", rawCallSitesFile, line, e)
+			}
+		}
+		raws = append(raws, rawRow{rec[2], c})
+	}
+	return raws, nil
 }
 
 // symbolizer resolves frames object by object, each object's ELF and
