@@ -3,7 +3,6 @@ package interpose
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +59,7 @@ func finishCallSites(raw, dir string) error {
 	// profile gives the same numbers.
 	keys := make([]string, 0, len(raws))
 	for _, x := range raws {
-		keys = append(keys, x.stack)
+		keys = append(keys, x.Stack)
 	}
 	sort.Strings(keys)
 	keys = slices.Compact(keys)
@@ -78,8 +77,8 @@ func finishCallSites(raw, dir string) error {
 	}
 	rows := make([]profile.CallSite, len(raws))
 	for i, x := range raws {
-		rows[i] = x.c
-		rows[i].Site = sites[x.stack]
+		rows[i] = x.CallSite
+		rows[i].Site = sites[x.Stack]
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].Rank != rows[j].Rank {
@@ -103,10 +102,11 @@ func finishCallSites(raw, dir string) error {
 	return atomicdir.CreateFile(filepath.Join(dir, profile.SitesFile), func(w io.Writer) error { return gocsv.Marshal(frames, w) })
 }
 
-// rawRow is one row of the raw callsites.csv: its stack text and counters.
+// rawRow is one row of the raw callsites.csv: the counters of a call
+// site, named by its stack's text (the site number is given later).
 type rawRow struct {
-	stack string
-	c     profile.CallSite
+	profile.CallSite
+	Stack string `csv:"stack"`
 }
 
 // readRawCallSites reads the raw callsites.csv at path (nil when the run
@@ -120,35 +120,9 @@ func readRawCallSites(path string) ([]rawRow, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = 9
-	if _, err := r.Read(); err != nil {
-		return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
-	}
 	var raws []rawRow
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
-		}
-		c := profile.CallSite{Function: rec[1]}
-		var errs [7]error
-		c.Rank, errs[0] = strconv.Atoi(rec[0])
-		c.Calls, errs[1] = strconv.ParseInt(rec[3], 10, 64)
-		c.Time, errs[2] = strconv.ParseFloat(rec[4], 64)
-		c.Late, errs[3] = strconv.ParseFloat(rec[5], 64)
-		c.Sync, errs[4] = strconv.ParseFloat(rec[6], 64)
-		c.BytesSent, errs[5] = strconv.ParseInt(rec[7], 10, 64)
-		c.BytesRecv, errs[6] = strconv.ParseInt(rec[8], 10, 64)
-		for _, e := range errs {
-			if e != nil {
-				return nil, fmt.Errorf("%s line %d: %w", rawCallSitesFile, line, e)
-			}
-		}
-		raws = append(raws, rawRow{rec[2], c})
+	if err := gocsv.Unmarshal(f, &raws); err != nil {
+		return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
 	}
 	return raws, nil
 }

@@ -1803,8 +1803,9 @@ static void setup(int provided)
 	s = getenv("LATMAP_COLLMATRIX");
 	lm.collmat = s && !strcmp(s, "1");
 	s = getenv("LATMAP_CALL_SITES");
-	if (s && atoi(s) > 0) {
-		lm.sites = atoi(s) > LM_SITE_MAXDEPTH ? LM_SITE_MAXDEPTH : atoi(s);
+	int depth = s ? atoi(s) : 0;
+	if (depth > 0) {
+		lm.sites = depth > LM_SITE_MAXDEPTH ? LM_SITE_MAXDEPTH : depth;
 		if (lm.mt)
 			g.warn |= LM_W_SITES_THREADS;
 		lm_sites_setup();

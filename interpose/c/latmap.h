@@ -184,11 +184,8 @@ static inline void lm_sent(int id, uint64_t t0, MPI_Count count, MPI_Datatype dt
 struct lm_site;
 struct lm_snap {
 	int id; /* -1: not recorded */
-	unsigned gen;
 	struct lm_site *site;
 	struct lm_fnstat before;
-	int depth;
-	void *pc[LM_SITE_MAXDEPTH];
 };
 #define LM_HIDDEN __attribute__((visibility("hidden")))
 void lm_sites_setup(void) LM_HIDDEN;

@@ -24,16 +24,17 @@
 
 #include "latmap.h"
 
+/* A call site's entry: allocated once, never moved (a wrapper holds it
+ * from its start to its end). */
 struct lm_site {
-	int id, depth; /* id -1: empty slot */
+	int id, depth;
 	void *pc[LM_SITE_MAXDEPTH];
 	struct lm_fnstat st;
 };
 
 static struct {
-	struct lm_site *t;
+	struct lm_site **t; /* open addressing; NULL: empty slot */
 	int cap, n;
-	unsigned gen;               /* bumped when the table moves */
 	struct lm_site *last[LM_NFN]; /* per function, its last depth-1 site */
 	uintptr_t self_lo, self_hi; /* latmap's own text */
 } S;
@@ -74,11 +75,9 @@ void lm_sites_setup(void)
 	void *pcs[4];
 	backtrace(pcs, 4);
 	S.cap = 256;
-	S.t = malloc(sizeof *S.t * (size_t)S.cap);
+	S.t = calloc((size_t)S.cap, sizeof *S.t);
 	if (!S.t)
 		abort();
-	for (int i = 0; i < S.cap; i++)
-		S.t[i].id = -1;
 }
 
 static inline int in_self(void *pc)
@@ -97,57 +96,50 @@ static uint64_t site_hash(int id, void *const *pc, int depth)
 	return h;
 }
 
-static struct lm_site *site_slot(struct lm_site *t, int cap, int id, void *const *pc, int depth)
+/* site_slot is the slot of the key (id, pc[0..depth)) in t: its entry's,
+ * or the empty slot where it goes. */
+static struct lm_site **site_slot(struct lm_site **t, int cap, int id, void *const *pc, int depth)
 {
 	uint64_t h = site_hash(id, pc, depth);
 	for (int i = (int)(h & (uint64_t)(cap - 1));; i = (i + 1) & (cap - 1)) {
-		struct lm_site *s = &t[i];
-		if (s->id < 0)
-			return s;
-		if (s->id == id && s->depth == depth && !memcmp(s->pc, pc, sizeof(void *) * (size_t)depth))
-			return s;
+		struct lm_site *s = t[i];
+		if (!s || (s->id == id && s->depth == depth && !memcmp(s->pc, pc, sizeof(void *) * (size_t)depth)))
+			return &t[i];
 	}
 }
 
 static void grow(void)
 {
 	int cap = S.cap * 2;
-	struct lm_site *t = malloc(sizeof *t * (size_t)cap);
+	struct lm_site **t = calloc((size_t)cap, sizeof *t);
 	if (!t)
 		abort();
-	for (int i = 0; i < cap; i++)
-		t[i].id = -1;
 	for (int i = 0; i < S.cap; i++)
-		if (S.t[i].id >= 0)
-			*site_slot(t, cap, S.t[i].id, S.t[i].pc, S.t[i].depth) = S.t[i];
+		if (S.t[i])
+			*site_slot(t, cap, S.t[i]->id, S.t[i]->pc, S.t[i]->depth) = S.t[i];
 	free(S.t);
 	S.t = t;
 	S.cap = cap;
-	S.gen++;
-	memset(S.last, 0, sizeof S.last);
 }
 
 void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 {
 	if (!lm.on || lm.mt)
 		return;
-	void *pc[LM_SITE_MAXDEPTH];
+	int direct = lm.sites == 1 && !in_self(ra);
+	/* The common case, a loop calling from one place: the last site of
+	   this function. */
+	struct lm_site *l = S.last[id];
+	if (direct && l && l->pc[0] == ra) {
+		sn->id = id;
+		sn->site = l;
+		sn->before = lm.fn[id];
+		return;
+	}
+	void *pc[LM_SITE_MAXDEPTH] = {0};
 	int depth = 0;
-	if (lm.sites == 1 && !in_self(ra)) {
-		/* The common case, a loop calling from one place: the last
-		   site of this function. */
-		struct lm_site *l = S.last[id];
-		if (l && l->pc[0] == ra) {
-			sn->id = id;
-			sn->site = l;
-			sn->gen = S.gen;
-			sn->depth = 1;
-			sn->pc[0] = ra;
-			sn->before = lm.fn[id];
-			return;
-		}
-		pc[0] = ra;
-		depth = 1;
+	if (direct) {
+		pc[depth++] = ra;
 	} else {
 		/* Frames: this function, the wrapper, latmap's Fortran binding
 		   if any, then the caller's. */
@@ -158,34 +150,32 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 		for (; k < n && depth < lm.sites; k++)
 			pc[depth++] = bt[k];
 	}
-	struct lm_site *s = site_slot(S.t, S.cap, id, pc, depth);
-	if (s->id < 0) {
+	struct lm_site **slot = site_slot(S.t, S.cap, id, pc, depth);
+	if (!*slot) {
 		if (2 * (S.n + 1) > S.cap) {
 			grow();
-			s = site_slot(S.t, S.cap, id, pc, depth);
+			slot = site_slot(S.t, S.cap, id, pc, depth);
 		}
+		struct lm_site *s = calloc(1, sizeof *s);
+		if (!s)
+			abort();
 		s->id = id;
 		s->depth = depth;
 		memcpy(s->pc, pc, sizeof(void *) * (size_t)depth);
-		memset(&s->st, 0, sizeof s->st);
+		*slot = s;
 		S.n++;
 	}
 	if (depth == 1)
-		S.last[id] = s;
+		S.last[id] = *slot;
 	sn->id = id;
-	sn->site = s;
-	sn->gen = S.gen;
-	sn->depth = depth;
-	memcpy(sn->pc, pc, sizeof(void *) * (size_t)depth);
+	sn->site = *slot;
 	sn->before = lm.fn[id];
 }
 
 void lm_site_exit(struct lm_snap *sn)
 {
-	/* The table may have moved since enter (a nested call grew it): then
-	   find the entry again by its key. */
 	struct lm_fnstat *a = &lm.fn[sn->id], *b = &sn->before;
-	struct lm_site *s = sn->gen == S.gen ? sn->site : site_slot(S.t, S.cap, sn->id, sn->pc, sn->depth);
+	struct lm_site *s = sn->site;
 	s->st.calls += a->calls - b->calls;
 	s->st.ticks += a->ticks - b->ticks;
 	s->st.late += a->late - b->late;
@@ -258,8 +248,8 @@ int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const ch
 	struct lm_map *m = NULL;
 	int nm = S.n ? read_maps(&m) : 0;
 	for (int i = 0; i < S.cap && S.t; i++) {
-		struct lm_site *s = &S.t[i];
-		if (s->id < 0 || !s->st.calls)
+		struct lm_site *s = S.t[i];
+		if (!s || !s->st.calls)
 			continue;
 		bprintf(&b, "%d,%s,\"", lm.wrank, lm_fn_names[s->id]);
 		for (int k = 0; k < s->depth; k++) {
