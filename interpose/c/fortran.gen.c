@@ -1742,7 +1742,7 @@ void mpi_graph_create_f08_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index
 void mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes, MPI_Fint *degrees, MPI_Fint *targets, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *newcomm, MPI_Fint *ierr)
 {
 	MPI_Comm c_newcomm = MPI_COMM_NULL;
-	int rc = MPI_Dist_graph_create(MPI_Comm_f2c(*comm_old), (int)*n, (int *)nodes, (int *)degrees, (int *)targets, (int *)weights, MPI_Info_f2c(*info), (int)*reorder, &c_newcomm);
+	int rc = MPI_Dist_graph_create(MPI_Comm_f2c(*comm_old), (int)*n, (int *)nodes, (int *)degrees, (int *)targets, lmf_weights(weights), MPI_Info_f2c(*info), (int)*reorder, &c_newcomm);
 	*newcomm = MPI_Comm_c2f(c_newcomm);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;
@@ -1757,7 +1757,7 @@ void mpi_dist_graph_create_f08_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *nodes
 void mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierr)
 {
 	MPI_Comm c_comm_dist_graph = MPI_COMM_NULL;
-	int rc = MPI_Dist_graph_create_adjacent(MPI_Comm_f2c(*comm_old), (int)*indegree, (int *)sources, (int *)sourceweights, (int)*outdegree, (int *)destinations, (int *)destweights, MPI_Info_f2c(*info), (int)*reorder, &c_comm_dist_graph);
+	int rc = MPI_Dist_graph_create_adjacent(MPI_Comm_f2c(*comm_old), (int)*indegree, (int *)sources, lmf_weights(sourceweights), (int)*outdegree, (int *)destinations, lmf_weights(destweights), MPI_Info_f2c(*info), (int)*reorder, &c_comm_dist_graph);
 	*comm_dist_graph = MPI_Comm_c2f(c_comm_dist_graph);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;

@@ -38,6 +38,30 @@ extern int mpipriv2_[] __attribute__((weak));
 #define LMF_F08_STATUSES_IGNORE ((MPI_Fint *)NULL)
 #endif
 
+/* Fortran's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY: Open MPI's (libmpi, and
+ * libmpi_usempif08 for use mpi_f08), MPICH's mpif.h common blocks
+ * (/MPIFCMB5/ MPI_UNWEIGHTED, /MPIFCMB9/ MPI_WEIGHTS_EMPTY) and its
+ * mpi_f08 module variables. Weak: whichever the MPI has. */
+extern int mpi_fortran_unweighted_ __attribute__((weak));
+extern int mpi_fortran_weights_empty_ __attribute__((weak));
+extern int mpifcmb5_[] __attribute__((weak));
+extern int mpifcmb9_[] __attribute__((weak));
+extern int lmf_f08_unweighted __asm__("__mpi_f08_link_constants_MOD_mpi_unweighted") __attribute__((weak));
+extern int lmf_f08_weights_empty __asm__("__mpi_f08_link_constants_MOD_mpi_weights_empty") __attribute__((weak));
+
+/* lmf_weights turns Fortran's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY into
+ * C's (passed on as they are, they made the graph weighted). */
+static inline int *lmf_weights(MPI_Fint *w)
+{
+	if ((&mpi_fortran_unweighted_ && w == &mpi_fortran_unweighted_) || (mpifcmb5_ && w == mpifcmb5_) ||
+	    (&lmf_f08_unweighted && w == &lmf_f08_unweighted))
+		return MPI_UNWEIGHTED;
+	if ((&mpi_fortran_weights_empty_ && w == &mpi_fortran_weights_empty_) || (mpifcmb9_ && w == mpifcmb9_) ||
+	    (&lmf_f08_weights_empty && w == &lmf_f08_weights_empty))
+		return MPI_WEIGHTS_EMPTY;
+	return (int *)w;
+}
+
 /* lmf_buf turns Fortran's MPI_IN_PLACE and MPI_BOTTOM into C's. */
 static inline void *lmf_buf(void *b)
 {

@@ -91,6 +91,10 @@ func (f *fwrap) param(q cParam, all []cParam) {
 	case typ == "int" && !q.array:
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, "(int)*"+n)
+	case typ == "int" && q.array && strings.HasSuffix(n, "weights"):
+		// MPI_Dist_graph_create(_adjacent)'s weights: MPI_UNWEIGHTED?
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.args = append(f.args, "lmf_weights("+n+")")
 	case typ == "int" && q.array:
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, "(int *)"+n)
