@@ -29,6 +29,7 @@ void mpi_send_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *des
 void mpi_send_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_send_f08ts_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -51,6 +52,7 @@ void mpi_ssend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *de
 void mpi_ssend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ssend_f08ts_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -73,6 +75,7 @@ void mpi_bsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *de
 void mpi_bsend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bsend_f08ts_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -95,6 +98,7 @@ void mpi_rsend_f08_(void *ibuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 void mpi_rsend_f08ts_(void *ibuf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rsend_f08ts_"))(ibuf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -119,6 +123,7 @@ void mpi_isend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *de
 void mpi_isend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isend_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -143,6 +148,7 @@ void mpi_issend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 void mpi_issend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_issend_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -167,6 +173,7 @@ void mpi_ibsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 void mpi_ibsend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ibsend_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -191,6 +198,7 @@ void mpi_irsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 void mpi_irsend_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_irsend_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -217,6 +225,7 @@ void mpi_recv_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *sou
 void mpi_recv_f08ts_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_recv_f08ts_"))(buf, count, datatype, source, tag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -241,6 +250,7 @@ void mpi_irecv_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *so
 void mpi_irecv_f08ts_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_irecv_f08ts_"))(buf, count, datatype, source, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -267,6 +277,7 @@ void mpi_sendrecv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, M
 void mpi_sendrecv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_sendrecv_f08ts_"))(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -293,6 +304,7 @@ void mpi_sendrecv_replace_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, M
 void mpi_sendrecv_replace_f08ts_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_sendrecv_replace_f08ts_"))(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -397,6 +409,7 @@ void mpi_mrecv_f08_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *messag
 void mpi_mrecv_f08ts_(void *buf, void *count, void *type, void *message, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_mrecv_f08ts_"))(buf, count, type, message, status, ierr);
 	lmf_f08ts_done();
 }
@@ -423,6 +436,7 @@ void mpi_imrecv_f08_(void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *messa
 void mpi_imrecv_f08ts_(void *buf, void *count, void *type, void *message, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_imrecv_f08ts_"))(buf, count, type, message, request, ierr);
 	lmf_f08ts_done();
 }
@@ -659,6 +673,7 @@ void mpi_send_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
 void mpi_send_init_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_send_init_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -683,6 +698,7 @@ void mpi_ssend_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
 void mpi_ssend_init_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ssend_init_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -707,6 +723,7 @@ void mpi_bsend_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
 void mpi_bsend_init_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bsend_init_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -731,6 +748,7 @@ void mpi_rsend_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
 void mpi_rsend_init_f08ts_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rsend_init_f08ts_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -755,6 +773,7 @@ void mpi_recv_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
 void mpi_recv_init_f08ts_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_recv_init_f08ts_"))(buf, count, datatype, source, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -854,6 +873,7 @@ void mpi_bcast_f08_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint 
 void mpi_bcast_f08ts_(void *buffer, void *count, void *datatype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bcast_f08ts_"))(buffer, count, datatype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -876,6 +896,7 @@ void mpi_reduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *da
 void mpi_reduce_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_f08ts_"))(sendbuf, recvbuf, count, datatype, op, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -898,6 +919,7 @@ void mpi_allreduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint 
 void mpi_allreduce_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allreduce_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -920,6 +942,7 @@ void mpi_reduce_scatter_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts,
 void mpi_reduce_scatter_f08ts_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_f08ts_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -942,6 +965,7 @@ void mpi_reduce_scatter_block_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvc
 void mpi_reduce_scatter_block_f08ts_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_block_f08ts_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -964,6 +988,7 @@ void mpi_scan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *data
 void mpi_scan_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scan_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -986,6 +1011,7 @@ void mpi_exscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *da
 void mpi_exscan_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_exscan_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1008,6 +1034,7 @@ void mpi_gather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
 void mpi_gather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1030,6 +1057,7 @@ void mpi_gatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
 void mpi_gatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1052,6 +1080,7 @@ void mpi_scatter_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
 void mpi_scatter_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatter_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1074,6 +1103,7 @@ void mpi_scatterv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MP
 void mpi_scatterv_f08ts_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatterv_f08ts_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1096,6 +1126,7 @@ void mpi_allgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, 
 void mpi_allgather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1118,6 +1149,7 @@ void mpi_allgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
 void mpi_allgatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1140,6 +1172,7 @@ void mpi_alltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, v
 void mpi_alltoall_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoall_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1162,6 +1195,7 @@ void mpi_alltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, 
 void mpi_alltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallv_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1171,6 +1205,7 @@ void mpi_alltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *
 void mpi_alltoallw_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallw_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1193,6 +1228,7 @@ void mpi_neighbor_allgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *s
 void mpi_neighbor_allgather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1215,6 +1251,7 @@ void mpi_neighbor_alltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *se
 void mpi_neighbor_alltoall_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoall_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -1254,6 +1291,7 @@ void mpi_ibcast_f08_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
 void mpi_ibcast_f08ts_(void *buffer, void *count, void *datatype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ibcast_f08ts_"))(buffer, count, datatype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1278,6 +1316,7 @@ void mpi_ireduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *d
 void mpi_ireduce_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_f08ts_"))(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1302,6 +1341,7 @@ void mpi_iallreduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint
 void mpi_iallreduce_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallreduce_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1326,6 +1366,7 @@ void mpi_ireduce_scatter_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts
 void mpi_ireduce_scatter_f08ts_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_scatter_f08ts_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1350,6 +1391,7 @@ void mpi_ireduce_scatter_block_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recv
 void mpi_ireduce_scatter_block_f08ts_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_scatter_block_f08ts_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1374,6 +1416,7 @@ void mpi_iscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dat
 void mpi_iscan_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscan_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1398,6 +1441,7 @@ void mpi_iexscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *d
 void mpi_iexscan_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iexscan_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1422,6 +1466,7 @@ void mpi_igather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
 void mpi_igather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_igather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1446,6 +1491,7 @@ void mpi_igatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, v
 void mpi_igatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_igatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1470,6 +1516,7 @@ void mpi_iscatter_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, v
 void mpi_iscatter_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscatter_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1494,6 +1541,7 @@ void mpi_iscatterv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, M
 void mpi_iscatterv_f08ts_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscatterv_f08ts_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1518,6 +1566,7 @@ void mpi_iallgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
 void mpi_iallgather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallgather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1542,6 +1591,7 @@ void mpi_iallgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype
 void mpi_iallgatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallgatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1566,6 +1616,7 @@ void mpi_ialltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, 
 void mpi_ialltoall_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoall_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1590,6 +1641,7 @@ void mpi_ialltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
 void mpi_ialltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoallv_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1599,6 +1651,7 @@ void mpi_ialltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void 
 void mpi_ialltoallw_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoallw_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -1878,6 +1931,7 @@ void mpi_put_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_da
 void mpi_put_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_put_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
 	lmf_f08ts_done();
 }
@@ -1900,6 +1954,7 @@ void mpi_get_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_da
 void mpi_get_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_get_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
 	lmf_f08ts_done();
 }
@@ -1922,6 +1977,7 @@ void mpi_accumulate_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *or
 void mpi_accumulate_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_accumulate_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
 	lmf_f08ts_done();
 }
@@ -1944,6 +2000,7 @@ void mpi_get_accumulate_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint
 void mpi_get_accumulate_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_get_accumulate_f08ts_"))(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
 	lmf_f08ts_done();
 }
@@ -1981,6 +2038,7 @@ void mpi_rput_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_d
 void mpi_rput_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_cout, void *target_datatype, void *win, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rput_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_cout, target_datatype, win, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2005,6 +2063,7 @@ void mpi_rget_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_d
 void mpi_rget_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rget_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2029,6 +2088,7 @@ void mpi_raccumulate_f08_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *o
 void mpi_raccumulate_f08ts_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_raccumulate_f08ts_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2051,6 +2111,7 @@ void mpi_fetch_and_op_f08_(void *origin_addr, void *result_addr, MPI_Fint *datat
 void mpi_fetch_and_op_f08ts_(void *origin_addr, void *result_addr, void *datatype, void *target_rank, void *target_disp, void *op, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_fetch_and_op_f08ts_"))(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierr);
 	lmf_f08ts_done();
 }
@@ -2073,6 +2134,7 @@ void mpi_compare_and_swap_f08_(void *origin_addr, void *compare_addr, void *resu
 void mpi_compare_and_swap_f08ts_(void *origin_addr, void *compare_addr, void *result_addr, void *datatype, void *target_rank, void *target_disp, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_compare_and_swap_f08ts_"))(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, ierr);
 	lmf_f08ts_done();
 }
@@ -2212,6 +2274,7 @@ void mpi_neighbor_allgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *
 void mpi_neighbor_allgatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2234,6 +2297,7 @@ void mpi_neighbor_alltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *
 void mpi_neighbor_alltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallv_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2243,6 +2307,7 @@ void mpi_neighbor_alltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispl
 void mpi_neighbor_alltoallw_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallw_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2267,6 +2332,7 @@ void mpi_ineighbor_allgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *
 void mpi_ineighbor_allgather_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_allgather_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2291,6 +2357,7 @@ void mpi_ineighbor_alltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *s
 void mpi_ineighbor_alltoall_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoall_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2341,6 +2408,7 @@ void mpi_finalize_f08_(MPI_Fint *ierr) __attribute__((alias("mpi_finalize_")));
 void mpi_send_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_send_f08ts_large_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2350,6 +2418,7 @@ void mpi_send_f08ts_large_(void *buf, void *count, void *datatype, void *dest, v
 void mpi_ssend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ssend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2359,6 +2428,7 @@ void mpi_ssend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, 
 void mpi_bsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bsend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2368,6 +2438,7 @@ void mpi_bsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, 
 void mpi_rsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rsend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2377,6 +2448,7 @@ void mpi_rsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, 
 void mpi_isend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2386,6 +2458,7 @@ void mpi_isend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, 
 void mpi_issend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_issend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2395,6 +2468,7 @@ void mpi_issend_f08ts_large_(void *buf, void *count, void *datatype, void *dest,
 void mpi_ibsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ibsend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2404,6 +2478,7 @@ void mpi_ibsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest,
 void mpi_irsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_irsend_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2413,6 +2488,7 @@ void mpi_irsend_f08ts_large_(void *buf, void *count, void *datatype, void *dest,
 void mpi_recv_f08ts_large_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_recv_f08ts_large_"))(buf, count, datatype, source, tag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -2422,6 +2498,7 @@ void mpi_recv_f08ts_large_(void *buf, void *count, void *datatype, void *source,
 void mpi_irecv_f08ts_large_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_irecv_f08ts_large_"))(buf, count, datatype, source, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2431,6 +2508,7 @@ void mpi_irecv_f08ts_large_(void *buf, void *count, void *datatype, void *source
 void mpi_sendrecv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_sendrecv_f08ts_large_"))(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -2440,6 +2518,7 @@ void mpi_sendrecv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, v
 void mpi_sendrecv_replace_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *status, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_sendrecv_replace_f08ts_large_"))(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierr);
 	lmf_f08ts_done();
 }
@@ -2449,6 +2528,7 @@ void mpi_sendrecv_replace_f08ts_large_(void *buf, void *count, void *datatype, v
 void mpi_send_init_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_send_init_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2458,6 +2538,7 @@ void mpi_send_init_f08ts_large_(void *buf, void *count, void *datatype, void *de
 void mpi_recv_init_f08ts_large_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_recv_init_f08ts_large_"))(buf, count, datatype, source, tag, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2467,6 +2548,7 @@ void mpi_recv_init_f08ts_large_(void *buf, void *count, void *datatype, void *so
 void mpi_bcast_f08ts_large_(void *buffer, void *count, void *datatype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bcast_f08ts_large_"))(buffer, count, datatype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2476,6 +2558,7 @@ void mpi_bcast_f08ts_large_(void *buffer, void *count, void *datatype, void *roo
 void mpi_ibcast_f08ts_large_(void *buffer, void *count, void *datatype, void *root, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ibcast_f08ts_large_"))(buffer, count, datatype, root, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2485,6 +2568,7 @@ void mpi_ibcast_f08ts_large_(void *buffer, void *count, void *datatype, void *ro
 void mpi_reduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2494,6 +2578,7 @@ void mpi_reduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *da
 void mpi_allreduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allreduce_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2503,6 +2588,7 @@ void mpi_allreduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void 
 void mpi_iallreduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallreduce_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
 	lmf_f08ts_done();
 }
@@ -2512,6 +2598,7 @@ void mpi_iallreduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void
 void mpi_gather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2521,6 +2608,7 @@ void mpi_gather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, voi
 void mpi_gatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2530,6 +2618,7 @@ void mpi_gatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, vo
 void mpi_scatter_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatter_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2539,6 +2628,7 @@ void mpi_scatter_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, vo
 void mpi_scatterv_f08ts_large_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatterv_f08ts_large_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2548,6 +2638,7 @@ void mpi_scatterv_f08ts_large_(void *sendbuf, void *sendcounts, void *displs, vo
 void mpi_allgather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2557,6 +2648,7 @@ void mpi_allgather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, 
 void mpi_allgatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2566,6 +2658,7 @@ void mpi_allgatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype,
 void mpi_alltoall_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoall_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2575,6 +2668,7 @@ void mpi_alltoall_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, v
 void mpi_alltoallv_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallv_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2584,6 +2678,7 @@ void mpi_alltoallv_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, 
 void mpi_alltoallw_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallw_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2593,6 +2688,7 @@ void mpi_alltoallw_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, 
 void mpi_reduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_block_f08ts_large_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2602,6 +2698,7 @@ void mpi_reduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, void *r
 void mpi_reduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_f08ts_large_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2611,6 +2708,7 @@ void mpi_reduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcou
 void mpi_scan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scan_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2620,6 +2718,7 @@ void mpi_scan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *data
 void mpi_exscan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_exscan_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, ierr);
 	lmf_f08ts_done();
 }
@@ -2629,6 +2728,7 @@ void mpi_exscan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *da
 void mpi_put_f08ts_large_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_put_f08ts_large_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
 	lmf_f08ts_done();
 }
@@ -2638,6 +2738,7 @@ void mpi_put_f08ts_large_(void *origin_addr, void *origin_count, void *origin_da
 void mpi_get_f08ts_large_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_get_f08ts_large_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
 	lmf_f08ts_done();
 }
@@ -2647,6 +2748,7 @@ void mpi_get_f08ts_large_(void *origin_addr, void *origin_count, void *origin_da
 void mpi_accumulate_f08ts_large_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierr)
 {
 	static void *next;
+	LMF_F08TS_ENTER();
 	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_accumulate_f08ts_large_"))(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
 	lmf_f08ts_done();
 }

@@ -114,14 +114,27 @@ static inline void *lmf_next(void **slot, const char *name)
 	return f;
 }
 
+/* LMF_F08TS_ENTER starts latmap's forwarder of one of MPICH's f08ts
+ * calls: under --call-sites, its return address (in the Fortran program)
+ * is the site of the C wrapper's call that MPICH's MPIR_*_cdesc makes. A
+ * macro: __builtin_return_address(0) must be the forwarder's. (Call sites
+ * are not recorded under MPI_THREAD_MULTIPLE.) */
+#define LMF_F08TS_ENTER()                                     \
+	do {                                                  \
+		if (__builtin_expect(lm.sites, 0) && !lm.mt) \
+			lm.f08_caller = __builtin_return_address(0); \
+	} while (0)
+
 /* lmf_f08ts_done follows each of MPICH's f08ts calls: the C wrapper may
  * have cached the size of a temporary datatype MPICH made for an array
  * section and has freed since with PMPI_Type_free (the cache is not used
- * under MPI_THREAD_MULTIPLE). */
+ * under MPI_THREAD_MULTIPLE); the call's site is over. */
 static inline void lmf_f08ts_done(void)
 {
-	if (!lm.mt)
+	if (!lm.mt) {
 		lm.last_dt = MPI_DATATYPE_NULL;
+		lm.f08_caller = NULL;
+	}
 }
 
 #endif

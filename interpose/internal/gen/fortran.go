@@ -293,7 +293,9 @@ func f08tsName(p proto) string {
 // (hvectors over the section: the C wrapper sees the section's bytes,
 // count x the datatype's size) and frees it with PMPI_Type_free, which
 // latmap does not see, so the next temporary datatype may come back with
-// the cached handle and another size.
+// the cached handle and another size. Under --call-sites it hands its own
+// return address to the C wrapper as the call's site (LMF_F08TS_ENTER),
+// which would otherwise be in MPIR_Send_cdesc.
 func f08tsForwarder(w *bytes.Buffer, p proto) {
 	ps := parseParams(p.Params)
 	if !hasChoiceBuffer(ps) {
@@ -315,7 +317,7 @@ func f08tsForwarder(w *bytes.Buffer, p proto) {
 		guard += " && MPI_VERSION >= 4"
 	}
 	fmt.Fprintf(w, "#if %s\nvoid %s(%s)\n{\n", guard, name, strings.Join(params, ", "))
-	fmt.Fprintf(w, "\tstatic void *next;\n\t((void (*)(%s))lmf_next(&next, %q))(%s);\n", strings.Join(types, ", "), name, strings.Join(args, ", "))
+	fmt.Fprintf(w, "\tstatic void *next;\n\tLMF_F08TS_ENTER();\n\t((void (*)(%s))lmf_next(&next, %q))(%s);\n", strings.Join(types, ", "), name, strings.Join(args, ", "))
 	w.WriteString("\tlmf_f08ts_done();\n}\n#endif\n\n")
 }
 
