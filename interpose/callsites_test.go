@@ -130,15 +130,34 @@ func TestCallSites(t *testing.T) {
 // Fortran bindings, whose frames are left out) has its MPI_Isend and
 // MPI_Irecv call sites on the source lines that call them.
 func TestCallSitesFortran(t *testing.T) {
-	f := testutil.OpenMPI
+	checkFortranSites(t, testutil.OpenMPI, "fhalo", []string{"--call-sites"})
+}
+
+// TestCallSitesFortranF08MPICH: so has a use mpi_f08 program under MPICH,
+// whose MPI_Isend and MPI_Irecv go from latmap's forwarder through MPICH's
+// own f08ts procedure and its MPIR_*_cdesc to the C wrapper (MPICH's
+// frames are left out too), with one frame and with three.
+func TestCallSitesFortranF08MPICH(t *testing.T) {
+	for _, flag := range []string{"--call-sites", "--call-sites=3"} {
+		checkFortranSites(t, testutil.MPICH, "fhalo08", []string{flag})
+	}
+}
+
+// checkFortranSites profiles testdata/mpi/NAME.f90 (built with -g) on 2
+// ranks of flavour f with flags and checks that rank 0's MPI_Isend and
+// MPI_Irecv sites are (frame 0) exactly the source lines that call them.
+func checkFortranSites(t *testing.T, f testutil.Flavor, name string, flags []string) {
+	t.Helper()
 	f.Require(t)
-	src := filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "fhalo.f90")
-	prog := filepath.Join(t.TempDir(), "fhalo")
+	f.LatmapBin(t)
+	f.InterposeLib(t)
+	src := filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", name+".f90")
+	prog := filepath.Join(t.TempDir(), name)
 	if out, err := exec.Command(f.FC, "-g", "-O1", "-o", prog, src).CombinedOutput(); err != nil {
 		t.Fatalf("%s -g: %v\n%s", f.FC, err, out)
 	}
-	p, out := profileRun(t, 2, []string{"--call-sites"}, prog)
-	if !strings.Contains(out, "fhalo ok") {
+	p, out := profileRunFlavor(t, f, f.Local(2), flags, prog)
+	if !strings.Contains(out, name+" ok") {
 		t.Fatalf("the program did not finish:\n%s", out)
 	}
 	want := map[string]map[int]bool{"MPI_Isend": {}, "MPI_Irecv": {}}
@@ -164,19 +183,19 @@ func TestCallSitesFortran(t *testing.T) {
 		for _, c := range p.CallSites {
 			if c.Rank == 0 && c.Function == fn {
 				fr := frames[c.Site]
-				if filepath.Base(fr.File) != "fhalo.f90" {
-					t.Errorf("%s site %d at %s: want fhalo.f90", fn, c.Site, fr.Where())
+				if filepath.Base(fr.File) != name+".f90" {
+					t.Errorf("%v: %s site %d at %s: want %s.f90", flags, fn, c.Site, fr.Where(), name)
 				}
 				got[fr.Line] = true
 			}
 		}
 		for l := range lines {
 			if !got[l] {
-				t.Errorf("%s: no call site at fhalo.f90:%d (sites at %v)", fn, l, got)
+				t.Errorf("%v: %s: no call site at %s.f90:%d (sites at %v)", flags, fn, name, l, got)
 			}
 		}
 		if len(got) != len(lines) {
-			t.Errorf("%s: sites at lines %v, the source calls it at %v", fn, got, lines)
+			t.Errorf("%v: %s: sites at lines %v, the source calls it at %v", flags, fn, got, lines)
 		}
 	}
 }

@@ -57,6 +57,11 @@ struct lm_state {
 	int slt, collwait;
 	int collmat;  /* --collectives-in-matrix: collectives add to collto */
 	int sites;    /* --call-sites depth (0: off) */
+	/* Under --call-sites, while latmap's forwarder of an MPICH use mpi_f08
+	 * call with a buffer (fortran.gen.c: mpi_send_f08ts_) is in MPICH's own,
+	 * whose MPIR_*_cdesc calls the C wrapper: the Fortran program's return
+	 * address, the call's site. */
+	void *f08_caller;
 	int cm_inter; /* a collective on an intercommunicator was left out */
 	int use_tsc;
 	int mt; /* MPI_THREAD_MULTIPLE granted: shared state behind lm_mu */

@@ -126,6 +126,12 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 {
 	if (!lm.on || lm.mt)
 		return;
+	/* Through latmap's forwarder of an MPICH use mpi_f08 call with a
+	   buffer, ra is in MPICH's MPIR_*_cdesc; the forwarder left its own
+	   return address, the Fortran program's call. */
+	void *f08 = lm.f08_caller;
+	if (f08)
+		ra = f08;
 	int direct = lm.sites == 1 && !in_self(ra);
 	/* The common case, a loop calling from one place: the last site of
 	   this function. */
@@ -147,6 +153,13 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 		int n = backtrace(bt, LM_SITE_MAXDEPTH + 8), k = 0;
 		while (k < n && in_self(bt[k]))
 			k++;
+		if (f08) { /* MPICH's frames and the forwarder's come first */
+			int j = k;
+			while (j < n && bt[j] != f08)
+				j++;
+			if (j < n)
+				k = j;
+		}
 		for (; k < n && depth < lm.sites; k++)
 			pc[depth++] = bt[k];
 	}

@@ -7,14 +7,17 @@
 ! Then: rank 0 receives one integer from every other rank with
 ! MPI_ANY_SOURCE (MPI_Recv, checking MPI_SOURCE), an MPI_Allreduce with
 ! MPI_IN_PLACE, an MPI_Bcast, an MPI_Alltoallv of one integer per peer,
-! and an MPI_Comm_split/MPI_Comm_free (left out with the argument "p2p":
+! an MPI_Comm_split/MPI_Comm_free, and an MPI_Dist_graph_create_adjacent
+! of the ring with MPI_UNWEIGHTED (unweighted, as MPI_Dist_graph_
+! neighbors_count says)/MPI_Comm_free (left out with the argument "p2p":
 ! Open MPI's monitoring counts the Alltoallv's messages as point to
 ! point). Checks every result and prints "fhalo ok" on rank 0.
 program fhalo08
   use mpi_f08
   implicit none
   integer, parameter :: iter = 10, m = 100
-  integer :: ierr, rank, np, left, right, i, k, src
+  integer :: ierr, rank, np, left, right, i, k, src, indeg, outdeg
+  logical :: weighted
   type(MPI_Comm) :: sub
   integer :: sbuf(m), rl(m), rr(m), one, total
   type(MPI_Request) :: reqs(4)
@@ -90,6 +93,12 @@ program fhalo08
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, sub, ierr)
   call MPI_Comm_free(sub, ierr)
   if (sub /= MPI_COMM_NULL) call fail('Comm_free')
+
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, [left], MPI_UNWEIGHTED, 1, [right], MPI_UNWEIGHTED, &
+                                      MPI_INFO_NULL, .false., sub)
+  call MPI_Dist_graph_neighbors_count(sub, indeg, outdeg, weighted, ierr)
+  if (indeg /= 1 .or. outdeg /= 1 .or. weighted) call fail('Dist_graph_create_adjacent MPI_UNWEIGHTED')
+  call MPI_Comm_free(sub)
 
   if (rank == 0) print '(a)', 'fhalo08 ok'
   call MPI_Finalize(ierr)

@@ -91,6 +91,10 @@ func (f *fwrap) param(q cParam, all []cParam) {
 	case typ == "int" && !q.array:
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, "(int)*"+n)
+	case typ == "int" && q.array && strings.HasSuffix(n, "weights"):
+		// MPI_Dist_graph_create(_adjacent)'s weights: MPI_UNWEIGHTED?
+		f.params = append(f.params, "MPI_Fint *"+n)
+		f.args = append(f.args, "lmf_weights("+n+")")
 	case typ == "int" && q.array:
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, "(int *)"+n)
@@ -169,13 +173,49 @@ func fortranNames(name string) []string {
 	return []string{l + "_", l + "__", l, strings.ToUpper(l)}
 }
 
-// f08Name is Open MPI 4.1's use mpi_f08 symbol (libmpi_usempif08:
-// mpi_send_f08_), whose arguments are laid out as mpif.h's: a handle type
-// holds one INTEGER, TYPE(MPI_Status) is the status's INTEGERs, buffers are
-// addresses (NO_ARG_CHECK, not TS 29113 descriptors), IERROR is optional
-// (NULL when left out). MPICH 4.0's f08 symbols (mpi_send_f08ts_) take
-// array descriptors and are not bound here.
+// f08Name is the use mpi_f08 symbol of a function (mpi_send_f08_): Open
+// MPI 4.1's for every function (libmpi_usempif08), MPICH 4.0's for those
+// without a choice buffer (libmpichfort: mpi_comm_rank_f08_,
+// mpi_waitall_f08_). Their arguments are laid out as mpif.h's: a handle
+// type holds one INTEGER, TYPE(MPI_Status) is the status's INTEGERs (MPICH:
+// count_lo, count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR, as its
+// C status), a buffer is an address (Open MPI's NO_ARG_CHECK), IERROR is
+// optional (NULL when left out), so they are aliases of the mpif.h
+// bindings. MPICH's own f08 procedures without a buffer call PMPI_
+// directly (its maint/local_python/binding_f08.py binds their C interface
+// to "P" + the C name), so without these aliases latmap would see
+// neither MPI_Init nor MPI_Waitall of a use mpi_f08 program.
+//
+// MPICH's procedures with a choice buffer (mpi_send_f08ts_, and
+// mpi_send_f08ts_large_ with an INTEGER(MPI_COUNT_KIND) count) take the
+// buffer as the Fortran compiler's own descriptor of an assumed-rank
+// TYPE(*) array (gfortran's, not a TS 29113 CFI_cdesc_t: that is made only
+// for the call of MPICH's C MPIR_Send_cdesc), and call the C MPI_Send
+// (MPI_Send_c), latmap's C wrapper, which counts them once: see
+// f08tsForwarder.
 func f08Name(name string) string { return "mpi_" + strings.ToLower(name) + "_f08_" }
+
+// hasChoiceBuffer reports whether a C prototype has a choice buffer (a
+// void * parameter): MPICH's f08 binding of such a function is
+// mpi_NAME_f08ts_, of the others mpi_NAME_f08_.
+func hasChoiceBuffer(ps []cParam) bool {
+	for _, q := range ps {
+		if strings.TrimPrefix(q.typ, "const ") == "void*" {
+			return true
+		}
+	}
+	return false
+}
+
+// f08Guard is the condition under which fortran.gen.c defines a function's
+// f08Name alias: under Open MPI always, under MPICH when the function has
+// no choice buffer.
+func f08Guard(ps []cParam) string {
+	if hasChoiceBuffer(ps) {
+		return "defined(OPEN_MPI)"
+	}
+	return "defined(OPEN_MPI) || defined(MPICH)"
+}
 
 // fortranWrapper writes the Fortran binding of p, or returns why it has
 // none.
@@ -190,7 +230,7 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 		for _, a := range names[1:] {
 			fmt.Fprintf(w, "void %s(MPI_Fint *level) __attribute__((alias(%q)));\n", a, names[0])
 		}
-		fmt.Fprintf(w, "#ifdef OPEN_MPI\nvoid %s(MPI_Fint *level) __attribute__((alias(%q)));\n#endif\n\n", f08Name(p.Name), names[0])
+		fmt.Fprintf(w, "#if %s\nvoid %s(MPI_Fint *level) __attribute__((alias(%q)));\n#endif\n\n", f08Guard(nil), f08Name(p.Name), names[0])
 		return ""
 	}
 	ps := parseParams(p.Params)
@@ -226,8 +266,59 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 	for _, a := range names[1:] {
 		fmt.Fprintf(w, "void %s(%s) __attribute__((alias(%q)));\n", a, params, names[0])
 	}
-	fmt.Fprintf(w, "#ifdef OPEN_MPI\nvoid %s(%s) __attribute__((alias(%q)));\n#endif\n\n", f08Name(p.Name), params, names[0])
+	fmt.Fprintf(w, "#if %s\nvoid %s(%s) __attribute__((alias(%q)));\n#endif\n\n", f08Guard(ps), f08Name(p.Name), params, names[0])
 	return ""
+}
+
+// f08tsName is MPICH's use mpi_f08 symbol of a function with a choice
+// buffer: mpi_send_f08ts_, and for an MPI-4 large-count NAME_c the
+// INTEGER(MPI_COUNT_KIND) spelling of NAME, mpi_send_f08ts_large_.
+func f08tsName(p proto) string {
+	if base, ok := strings.CutSuffix(p.Name, "_c"); ok && p.MPI4 {
+		return "mpi_" + strings.ToLower(base) + "_f08ts_large_"
+	}
+	return "mpi_" + strings.ToLower(p.Name) + "_f08ts_"
+}
+
+// f08tsForwarder writes latmap's definition of MPICH's f08ts entry point of
+// p (a function with a choice buffer and no string), or nothing. MPICH's
+// own (wrappers_f: MPI_Send_f08ts) turns the compiler's descriptor of the
+// buffer into a C descriptor and calls MPIR_Send_cdesc (wrappers_c), which
+// calls the C MPI_Send: latmap's C wrapper, which accounts the call once,
+// as for a C program. latmap's entry point therefore converts nothing: it
+// hands its arguments, all addresses (the descriptor's among them,
+// whatever the compiler's layout), to MPICH's (found with dlsym RTLD_NEXT),
+// and then drops latmap's cached datatype size: for an array section that
+// is not contiguous MPIR_Send_cdesc sends count 1 of a temporary datatype
+// (hvectors over the section: the C wrapper sees the section's bytes,
+// count x the datatype's size) and frees it with PMPI_Type_free, which
+// latmap does not see, so the next temporary datatype may come back with
+// the cached handle and another size. Under --call-sites it hands its own
+// return address to the C wrapper as the call's site (LMF_F08TS_ENTER),
+// which would otherwise be in MPIR_Send_cdesc.
+func f08tsForwarder(w *bytes.Buffer, p proto) {
+	ps := parseParams(p.Params)
+	if !hasChoiceBuffer(ps) {
+		return
+	}
+	var params, args, types []string
+	for _, q := range ps {
+		if strings.Contains(q.typ, "char") {
+			return // hidden string lengths: none of the table's buffer functions
+		}
+		params = append(params, "void *"+q.name)
+		args = append(args, q.name)
+		types = append(types, "void *")
+	}
+	params, args, types = append(params, "void *ierr"), append(args, "ierr"), append(types, "void *")
+	name := f08tsName(p)
+	guard := "defined(MPICH)"
+	if p.MPI4 {
+		guard += " && MPI_VERSION >= 4"
+	}
+	fmt.Fprintf(w, "#if %s\nvoid %s(%s)\n{\n", guard, name, strings.Join(params, ", "))
+	fmt.Fprintf(w, "\tstatic void *next;\n\tLMF_F08TS_ENTER();\n\t((void (*)(%s))lmf_next(&next, %q))(%s);\n", strings.Join(types, ", "), name, strings.Join(args, ", "))
+	w.WriteString("\tlmf_f08ts_done();\n}\n#endif\n\n")
 }
 
 // fortranBindings returns fortran.gen.c and the functions without a
@@ -235,12 +326,16 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 func fortranBindings(all []proto) ([]byte, []string) {
 	var w bytes.Buffer
 	w.WriteString(header)
-	w.WriteString(`/* Fortran bindings (mpif.h and use mpi): each converts the Fortran
- * handles, statuses and sentinels, and calls latmap's C wrapper, which
- * accounts the call once and calls PMPI_. Where the MPI's own Fortran
- * binding called PMPI_ directly (Open MPI), the C wrappers never ran; where
- * it called MPI_ (MPICH), these take its place, so nothing is counted
- * twice. See docs/profile.md, "Fortran". */
+	w.WriteString(`/* Fortran bindings (mpif.h, use mpi and use mpi_f08): each converts the
+ * Fortran handles, statuses and sentinels, and calls latmap's C wrapper,
+ * which accounts the call once and calls PMPI_. Where the MPI's own Fortran
+ * binding called PMPI_ directly (Open MPI; MPICH's use mpi_f08 without a
+ * buffer), the C wrappers never ran; where it called MPI_ (MPICH's mpif.h
+ * and use mpi), these take its place, so nothing is counted twice. MPICH's
+ * use mpi_f08 procedures with a buffer (mpi_send_f08ts_) call the C MPI_
+ * functions themselves: latmap's hand the call over to them. See
+ * docs/profile.md, "Fortran". */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "latmap.h"
 #include "fortran.h"
 
@@ -250,6 +345,7 @@ func fortranBindings(all []proto) ([]byte, []string) {
 		if why := fortranWrapper(&w, p); why != "" {
 			skipped = append(skipped, "MPI_"+p.Name+": "+why)
 		}
+		f08tsForwarder(&w, p)
 	}
 	return w.Bytes(), skipped
 }
