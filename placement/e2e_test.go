@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,16 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 		testutil.MustRun(t, 10*time.Minute, append([]string{bin, "profile", "-o", out, "--"}, cmd...)...)
 		return out
 	}
-	first := prof(current)
+	// The link's speed varies from run to run (CI saw 0.98 and 1.69 s
+	// for the same pairs run): calibrate on the median of three profiles
+	// of the current layout, as a user would profile a typical run. The
+	// reruns that judge the prediction are other runs.
+	var first string
+	{
+		ps := []string{prof(current), prof(current), prof(current)}
+		sort.Slice(ps, func(i, j int) bool { return slowestElapsed(t, ps[i]) < slowestElapsed(t, ps[j]) })
+		first = ps[1]
+	}
 	rf := filepath.Join(dir, "app.rankfile")
 	var rep bytes.Buffer
 	r, err := Run(Options{Survey: sv, Profile: first, Output: rf, Force: true, Out: &rep, App: argv})
@@ -218,7 +228,10 @@ func TestPredictionsComeTrue(t *testing.T) {
 		if !full {
 			apps = apps[:2]
 		}
-		runs := 2
+		// Three reruns a layout: their median ignores one run slowed by
+		// the machine (CI measured one pairs rerun at 1.69 s against
+		// 0.98 s for the other and for the profile).
+		runs := 3
 		if full {
 			runs = 5
 		}
