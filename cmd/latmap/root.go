@@ -56,6 +56,7 @@ rank-to-core/node placement with its predicted gain.
 		newCompareCmd(),
 		newProfileCmd(),
 		newReportCmd(),
+		newExportCmd(),
 		newPlaceCmd(),
 		newVerifyCmd(),
 		newGenManCmd(),

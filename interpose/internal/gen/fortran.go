@@ -119,27 +119,7 @@ func (f *fwrap) param(q cParam, all []cParam) {
 			f.args = append(f.args, "*"+n)
 		}
 	case typ == "MPI_Status*" || (typ == "MPI_Status" && q.array):
-		f.params = append(f.params, "MPI_Fint *"+n)
-		if n == "status" {
-			f.pre = append(f.pre, fmt.Sprintf("\tMPI_Status c_%s;\n\tint ign_%s = lmf_status_ignore(%s);\n", n, n, n))
-			f.args = append(f.args, fmt.Sprintf("ign_%s ? MPI_STATUS_IGNORE : &c_%s", n, n))
-			f.post = append(f.post, fmt.Sprintf("\tif (rc == MPI_SUCCESS && !ign_%s)\n\t\tMPI_Status_c2f(&c_%s, %s);\n", n, n, n))
-			break
-		}
-		cnt := countOf(all)
-		if cnt == "" {
-			f.skip = "a status array without a count"
-			return
-		}
-		f.pre = append(f.pre, fmt.Sprintf("\tint ign_%s = lmf_statuses_ignore(%s);\n\tMPI_Status *c_%s = ign_%s ? MPI_STATUSES_IGNORE : lmf_alloc(%s, sizeof(MPI_Status));\n", n, n, n, n, cnt))
-		f.args = append(f.args, "c_"+n)
-		bound := cnt
-		for _, o := range all {
-			if o.name == "outcount" {
-				bound = "(c_outcount == MPI_UNDEFINED ? 0 : c_outcount)"
-			}
-		}
-		f.post = append(f.post, fmt.Sprintf("\tif (!ign_%s) {\n\t\tif (rc == MPI_SUCCESS)\n\t\t\tfor (int i = 0; i < %s; i++)\n\t\t\t\tMPI_Status_c2f(&c_%s[i], %s + i * LMF_STATUS_SIZE);\n\t\tfree(c_%s);\n\t}\n", n, bound, n, n, n))
+		f.status(n, all)
 	case isHandle && !q.array && !strings.HasSuffix(typ, "*"):
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, fmt.Sprintf("MPI_%s_f2c(*%s)", infix, n))
@@ -162,6 +142,33 @@ func (f *fwrap) param(q cParam, all []cParam) {
 	default:
 		f.skip = "parameter " + q.typ + " " + n
 	}
+}
+
+// status converts a status (or an array of them, with the call's count)
+// between Fortran's integers and C's MPI_Status, honouring
+// MPI_STATUS(ES)_IGNORE.
+func (f *fwrap) status(n string, all []cParam) {
+	f.params = append(f.params, "MPI_Fint *"+n)
+	if n == "status" {
+		f.pre = append(f.pre, fmt.Sprintf("\tMPI_Status c_%s;\n\tint ign_%s = lmf_status_ignore(%s);\n", n, n, n))
+		f.args = append(f.args, fmt.Sprintf("ign_%s ? MPI_STATUS_IGNORE : &c_%s", n, n))
+		f.post = append(f.post, fmt.Sprintf("\tif (rc == MPI_SUCCESS && !ign_%s)\n\t\tMPI_Status_c2f(&c_%s, %s);\n", n, n, n))
+		return
+	}
+	cnt := countOf(all)
+	if cnt == "" {
+		f.skip = "a status array without a count"
+		return
+	}
+	f.pre = append(f.pre, fmt.Sprintf("\tint ign_%s = lmf_statuses_ignore(%s);\n\tMPI_Status *c_%s = ign_%s ? MPI_STATUSES_IGNORE : lmf_alloc(%s, sizeof(MPI_Status));\n", n, n, n, n, cnt))
+	f.args = append(f.args, "c_"+n)
+	bound := cnt
+	for _, o := range all {
+		if o.name == "outcount" {
+			bound = "(c_outcount == MPI_UNDEFINED ? 0 : c_outcount)"
+		}
+	}
+	f.post = append(f.post, fmt.Sprintf("\tif (!ign_%s) {\n\t\tif (rc == MPI_SUCCESS)\n\t\t\tfor (int i = 0; i < %s; i++)\n\t\t\t\tMPI_Status_c2f(&c_%s[i], %s + i * LMF_STATUS_SIZE);\n\t\tfree(c_%s);\n\t}\n", n, bound, n, n, n))
 }
 
 // fortranNames are the symbol spellings of one Fortran binding: what
