@@ -67,6 +67,7 @@ type merger struct {
 	idx                  map[uint64]int32
 	m                    []profile.Transfer
 	sentBytes, recvBytes int64
+	sentMsgs             int64
 }
 
 func newMerger() *merger { return &merger{idx: map[uint64]int32{}} }
@@ -87,6 +88,7 @@ func (g *merger) sent(src, dst int, bytes, msgs int64) {
 	x.Bytes += bytes
 	x.Messages += msgs
 	g.sentBytes += bytes
+	g.sentMsgs += msgs
 }
 
 func (g *merger) received(r profile.Transfer) {
@@ -263,6 +265,9 @@ func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 			return err
 		}
 		if err := finishCallSites(raw, tmp); err != nil {
+			return err
+		}
+		if err := finishComms(raw, tmp, lib.Ranks, g.sentBytes, g.sentMsgs); err != nil {
 			return err
 		}
 		p, err := profile.ReadProfile(tmp)

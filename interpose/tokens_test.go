@@ -24,7 +24,7 @@ func TestTokenPairingRecovers(t *testing.T) {
 	testutil.RequireMPI(t)
 	cdir := filepath.Join(testutil.RepoRoot(t), "interpose", "c")
 	bin := filepath.Join(t.TempDir(), "driver")
-	srcs := []string{"tokens_test_driver.c", "collmatrix.c", "cpufacts.c", "sites.c", "wrappers.gen.c"}
+	srcs := []string{"tokens_test_driver.c", "collmatrix.c", "comms.c", "cpufacts.c", "sites.c", "wrappers.gen.c"}
 	args := []string{"-O1", "-w", "-I", cdir, "-o", bin}
 	for _, s := range srcs {
 		args = append(args, filepath.Join(cdir, s))

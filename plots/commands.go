@@ -22,7 +22,9 @@ type Request struct {
 	Size   int
 	Order  string
 	Style  string
-	Force  bool
+	// Comm is a profile's communicator (--comm) for the matrix style.
+	Comm  string
+	Force bool
 	// Out receives notes about the input (nil: none).
 	Out io.Writer
 }
@@ -31,6 +33,9 @@ type Request struct {
 func Run(req Request) error {
 	if profile.IsDir(req.Input) {
 		return runProfile(req)
+	}
+	if req.Comm != "" {
+		return fmt.Errorf("--comm draws a profile's communicator, and %s is not a profile directory", req.Input)
 	}
 	if contains(ProfileStyles, req.Style) {
 		return fmt.Errorf("style %s draws a profile, and %s is not a profile directory (no %s); survey styles: heatmap, surface, histogram", req.Style, req.Input, profile.FunctionsFile)
@@ -141,7 +146,10 @@ func runProfile(req Request) error {
 		metric = ""
 	}
 	name := filepath.Base(filepath.Clean(req.Input)) + "/"
-	return WriteProfileFile(req.Output, p, ProfileOptions{Style: req.Style, Metric: metric, Name: name, Force: req.Force})
+	if req.Comm != "" && req.Style != StyleMatrix {
+		return fmt.Errorf("--comm %s draws a communicator's matrix: add --style matrix", req.Comm)
+	}
+	return WriteProfileFile(req.Output, p, ProfileOptions{Style: req.Style, Metric: metric, Comm: req.Comm, Name: name, Force: req.Force})
 }
 
 func contains(list []string, s string) bool {

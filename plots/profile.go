@@ -32,6 +32,9 @@ type ProfileOptions struct {
 	Style string // one of ProfileStyles ("" is ranks)
 	// Metric of the matrix style: bytes (default), messages or time.
 	Metric string
+	// Comm draws one communicator's matrix (its MPI_Comm_set_name name or
+	// its key in comms.csv, w.1 say) instead of the whole one.
+	Comm string
 	// Name names the profile in titles (its directory, say).
 	Name string
 	// Width and Height of the picture; 0 picks a size that reads well.
@@ -259,10 +262,19 @@ func matrixValue(metric string) (func(t profile.Transfer) float64, string, error
 // MatrixGrid is the transfer matrix as drawn: cell (src, dst) holds
 // log10 of the value summed over blocks of ranks (at most maxPixels cells
 // a side), NaN where nothing was sent. Row = sender, column = receiver.
-func MatrixGrid(p *profile.Profile, metric string) (*grid, string, error) {
+// With comm, the communicator's matrix (profile.FindComm).
+func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) {
 	val, unit, err := matrixValue(metric)
 	if err != nil {
 		return nil, "", err
+	}
+	rows := p.Matrix
+	if comm != "" {
+		c, err := p.FindComm(comm)
+		if err != nil {
+			return nil, "", err
+		}
+		rows = p.CommTransfers(c.Comm)
 	}
 	n := len(p.Ranks)
 	block := (n + maxPixels - 1) / maxPixels
@@ -272,7 +284,7 @@ func MatrixGrid(p *profile.Profile, metric string) (*grid, string, error) {
 		g.perm[i], g.pos[i] = i, i
 	}
 	sum := make([]float64, cells*cells)
-	for _, t := range p.Matrix {
+	for _, t := range rows {
 		if t.Src < 0 || t.Src >= n || t.Dst < 0 || t.Dst >= n {
 			continue
 		}
@@ -290,7 +302,7 @@ func MatrixGrid(p *profile.Profile, metric string) (*grid, string, error) {
 // drawMatrix draws the transfer matrix with its colour bar, and lines
 // between hosts where ranks sit on hosts in blocks.
 func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
-	g, unit, err := MatrixGrid(p, opt.Metric)
+	g, unit, err := MatrixGrid(p, opt.Metric, opt.Comm)
 	if err != nil {
 		return err
 	}
@@ -300,7 +312,14 @@ func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
 			lo, hi = math.Min(lo, float64(v)), math.Max(hi, float64(v))
 		}
 	}
+	what := unit + " sent, row = sender, column = receiver"
+	if opt.Comm != "" {
+		what = fmt.Sprintf("communicator %s: %s", opt.Comm, what)
+	}
 	if math.IsInf(lo, 1) {
+		if opt.Comm != "" {
+			return fmt.Errorf("communicator %s carried no point-to-point traffic to draw", opt.Comm)
+		}
 		return fmt.Errorf("the profile's matrix.csv has no point-to-point traffic to draw")
 	}
 	if hi-lo < 1e-9 {
@@ -308,7 +327,7 @@ func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
 	}
 	n := float64(g.ranks)
 	pl := plot.New()
-	pl.Title.Text = ProfileTitle(p, opt.Name, unit+" sent, row = sender, column = receiver")
+	pl.Title.Text = ProfileTitle(p, opt.Name, what)
 	pl.Add(plotter.NewImage(g.image(lo, hi, g.upscale()), -0.5, -0.5, n-0.5, n-0.5))
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -0.5, n-0.5, -0.5, n-0.5
 	pl.X.Label.Text, pl.Y.Label.Text = "receiver rank", "sender rank"

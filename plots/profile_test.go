@@ -79,7 +79,7 @@ func halo3D(x, y, z int) *profile.Profile {
 // and those cells are coloured while the rest are background.
 func TestMatrixShowsHaloBands(t *testing.T) {
 	p := halo3D(4, 4, 4)
-	g, unit, err := MatrixGrid(p, "bytes")
+	g, unit, err := MatrixGrid(p, "bytes", "")
 	if err != nil || unit != "bytes" {
 		t.Fatal(err, unit)
 	}
@@ -146,5 +146,43 @@ func TestPlotProfileDir(t *testing.T) {
 	}
 	if err := Run(Request{Input: dir, Output: out, Style: StyleMatrix, Metric: "furlongs", Force: true}); err == nil || !strings.Contains(err.Error(), "bytes, messages or time") {
 		t.Errorf("bad matrix metric: %v", err)
+	}
+}
+
+// TestMatrixByCommunicator: testdata/profile/commgrid (a real run of
+// testdata/mpi/commgrid.c, 8 ranks as a 4 x 2 grid) drawn per
+// communicator: "rows" has traffic exactly from each rank to its row
+// partner (r^1), "cols" exactly to the next in its column (r+2 mod 8), by
+// name or by key; an unknown name is an error that lists the known ones.
+func TestMatrixByCommunicator(t *testing.T) {
+	p, err := profile.ReadProfile("../testdata/profile/commgrid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		comm string
+		peer func(r int) int
+	}{
+		{"rows", func(r int) int { return r ^ 1 }},
+		{"w.1", func(r int) int { return r ^ 1 }},
+		{"cols", func(r int) int { return (r + 2) % 8 }},
+	} {
+		g, _, err := MatrixGrid(p, "bytes", c.comm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := 0; a < 8; a++ {
+			for b := 0; b < 8; b++ {
+				if v := g.v[a*g.n+b]; (v == v) != (b == c.peer(a)) {
+					t.Errorf("%s: cell (%d, %d) = %v", c.comm, a, b, v)
+				}
+			}
+		}
+	}
+	if _, _, err := MatrixGrid(p, "bytes", "nosuch"); err == nil || !strings.Contains(err.Error(), "cols") {
+		t.Errorf("unknown communicator: %v, want an error listing cols", err)
+	}
+	if _, err := RenderProfile(p, "png", ProfileOptions{Style: StyleMatrix, Comm: "cols"}); err != nil {
+		t.Error(err)
 	}
 }

@@ -88,6 +88,7 @@ enum lm_fn_id {
 	LM_F_Intercomm_create,
 	LM_F_Intercomm_merge,
 	LM_F_Comm_idup,
+	LM_F_Comm_set_name,
 	LM_F_Comm_free,
 	LM_F_Comm_disconnect,
 	LM_F_Type_free,

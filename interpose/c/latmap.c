@@ -37,6 +37,7 @@ enum {
 	LM_W_DISABLED_WINDOW = 16,
 	LM_W_COLL_INTER = 32,
 	LM_W_SITES_THREADS = 64,
+	LM_W_COMM_GROUPS = 128,
 };
 
 static struct {
@@ -142,6 +143,7 @@ static struct lm_comm *comm_build(MPI_Comm comm)
 		abort();
 	c->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
 	c->comm = comm;
+	c->grp = comm == MPI_COMM_WORLD ? -1 : 0; /* 0: of unknown origin until lm_comm_new says */
 	c->shadow = MPI_COMM_NULL;
 	PMPI_Comm_test_inter(comm, &c->inter);
 	PMPI_Comm_rank(comm, &c->rank);
@@ -261,21 +263,41 @@ int lm_comm_world_rank(MPI_Comm comm, int r)
 	return c->world[r];
 }
 
-void lm_comm_new(MPI_Comm comm)
+/* lm_comm_new tracks comm, just created from parent by function fid (or
+ * MPI_COMM_NULL, for a member of parent that is in no new communicator:
+ * the creation still counts on parent, see comms.c). */
+void lm_comm_new(MPI_Comm comm, MPI_Comm parent, int fid)
 {
-	if (!lm.enabled || comm == MPI_COMM_NULL)
+	if (!lm.enabled)
 		return;
 	LM_LOCK();
-	int s = ctab_slot(comm);
+	int grp = lm_cgroup_child(comm_lookup(parent), fid);
+	int s = comm == MPI_COMM_NULL ? -1 : ctab_slot(comm);
 	LM_UNLOCK();
+	if (comm == MPI_COMM_NULL)
+		return;
 	if (s >= 0) /* a stale entry for a reused handle */
 		lm_comm_free(comm);
 	struct lm_comm *c = comm_build(comm);
 	if (lm.slt) /* collective: outside the lock */
 		PMPI_Comm_dup(comm, &c->shadow);
 	LM_LOCK();
+	c->grp = grp;
+	lm_cgroup_join(c);
 	ctab_put(c);
 	LM_UNLOCK();
+}
+
+int lm_Comm_set_name(int id, uint64_t t0, MPI_Comm comm, const char *comm_name)
+{
+	int rc = PMPI_Comm_set_name(comm, comm_name);
+	if (rc == MPI_SUCCESS && lm.enabled && comm != MPI_COMM_WORLD) {
+		LM_LOCK();
+		lm_cgroup_name(comm_lookup(comm), comm_name);
+		LM_UNLOCK();
+	}
+	lm_plain(id, t0);
+	return rc;
 }
 
 void lm_comm_free(MPI_Comm comm)
@@ -1503,11 +1525,12 @@ int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Dat
 	if (lm.on) {
 		account(id, d, late);
 		if (dest != MPI_PROC_NULL) {
-			int w = lm_world(comm, dest);
+			struct lm_comm *cc = lm_comm_of(comm);
+			int w = lm_world_of(cc, dest);
 			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			lm_sendto_add(cc, w, sb, d);
 			LM_UNLOCK();
 		}
 		got(id, c, status, d, late);
@@ -1550,11 +1573,12 @@ int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype 
 	if (lm.on) {
 		account(id, d, 0);
 		if (dest != MPI_PROC_NULL) {
-			int w = lm_world(comm, dest);
+			struct lm_comm *cc = lm_comm_of(comm);
+			int w = lm_world_of(cc, dest);
 			LM_LOCK();
 			lm.fn[id].bsent += sb;
 			lm.fn[id].rsent++;
-			lm_pair_add(&lm.sendto, w, sb, d, 0);
+			lm_sendto_add(cc, w, sb, d);
 			LM_UNLOCK();
 		}
 		got(id, c, status, d, 0);
@@ -1663,8 +1687,7 @@ static void start_one(int id, MPI_Request r, uint64_t d)
 			struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
 			bin->calls++;
 			bin->ticks += d;
-			int w = e->comm->world ? (e->peer < e->comm->size ? e->comm->world[e->peer] : -1) : e->peer;
-			lm_pair_add(&lm.sendto, w, b, d, 0);
+			lm_sendto_add(e->comm, lm_world_of(e->comm, e->peer), b, d);
 			LM_UNLOCK();
 		}
 		return;
@@ -1816,6 +1839,7 @@ static void setup(int provided)
 	g.cself = comm_build(MPI_COMM_SELF);
 	ctab_put(g.cworld);
 	ctab_put(g.cself);
+	lm_cgroup_self(g.cself);
 	if (lm.slt) {
 		PMPI_Comm_dup(MPI_COMM_WORLD, &g.cworld->shadow);
 		PMPI_Comm_dup(MPI_COMM_SELF, &g.cself->shadow);
@@ -2109,7 +2133,7 @@ struct summary {
 
 static void reduce_summary(int err, double tk, struct summary *all)
 {
-	struct summary mine = {.warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0),
+	struct summary mine = {.warn = g.warn | (lm.cm_inter ? LM_W_COLL_INTER : 0) | (lm.cg_over ? LM_W_COMM_GROUPS : 0),
 			       .thread_level = g.thread_level,
 			       .mismatch = g.mismatch,
 			       .resynced = resynced,
@@ -2153,6 +2177,7 @@ static void write_unmeasured(FILE *f, const struct summary *s)
 		{LM_W_DISABLED_WINDOW, "--window names no wrapped collective; the whole run was profiled"},
 		{LM_W_COLL_INTER, "--collectives-in-matrix: collectives on intercommunicators are not in the matrix"},
 		{LM_W_SITES_THREADS, "--call-sites under MPI_THREAD_MULTIPLE: call sites are not recorded (threads' calls would mix)"},
+		{LM_W_COMM_GROUPS, "more than 63 kinds of communicator were created: the later ones' traffic is in the communicator matrix \"other\""},
 	};
 	char m[256];
 	int first = 1;
@@ -2220,6 +2245,7 @@ static void write_profile(void)
 	err |= write_functions(tk);
 	err |= write_sizes(tk);
 	err |= write_pairs(tk);
+	err |= lm_write_comms(tk, gather_write);
 	if (lm.sites)
 		err |= lm_write_sites(tk, gather_write);
 	struct summary all;
@@ -2312,11 +2338,12 @@ void lm_sendrecv_done(int id, uint64_t t0, MPI_Count sendcount, MPI_Datatype sen
 	account(id, d, 0);
 	if (dest != MPI_PROC_NULL) {
 		int64_t sb = (int64_t)sendcount * lm_tsize(sendtype);
-		int w = lm_world(comm, dest);
+		struct lm_comm *cc = lm_comm_of(comm);
+		int w = lm_world_of(cc, dest);
 		LM_LOCK();
 		lm.fn[id].bsent += sb;
 		lm.fn[id].rsent++;
-		lm_pair_add(&lm.sendto, w, sb, d, 0);
+		lm_sendto_add(cc, w, sb, d);
 		LM_UNLOCK();
 	}
 	got(id, lm_comm_get(comm), status, d, 0);

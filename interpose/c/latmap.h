@@ -49,6 +49,8 @@ struct lm_comm {
 	MPI_Comm shadow; /* --slt: the duplicate that carries tokens */
 	int refs;        /* tracked requests on it: freed when 0 after MPI_Comm_free */
 	int id;          /* a number of its own, for the --slt token sequences */
+	int grp;         /* its group's per-communicator matrix (comms.c); -1 for MPI_COMM_WORLD */
+	int nchild;      /* communicators created from it so far */
 };
 
 struct lm_state {
@@ -63,6 +65,7 @@ struct lm_state {
 	 * address, the call's site. */
 	void *f08_caller;
 	int cm_inter; /* a collective on an intercommunicator was left out */
+	int cg_over;  /* more communicator groups than comms.c keeps */
 	int use_tsc;
 	int mt; /* MPI_THREAD_MULTIPLE granted: shared state behind lm_mu */
 	int wrank, wsize;
@@ -143,6 +146,36 @@ static inline int lm_world(MPI_Comm comm, int r)
 	return lm_comm_world_rank(comm, r);
 }
 
+/* Per-communicator matrices (comms.c). */
+void lm_cgroup_self(struct lm_comm *self);
+int lm_cgroup_child(struct lm_comm *parent, int fid);
+void lm_cgroup_join(struct lm_comm *c);
+void lm_cgroup_sent(int grp, int w, int64_t bytes, uint64_t ticks);
+void lm_cgroup_name(struct lm_comm *c, const char *name);
+
+/* lm_comm_of is comm's table, or NULL for MPI_COMM_WORLD (no lookup). */
+static inline struct lm_comm *lm_comm_of(MPI_Comm comm)
+{
+	return comm == MPI_COMM_WORLD ? NULL : lm_comm_get(comm);
+}
+
+/* lm_world_of is the world rank of rank r of c (lm_comm_of's). */
+static inline int lm_world_of(struct lm_comm *c, int r)
+{
+	if (!c || !c->world)
+		return r;
+	return r >= 0 && r < c->size ? c->world[r] : -1;
+}
+
+/* lm_sendto_add adds a message to world rank w, sent on c, to the matrix
+ * and to c's group's; the caller holds LM_LOCK. */
+static inline void lm_sendto_add(struct lm_comm *c, int w, int64_t b, uint64_t d)
+{
+	lm_pair_add(&lm.sendto, w, b, d, 0);
+	if (c && c->grp >= 0)
+		lm_cgroup_sent(c->grp, w, b, d);
+}
+
 static inline void lm_plain(int id, uint64_t t0)
 {
 	uint64_t t1 = lm_tick();
@@ -170,7 +203,8 @@ static inline void lm_sent(int id, uint64_t t0, MPI_Count count, MPI_Datatype dt
 		return;
 	}
 	int64_t b = (int64_t)count * lm_tsize(dt);
-	int w = lm_world(comm, dest);
+	struct lm_comm *c = lm_comm_of(comm);
+	int w = lm_world_of(c, dest);
 	LM_LOCK();
 	f->calls++;
 	f->ticks += d;
@@ -179,7 +213,7 @@ static inline void lm_sent(int id, uint64_t t0, MPI_Count count, MPI_Datatype dt
 	struct lm_bin *bin = &lm.bins[id][lm_bin_of(b)];
 	bin->calls++;
 	bin->ticks += d;
-	lm_pair_add(&lm.sendto, w, b, d, 0);
+	lm_sendto_add(c, w, b, d);
 	LM_UNLOCK();
 }
 
@@ -214,6 +248,7 @@ struct buf {
 };
 void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *));
+int lm_write_comms(double tk, int (*gather)(struct buf *, const char *, const char *));
 
 /* Hooks in latmap.c. */
 int lm_Init(int id, int *argc, char ***argv);
@@ -244,7 +279,8 @@ int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[]);
 int lm_Request_free(int id, uint64_t t0, MPI_Request *request);
 uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0);
 void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv);
-void lm_comm_new(MPI_Comm comm);
+void lm_comm_new(MPI_Comm comm, MPI_Comm parent, int fid);
+int lm_Comm_set_name(int id, uint64_t t0, MPI_Comm comm, const char *comm_name);
 void lm_comm_free(MPI_Comm comm);
 void lm_type_forget(MPI_Datatype dt);
 

@@ -938,7 +938,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	LM_SITE_ENTER(LM_F_Comm_dup);
 	int rc = PMPI_Comm_dup(comm, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_dup);
 	lm_plain(LM_F_Comm_dup, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -950,7 +950,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 	LM_SITE_ENTER(LM_F_Comm_dup_with_info);
 	int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_dup_with_info);
 	lm_plain(LM_F_Comm_dup_with_info, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -962,7 +962,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	LM_SITE_ENTER(LM_F_Comm_split);
 	int rc = PMPI_Comm_split(comm, color, key, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_split);
 	lm_plain(LM_F_Comm_split, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -974,7 +974,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 	LM_SITE_ENTER(LM_F_Comm_split_type);
 	int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_split_type);
 	lm_plain(LM_F_Comm_split_type, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -986,7 +986,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	LM_SITE_ENTER(LM_F_Comm_create);
 	int rc = PMPI_Comm_create(comm, group, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_create);
 	lm_plain(LM_F_Comm_create, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -998,7 +998,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 	LM_SITE_ENTER(LM_F_Comm_create_group);
 	int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm, LM_F_Comm_create_group);
 	lm_plain(LM_F_Comm_create_group, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1010,7 +1010,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
 	LM_SITE_ENTER(LM_F_Cart_create);
 	int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*comm_cart);
+		lm_comm_new(*comm_cart, old_comm, LM_F_Cart_create);
 	lm_plain(LM_F_Cart_create, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1022,7 +1022,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 	LM_SITE_ENTER(LM_F_Cart_sub);
 	int rc = PMPI_Cart_sub(comm, remain_dims, new_comm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*new_comm);
+		lm_comm_new(*new_comm, comm, LM_F_Cart_sub);
 	lm_plain(LM_F_Cart_sub, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1034,7 +1034,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 	LM_SITE_ENTER(LM_F_Graph_create);
 	int rc = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*comm_graph);
+		lm_comm_new(*comm_graph, comm_old, LM_F_Graph_create);
 	lm_plain(LM_F_Graph_create, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1046,7 +1046,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
 	LM_SITE_ENTER(LM_F_Dist_graph_create);
 	int rc = PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newcomm);
+		lm_comm_new(*newcomm, comm_old, LM_F_Dist_graph_create);
 	lm_plain(LM_F_Dist_graph_create, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1058,7 +1058,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent);
 	int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*comm_dist_graph);
+		lm_comm_new(*comm_dist_graph, comm_old, LM_F_Dist_graph_create_adjacent);
 	lm_plain(LM_F_Dist_graph_create_adjacent, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1070,7 +1070,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
 	LM_SITE_ENTER(LM_F_Intercomm_create);
 	int rc = PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newintercomm);
+		lm_comm_new(*newintercomm, local_comm, LM_F_Intercomm_create);
 	lm_plain(LM_F_Intercomm_create, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1082,7 +1082,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 	LM_SITE_ENTER(LM_F_Intercomm_merge);
 	int rc = PMPI_Intercomm_merge(intercomm, high, newintercomm);
 	if (rc == MPI_SUCCESS)
-		lm_comm_new(*newintercomm);
+		lm_comm_new(*newintercomm, intercomm, LM_F_Intercomm_merge);
 	lm_plain(LM_F_Intercomm_merge, t0);
 	LM_SITE_EXIT();
 	return rc;
@@ -1094,6 +1094,15 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 	LM_SITE_ENTER(LM_F_Comm_idup);
 	int rc = PMPI_Comm_idup(comm, newcomm, request);
 	lm_plain(LM_F_Comm_idup, t0);
+	LM_SITE_EXIT();
+	return rc;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+	uint64_t t0 = lm_tick();
+	LM_SITE_ENTER(LM_F_Comm_set_name);
+	int rc = lm_Comm_set_name(LM_F_Comm_set_name, t0, comm, comm_name);
 	LM_SITE_EXIT();
 	return rc;
 }
@@ -2061,6 +2070,7 @@ const char *const lm_fn_names[LM_NFN] = {
 	"MPI_Intercomm_create",
 	"MPI_Intercomm_merge",
 	"MPI_Comm_idup",
+	"MPI_Comm_set_name",
 	"MPI_Comm_free",
 	"MPI_Comm_disconnect",
 	"MPI_Type_free",
@@ -2218,6 +2228,7 @@ const unsigned char lm_fn_flags[LM_NFN] = {
 	0, /* MPI_Intercomm_create */
 	0, /* MPI_Intercomm_merge */
 	0, /* MPI_Comm_idup */
+	0, /* MPI_Comm_set_name */
 	0, /* MPI_Comm_free */
 	0, /* MPI_Comm_disconnect */
 	0, /* MPI_Type_free */

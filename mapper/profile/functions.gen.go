@@ -90,6 +90,7 @@ var FunctionKinds = map[string]string{
 	"MPI_Intercomm_create":           "",
 	"MPI_Intercomm_merge":            "",
 	"MPI_Comm_idup":                  "",
+	"MPI_Comm_set_name":              "",
 	"MPI_Comm_free":                  "",
 	"MPI_Comm_disconnect":            "",
 	"MPI_Type_free":                  "",

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gocarina/gocsv"
@@ -23,6 +24,19 @@ const (
 	// per rank, call site and function, and each site's frames.
 	CallSitesFile = "callsites.csv"
 	SitesFile     = "sites.csv"
+	// CommsFile lists the kinds of communicator and their traffic;
+	// CommMatrixFile holds each one's matrix in world ranks when a
+	// communicator other than MPI_COMM_WORLD carried point-to-point
+	// traffic.
+	CommsFile      = "comms.csv"
+	CommMatrixFile = "commmatrix.csv"
+)
+
+// Communicator keys of comms.csv besides the creation paths (w.0, w.0.1).
+const (
+	CommWorld = "MPI_COMM_WORLD"
+	CommSelf  = "self"
+	CommOther = "other" // made by a call latmap does not wrap, or past its limit of 63 kinds
 )
 
 // Modes a profile was taken in (meta.json's "modes").
@@ -153,6 +167,40 @@ func (f SiteFrame) Where() string {
 	return fmt.Sprintf("%s (%s:%d)", fn, f.File, f.Line)
 }
 
+// Comm is one row of comms.csv: one kind of communicator, every instance
+// of one creation call (one per colour of a split, one per process of a
+// dup), keyed by its path of creation: w.K is the K-th (from 0)
+// communicator created from MPI_COMM_WORLD, w.K.J the J-th created from
+// that, in the order every member agrees on.
+type Comm struct {
+	Comm     string `csv:"comm"`
+	Name     string `csv:"name"`     // MPI_Comm_set_name's (the most common over the members), else empty
+	Function string `csv:"function"` // the creating MPI function
+	Members  int    `csv:"members"`  // ranks in one of its instances
+	Size     int    `csv:"size"`     // ranks in an instance (the largest when they differ)
+	Bytes    int64  `csv:"bytes"`    // point-to-point, as sent
+	Messages int64  `csv:"messages"`
+}
+
+// Label is the communicator's name, else its key.
+func (c Comm) Label() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Comm
+}
+
+// CommTransfer is one row of commmatrix.csv: point-to-point traffic sent
+// on communicator Comm (comms.csv's key), in world ranks.
+type CommTransfer struct {
+	Comm     string  `csv:"comm"`
+	Src      int     `csv:"src"`
+	Dst      int     `csv:"dst"`
+	Bytes    int64   `csv:"bytes"`
+	Messages int64   `csv:"messages"`
+	Time     float64 `csv:"time_s"`
+}
+
 // Profile is a profile directory in memory.
 type Profile struct {
 	Meta      Meta
@@ -164,6 +212,10 @@ type Profile struct {
 	// --call-sites.
 	CallSites []CallSite
 	Sites     []SiteFrame
+	// Comms and CommMatrix are empty in profiles of older versions;
+	// CommMatrix is empty when only MPI_COMM_WORLD carried traffic.
+	Comms      []Comm
+	CommMatrix []CommTransfer
 }
 
 // IsDir reports whether path is a profile directory (it holds meta.json
@@ -198,6 +250,8 @@ func ReadProfile(dir string) (*Profile, error) {
 		{SizesFile, &p.Sizes, true},
 		{CallSitesFile, &p.CallSites, true},
 		{SitesFile, &p.Sites, true},
+		{CommsFile, &p.Comms, true},
+		{CommMatrixFile, &p.CommMatrix, true},
 	} {
 		fh, err := os.Open(filepath.Join(dir, f.name))
 		if err != nil {
@@ -344,6 +398,41 @@ func (p *Profile) TopCallSites(n int) []SiteTotal {
 	})
 	if n > 0 && len(out) > n {
 		out = out[:n]
+	}
+	return out
+}
+
+// FindComm returns the communicator named name (its MPI_Comm_set_name
+// name or its key), or an error listing the known ones.
+func (p *Profile) FindComm(name string) (*Comm, error) {
+	var known []string
+	for i := range p.Comms {
+		c := &p.Comms[i]
+		if c.Name == name || c.Comm == name {
+			return c, nil
+		}
+		if c.Bytes > 0 {
+			known = append(known, c.Label())
+		}
+	}
+	if len(p.Comms) == 0 {
+		return nil, fmt.Errorf("communicator %q: this profile has no per-communicator matrices (taken by an older latmap)", name)
+	}
+	return nil, fmt.Errorf("communicator %q not in the profile; communicators with traffic: %s", name, strings.Join(known, ", "))
+}
+
+// CommTransfers is communicator key's matrix (commmatrix.csv's rows of it;
+// the whole matrix's point-to-point rows when only MPI_COMM_WORLD carried
+// traffic and key is MPI_COMM_WORLD).
+func (p *Profile) CommTransfers(key string) []Transfer {
+	var out []Transfer
+	for _, t := range p.CommMatrix {
+		if t.Comm == key {
+			out = append(out, Transfer{Src: t.Src, Dst: t.Dst, Bytes: t.Bytes, Messages: t.Messages, Time: t.Time})
+		}
+	}
+	if len(p.CommMatrix) == 0 && key == CommWorld {
+		return p.Matrix
 	}
 	return out
 }

@@ -136,7 +136,7 @@ func BuildHTML(w io.Writer, opt HTMLOptions) error {
 	}
 	r.Title = reportTitle(r)
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v }, "bytes": fmtBytes, "us": func(v float64) string { return fmtFloat(v, 2) },
+		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v }, "bytes": fmtBytes, "ibytes": func(v int64) string { return fmtBytes(float64(v)) }, "us": func(v float64) string { return fmtFloat(v, 2) },
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return err
@@ -241,14 +241,24 @@ func machineSection(path string) (*machine, error) {
 }
 
 type app struct {
-	Path       string
-	Facts      []fact
-	Figures    []figure
-	Functions  []functionRow
-	MPITotal   float64
-	Split      *trafficSplit
+	Path      string
+	Facts     []fact
+	Figures   []figure
+	Functions []functionRow
+	MPITotal  float64
+	Split     *trafficSplit
+	// CallSites are the call sites with the most MPI time (a profile
+	// taken with --call-sites); Comms the communicators that carried
+	// point-to-point traffic, when one besides MPI_COMM_WORLD did.
+	CallSites  []callSiteRow
+	Comms      []profile.Comm
 	Unmeasured []string
 	Warnings   []string
+}
+
+type callSiteRow struct {
+	profile.SiteTotal
+	Share float64
 }
 
 type functionRow struct {
@@ -314,7 +324,27 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 		}
 	}
 	sec.Split = splitTraffic(p)
+	appSitesAndComms(sec, p)
 	return sec, nil
+}
+
+// appSitesAndComms fills the call-site and communicator tables.
+func appSitesAndComms(sec *app, p *profile.Profile) {
+	for _, s := range p.TopCallSites(10) {
+		r := callSiteRow{SiteTotal: s}
+		if sec.MPITotal > 0 {
+			r.Share = s.MPITime / sec.MPITotal
+		}
+		sec.CallSites = append(sec.CallSites, r)
+	}
+	if len(p.CommMatrix) == 0 {
+		return
+	}
+	for _, c := range p.Comms {
+		if c.Bytes > 0 || c.Messages > 0 {
+			sec.Comms = append(sec.Comms, c)
+		}
+	}
 }
 
 // splitTraffic sums the matrix's bytes inside and between hosts, from

@@ -208,3 +208,30 @@ func TestHTMLVerificationTimed(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLCallSitesAndComms: the application section lists the call sites
+// of a --call-sites profile with their source lines, and the
+// communicators of a profile where several carried traffic, by name.
+func TestHTMLCallSitesAndComms(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"../export/testdata/callsites", []string{"Where the MPI time comes from", "<code>main (/tmp/lmx/callsites.c:34)</code></td><td class=\"l\">MPI_Recv</td>", "lib_send (/tmp/lmx/callsites_lib.c:9)"}},
+		{"../../testdata/profile/commgrid", []string{"<h3>Communicators</h3>", "<td class=\"l\">rows</td><td class=\"l\">w.1</td><td class=\"l\">MPI_Comm_split</td><td>2</td><td>8</td>", "<td class=\"l\">cols</td><td class=\"l\">w.2</td>"}},
+	} {
+		out := filepath.Join(t.TempDir(), "r.html")
+		if err := report.WriteHTML(report.HTMLOptions{Inputs: []string{c.in}, Output: out}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: the report lacks %q", c.in, w)
+			}
+		}
+	}
+}

@@ -340,8 +340,12 @@ func (c wrapCall) handle(w *bytes.Buffer) error {
 		if err := c.need(p.Out); err != nil {
 			return err
 		}
+		parent := parentComm(p.Params)
+		if parent == "" {
+			return fmt.Errorf("%s creates a communicator from no MPI_Comm parameter", p.Name)
+		}
 		fmt.Fprintf(w, "\tint rc = %s;\n", c.call)
-		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_comm_new(*%s);\n", p.Out)
+		fmt.Fprintf(w, "\tif (rc == MPI_SUCCESS)\n\t\tlm_comm_new(*%s, %s, %s);\n", p.Out, parent, c.id)
 	case kCommFree:
 		if err := c.need(p.Out); err != nil {
 			return err
@@ -354,6 +358,18 @@ func (c wrapCall) handle(w *bytes.Buffer) error {
 	}
 	fmt.Fprintf(w, "\tlm_plain(%s, t0);\n", c.id)
 	return nil
+}
+
+// parentComm is the first MPI_Comm parameter of a communicator-creating
+// call: the communicator the new one is created from.
+func parentComm(params string) string {
+	for _, q := range strings.Split(params, ",") {
+		f := strings.Fields(q)
+		if len(f) == 2 && f[0] == "MPI_Comm" {
+			return f[1]
+		}
+	}
+	return ""
 }
 
 // largeCountKinds gives each MPI-4 large-count call (NAME_c, listed as

@@ -182,6 +182,7 @@ var protos = []proto{
 	{Name: "Intercomm_create", Params: "MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
 	{Name: "Intercomm_merge", Params: "MPI_Comm intercomm, int high, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
 	{Name: "Comm_idup", Params: "MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request", Kind: kPlain},
+	{Name: "Comm_set_name", Params: "MPI_Comm comm, const char *comm_name", Kind: kHook},
 	{Name: "Comm_free", Params: "MPI_Comm *comm", Kind: kCommFree, Out: "comm"},
 	{Name: "Comm_disconnect", Params: "MPI_Comm *comm", Kind: kCommFree, Out: "comm"},
 	{Name: "Type_free", Params: "MPI_Datatype *type", Kind: kTypeFree},
