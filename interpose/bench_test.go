@@ -256,12 +256,20 @@ func BenchmarkCallSitesOverhead(b *testing.B) {
 	testutil.RequireMPI(b)
 	lib := testutil.InterposeLib(b)
 	prog := testutil.BuildMPIProgram(b, b.TempDir(), "overhead", filepath.Join(testutil.RepoRoot(b), "testdata", "mpi", "overhead.c"))
-	runs := map[string]map[string][]float64{"bare": {}, "basic": {}, "sites": {}}
+	runs := map[string]map[string][]float64{"bare": {}, "basic": {}, "sites": {}, "mpip": {}}
+	type variant struct {
+		name, lib string
+		env       []string
+	}
+	variants := []variant{{"bare", "", nil}, {"basic", lib, nil}, {"sites", lib, []string{"LATMAP_CALL_SITES=1"}}}
+	// LATMAP_BENCH_MPIP=/path/libmpiP.so adds mpiP with call sites of
+	// depth 1 (MPIP="-k 1") to the same alternation.
+	mpip := os.Getenv("LATMAP_BENCH_MPIP")
+	if mpip != "" {
+		variants = append(variants, variant{"mpip", mpip, []string{"MPIP=-k 1 -f " + b.TempDir()}})
+	}
 	for i := 0; i < 5; i++ {
-		for _, v := range []struct {
-			name, lib string
-			env       []string
-		}{{"bare", "", nil}, {"basic", lib, nil}, {"sites", lib, []string{"LATMAP_CALL_SITES=1"}}} {
+		for _, v := range variants {
 			for k, x := range runOverheadEnv(b, prog, v.lib, v.env, 1, 2000000, 9) {
 				runs[v.name][k] = append(runs[v.name][k], x)
 			}
@@ -276,4 +284,10 @@ func BenchmarkCallSitesOverhead(b *testing.B) {
 	b.ReportMetric(iwS, "sites-added-irecv+wait-ns/call")
 	fmt.Fprintf(os.Stderr, "call sites overhead: MPI_Send(PROC_NULL) bare %.1f ns, basic +%.1f, --call-sites=1 +%.1f (%.2fx basic); Irecv+Wait per call basic +%.1f, --call-sites=1 +%.1f (%.2fx)\n",
 		med("bare", "send_ns"), send, sendS, sendS/send, iw, iwS, iwS/iw)
+	if mpip != "" {
+		sendP, iwP := med("mpip", "send_ns")-med("bare", "send_ns"), (med("mpip", "irecvwait_ns")-med("bare", "irecvwait_ns"))/2
+		b.ReportMetric(sendP, "mpip-k1-added-send-ns/call")
+		b.ReportMetric(iwP, "mpip-k1-added-irecv+wait-ns/call")
+		fmt.Fprintf(os.Stderr, "mpiP -k 1 (%s), same runs: MPI_Send(PROC_NULL) +%.1f ns (%.2fx latmap basic), Irecv+Wait per call +%.1f (%.2fx)\n", mpip, sendP, sendP/send, iwP, iwP/iw)
+	}
 }

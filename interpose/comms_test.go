@@ -22,11 +22,12 @@ func TestCommMatrices(t *testing.T) {
 			f.Require(t)
 			dir := t.TempDir()
 			prog := f.Build(t, dir, "commgrid", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "commgrid.c"))
-			p, out := profileRunFlavor(t, f, f.Local(8), nil, prog)
+			p, out := profileRunFlavor(t, f, f.Local(8), []string{"--call-sites"}, prog)
 			if !strings.Contains(out, "commgrid ok") {
 				t.Fatalf("the program did not finish:\n%s", out)
 			}
 			checkCommGrid(t, p)
+			checkCommSites(t, p)
 		})
 	}
 }
@@ -112,5 +113,41 @@ func checkCommGrid(t *testing.T, p *profile.Profile) {
 	}
 	if len(sum) != 0 {
 		t.Errorf("pairs in the communicators' matrices but not in matrix.csv: %v", sum)
+	}
+}
+
+// checkCommSites: ring()'s one MPI_Sendrecv call site is kept per
+// communicator: on each rank 3 calls of 1000 bytes on the rows (w.1), 2 of
+// 2000 on the columns (w.2) and 1 of 500 on MPI_COMM_WORLD.
+func checkCommSites(t *testing.T, p *profile.Profile) {
+	t.Helper()
+	type key struct {
+		rank int
+		comm string
+	}
+	got := map[key]profile.CallSite{}
+	sites := map[int]bool{}
+	for _, c := range p.CallSites {
+		if c.Function == "MPI_Sendrecv" {
+			got[key{c.Rank, c.Comm}] = c
+			sites[c.Site] = true
+		}
+	}
+	if len(sites) != 1 {
+		t.Errorf("MPI_Sendrecv from %d call sites, want ring()'s one", len(sites))
+	}
+	for r := 0; r < 8; r++ {
+		for _, w := range []struct {
+			comm         string
+			calls, bytes int64
+		}{{"w.1", 3, 3000}, {"w.2", 2, 4000}, {profile.CommWorld, 1, 500}} {
+			c := got[key{r, w.comm}]
+			if c.Calls != w.calls || c.BytesSent != w.bytes || c.BytesRecv != w.bytes {
+				t.Errorf("rank %d, %s: MPI_Sendrecv site %+v, want %d calls, %d bytes each way", r, w.comm, c, w.calls, w.bytes)
+			}
+		}
+	}
+	if len(got) != 24 {
+		t.Errorf("%d (rank, communicator) rows of MPI_Sendrecv, want 24", len(got))
 	}
 }

@@ -73,15 +73,20 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 		testutil.MustRun(t, 10*time.Minute, append([]string{bin, "profile", "-o", out, "--"}, cmd...)...)
 		return out
 	}
-	// The link's speed varies from run to run (CI saw 0.98 and 1.69 s
-	// for the same pairs run): calibrate on the median of three profiles
-	// of the current layout, as a user would profile a typical run. The
-	// reruns that judge the prediction are other runs.
+	// Identical runs vary: 16 runs of the pairs in one layout took
+	// 0.96-1.61 s on the 2-core test machine (4 ranks and the kernel's
+	// network processing share 2 cores; no TCP retransmissions). Calibrate
+	// on the median of five profiles of the current layout, as a user
+	// would profile a typical run; the reruns that judge the prediction
+	// are other runs.
 	var first string
 	{
-		ps := []string{prof(current), prof(current), prof(current)}
+		var ps []string
+		for range 5 {
+			ps = append(ps, prof(current))
+		}
 		sort.Slice(ps, func(i, j int) bool { return slowestElapsed(t, ps[i]) < slowestElapsed(t, ps[j]) })
-		first = ps[1]
+		first = ps[len(ps)/2]
 	}
 	rf := filepath.Join(dir, "app.rankfile")
 	var rep bytes.Buffer
@@ -180,9 +185,10 @@ func printE2E(t *testing.T, rows []e2eRow) {
 // predicted / measured speedup is within 0.6-1.67 (|log| at most log
 // 1/0.6, whatever the size of the speedup: no waiver for large ones, the
 // pairs' 100x and more included); and the
-// predicted run of the current layout is within 25% of the reruns'
+// predicted run of the current layout is within 35% of the reruns'
 // median (the profile's own run, on which the factors were fitted, would
-// be in sample).
+// be in sample; identical runs here spread 0.96-1.61 s, so medians of
+// three differ by up to 30%).
 func checkE2E(t *testing.T, r e2eRow) {
 	t.Helper()
 	if r.measured() < 0.9 {
@@ -197,7 +203,7 @@ func checkE2E(t *testing.T, r e2eRow) {
 	if ratio := r.predicted() / r.measured(); math.Abs(math.Log(ratio)) > math.Log(1/0.6) {
 		t.Errorf("%s %s: predicted speedup %.2fx, measured %.2fx (ratio %.2f, want 0.6-1.67; the target is 0.8-1.25)", r.cluster, r.app, r.predicted(), r.measured(), ratio)
 	}
-	if e := r.predCurrent/r.measCurrent - 1; math.Abs(e) > 0.25 {
+	if e := r.predCurrent/r.measCurrent - 1; math.Abs(e) > 0.35 {
 		t.Errorf("%s %s: predicted run of the current layout %.4g s, its reruns measured %.4g s (median, %+.0f%%)", r.cluster, r.app, r.predCurrent, r.measCurrent, 100*e)
 	}
 }

@@ -20,7 +20,7 @@ Formats:
            speedscope): sample values mpi_time (the default), calls,
            bytes_sent, bytes_received, send_late, collective_wait; each
            sample's locations are the call site's frames, its labels the MPI
-           function and the rank
+           function, the rank and the communicator
   hatchet  the literal call tree LLNL's Hatchet reads
            (hatchet.GraphFrame.from_literal(json.load(open(FILE)))): the
            program, the call sites' frames from main in, the MPI function;

@@ -88,6 +88,17 @@ void lm_cgroup_name(struct lm_comm *c, const char *name)
 	snprintf(G[c->grp].name, sizeof G[c->grp].name, "%s", name);
 }
 
+/* lm_cgroup_key is a group's key for callsites.csv: -1 is MPI_COMM_WORLD,
+ * -2 a call without a communicator. */
+const char *lm_cgroup_key(int grp)
+{
+	if (grp == -1)
+		return "MPI_COMM_WORLD";
+	if (grp < 0 || grp >= ngrp)
+		return "";
+	return G[grp].key;
+}
+
 /* csv_str writes s as a quoted CSV field. */
 static void csv_str(struct buf *b, const char *s)
 {

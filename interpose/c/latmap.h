@@ -152,6 +152,7 @@ int lm_cgroup_child(struct lm_comm *parent, int fid);
 void lm_cgroup_join(struct lm_comm *c);
 void lm_cgroup_sent(int grp, int w, int64_t bytes, uint64_t ticks);
 void lm_cgroup_name(struct lm_comm *c, const char *name);
+const char *lm_cgroup_key(int grp);
 
 /* lm_comm_of is comm's table, or NULL for MPI_COMM_WORLD (no lookup). */
 static inline struct lm_comm *lm_comm_of(MPI_Comm comm)
@@ -228,13 +229,13 @@ struct lm_snap {
 };
 #define LM_HIDDEN __attribute__((visibility("hidden")))
 void lm_sites_setup(void) LM_HIDDEN;
-void lm_site_enter(struct lm_snap *sn, int id, void *ra) LM_HIDDEN;
+void lm_site_enter(struct lm_snap *sn, int id, void *ra, MPI_Comm comm) LM_HIDDEN;
 void lm_site_exit(struct lm_snap *sn) LM_HIDDEN;
-#define LM_SITE_ENTER(fid)                                                    \
+#define LM_SITE_ENTER(fid, comm)                                              \
 	struct lm_snap lm_snap;                                               \
 	lm_snap.id = -1;                                                      \
 	if (__builtin_expect(lm.sites, 0))                                    \
-	lm_site_enter(&lm_snap, (fid), __builtin_return_address(0))
+	lm_site_enter(&lm_snap, (fid), __builtin_return_address(0), (comm))
 #define LM_SITE_EXIT()                                \
 	do {                                          \
 		if (__builtin_expect(lm_snap.id >= 0, 0)) \

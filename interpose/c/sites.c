@@ -28,6 +28,7 @@
  * from its start to its end). */
 struct lm_site {
 	int id, depth;
+	int grp; /* the call's communicator's group (comms.c), -1 MPI_COMM_WORLD, -2 none */
 	void *pc[LM_SITE_MAXDEPTH];
 	struct lm_fnstat st;
 };
@@ -85,9 +86,9 @@ static inline int in_self(void *pc)
 	return (uintptr_t)pc >= S.self_lo && (uintptr_t)pc < S.self_hi;
 }
 
-static uint64_t site_hash(int id, void *const *pc, int depth)
+static uint64_t site_hash(int id, int grp, void *const *pc, int depth)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)id;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)id ^ ((uint64_t)(uint32_t)grp << 32);
 	for (int i = 0; i < depth; i++) {
 		h ^= (uint64_t)(uintptr_t)pc[i];
 		h *= 0xff51afd7ed558ccdull;
@@ -96,14 +97,14 @@ static uint64_t site_hash(int id, void *const *pc, int depth)
 	return h;
 }
 
-/* site_slot is the slot of the key (id, pc[0..depth)) in t: its entry's,
+/* site_slot is the slot of the key (id, grp, pc[0..depth)) in t: its entry's,
  * or the empty slot where it goes. */
-static struct lm_site **site_slot(struct lm_site **t, int cap, int id, void *const *pc, int depth)
+static struct lm_site **site_slot(struct lm_site **t, int cap, int id, int grp, void *const *pc, int depth)
 {
-	uint64_t h = site_hash(id, pc, depth);
+	uint64_t h = site_hash(id, grp, pc, depth);
 	for (int i = (int)(h & (uint64_t)(cap - 1));; i = (i + 1) & (cap - 1)) {
 		struct lm_site *s = t[i];
-		if (!s || (s->id == id && s->depth == depth && !memcmp(s->pc, pc, sizeof(void *) * (size_t)depth)))
+		if (!s || (s->id == id && s->grp == grp && s->depth == depth && !memcmp(s->pc, pc, sizeof(void *) * (size_t)depth)))
 			return &t[i];
 	}
 }
@@ -116,16 +117,17 @@ static void grow(void)
 		abort();
 	for (int i = 0; i < S.cap; i++)
 		if (S.t[i])
-			*site_slot(t, cap, S.t[i]->id, S.t[i]->pc, S.t[i]->depth) = S.t[i];
+			*site_slot(t, cap, S.t[i]->id, S.t[i]->grp, S.t[i]->pc, S.t[i]->depth) = S.t[i];
 	free(S.t);
 	S.t = t;
 	S.cap = cap;
 }
 
-void lm_site_enter(struct lm_snap *sn, int id, void *ra)
+void lm_site_enter(struct lm_snap *sn, int id, void *ra, MPI_Comm comm)
 {
 	if (!lm.on || lm.mt)
 		return;
+	int grp = comm == MPI_COMM_NULL ? -2 : comm == MPI_COMM_WORLD ? -1 : lm_comm_get(comm)->grp;
 	/* Through latmap's forwarder of an MPICH use mpi_f08 call with a
 	   buffer, ra is in MPICH's MPIR_*_cdesc; the forwarder left its own
 	   return address, the Fortran program's call. */
@@ -136,7 +138,7 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 	/* The common case, a loop calling from one place: the last site of
 	   this function. */
 	struct lm_site *l = S.last[id];
-	if (direct && l && l->pc[0] == ra) {
+	if (direct && l && l->pc[0] == ra && l->grp == grp) {
 		sn->id = id;
 		sn->site = l;
 		sn->before = lm.fn[id];
@@ -163,16 +165,17 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra)
 		for (; k < n && depth < lm.sites; k++)
 			pc[depth++] = bt[k];
 	}
-	struct lm_site **slot = site_slot(S.t, S.cap, id, pc, depth);
+	struct lm_site **slot = site_slot(S.t, S.cap, id, grp, pc, depth);
 	if (!*slot) {
 		if (2 * (S.n + 1) > S.cap) {
 			grow();
-			slot = site_slot(S.t, S.cap, id, pc, depth);
+			slot = site_slot(S.t, S.cap, id, grp, pc, depth);
 		}
 		struct lm_site *s = calloc(1, sizeof *s);
 		if (!s)
 			abort();
 		s->id = id;
+		s->grp = grp;
 		s->depth = depth;
 		memcpy(s->pc, pc, sizeof(void *) * (size_t)depth);
 		*slot = s;
@@ -264,7 +267,7 @@ int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const ch
 		struct lm_site *s = S.t[i];
 		if (!s || !s->st.calls)
 			continue;
-		bprintf(&b, "%d,%s,\"", lm.wrank, lm_fn_names[s->id]);
+		bprintf(&b, "%d,%s,%s,\"", lm.wrank, lm_fn_names[s->id], lm_cgroup_key(s->grp));
 		for (int k = 0; k < s->depth; k++) {
 			if (k)
 				bprintf(&b, ";");
@@ -274,5 +277,5 @@ int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const ch
 			(double)s->st.late * tk, (double)s->st.sync * tk, (long long)s->st.bsent, (long long)s->st.brecv);
 	}
 	free(m);
-	return gather(&b, "callsites.csv", "rank,function,stack,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv\n");
+	return gather(&b, "callsites.csv", "rank,function,comm,stack,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv\n");
 }

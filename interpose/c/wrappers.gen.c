@@ -4,7 +4,7 @@
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Send);
+	LM_SITE_ENTER(LM_F_Send, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
@@ -16,7 +16,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ssend);
+	LM_SITE_ENTER(LM_F_Ssend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
@@ -28,7 +28,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Bsend);
+	LM_SITE_ENTER(LM_F_Bsend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
@@ -40,7 +40,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Rsend);
+	LM_SITE_ENTER(LM_F_Rsend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Rsend(ibuf, count, datatype, dest, tag, comm);
@@ -52,7 +52,7 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Isend);
+	LM_SITE_ENTER(LM_F_Isend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
@@ -64,7 +64,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Issend);
+	LM_SITE_ENTER(LM_F_Issend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
@@ -76,7 +76,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ibsend);
+	LM_SITE_ENTER(LM_F_Ibsend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
@@ -88,7 +88,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Irsend);
+	LM_SITE_ENTER(LM_F_Irsend, comm);
 	if (lm.slt)
 		lm_token_send(comm, dest, tag);
 	int rc = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
@@ -100,7 +100,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Recv);
+	LM_SITE_ENTER(LM_F_Recv, comm);
 	int rc = lm_recv(LM_F_Recv, t0, buf, count, datatype, source, tag, comm, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -109,7 +109,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Irecv);
+	LM_SITE_ENTER(LM_F_Irecv, comm);
 	int rc = lm_irecv(LM_F_Irecv, t0, buf, count, datatype, source, tag, comm, request);
 	LM_SITE_EXIT();
 	return rc;
@@ -118,7 +118,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Sendrecv);
+	LM_SITE_ENTER(LM_F_Sendrecv, comm);
 	int rc = lm_sendrecv(LM_F_Sendrecv, t0, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -127,7 +127,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Sendrecv_replace);
+	LM_SITE_ENTER(LM_F_Sendrecv_replace, comm);
 	int rc = lm_sendrecv_replace(LM_F_Sendrecv_replace, t0, buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -136,7 +136,7 @@ int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Probe);
+	LM_SITE_ENTER(LM_F_Probe, comm);
 	int rc = PMPI_Probe(source, tag, comm, status);
 	lm_plain(LM_F_Probe, t0);
 	LM_SITE_EXIT();
@@ -146,7 +146,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iprobe);
+	LM_SITE_ENTER(LM_F_Iprobe, comm);
 	int rc = PMPI_Iprobe(source, tag, comm, flag, status);
 	lm_plain(LM_F_Iprobe, t0);
 	LM_SITE_EXIT();
@@ -156,7 +156,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Mprobe);
+	LM_SITE_ENTER(LM_F_Mprobe, comm);
 	int rc = lm_Mprobe(LM_F_Mprobe, t0, source, tag, comm, message, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -165,7 +165,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Improbe);
+	LM_SITE_ENTER(LM_F_Improbe, comm);
 	int rc = lm_Improbe(LM_F_Improbe, t0, source, tag, comm, flag, message, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -174,7 +174,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Mrecv);
+	LM_SITE_ENTER(LM_F_Mrecv, MPI_COMM_NULL);
 	int rc = PMPI_Mrecv(buf, count, type, message, status);
 	lm.seen[LM_F_Mrecv] = 1;
 	lm_plain(LM_F_Mrecv, t0);
@@ -185,7 +185,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
 int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Imrecv);
+	LM_SITE_ENTER(LM_F_Imrecv, MPI_COMM_NULL);
 	int rc = PMPI_Imrecv(buf, count, type, message, request);
 	lm.seen[LM_F_Imrecv] = 1;
 	lm_plain(LM_F_Imrecv, t0);
@@ -196,7 +196,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Wait);
+	LM_SITE_ENTER(LM_F_Wait, MPI_COMM_NULL);
 	int rc = lm_Wait(LM_F_Wait, t0, request, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -205,7 +205,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Waitall);
+	LM_SITE_ENTER(LM_F_Waitall, MPI_COMM_NULL);
 	int rc = lm_Waitall(LM_F_Waitall, t0, count, array_of_requests, array_of_statuses);
 	LM_SITE_EXIT();
 	return rc;
@@ -214,7 +214,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Waitany);
+	LM_SITE_ENTER(LM_F_Waitany, MPI_COMM_NULL);
 	int rc = lm_Waitany(LM_F_Waitany, t0, count, array_of_requests, index, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -223,7 +223,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Waitsome);
+	LM_SITE_ENTER(LM_F_Waitsome, MPI_COMM_NULL);
 	int rc = lm_Waitsome(LM_F_Waitsome, t0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
 	LM_SITE_EXIT();
 	return rc;
@@ -232,7 +232,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Test);
+	LM_SITE_ENTER(LM_F_Test, MPI_COMM_NULL);
 	int rc = lm_Test(LM_F_Test, t0, request, flag, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -241,7 +241,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Testall);
+	LM_SITE_ENTER(LM_F_Testall, MPI_COMM_NULL);
 	int rc = lm_Testall(LM_F_Testall, t0, count, array_of_requests, flag, array_of_statuses);
 	LM_SITE_EXIT();
 	return rc;
@@ -250,7 +250,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Testany);
+	LM_SITE_ENTER(LM_F_Testany, MPI_COMM_NULL);
 	int rc = lm_Testany(LM_F_Testany, t0, count, array_of_requests, index, flag, status);
 	LM_SITE_EXIT();
 	return rc;
@@ -259,7 +259,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Testsome);
+	LM_SITE_ENTER(LM_F_Testsome, MPI_COMM_NULL);
 	int rc = lm_Testsome(LM_F_Testsome, t0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
 	LM_SITE_EXIT();
 	return rc;
@@ -268,7 +268,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Send_init);
+	LM_SITE_ENTER(LM_F_Send_init, comm);
 	int rc = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Send_init, count, datatype, dest, tag, comm, *request);
@@ -280,7 +280,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ssend_init);
+	LM_SITE_ENTER(LM_F_Ssend_init, comm);
 	int rc = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Ssend_init, count, datatype, dest, tag, comm, *request);
@@ -292,7 +292,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Bsend_init);
+	LM_SITE_ENTER(LM_F_Bsend_init, comm);
 	int rc = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Bsend_init, count, datatype, dest, tag, comm, *request);
@@ -304,7 +304,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Rsend_init);
+	LM_SITE_ENTER(LM_F_Rsend_init, comm);
 	int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Rsend_init, count, datatype, dest, tag, comm, *request);
@@ -316,7 +316,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Recv_init);
+	LM_SITE_ENTER(LM_F_Recv_init, comm);
 	int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_precv_init(LM_F_Recv_init, count, datatype, source, tag, comm, *request);
@@ -328,7 +328,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Start(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Start);
+	LM_SITE_ENTER(LM_F_Start, MPI_COMM_NULL);
 	int rc = lm_Start(LM_F_Start, t0, request);
 	LM_SITE_EXIT();
 	return rc;
@@ -337,7 +337,7 @@ int MPI_Start(MPI_Request *request)
 int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Startall);
+	LM_SITE_ENTER(LM_F_Startall, MPI_COMM_NULL);
 	int rc = lm_Startall(LM_F_Startall, t0, count, array_of_requests);
 	LM_SITE_EXIT();
 	return rc;
@@ -346,7 +346,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 int MPI_Request_free(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Request_free);
+	LM_SITE_ENTER(LM_F_Request_free, MPI_COMM_NULL);
 	int rc = lm_Request_free(LM_F_Request_free, t0, request);
 	LM_SITE_EXIT();
 	return rc;
@@ -355,7 +355,7 @@ int MPI_Request_free(MPI_Request *request)
 int MPI_Cancel(MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Cancel);
+	LM_SITE_ENTER(LM_F_Cancel, MPI_COMM_NULL);
 	int rc = PMPI_Cancel(request);
 	lm_plain(LM_F_Cancel, t0);
 	LM_SITE_EXIT();
@@ -365,7 +365,7 @@ int MPI_Cancel(MPI_Request *request)
 int MPI_Barrier(MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Barrier);
+	LM_SITE_ENTER(LM_F_Barrier, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Barrier, comm, 0, &t0);
 	int rc = PMPI_Barrier(comm);
 	uint64_t t1 = lm_tick();
@@ -378,7 +378,7 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Bcast);
+	LM_SITE_ENTER(LM_F_Bcast, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast, comm, 1, &t0);
 	int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -394,7 +394,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce);
+	LM_SITE_ENTER(LM_F_Reduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce, comm, 1, &t0);
 	int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 	uint64_t t1 = lm_tick();
@@ -410,7 +410,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allreduce);
+	LM_SITE_ENTER(LM_F_Allreduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce, comm, 1, &t0);
 	int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -426,7 +426,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce_scatter);
+	LM_SITE_ENTER(LM_F_Reduce_scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -442,7 +442,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce_scatter_block);
+	LM_SITE_ENTER(LM_F_Reduce_scatter_block, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -458,7 +458,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scan);
+	LM_SITE_ENTER(LM_F_Scan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scan, comm, 1, &t0);
 	int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -474,7 +474,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Exscan);
+	LM_SITE_ENTER(LM_F_Exscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan, comm, 1, &t0);
 	int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -490,7 +490,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Gather);
+	LM_SITE_ENTER(LM_F_Gather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gather, comm, 1, &t0);
 	int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -506,7 +506,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Gatherv);
+	LM_SITE_ENTER(LM_F_Gatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv, comm, 1, &t0);
 	int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -522,7 +522,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scatter);
+	LM_SITE_ENTER(LM_F_Scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter, comm, 1, &t0);
 	int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -538,7 +538,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scatterv);
+	LM_SITE_ENTER(LM_F_Scatterv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv, comm, 1, &t0);
 	int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -554,7 +554,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allgather);
+	LM_SITE_ENTER(LM_F_Allgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather, comm, 1, &t0);
 	int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -570,7 +570,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allgatherv);
+	LM_SITE_ENTER(LM_F_Allgatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv, comm, 1, &t0);
 	int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -586,7 +586,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoall);
+	LM_SITE_ENTER(LM_F_Alltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall, comm, 1, &t0);
 	int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -602,7 +602,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoallv);
+	LM_SITE_ENTER(LM_F_Alltoallv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv, comm, 1, &t0);
 	int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -618,7 +618,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoallw);
+	LM_SITE_ENTER(LM_F_Alltoallw, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw, comm, 1, &t0);
 	int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	uint64_t t1 = lm_tick();
@@ -634,7 +634,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Neighbor_allgather);
+	LM_SITE_ENTER(LM_F_Neighbor_allgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_allgather, comm, 1, &t0);
 	int rc = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -650,7 +650,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Neighbor_alltoall);
+	LM_SITE_ENTER(LM_F_Neighbor_alltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_alltoall, comm, 1, &t0);
 	int rc = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -666,7 +666,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ibarrier);
+	LM_SITE_ENTER(LM_F_Ibarrier, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibarrier, comm, 0, &t0);
 	int rc = PMPI_Ibarrier(comm, request);
 	uint64_t t1 = lm_tick();
@@ -679,7 +679,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ibcast);
+	LM_SITE_ENTER(LM_F_Ibcast, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast, comm, 0, &t0);
 	int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -695,7 +695,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ireduce);
+	LM_SITE_ENTER(LM_F_Ireduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce, comm, 0, &t0);
 	int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -711,7 +711,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iallreduce);
+	LM_SITE_ENTER(LM_F_Iallreduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce, comm, 0, &t0);
 	int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -727,7 +727,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ireduce_scatter);
+	LM_SITE_ENTER(LM_F_Ireduce_scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -743,7 +743,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ireduce_scatter_block);
+	LM_SITE_ENTER(LM_F_Ireduce_scatter_block, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter_block, comm, 0, &t0);
 	int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -759,7 +759,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iscan);
+	LM_SITE_ENTER(LM_F_Iscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscan, comm, 0, &t0);
 	int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -775,7 +775,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iexscan);
+	LM_SITE_ENTER(LM_F_Iexscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iexscan, comm, 0, &t0);
 	int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -791,7 +791,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Igather);
+	LM_SITE_ENTER(LM_F_Igather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Igather, comm, 0, &t0);
 	int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -807,7 +807,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Igatherv);
+	LM_SITE_ENTER(LM_F_Igatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Igatherv, comm, 0, &t0);
 	int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -823,7 +823,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iscatter);
+	LM_SITE_ENTER(LM_F_Iscatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatter, comm, 0, &t0);
 	int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -839,7 +839,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iscatterv);
+	LM_SITE_ENTER(LM_F_Iscatterv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatterv, comm, 0, &t0);
 	int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -855,7 +855,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iallgather);
+	LM_SITE_ENTER(LM_F_Iallgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgather, comm, 0, &t0);
 	int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -871,7 +871,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iallgatherv);
+	LM_SITE_ENTER(LM_F_Iallgatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgatherv, comm, 0, &t0);
 	int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -887,7 +887,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ialltoall);
+	LM_SITE_ENTER(LM_F_Ialltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoall, comm, 0, &t0);
 	int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -903,7 +903,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ialltoallv);
+	LM_SITE_ENTER(LM_F_Ialltoallv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallv, comm, 0, &t0);
 	int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 	uint64_t t1 = lm_tick();
@@ -919,7 +919,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ialltoallw);
+	LM_SITE_ENTER(LM_F_Ialltoallw, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallw, comm, 0, &t0);
 	int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 	uint64_t t1 = lm_tick();
@@ -935,7 +935,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_dup);
+	LM_SITE_ENTER(LM_F_Comm_dup, comm);
 	int rc = PMPI_Comm_dup(comm, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_dup);
@@ -947,7 +947,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_dup_with_info);
+	LM_SITE_ENTER(LM_F_Comm_dup_with_info, comm);
 	int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_dup_with_info);
@@ -959,7 +959,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_split);
+	LM_SITE_ENTER(LM_F_Comm_split, comm);
 	int rc = PMPI_Comm_split(comm, color, key, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_split);
@@ -971,7 +971,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_split_type);
+	LM_SITE_ENTER(LM_F_Comm_split_type, comm);
 	int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_split_type);
@@ -983,7 +983,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_create);
+	LM_SITE_ENTER(LM_F_Comm_create, comm);
 	int rc = PMPI_Comm_create(comm, group, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_create);
@@ -995,7 +995,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_create_group);
+	LM_SITE_ENTER(LM_F_Comm_create_group, comm);
 	int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm, LM_F_Comm_create_group);
@@ -1007,7 +1007,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Cart_create);
+	LM_SITE_ENTER(LM_F_Cart_create, old_comm);
 	int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_cart, old_comm, LM_F_Cart_create);
@@ -1019,7 +1019,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Cart_sub);
+	LM_SITE_ENTER(LM_F_Cart_sub, comm);
 	int rc = PMPI_Cart_sub(comm, remain_dims, new_comm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*new_comm, comm, LM_F_Cart_sub);
@@ -1031,7 +1031,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Graph_create);
+	LM_SITE_ENTER(LM_F_Graph_create, comm_old);
 	int rc = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_graph, comm_old, LM_F_Graph_create);
@@ -1043,7 +1043,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Dist_graph_create);
+	LM_SITE_ENTER(LM_F_Dist_graph_create, comm_old);
 	int rc = PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm_old, LM_F_Dist_graph_create);
@@ -1055,7 +1055,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent);
+	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent, comm_old);
 	int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_dist_graph, comm_old, LM_F_Dist_graph_create_adjacent);
@@ -1067,7 +1067,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Intercomm_create);
+	LM_SITE_ENTER(LM_F_Intercomm_create, local_comm);
 	int rc = PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newintercomm, local_comm, LM_F_Intercomm_create);
@@ -1079,7 +1079,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Intercomm_merge);
+	LM_SITE_ENTER(LM_F_Intercomm_merge, intercomm);
 	int rc = PMPI_Intercomm_merge(intercomm, high, newintercomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newintercomm, intercomm, LM_F_Intercomm_merge);
@@ -1091,7 +1091,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_idup);
+	LM_SITE_ENTER(LM_F_Comm_idup, comm);
 	int rc = PMPI_Comm_idup(comm, newcomm, request);
 	lm_plain(LM_F_Comm_idup, t0);
 	LM_SITE_EXIT();
@@ -1101,7 +1101,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_set_name);
+	LM_SITE_ENTER(LM_F_Comm_set_name, comm);
 	int rc = lm_Comm_set_name(LM_F_Comm_set_name, t0, comm, comm_name);
 	LM_SITE_EXIT();
 	return rc;
@@ -1110,7 +1110,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 int MPI_Comm_free(MPI_Comm *comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_free);
+	LM_SITE_ENTER(LM_F_Comm_free, MPI_COMM_NULL);
 	lm_comm_free(*comm);
 	int rc = PMPI_Comm_free(comm);
 	lm_plain(LM_F_Comm_free, t0);
@@ -1121,7 +1121,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 int MPI_Comm_disconnect(MPI_Comm *comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_disconnect);
+	LM_SITE_ENTER(LM_F_Comm_disconnect, MPI_COMM_NULL);
 	lm_comm_free(*comm);
 	int rc = PMPI_Comm_disconnect(comm);
 	lm_plain(LM_F_Comm_disconnect, t0);
@@ -1132,7 +1132,7 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
 int MPI_Type_free(MPI_Datatype *type)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Type_free);
+	LM_SITE_ENTER(LM_F_Type_free, MPI_COMM_NULL);
 	lm_type_forget(*type);
 	int rc = PMPI_Type_free(type);
 	lm_plain(LM_F_Type_free, t0);
@@ -1143,7 +1143,7 @@ int MPI_Type_free(MPI_Datatype *type)
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Put);
+	LM_SITE_ENTER(LM_F_Put, MPI_COMM_NULL);
 	int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Put] = 1;
 	lm_plain(LM_F_Put, t0);
@@ -1154,7 +1154,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Get);
+	LM_SITE_ENTER(LM_F_Get, MPI_COMM_NULL);
 	int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Get] = 1;
 	lm_plain(LM_F_Get, t0);
@@ -1165,7 +1165,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Accumulate);
+	LM_SITE_ENTER(LM_F_Accumulate, MPI_COMM_NULL);
 	int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Accumulate] = 1;
 	lm_plain(LM_F_Accumulate, t0);
@@ -1176,7 +1176,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Get_accumulate);
+	LM_SITE_ENTER(LM_F_Get_accumulate, MPI_COMM_NULL);
 	int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Get_accumulate] = 1;
 	lm_plain(LM_F_Get_accumulate, t0);
@@ -1187,7 +1187,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
 int MPI_Win_fence(int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_fence);
+	LM_SITE_ENTER(LM_F_Win_fence, MPI_COMM_NULL);
 	int rc = PMPI_Win_fence(assert, win);
 	lm.seen[LM_F_Win_fence] = 1;
 	lm_plain(LM_F_Win_fence, t0);
@@ -1198,7 +1198,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Rput);
+	LM_SITE_ENTER(LM_F_Rput, MPI_COMM_NULL);
 	int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_cout, target_datatype, win, request);
 	lm.seen[LM_F_Rput] = 1;
 	lm_plain(LM_F_Rput, t0);
@@ -1209,7 +1209,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Rget);
+	LM_SITE_ENTER(LM_F_Rget, MPI_COMM_NULL);
 	int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
 	lm.seen[LM_F_Rget] = 1;
 	lm_plain(LM_F_Rget, t0);
@@ -1220,7 +1220,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Raccumulate);
+	LM_SITE_ENTER(LM_F_Raccumulate, MPI_COMM_NULL);
 	int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
 	lm.seen[LM_F_Raccumulate] = 1;
 	lm_plain(LM_F_Raccumulate, t0);
@@ -1231,7 +1231,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Fetch_and_op);
+	LM_SITE_ENTER(LM_F_Fetch_and_op, MPI_COMM_NULL);
 	int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
 	lm.seen[LM_F_Fetch_and_op] = 1;
 	lm_plain(LM_F_Fetch_and_op, t0);
@@ -1242,7 +1242,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Compare_and_swap);
+	LM_SITE_ENTER(LM_F_Compare_and_swap, MPI_COMM_NULL);
 	int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
 	lm.seen[LM_F_Compare_and_swap] = 1;
 	lm_plain(LM_F_Compare_and_swap, t0);
@@ -1253,7 +1253,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_lock);
+	LM_SITE_ENTER(LM_F_Win_lock, MPI_COMM_NULL);
 	int rc = PMPI_Win_lock(lock_type, rank, assert, win);
 	lm.seen[LM_F_Win_lock] = 1;
 	lm_plain(LM_F_Win_lock, t0);
@@ -1264,7 +1264,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_unlock);
+	LM_SITE_ENTER(LM_F_Win_unlock, MPI_COMM_NULL);
 	int rc = PMPI_Win_unlock(rank, win);
 	lm.seen[LM_F_Win_unlock] = 1;
 	lm_plain(LM_F_Win_unlock, t0);
@@ -1275,7 +1275,7 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 int MPI_Win_lock_all(int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_lock_all);
+	LM_SITE_ENTER(LM_F_Win_lock_all, MPI_COMM_NULL);
 	int rc = PMPI_Win_lock_all(assert, win);
 	lm.seen[LM_F_Win_lock_all] = 1;
 	lm_plain(LM_F_Win_lock_all, t0);
@@ -1286,7 +1286,7 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 int MPI_Win_unlock_all(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_unlock_all);
+	LM_SITE_ENTER(LM_F_Win_unlock_all, MPI_COMM_NULL);
 	int rc = PMPI_Win_unlock_all(win);
 	lm.seen[LM_F_Win_unlock_all] = 1;
 	lm_plain(LM_F_Win_unlock_all, t0);
@@ -1297,7 +1297,7 @@ int MPI_Win_unlock_all(MPI_Win win)
 int MPI_Win_flush(int rank, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_flush);
+	LM_SITE_ENTER(LM_F_Win_flush, MPI_COMM_NULL);
 	int rc = PMPI_Win_flush(rank, win);
 	lm.seen[LM_F_Win_flush] = 1;
 	lm_plain(LM_F_Win_flush, t0);
@@ -1308,7 +1308,7 @@ int MPI_Win_flush(int rank, MPI_Win win)
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_post);
+	LM_SITE_ENTER(LM_F_Win_post, MPI_COMM_NULL);
 	int rc = PMPI_Win_post(group, assert, win);
 	lm.seen[LM_F_Win_post] = 1;
 	lm_plain(LM_F_Win_post, t0);
@@ -1319,7 +1319,7 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_start);
+	LM_SITE_ENTER(LM_F_Win_start, MPI_COMM_NULL);
 	int rc = PMPI_Win_start(group, assert, win);
 	lm.seen[LM_F_Win_start] = 1;
 	lm_plain(LM_F_Win_start, t0);
@@ -1330,7 +1330,7 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 int MPI_Win_complete(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_complete);
+	LM_SITE_ENTER(LM_F_Win_complete, MPI_COMM_NULL);
 	int rc = PMPI_Win_complete(win);
 	lm.seen[LM_F_Win_complete] = 1;
 	lm_plain(LM_F_Win_complete, t0);
@@ -1341,7 +1341,7 @@ int MPI_Win_complete(MPI_Win win)
 int MPI_Win_wait(MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Win_wait);
+	LM_SITE_ENTER(LM_F_Win_wait, MPI_COMM_NULL);
 	int rc = PMPI_Win_wait(win);
 	lm.seen[LM_F_Win_wait] = 1;
 	lm_plain(LM_F_Win_wait, t0);
@@ -1352,7 +1352,7 @@ int MPI_Win_wait(MPI_Win win)
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Neighbor_allgatherv);
+	LM_SITE_ENTER(LM_F_Neighbor_allgatherv, comm);
 	int rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	lm.seen[LM_F_Neighbor_allgatherv] = 1;
 	lm_plain(LM_F_Neighbor_allgatherv, t0);
@@ -1363,7 +1363,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Neighbor_alltoallv);
+	LM_SITE_ENTER(LM_F_Neighbor_alltoallv, comm);
 	int rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	lm.seen[LM_F_Neighbor_alltoallv] = 1;
 	lm_plain(LM_F_Neighbor_alltoallv, t0);
@@ -1374,7 +1374,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Neighbor_alltoallw);
+	LM_SITE_ENTER(LM_F_Neighbor_alltoallw, comm);
 	int rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	lm.seen[LM_F_Neighbor_alltoallw] = 1;
 	lm_plain(LM_F_Neighbor_alltoallw, t0);
@@ -1385,7 +1385,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ineighbor_allgather);
+	LM_SITE_ENTER(LM_F_Ineighbor_allgather, comm);
 	int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	lm.seen[LM_F_Ineighbor_allgather] = 1;
 	lm_plain(LM_F_Ineighbor_allgather, t0);
@@ -1396,7 +1396,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ineighbor_alltoall);
+	LM_SITE_ENTER(LM_F_Ineighbor_alltoall, comm);
 	int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 	lm.seen[LM_F_Ineighbor_alltoall] = 1;
 	lm_plain(LM_F_Ineighbor_alltoall, t0);
@@ -1407,7 +1407,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_spawn);
+	LM_SITE_ENTER(LM_F_Comm_spawn, comm);
 	int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
 	lm.seen[LM_F_Comm_spawn] = 1;
 	lm_plain(LM_F_Comm_spawn, t0);
@@ -1418,7 +1418,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_accept);
+	LM_SITE_ENTER(LM_F_Comm_accept, comm);
 	int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
 	lm.seen[LM_F_Comm_accept] = 1;
 	lm_plain(LM_F_Comm_accept, t0);
@@ -1429,7 +1429,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Comm_connect);
+	LM_SITE_ENTER(LM_F_Comm_connect, comm);
 	int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
 	lm.seen[LM_F_Comm_connect] = 1;
 	lm_plain(LM_F_Comm_connect, t0);
@@ -1456,7 +1456,7 @@ int MPI_Finalize(void)
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Send_c);
+	LM_SITE_ENTER(LM_F_Send_c, comm);
 	int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Send_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1469,7 +1469,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ssend_c);
+	LM_SITE_ENTER(LM_F_Ssend_c, comm);
 	int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Ssend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1482,7 +1482,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Bsend_c);
+	LM_SITE_ENTER(LM_F_Bsend_c, comm);
 	int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Bsend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1495,7 +1495,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Rsend_c);
+	LM_SITE_ENTER(LM_F_Rsend_c, comm);
 	int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
 	lm_sent(LM_F_Rsend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1508,7 +1508,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Isend_c);
+	LM_SITE_ENTER(LM_F_Isend_c, comm);
 	int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Isend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1521,7 +1521,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Issend_c);
+	LM_SITE_ENTER(LM_F_Issend_c, comm);
 	int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Issend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1534,7 +1534,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ibsend_c);
+	LM_SITE_ENTER(LM_F_Ibsend_c, comm);
 	int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Ibsend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1547,7 +1547,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Irsend_c);
+	LM_SITE_ENTER(LM_F_Irsend_c, comm);
 	int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
 	lm_sent(LM_F_Irsend_c, t0, count, datatype, dest, comm);
 	LM_SITE_EXIT();
@@ -1560,7 +1560,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Recv_c);
+	LM_SITE_ENTER(LM_F_Recv_c, comm);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
@@ -1576,7 +1576,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Irecv_c);
+	LM_SITE_ENTER(LM_F_Irecv_c, comm);
 	int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_irecv_track(LM_F_Irecv_c, comm, source, tag, *request);
@@ -1591,7 +1591,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Sendrecv_c);
+	LM_SITE_ENTER(LM_F_Sendrecv_c, comm);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
@@ -1607,7 +1607,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Sendrecv_replace_c);
+	LM_SITE_ENTER(LM_F_Sendrecv_replace_c, comm);
 	MPI_Status lm_st;
 	if (status == MPI_STATUS_IGNORE)
 		status = &lm_st;
@@ -1623,7 +1623,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
 int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Send_init_c);
+	LM_SITE_ENTER(LM_F_Send_init_c, comm);
 	int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_psend_init(LM_F_Send_init_c, count, datatype, dest, tag, comm, *request);
@@ -1638,7 +1638,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Recv_init_c);
+	LM_SITE_ENTER(LM_F_Recv_init_c, comm);
 	int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
 	if (rc == MPI_SUCCESS)
 		lm_precv_init(LM_F_Recv_init_c, count, datatype, source, tag, comm, *request);
@@ -1653,7 +1653,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Bcast_c);
+	LM_SITE_ENTER(LM_F_Bcast_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast_c, comm, 1, &t0);
 	int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1669,7 +1669,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Ibcast_c);
+	LM_SITE_ENTER(LM_F_Ibcast_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast_c, comm, 0, &t0);
 	int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
 	uint64_t t1 = lm_tick();
@@ -1685,7 +1685,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce_c);
+	LM_SITE_ENTER(LM_F_Reduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1701,7 +1701,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allreduce_c);
+	LM_SITE_ENTER(LM_F_Allreduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce_c, comm, 1, &t0);
 	int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -1717,7 +1717,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Iallreduce_c);
+	LM_SITE_ENTER(LM_F_Iallreduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce_c, comm, 0, &t0);
 	int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 	uint64_t t1 = lm_tick();
@@ -1733,7 +1733,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Gather_c);
+	LM_SITE_ENTER(LM_F_Gather_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gather_c, comm, 1, &t0);
 	int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1749,7 +1749,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Gatherv_c);
+	LM_SITE_ENTER(LM_F_Gatherv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv_c, comm, 1, &t0);
 	int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1765,7 +1765,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scatter_c);
+	LM_SITE_ENTER(LM_F_Scatter_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter_c, comm, 1, &t0);
 	int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1781,7 +1781,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scatterv_c);
+	LM_SITE_ENTER(LM_F_Scatterv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv_c, comm, 1, &t0);
 	int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	uint64_t t1 = lm_tick();
@@ -1797,7 +1797,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allgather_c);
+	LM_SITE_ENTER(LM_F_Allgather_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather_c, comm, 1, &t0);
 	int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -1813,7 +1813,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Allgatherv_c);
+	LM_SITE_ENTER(LM_F_Allgatherv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv_c, comm, 1, &t0);
 	int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -1829,7 +1829,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoall_c);
+	LM_SITE_ENTER(LM_F_Alltoall_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall_c, comm, 1, &t0);
 	int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -1845,7 +1845,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoallv_c);
+	LM_SITE_ENTER(LM_F_Alltoallv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 	uint64_t t1 = lm_tick();
@@ -1861,7 +1861,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Alltoallw_c);
+	LM_SITE_ENTER(LM_F_Alltoallw_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw_c, comm, 1, &t0);
 	int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	uint64_t t1 = lm_tick();
@@ -1877,7 +1877,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce_scatter_block_c);
+	LM_SITE_ENTER(LM_F_Reduce_scatter_block_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -1893,7 +1893,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Reduce_scatter_c);
+	LM_SITE_ENTER(LM_F_Reduce_scatter_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_c, comm, 1, &t0);
 	int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -1909,7 +1909,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Scan_c);
+	LM_SITE_ENTER(LM_F_Scan_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scan_c, comm, 1, &t0);
 	int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -1925,7 +1925,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Exscan_c);
+	LM_SITE_ENTER(LM_F_Exscan_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan_c, comm, 1, &t0);
 	int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 	uint64_t t1 = lm_tick();
@@ -1941,7 +1941,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Put_c);
+	LM_SITE_ENTER(LM_F_Put_c, MPI_COMM_NULL);
 	int rc = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Put_c] = 1;
 	lm_plain(LM_F_Put_c, t0);
@@ -1955,7 +1955,7 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Get_c);
+	LM_SITE_ENTER(LM_F_Get_c, MPI_COMM_NULL);
 	int rc = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
 	lm.seen[LM_F_Get_c] = 1;
 	lm_plain(LM_F_Get_c, t0);
@@ -1969,7 +1969,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
 int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	uint64_t t0 = lm_tick();
-	LM_SITE_ENTER(LM_F_Accumulate_c);
+	LM_SITE_ENTER(LM_F_Accumulate_c, MPI_COMM_NULL);
 	int rc = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
 	lm.seen[LM_F_Accumulate_c] = 1;
 	lm_plain(LM_F_Accumulate_c, t0);

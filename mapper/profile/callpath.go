@@ -10,7 +10,8 @@ import "sort"
 type CallPath struct {
 	Rank     int
 	Function string
-	Site     int // -1 without call sites
+	Site     int    // -1 without call sites
+	Comm     string // comms.csv's key of the call's communicator ("" unknown or none)
 	Frames   []SiteFrame
 	Calls    int64
 	// Time is the transfer time; Late the send-late and Sync the
@@ -42,7 +43,7 @@ func (p *Profile) CallPaths() []CallPath {
 		sort.Slice(fs, func(i, j int) bool { return fs[i].Frame < fs[j].Frame })
 	}
 	for _, c := range p.CallSites {
-		out = append(out, CallPath{Rank: c.Rank, Function: c.Function, Site: c.Site, Frames: frames[c.Site], Calls: c.Calls, Time: c.Time, Late: c.Late,
+		out = append(out, CallPath{Rank: c.Rank, Function: c.Function, Site: c.Site, Comm: c.Comm, Frames: frames[c.Site], Calls: c.Calls, Time: c.Time, Late: c.Late,
 			Sync: c.Sync, BytesSent: c.BytesSent, BytesRecv: c.BytesRecv})
 	}
 	return out

@@ -121,11 +121,16 @@ type SizeBin struct {
 }
 
 // CallSite is one row of callsites.csv: one rank's calls of one MPI
-// function from one call site (Site indexes sites.csv).
+// function on one communicator from one call site (Site indexes
+// sites.csv).
 type CallSite struct {
-	Rank      int     `csv:"rank"`
-	Site      int     `csv:"site"`
-	Function  string  `csv:"function"`
+	Rank     int    `csv:"rank"`
+	Site     int    `csv:"site"`
+	Function string `csv:"function"`
+	// Comm is the call's communicator (comms.csv's key; for a call that
+	// creates one, the communicator it is created from), empty for calls
+	// without one (MPI_Wait).
+	Comm      string  `csv:"comm"`
 	Calls     int64   `csv:"calls"`
 	Time      float64 `csv:"time_s"`
 	Late      float64 `csv:"late_s"`

@@ -198,3 +198,33 @@ func TestPprofTool(t *testing.T) {
 		}
 	}
 }
+
+// TestPprofCommunicators: in a call-site profile of testdata/mpi/commgrid.c
+// each sample carries its communicator's label (the MPI_Comm_set_name name,
+// else the key), and the bytes sent under each label add up to that
+// communicator's bytes in comms.csv.
+func TestPprofCommunicators(t *testing.T) {
+	const dir = "../../testdata/profile/commgrid"
+	p := readProfile(t, dir)
+	if len(p.CallSites) == 0 {
+		t.Fatalf("%s has no call sites", dir)
+	}
+	pp, err := Pprof(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := map[string]int64{}
+	for _, s := range pp.Sample {
+		if c := s.Label["communicator"]; len(c) == 1 {
+			sent[c[0]] += s.Value[2]
+		}
+	}
+	for _, c := range p.Comms {
+		if sent[c.Label()] != c.Bytes {
+			t.Errorf("%s: pprof bytes_sent %d, comms.csv %d", c.Label(), sent[c.Label()], c.Bytes)
+		}
+	}
+	if sent["rows"] != 24000 || sent["cols"] != 32000 {
+		t.Errorf("rows %d and cols %d bytes, want 24000 and 32000", sent["rows"], sent["cols"])
+	}
+}

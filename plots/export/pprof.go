@@ -24,9 +24,11 @@ var PprofSampleTypes = []*profile.ValueType{
 }
 
 // Pprof converts a profile to pprof's format: one sample per rank, MPI
-// function and call site, whose locations are the site's frames (innermost
-// first, as pprof wants) and whose labels are the MPI function and the
-// rank. Without call sites each MPI function is its own location.
+// function, communicator and call site, whose locations are the site's
+// frames (innermost first, as pprof wants) and whose labels are the MPI
+// function, the rank and the communicator (its MPI_Comm_set_name name, else
+// its comms.csv key). Without call sites each MPI function is its own
+// location (and no sample has a communicator).
 func Pprof(p *lp.Profile) (*profile.Profile, error) {
 	out := &profile.Profile{
 		SampleType:        PprofSampleTypes,
@@ -36,6 +38,10 @@ func Pprof(p *lp.Profile) (*profile.Profile, error) {
 		Comments:          []string{fmt.Sprintf("latmap profile of %d ranks: %q", p.Meta.Ranks, p.Meta.Command)},
 	}
 	b := pprofBuilder{p: out, fns: map[[2]string]*profile.Function{}, locs: map[string]*profile.Location{}}
+	commName := map[string]string{}
+	for _, c := range p.Comms {
+		commName[c.Comm] = c.Label()
+	}
 	for _, c := range p.CallPaths() {
 		var stack []*profile.Location
 		for _, f := range c.Frames {
@@ -44,11 +50,19 @@ func Pprof(p *lp.Profile) (*profile.Profile, error) {
 		if len(stack) == 0 {
 			stack = append(stack, b.location(lp.SiteFrame{Function: c.Function}))
 		}
+		// The rank is a string label: pprof drops a numeric label of 0.
+		labels := map[string][]string{"function": {c.Function}, "rank": {strconv.Itoa(c.Rank)}}
+		if c.Comm != "" {
+			name := commName[c.Comm]
+			if name == "" {
+				name = c.Comm
+			}
+			labels["communicator"] = []string{name}
+		}
 		out.Sample = append(out.Sample, &profile.Sample{
 			Location: stack,
 			Value:    []int64{nanos(c.MPITime()), c.Calls, c.BytesSent, c.BytesRecv, nanos(c.Late), nanos(c.Sync)},
-			// The rank is a string label: pprof drops a numeric label of 0.
-			Label: map[string][]string{"function": {c.Function}, "rank": {strconv.Itoa(c.Rank)}},
+			Label:    labels,
 		})
 	}
 	if err := out.CheckValid(); err != nil {

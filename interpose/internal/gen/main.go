@@ -176,7 +176,13 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 		return nil
 	}
 	w.WriteString("\tuint64_t t0 = lm_tick();\n")
-	fmt.Fprintf(w, "\tLM_SITE_ENTER(%s);\n", c.id)
+	// The call site is kept per communicator: the call's own, or for one
+	// that creates a communicator the one it is created from.
+	comm := parentComm(p.Params)
+	if comm == "" {
+		comm = "MPI_COMM_NULL"
+	}
+	fmt.Fprintf(w, "\tLM_SITE_ENTER(%s, %s);\n", c.id, comm)
 	if err := c.body(w, hooks); err != nil {
 		return err
 	}
@@ -360,12 +366,13 @@ func (c wrapCall) handle(w *bytes.Buffer) error {
 	return nil
 }
 
-// parentComm is the first MPI_Comm parameter of a communicator-creating
-// call: the communicator the new one is created from.
+// parentComm is the first MPI_Comm parameter of a call (of a
+// communicator-creating one, the communicator the new one is created
+// from), or "".
 func parentComm(params string) string {
 	for _, q := range strings.Split(params, ",") {
 		f := strings.Fields(q)
-		if len(f) == 2 && f[0] == "MPI_Comm" {
+		if len(f) == 2 && f[0] == "MPI_Comm" && !strings.HasPrefix(f[1], "*") {
 			return f[1]
 		}
 	}
