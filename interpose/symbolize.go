@@ -5,7 +5,6 @@ import (
 	"debug/elf"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -112,19 +111,9 @@ type rawRow struct {
 // readRawCallSites reads the raw callsites.csv at path (nil when the run
 // recorded no call sites).
 func readRawCallSites(path string) ([]rawRow, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var raws []rawRow
-	if err := gocsv.Unmarshal(f, &raws); err != nil {
-		return nil, fmt.Errorf("%s: %w", rawCallSitesFile, err)
-	}
-	return raws, nil
+	err := readRaw(path, &raws)
+	return raws, err
 }
 
 // symbolizer resolves frames object by object, each object's ELF and
