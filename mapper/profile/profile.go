@@ -378,6 +378,9 @@ func (p *Profile) TopCallSites(n int) []SiteTotal {
 	}
 	idx := map[key]int{}
 	var out []SiteTotal
+	// A rank has a row per communicator it called the site on: count it
+	// once.
+	ranks := map[key]map[int]bool{}
 	for _, c := range p.CallSites {
 		k := key{c.Site, c.Function}
 		i, ok := idx[k]
@@ -385,9 +388,13 @@ func (p *Profile) TopCallSites(n int) []SiteTotal {
 			i = len(out)
 			idx[k] = i
 			out = append(out, SiteTotal{Site: c.Site, Function: c.Function, Where: where[c.Site]})
+			ranks[k] = map[int]bool{}
 		}
 		t := &out[i]
-		t.Ranks++
+		if !ranks[k][c.Rank] {
+			ranks[k][c.Rank] = true
+			t.Ranks++
+		}
 		t.Calls += c.Calls
 		t.MPITime += c.MPITime()
 		t.Late += c.Late

@@ -100,3 +100,27 @@ func FuzzParseMonitoring(f *testing.F) {
 		})
 	})
 }
+
+// TestTopCallSitesPerCommunicator: in testdata/profile/commgrid ring()'s
+// MPI_Sendrecv site has a row per rank and communicator (rows, cols,
+// MPI_COMM_WORLD); its total counts each rank once and sums the calls and
+// bytes: 8 ranks x (3 + 2 + 1) calls, 8 x (3000 + 4000 + 500) bytes.
+func TestTopCallSitesPerCommunicator(t *testing.T) {
+	p, err := ReadProfile("../../testdata/profile/commgrid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, s := range p.TopCallSites(0) {
+		if s.Function != "MPI_Sendrecv" {
+			continue
+		}
+		found = true
+		if s.Ranks != 8 || s.Calls != 48 || s.BytesSent != 60000 || s.BytesRecv != 60000 {
+			t.Errorf("MPI_Sendrecv site: %+v, want 8 ranks, 48 calls, 60000 bytes each way", s)
+		}
+	}
+	if !found {
+		t.Error("no MPI_Sendrecv call site")
+	}
+}

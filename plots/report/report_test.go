@@ -68,3 +68,32 @@ func FuzzReadProfile(f *testing.F) {
 		}
 	})
 }
+
+// TestReportCommunicators: the text report of testdata/profile/commgrid
+// lists the communicators by name with their keys, creators, sizes and
+// traffic (rows: 8 ranks x 3 x 1000 bytes = 23.4 KiB in 24 messages).
+func TestReportCommunicators(t *testing.T) {
+	var b bytes.Buffer
+	if err := ReportDir(&b, filepath.Join("..", "..", "testdata", "profile", "commgrid"), Options{Top: 5}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "Communicators:") {
+		t.Fatalf("no communicator table:\n%s", out)
+	}
+	for _, want := range [][]string{
+		{"rows", "w.1", "MPI_Comm_split", "2", "8", "23.4", "24"},
+		{"cols", "w.2", "MPI_Comm_split", "4", "8", "31.2", "16"},
+		{"MPI_COMM_WORLD", "MPI_COMM_WORLD", "8", "8", "3.9", "8"},
+	} {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Join(strings.Fields(line), " ") == strings.Join(want, " ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no line %q in:\n%s", strings.Join(want, " "), out)
+		}
+	}
+}
