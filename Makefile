@@ -94,12 +94,13 @@ demo-cluster: build
 	$(GO) run ./internal/democluster -o demo-cluster
 
 # latmap's predictions against a simulated cluster (SimGrid SMPI, needs
-# libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks, the survey measured
-# inside the simulation, application matrices replayed under block, cyclic
-# and the proposal; prints predicted and simulated runs and speedups.
+# libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks and a 4 x 4 torus of
+# 16 x 4 cores, the survey measured inside the simulation, application
+# matrices replayed under block, cyclic and the proposal; prints predicted
+# and simulated runs and speedups.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	$(GO) test -run '^$$' -bench SimFatTree -benchtime 1x -timeout 30m ./placement/
+	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus' -benchtime 1x -timeout 40m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

@@ -190,12 +190,16 @@ func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []prof
 
 // fatTree16x4 is the simulated 16 x 4 two-level fat tree with 2:1
 // uplinks.
-func fatTree16x4(t testing.TB) *simCluster {
+func fatTree16x4(t testing.TB) *simCluster { return sim16x4(t, "fattree-16x4.xml") }
+
+// sim16x4 is a simulated cluster of 16 nodes (node0 ... node15) of 4
+// cores on platform.
+func sim16x4(t testing.TB, platform string) *simCluster {
 	var hosts []string
 	for h := 0; h < 16; h++ {
 		hosts = append(hosts, fmt.Sprintf("node%d", h))
 	}
-	return newSimCluster(t, "fattree-16x4.xml", hosts, 4)
+	return newSimCluster(t, platform, hosts, 4)
 }
 
 // TestSimFatTreeRatios: on the simulated 16 x 4 fat tree, the survey
@@ -266,18 +270,7 @@ func TestSimFatTreeRatios(t *testing.T) {
 // latmap's proposal: the predicted and the simulated runs and speedups.
 func BenchmarkSimFatTree(b *testing.B) {
 	c := fatTree16x4(b)
-	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(b), "testdata", "matrix", "lammps-melt-64.csv"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	apps := []simApp{
-		{"lammps-melt-64 (PML monitoring)", lammps},
-		{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
-		{"halo3d-periodic 4x4x4, 10 x 256K", scaleFlows(first(shapes.Halo3D(4, 4, 4, true)), 10<<18)},
-		{"ring-64, 10 x 4 MiB", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
-		{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)},
-		{"alltoall-64, 10 x 64 KiB", scaleFlows(first(shapes.AllToAll(64)), 10<<16)},
-	}
+	apps := simBenchApps(b)
 	for b.Loop() {
 		// latmap survey's default sizes, then a bandwidth size as large as
 		// the applications' messages.
@@ -287,6 +280,38 @@ func BenchmarkSimFatTree(b *testing.B) {
 			fmt.Printf("\nsurvey inside the simulation: 64 ranks, all pairs, sizes %v, %.1f s\n", sizes, time.Since(t0).Seconds())
 			simTable(b, c, sv, apps)
 		}
+	}
+}
+
+// BenchmarkSimTorus is make bench-sim's third shape: the same
+// applications on a simulated 4 x 4 torus of 16 nodes x 4 cores
+// (testdata/sim/torus-4x4.xml), where a message between distant nodes
+// crosses, and shares, the links of the nodes between; latmap's model
+// prices the nodes' own links only.
+func BenchmarkSimTorus(b *testing.B) {
+	c := sim16x4(b, "torus-4x4.xml")
+	apps := simBenchApps(b)
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		fmt.Printf("\ntorus 4 x 4 x 4 cores: survey inside the simulation, 64 ranks, all pairs, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
+		simTable(b, c, sv, apps)
+	}
+}
+
+// simBenchApps are the applications of the simulation benchmarks.
+func simBenchApps(b *testing.B) []simApp {
+	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(b), "testdata", "matrix", "lammps-melt-64.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []simApp{
+		{"lammps-melt-64 (PML monitoring)", lammps},
+		{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
+		{"halo3d-periodic 4x4x4, 10 x 256K", scaleFlows(first(shapes.Halo3D(4, 4, 4, true)), 10<<18)},
+		{"ring-64, 10 x 4 MiB", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
+		{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)},
+		{"alltoall-64, 10 x 64 KiB", scaleFlows(first(shapes.AllToAll(64)), 10<<16)},
 	}
 }
 
