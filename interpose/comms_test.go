@@ -151,3 +151,41 @@ func checkCommSites(t *testing.T, p *profile.Profile) {
 		t.Errorf("%d (rank, communicator) rows of MPI_Sendrecv, want 24", len(got))
 	}
 }
+
+// TestCommMatricesOverflow: 70 dups of MPI_COMM_WORLD, each carrying one
+// 100-byte message (testdata/mpi/commloop.c). latmap keeps 62 of them
+// (w.0 ... w.61; "self" takes a place of the 63), counts the rest under
+// "other" and says so in meta.json's unmeasured; nothing is lost: the communicators add up to the
+// 7,000 bytes sent.
+func TestCommMatricesOverflow(t *testing.T) {
+	testutil.OpenMPI.Require(t)
+	dir := t.TempDir()
+	prog := testutil.OpenMPI.Build(t, dir, "commloop", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "commloop.c"))
+	p, out := profileRunFlavor(t, testutil.OpenMPI, testutil.OpenMPI.Local(2), nil, prog)
+	if !strings.Contains(out, "commloop ok") {
+		t.Fatalf("the program did not finish:\n%s", out)
+	}
+	var total, kept int64
+	var other *profile.Comm
+	for i, c := range p.Comms {
+		if c.Comm == profile.CommWorld {
+			continue
+		}
+		total += c.Bytes
+		if c.Comm == profile.CommOther {
+			other = &p.Comms[i]
+		} else if c.Bytes == 100 {
+			kept++
+		}
+	}
+	if total != 7000 || other == nil || other.Bytes != 7000-100*kept || kept < 60 {
+		t.Errorf("communicators: %d bytes in all, %d kept of 100 bytes each, other %+v; want 7000 bytes, the rest under other", total, kept, other)
+	}
+	warned := false
+	for _, w := range p.Meta.Unmeasured {
+		warned = warned || strings.Contains(w, "more than 63 kinds of communicator")
+	}
+	if !warned {
+		t.Errorf("meta.json's unmeasured does not say communicators went past the limit: %q", p.Meta.Unmeasured)
+	}
+}
