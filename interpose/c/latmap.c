@@ -253,16 +253,6 @@ struct lm_comm *lm_comm_get(MPI_Comm comm)
 	return c;
 }
 
-int lm_comm_world_rank(MPI_Comm comm, int r)
-{
-	struct lm_comm *c = lm_comm_get(comm);
-	if (!c->world)
-		return r;
-	if (r < 0 || r >= c->size)
-		return -1;
-	return c->world[r];
-}
-
 /* lm_comm_new tracks comm, just created from parent by function fid (or
  * MPI_COMM_NULL, for a member of parent that is in no new communicator:
  * the creation still counts on parent, see comms.c). */

@@ -136,15 +136,7 @@ static inline int lm_bin_of(int64_t b)
 }
 
 void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late);
-int lm_comm_world_rank(MPI_Comm comm, int r);
 struct lm_comm *lm_comm_get(MPI_Comm comm);
-
-static inline int lm_world(MPI_Comm comm, int r)
-{
-	if (comm == MPI_COMM_WORLD)
-		return r;
-	return lm_comm_world_rank(comm, r);
-}
 
 /* Per-communicator matrices (comms.c). */
 void lm_cgroup_self(struct lm_comm *self);
