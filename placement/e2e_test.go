@@ -81,12 +81,17 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 	// are other runs.
 	var first string
 	{
-		var ps []string
-		for range 5 {
-			ps = append(ps, prof(current))
+		type run struct {
+			dir     string
+			elapsed float64
 		}
-		sort.Slice(ps, func(i, j int) bool { return slowestElapsed(t, ps[i]) < slowestElapsed(t, ps[j]) })
-		first = ps[len(ps)/2]
+		var rs []run
+		for range 5 {
+			d := prof(current)
+			rs = append(rs, run{d, slowestElapsed(t, d)})
+		}
+		sort.Slice(rs, func(i, j int) bool { return rs[i].elapsed < rs[j].elapsed })
+		first = rs[len(rs)/2].dir
 	}
 	rf := filepath.Join(dir, "app.rankfile")
 	var rep bytes.Buffer

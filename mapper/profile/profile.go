@@ -414,6 +414,22 @@ func (p *Profile) TopCallSites(n int) []SiteTotal {
 	return out
 }
 
+// TrafficComms lists the communicators that carried point-to-point
+// traffic (comms.csv's order), or nil when only MPI_COMM_WORLD did (no
+// commmatrix.csv): the reports' table of communicators.
+func (p *Profile) TrafficComms() []Comm {
+	if len(p.CommMatrix) == 0 {
+		return nil
+	}
+	var out []Comm
+	for _, c := range p.Comms {
+		if c.Bytes > 0 || c.Messages > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // FindComm returns the communicator named name (its MPI_Comm_set_name
 // name or its key), or an error listing the known ones.
 func (p *Profile) FindComm(name string) (*Comm, error) {

@@ -337,14 +337,7 @@ func appSitesAndComms(sec *app, p *profile.Profile) {
 		}
 		sec.CallSites = append(sec.CallSites, r)
 	}
-	if len(p.CommMatrix) == 0 {
-		return
-	}
-	for _, c := range p.Comms {
-		if c.Bytes > 0 || c.Messages > 0 {
-			sec.Comms = append(sec.Comms, c)
-		}
-	}
+	sec.Comms = p.TrafficComms()
 }
 
 // splitTraffic sums the matrix's bytes inside and between hosts, from

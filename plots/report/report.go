@@ -80,16 +80,15 @@ func Report(w io.Writer, p *profile.Profile, opt Options) error {
 // communicators prints each communicator's point-to-point traffic when one
 // besides MPI_COMM_WORLD carried some (comms.csv).
 func communicators(w io.Writer, p *profile.Profile) {
-	if len(p.CommMatrix) == 0 {
+	comms := p.TrafficComms()
+	if comms == nil {
 		return
 	}
 	fmt.Fprintln(w, "Communicators: point-to-point traffic as sent (draw one with latmap plot --style matrix --comm NAME)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "communicator\tkey\tcreated by\tranks in one\tmembers\tKbytes\tmessages\t")
-	for _, c := range p.Comms {
-		if c.Bytes > 0 || c.Messages > 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t\n", c.Label(), c.Comm, c.Function, c.Size, c.Members, float64(c.Bytes)/1024, c.Messages)
-		}
+	for _, c := range comms {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t\n", c.Label(), c.Comm, c.Function, c.Size, c.Members, float64(c.Bytes)/1024, c.Messages)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
