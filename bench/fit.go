@@ -2,6 +2,9 @@ package bench
 
 import (
 	"math"
+	"slices"
+
+	"github.com/latmap/latmap/internal/stats"
 
 	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/gonum/stat"
@@ -42,7 +45,15 @@ func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) 
 // minimum round trips when the survey has them (what the path allows: on a
 // loaded machine a same-node pair's median at 256 KiB can swell 20-fold
 // with the cpus' other work, and its fitted bandwidth with it), else the
-// medians; it returns nil with fewer than two sizes.
+// medians, each divided by its level's factor at its size
+// (ConcurrencyFactors: what measuring pairs at the same time added). At a
+// level whose largest size the concurrent rounds slowed by more than
+// ContendedFactor, a pair's own large round trips say more about what
+// else ran in its rounds than about its path (on a simulated fat tree,
+// 1.4x to 7.6x its round trip alone), so the level's pairs take the
+// bandwidth fitted on the level's pairs measured alone and their own
+// latency: half their smallest round trip, less that size's transfer. It
+// returns nil with fewer than two sizes.
 func FitSurvey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
@@ -55,14 +66,133 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 			metric = survey.Median
 		}
 	}
+	level, names := s.PairLevels()
+	lv := levelFits(s, names)
 	var fits []survey.Fit
 	s.Tables[0].Each(func(a, b, _ int) {
+		l := &lv[level(a, b)]
+		if l.contended {
+			rtt := s.Tables[0].At(metric, a, b) / l.div[0]
+			if lat := rtt/2 - float64(sizes[0])/l.bandwidth; !math.IsNaN(lat) {
+				fits = append(fits, survey.Fit{A: a, B: b, Latency: lat, Bandwidth: l.bandwidth})
+			}
+			return
+		}
 		for i, t := range s.Tables {
-			rtts[i] = t.At(metric, a, b)
+			rtts[i] = t.At(metric, a, b) / l.div[i]
 		}
 		if l, bw, ok := FitPair(sizes, rtts); ok {
 			fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
 		}
 	})
 	return fits
+}
+
+// ContendedFactor is the concurrency factor at the largest size above
+// which a level's pairs take the bandwidth of its pairs measured alone (a
+// chosen policy: the interference warning's 1.25 less half, so a tenth of
+// the time is the most a shared link may add to a pair's own fit).
+const ContendedFactor = 1.1
+
+// levelFit is how FitSurvey fits one level's pairs: divided by div (per
+// size), or, contended, with the level's bandwidth alone (MB/s).
+type levelFit struct {
+	div       []float64
+	contended bool
+	bandwidth float64
+}
+
+// levelFits are the levels' fits (by PairLevels' number): each level's
+// factors, and the bandwidth fitted on its pairs measured alone (the
+// median isolated round trip at each size) where the largest size's
+// factor is above ContendedFactor.
+func levelFits(s *survey.Survey, names []string) []levelFit {
+	sizes := s.Sizes()
+	lv := make([]levelFit, len(names))
+	for l := range lv {
+		lv[l].div = make([]float64, len(sizes))
+		for i := range sizes {
+			lv[l].div[i] = 1
+		}
+	}
+	for _, f := range ConcurrencyFactors(s) {
+		l, i := slices.Index(names, f.Level), slices.Index(sizes, f.SizeBytes)
+		if l < 0 || i < 0 || f.Factor <= 1 {
+			continue
+		}
+		lv[l].div[i] = f.Factor
+		if i == len(sizes)-1 && f.Factor > ContendedFactor {
+			lv[l].contended = true
+		}
+	}
+	level, _ := s.PairLevels()
+	for l := range lv {
+		if !lv[l].contended {
+			continue
+		}
+		med := make([]float64, len(sizes))
+		for i, t := range s.Tables {
+			// The pairs measured alone, else (a size without an
+			// isolation sample) all the level's, divided by its factor.
+			var iso, all []float64
+			t.Each(func(a, b, k int) {
+				if level(a, b) != l {
+					return
+				}
+				if v := t.At(survey.Isolated, a, b); v > 0 {
+					iso = append(iso, v)
+				}
+				if v := t.At(survey.Median, a, b) / lv[l].div[i]; v > 0 {
+					all = append(all, v)
+				}
+			})
+			med[i] = math.NaN()
+			switch {
+			case len(iso) > 0:
+				med[i] = stats.Median(iso)
+			case len(all) > 0 && i < len(sizes)-1:
+				med[i] = stats.Median(all)
+			}
+		}
+		_, bw, ok := FitPair(sizes, med)
+		if !ok || math.IsNaN(bw) {
+			lv[l].contended = false
+			continue
+		}
+		lv[l].bandwidth = bw
+	}
+	return lv
+}
+
+// MinFactorPairs is how many pairs of a level the isolation sample must
+// hold at a size for its concurrency factor to be used (a median of fewer
+// is one pair's noise).
+const MinFactorPairs = 3
+
+// ConcurrencyFactors are, per size and level of the hierarchy (s's
+// PairLevels), the median over the isolation sample's pairs of the level
+// of the median round trip measured in the concurrent rounds over the one
+// measured alone, where at least MinFactorPairs pairs were re-measured.
+func ConcurrencyFactors(s *survey.Survey) []survey.FitFactor {
+	level, names := s.PairLevels()
+	var out []survey.FitFactor
+	for _, t := range s.Tables {
+		iso, med := t.Values[survey.Isolated], t.Values[survey.Median]
+		if iso == nil || med == nil {
+			continue
+		}
+		ratios := make([][]float64, len(names))
+		t.Each(func(a, b, i int) {
+			if iso[i] > 0 && med[i] > 0 {
+				l := level(a, b)
+				ratios[l] = append(ratios[l], float64(med[i])/float64(iso[i]))
+			}
+		})
+		for l, r := range ratios {
+			if len(r) >= MinFactorPairs {
+				out = append(out, survey.FitFactor{SizeBytes: t.Size, Level: names[l], Pairs: len(r), Factor: stats.Median(r)})
+			}
+		}
+	}
+	return out
 }

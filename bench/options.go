@@ -78,6 +78,12 @@ type Options struct {
 	// NodeBWSizeSpec, when set, is it as the user wrote it ("1M").
 	NodeBWSize     int
 	NodeBWSizeSpec string
+	// SwitchBandwidth is SwitchBWAuto, SwitchBWOn or SwitchBWOff: whether
+	// to find the switch levels above the nodes in the latencies and
+	// measure what each switch group's uplinks carry (switches.csv,
+	// switchbw.csv, at NodeBWSize); auto measures when there are switch
+	// levels.
+	SwitchBandwidth string
 	// Scope says which pairs to measure: "all", "nodes" (every pair
 	// inside each node and every pair of node leaders), "sample:K" (nodes
 	// plus K random cross-node pairs per node, to check that a leader
@@ -112,6 +118,7 @@ func DefaultOptions(out string) Options {
 		IsolatedFraction: DefaultIsolatedFraction,
 		NodeBandwidth:    NodeBWAuto,
 		NodeBWSize:       DefaultNodeBWSize,
+		SwitchBandwidth:  SwitchBWAuto,
 	}
 }
 
@@ -192,10 +199,17 @@ func (o *Options) validateRepeats() error {
 	return nil
 }
 
-// validateNodeBandwidth checks the node bandwidth phase's settings, with
-// auto and DefaultNodeBWSize when unset, and parses NodeBWSizeSpec into
-// NodeBWSize when set.
+// validateNodeBandwidth checks the node and switch bandwidth phases'
+// settings, with auto and DefaultNodeBWSize when unset, and parses
+// NodeBWSizeSpec into NodeBWSize when set.
 func (o *Options) validateNodeBandwidth() error {
+	switch o.SwitchBandwidth {
+	case SwitchBWAuto, SwitchBWOn, SwitchBWOff:
+	case "":
+		o.SwitchBandwidth = SwitchBWAuto
+	default:
+		return fmt.Errorf("--switch-bandwidth %q: want auto, on or off", o.SwitchBandwidth)
+	}
 	switch o.NodeBandwidth {
 	case NodeBWAuto, NodeBWOn, NodeBWOff:
 	case "":

@@ -170,10 +170,29 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
 	all, err := rs.gather(facts, nodeTimes)
+	if err != nil {
+		return err
+	}
+	// Rank 0 assembles the pairs now: the switch phase needs the
+	// switch levels their latencies show.
+	var as assembled
+	var asErr error
+	if rank == 0 {
+		as.s, as.ml, as.nodeTimes, asErr = assemble(all, opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
+	}
+	sw, err := rs.switchBandwidth(as.s, asErr, names)
 	if err != nil || rank != 0 {
 		return err
 	}
-	return rs.write(all, spec, env, took, nodePhase{layout, steps}, stderr)
+	return rs.write(as, spec, env, took, nodePhase{layout, steps}, sw, stderr)
+}
+
+// assembled is rank 0's survey made from every rank's report, before
+// meta.json: the survey, the mmpi log, every rank's node phase times.
+type assembled struct {
+	s         *survey.Survey
+	ml        *MmpiLog
+	nodeTimes [][]float64
 }
 
 // startSurvey makes this rank's part of the survey, its round trips'
@@ -245,12 +264,8 @@ func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime ti
 // (all) into the survey, with its meta.json (spec's repeats, env's MPI,
 // the times took), the node bandwidth phase, the sample's check and the
 // time budget's record, and writes the outputs.
-func (rs *rankSurvey) write(all [][]byte, spec runSpec, env rankEnv, took phaseTimes, nb nodePhase, stderr io.Writer) error {
-	opt, n := rs.opt, rs.n
-	s, ml, allNodeTimes, err := assemble(all, opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
-	if err != nil {
-		return err
-	}
+func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseTimes, nb nodePhase, sw *switchPhase, stderr io.Writer) error {
+	opt, n, s := rs.opt, rs.n, as.s
 	s.Meta = survey.SurveyMeta{
 		Tool: "latmap", Version: version.Version, Start: took.start, End: time.Now(),
 		CommandLine: opt.CommandLine, MPIVersion: env.MPIVersion, Launcher: env.Launcher,
@@ -259,16 +274,17 @@ func (rs *rankSurvey) write(all [][]byte, spec runSpec, env rankEnv, took phaseT
 		MeasureSeconds: took.measure.Seconds(), IsolationSeconds: took.isolation.Seconds(),
 		IsolatedPairs: len(rs.sched.iso),
 	}
-	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, allNodeTimes, took.node); err != nil {
+	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, as.nodeTimes, took.node); err != nil {
 		return err
 	}
+	addSwitchBandwidth(s, opt, sw)
 	if rs.scope.splan != nil {
 		checkSample(s, rs.scope.splan.sample)
 	}
 	if rs.budget != nil {
 		rs.budget.report(s, stderr)
 	}
-	return finish(s, ml, opt, stderr)
+	return finish(s, as.ml, opt, stderr)
 }
 
 // rankSurvey is one rank's part of a survey: the schedule and the round
@@ -648,6 +664,9 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 	}
 	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
 	s.Fits = FitSurvey(s)
+	if len(s.Fits) > 0 {
+		s.Meta.FitFactors = ConcurrencyFactors(s)
+	}
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)
 	}

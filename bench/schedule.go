@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Pair is an unordered rank pair with A < B.
@@ -178,4 +181,45 @@ func sampleIndices(rng *rand.Rand, total, k int) []int {
 	}
 	sort.Ints(idx)
 	return idx
+}
+
+// RoundsOf is the rounds schedule of a survey of ranks on hosts (a host
+// name per rank) with scope all or nodes, as latmap survey runs it:
+// partners[round][rank] is the rank's partner in the round, -1 when it
+// sits out. It lets a driver outside latmap (the survey's measuring core
+// inside a simulator, testdata/sim/simsurvey.c) measure the same pairs in
+// the same concurrent rounds.
+func RoundsOf(hosts []string, scope string) ([][]int, error) {
+	n := len(hosts)
+	var plan Plan
+	switch scope {
+	case survey.ScopeAll:
+		plan = CirclePlan{N: n}
+	case survey.ScopeNodes:
+		plan = newScopePlan(newNodeLayout(hosts), 0, 0)
+	default:
+		return nil, fmt.Errorf("rounds of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
+	}
+	out := make([][]int, plan.Rounds())
+	for r := range out {
+		out[r] = make([]int, n)
+		for k := range out[r] {
+			out[r][k] = plan.Partner(r, k)
+		}
+	}
+	return out, nil
+}
+
+// IsolationOf is the isolation sample latmap survey re-measures after the
+// rounds of scope (all or nodes) for ranks on hosts, each pair alone, with
+// the fraction frac (Options.IsolatedFraction).
+func IsolationOf(hosts []string, scope string, frac float64) ([]Pair, error) {
+	n := len(hosts)
+	switch scope {
+	case survey.ScopeAll:
+		return IsolationSample(n, frac), nil
+	case survey.ScopeNodes:
+		return scopeIsolation(newScopePlan(newNodeLayout(hosts), 0, 0), n, frac), nil
+	}
+	return nil, fmt.Errorf("isolation sample of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
 }

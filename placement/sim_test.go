@@ -90,8 +90,10 @@ func (c *simCluster) cyclic(n int) []string {
 }
 
 // survey measures a survey inside the simulation (every rank of every
-// host, block) with latmap's measuring core, and fits it as latmap
-// survey does.
+// host, block) with latmap's measuring core, in the concurrent rounds
+// latmap survey runs for the scope (all or nodes), fits it as latmap
+// survey does, and runs the switch bandwidth phase on the switch levels
+// latmap finds in it.
 func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "survey")
@@ -102,17 +104,96 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 	for _, s := range sizes {
 		sz = append(sz, strconv.Itoa(s))
 	}
-	c.run(t, c.block(len(c.hosts)*c.cores), "simsurvey", dir, scope, strings.Join(sz, ","), strconv.Itoa(repeats))
+	hosts := c.block(len(c.hosts) * c.cores)
+	rounds, err := bench.RoundsOf(hosts, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := writeTable(t, len(hosts), len(rounds), func(r, k int) int { return rounds[k][r] })
+	iso, err := bench.IsolationOf(hosts, scope, bench.DefaultIsolatedFraction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isoPlan := writeTable(t, len(hosts), len(iso), func(r, k int) int { return iso[k].Other(r) })
+	c.run(t, hosts, "simsurvey", dir, "pairs", plan, isoPlan, strings.Join(sz, ","), strconv.Itoa(repeats), scope)
 	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.switchPhase(t, s, hosts)
 	s.Fits = bench.FitSurvey(s)
+	s.Meta.FitFactors = bench.ConcurrencyFactors(s)
 	out := filepath.Join(t.TempDir(), "fitted")
 	if err := survey.WriteSurvey(out, s, false); err != nil {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// switchPhase runs latmap survey's switch bandwidth phase in the
+// simulation on the switch levels latmap finds in s, and adds its files
+// to s.
+func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string) {
+	t.Helper()
+	groups, of, note := bench.SwitchGroups(s)
+	if len(groups) == 0 {
+		t.Logf("simulated survey: no switch phase: %s", note)
+		return
+	}
+	steps := bench.SwitchPhase(hosts, of)
+	file := writeTable(t, len(hosts), 2*len(steps), func(r, k int) int {
+		if k%2 == 0 {
+			return steps[k/2].Dst[r]
+		}
+		return steps[k/2].Src[r]
+	})
+	times := filepath.Join(t.TempDir(), "times")
+	size := bench.DefaultNodeBWSize
+	c.run(t, hosts, "simsurvey", times, "exchange", file, strconv.Itoa(size), strconv.Itoa(bench.SwitchMessages), strconv.Itoa(bench.SwitchWindow))
+	b, err := os.ReadFile(times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all [][]float64
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var row []float64
+		for _, f := range strings.Fields(line) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatalf("switch phase times: %v", err)
+			}
+			row = append(row, v)
+		}
+		all = append(all, row)
+	}
+	rows, err := bench.SwitchRows(hosts, steps, all, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Switches, s.SwitchBandwidth = groups, rows
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps)}
+}
+
+// writeTable writes n lines of k numbers at(line, column) after the
+// count k, as simsurvey reads its schedules, and returns the file.
+func writeTable(t testing.TB, n, k int, at func(r, c int) int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d\n", k)
+	for r := 0; r < n; r++ {
+		for col := 0; col < k; col++ {
+			if col > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.Itoa(at(r, col)))
+		}
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(t.TempDir(), "table")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // replay simulates the matrix's replay in iter iterations with the ranks

@@ -20,7 +20,10 @@ NUMA node, L3), and writes the survey directory DIR on rank 0:
 meta.json, ranks.csv, pairs.csv, fit.csv (each pair's latency and bandwidth
 fitted over the sizes: the default sizes 64,64K measure both), and when the
 ranks span several hosts nodebw.csv (each node's bandwidth with all its
-ranks sending at once against one rank alone).
+ranks sending at once against one rank alone), and when the latencies show
+switches above the nodes switches.csv (each host's switch group at each
+level) and switchbw.csv (what a group's uplinks carry with all its hosts
+sending outside it at once), which latmap place prices uplink sharing with.
 
   mpirun -np 64 latmap survey -o cluster/
   srun -n 64 latmap survey -o cluster/ --sizes 8,1K,64K
@@ -58,7 +61,8 @@ See docs/survey.md.`,
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 4096, at most 16 with sequential; 0 turns it off)")
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
-	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node bandwidth phase (K, M suffixes)")
+	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch bandwidth phases (K, M suffixes)")
+	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "find the switch levels above the nodes in the latencies and measure each switch group's uplinks with all its hosts sending out at once (switches.csv, switchbw.csv): auto (when there are switch levels), on or off")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
 	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "bound the measurement (10m, 1h): a probe round at each size estimates the survey, which lowers --repeats (never below 10) or narrows scope all to nodes to fit; recorded in meta.json (0: no bound)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
@@ -66,6 +70,7 @@ See docs/survey.md.`,
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
 	cmd.MarkFlagRequired("output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("switch-bandwidth", cobra.FixedCompletions([]string{bench.SwitchBWAuto, bench.SwitchBWOn, bench.SwitchBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{bench.ScopeAuto, "all", "nodes", "sample:4"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -133,17 +132,5 @@ func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
 }
 
 func readNodeBandwidthFile(path string) ([]NodeBandwidth, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := ReadNodeBandwidth(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", NodeBandwidthFile, err)
-	}
-	return rows, nil
+	return readOptional(path, NodeBandwidthFile, ReadNodeBandwidth)
 }

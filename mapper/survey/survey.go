@@ -58,8 +58,31 @@ type SurveyMeta struct {
 	// NodeBandwidth records the node aggregate-bandwidth phase (nodebw.csv)
 	// when it ran.
 	NodeBandwidth *NodeBandwidthMeta `json:"node_bandwidth,omitempty"`
+	// SwitchBandwidth records the switch bandwidth phase (switches.csv,
+	// switchbw.csv) when it ran.
+	SwitchBandwidth *SwitchBandwidthMeta `json:"switch_bandwidth,omitempty"`
+	// FitFactors are how much the concurrent rounds slowed each level's
+	// pairs at each size, which fit.csv divides out (see FitFactor).
+	FitFactors []FitFactor `json:"fit_factors,omitempty"`
 	// Warnings are things the producer wants a reader to know.
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// FitFactor is meta.json's record of how much measuring pairs at the same
+// time slowed one level's round trips at one size: the median, over that
+// level's pairs of the isolation sample, of the round trip measured in the
+// concurrent rounds over the one measured alone. Concurrent pairs share
+// node links, switch uplinks and memory, so at bandwidth sizes their round
+// trips are slower than a pair's alone; fit.csv fits each pair's round
+// trips divided by its level's factor (when it is above 1), so that its
+// bandwidth is the pair's own, as latmap place prices it (sharing is
+// priced apart, from nodebw.csv and switchbw.csv).
+type FitFactor struct {
+	SizeBytes int    `json:"size_bytes"`
+	Level     string `json:"level"`
+	// Pairs is how many pairs of the isolation sample it rests on.
+	Pairs  int     `json:"pairs"`
+	Factor float64 `json:"factor"`
 }
 
 // ScopeCheck is meta.json's scope_check: how far the sampled cross-node
@@ -589,6 +612,11 @@ type Survey struct {
 	Fits   []Fit
 	// NodeBandwidth holds nodebw.csv's rows; nil when the survey has none.
 	NodeBandwidth []NodeBandwidth
+	// Switches holds switches.csv's rows (each host's switch group at
+	// each level above the nodes), SwitchBandwidth switchbw.csv's; nil
+	// when the survey found no switch level.
+	Switches        []HostGroup
+	SwitchBandwidth []SwitchBandwidth
 	// Filled is how many unmeasured cross-node pairs of a survey whose
 	// scope is not "all" were filled from their nodes' leader pair when it
 	// was read (see FillNote).
@@ -646,6 +674,20 @@ func (s *Survey) Validate() error {
 	for _, t := range s.Tables {
 		if t.N != len(s.Ranks) {
 			return fmt.Errorf("pairs of %d bytes are for %d ranks, %s has %d", t.Size, t.N, RanksFile, len(s.Ranks))
+		}
+	}
+	if len(s.Switches) > 0 {
+		if err := checkSwitches(s.Switches); err != nil {
+			return err
+		}
+		hosts := map[string]bool{}
+		for _, h := range s.Switches {
+			hosts[h.Host] = true
+		}
+		for _, r := range s.Ranks {
+			if !hosts[r.Host] {
+				return fmt.Errorf("%s names no group for host %s of rank %d", SwitchesFile, r.Host, r.Rank)
+			}
 		}
 	}
 	return nil

@@ -67,6 +67,12 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if s.NodeBandwidth, err = readNodeBandwidthFile(filepath.Join(dir, NodeBandwidthFile)); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
+	if s.Switches, err = readOptional(filepath.Join(dir, SwitchesFile), SwitchesFile, ReadSwitches); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	if s.SwitchBandwidth, err = readOptional(filepath.Join(dir, SwitchBandwidthFile), SwitchBandwidthFile, ReadSwitchBandwidth); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
@@ -726,6 +732,16 @@ func WriteSurvey(dir string, s *Survey, force bool) error {
 		}
 		if len(s.NodeBandwidth) > 0 {
 			if err := atomicdir.CreateFile(filepath.Join(tmp, NodeBandwidthFile), func(w io.Writer) error { return WriteNodeBandwidth(w, s.NodeBandwidth) }); err != nil {
+				return err
+			}
+		}
+		if len(s.Switches) > 0 {
+			if err := atomicdir.CreateFile(filepath.Join(tmp, SwitchesFile), func(w io.Writer) error { return WriteSwitches(w, s.Switches) }); err != nil {
+				return err
+			}
+		}
+		if len(s.SwitchBandwidth) > 0 {
+			if err := atomicdir.CreateFile(filepath.Join(tmp, SwitchBandwidthFile), func(w io.Writer) error { return WriteSwitchBandwidth(w, s.SwitchBandwidth) }); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,325 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"time"
+
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+)
+
+// The switch bandwidth phase (switches.csv, switchbw.csv): a group of
+// nodes behind one switch shares the switch's uplinks, and fat trees are
+// often 2:1 or 3:1 oversubscribed, so a group whose nodes all talk outside
+// it gets less than its nodes' links add up to. After the pairs are
+// measured, rank 0 finds the switch levels in the latencies (latmap topo:
+// the levels above the node), and at each level every rank of every host
+// of every group sends at once to the rank with its local index on the
+// host with its index in the group Shift groups on, while receiving from
+// the group Shift groups back, like the node phase one level up. What
+// leaves a group per second with all its hosts sending is what its
+// uplinks carry.
+const (
+	SwitchBWAuto = "auto"
+	SwitchBWOn   = "on"
+	SwitchBWOff  = "off"
+)
+
+// SwitchMessages is how many messages each rank sends in a step of the
+// switch phase, SwitchWindow how many it keeps in flight each way (the
+// node phase's).
+const (
+	SwitchMessages = nodeBWMessages
+	SwitchWindow   = nodeBWWindow
+)
+
+// SwitchGroups finds the switch levels above the nodes in s's latencies
+// (its smallest size) and returns each host's group at each level, as
+// switches.csv's rows (level 1 the innermost), with hosts numbered in
+// order of first appearance: of[k][h] is host h's group at level k+1.
+// When the survey shows no switch level (one network level above the
+// nodes) it returns no rows and a note saying why.
+func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note string) {
+	if len(s.Tables) == 0 {
+		return nil, nil, "no pairs measured"
+	}
+	tp, err := topo.Infer(s, topo.Options{Size: s.Tables[0].Size})
+	if err != nil {
+		return nil, nil, fmt.Sprintf("no topology: %v", err)
+	}
+	hostIdx, nh := survey.HostIndex(s.Ranks)
+	if !tp.HostsAgree || tp.NodeLevel < 0 && nh < len(s.Ranks) {
+		return nil, nil, "the nodes found in the latencies are not the hosts"
+	}
+	first := make([]int, nh) // a rank of each host
+	for r := len(s.Ranks) - 1; r >= 0; r-- {
+		first[hostIdx[r]] = r
+	}
+	var prev []int
+	for l := tp.NodeLevel + 1; l < len(tp.Levels); l++ {
+		if g := tp.Levels[l].Groups; g < 2 || g >= nh {
+			continue
+		}
+		groups := make([]int, nh)
+		num := map[int]int{}
+		for h := range groups {
+			c := tp.Group[l][first[h]]
+			if _, ok := num[c]; !ok {
+				num[c] = len(num)
+			}
+			groups[h] = num[c]
+		}
+		if !sameGroups(prev, groups) {
+			of = append(of, groups)
+			prev = groups
+		}
+	}
+	if len(of) == 0 {
+		return nil, nil, "the latencies show no level between the nodes and the whole network"
+	}
+	names := make([]string, nh)
+	for r, h := range hostIdx {
+		names[h] = s.Ranks[r].Host
+	}
+	for k, groups := range of {
+		for h, g := range groups {
+			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
+		}
+	}
+	return rows, of, ""
+}
+
+// sameGroups reports whether a and b group the hosts alike (both are
+// numbered in order of first appearance).
+func sameGroups(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SwitchStep is one step of the switch phase: at switch level Level, every
+// group sends to the group Shift on. Dst and Src are each rank's partner
+// (-1: none); Group is each rank's group at that level.
+type SwitchStep struct {
+	Level, Shift int
+	Dst, Src     []int
+	Group        []int
+	groups       int
+}
+
+// SwitchPhase is the switch phase's schedule for ranks on hosts (a host
+// name per rank) grouped as of (SwitchGroups' of).
+func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
+	l := newNodeLayout(hosts)
+	var steps []SwitchStep
+	for k, groups := range of {
+		ng := 0
+		for _, g := range groups {
+			ng = max(ng, g+1)
+		}
+		members := make([][]int, ng) // hosts of each group, in host order
+		pos := make([]int, len(groups))
+		for h, g := range groups {
+			pos[h] = len(members[g])
+			members[g] = append(members[g], h)
+		}
+		for _, shift := range nodeSteps(ng) {
+			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), groups: ng}
+			for r := range st.Src {
+				st.Src[r] = -1
+			}
+			for r := range hosts {
+				h := l.host[r]
+				st.Group[r] = groups[h]
+				st.Dst[r] = -1
+				peerHosts := members[(groups[h]+shift)%ng]
+				if pos[h] >= len(peerHosts) {
+					continue
+				}
+				if m := l.members[peerHosts[pos[h]]]; l.local[r] < len(m) {
+					st.Dst[r] = m[l.local[r]]
+				}
+			}
+			for r, d := range st.Dst {
+				if d >= 0 {
+					st.Src[d] = r
+				}
+			}
+			steps = append(steps, st)
+		}
+	}
+	return steps
+}
+
+// SwitchRows turns every rank's step times (times[rank][step], 0 for a
+// step it did not send in) into switchbw.csv's rows: one per step and
+// sending group.
+func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int) ([]survey.SwitchBandwidth, error) {
+	if len(times) != len(hosts) {
+		return nil, fmt.Errorf("switch bandwidth times of %d ranks, want %d", len(times), len(hosts))
+	}
+	l := newNodeLayout(hosts)
+	var rows []survey.SwitchBandwidth
+	for si, st := range steps {
+		byGroup := make([]survey.SwitchBandwidth, st.groups)
+		sent := make([]map[int]bool, st.groups)
+		for r := range hosts {
+			if len(times[r]) != len(steps) {
+				return nil, fmt.Errorf("rank %d reported %d switch bandwidth times, want %d", r, len(times[r]), len(steps))
+			}
+			t := times[r][si]
+			if st.Dst[r] < 0 || t <= 0 {
+				continue
+			}
+			g := st.Group[r]
+			b := &byGroup[g]
+			b.Ranks++
+			b.Seconds = max(b.Seconds, t)
+			if sent[g] == nil {
+				sent[g] = map[int]bool{}
+			}
+			sent[g][l.host[r]] = true
+		}
+		for g, b := range byGroup {
+			if b.Ranks == 0 || b.Seconds <= 0 {
+				continue
+			}
+			b.Level, b.Group, b.PeerGroup = st.Level, g, (g+st.Shift)%st.groups
+			b.Hosts, b.Size, b.Messages = len(sent[g]), size, SwitchMessages
+			b.AggregateMBps = float64(b.Ranks) * float64(SwitchMessages) * float64(size) / b.Seconds / 1e6
+			rows = append(rows, b)
+		}
+	}
+	return rows, nil
+}
+
+// switchPlan is what rank 0 tells every rank before the switch phase:
+// the groups of each level (none: the phase does not run), or the error
+// that stops the survey.
+type switchPlan struct {
+	Of  [][]int
+	Err string
+}
+
+// switchPhase is the switch phase's outcome on rank 0: the groups, the
+// rows, and a note when it did not run.
+type switchPhase struct {
+	groups []survey.HostGroup
+	rows   []survey.SwitchBandwidth
+	note   string
+	steps  int
+	took   time.Duration
+}
+
+// switchBandwidth runs the switch phase on every rank. Rank 0 has the
+// assembled survey s (nil elsewhere) and assembly's error, finds the
+// switch levels and tells every rank; all run the steps; rank 0 gathers
+// the times and returns the phase.
+func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts []string) (*switchPhase, error) {
+	var ph switchPhase
+	var plan switchPlan
+	if rs.rank == 0 {
+		switch {
+		case assembleErr != nil:
+			plan.Err = assembleErr.Error()
+		case rs.opt.SwitchBandwidth == SwitchBWOff:
+		default:
+			ph.groups, plan.Of, ph.note = SwitchGroups(s)
+		}
+	}
+	var buf bytes.Buffer
+	if rs.rank == 0 {
+		if err := gob.NewEncoder(&buf).Encode(&plan); err != nil {
+			return nil, fmt.Errorf("encoding the switch groups: %w", err)
+		}
+	}
+	got, err := rs.c.Bcast(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("sharing the switch groups: %w", err)
+	}
+	if rs.rank != 0 {
+		plan = switchPlan{}
+		if err := gob.NewDecoder(bytes.NewReader(got)).Decode(&plan); err != nil {
+			return nil, fmt.Errorf("decoding the switch groups: %w", err)
+		}
+	}
+	if plan.Err != "" {
+		if rs.rank == 0 {
+			return nil, assembleErr
+		}
+		return nil, errReported
+	}
+	if len(plan.Of) == 0 {
+		return &ph, nil
+	}
+	start := time.Now()
+	steps := SwitchPhase(hosts, plan.Of)
+	times := make([]float64, len(steps))
+	for i, st := range steps {
+		if err := rs.c.Wait(false); err != nil {
+			return nil, err
+		}
+		secs, err := rs.c.Exchange(st.Dst[rs.rank], st.Src[rs.rank], rs.opt.NodeBWSize, SwitchMessages)
+		if err != nil {
+			rs.c.Abort(1)
+			return nil, fmt.Errorf("switch bandwidth step %d (level %d, shift %d): %w", i, st.Level, st.Shift, err)
+		}
+		if st.Dst[rs.rank] >= 0 {
+			times[i] = secs
+		}
+	}
+	all, err := rs.gatherFloats(times)
+	if err != nil || rs.rank != 0 {
+		return nil, err
+	}
+	ph.took, ph.steps = time.Since(start), len(steps)
+	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize)
+	return &ph, err
+}
+
+// gatherFloats gathers every rank's floats at rank 0.
+func (rs *rankSurvey) gatherFloats(v []float64) ([][]float64, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	all, err := rs.c.Gather(buf.Bytes())
+	if err != nil || rs.rank != 0 {
+		return nil, err
+	}
+	out := make([][]float64, len(all))
+	for r, b := range all {
+		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&out[r]); err != nil {
+			return nil, fmt.Errorf("decoding rank %d's switch bandwidth times: %w", r, err)
+		}
+	}
+	return out, nil
+}
+
+// addSwitchBandwidth puts the phase's files and meta.json record into s,
+// or a warning when it was asked for and did not run.
+func addSwitchBandwidth(s *survey.Survey, opt Options, ph *switchPhase) {
+	if ph == nil || opt.SwitchBandwidth == SwitchBWOff {
+		return
+	}
+	if len(ph.groups) == 0 {
+		if opt.SwitchBandwidth == SwitchBWOn {
+			s.Meta.Warnings = append(s.Meta.Warnings, "--switch-bandwidth on: "+ph.note+", so there is no switch uplink to measure (switches.csv not written)")
+		}
+		return
+	}
+	levels := 0
+	for _, g := range ph.groups {
+		levels = max(levels, g.Level)
+	}
+	s.Switches, s.SwitchBandwidth = ph.groups, ph.rows
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: levels, SizeBytes: opt.NodeBWSize, Steps: ph.steps, Seconds: ph.took.Seconds()}
+}
