@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
@@ -663,9 +664,9 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
 	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
-	s.Fits = FitSurvey(s)
+	s.Fits = fit.Survey(s)
 	if len(s.Fits) > 0 {
-		s.Meta.FitFactors = ConcurrencyFactors(s)
+		s.Meta.FitFactors = fit.ConcurrencyFactors(s)
 	}
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)

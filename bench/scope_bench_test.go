@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -125,7 +126,7 @@ func assemblyHeap(b *testing.B, gathered [][]byte, opt Options, n int) uint64 {
 		b.Fatal(err)
 	}
 	s.Meta = survey.SurveyMeta{Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Schedule: string(opt.Schedule), Scope: opt.Scope}
-	s.Fits = FitSurvey(s)
+	s.Fits = fit.Survey(s)
 	opt.Out, opt.Force = filepath.Join(b.TempDir(), "again"), true
 	if err := survey.WriteSurvey(opt.Out, s, true); err != nil {
 		b.Fatal(err)

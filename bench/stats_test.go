@@ -79,26 +79,6 @@ func TestMmpiStats(t *testing.T) {
 	}
 }
 
-func TestFitPair(t *testing.T) {
-	// One way = 1 us + s / (1000 bytes/us): round trips 2(1 + s/1000).
-	sizes := []int{0, 1000, 2000, 4000}
-	rtts := []float64{2, 4, 6, 10}
-	l, b, ok := FitPair(sizes, rtts)
-	if !ok || !near(l, 1) || !near(b, 1000) {
-		t.Errorf("FitPair = %v, %v, %v; want 1 us, 1000 MB/s", l, b, ok)
-	}
-	// Time that does not grow with size has no bandwidth.
-	if _, b, ok := FitPair([]int{8, 64}, []float64{3, 3}); !ok || !math.IsNaN(b) {
-		t.Errorf("flat FitPair bandwidth = %v, %v; want NaN", b, ok)
-	}
-	if _, _, ok := FitPair([]int{64}, []float64{3}); ok {
-		t.Error("FitPair with one size reported a fit")
-	}
-	if _, _, ok := FitPair([]int{8, 64}, []float64{3, math.NaN()}); ok {
-		t.Error("FitPair with one measured size reported a fit")
-	}
-}
-
 // float32SEM is mmpi's column for two equal samples v, step by step as
 // mmpi.c computed it.
 func float32SEM(v float32) float64 {

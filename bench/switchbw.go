@@ -35,76 +35,6 @@ const (
 	SwitchWindow   = nodeBWWindow
 )
 
-// SwitchGroups finds the switch levels above the nodes in s's latencies
-// (its smallest size) and returns each host's group at each level, as
-// switches.csv's rows (level 1 the innermost), with hosts numbered in
-// order of first appearance: of[k][h] is host h's group at level k+1.
-// When the survey shows no switch level (one network level above the
-// nodes) it returns no rows and a note saying why.
-func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note string) {
-	if len(s.Tables) == 0 {
-		return nil, nil, "no pairs measured"
-	}
-	tp, err := topo.Infer(s, topo.Options{Size: s.Tables[0].Size})
-	if err != nil {
-		return nil, nil, fmt.Sprintf("no topology: %v", err)
-	}
-	hostIdx, nh := survey.HostIndex(s.Ranks)
-	if !tp.HostsAgree || tp.NodeLevel < 0 && nh < len(s.Ranks) {
-		return nil, nil, "the nodes found in the latencies are not the hosts"
-	}
-	first := make([]int, nh) // a rank of each host
-	for r := len(s.Ranks) - 1; r >= 0; r-- {
-		first[hostIdx[r]] = r
-	}
-	var prev []int
-	for l := tp.NodeLevel + 1; l < len(tp.Levels); l++ {
-		if g := tp.Levels[l].Groups; g < 2 || g >= nh {
-			continue
-		}
-		groups := make([]int, nh)
-		num := map[int]int{}
-		for h := range groups {
-			c := tp.Group[l][first[h]]
-			if _, ok := num[c]; !ok {
-				num[c] = len(num)
-			}
-			groups[h] = num[c]
-		}
-		if !sameGroups(prev, groups) {
-			of = append(of, groups)
-			prev = groups
-		}
-	}
-	if len(of) == 0 {
-		return nil, nil, "the latencies show no level between the nodes and the whole network"
-	}
-	names := make([]string, nh)
-	for r, h := range hostIdx {
-		names[h] = s.Ranks[r].Host
-	}
-	for k, groups := range of {
-		for h, g := range groups {
-			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
-		}
-	}
-	return rows, of, ""
-}
-
-// sameGroups reports whether a and b group the hosts alike (both are
-// numbered in order of first appearance).
-func sameGroups(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // SwitchStep is one step of the switch phase: at switch level Level, every
 // group sends to the group Shift on. Dst and Src are each rank's partner
 // (-1: none); Group is each rank's group at that level.
@@ -116,7 +46,7 @@ type SwitchStep struct {
 }
 
 // SwitchPhase is the switch phase's schedule for ranks on hosts (a host
-// name per rank) grouped as of (SwitchGroups' of).
+// name per rank) grouped as of (topo.SwitchGroups' of).
 func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 	l := newNodeLayout(hosts)
 	var steps []SwitchStep
@@ -232,7 +162,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 			plan.Err = assembleErr.Error()
 		case rs.opt.SwitchBandwidth == SwitchBWOff:
 		default:
-			ph.groups, plan.Of, ph.note = SwitchGroups(s)
+			ph.groups, plan.Of, ph.note = topo.SwitchGroups(s)
 		}
 	}
 	var buf bytes.Buffer

@@ -107,7 +107,7 @@ func TestMachineFromSurvey(t *testing.T) {
 		t.Errorf("default network bandwidth: inverse %g", got)
 	}
 
-	// fit.csv holds the one-way fit (bench.FitPair): 2 us + s/(1000 MB/s)
+	// fit.csv holds the one-way fit (fit.Pair): 2 us + s/(1000 MB/s)
 	// is used as it is. A fit without bandwidth (NaN) keeps the fitted
 	// latency and takes the level's default bandwidth.
 	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: 2, Bandwidth: 1000}, {A: 0, B: 4, Latency: 7, Bandwidth: math.NaN()}}

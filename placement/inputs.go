@@ -78,6 +78,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	var notes []string
 	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
 	in.warnings = append(in.warnings, notes...)
+	in.warnings = append(in.warnings, in.md.AddSwitches(s.SwitchBandwidth)...)
 	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
 		in.warnings = append(in.warnings, note)
 	}

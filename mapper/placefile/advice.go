@@ -71,6 +71,10 @@ type MachineSummary struct {
 	// NodeBandwidth says where the contention model's node bandwidth came
 	// from (nodebw.csv, the pairwise fit, given, none).
 	NodeBandwidth string `json:"node_bandwidth_source"`
+	// SwitchBandwidth says where the switch groups' uplink bandwidths
+	// came from (switchbw.csv, none); empty when the survey found no
+	// switch level.
+	SwitchBandwidth string `json:"switch_bandwidth_source,omitempty"`
 }
 
 // LevelInfo describes one hierarchy level of the machine.

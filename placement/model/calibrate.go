@@ -33,7 +33,7 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 	ev := NewEvaluator(md, t, nil, append([]int32(nil), current...))
 	on, off, meas := make([]float64, t.N), make([]float64, t.N), make([]float64, t.N)
 	for i := int32(0); i < int32(t.N); i++ {
-		on[i], off[i], _ = ev.parts(i)
+		on[i], off[i], _ = ev.fullParts(i)
 		if int(i) < len(rt.Comm) {
 			meas[i] = rt.Comm[i]
 		}

@@ -36,6 +36,7 @@ type Evaluator struct {
 	place    []int32   // rank -> slot (the caller's slice, changed by Swap)
 	r        rankParts
 	n        nodeLoads
+	g        *groupLoads // nil when no switch uplink is priced
 	transfer float64
 	tch      touchSet
 }
@@ -55,8 +56,32 @@ type nodeLoads struct {
 	tree         maxTree   // its slowest rank's run
 }
 
+// groupLoads are the evaluator's per switch group quantities, by switch
+// level (Machine.NetGroups): the bytes leaving and entering each group,
+// each rank's neighbours outside its group, and for the slowest run a
+// rank bound by its group's uplinks could have: per group, over its
+// nodes, the largest fixed time plus on-node part of a rank with traffic
+// leaving the group (node[k][g], a tree per group, at each node's slot in
+// it), and over the groups that plus the group's uplink time (top[k]).
+// A rank's run is max(its node-local run, fixed + on + its groups'
+// uplink times): the max splits, so a group's uplink load changes its
+// group's one value, never its ranks' runs one by one.
+type groupLoads struct {
+	of      [][]int32   // level -> node -> group
+	out, in [][]float64 // level -> group -> bytes
+	cross   [][]int32   // level -> rank -> neighbours outside its group
+	node    [][]maxTree // level -> group -> over its nodes
+	slot    [][]int32   // level -> node -> its place in its group's tree
+	members [][][]int32 // level -> group -> its nodes
+	top     []maxTree   // level -> over the groups
+}
+
+// groupRef names switch level k's group g.
+type groupRef struct{ k, g int32 }
+
 // touchSet collects the nodes one exchange touches, once each, with
-// their slowest rank's run before it.
+// their slowest rank's run before it, and the switch groups it touches
+// with their values before.
 type touchSet struct {
 	stamp   []int32 // per node: last epoch it was touched
 	epoch   int32
@@ -65,6 +90,15 @@ type touchSet struct {
 	// Try's copy of touched and before.
 	savedNodes []int32
 	saved      []float64
+	// groups: the groups touched (once each: gstamp per level and
+	// group) with their top value and their nodes' values before.
+	gstamp      [][]int32
+	groups      []groupRef
+	gbefore     []float64
+	nodeBefore  [][]float64 // per touched node (by touched index): per level
+	savedGroups []groupRef
+	savedG      []float64
+	savedNodeC  [][]float64
 }
 
 // NewEvaluator prices place (rank -> slot) under md; base may be nil.
@@ -75,6 +109,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 			nOn: make([]int32, t.N), nOff: make([]int32, t.N), pos: make([]int32, t.N)},
 		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: newMaxTree(k)},
 		tch: touchSet{stamp: make([]int32, k)}}
+	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -91,7 +126,51 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	for n := range ev.n.members {
 		ev.n.tree.set(n, ev.nodeRun(int32(n)))
 	}
+	if ev.g != nil {
+		for k, groups := range ev.g.members {
+			for g := range groups {
+				ev.g.top[k].set(g, ev.groupRun(int32(k), int32(g)))
+			}
+		}
+	}
 	return ev
+}
+
+// newGroupLoads makes the switch groups' state of md's priced uplinks
+// (nil when none is priced), with each group's tree over its nodes.
+func newGroupLoads(md *Model, n int, tch *touchSet) *groupLoads {
+	priced := false
+	for _, u := range md.Uplinks {
+		priced = priced || u.InvUp != nil
+	}
+	if !priced {
+		return nil
+	}
+	of := md.NetGroups
+	if len(of) > maxSwitchLevels {
+		of = of[:maxSwitchLevels]
+	}
+	gl := &groupLoads{of: of}
+	tch.gstamp = make([][]int32, len(of))
+	for k := range of {
+		ng := md.numGroups(k)
+		members := make([][]int32, ng)
+		slot := make([]int32, len(of[k]))
+		for node, g := range of[k] {
+			slot[node] = int32(len(members[g]))
+			members[g] = append(members[g], int32(node))
+		}
+		trees := make([]maxTree, ng)
+		for g := range trees {
+			trees[g] = newMaxTree(len(members[g]))
+		}
+		gl.out, gl.in = append(gl.out, make([]float64, ng)), append(gl.in, make([]float64, ng))
+		gl.cross = append(gl.cross, make([]int32, n))
+		gl.node, gl.slot, gl.members = append(gl.node, trees), append(gl.slot, slot), append(gl.members, members)
+		gl.top = append(gl.top, newMaxTree(ng))
+		tch.gstamp[k] = make([]int32, ng)
+	}
+	return gl
 }
 
 // edge adds (sign 1) or removes (-1) the contribution of rank u's edge e.
@@ -119,6 +198,24 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.n.in[nu] += i
 	ev.n.out[nv] += i
 	ev.n.in[nv] += o
+	if gl := ev.g; gl != nil {
+		// The groups nest: once u and v share a level's group, they
+		// share every group above it.
+		for k, groups := range gl.of {
+			gu, gv := groups[nu], groups[nv]
+			if gu == gv {
+				break
+			}
+			gl.out[k][gu] += o
+			gl.in[k][gu] += i
+			gl.out[k][gv] += i
+			gl.in[k][gv] += o
+			gl.cross[k][u] += cnt
+			gl.cross[k][v] += cnt
+			// Both nodes are touched (exchange), and with them their
+			// groups.
+		}
+	}
 }
 
 // parts are rank u's on-node and off-node communication times before
@@ -146,10 +243,38 @@ func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bou
 	return on, off, bound
 }
 
+// fullParts is parts with the uplinks of the switch groups u's traffic
+// leaves: the off-node part is raised to the slowest of them.
+func (ev *Evaluator) fullParts(u int32) (on, off float64, bound bool) {
+	on, off, bound = ev.parts(u)
+	if up := ev.uplinkOf(u); up > off {
+		off, bound = up, true
+	}
+	return on, off, bound
+}
+
+// uplinkOf is the longest uplink time of the switch groups rank u has
+// traffic leaving (0 without priced uplinks).
+func (ev *Evaluator) uplinkOf(u int32) float64 {
+	gl := ev.g
+	if gl == nil {
+		return 0
+	}
+	up, n := 0.0, ev.r.node[u]
+	for k := range gl.of {
+		if gl.cross[k][u] > 0 {
+			g := gl.of[k][n]
+			up = math.Max(up, ev.md.uplinkTime(k, g, gl.out[k][g], gl.in[k][g]))
+		}
+	}
+	return up
+}
+
 // Comm is rank u's modelled communication time, and whether its node's
-// link or memory (not its own transfers) sets it.
+// link or memory or a switch group's uplinks (not its own transfers) set
+// it.
 func (ev *Evaluator) Comm(u int32) (float64, bool) {
-	on, off, bound := ev.parts(u)
+	on, off, bound := ev.fullParts(u)
 	return ev.scaled(on, off), bound
 }
 
@@ -158,43 +283,98 @@ func (ev *Evaluator) scaled(on, off float64) float64 {
 	return ev.md.Scale[0]*on + ev.md.Scale[1]*off
 }
 
-// rankRun is rank u's predicted run: its fixed time plus communication.
+// rankRun is rank u's node-local run: its fixed time plus
+// communication, without its switch groups' uplinks.
 func (ev *Evaluator) rankRun(u int32) float64 {
 	mem, link := ev.nodeTimes(ev.r.node[u])
-	return ev.runWith(u, mem, link)
+	r, _ := ev.runWith(u, mem, link)
+	return r
 }
 
-// runWith is rankRun with u's node's memory and link times given.
-func (ev *Evaluator) runWith(u int32, mem, link float64) float64 {
+// runWith is rankRun with u's node's memory and link times given: its
+// node-local run (without its switch groups' uplinks) and the part of it
+// an uplink-bound run keeps (fixed time and on-node part).
+func (ev *Evaluator) runWith(u int32, mem, link float64) (run, fixedOn float64) {
 	on, off, _ := ev.partsWith(u, mem, link)
-	c := ev.scaled(on, off)
+	fixedOn = ev.md.Scale[0] * on
 	if ev.base != nil {
-		c += ev.base[u]
+		fixedOn += ev.base[u]
 	}
-	return c
+	return fixedOn + ev.md.Scale[1]*off, fixedOn
 }
 
-// nodeRun is the run of node n's slowest rank (0 for an empty node), with
-// the node's memory and link times computed once.
+// nodeRun is the node-local run of node n's slowest rank (0 for an empty
+// node), with the node's memory and link times computed once; with
+// priced uplinks it also sets the node's value in each of its groups'
+// trees.
 func (ev *Evaluator) nodeRun(n int32) float64 {
 	mem, link := ev.nodeTimes(n)
 	best := 0.0
+	gl := ev.g
+	if gl == nil {
+		for _, u := range ev.n.members[n] {
+			r, _ := ev.runWith(u, mem, link)
+			best = math.Max(best, r)
+		}
+		return best
+	}
+	var fixed [maxSwitchLevels]float64
 	for _, u := range ev.n.members[n] {
-		best = math.Max(best, ev.runWith(u, mem, link))
+		r, f := ev.runWith(u, mem, link)
+		best = math.Max(best, r)
+		for k := range gl.of {
+			if gl.cross[k][u] > 0 {
+				fixed[k] = math.Max(fixed[k], f)
+			}
+		}
+	}
+	for k := range gl.of {
+		gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), fixed[k])
 	}
 	return best
 }
 
+// maxSwitchLevels bounds the switch levels whose uplinks are priced (a
+// fat tree of 100,000 nodes has 3 or 4).
+const maxSwitchLevels = 8
+
+// groupRun is the run of switch level k's group g's slowest rank bound
+// by the group's uplinks: the largest fixed and on-node time of a rank
+// with traffic leaving the group, plus the group's uplink time (0 when no
+// rank's traffic leaves it: then no byte does either).
+func (ev *Evaluator) groupRun(k, g int32) float64 {
+	gl := ev.g
+	return gl.node[k][g].max() + ev.md.Scale[1]*ev.md.uplinkTime(int(k), g, gl.out[k][g], gl.in[k][g])
+}
+
 func (ev *Evaluator) Objective() Objective {
-	return Objective{ev.n.tree.max(), ev.transfer}
+	return Objective{ev.MaxRun(), ev.transfer}
 }
 
 // Critical is the rank with the largest run.
 func (ev *Evaluator) Critical() int32 {
 	n := ev.n.tree.argmax()
+	level, run := -1, ev.n.tree.max()
+	if gl := ev.g; gl != nil {
+		for k := range gl.top {
+			if v := gl.top[k].max(); v > run {
+				level, run = k, v
+			}
+		}
+	}
+	if level >= 0 {
+		// A rank bound by its group's uplinks: on the group's node with
+		// the largest fixed and on-node time of a rank leaving it.
+		gl := ev.g
+		g := gl.top[level].argmax()
+		n = gl.members[level][g][gl.node[level][g].argmax()]
+	}
 	best, arg := -1.0, int32(-1)
 	for _, u := range ev.n.members[n] {
-		if r := ev.rankRun(u); r > best {
+		if level >= 0 && ev.g.cross[level][u] == 0 {
+			continue
+		}
+		if r := ev.rankRun(u) + ev.md.Scale[1]*ev.uplinkOf(u); r > best {
 			best, arg = r, u
 		}
 	}
@@ -206,16 +386,41 @@ func (ev *Evaluator) touch(n int32) {
 		ev.tch.stamp[n] = ev.tch.epoch
 		ev.tch.touched = append(ev.tch.touched, n)
 		ev.tch.before = append(ev.tch.before, ev.n.tree.value(int(n)))
+		if gl := ev.g; gl != nil {
+			x := len(ev.tch.touched) - 1
+			if x == len(ev.tch.nodeBefore) {
+				ev.tch.nodeBefore = append(ev.tch.nodeBefore, make([]float64, len(gl.of)))
+			}
+			for k := range gl.of {
+				g := gl.of[k][n]
+				ev.tch.nodeBefore[x][k] = gl.node[k][g].value(int(gl.slot[k][n]))
+				ev.touchGroup(int32(k), g)
+			}
+		}
+	}
+}
+
+// touchGroup records switch level k's group g as touched by the
+// exchange, with its value before.
+func (ev *Evaluator) touchGroup(k, g int32) {
+	if ev.tch.gstamp[k][g] != ev.tch.epoch {
+		ev.tch.gstamp[k][g] = ev.tch.epoch
+		ev.tch.groups = append(ev.tch.groups, groupRef{k, g})
+		ev.tch.gbefore = append(ev.tch.gbefore, ev.g.top[k].value(int(g)))
 	}
 }
 
 // Swap exchanges the slots of ranks i and j and updates everything they
 // change: their and their neighbours' pairwise times, the two nodes'
-// bytes, and the slowest rank of every node touched.
+// bytes, the slowest rank of every node touched, and with priced uplinks
+// the switch groups touched.
 func (ev *Evaluator) Swap(i, j int32) {
 	ev.exchange(i, j)
 	for _, n := range ev.tch.touched {
 		ev.n.tree.set(int(n), ev.nodeRun(n))
+	}
+	for _, r := range ev.tch.groups {
+		ev.g.top[r.k].set(int(r.g), ev.groupRun(r.k, r.g))
 	}
 }
 
@@ -225,6 +430,7 @@ func (ev *Evaluator) exchange(i, j int32) {
 	t := ev.t
 	ev.tch.epoch++
 	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
+	ev.tch.groups, ev.tch.gbefore = ev.tch.groups[:0], ev.tch.gbefore[:0]
 	for _, u := range [2]int32{i, j} {
 		ev.touch(ev.r.node[u])
 		for e := t.Start[u]; e < t.Start[u+1]; e++ {
@@ -257,11 +463,31 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 	o := ev.Objective()
 	// The second exchange touches the same nodes (in another order) and
 	// would record the runs Swap set: keep the runs from before.
-	ev.tch.savedNodes = append(ev.tch.savedNodes[:0], ev.tch.touched...)
-	ev.tch.saved = append(ev.tch.saved[:0], ev.tch.before...)
+	tc := &ev.tch
+	tc.savedNodes = append(tc.savedNodes[:0], tc.touched...)
+	tc.saved = append(tc.saved[:0], tc.before...)
+	gl := ev.g
+	if gl != nil {
+		tc.savedGroups = append(tc.savedGroups[:0], tc.groups...)
+		tc.savedG = append(tc.savedG[:0], tc.gbefore...)
+		for len(tc.savedNodeC) < len(tc.touched) {
+			tc.savedNodeC = append(tc.savedNodeC, make([]float64, len(gl.of)))
+		}
+		for x := range tc.touched {
+			copy(tc.savedNodeC[x], tc.nodeBefore[x])
+		}
+	}
 	ev.exchange(i, j)
-	for x, n := range ev.tch.savedNodes {
-		ev.n.tree.set(int(n), ev.tch.saved[x])
+	for x, n := range tc.savedNodes {
+		ev.n.tree.set(int(n), tc.saved[x])
+		if gl != nil {
+			for k := range gl.of {
+				gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), tc.savedNodeC[x][k])
+			}
+		}
+	}
+	for x, r := range tc.savedGroups {
+		gl.top[r.k].set(int(r.g), tc.savedG[x])
 	}
 	return o
 }
@@ -309,7 +535,15 @@ func (t *maxTree) value(i int) float64 { return t.v[t.size+i] }
 func (t *maxTree) argmax() int32 { return t.at[1] }
 
 // MaxRun is the slowest rank's run.
-func (ev *Evaluator) MaxRun() float64 { return ev.n.tree.max() }
+func (ev *Evaluator) MaxRun() float64 {
+	run := ev.n.tree.max()
+	if gl := ev.g; gl != nil {
+		for k := range gl.top {
+			run = math.Max(run, gl.top[k].max())
+		}
+	}
+	return run
+}
 
 // Node is the node rank u is on.
 func (ev *Evaluator) Node(u int32) int32 { return ev.r.node[u] }

@@ -254,7 +254,7 @@ type SurveyCostOptions struct {
 
 // fitLink converts a fit.csv row into a link cost. fit.csv fits the one-way
 // time T(s) = L + s/B (half each size's minimum round trip, see
-// bench.FitSurvey), so L
+// fit.Survey), so L
 // and B are used as they are. ok is false when the fitted latency is not
 // usable (not positive); InvBandwidth is NaN when the fit found no
 // bandwidth (time did not grow with size), and the caller then uses the
@@ -290,6 +290,10 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if err != nil {
 		return nil, err
 	}
+	if err := m.switchGroups(s.Switches); err != nil {
+		return nil, err
+	}
+	m.setLevels()
 	m.LeaderFilled = s.Filled
 	fits := fitCosts(s, opt)
 	switch {
@@ -316,11 +320,11 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	if nc != nil {
 		m.fillNodeCost(nc)
 		m.nodes = nc
-		return m, nil
-	}
-	m.fillUnmeasured(pc)
-	if n <= DenseLimit {
-		m.dense = &denseCost{n: n, lat: pc.lat, invB: pc.invB}
+	} else {
+		m.fillUnmeasured(pc)
+		if n <= DenseLimit {
+			m.dense = &denseCost{n: n, lat: pc.lat, invB: pc.invB}
+		}
 	}
 	return m, nil
 }

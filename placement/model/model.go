@@ -36,10 +36,18 @@ type Model struct {
 	InvInject, InvEject, InvMemory []float64
 	// NodeSource says where the node bandwidth came from.
 	NodeSource string
+	// Uplinks prices each switch level's groups' uplinks (by
+	// Machine.NetGroups' level; nil: not priced), SwitchSource says
+	// where from (see AddSwitches).
+	Uplinks      []Uplink
+	SwitchSource string
 	// Scale holds the calibration factors of on-node and off-node
 	// communication time.
 	Scale [2]float64
 }
+
+// noContention is the NodeSource of a model without contention.
+const noContention = "none (--no-contention)"
 
 // ModelOptions set the contention model's bandwidths.
 type ModelOptions struct {
@@ -64,7 +72,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 	k := len(m.Hosts)
 	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
 	if opt.NoContention {
-		md.NodeSource = "none (--no-contention)"
+		md.NodeSource = noContention
 		return md, nil
 	}
 	var notes []string
@@ -89,8 +97,8 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 	case len(rows) > 0:
 		notes = append(notes, md.nodeBandwidthFromRows(rows)...)
 	default:
-		ib := m.Levels[Network].InvBandwidth
-		if m.LevelPairs[Network] == 0 || ib <= 0 {
+		ib := m.Levels[m.firstNetLevel()].InvBandwidth
+		if m.LevelPairs[m.firstNetLevel()] == 0 || ib <= 0 {
 			md.NodeSource = "none (one node)"
 			break
 		}
@@ -138,6 +146,17 @@ func (md *Model) nodeBandwidthFromRows(rows []survey.NodeBandwidth) []string {
 		return []string{fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(len(md.Hosts), "host"), def)}
 	}
 	return nil
+}
+
+// firstNetLevel is the innermost level between nodes with pairs (Network
+// when none has).
+func (m *Machine) firstNetLevel() Level {
+	for l := Network; l <= m.Top(); l++ {
+		if m.LevelPairs[l] > 0 {
+			return l
+		}
+	}
+	return Network
 }
 
 // onNodeInvBandwidth is the seconds per byte of one pair's shared-memory

@@ -111,7 +111,11 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 	if a.LeaderFilledPairs > 0 {
 		leaders = fmt.Sprintf("%d of %d slot pairs filled from their nodes' leader pair (the survey's scope) and ", a.LeaderFilledPairs, a.SurveyPairs)
 	}
-	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s\n", a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth)
+	switches := ""
+	if a.SwitchBandwidth != "" {
+		switches = "; switch uplinks from " + a.SwitchBandwidth
+	}
+	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s%s\n", a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth, switches)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
 	for _, l := range a.Levels {

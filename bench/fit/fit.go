@@ -1,4 +1,7 @@
-package bench
+// Package fit turns a survey's round trips at several sizes into the
+// per-pair latency and bandwidth of fit.csv (T(s) = L + s/B), and
+// measures how much measuring pairs at the same time slowed each level.
+package fit
 
 import (
 	"math"
@@ -6,18 +9,19 @@ import (
 
 	"github.com/latmap/latmap/internal/stats"
 
-	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/latmap/latmap/mapper/survey"
 )
 
-// FitPair fits the one-way transfer time T(s) = L + s/B of one pair by least
+// Pair fits the one-way transfer time T(s) = L + s/B of one pair by least
 // squares over the message sizes, from the median round trips (one way is
 // half the round trip). sizes are in bytes and rtts in microseconds; L is in
 // microseconds and B in MB/s (10^6 bytes per second, which is bytes per
 // microsecond). B is NaN when the fitted slope is not positive (time did not
 // grow with size, so the bandwidth is not measurable from these sizes). It
 // needs at least two distinct sizes; otherwise ok is false.
-func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) {
+func Pair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) {
 	if len(sizes) != len(rtts) || len(sizes) < 2 {
 		return 0, 0, false
 	}
@@ -41,7 +45,7 @@ func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) 
 	return alpha, bandwidth, true
 }
 
-// FitSurvey fits every measured pair of s over its sizes, from each pair's
+// Survey fits every measured pair of s over its sizes, from each pair's
 // minimum round trips when the survey has them (what the path allows: on a
 // loaded machine a same-node pair's median at 256 KiB can swell 20-fold
 // with the cpus' other work, and its fitted bandwidth with it), else the
@@ -54,7 +58,7 @@ func FitPair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) 
 // bandwidth fitted on the level's pairs measured alone and their own
 // latency: half their smallest round trip, less that size's transfer. It
 // returns nil with fewer than two sizes.
-func FitSurvey(s *survey.Survey) []survey.Fit {
+func Survey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
 	}
@@ -81,7 +85,7 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 		for i, t := range s.Tables {
 			rtts[i] = t.At(metric, a, b) / l.div[i]
 		}
-		if l, bw, ok := FitPair(sizes, rtts); ok {
+		if l, bw, ok := Pair(sizes, rtts); ok {
 			fits = append(fits, survey.Fit{A: a, B: b, Latency: l, Bandwidth: bw})
 		}
 	})
@@ -94,7 +98,7 @@ func FitSurvey(s *survey.Survey) []survey.Fit {
 // the time is the most a shared link may add to a pair's own fit).
 const ContendedFactor = 1.1
 
-// levelFit is how FitSurvey fits one level's pairs: divided by div (per
+// levelFit is how Survey fits one level's pairs: divided by div (per
 // size), or, contended, with the level's bandwidth alone (MB/s).
 type levelFit struct {
 	div       []float64
@@ -154,7 +158,7 @@ func levelFits(s *survey.Survey, names []string) []levelFit {
 				med[i] = stats.Median(all)
 			}
 		}
-		_, bw, ok := FitPair(sizes, med)
+		_, bw, ok := Pair(sizes, med)
 		if !ok || math.IsNaN(bw) {
 			lv[l].contended = false
 			continue

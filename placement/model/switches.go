@@ -1,0 +1,113 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// Uplink is one switch level's groups' uplinks: seconds per byte out of
+// (InvUp) and into (InvDown) each group, by group number (0: not priced).
+type Uplink struct {
+	InvUp, InvDown []float64
+}
+
+// switchGroups sets the machine's NetGroups from the survey's
+// switches.csv: each node's group at each switch level, innermost first.
+// A survey whose switches.csv does not name every host's group is an
+// error.
+func (m *Machine) switchGroups(rows []survey.HostGroup) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	of, ok := survey.SwitchLevels(rows, m.Hosts)
+	if !ok {
+		return fmt.Errorf("%s does not name every host's group at every level; re-run latmap survey", survey.SwitchesFile)
+	}
+	m.NetGroups = make([][]int32, len(of))
+	for k, groups := range of {
+		m.NetGroups[k] = make([]int32, len(groups))
+		for n, g := range groups {
+			m.NetGroups[k][n] = int32(g)
+		}
+	}
+	return nil
+}
+
+// numGroups is how many groups switch level k has.
+func (m *Machine) numGroups(k int) int {
+	ng := 0
+	for _, g := range m.NetGroups[k] {
+		ng = max(ng, int(g)+1)
+	}
+	return ng
+}
+
+// AddSwitches prices the switch groups' uplinks from switchbw.csv's
+// rows: a group's rate out is the median aggregate rate of its rows, its
+// rate in the median of the rows it received; a group without rows takes
+// its level's median (with a note). Without rows, or without switch
+// levels, uplinks are not priced, and the notes say so when the survey
+// found switch levels. Sharing is a node's own uplinks: a rank whose
+// traffic leaves its group waits, like for its node's link, for
+// max(out(g) x InvUp(g), in(g) x InvDown(g)).
+func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
+	m := md.Machine
+	if len(m.NetGroups) == 0 || md.NodeSource == noContention {
+		return nil
+	}
+	if len(rows) == 0 {
+		md.SwitchSource = "none (no switchbw.csv)"
+		return []string{fmt.Sprintf("switch uplinks: the survey found %d switch level(s) but has no %s, so the uplinks' sharing is not priced; survey with latmap survey --switch-bandwidth on to measure them", len(m.NetGroups), survey.SwitchBandwidthFile)}
+	}
+	md.SwitchSource = survey.SwitchBandwidthFile
+	md.Uplinks = make([]Uplink, len(m.NetGroups))
+	var notes []string
+	for k := range m.NetGroups {
+		ng := m.numGroups(k)
+		up, down := make([][]float64, ng), make([][]float64, ng)
+		var all []float64
+		for _, r := range rows {
+			if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
+				continue
+			}
+			up[r.Group] = append(up[r.Group], r.AggregateMBps)
+			down[r.PeerGroup] = append(down[r.PeerGroup], r.AggregateMBps)
+			all = append(all, r.AggregateMBps)
+		}
+		if len(all) == 0 {
+			notes = append(notes, fmt.Sprintf("switch uplinks: %s has no row of level %d: its uplinks are not priced", survey.SwitchBandwidthFile, k+1))
+			continue
+		}
+		def, missing := stats.Median(all), 0
+		u := Uplink{InvUp: make([]float64, ng), InvDown: make([]float64, ng)}
+		for g := 0; g < ng; g++ {
+			o, i := def, def
+			if len(up[g]) > 0 {
+				o = stats.Median(up[g])
+			} else {
+				missing++
+			}
+			if len(down[g]) > 0 {
+				i = stats.Median(down[g])
+			}
+			u.InvUp[g], u.InvDown[g] = 1/(o*1e6), 1/(i*1e6)
+		}
+		md.Uplinks[k] = u
+		if missing > 0 {
+			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
+		}
+	}
+	return notes
+}
+
+// uplinkTime is switch level k's group g's time to move out bytes out of
+// the group and in bytes into it.
+func (md *Model) uplinkTime(k int, g int32, out, in float64) float64 {
+	if k >= len(md.Uplinks) || md.Uplinks[k].InvUp == nil {
+		return 0
+	}
+	u := &md.Uplinks[k]
+	return max(max(out, 0)*u.InvUp[g], max(in, 0)*u.InvDown[g])
+}

@@ -1,0 +1,142 @@
+package placement
+
+import (
+	"math"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
+)
+
+// switchedModel is the model of a synthetic survey of nodes x 2 cores
+// behind switches of perSwitch nodes (round trips 0.5 / 0.8 us in a node,
+// 4 us behind one switch, 9 us across), with switches.csv from latmap's
+// own SwitchGroups and switchbw.csv's rows: each group sends at up MB/s
+// (by group) to the next group.
+func switchedModel(t *testing.T, nodes, perSwitch int, up []float64) *model.Model {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, NodesPerSwitch: perSwitch, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	for g, mbps := range up {
+		s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: (g + 1) % len(up), Hosts: perSwitch, Ranks: 2 * perSwitch, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps})
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 || md.SwitchSource != survey.SwitchBandwidthFile {
+		t.Fatalf("switches: %q, %q", md.SwitchSource, notes)
+	}
+	return md
+}
+
+// TestUplinkWorkedExample is docs/place.md's uplink example, by hand: 4
+// nodes x 2 cores, two switches of two nodes; switch 0 sends at 1000 MB/s
+// and switch 1 at 500 MB/s (switchbw.csv, so 1 receives at 1000 and 0 at
+// 500); without nodebw.csv a node's link carries the pairwise 3 GB/s
+// (the default bandwidth between nodes) each way. Ranks 0 and 1 (node 0)
+// send 1e9 B in 10 messages each to ranks 4 and 5 (node 2, the other
+// switch); rank 3 (node 1) sends 1e8 B to rank 1, inside switch 0.
+func TestUplinkWorkedExample(t *testing.T) {
+	md := switchedModel(t, 4, 2, []float64{1000, 500})
+	flows := []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e9, Messages: 10}, {Src: 1, Dst: 5, Bytes: 1e9, Messages: 10}, {Src: 3, Dst: 1, Bytes: 1e8, Messages: 10}}
+	tr := mustTraffic(t, flows, 8)
+	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	rt := &model.RankTimes{Comput: []float64{0.5, 0, 0, 0, 0, 0, 0, 0}, Sync: make([]float64, 8), Late: make([]float64, 8)}
+	p := model.Predict("block", md, tr, place, rt)
+	// Rank 0: pairwise 10 x 4.5 us (half the 9 us round trip) + 1e9 / 3
+	// GB/s = 0.333378 s, plus rank 3's 1e8 B (the 4 us level) on rank 1
+	// only; node 0 sends 2e9 B at 3 GB/s: 0.6667 s; switch 0 sends 2e9 B
+	// at 1000 MB/s: 2 s, the slowest: 2 s, + 0.5 s computed.
+	// Ranks 4, 5: switch 1 receives 2e9 B at 1000 MB/s (switch 0's rate
+	// into it): 2 s. Rank 3: inside its switch, 10 x 2 us + 1e8 / 3 GB/s
+	// = 0.03335 s, its node's link 1e8 / 3 GB/s less: no uplink.
+	want := []float64{2.5, 2, 0, 10*2e-6 + 1e8/3e9, 2, 2, 0, 0}
+	for i, w := range want {
+		if !near(p.PerRank[i], w) {
+			t.Errorf("rank %d: %.6g s, want %.6g", i, p.PerRank[i], w)
+		}
+	}
+	if p.Run != 2.5 || p.SlowestRank != 0 || p.NodeBound != 4 || !near(p.Contention, 2-(10*4.5e-6+1e9/3e9)) {
+		t.Errorf("run %g (rank %d, %d bound, contention %g), want 2.5 (rank 0, 4 bound, %g)", p.Run, p.SlowestRank, p.NodeBound, p.Contention, 2-(10*4.5e-6+1e9/3e9))
+	}
+	// The other way, switch 1 sends 2e9 B at 500 MB/s: 4 s.
+	rev := mustTraffic(t, []profile.Flow{{Src: 4, Dst: 0, Bytes: 1e9, Messages: 10}, {Src: 5, Dst: 1, Bytes: 1e9, Messages: 10}}, 8)
+	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 4) {
+		t.Errorf("switch 1 sending 2e9 B at 500 MB/s: rank 4 %.6g s, want 4", got)
+	}
+	// Calibration scales the uplink as the off-node part it is.
+	md.Scale = [2]float64{1, 2}
+	if got := model.Predict("block", md, tr, place, nil).PerRank[1]; !near(got, 4) {
+		t.Errorf("off-node factor 2: rank 1 %.6g s, want 4", got)
+	}
+	// Placed inside switch 0 (ranks 4 and 5 on node 1), nothing leaves
+	// it: node links bound, 2e9 B at 3 GB/s.
+	md.Scale = [2]float64{1, 1}
+	if got := model.Predict("inside", md, tr, []int32{0, 1, 4, 5, 2, 3, 6, 7}, nil).Run; !near(got, 2e9/3e9) {
+		t.Errorf("inside one switch: run %.6g, want %.6g", got, 2e9/3e9)
+	}
+}
+
+// TestEvaluatorSwitchesMatchScratch: with priced switch uplinks, after a
+// sequence of tried and kept exchanges the incremental evaluator holds
+// what a fresh one computes, rank by rank, and its critical rank is the
+// slowest.
+func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
+	md := switchedModel(t, 8, 2, []float64{300, 200, 400, 250})
+	flows, n := shapes.RandomSparse(16, 3, 5)
+	for i := range flows {
+		flows[i].Bytes *= 1000
+	}
+	tr := mustTraffic(t, flows, n)
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = float64(i%3) * 1e-3
+	}
+	slots, _ := md.SelectSlots(n, model.SelectOptions{})
+	place := model.Block(slots, n)
+	ev := model.NewEvaluator(md, tr, base, place)
+	rt := &model.RankTimes{Comput: base, Sync: make([]float64, n), Late: make([]float64, n)}
+	for k := 0; k < 300; k++ {
+		i, j := int32(k*7%n), int32((k*11+3)%n)
+		if i == j {
+			continue
+		}
+		before := ev.Objective()
+		if o := ev.Try(i, j); k%4 == 0 {
+			ev.Swap(i, j)
+			fresh := model.Predict("fresh", md, tr, place, rt)
+			if !near(o.Run, fresh.Run) || !near(ev.MaxRun(), fresh.Run) {
+				t.Fatalf("swap %d: priced %+v, now %.9g, fresh %.9g", k, o, ev.MaxRun(), fresh.Run)
+			}
+			if c := ev.Critical(); !near(fresh.PerRank[c], fresh.Run) {
+				t.Fatalf("swap %d: critical rank %d runs %.9g, the slowest %.9g (rank %d)", k, c, fresh.PerRank[c], fresh.Run, fresh.SlowestRank)
+			}
+		} else if got := ev.Objective(); !near(got.Run, before.Run) || !near(got.Transfer, before.Transfer) {
+			t.Fatalf("try %d changed the state: %+v -> %+v", k, before, got)
+		}
+	}
+	fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...))
+	bound := 0
+	for u := int32(0); u < int32(n); u++ {
+		a, ab := ev.Comm(u)
+		b, _ := fresh.Comm(u)
+		if math.Abs(a-b) > 1e-9*math.Max(a, 1e-12) {
+			t.Errorf("rank %d: incremental %.9g, fresh %.9g", u, a, b)
+		}
+		if ab {
+			bound++
+		}
+	}
+	if bound == 0 {
+		t.Errorf("no rank is bound by a node link or uplink: the test does not exercise them")
+	}
+}
