@@ -1,0 +1,161 @@
+package placement
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// fatTree1024 is the simulated three-level fat tree of 64 nodes x 16
+// cores with 2:1 uplinks at both switch levels
+// (testdata/sim/fattree-1024.xml).
+func fatTree1024(t testing.TB) *simCluster {
+	var hosts []string
+	for h := 0; h < 64; h++ {
+		hosts = append(hosts, fmt.Sprintf("node%d", h))
+	}
+	return newSimCluster(t, "fattree-1024.xml", hosts, 16)
+}
+
+// fatTree1024Target is Scotch's tleaf of the simulated tree, the levels
+// from the top (4 pods of 4 leaves of 4 nodes of 16 cores) with the cost
+// of a link at each: a pod's and a leaf's uplinks are 2:1 oversubscribed,
+// so a byte across the top costs twice one between leaves of a pod, four
+// times one between nodes of a leaf; a node's own memory 1/10 of that.
+const fatTree1024Target = "tleaf 4 4 40 4 20 4 10 16 1\n"
+
+// scotchHosts maps flows (n ranks) with scotch_gmap onto the tleaf
+// target (terminal k: core k%cores of node k/cores, nodes in the
+// platform's order), no imbalance allowed (-b0), and returns each rank's
+// host and cpu, and gmap's wall time.
+func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, target string) ([]placefile.RankSlot, float64) {
+	t.Helper()
+	gmap, err := exec.LookPath("scotch_gmap")
+	if err != nil {
+		testutil.Missing(t, testutil.NeedScotch, "scotch_gmap not installed (apt-get install scotch)")
+	}
+	dir := t.TempDir()
+	grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
+	// The edge weight is the traffic in bytes (Scotch's communication
+	// load); the target's link costs say what a byte costs where.
+	if err := writeScotchGraph(grf, mustTraffic(t, flows, n), func(msgs, b float64) float64 { return b * 1e-9 }); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tgt, []byte(target), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if out, err := exec.Command(gmap, "-b0", grf, tgt, mp).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", gmap, err, out)
+	}
+	took := time.Since(t0).Seconds()
+	terms, err := testutil.ReadScotchMapping(mp, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots := make([]placefile.RankSlot, n)
+	used := make([]int, len(c.hosts))
+	for r, k := range terms {
+		node := k / c.cores
+		if used[node] == c.cores {
+			t.Fatalf("scotch_gmap -b0 put more than %d ranks on node %d", c.cores, node)
+		}
+		slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
+		used[node]++
+	}
+	return slots, took
+}
+
+// predictCurrent is latmap place's predicted run of the placement slots
+// (scored as --current) for the replayed matrix mx on survey sv.
+func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) float64 {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "current.rankfile")
+	lf, err := placefile.Write(placefile.FormatOpenMPI, slots, nil, file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, lf.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var adv bytes.Buffer
+	if _, err := Run(Options{Survey: sv, Matrix: mx, Current: file, JSON: true, Out: &adv}); err != nil {
+		t.Fatal(err)
+	}
+	var a placefile.Advice
+	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range a.Predictions {
+		if p.Name == "current" {
+			return p.Run
+		}
+	}
+	t.Fatalf("no prediction of the current placement")
+	return 0
+}
+
+// BenchmarkSimFatTree1024 is make bench-sim's large case: a simulated
+// 1,024-rank three-level fat tree (64 nodes x 16 cores, 2:1 uplinks at
+// both levels), the survey of scope nodes measured inside the simulation
+// by latmap's measuring core with its switch phase, and a 16 x 8 x 8
+// stencil and an all-to-all replayed under block, cyclic, latmap's
+// proposal and scotch_gmap's mapping onto a tleaf of the tree's levels:
+// predicted (latmap's model, raw) and simulated runs.
+func BenchmarkSimFatTree1024(b *testing.B) {
+	c := fatTree1024(b)
+	n := 1024
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
+		fmt.Printf("\nfat tree 1,024 ranks (64 x 16, 2:1 at both levels): survey of scope nodes inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
+		s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tp, err := topo.Infer(s, topo.Options{Size: 64}); err == nil {
+			for _, l := range tp.Levels {
+				fmt.Printf("  topo level %-8s %4d groups, %.3g-%.3g us\n", l.Name, l.Groups, l.RTTMin, l.RTTMax)
+			}
+		}
+		fmt.Printf("  switches.csv: %d rows, switchbw.csv: %d rows\n", len(s.Switches), len(s.SwitchBandwidth))
+		apps := []struct {
+			name  string
+			flows []profile.Flow
+			iter  int
+		}{
+			{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20), 10},
+			{"alltoall-1024, 2 x 16 KiB", scaleFlows(first(shapes.AllToAll(n)), 2<<14), 2},
+		}
+		fmt.Printf("%-28s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+		for _, app := range apps {
+			t1 := time.Now()
+			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, app.iter)
+			mx := replayMatrix(b, app.flows, app.iter)
+			slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
+			hosts := make([]string, n)
+			for r, sl := range slots {
+				hosts[r] = sl.Host
+			}
+			sc.simulated["scotch"] = c.replay(b, mx, app.iter, hosts)
+			sc.predicted["scotch"] = predictCurrent(b, sv, mx, slots)
+			for _, l := range []string{"block", "cyclic", "proposal", "scotch"} {
+				p, s := sc.predicted[l], sc.simulated[l]
+				fmt.Printf("%-28s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+			}
+			fmt.Printf("  (scotch_gmap %.2f s; the case took %.0f s)\n", took, time.Since(t1).Seconds())
+		}
+	}
+}
