@@ -96,11 +96,14 @@ demo-cluster: build
 # latmap's predictions against a simulated cluster (SimGrid SMPI, needs
 # libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks and a 4 x 4 torus of
 # 16 x 4 cores, the survey measured inside the simulation, application
-# matrices replayed under block, cyclic and the proposal; prints predicted
-# and simulated runs and speedups.
+# matrices replayed under block, cyclic and the proposal; then a 1,024-rank
+# three-level fat tree (64 x 16, 2:1 at both levels) with a stencil and an
+# all-to-all, scotch_gmap's mapping beside latmap's (needs scotch). Prints
+# predicted and simulated runs and speedups; about 25 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus' -benchtime 1x -timeout 40m ./placement/
+	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus' -benchtime 1x -timeout 80m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

@@ -203,19 +203,17 @@ func (o *Options) validateRepeats() error {
 // settings, with auto and DefaultNodeBWSize when unset, and parses
 // NodeBWSizeSpec into NodeBWSize when set.
 func (o *Options) validateNodeBandwidth() error {
-	switch o.SwitchBandwidth {
-	case SwitchBWAuto, SwitchBWOn, SwitchBWOff:
-	case "":
-		o.SwitchBandwidth = SwitchBWAuto
-	default:
-		return fmt.Errorf("--switch-bandwidth %q: want auto, on or off", o.SwitchBandwidth)
-	}
-	switch o.NodeBandwidth {
-	case NodeBWAuto, NodeBWOn, NodeBWOff:
-	case "":
-		o.NodeBandwidth = NodeBWAuto
-	default:
-		return fmt.Errorf("--node-bandwidth %q: want auto, on or off", o.NodeBandwidth)
+	for _, ph := range []struct {
+		flag string
+		v    *string
+	}{{"--switch-bandwidth", &o.SwitchBandwidth}, {"--node-bandwidth", &o.NodeBandwidth}} {
+		switch *ph.v {
+		case NodeBWAuto, NodeBWOn, NodeBWOff:
+		case "":
+			*ph.v = NodeBWAuto
+		default:
+			return fmt.Errorf("%s %q: want auto, on or off", ph.flag, *ph.v)
+		}
 	}
 	if o.NodeBWSizeSpec != "" {
 		v, err := parseSize(o.NodeBWSizeSpec)

@@ -20,11 +20,11 @@ import (
 // host with its index in the group Shift groups on, while receiving from
 // the group Shift groups back, like the node phase one level up. What
 // leaves a group per second with all its hosts sending is what its
-// uplinks carry.
+// uplinks carry. Its settings are the node phase's words.
 const (
-	SwitchBWAuto = "auto"
-	SwitchBWOn   = "on"
-	SwitchBWOff  = "off"
+	SwitchBWAuto = NodeBWAuto
+	SwitchBWOn   = NodeBWOn
+	SwitchBWOff  = NodeBWOff
 )
 
 // SwitchMessages is how many messages each rank sends in a step of the

@@ -26,7 +26,13 @@ func fatTree1024(t testing.TB) *simCluster {
 	for h := 0; h < 64; h++ {
 		hosts = append(hosts, fmt.Sprintf("node%d", h))
 	}
-	return newSimCluster(t, "fattree-1024.xml", hosts, 16)
+	c := newSimCluster(t, "fattree-1024.xml", hosts, 16)
+	// The all-to-all as MPI_Alltoall in pairwise rounds: its million
+	// flows posted at once made SimGrid's max-min solver abort on a
+	// rounding residue ("Cannot saturate more a constraint that has no
+	// active element"), at precision 1e-5 and at 1e-9.
+	c.cfg = []string{"--cfg=smpi/alltoall:pair"}
+	return c
 }
 
 // fatTree1024Target is Scotch's tleaf of the simulated tree, the levels
@@ -134,22 +140,27 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 		apps := []struct {
 			name  string
 			flows []profile.Flow
+			as    string // replay.c's first argument ("": the matrix)
 			iter  int
 		}{
-			{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20), 10},
-			{"alltoall-1024, 2 x 16 KiB", scaleFlows(first(shapes.AllToAll(n)), 2<<14), 2},
+			{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20), "", 10},
+			{"alltoall-1024, 2 x 16 KiB", scaleFlows(first(shapes.AllToAll(n)), 2<<14), "alltoall:16384", 2},
 		}
 		fmt.Printf("%-28s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
 		for _, app := range apps {
 			t1 := time.Now()
-			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, app.iter)
+			sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
 			mx := replayMatrix(b, app.flows, app.iter)
 			slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
 			hosts := make([]string, n)
 			for r, sl := range slots {
 				hosts[r] = sl.Host
 			}
-			sc.simulated["scotch"] = c.replay(b, mx, app.iter, hosts)
+			as := app.as
+			if as == "" {
+				as = mx
+			}
+			sc.simulated["scotch"] = c.replay(b, as, app.iter, hosts)
 			sc.predicted["scotch"] = predictCurrent(b, sv, mx, slots)
 			for _, l := range []string{"block", "cyclic", "proposal", "scotch"} {
 				p, s := sc.predicted[l], sc.simulated[l]

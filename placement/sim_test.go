@@ -31,7 +31,8 @@ type simCluster struct {
 	platform string
 	hosts    []string
 	cores    int
-	dir      string // built programs
+	dir      string   // built programs
+	cfg      []string // more of smpirun's --cfg options
 }
 
 // newSimCluster builds the simulated cluster's programs (the survey
@@ -68,7 +69,8 @@ func (c *simCluster) run(t testing.TB, rankHosts []string, prog string, args ...
 	// are the naive ones (an allgather of 1,024 ranks posts a million
 	// requests and waits on them one by one: minutes of wall time).
 	argv := append([]string{"-platform", c.platform, "-hostfile", hf, "-np", strconv.Itoa(len(rankHosts)),
-		"--cfg=smpi/simulate-computation:no", "--cfg=smpi/coll-selector:ompi", "--log=root.thres:warning", filepath.Join(c.dir, prog)}, args...)
+		"--cfg=smpi/simulate-computation:no", "--cfg=smpi/coll-selector:ompi", "--log=root.thres:warning"}, c.cfg...)
+	argv = append(append(argv, filepath.Join(c.dir, prog)), args...)
 	out, err := testutil.Run(t, 10*time.Minute, nil, append([]string{"smpirun"}, argv...)...)
 	if err != nil {
 		t.Fatalf("smpirun %s: %v\n%s", strings.Join(argv, " "), err, out)
@@ -236,6 +238,13 @@ type simCase struct {
 // survey, and simulates block, cyclic and the proposal.
 func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, n, iter int) simCase {
 	t.Helper()
+	return placeAndSimulateAs(t, c, sv, name, flows, "", n, iter)
+}
+
+// placeAndSimulateAs is placeAndSimulate with replay.c's first argument
+// given (as alltoall:BYTES; "": the matrix of flows).
+func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, as string, n, iter int) simCase {
+	t.Helper()
 	mx := replayMatrix(t, flows, iter)
 	file := filepath.Join(t.TempDir(), "proposal.hosts")
 	var adv bytes.Buffer
@@ -258,8 +267,11 @@ func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []prof
 	for _, p := range a.Predictions {
 		sc.predicted[p.Name] = p.Run
 	}
+	if as == "" {
+		as = mx
+	}
 	for layout, hosts := range map[string][]string{"block": c.block(n), "cyclic": c.cyclic(n), "proposal": prop} {
-		sc.simulated[layout] = c.replay(t, mx, iter, hosts)
+		sc.simulated[layout] = c.replay(t, as, iter, hosts)
 	}
 	return sc
 }

@@ -16,7 +16,12 @@
  * one process, and SMPI's ranks are threads of one, so it cannot be
  * preloaded here.)
  *
- * usage: replay MATRIX.csv ITER [COMPUTE [PROFILE_DIR]] */
+ * With alltoall:BYTES instead of a matrix file, each iteration is one
+ * MPI_Alltoall of BYTES to every rank (the algorithm smpirun's
+ * --cfg=smpi/alltoall: chooses), from buffers all ranks share
+ * (SMPI_SHARED_MALLOC: 1,024 ranks' own would not fit in memory).
+ *
+ * usage: replay MATRIX.csv|alltoall:BYTES ITER [COMPUTE [PROFILE_DIR]] */
 #include <mpi.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
@@ -139,6 +144,29 @@ static void writeProfile(const char *dir, int me, int n, const double *pr, doubl
 	free(all);
 }
 
+/* alltoall replays iter MPI_Alltoall of size bytes to every rank, after
+ * compute seconds each, and prints the slowest rank's run. */
+static void alltoall(int size, int iter, double compute, int me)
+{
+	int n;
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	char *sbuf = SMPI_SHARED_MALLOC((size_t)n * (size_t)size), *rbuf = SMPI_SHARED_MALLOC((size_t)n * (size_t)size);
+	MPI_Barrier(MPI_COMM_WORLD);
+	double t0 = MPI_Wtime();
+	for (int it = 0; it < iter; it++) {
+		if (compute > 0)
+			smpi_execute(compute);
+		MPI_Alltoall(sbuf, size, MPI_BYTE, rbuf, size, MPI_BYTE, MPI_COMM_WORLD);
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	double el = MPI_Wtime() - t0, mx = 0;
+	MPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	if (me == 0)
+		printf("app_s %.9f\n", mx);
+	SMPI_SHARED_FREE(sbuf);
+	SMPI_SHARED_FREE(rbuf);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -147,12 +175,17 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &n);
 	if (argc < 3) {
 		if (me == 0)
-			fprintf(stderr, "usage: replay MATRIX.csv ITER [COMPUTE [PROFILE_DIR]]\n");
+			fprintf(stderr, "usage: replay MATRIX.csv|alltoall:BYTES ITER [COMPUTE [PROFILE_DIR]]\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	int iter = atoi(argv[2]);
 	double compute = argc > 3 ? atof(argv[3]) : 0;
 	const char *profile = argc > 4 ? argv[4] : NULL;
+	if (!strncmp(argv[1], "alltoall:", 9)) {
+		alltoall(atoi(argv[1] + 9), iter, compute, me);
+		MPI_Finalize();
+		return 0;
+	}
 	int nf = 0;
 	struct flow *fl = readFlows(argv[1], me, n, &nf);
 	size_t maxmsg = 1;
