@@ -234,6 +234,31 @@ type simCase struct {
 	predicted, simulated map[string]float64
 }
 
+// placeHosts runs latmap place with opt (and --json, --format slurm) and
+// returns its advice and the proposal's host of each rank.
+func placeHosts(t testing.TB, opt Options) (placefile.Advice, []string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "proposal.hosts")
+	var adv bytes.Buffer
+	opt.Output, opt.Format, opt.Force, opt.JSON, opt.Out = file, placefile.FormatSlurm, true, true, &adv
+	if _, err := Run(opt); err != nil {
+		t.Fatal(err)
+	}
+	var a placefile.Advice
+	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	ranks, _, err := placefile.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := make([]string, len(ranks))
+	for r, rs := range ranks {
+		hosts[r] = rs.Host
+	}
+	return a, hosts
+}
+
 // placeAndSimulate proposes a placement of the replayed matrix on the
 // survey, and simulates block, cyclic and the proposal.
 func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, n, iter int) simCase {
@@ -246,23 +271,7 @@ func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []prof
 func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, as string, n, iter int) simCase {
 	t.Helper()
 	mx := replayMatrix(t, flows, iter)
-	file := filepath.Join(t.TempDir(), "proposal.hosts")
-	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Matrix: mx, Output: file, Format: placefile.FormatSlurm, Force: true, JSON: true, Out: &adv}); err != nil {
-		t.Fatal(err)
-	}
-	var a placefile.Advice
-	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
-		t.Fatal(err)
-	}
-	ranks, _, err := placefile.Read(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop := make([]string, n)
-	for r, rs := range ranks {
-		prop[r] = rs.Host
-	}
+	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx})
 	sc := simCase{name: name, predicted: map[string]float64{}, simulated: map[string]float64{}}
 	for _, p := range a.Predictions {
 		sc.predicted[p.Name] = p.Run

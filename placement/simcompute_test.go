@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/internal/shapes"
 )
@@ -73,15 +70,7 @@ func TestSimComputationOutOfSample(t *testing.T) {
 	flows := scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)
 	const iter, compute = 10, 0.01
 	simCurrent, prof := c.replayProfiled(t, flows, iter, compute, c.cyclic(64))
-	file := filepath.Join(t.TempDir(), "proposal.hosts")
-	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Profile: prof, Output: file, Format: placefile.FormatSlurm, Force: true, JSON: true, Out: &adv}); err != nil {
-		t.Fatal(err)
-	}
-	var a placefile.Advice
-	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
-		t.Fatal(err)
-	}
+	a, prop := placeHosts(t, Options{Survey: sv, Profile: prof})
 	if a.Calibration == nil || len(a.Predictions) < 2 || a.Predictions[0].Name != "current" {
 		t.Fatalf("no calibration or no current placement in the advice: %+v", a.Predictions)
 	}
@@ -90,14 +79,6 @@ func TestSimComputationOutOfSample(t *testing.T) {
 		if p.Name == "block" {
 			pred["block"] = p.Run
 		}
-	}
-	ranks, _, err := placefile.Read(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop := make([]string, len(ranks))
-	for r, rs := range ranks {
-		prop[r] = rs.Host
 	}
 	sim := map[string]float64{"current": simCurrent}
 	sim["block"], _ = c.replayProfiled(t, flows, iter, compute, c.block(64))
