@@ -200,7 +200,8 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.n.in[nv] += o
 	if gl := ev.g; gl != nil {
 		// The groups nest: once u and v share a level's group, they
-		// share every group above it.
+		// share every group above it. (exchange touches both nodes, and
+		// with them their groups.)
 		for k, groups := range gl.of {
 			gu, gv := groups[nu], groups[nv]
 			if gu == gv {
@@ -212,8 +213,6 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 			gl.in[k][gv] += o
 			gl.cross[k][u] += cnt
 			gl.cross[k][v] += cnt
-			// Both nodes are touched (exchange), and with them their
-			// groups.
 		}
 	}
 }
