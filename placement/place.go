@@ -3,12 +3,14 @@ package placement
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -34,6 +36,11 @@ type Options struct {
 	// Current is a placement file (any format latmap writes) scored as the
 	// current placement, instead of where the profile's ranks ran.
 	Current string
+	// Reruns is a latmap verify directory whose "current" runs were the
+	// profiled placement: their application times judge the prediction of
+	// that placement out of sample, and "Can't tell" weighs the gain
+	// against that error too (needs Profile).
+	Reruns string
 	// Ranks states the number of ranks for --matrix (default: largest
 	// rank named + 1, or the profile's ranks).
 	Ranks int
@@ -134,9 +141,41 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	}
 	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
 	predict(a, in, slots, usable, sol.Place)
+	if err := judgeOnReruns(a, opt.Reruns); err != nil {
+		return nil, nil, err
+	}
 	a.VerdictKind, _ = decide(a)
 	a.Verdict = report.VerdictText(a)
 	return a, sol.Place, nil
+}
+
+// judgeOnReruns compares the predicted current run with the application
+// runs of the current placement in the verification directory dir (""
+// does nothing): other runs than the profile's, so an out-of-sample error.
+func judgeOnReruns(a *placefile.Advice, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	c := a.Calibration
+	if c == nil || len(a.Predictions) == 0 || a.Predictions[0].Name != "current" {
+		return fmt.Errorf("--reruns %s: the profile's placement is not known (its ranks were not bound to surveyed cpus), so there is no prediction of it to judge", dir)
+	}
+	v, runs, err := placefile.ReadVerification(dir)
+	if err != nil {
+		return fmt.Errorf("--reruns: %w", err)
+	}
+	var app []float64
+	for _, r := range runs {
+		if r.Variant == "current" && r.Exit == 0 && r.App > 0 {
+			app = append(app, r.App)
+		}
+	}
+	if !v.AppTimed || len(app) == 0 {
+		return fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", dir, v.AppNote)
+	}
+	med := stats.Median(app)
+	c.Reruns = &placefile.Reruns{Dir: dir, Runs: len(app), MeasuredS: med, Error: math.Abs(a.Predictions[0].Run/med - 1)}
+	return nil
 }
 
 // check validates the options before anything is read.
@@ -146,6 +185,9 @@ func (opt *Options) check() error {
 	}
 	if opt.Profile == "" && opt.Matrix == "" {
 		return fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+	}
+	if opt.Reruns != "" && opt.Profile == "" {
+		return fmt.Errorf("--reruns judges the prediction of the profiled placement: give --profile DIR too")
 	}
 	if opt.Format == "" {
 		opt.Format = placefile.FormatOpenMPI

@@ -45,6 +45,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVar(&opt.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	f.StringVar(&opt.Profile, "profile", "", "profile directory (latmap profile)")
 	f.StringVar(&opt.Matrix, "matrix", "", "communication matrix CSV: src,dst,bytes,messages")
+	f.StringVar(&opt.Reruns, "reruns", "", "a latmap verify directory whose current runs were the profiled placement: the prediction of that placement is judged against their application times (out of sample), and the verdict weighs the gain against that error too")
 	f.StringVar(&opt.Current, "current", "", "a placement file (Open MPI rankfile, MPICH machine file, Slurm hostfile, Cray rank order) to score as the current placement: the layout used today, or another tool's")
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")

@@ -179,12 +179,30 @@ type Calibration struct {
 	// run), so "Can't tell" weighs the gain against HeldOutError.
 	HeldOutError     float64 `json:"held_out_error,omitempty"`
 	HeldOutRankError float64 `json:"held_out_rank_comm_error,omitempty"`
+	// Reruns is what latmap verify measured of the current placement's
+	// application (place --reruns DIR): other runs than the profile's,
+	// so its error is out of sample.
+	Reruns *Reruns `json:"reruns,omitempty"`
 }
 
-// CheckError is the error the gain is weighed against: the larger of the
-// in-sample error and the held-out one.
+// Reruns compares the predicted current run with the application runs a
+// verification directory measured of the same placement: Runs runs,
+// their median MeasuredS, and Error = |predicted / MeasuredS - 1|.
+type Reruns struct {
+	Dir       string  `json:"dir"`
+	Runs      int     `json:"runs"`
+	MeasuredS float64 `json:"measured_s"`
+	Error     float64 `json:"error"`
+}
+
+// CheckError is the error the gain is weighed against: the largest of
+// the in-sample error, the held-out one and the reruns'.
 func (c *Calibration) CheckError() float64 {
-	return max(math.Abs(c.Error), c.HeldOutError)
+	e := max(math.Abs(c.Error), c.HeldOutError)
+	if c.Reruns != nil {
+		e = max(e, c.Reruns.Error)
+	}
+	return e
 }
 
 // Shares summarise where a profiled run spent its time.

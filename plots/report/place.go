@@ -37,6 +37,10 @@ func verdictText(a *placefile.Advice) string {
 	switch a.VerdictKind {
 	case placefile.VerdictCantTell:
 		c := a.Calibration
+		if r := c.Reruns; r != nil && r.Error >= c.HeldOutError && r.Error > math.Abs(c.Error) {
+			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is not that sure: latmap verify measured the placement the profile ran under at %.4g s (median of %d runs), and the model predicts %.4g s for it (off by %.0f%%, out of sample). Measure the proposal with latmap verify before you rely on it.",
+				prop.Run, ref.Run, ref.Name, pct(gain), r.MeasuredS, r.Runs, c.PredictedS, 100*r.Error)
+		}
 		if c.HeldOutError > math.Abs(c.Error) {
 			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is not that sure: calibrated on half of the profile's ranks, it predicts the run of the placement the profile ran under (%.4g s measured) only within %.0f%% (%+.0f%% with all ranks, in sample). Measure it with latmap verify before you rely on it.",
 				prop.Run, ref.Run, ref.Name, pct(gain), c.MeasuredS, 100*c.HeldOutError, 100*c.Error)
@@ -164,6 +168,9 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 		fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median rank off by %s", c.PredictedS, 100*c.Error, text.Percent(c.FoldedRankError))
 		fmt.Fprintf(w, "\n  out of sample: calibrated on the even or on the odd ranks, that run is predicted within %s, the other half's median rank within %s (the in-sample figures above are fitted on this run)",
 			text.Percent(c.HeldOutError), text.Percent(c.HeldOutRankError))
+	}
+	if r := c.Reruns; r != nil {
+		fmt.Fprintf(w, "\n  reruns: latmap verify (%s) measured that placement's application at %.4g s (median of %d runs): predicted %.4g s, off by %s (out of sample)", r.Dir, r.MeasuredS, r.Runs, c.PredictedS, text.Percent(r.Error))
 	}
 	fmt.Fprintln(w)
 }
