@@ -72,6 +72,7 @@ func run(out, bin string) error {
 		{"3. placement advice", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "-o", p("pairs.rankfile"), "--"}, app...), p("advice.txt")},
 		{"", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "--json", "--"}, app...), p("advice.json")},
 		{"4. verify: the poor layout against the proposal, 3 runs each, alternating", append([]string{bin, "verify", "-o", p("verify"), "--rankfile", p("pairs.rankfile"), "--place", p("advice.json"), "--runs", "3", "--"}, poor...), ""},
+		{"   the advice again, its model judged on verify's runs of the poor layout (out of sample: not the profile's run)", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "--reruns", p("verify"), "--"}, app...), p("advice-reruns.txt")},
 		{"5. one page of it all", []string{bin, "report", "--html", "-o", p("report.html"), p("survey"), p("profile"), p("advice.json"), p("verify")}, ""},
 	}
 	for _, s := range steps {
