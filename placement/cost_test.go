@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,6 +121,9 @@ func TestMachineFromSurvey(t *testing.T) {
 	}
 	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(model.DefaultBandwidths().Network*1e9)) {
 		t.Errorf("fit without bandwidth: link %+v, want 7e-6 s and the network default", got)
+	}
+	if m.FitNoBandwidth != 1 || !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "1 pairs' fit in fit.csv found no bandwidth") }) {
+		t.Errorf("fit without bandwidth: %d counted, notes %q; want 1 and a note", m.FitNoBandwidth, m.Notes)
 	}
 	// --ignore-fit goes back to the table and the defaults.
 	m, _ = model.MachineFromSurvey(s, model.SurveyCostOptions{IgnoreFit: true, Bandwidth: model.Bandwidths{Socket: 4}})

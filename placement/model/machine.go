@@ -105,6 +105,10 @@ type Machine struct {
 	// FitLatencyFromRTT counts the pairs whose fit gave a bandwidth but no
 	// positive latency: their latency is half the smallest round trip.
 	FitLatencyFromRTT int
+	// FitNoBandwidth counts the pairs whose fit found no bandwidth (their
+	// round trips did not grow with size): they take their level's
+	// built-in bandwidth.
+	FitNoBandwidth int
 	// Bandwidth says where bandwidths came from (BandwidthFit,
 	// BandwidthDefaults or BandwidthGiven).
 	Bandwidth string
@@ -313,6 +317,9 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 	}
 	if m.FitLatencyFromRTT > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound links): their latency is half the smallest size's round trip, their bandwidth the fit's", m.FitLatencyFromRTT))
+	}
+	if m.FitNoBandwidth > 0 {
+		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv found no bandwidth (their round trips did not grow with the message size: a loaded node, or sizes too close together), so they are priced with their level's built-in bandwidth; survey again on idle nodes with a large size (--sizes 64,1M)", m.FitNoBandwidth))
 	}
 	if err := m.levelCosts(pc); err != nil {
 		return nil, err
@@ -540,6 +547,9 @@ func (m *Machine) priceOne(l Level, fits map[int]LinkCost, i int, rtt float64, b
 	}
 	if math.IsNaN(c.InvBandwidth) {
 		c.InvBandwidth = 1 / (bw.of(l) * 1e9)
+		if ok {
+			m.FitNoBandwidth++
+		}
 	}
 	return c, true
 }
