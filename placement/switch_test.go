@@ -73,6 +73,19 @@ func TestUplinkWorkedExample(t *testing.T) {
 	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 4) {
 		t.Errorf("switch 1 sending 2e9 B at 500 MB/s: rank 4 %.6g s, want 4", got)
 	}
+	// The critical rank is the slowest by that run, fixed + on +
+	// max(off, uplink), not by its node-local run plus the uplink: with
+	// rank 3 sending 3e9 B to rank 1 and rank 0 computing 0.2 s, rank 1's
+	// node-local run (1e9 + 3e9 B at 3 GB/s: 1.33 s) passes rank 0's
+	// (0.2 + node 0's link, 3e9 B in: 1.2 s), but both wait 2 s for
+	// switch 0's uplinks, and rank 0's computation makes it the slowest
+	// (2.2 s against 2 s).
+	heavy := mustTraffic(t, []profile.Flow{flows[0], flows[1], {Src: 3, Dst: 1, Bytes: 3e9, Messages: 10}}, 8)
+	comput := []float64{0.2, 0, 0, 0, 0, 0, 0, 0}
+	hp := model.Predict("block", md, heavy, place, &model.RankTimes{Comput: comput, Sync: make([]float64, 8), Late: make([]float64, 8)})
+	if c := model.NewEvaluator(md, heavy, comput, append([]int32(nil), place...)).Critical(); c != 0 || hp.SlowestRank != 0 || !near(hp.Run, 2.2) {
+		t.Errorf("critical rank %d, slowest %d (%.6g s); want rank 0 at 2.2 s", c, hp.SlowestRank, hp.Run)
+	}
 	// Calibration scales the uplink as the off-node part it is.
 	md.Scale = [2]float64{1, 2}
 	if got := model.Predict("block", md, tr, place, nil).PerRank[1]; !near(got, 4) {

@@ -282,17 +282,21 @@ func (ev *Evaluator) scaled(on, off float64) float64 {
 	return ev.md.Scale[0]*on + ev.md.Scale[1]*off
 }
 
-// rankRun is rank u's node-local run: its fixed time plus
-// communication, without its switch groups' uplinks.
-func (ev *Evaluator) rankRun(u int32) float64 {
-	mem, link := ev.nodeTimes(ev.r.node[u])
-	r, _ := ev.runWith(u, mem, link)
+// fullRun is rank u's predicted run, Predict's per-rank figure: its
+// fixed time plus communication with its node's link and memory and its
+// switch groups' uplinks.
+func (ev *Evaluator) fullRun(u int32) float64 {
+	r, _ := ev.Comm(u)
+	if ev.base != nil {
+		r += ev.base[u]
+	}
 	return r
 }
 
-// runWith is rankRun with u's node's memory and link times given: its
-// node-local run (without its switch groups' uplinks) and the part of it
-// an uplink-bound run keeps (fixed time and on-node part).
+// runWith is rank u's node-local run, its fixed time plus communication
+// without its switch groups' uplinks, with its node's memory and link
+// times given; and the part of it an uplink-bound run keeps (fixed time
+// and on-node part).
 func (ev *Evaluator) runWith(u int32, mem, link float64) (run, fixedOn float64) {
 	on, off, _ := ev.partsWith(u, mem, link)
 	fixedOn = ev.md.Scale[0] * on
@@ -308,27 +312,23 @@ func (ev *Evaluator) runWith(u int32, mem, link float64) (run, fixedOn float64) 
 // trees.
 func (ev *Evaluator) nodeRun(n int32) float64 {
 	mem, link := ev.nodeTimes(n)
-	best := 0.0
-	gl := ev.g
-	if gl == nil {
-		for _, u := range ev.n.members[n] {
-			r, _ := ev.runWith(u, mem, link)
-			best = math.Max(best, r)
-		}
-		return best
-	}
+	best, gl := 0.0, ev.g
 	var fixed [maxSwitchLevels]float64
 	for _, u := range ev.n.members[n] {
 		r, f := ev.runWith(u, mem, link)
 		best = math.Max(best, r)
-		for k := range gl.of {
-			if gl.cross[k][u] > 0 {
-				fixed[k] = math.Max(fixed[k], f)
+		if gl != nil {
+			for k := range gl.of {
+				if gl.cross[k][u] > 0 {
+					fixed[k] = math.Max(fixed[k], f)
+				}
 			}
 		}
 	}
-	for k := range gl.of {
-		gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), fixed[k])
+	if gl != nil {
+		for k := range gl.of {
+			gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), fixed[k])
+		}
 	}
 	return best
 }
@@ -373,7 +373,7 @@ func (ev *Evaluator) Critical() int32 {
 		if level >= 0 && ev.g.cross[level][u] == 0 {
 			continue
 		}
-		if r := ev.rankRun(u) + ev.md.Scale[1]*ev.uplinkOf(u); r > best {
+		if r := ev.fullRun(u); r > best {
 			best, arg = r, u
 		}
 	}

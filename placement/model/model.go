@@ -97,8 +97,9 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 	case len(rows) > 0:
 		notes = append(notes, md.nodeBandwidthFromRows(rows)...)
 	default:
-		ib := m.Levels[m.firstNetLevel()].InvBandwidth
-		if m.LevelPairs[m.firstNetLevel()] == 0 || ib <= 0 {
+		net := m.firstNetLevel()
+		ib := m.Levels[net].InvBandwidth
+		if m.LevelPairs[net] == 0 || ib <= 0 {
 			md.NodeSource = "none (one node)"
 			break
 		}
