@@ -39,10 +39,24 @@ type inputs struct {
 	rt           *model.RankTimes
 	current      []int32 // --current's placement, else profilePlace; nil when unknown
 	currentErr   error   // why the current placement is unknown
+	// reruns is --reruns' verification directory (nil without it).
+	reruns *placefile.Verification
 }
 
 func loadInputs(opt Options) (*inputs, error) {
 	in := &inputs{}
+	if opt.Reruns != "" {
+		// Read before the survey and the solver: a directory that cannot
+		// judge the model fails at once.
+		v, _, err := placefile.ReadVerification(opt.Reruns)
+		if err != nil {
+			return nil, fmt.Errorf("--reruns: %w", err)
+		}
+		if !v.AppTimed {
+			return nil, fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", opt.Reruns, v.AppNote)
+		}
+		in.reruns = v
+	}
 	// The profile and the traffic are read while the survey is: neither
 	// needs the other.
 	traffic := make(chan error, 1)

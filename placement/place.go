@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
-	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -141,7 +140,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	}
 	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
 	predict(a, in, slots, usable, sol.Place)
-	if err := judgeOnReruns(a, opt.Reruns); err != nil {
+	if err := judgeOnReruns(a, in.reruns, opt.Reruns); err != nil {
 		return nil, nil, err
 	}
 	a.VerdictKind, _ = decide(a)
@@ -149,32 +148,19 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	return a, sol.Place, nil
 }
 
-// judgeOnReruns compares the predicted current run with the application
-// runs of the current placement in the verification directory dir (""
-// does nothing): other runs than the profile's, so an out-of-sample error.
-func judgeOnReruns(a *placefile.Advice, dir string) error {
-	if dir == "" {
+// judgeOnReruns compares the predicted run of the profiled placement
+// with the median application run latmap verify measured of it (v, the
+// --reruns directory dir; nil does nothing): other runs than the
+// profile's, so an out-of-sample error.
+func judgeOnReruns(a *placefile.Advice, v *placefile.Verification, dir string) error {
+	if v == nil {
 		return nil
 	}
 	c := a.Calibration
-	if c == nil || len(a.Predictions) == 0 || a.Predictions[0].Name != "current" {
+	if c == nil {
 		return fmt.Errorf("--reruns %s: the profile's placement is not known (its ranks were not bound to surveyed cpus), so there is no prediction of it to judge", dir)
 	}
-	v, runs, err := placefile.ReadVerification(dir)
-	if err != nil {
-		return fmt.Errorf("--reruns: %w", err)
-	}
-	var app []float64
-	for _, r := range runs {
-		if r.Variant == "current" && r.Exit == 0 && r.App > 0 {
-			app = append(app, r.App)
-		}
-	}
-	if !v.AppTimed || len(app) == 0 {
-		return fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", dir, v.AppNote)
-	}
-	med := stats.Median(app)
-	c.Reruns = &placefile.Reruns{Dir: dir, Runs: len(app), MeasuredS: med, Error: math.Abs(a.Predictions[0].Run/med - 1)}
+	c.Reruns = &placefile.Reruns{Dir: dir, Runs: v.RunsPerVariant, MeasuredS: v.CurrentAppMedian, Error: math.Abs(c.PredictedS/v.CurrentAppMedian - 1)}
 	return nil
 }
 

@@ -7,16 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/placefile"
 )
 
 // writeReruns writes a verification directory whose current runs timed
-// the application at app seconds each (and the proposal's at 0.1 s).
+// the application at app seconds each (and the proposal's at 0.1 s),
+// with the medians latmap verify writes in its meta.json.
 func writeReruns(t *testing.T, app ...float64) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "verify")
 	v := &placefile.Verification{Tool: "latmap", RunsPerVariant: len(app)}
-	v.AppTimed = true
+	v.AppTimed, v.CurrentAppMedian, v.ProposalAppMedian = true, stats.Median(append([]float64(nil), app...)), 0.1
 	var runs []placefile.VerifyRun
 	for i, a := range app {
 		runs = append(runs, placefile.VerifyRun{Run: 2*i + 1, Variant: "current", Wall: a + 0.5, App: a},
