@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,11 +20,7 @@ import (
 // cores with 2:1 uplinks at both switch levels
 // (testdata/sim/fattree-1024.xml).
 func fatTree1024(t testing.TB) *simCluster {
-	var hosts []string
-	for h := 0; h < 64; h++ {
-		hosts = append(hosts, fmt.Sprintf("node%d", h))
-	}
-	c := newSimCluster(t, "fattree-1024.xml", hosts, 16)
+	c := newSimCluster(t, "fattree-1024.xml", simHosts(64), 16)
 	// The all-to-all as MPI_Alltoall in pairwise rounds: its million
 	// flows posted at once made SimGrid's max-min solver abort on a
 	// rounding residue ("Cannot saturate more a constraint that has no
@@ -96,21 +90,11 @@ func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) flo
 	if err := os.WriteFile(file, lf.Data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var adv bytes.Buffer
-	if _, err := Run(Options{Survey: sv, Matrix: mx, Current: file, JSON: true, Out: &adv}); err != nil {
-		t.Fatal(err)
+	a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Current: file})
+	if len(a.Predictions) == 0 || a.Predictions[0].Name != "current" {
+		t.Fatalf("no prediction of the current placement: %+v", a.Predictions)
 	}
-	var a placefile.Advice
-	if err := json.Unmarshal(adv.Bytes(), &a); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range a.Predictions {
-		if p.Name == "current" {
-			return p.Run
-		}
-	}
-	t.Fatalf("no prediction of the current placement")
-	return 0
+	return a.Predictions[0].Run
 }
 
 // BenchmarkSimFatTree1024 is make bench-sim's large case: a simulated
@@ -150,18 +134,13 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 		for _, app := range apps {
 			t1 := time.Now()
 			sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
-			mx := replayMatrix(b, app.flows, app.iter)
 			slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
 			hosts := make([]string, n)
 			for r, sl := range slots {
 				hosts[r] = sl.Host
 			}
-			as := app.as
-			if as == "" {
-				as = mx
-			}
-			sc.simulated["scotch"] = c.replay(b, as, app.iter, hosts)
-			sc.predicted["scotch"] = predictCurrent(b, sv, mx, slots)
+			sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
+			sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
 			for _, l := range []string{"block", "cyclic", "proposal", "scotch"} {
 				p, s := sc.predicted[l], sc.simulated[l]
 				fmt.Printf("%-28s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)

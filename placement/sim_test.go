@@ -213,18 +213,31 @@ func (c *simCluster) replay(t testing.TB, matrix string, iter int, rankHosts []s
 // each flow's bytes in iter messages, one per iteration.
 func replayMatrix(t testing.TB, flows []profile.Flow, iter int) string {
 	t.Helper()
+	p := filepath.Join(t.TempDir(), "matrix.csv")
+	writeFlows(t, p, flows, iter, false)
+	return p
+}
+
+// writeFlows writes flows to path as the replay sends them in iter
+// iterations (src,dst,bytes,messages); asProfile adds a profile's
+// matrix.csv columns time_s and late_s (0: the replay does not time
+// pairs).
+func writeFlows(t testing.TB, path string, flows []profile.Flow, iter int, asProfile bool) {
+	t.Helper()
+	header, tail := "src,dst,bytes,messages\n", "\n"
+	if asProfile {
+		header, tail = "src,dst,bytes,messages,time_s,late_s\n", ",0,0\n"
+	}
 	var b strings.Builder
-	b.WriteString("src,dst,bytes,messages\n")
+	b.WriteString(header)
 	for _, f := range flows {
 		if f.Src != f.Dst && f.Bytes > 0 {
-			fmt.Fprintf(&b, "%d,%d,%.0f,%d\n", f.Src, f.Dst, f.Bytes, iter)
+			fmt.Fprintf(&b, "%d,%d,%.0f,%d%s", f.Src, f.Dst, f.Bytes, iter, tail)
 		}
 	}
-	p := filepath.Join(t.TempDir(), "matrix.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 // simCase is one application on the simulated cluster: latmap place's
@@ -232,6 +245,9 @@ func replayMatrix(t testing.TB, flows []profile.Flow, iter int) string {
 type simCase struct {
 	name                 string
 	predicted, simulated map[string]float64
+	// matrix is the replayed matrix as place read it; replayArg what
+	// replay.c was given (the matrix, or alltoall:BYTES).
+	matrix, replayArg string
 }
 
 // placeHosts runs latmap place with opt (and --json, --format slurm) and
@@ -272,12 +288,12 @@ func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []pr
 	t.Helper()
 	mx := replayMatrix(t, flows, iter)
 	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx})
-	sc := simCase{name: name, predicted: map[string]float64{}, simulated: map[string]float64{}}
-	for _, p := range a.Predictions {
-		sc.predicted[p.Name] = p.Run
-	}
 	if as == "" {
 		as = mx
+	}
+	sc := simCase{name: name, predicted: map[string]float64{}, simulated: map[string]float64{}, matrix: mx, replayArg: as}
+	for _, p := range a.Predictions {
+		sc.predicted[p.Name] = p.Run
 	}
 	for layout, hosts := range map[string][]string{"block": c.block(n), "cyclic": c.cyclic(n), "proposal": prop} {
 		sc.simulated[layout] = c.replay(t, as, iter, hosts)
@@ -292,11 +308,16 @@ func fatTree16x4(t testing.TB) *simCluster { return sim16x4(t, "fattree-16x4.xml
 // sim16x4 is a simulated cluster of 16 nodes (node0 ... node15) of 4
 // cores on platform.
 func sim16x4(t testing.TB, platform string) *simCluster {
-	var hosts []string
-	for h := 0; h < 16; h++ {
-		hosts = append(hosts, fmt.Sprintf("node%d", h))
+	return newSimCluster(t, platform, simHosts(16), 4)
+}
+
+// simHosts are the platforms' host names node0 ... node(n-1).
+func simHosts(n int) []string {
+	hosts := make([]string, n)
+	for h := range hosts {
+		hosts[h] = fmt.Sprintf("node%d", h)
 	}
-	return newSimCluster(t, platform, hosts, 4)
+	return hosts
 }
 
 // TestSimFatTreeRatios: on the simulated 16 x 4 fat tree with 2:1

@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,24 +19,16 @@ import (
 // the flows as replayed.
 func (c *simCluster) replayProfiled(t testing.TB, flows []profile.Flow, iter int, compute float64, rankHosts []string) (float64, string) {
 	t.Helper()
-	mx := replayMatrix(t, flows, iter)
 	dir := filepath.Join(t.TempDir(), "profile")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The profile's matrix.csv is the replay's input too (replay.c reads
+	// the first four columns).
+	mx := filepath.Join(dir, profile.MatrixFile)
+	writeFlows(t, mx, flows, iter, true)
 	out := c.run(t, rankHosts, "replay", mx, strconv.Itoa(iter), strconv.FormatFloat(compute, 'g', -1, 64), dir)
-	run := appSeconds(t, out)
-	var b strings.Builder
-	b.WriteString("src,dst,bytes,messages,time_s,late_s\n")
-	for _, f := range flows {
-		if f.Src != f.Dst && f.Bytes > 0 {
-			fmt.Fprintf(&b, "%d,%d,%.0f,%d,0,0\n", f.Src, f.Dst, f.Bytes, iter)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, profile.MatrixFile), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return run, dir
+	return appSeconds(t, out), dir
 }
 
 // appSeconds is the simulated run replay.c prints ("app_s 0.123").

@@ -57,7 +57,7 @@ static struct flow *readFlows(const char *path, int me, int n, int *nf)
 		size_t cap = 256, na = 0;
 		all = malloc(cap * sizeof *all);
 		struct flow x;
-		while (fscanf(f, "%d,%d,%lf,%lf", &x.src, &x.dst, &x.bytes, &x.messages) == 4) {
+		while (fscanf(f, "%d,%d,%lf,%lf%*[^\n]", &x.src, &x.dst, &x.bytes, &x.messages) == 4) { /* extra columns skipped */
 			if (x.src == x.dst || x.messages < 1 || x.src < 0 || x.dst < 0 || x.src >= n || x.dst >= n)
 				continue;
 			if (na == cap)
