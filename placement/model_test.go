@@ -139,36 +139,60 @@ func TestEvaluatorSwapMatchesScratch(t *testing.T) {
 	m := model.NewLevelMachine(4, 2, 4, workedLevels)
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	flows, n := shapes.RandomSparse(32, 4, 7)
-	tr := mustTraffic(t, flows, n)
 	base := make([]float64, n)
 	for i := range base {
 		base[i] = float64(i%5) * 1e-3
 	}
-	slots, _ := m.SelectSlots(n, model.SelectOptions{})
+	swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 200, step: 13, off: 5, keep: 3})
+}
+
+// swapWalk is a sequence of exchanges: in round k ranks k*7 and
+// k*step+off (mod n), kept (Swap) every keep-th round, tried otherwise.
+type swapWalk struct{ rounds, step, off, keep int }
+
+// swapsMatchScratch walks w on md's evaluator of tr (fixed times base,
+// from block) and checks that a try leaves the state as it was, that
+// after each kept exchange the priced objective, the evaluator's run and
+// its critical rank are a fresh prediction's, and at the end every
+// rank's communication is a fresh evaluator's. It returns how many ranks
+// their node or a switch group's uplinks bound at the end.
+func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []float64, w swapWalk) int {
+	t.Helper()
+	n := tr.N
+	slots, _ := md.SelectSlots(n, model.SelectOptions{})
 	place := model.Block(slots, n)
 	ev := model.NewEvaluator(md, tr, base, place)
-	for k := 0; k < 200; k++ {
-		i, j := int32(k*7%n), int32((k*13+5)%n)
+	rt := &model.RankTimes{Comput: base, Sync: make([]float64, n), Late: make([]float64, n)}
+	for k := 0; k < w.rounds; k++ {
+		i, j := int32(k*7%n), int32((k*w.step+w.off)%n)
 		if i == j {
 			continue
 		}
 		before := ev.Objective()
-		if o := ev.Try(i, j); k%3 == 0 {
+		if o := ev.Try(i, j); k%w.keep == 0 {
 			ev.Swap(i, j)
-			fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...)).Objective()
-			if !near(o.Run, fresh.Run) || math.Abs(o.Transfer-fresh.Transfer) > 1e-9*fresh.Transfer {
-				t.Fatalf("swap %d: priced %+v, fresh %+v", k, o, fresh)
+			fresh := model.Predict("fresh", md, tr, place, rt)
+			if !near(o.Run, fresh.Run) || !near(ev.MaxRun(), fresh.Run) || math.Abs(o.Transfer-fresh.Transfer) > 1e-9*fresh.Transfer {
+				t.Fatalf("swap %d: priced %+v, now %.9g, fresh %.9g (transfer %.9g)", k, o, ev.MaxRun(), fresh.Run, fresh.Transfer)
 			}
-		} else if got := ev.Objective(); got != before && !(near(got.Run, before.Run) && near(got.Transfer, before.Transfer)) {
-			t.Fatalf("try changed the state: %+v -> %+v", before, got)
+			if c := ev.Critical(); !near(fresh.PerRank[c], fresh.Run) {
+				t.Fatalf("swap %d: critical rank %d runs %.9g, the slowest %.9g (rank %d)", k, c, fresh.PerRank[c], fresh.Run, fresh.SlowestRank)
+			}
+		} else if got := ev.Objective(); !near(got.Run, before.Run) || !near(got.Transfer, before.Transfer) {
+			t.Fatalf("try %d changed the state: %+v -> %+v", k, before, got)
 		}
 	}
 	fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...))
+	bound := 0
 	for u := int32(0); u < int32(n); u++ {
-		a, _ := ev.Comm(u)
+		a, ab := ev.Comm(u)
 		b, _ := fresh.Comm(u)
 		if math.Abs(a-b) > 1e-9*math.Max(a, 1e-12) {
 			t.Errorf("rank %d: incremental %.9g, fresh %.9g", u, a, b)
 		}
+		if ab {
+			bound++
+		}
 	}
+	return bound
 }

@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"math"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/profile"
@@ -109,47 +108,11 @@ func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
 	for i := range flows {
 		flows[i].Bytes *= 1000
 	}
-	tr := mustTraffic(t, flows, n)
 	base := make([]float64, n)
 	for i := range base {
 		base[i] = float64(i%3) * 1e-3
 	}
-	slots, _ := md.SelectSlots(n, model.SelectOptions{})
-	place := model.Block(slots, n)
-	ev := model.NewEvaluator(md, tr, base, place)
-	rt := &model.RankTimes{Comput: base, Sync: make([]float64, n), Late: make([]float64, n)}
-	for k := 0; k < 300; k++ {
-		i, j := int32(k*7%n), int32((k*11+3)%n)
-		if i == j {
-			continue
-		}
-		before := ev.Objective()
-		if o := ev.Try(i, j); k%4 == 0 {
-			ev.Swap(i, j)
-			fresh := model.Predict("fresh", md, tr, place, rt)
-			if !near(o.Run, fresh.Run) || !near(ev.MaxRun(), fresh.Run) {
-				t.Fatalf("swap %d: priced %+v, now %.9g, fresh %.9g", k, o, ev.MaxRun(), fresh.Run)
-			}
-			if c := ev.Critical(); !near(fresh.PerRank[c], fresh.Run) {
-				t.Fatalf("swap %d: critical rank %d runs %.9g, the slowest %.9g (rank %d)", k, c, fresh.PerRank[c], fresh.Run, fresh.SlowestRank)
-			}
-		} else if got := ev.Objective(); !near(got.Run, before.Run) || !near(got.Transfer, before.Transfer) {
-			t.Fatalf("try %d changed the state: %+v -> %+v", k, before, got)
-		}
-	}
-	fresh := model.NewEvaluator(md, tr, base, append([]int32(nil), place...))
-	bound := 0
-	for u := int32(0); u < int32(n); u++ {
-		a, ab := ev.Comm(u)
-		b, _ := fresh.Comm(u)
-		if math.Abs(a-b) > 1e-9*math.Max(a, 1e-12) {
-			t.Errorf("rank %d: incremental %.9g, fresh %.9g", u, a, b)
-		}
-		if ab {
-			bound++
-		}
-	}
-	if bound == 0 {
+	if swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
 		t.Errorf("no rank is bound by a node link or uplink: the test does not exercise them")
 	}
 }
