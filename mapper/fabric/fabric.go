@@ -1,0 +1,167 @@
+package fabric
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The kinds of network a Fabric describes.
+const (
+	KindTree      = "tree"
+	KindTorus     = "torus"
+	KindDragonfly = "dragonfly"
+)
+
+// Link is one direction of a physical link (or of a bundle of parallel
+// links routed as one): the bytes crossing it share Bandwidth.
+type Link struct {
+	Name string `json:"name"`
+	// Class groups links of one kind, for what-if and for reports
+	// ("node", "torus-x", "local", "green", "black", "blue", "up-1", ...).
+	Class string `json:"class"`
+	// Bandwidth in bytes per second (0: not declared), Latency in seconds.
+	Bandwidth float64 `json:"bandwidth_Bps"`
+	Latency   float64 `json:"latency_s"`
+}
+
+// Fabric is a network: its hosts (the nodes ranks run on), its directed
+// links, and the route between any two hosts.
+type Fabric struct {
+	// Kind is KindTree, KindTorus or KindDragonfly; Source the file it
+	// was read from and Shape its dimensions in words ("4x4x4 torus").
+	Kind, Source, Shape string
+	Hosts               []string
+	Links               []Link
+	route               func(a, b int, visit func(link int32))
+}
+
+// Route calls visit with each directed link, in order, that a message
+// from host a to host b crosses (none when a == b: a node's own traffic
+// stays on it).
+func (f *Fabric) Route(a, b int, visit func(link int32)) {
+	if a != b {
+		f.route(a, b, visit)
+	}
+}
+
+// Path is the links of Route(a, b) as a slice.
+func (f *Fabric) Path(a, b int) []int32 {
+	var p []int32
+	f.Route(a, b, func(l int32) { p = append(p, l) })
+	return p
+}
+
+// HostIndex maps each host name to its index in Hosts.
+func (f *Fabric) HostIndex() map[string]int {
+	idx := make(map[string]int, len(f.Hosts))
+	for i, h := range f.Hosts {
+		idx[h] = i
+	}
+	return idx
+}
+
+// Classes are the link classes in order of first appearance.
+func (f *Fabric) Classes() []string {
+	var out []string
+	for _, l := range f.Links {
+		if !slices.Contains(out, l.Class) {
+			out = append(out, l.Class)
+		}
+	}
+	return out
+}
+
+// Scale multiplies the bandwidth of the links of class (every link when
+// class is "" or "all") by bw and their latency by lat, and returns how
+// many links it changed.
+func (f *Fabric) Scale(class string, bw, lat float64) int {
+	n := 0
+	for i := range f.Links {
+		if l := &f.Links[i]; class == "" || class == "all" || l.Class == class {
+			l.Bandwidth *= bw
+			l.Latency *= lat
+			n++
+		}
+	}
+	return n
+}
+
+// Clone is a copy whose links can be changed without changing f.
+func (f *Fabric) Clone() *Fabric {
+	c := *f
+	c.Links = slices.Clone(f.Links)
+	c.Hosts = slices.Clone(f.Hosts)
+	return &c
+}
+
+// Check returns an error when the fabric has no hosts, a host twice, or
+// a link with a negative or NaN bandwidth or latency (0: not declared).
+func (f *Fabric) Check() error {
+	if len(f.Hosts) == 0 {
+		return fmt.Errorf("the network description names no host")
+	}
+	seen := map[string]bool{}
+	for _, h := range f.Hosts {
+		if h == "" {
+			return fmt.Errorf("the network description has a host without a name")
+		}
+		if seen[h] {
+			return fmt.Errorf("the network description names host %s twice", h)
+		}
+		seen[h] = true
+	}
+	for _, l := range f.Links {
+		if l.Bandwidth < 0 || l.Bandwidth != l.Bandwidth || l.Latency < 0 || l.Latency != l.Latency {
+			return fmt.Errorf("link %s has a negative or undefined bandwidth or latency", l.Name)
+		}
+	}
+	return nil
+}
+
+// Missing lists the hosts not in the fabric (at most max, then "...").
+func (f *Fabric) Missing(hosts []string, max int) []string {
+	idx := f.HostIndex()
+	var out []string
+	for _, h := range hosts {
+		if _, ok := idx[h]; !ok {
+			if len(out) == max {
+				return append(out, "...")
+			}
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// linkSet builds a fabric's links: add appends a link and returns its id.
+// With shared, the two directions of a link are one link (SimGrid's
+// SHARED policy: half duplex).
+type linkSet struct {
+	links  []Link
+	shared bool
+}
+
+func (s *linkSet) add(name, class string, bw, lat float64) int32 {
+	s.links = append(s.links, Link{Name: name, Class: class, Bandwidth: bw, Latency: lat})
+	return int32(len(s.links) - 1)
+}
+
+// duplex adds the two directions of one link: up (from the first end
+// named) and down.
+func (s *linkSet) duplex(name, class string, bw, lat float64) (up, down int32) {
+	if s.shared {
+		l := s.add(name, class, bw, lat)
+		return l, l
+	}
+	return s.add(name+"_UP", class, bw, lat), s.add(name+"_DOWN", class, bw, lat)
+}
+
+// dims formats dimensions as 4x4x4.
+func dims(d []int) string {
+	var s []string
+	for _, v := range d {
+		s = append(s, fmt.Sprint(v))
+	}
+	return strings.Join(s, "x")
+}

@@ -1,0 +1,205 @@
+package fabric
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// names is the links of the route from a to b by name.
+func names(f *Fabric, a, b int) []string {
+	var out []string
+	for _, l := range f.Path(a, b) {
+		out = append(out, f.Links[l].Name)
+	}
+	return out
+}
+
+func hostsN(n int) []string {
+	var h []string
+	for i := 0; i < n; i++ {
+		h = append(h, "n"+string(rune('a'+i/26))+string(rune('a'+i%26)))
+	}
+	return h
+}
+
+// TestTorusRoutes: on a 4-ring, SimGrid's rule goes up from 0 to 2 (a
+// tie at half the ring, from the lower half), down from 2 to 0, and up
+// across the wrap from 3 to 1; on a 4 x 4 torus x comes first.
+func TestTorusRoutes(t *testing.T) {
+	f, err := NewTorus(hostsN(4), []int{4}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b int
+		want string
+	}{
+		{0, 2, "torus_naa_to_nab_UP torus_nab_to_nac_UP"},
+		// 2 -> 1 (link 1->2 down), then 1 -> 0 (link 0->1 down).
+		{2, 0, "torus_nab_to_nac_DOWN torus_naa_to_nab_DOWN"},
+		{3, 1, "torus_nad_to_naa_UP torus_naa_to_nab_UP"},
+		{1, 0, "torus_naa_to_nab_DOWN"},
+		{0, 3, "torus_nad_to_naa_DOWN"},
+	} {
+		got := strings.Join(names(f, c.a, c.b), " ")
+		if got != c.want {
+			t.Errorf("route %d -> %d: %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+	f2, err := NewTorus(hostsN(16), []int{4, 4}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (0,0) -> (1,1) = position 5: x first (to position 1), then y.
+	if got := names(f2, 0, 5); !slices.Equal(got, []string{"torus_naa_to_nab_UP", "torus_nab_to_naf_UP"}) {
+		t.Errorf("route 0 -> 5 on 4 x 4: %v", got)
+	}
+	if n := len(f2.Links); n != 16*2*2 {
+		t.Errorf("4 x 4 torus: %d link directions, want 64 (16 nodes x 2 dimensions x 2 directions)", n)
+	}
+}
+
+// TestDragonflyRoutes: two groups of 2 chassis x 2 routers x 2 nodes,
+// SimGrid's minimal routes by hand.
+func TestDragonflyRoutes(t *testing.T) {
+	s := DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}
+	f, err := NewDragonfly(hostsN(16), s, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b int
+		want string
+	}{
+		// Same router: the two local links.
+		{0, 1, "local_naa_UP local_nab_DOWN"},
+		// Same chassis, blade 0 -> 1: one green link.
+		{0, 2, "local_naa_UP green_g0_c0_r0_r1_UP local_nac_DOWN"},
+		// Chassis 1 -> chassis 0, same blade: one black link.
+		{4, 0, "local_nae_UP black_g0_c0_c1_r0_DOWN local_naa_DOWN"},
+		// Group 0 (chassis 1, blade 0) -> group 1 (chassis 1, blade 1):
+		// green to blade 1 (the group number), black to chassis 0, the
+		// global link, arrive on group 1's blade 0 (the source group),
+		// green to blade 1, black to chassis 1.
+		{4, 14, "local_nae_UP green_g0_c1_r0_r1_UP black_g0_c0_c1_r1_DOWN blue_g0_g1_UP green_g1_c0_r0_r1_UP black_g1_c0_c1_r1_UP local_nao_DOWN"},
+	} {
+		if got := strings.Join(names(f, c.a, c.b), " "); got != c.want {
+			t.Errorf("route %d -> %d:\n got %s\nwant %s", c.a, c.b, got, c.want)
+		}
+	}
+	if _, err := NewDragonfly(hostsN(24), DragonflyShape{Groups: 3, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 0, false); err == nil {
+		t.Errorf("3 groups on 2 routers per chassis: want an error")
+	}
+}
+
+// TestSimGridPlatforms reads the simulated clusters of testdata/sim:
+// the 2:1 fat tree's leaf uplinks carry 2 links (2.5 GB/s), its nodes 1.
+func TestSimGridPlatforms(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "sim")
+	ft, err := Read(filepath.Join(dir, "fattree-16x4.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft.Kind != KindTree || len(ft.Hosts) != 16 || ft.Hosts[15] != "node15" {
+		t.Fatalf("fat tree: kind %s, hosts %v", ft.Kind, ft.Hosts)
+	}
+	// node0 -> node5 (another leaf): node link up, leaf 0 up, leaf 1 down, node down.
+	got := names(ft, 0, 5)
+	want := []string{"node_node0_UP", "level1_0_UP", "level1_1_DOWN", "node_node5_DOWN"}
+	if !slices.Equal(got, want) {
+		t.Errorf("fat tree route 0 -> 5: %v, want %v", got, want)
+	}
+	for _, l := range ft.Path(0, 5) {
+		bw := ft.Links[l].Bandwidth
+		if w := map[bool]float64{true: 1.25e9, false: 2.5e9}[strings.HasPrefix(ft.Links[l].Name, "node")]; bw != w {
+			t.Errorf("%s: %g B/s, want %g", ft.Links[l].Name, bw, w)
+		}
+	}
+	tor, err := Read(filepath.Join(dir, "torus-4x4.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tor.Kind != KindTorus || len(tor.Links) != 64 || tor.Links[0].Latency != 1e-6 {
+		t.Errorf("torus: %s, %d links, latency %g", tor.Kind, len(tor.Links), tor.Links[0].Latency)
+	}
+}
+
+// TestParseErrors: every bad description is an error naming the
+// problem.
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "empty"},
+		{"hello", "not a network description"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" suffix="" bw="1Gbps" lat="1us" topology="TORUS" topo_parameters="3"/></platform>`, "3 torus has 3 nodes, the description names 4"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="fast" lat="1us" topology="TORUS" topo_parameters="4"/></platform>`, "bandwidth"},
+		{`<platform><cluster id="c" prefix="n" radical="3-0" bw="1Gbps" lat="1us" topology="TORUS" topo_parameters="4"/></platform>`, "radical"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="FLAT"/></platform>`, "not one latmap routes"},
+		{"SwitchName=s0 Nodes=n[0-1]\nSwitchName=s1 Switches=s9", "not declared"},
+		{"SwitchName=s0 Nodes=n[0-1]\nSwitchName=s1 Nodes=n1", "under two switches"},
+		{"SwitchName=s0 Nodes=n[0-1\n", "unbalanced"},
+		{"torus 2x2 bw=1Gbps lat=1us\na 0 0\nb 0 0\n", "position of a"},
+		{"torus 2x2 bw=1Gbps lat=1us\na 0 5\n", "out of 0..1"},
+		{"dragonfly groups=2,1 chassis=1,1 routers=1,1 nodes=2 bw=1Gbps lat=1us\n", "at most 1 groups"},
+	} {
+		_, err := Parse([]byte(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestSlurmAndPlain: a Slurm tree of two leaves under a root, and a
+// plain torus whose hosts are listed out of order.
+func TestSlurmAndPlain(t *testing.T) {
+	f, err := Parse([]byte("# two leaves\nSwitchName=s0 Nodes=tux[01-02]\nSwitchName=s1 Nodes=tux[03-04] LinkSpeed=100\nSwitchName=root Switches=s[0-1]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Hosts, []string{"tux01", "tux02", "tux03", "tux04"}) {
+		t.Errorf("hosts %v", f.Hosts)
+	}
+	if got := len(f.Path(0, 1)); got != 2 {
+		t.Errorf("same leaf: %d links, want 2 (up and down the node links)", got)
+	}
+	if got := len(f.Path(0, 2)); got != 4 {
+		t.Errorf("other leaf: %d links, want 4", got)
+	}
+	p, err := Parse([]byte("torus 2x2 bw=10Gbps lat=1us\nd 1 1\na 0 0\nb 1 0 # x y\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Hosts, []string{"a", "b", "unlisted-2", "d"}) || p.Links[0].Bandwidth != 1.25e9 {
+		t.Errorf("plain torus: hosts %v, bandwidth %g", p.Hosts, p.Links[0].Bandwidth)
+	}
+}
+
+// FuzzParse: no description makes Parse panic, and what it accepts routes
+// every pair of hosts over links it has.
+func FuzzParse(f *testing.F) {
+	for _, p := range []string{"fattree-16x4.xml", "torus-4x4.xml", "fattree-1024.xml"} {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sim", p)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("SwitchName=s0 Nodes=n[0-3]\nSwitchName=r Switches=s0\n"))
+	f.Add([]byte("torus 2x2 bw=1Gbps lat=1us\na 0 0\n"))
+	f.Add([]byte("dragonfly groups=2,1 chassis=1,1 routers=2,1 nodes=1 bw=1Gbps lat=1us\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fab, err := Parse(b)
+		if err != nil || len(fab.Hosts) > 64 {
+			return
+		}
+		for a := range fab.Hosts {
+			for c := range fab.Hosts {
+				for _, l := range fab.Path(a, c) {
+					if l < 0 || int(l) >= len(fab.Links) {
+						t.Fatalf("route %d -> %d crosses link %d of %d", a, c, l, len(fab.Links))
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,86 @@
+package fabric
+
+import "fmt"
+
+// NewTorus is a torus of the given dimensions (x first) whose host at
+// position p (x = p mod dims[0], y = p / dims[0] mod dims[1], ...) is
+// hosts[p]: each host has one full-duplex link of bw bytes/s and lat
+// seconds to its next neighbour in each dimension (wrapping around), so
+// it drives 2 x len(dims) link directions at once. Routing is dimension
+// order, x first, each dimension the shorter way round (a tie at half
+// the ring goes up from the lower half, down from the upper: SimGrid's
+// TorusZone).
+func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*Fabric, error) {
+	total := 1
+	for _, d := range dimensions {
+		if d < 1 {
+			return nil, fmt.Errorf("torus dimension %d: want at least 1", d)
+		}
+		total *= d
+		if total > 1<<24 {
+			return nil, fmt.Errorf("torus %s is larger than 16M nodes", dims(dimensions))
+		}
+	}
+	if len(dimensions) == 0 || total != len(hosts) {
+		return nil, fmt.Errorf("a %s torus has %d nodes, the description names %d", dims(dimensions), total, len(hosts))
+	}
+	s := linkSet{shared: shared}
+	nd := len(dimensions)
+	// up[p*nd+j] goes from p to its next neighbour in dimension j, down
+	// the other way.
+	up, down := make([]int32, total*nd), make([]int32, total*nd)
+	for p := 0; p < total; p++ {
+		stride := 1
+		for j, d := range dimensions {
+			next := p + stride
+			if (p/stride)%d == d-1 {
+				next = p - (d-1)*stride
+			}
+			up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
+			stride *= d
+		}
+	}
+	f := &Fabric{Kind: KindTorus, Shape: dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
+	f.route = func(a, b int, visit func(int32)) { torusRoute(dimensions, up, down, a, b, visit) }
+	return f, nil
+}
+
+// torusRoute walks from a to b in dimension order.
+func torusRoute(dimensions []int, up, down []int32, a, b int, visit func(int32)) {
+	nd := len(dimensions)
+	cur := a
+	for cur != b {
+		stride := 1
+		for j, d := range dimensions {
+			my, target, at := (a/stride)%d, (b/stride)%d, (cur/stride)%d
+			if at == target {
+				stride *= d
+				continue
+			}
+			if (target > my && target <= my+d/2) || (my > d/2 && (my+d/2)%d >= target) {
+				visit(up[cur*nd+j])
+				if at == d-1 {
+					cur -= (d - 1) * stride
+				} else {
+					cur += stride
+				}
+			} else {
+				next := cur - stride
+				if at == 0 {
+					next = cur + (d-1)*stride
+				}
+				visit(down[next*nd+j])
+				cur = next
+			}
+			break
+		}
+	}
+}
+
+// axisName names dimension j: x, y, z, then d3, d4, ...
+func axisName(j int) string {
+	if j < 3 {
+		return string(rune('x' + j))
+	}
+	return fmt.Sprintf("d%d", j)
+}
