@@ -103,7 +103,7 @@ demo-cluster: build
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
-	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus' -benchtime 1x -timeout 80m ./placement/
+	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus|SimDragonfly' -benchtime 1x -timeout 80m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.

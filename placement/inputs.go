@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -91,8 +92,10 @@ func loadInputs(opt Options) (*inputs, error) {
 	}
 	var notes []string
 	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
-	in.warnings = append(in.warnings, notes...)
-	in.warnings = append(in.warnings, in.md.AddSwitches(s.SwitchBandwidth)...)
+	in.warnings = append(append(in.warnings, notes...), in.md.AddSwitches(s.SwitchBandwidth)...)
+	if err := in.addTopology(opt.Topology, s.NodeBandwidth); err != nil {
+		return nil, err
+	}
 	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
 		in.warnings = append(in.warnings, note)
 	}
@@ -232,4 +235,22 @@ func pow2Below(x float64) int {
 		p *= 2
 	}
 	return p
+}
+
+// addTopology prices the network described in path link by link (""
+// does nothing).
+func (in *inputs) addTopology(path string, rows []survey.NodeBandwidth) error {
+	if path == "" {
+		return nil
+	}
+	f, err := fabric.Read(path)
+	if err != nil {
+		return fmt.Errorf("--topology: %w", err)
+	}
+	notes, err := in.md.AddRoutes(f, rows)
+	if err != nil {
+		return fmt.Errorf("--topology: %w", err)
+	}
+	in.warnings = append(in.warnings, notes...)
+	return nil
 }

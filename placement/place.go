@@ -32,6 +32,10 @@ type Options struct {
 	// Matrix is a plain communication matrix (src,dst,bytes,messages); it
 	// replaces the profile's matrix when both are given.
 	Matrix string
+	// Topology is a network description (a SimGrid platform, Slurm's
+	// topology.conf, or latmap's plain torus/dragonfly description):
+	// flows are routed over its links and priced link by link.
+	Topology string
 	// Current is a placement file (any format latmap writes) scored as the
 	// current placement, instead of where the profile's ranks ran.
 	Current string

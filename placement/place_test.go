@@ -142,9 +142,11 @@ func TestRunProfileVerdicts(t *testing.T) {
 			if want := c.comput + c.late + c.sync; !near(r.PerfectRun, want) {
 				t.Errorf("perfect interconnect run %g, want %g", r.PerfectRun, want)
 			}
+			// A proposal less than GainWorthIt faster is the current
+			// placement.
 			prop := r.Predictions[len(r.Predictions)-1]
-			if prop.Run >= cur.Run {
-				t.Errorf("proposal %g not faster than current %g", prop.Run, cur.Run)
+			if use := r.VerdictKind == placefile.VerdictUse; (use && prop.Run >= cur.Run*(1-GainWorthIt)) || (!use && prop.Run != cur.Run) {
+				t.Errorf("verdict %s: proposal %g, current %g", r.VerdictKind, prop.Run, cur.Run)
 			}
 		})
 	}

@@ -2,12 +2,13 @@ package placement
 
 import (
 	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/placement/solve"
 )
 
 // GainWorthIt is the smallest predicted gain (fraction of the reference
-// run) latmap advises acting on, a chosen policy: below 2% a rerun's noise
-// on a shared cluster is as large as the gain.
-const GainWorthIt = 0.02
+// run) latmap advises acting on: the solver's own margin (solve.WorthIt),
+// below which its proposal is the current placement.
+const GainWorthIt = solve.WorthIt
 
 // decide says whether to use the proposal (a placefile.Verdict* kind), and
 // whether the launcher file is worth writing: a predicted gain of at least

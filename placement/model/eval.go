@@ -37,6 +37,7 @@ type Evaluator struct {
 	r        rankParts
 	n        nodeLoads
 	g        *groupLoads // nil when no switch uplink is priced
+	net      *netLoads   // nil without a routed network
 	transfer float64
 	tch      touchSet
 }
@@ -110,6 +111,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: newMaxTree(k)},
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
+	ev.net = newNetLoads(md.Routes, t.N)
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -125,6 +127,13 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	}
 	for n := range ev.n.members {
 		ev.n.tree.set(n, ev.nodeRun(int32(n)))
+	}
+	if nl := ev.net; nl != nil {
+		for u := int32(0); u < int32(t.N); u++ {
+			nl.pairMax[u] = ev.largestPair(u)
+			nl.longT[u] = nl.longest(u)
+			nl.tree.set(int(u), nl.value(u, md.Scale[1]))
+		}
 	}
 	if ev.g != nil {
 		for k, groups := range ev.g.members {
@@ -198,6 +207,10 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.n.in[nu] += i
 	ev.n.out[nv] += i
 	ev.n.in[nv] += o
+	if nl := ev.net; nl != nil {
+		nl.flow(u, v, nu, nv, t.Out[e], sign)
+		nl.flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
+	}
 	if gl := ev.g; gl != nil {
 		// The groups nest: once u and v share a level's group, they
 		// share every group above it. (exchange touches both nodes, and
@@ -233,6 +246,9 @@ func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
 // partsWith is parts with the node's memory and link times given.
 func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bound bool) {
 	on, off = math.Max(ev.r.pOn[u], 0), math.Max(ev.r.pOff[u], 0)
+	if ev.net != nil {
+		off = ev.net.pairMax[u]
+	}
 	if ev.r.nOn[u] > 0 && mem > on {
 		on, bound = mem, true
 	}
@@ -248,6 +264,9 @@ func (ev *Evaluator) fullParts(u int32) (on, off float64, bound bool) {
 	on, off, bound = ev.parts(u)
 	if up := ev.uplinkOf(u); up > off {
 		off, bound = up, true
+	}
+	if nl := ev.net; nl != nil && nl.longT[u] > off {
+		off, bound = nl.longT[u], true
 	}
 	return on, off, bound
 }
@@ -317,6 +336,9 @@ func (ev *Evaluator) nodeRun(n int32) float64 {
 	for _, u := range ev.n.members[n] {
 		r, f := ev.runWith(u, mem, link)
 		best = math.Max(best, r)
+		if ev.net != nil {
+			ev.net.fixed[u] = f
+		}
 		if gl != nil {
 			for k := range gl.of {
 				if gl.cross[k][u] > 0 {
@@ -361,6 +383,10 @@ func (ev *Evaluator) Critical() int32 {
 			}
 		}
 	}
+	if nl := ev.net; nl != nil && nl.tree.max() > run {
+		// A rank bound by a link its flows cross.
+		return nl.tree.argmax()
+	}
 	if level >= 0 {
 		// A rank bound by its group's uplinks: on the group's node with
 		// the largest fixed and on-node time of a rank leaving it.
@@ -381,6 +407,11 @@ func (ev *Evaluator) Critical() int32 {
 }
 
 func (ev *Evaluator) touch(n int32) {
+	if ev.net != nil {
+		for _, u := range ev.n.members[n] {
+			ev.net.save(u)
+		}
+	}
 	if ev.tch.stamp[n] != ev.tch.epoch {
 		ev.tch.stamp[n] = ev.tch.epoch
 		ev.tch.touched = append(ev.tch.touched, n)
@@ -421,6 +452,9 @@ func (ev *Evaluator) Swap(i, j int32) {
 	for _, r := range ev.tch.groups {
 		ev.g.top[r.k].set(int(r.g), ev.groupRun(r.k, r.g))
 	}
+	if ev.net != nil {
+		ev.net.reprice(ev.md.Scale[1])
+	}
 }
 
 // exchange is Swap without the nodes' slowest runs: it leaves the
@@ -428,6 +462,9 @@ func (ev *Evaluator) Swap(i, j int32) {
 func (ev *Evaluator) exchange(i, j int32) {
 	t := ev.t
 	ev.tch.epoch++
+	if ev.net != nil {
+		ev.net.begin()
+	}
 	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
 	ev.tch.groups, ev.tch.gbefore = ev.tch.groups[:0], ev.tch.gbefore[:0]
 	for _, u := range [2]int32{i, j} {
@@ -452,6 +489,28 @@ func (ev *Evaluator) exchange(i, j int32) {
 			}
 		}
 	}
+	if nl := ev.net; nl != nil {
+		for _, u := range [2]int32{i, j} {
+			nl.pairMax[u] = ev.largestPair(u)
+			for e := t.Start[u]; e < t.Start[u+1]; e++ {
+				nl.pairMax[t.Adj[e]] = ev.largestPair(t.Adj[e])
+			}
+		}
+	}
+}
+
+// largestPair is rank u's costliest transfer with a rank on another
+// node: on a routed network a rank's transfers to several partners
+// overlap, up to what the links they cross carry (netLoads prices the
+// links).
+func (ev *Evaluator) largestPair(u int32) float64 {
+	t, best := ev.t, 0.0
+	for e := t.Start[u]; e < t.Start[u+1]; e++ {
+		if v := t.Adj[e]; ev.r.node[v] != ev.r.node[u] {
+			best = math.Max(best, ev.md.EdgeCost(ev.place[u], ev.place[v], t, e))
+		}
+	}
+	return best
 }
 
 // Try prices exchanging i and j without keeping it: it exchanges them,
@@ -476,7 +535,13 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 			copy(tc.savedNodeC[x], tc.nodeBefore[x])
 		}
 	}
+	if nl := ev.net; nl != nil {
+		nl.kept = append(nl.kept[:0], nl.saved...)
+	}
 	ev.exchange(i, j)
+	if ev.net != nil {
+		ev.net.restore()
+	}
 	for x, n := range tc.savedNodes {
 		ev.n.tree.set(int(n), tc.saved[x])
 		if gl != nil {
@@ -540,6 +605,9 @@ func (ev *Evaluator) MaxRun() float64 {
 		for k := range gl.top {
 			run = math.Max(run, gl.top[k].max())
 		}
+	}
+	if ev.net != nil {
+		run = math.Max(run, ev.net.tree.max())
 	}
 	return run
 }

@@ -41,6 +41,9 @@ type Model struct {
 	// where from (see AddSwitches).
 	Uplinks      []Uplink
 	SwitchSource string
+	// Routes prices a declared network link by link (nil: none; see
+	// AddRoutes).
+	Routes *Routes
 	// Scale holds the calibration factors of on-node and off-node
 	// communication time.
 	Scale [2]float64

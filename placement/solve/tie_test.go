@@ -49,3 +49,47 @@ func TestTieKeepsCurrent(t *testing.T) {
 		t.Errorf("without a current placement the proposal %v (%s) ties with block %v but is not it", sol.Place, sol.Winner, block)
 	}
 }
+
+// TestWorthItKeepsCurrent: pairs of ranks split across 2 nodes by the
+// current placement, which costs d seconds more than keeping each pair
+// on a node. With computation that makes d 1% of the run the proposal is
+// the current placement (a gain under WorthIt); at 5% it moves.
+func TestWorthItKeepsCurrent(t *testing.T) {
+	var flows []profile.Flow
+	for a := 0; a < 8; a += 2 {
+		flows = append(flows, profile.Flow{Src: a, Dst: a + 1, Messages: 100, Bytes: 1 << 24}, profile.Flow{Src: a + 1, Dst: a, Messages: 100, Bytes: 1 << 24})
+	}
+	tr, err := model.NewTraffic(8, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := model.NewLevelMachine(2, 1, 4, shapes.BenchLevels)
+	slots, err := m.SelectSlots(8, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := model.Pairwise(m)
+	current := []int32{slots[0], slots[4], slots[1], slots[5], slots[2], slots[6], slots[3], slots[7]}
+	runC := model.NewEvaluator(md, tr, nil, slices.Clone(current)).MaxRun()
+	runB := model.NewEvaluator(md, tr, nil, model.Block(slots, 8)).MaxRun()
+	d := runC - runB
+	if d <= 0 {
+		t.Fatalf("premise: the split pairs run %g s, block %g s", runC, runB)
+	}
+	for _, c := range []struct {
+		gain float64
+		keep bool
+	}{{0.01, true}, {0.05, false}} {
+		base := make([]float64, 8)
+		for i := range base {
+			base[i] = d/c.gain - runC
+		}
+		sol, err := Solve(md, tr, base, slots, []Start{{CurrentStart, current}}, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := slices.Equal(sol.Place, current); kept != c.keep {
+			t.Errorf("gain %.0f%%: proposal %v (%s), kept the current placement %v; want kept %v", 100*c.gain, sol.Place, sol.Winner, kept, c.keep)
+		}
+	}
+}

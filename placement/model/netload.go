@@ -1,0 +1,127 @@
+package model
+
+import "math"
+
+// netLoads are the evaluator's per-link and per-rank quantities of a
+// routed network (Model.Routes): each link's bytes, how many of each
+// rank's flows cross each link, and per rank the longest time of a link
+// they cross and its fixed and on-node time. A rank's value, fixed +
+// Scale[1] x its longest link time, bounds its run; an exchange
+// re-routes only the moved ranks' flows, and re-prices the ranks whose
+// flows cross a link whose load changed.
+type netLoads struct {
+	rt    *Routes
+	load  []float64
+	cross []int32 // rank*nl + link: the rank's flows crossing it
+	longT []float64
+	fixed []float64
+	// pairMax is each rank's costliest transfer off its node: its
+	// off-node time before the links (not the sum of its transfers).
+	pairMax []float64
+	tree    maxTree
+	// The links an exchange changed (once each), and the nodes it
+	// re-priced with their values before.
+	lstamp, nstamp []int32
+	epoch          int32
+	dirty          []int32
+	saved          []netSaved
+	kept           []netSaved // Try's copy of saved
+}
+
+// netSaved is a rank's values before an exchange.
+type netSaved struct {
+	n            int32 // the rank
+	longT, fixed float64
+	value        float64
+}
+
+// newNetLoads makes the state of n ranks (nil without routes).
+func newNetLoads(rt *Routes, n int) *netLoads {
+	if rt == nil {
+		return nil
+	}
+	return &netLoads{rt: rt, load: make([]float64, rt.nl), cross: make([]int32, n*rt.nl), longT: make([]float64, n), fixed: make([]float64, n), pairMax: make([]float64, n),
+		tree: newMaxTree(n), lstamp: make([]int32, rt.nl), nstamp: make([]int32, n)}
+}
+
+// flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
+// v on node b; both ranks wait for the links it crosses.
+func (nl *netLoads) flow(u, v, a, b int32, bytes, sign float64) {
+	if bytes <= 0 {
+		return
+	}
+	w, cnt := sign*bytes, int32(sign)
+	ra, rb := int(u)*nl.rt.nl, int(v)*nl.rt.nl
+	for _, l := range nl.rt.path(a, b) {
+		nl.load[l] += w
+		nl.cross[ra+int(l)] += cnt
+		nl.cross[rb+int(l)] += cnt
+		if nl.lstamp[l] != nl.epoch {
+			nl.lstamp[l] = nl.epoch
+			nl.dirty = append(nl.dirty, l)
+		}
+	}
+}
+
+// linkTime is link l's time to carry its load.
+func (nl *netLoads) linkTime(l int) float64 { return math.Max(nl.load[l], 0) * nl.rt.Inv[l] }
+
+// longest is the longest time of a link rank n's flows cross.
+func (nl *netLoads) longest(n int32) float64 {
+	best, row := 0.0, nl.cross[int(n)*nl.rt.nl:int(n+1)*nl.rt.nl]
+	for l, c := range row {
+		if c > 0 {
+			best = math.Max(best, nl.linkTime(l))
+		}
+	}
+	return best
+}
+
+// value is rank n's bound on its run.
+func (nl *netLoads) value(n int32, scale float64) float64 {
+	if nl.longT[n] == 0 {
+		return 0
+	}
+	return nl.fixed[n] + scale*nl.longT[n]
+}
+
+// save records rank n's values once per exchange (before nodeRun
+// changes its fixed time: touch saves a node's ranks first).
+func (nl *netLoads) save(n int32) {
+	if nl.nstamp[n] != nl.epoch {
+		nl.nstamp[n] = nl.epoch
+		nl.saved = append(nl.saved, netSaved{n, nl.longT[n], nl.fixed[n], nl.tree.value(int(n))})
+	}
+}
+
+// begin starts an exchange.
+func (nl *netLoads) begin() {
+	nl.epoch++
+	nl.dirty, nl.saved = nl.dirty[:0], nl.saved[:0]
+}
+
+// reprice recomputes the ranks of the nodes the exchange touched (saved
+// by touch, their fixed times set by nodeRun since) and the ranks whose
+// flows cross a changed link.
+func (nl *netLoads) reprice(scale float64) {
+	k := int32(len(nl.longT))
+	for _, l := range nl.dirty {
+		for n := int32(0); n < k; n++ {
+			if nl.cross[int(n)*nl.rt.nl+int(l)] > 0 {
+				nl.save(n)
+			}
+		}
+	}
+	for _, s := range nl.saved {
+		nl.longT[s.n] = nl.longest(s.n)
+		nl.tree.set(int(s.n), nl.value(s.n, scale))
+	}
+}
+
+// restore puts back the values saved (Try's kept copy).
+func (nl *netLoads) restore() {
+	for _, s := range nl.kept {
+		nl.longT[s.n], nl.fixed[s.n] = s.longT, s.fixed
+		nl.tree.set(int(s.n), s.value)
+	}
+}

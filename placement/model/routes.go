@@ -1,0 +1,194 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// Routes is a declared network as the model prices it: every flow
+// between two nodes is routed over the fabric's links, and a link's
+// load over its capacity bounds every rank whose traffic crosses it, as
+// a node's link does: a rank with traffic off its node waits for
+//
+//	max over the links l its node's flows cross of load(l) x Inv[l]
+//
+// (by node: a rank is bound by the links its node's ranks' flows cross,
+// which for one rank per node, or ranks with the same partners' nodes,
+// is its own). Node links and switch uplinks are the tree case.
+type Routes struct {
+	Fabric *fabric.Fabric
+	// Inv is each link's seconds per byte (0: not limited).
+	Inv []float64
+	// Source says where the capacities came from; Derate is the factor
+	// applied to the declared bandwidths (1: none).
+	Source string
+	Derate float64
+	host   []int32 // machine node -> fabric host
+	k, nl  int
+	// Routes between machine nodes a and b (a*k+b): links[start[i]:start[i+1]].
+	start, links []int32
+}
+
+// maxRouteTable bounds the route table (entries), and maxCrossTable the
+// evaluator's node x link counts: past them the routed model is refused.
+const (
+	maxRouteTable = 64 << 20
+	maxCrossTable = 64 << 20
+)
+
+// AddRoutes prices md's network as the declared fabric f: the machine's
+// hosts must all be in f. Declared bandwidths are derated by what the
+// survey measured between nodes (the median, over node pairs, of the
+// pair's bandwidth over the narrowest declared link of its route, when
+// it is between 0.2 and 1.25); links declared without a bandwidth (a
+// Slurm topology.conf) take the survey's node bandwidth (nodebw.csv)
+// for node links, and are left unlimited above. The node link and
+// switch uplink terms are then the fabric's: the model stops pricing
+// them apart.
+func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth) ([]string, error) {
+	if md.NodeSource == noContention {
+		return []string{"network description: not priced with --no-contention"}, nil
+	}
+	if miss := f.Missing(md.Hosts, 5); len(miss) > 0 {
+		return nil, fmt.Errorf("%s does not describe host(s) %s of the survey; give the description of the machine the survey ran on", f.Source, strings.Join(miss, ", "))
+	}
+	idx := f.HostIndex()
+	rt := &Routes{Fabric: f, host: make([]int32, len(md.Hosts)), k: len(md.Hosts), nl: len(f.Links), Derate: 1}
+	for n, h := range md.Hosts {
+		rt.host[n] = int32(idx[h])
+	}
+	if rt.k*rt.nl > maxCrossTable {
+		return nil, fmt.Errorf("%s: %d nodes x %d links is more than the routed model holds (%d)", f.Source, rt.k, rt.nl, maxCrossTable)
+	}
+	if err := rt.table(); err != nil {
+		return nil, err
+	}
+	notes := rt.capacities(md, rows)
+	md.Routes = rt
+	md.NodeSource = "the network description's links (" + f.Source + ")"
+	md.SwitchSource = md.NodeSource
+	for n := range md.InvInject {
+		md.InvInject[n], md.InvEject[n] = 0, 0
+	}
+	md.Uplinks = nil
+	return notes, nil
+}
+
+// table precomputes the routes between the machine's nodes.
+func (rt *Routes) table() error {
+	rt.start = make([]int32, rt.k*rt.k+1)
+	for a := 0; a < rt.k; a++ {
+		for b := 0; b < rt.k; b++ {
+			if a != b {
+				rt.Fabric.Route(int(rt.host[a]), int(rt.host[b]), func(l int32) { rt.links = append(rt.links, l) })
+			}
+			if len(rt.links) > maxRouteTable {
+				return fmt.Errorf("%s: the routes between %d nodes take more than %d entries", rt.Fabric.Source, rt.k, maxRouteTable)
+			}
+			rt.start[a*rt.k+b+1] = int32(len(rt.links))
+		}
+	}
+	return nil
+}
+
+// path is the route from machine node a to node b.
+func (rt *Routes) path(a, b int32) []int32 {
+	i := int(a)*rt.k + int(b)
+	return rt.links[rt.start[i]:rt.start[i+1]]
+}
+
+// capacities sets Inv from the declared bandwidths, derated by the
+// survey's, and fills undeclared node links from nodebw.csv.
+func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
+	f := rt.Fabric
+	var notes []string
+	var ratios []float64
+	first := make([]int, rt.k)
+	for i := len(md.Slots) - 1; i >= 0; i-- {
+		first[md.Slots[i].Node] = i
+	}
+	for a := 0; a < rt.k && len(ratios) < 4096; a++ {
+		for b := a + 1; b < rt.k && len(ratios) < 4096; b++ {
+			narrow := math.Inf(1)
+			for _, l := range rt.path(int32(a), int32(b)) {
+				if bw := f.Links[l].Bandwidth; bw > 0 {
+					narrow = min(narrow, bw)
+				}
+			}
+			if ib := md.Link(first[a], first[b]).InvBandwidth; ib > 0 && !math.IsInf(narrow, 1) {
+				ratios = append(ratios, 1/ib/narrow)
+			}
+		}
+	}
+	rt.Source = "declared in " + f.Source
+	if len(ratios) > 0 {
+		d := stats.Median(ratios)
+		switch {
+		case d >= 0.2 && d <= 1.25:
+			rt.Derate = d
+			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", 100*d, f.Source))
+		default:
+			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.3g times the narrowest link %s declares on their routes: the description does not match the machine surveyed (its links are priced as declared)", d, f.Source))
+		}
+	}
+	out, in := md.nodeRates(rows)
+	rt.Inv = make([]float64, rt.nl)
+	undeclared := 0
+	for l, link := range f.Links {
+		switch {
+		case link.Bandwidth > 0:
+			rt.Inv[l] = 1 / (link.Bandwidth * rt.Derate)
+		case link.Class == "node":
+			undeclared++
+		}
+	}
+	if undeclared > 0 {
+		filled := rt.nodeLinksFrom(out, in)
+		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes are not priced (declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0]))
+		rt.Source = "node links measured, switches not priced"
+	}
+	return notes
+}
+
+// nodeLinksFrom gives each undeclared node link of the tree (the first
+// link of a node's route up, the last of a route down) the node's rate.
+func (rt *Routes) nodeLinksFrom(out, in []float64) int {
+	filled := 0
+	for a := 0; a < rt.k; a++ {
+		for b := 0; b < rt.k; b++ {
+			p := rt.path(int32(a), int32(b))
+			if a == b || len(p) == 0 {
+				continue
+			}
+			if l := p[0]; rt.Inv[l] == 0 && out[a] > 0 {
+				rt.Inv[l], filled = out[a], filled+1
+			}
+			if l := p[len(p)-1]; rt.Inv[l] == 0 && in[b] > 0 {
+				rt.Inv[l], filled = in[b], filled+1
+			}
+		}
+	}
+	return filled
+}
+
+// nodeRates are each node's seconds per byte out and in: nodebw.csv's,
+// else the pairwise bandwidth between nodes.
+func (md *Model) nodeRates(rows []survey.NodeBandwidth) (out, in []float64) {
+	k := len(md.Hosts)
+	tmp := &Model{Machine: md.Machine, InvInject: make([]float64, k), InvEject: make([]float64, k)}
+	if len(rows) > 0 {
+		tmp.nodeBandwidthFromRows(rows)
+		return tmp.InvInject, tmp.InvEject
+	}
+	ib := md.Levels[md.firstNetLevel()].InvBandwidth
+	out, in = make([]float64, k), make([]float64, k)
+	for n := range out {
+		out[n], in[n] = ib, ib
+	}
+	return out, in
+}

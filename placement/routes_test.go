@@ -1,0 +1,108 @@
+package placement
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
+)
+
+// routedModel is a level machine of nodes x cores (hosts node0, ...)
+// priced over fabric f (its hosts the same names).
+func routedModel(t *testing.T, nodes, cores int, levels [3]model.LinkCost, build func(hosts []string) (*fabric.Fabric, error)) *model.Model {
+	t.Helper()
+	m := model.NewLevelMachine(nodes, 1, cores, levels)
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	f, err := build(m.Hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Source = "test"
+	if _, err := md.AddRoutes(f, nil); err != nil {
+		t.Fatal(err)
+	}
+	return md
+}
+
+// ringLevels: 1 us and 1 GB/s between nodes (a pair alone is priced at
+// its own bandwidth), shared memory on a node.
+var ringLevels = [3]model.LinkCost{model.SameSocket: {Latency: 1e-7, InvBandwidth: 1e-11}, model.SameNode: {Latency: 1e-7, InvBandwidth: 1e-11}, model.Network: {Latency: 1e-6, InvBandwidth: 1e-9}}
+
+// TestRoutedWorkedExample: a ring of 4 nodes (one link of 1 GB/s each
+// way to each neighbour, as SimGrid's 1-D torus), one rank per node.
+// Rank 0 sends 1e6 B to rank 2 (0 -> 1 -> 2) and rank 1 sends 1e6 B to
+// rank 2 (1 -> 2): link 1->2 carries 2e6 B, 2 ms, which bounds ranks 0,
+// 1 and 2; rank 3 is silent. Moved so that the two flows share no link
+// (rank 1 on node 3: 3 -> 2 is its own link), every rank takes its own
+// pair's 1 ms (plus latency), rank 2 too: its two transfers arrive over
+// two links at once. The node's links are the fabric's, no longer one
+// pair's bandwidth, and a rank's transfers overlap up to what they carry.
+func TestRoutedWorkedExample(t *testing.T) {
+	md := routedModel(t, 4, 1, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4}, 1e9, 1e-6, false) })
+	tr := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 1}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 1}}, 4)
+	p := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
+	// Ranks 0, 1 and 2: the pair's 1 us + 1 ms, raised to link 1->2's
+	// 2 ms.
+	for r, want := range []float64{2e-3, 2e-3, 2e-3, 0} {
+		if !near(p.PerRank[r], want) {
+			t.Errorf("ring, flows sharing 1->2: rank %d %.6g s, want %.6g", r, p.PerRank[r], want)
+		}
+	}
+	q := model.Predict("apart", md, tr, []int32{0, 3, 2, 1}, nil)
+	// Rank 2 receives 1e6 B from each side at once.
+	for r, want := range []float64{1e-6 + 1e-3, 1e-6 + 1e-3, 1e-6 + 1e-3, 0} {
+		if !near(q.PerRank[r], want) {
+			t.Errorf("ring, flows apart: rank %d %.6g s, want %.6g", r, q.PerRank[r], want)
+		}
+	}
+}
+
+// TestRoutedSwapsMatchScratch: on a routed 4 x 4 torus and a dragonfly,
+// tried and kept exchanges leave the incremental evaluator where a fresh
+// one is, its critical rank the slowest, and some ranks bound by a link.
+func TestRoutedSwapsMatchScratch(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		nodes int
+		build func(h []string) (*fabric.Fabric, error)
+	}{
+		{"torus 4x4", 16, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) }},
+		{"dragonfly 2x2x2x2", 16, func(h []string) (*fabric.Fabric, error) {
+			return fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			md := routedModel(t, c.nodes, 2, ringLevels, c.build)
+			flows, n := shapes.RandomSparse(32, 4, 11)
+			for i := range flows {
+				flows[i].Bytes *= 100
+			}
+			base := make([]float64, n)
+			for i := range base {
+				base[i] = float64(i%4) * 1e-4
+			}
+			if swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
+				t.Errorf("no rank is bound by a link: the test does not exercise them")
+			}
+		})
+	}
+}
+
+// TestRoutedMissingHost: a description that lacks a surveyed host is an
+// error naming it.
+func TestRoutedMissingHost(t *testing.T) {
+	m := model.NewLevelMachine(4, 1, 1, ringLevels)
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	f, err := fabric.NewTorus([]string{"node0", "node1", "node2", "other"}, []int{4}, 1e9, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Source = "ring.txt"
+	_, err = md.AddRoutes(f, nil)
+	if err == nil || !strings.Contains(err.Error(), "node3") {
+		t.Errorf("error %v, want one naming node3", err)
+	}
+}
