@@ -36,6 +36,9 @@ type Options struct {
 	// topology.conf, or latmap's plain torus/dragonfly description):
 	// flows are routed over its links and priced link by link.
 	Topology string
+	// WhatIf are network changes to predict the run on
+	// ("[CLASS:]bw=F[,lat=F]", see docs/place.md).
+	WhatIf []string
 	// Current is a placement file (any format latmap writes) scored as the
 	// current placement, instead of where the profile's ranks ran.
 	Current string
@@ -144,6 +147,10 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	}
 	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
 	predict(a, in, slots, usable, sol.Place)
+	a.Network = networkInfo(in.md)
+	if err := predictWhatIfs(a, opt, in, slots); err != nil {
+		return nil, nil, err
+	}
 	if err := judgeOnReruns(a, in.reruns, opt.Reruns); err != nil {
 		return nil, nil, err
 	}
@@ -270,4 +277,15 @@ func writeLaunchFile(a *placefile.Advice, opt Options, m *model.Machine, place [
 	a.Output, a.Format, a.Launch = opt.Output, opt.Format, lf.Launch
 	a.Warnings = append(a.Warnings, lf.Warnings...)
 	return nil
+}
+
+// networkInfo describes the declared network the model routes over (nil
+// without one).
+func networkInfo(md *model.Model) *placefile.Network {
+	rt := md.Routes
+	if rt == nil {
+		return nil
+	}
+	f := rt.Fabric
+	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Links: len(f.Links), Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
 }

@@ -586,3 +586,31 @@ func scaleFlows(flows []profile.Flow, bytes float64) []profile.Flow {
 	}
 	return out
 }
+
+// TestSimWhatIfUplinksHalved: latmap place --what-if up-1:bw=0.5 on the
+// simulated 2:1 fat tree (survey and network of that tree) predicts
+// each application's run on the same tree with half its leaf uplinks;
+// a simulation of that 4:1 tree (fattree-16x4-4to1.xml) is the truth:
+// block's predicted run within 0.8-1.25 of the simulated one, and the
+// placement made for the 4:1 tree never simulated slower than block
+// there.
+func TestSimWhatIfUplinksHalved(t *testing.T) {
+	c := fatTree16x4(t)
+	c.topology = c.platform
+	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+	half := sim16x4(t, "fattree-16x4-4to1.xml")
+	apps := append(simRealApps(t)[3:], simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+	for _, app := range apps {
+		mx := replayMatrix(t, app.flows, 10)
+		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology, WhatIf: []string{"up-1:bw=0.5"}})
+		if len(a.WhatIf) != 1 || a.WhatIf[0].LinksChanged != 8 {
+			t.Fatalf("%s: what-if %+v, want one change of the 4 leaves' 8 uplink directions", app.name, a.WhatIf)
+		}
+		w := a.WhatIf[0]
+		simBlock := half.replay(t, mx, 10, half.block(64))
+		if r := w.Today.Run / simBlock; r < 0.8 || r > 1.25 {
+			t.Errorf("%s: block on the halved uplinks predicted %.4f s, simulated on the 4:1 tree %.4f s (%.2fx)", app.name, w.Today.Run, simBlock, r)
+		}
+		t.Logf("%s: block now %.4f s; uplinks halved: predicted %.4f s, simulated %.4f s; placement for it predicted %.4f s", app.name, w.TodayNowS, w.Today.Run, simBlock, w.Proposal.Run)
+	}
+}

@@ -37,7 +37,37 @@ type Advice struct {
 	VerdictKind string `json:"verdict_kind"`
 	Proposal
 	Written
+	// Network describes the declared network the model routed over
+	// (--topology), WhatIf the run predicted on changed networks
+	// (--what-if).
+	Network  *Network `json:"network,omitempty"`
+	WhatIf   []WhatIf `json:"what_if,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Network is the declared network (latmap place --topology): where it
+// was read, its kind and shape, its link classes, the share of the
+// declared bandwidths the survey measured (derate, 1: none) and where
+// the capacities came from.
+type Network struct {
+	Source   string   `json:"source"`
+	Kind     string   `json:"kind"`
+	Shape    string   `json:"shape"`
+	Links    int      `json:"links"`
+	Classes  []string `json:"link_classes"`
+	Derate   float64  `json:"derate"`
+	Capacity string   `json:"capacity_source"`
+}
+
+// WhatIf is the run predicted on a changed network (latmap place
+// --what-if CHANGE): what runs today and a placement made for the
+// changed network, beside what runs today on the network as it is.
+type WhatIf struct {
+	Change       string     `json:"change"`
+	LinksChanged int        `json:"links_changed"`
+	TodayNowS    float64    `json:"today_now_s"`
+	Today        Prediction `json:"today"`
+	Proposal     Prediction `json:"proposal"`
 }
 
 // Inputs name what latmap place read.

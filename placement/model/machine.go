@@ -117,6 +117,16 @@ type Machine struct {
 	dense *denseCost
 	// nodes prices a sparse survey's pairs node pair by node pair.
 	nodes *nodeCost
+	// netLatency scales the latency between nodes (0: 1; a what-if).
+	netLatency float64
+}
+
+// netLatencyScale is the factor on the latency between nodes.
+func (m *Machine) netLatencyScale() float64 {
+	if m.netLatency == 0 {
+		return 1
+	}
+	return m.netLatency
 }
 
 type denseCost struct {
@@ -243,7 +253,7 @@ func (m *Machine) EdgeCost(a, b int32, t *Traffic, e int32) float64 {
 	if m.Slots[a].Node == m.Slots[b].Node {
 		return m.PairCost(a, b, t.Msgs[e], t.Bytes[e])
 	}
-	return m.PairCost(a, b, t.BusyMsgs[e], t.BusyBytes[e])
+	return m.PairCost(a, b, t.BusyMsgs[e]*m.netLatencyScale(), t.BusyBytes[e])
 }
 
 // SurveyCostOptions set how a survey becomes link costs.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -191,4 +192,39 @@ func (md *Model) nodeRates(rows []survey.NodeBandwidth) (out, in []float64) {
 		out[n], in[n] = ib, ib
 	}
 	return out, in
+}
+
+// WithLinks is md with the bandwidth of the declared network's links of
+// class (every class: "all") multiplied by bw (a what-if: 0.5 halves
+// them), and the latency between nodes multiplied by lat; md itself is
+// unchanged. It returns how many links changed (0 with lat only).
+func (md *Model) WithLinks(class string, bw, lat float64) (*Model, int, error) {
+	if !(bw > 0) || !(lat > 0) || math.IsInf(bw, 0) || math.IsInf(lat, 0) {
+		return nil, 0, fmt.Errorf("a what-if factor must be positive and finite (bw=%g, lat=%g)", bw, lat)
+	}
+	c := *md
+	m := *md.Machine
+	m.netLatency = lat * md.netLatencyScale()
+	c.Machine = &m
+	if bw == 1 {
+		return &c, 0, nil
+	}
+	rt := md.Routes
+	if rt == nil {
+		return nil, 0, fmt.Errorf("a link class's bandwidth can change only on a declared network: give --topology FILE")
+	}
+	r := *rt
+	r.Inv = slices.Clone(rt.Inv)
+	changed := 0
+	for l, link := range rt.Fabric.Links {
+		if class == "all" || link.Class == class {
+			r.Inv[l] /= bw
+			changed++
+		}
+	}
+	if changed == 0 {
+		return nil, 0, fmt.Errorf("the network %s has no link of class %q (its classes: %s)", rt.Fabric.Source, class, strings.Join(rt.Fabric.Classes(), ", "))
+	}
+	c.Routes = &r
+	return &c, changed, nil
 }

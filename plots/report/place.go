@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/latmap/latmap/internal/text"
@@ -91,6 +92,7 @@ func WritePlace(w io.Writer, a *placefile.Advice) {
 	if c := a.Calibration; c != nil {
 		writeModelCheck(w, c)
 	}
+	writeNetwork(w, a)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, a.Verdict)
 	for _, x := range a.Warnings {
@@ -173,4 +175,39 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 		fmt.Fprintf(w, "\n  reruns: latmap verify (%s) measured that placement's application at %.4g s (median of %d runs): predicted %.4g s, off by %s (out of sample)", r.Dir, r.MeasuredS, r.Runs, c.PredictedS, text.Percent(r.Error))
 	}
 	fmt.Fprintln(w)
+}
+
+// writeNetwork prints the declared network and the what-if predictions.
+func writeNetwork(w io.Writer, a *placefile.Advice) {
+	if n := a.Network; n != nil {
+		fmt.Fprintf(w, "network: %s from %s, %d links (classes %s), priced as %s", n.Shape, n.Source, n.Links, strings.Join(n.Classes, ", "), n.Capacity)
+		if n.Derate != 1 {
+			fmt.Fprintf(w, " at %.0f%% of the declared bandwidth (what the survey measured)", 100*n.Derate)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, x := range a.WhatIf {
+		fmt.Fprintf(w, "what if %s (%s): %s predicted %.4g s (%s than %.4g s now); a placement made for that network %.4g s (%s faster than %s there)\n",
+			x.Change, text.Count(x.LinksChanged, "link"), x.Today.Name, x.Today.Run, changeWord(x.Today.Run, x.TodayNowS), x.TodayNowS,
+			x.Proposal.Run, text.Percent(gainOver(x.Today.Run, x.Proposal.Run)), x.Today.Name)
+	}
+}
+
+// changeWord says how much slower or faster run is than ref.
+func changeWord(run, ref float64) string {
+	if ref <= 0 {
+		return "no change"
+	}
+	if run >= ref {
+		return text.Percent(run/ref-1) + " slower"
+	}
+	return text.Percent(1-run/ref) + " faster"
+}
+
+// gainOver is the fraction of ref that run saves.
+func gainOver(ref, run float64) float64 {
+	if ref <= 0 {
+		return 0
+	}
+	return (ref - run) / ref
 }
