@@ -1,15 +1,17 @@
 package interpose_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
 )
 
-// TestTokenPairingRecovers drives the --slt token pairing of latmap.c
+// TestTokenPairingRecovers drives the --slt token pairing of tokens.c
 // (tokens numbered by their length) through a fixed story: a wildcard
 // receive takes another sender's token, the next receives from that sender
 // each take the following token (the stream is shifted by one), and then a
@@ -24,10 +26,11 @@ func TestTokenPairingRecovers(t *testing.T) {
 	testutil.RequireMPI(t)
 	cdir := filepath.Join(testutil.RepoRoot(t), "interpose", "c")
 	bin := filepath.Join(t.TempDir(), "driver")
-	srcs := []string{"tokens_test_driver.c", "collmatrix.c", "comms.c", "cpufacts.c", "sites.c", "wrappers.gen.c"}
 	args := []string{"-O1", "-w", "-I", cdir, "-o", bin}
-	for _, s := range srcs {
-		args = append(args, filepath.Join(cdir, s))
+	for _, s := range append([]string{"tokens_test_driver.c"}, librarySources(t, cdir)...) {
+		if s != "fortran.gen.c" { // the Fortran bindings need the MPI's Fortran library
+			args = append(args, filepath.Join(cdir, s))
+		}
 	}
 	if out, err := exec.Command("mpicc", args...).CombinedOutput(); err != nil {
 		t.Fatalf("building the driver: %v\n%s", err, out)
@@ -50,4 +53,20 @@ func TestTokenPairingRecovers(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("pairing story:\n got %q\nwant %q", got, want)
 	}
+}
+
+var makeSrcs = regexp.MustCompile(`(?m)^SRCS\s*:=((?:.*\\\n)*.*)$`)
+
+// librarySources are the C files interpose/c/Makefile builds the library
+// from (its SRCS).
+func librarySources(t *testing.T, cdir string) []string {
+	mk, err := os.ReadFile(filepath.Join(cdir, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := makeSrcs.FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("interpose/c/Makefile has no SRCS")
+	}
+	return strings.Fields(strings.ReplaceAll(string(m[1]), "\\\n", " "))
 }

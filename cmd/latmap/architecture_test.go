@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -112,6 +115,7 @@ const (
 	maxFuncLines   = 80
 	maxStructField = 15
 	maxPkgLines    = 3000
+	maxCFileLines  = 800
 )
 
 // sizeExempt are the structs allowed more fields: option structs, and
@@ -166,6 +170,7 @@ func TestSizes(t *testing.T) {
 	if len(pkgLines) < 20 {
 		t.Fatalf("only %d packages seen", len(pkgLines))
 	}
+	t.Run("C", func(t *testing.T) { checkCSizes(t, root) })
 }
 
 // checkSizes reports the functions and structs of one file over the limits.
@@ -194,4 +199,233 @@ func checkSizes(t *testing.T, fset *token.FileSet, f *ast.File, rel string) {
 		}
 		return true
 	})
+}
+
+// cDirs hold latmap's own C (the interposer, the survey's ping-pong, the
+// test programs); generated files (*.gen.c, *.gen.h) are exempt.
+var cDirs = []string{"interpose", "bench", "testdata"}
+
+// cFuncExempt are the test programs' functions allowed over maxFuncLines,
+// each one story told in order; they may not grow past the lines given.
+var cFuncExempt = map[string]int{
+	"testdata/mpi/overhead.c:main":   97,
+	"testdata/mpi/wild.c:main":       144,
+	"testdata/sim/simsurvey.c:pairs": 94,
+}
+
+// checkCSizes holds latmap's C to the same limits: no file over
+// maxCFileLines lines, no function over maxFuncLines lines (but the exempt
+// ones), and no circle of calls between the .c files of one directory (a
+// file calls another when it calls a function the other defines and does
+// not make static).
+func checkCSizes(t *testing.T, root string) {
+	files := map[string]map[string]cSource{} // directory -> file -> scan
+	for _, d := range cDirs {
+		err := filepath.Walk(filepath.Join(root, d), func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			if (!strings.HasSuffix(p, ".c") && !strings.HasSuffix(p, ".h")) || strings.Contains(filepath.Base(p), ".gen.") {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			src := scanC(string(b))
+			if src.lines > maxCFileLines {
+				t.Errorf("%s has %d lines (limit %d): split it by concept", rel, src.lines, maxCFileLines)
+			}
+			for _, f := range src.funcs {
+				limit := max(maxFuncLines, cFuncExempt[filepath.ToSlash(rel)+":"+f.name])
+				if n := f.end - f.start + 1; n > limit {
+					t.Errorf("%s:%d: function %s has %d lines (limit %d)", rel, f.start, f.name, n, limit)
+				}
+			}
+			if strings.HasSuffix(p, ".c") {
+				dir := filepath.Dir(rel)
+				if files[dir] == nil {
+					files[dir] = map[string]cSource{}
+				}
+				files[dir][filepath.Base(rel)] = src
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files[filepath.Join("interpose", "c")]) < 5 {
+		t.Fatalf("only %d C files seen in interpose/c", len(files[filepath.Join("interpose", "c")]))
+	}
+	for dir, srcs := range files {
+		for _, c := range cCircles(srcs) {
+			t.Errorf("%s: these files call each other in a circle (%s): move what they share into a unit of its own", dir, c)
+		}
+	}
+}
+
+// cFunc is a function defined in a C file: its lines (header to closing
+// brace) and whether it is static.
+type cFunc struct {
+	name       string
+	start, end int
+	static     bool
+}
+
+// cSource is what checkCSizes knows of a C file.
+type cSource struct {
+	lines int
+	funcs []cFunc
+	calls map[string]bool // identifiers called (followed by a parenthesis)
+}
+
+var (
+	cNoise     = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'`)
+	cLastIdent = regexp.MustCompile(`([A-Za-z_]\w*)\s*$`)
+	cCall      = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(`)
+	cAttr      = regexp.MustCompile(`__attribute__\s*\(\(.*?\)\)`)
+	cStatic    = regexp.MustCompile(`^(?:\w+\s+)*?static\b`)
+	cKeywrd    = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true,
+		"defined": true, "_Generic": true, "__attribute__": true, "__typeof__": true, "typeof": true, "do": true}
+)
+
+// scanC finds the functions of C source text: a body opens at a line that
+// starts at column 0 and is "{" (its header on the lines above) or a header
+// ending in "{", and closes at the next line starting with "}". Comments,
+// strings and character constants are blanked first.
+func scanC(text string) cSource {
+	clean := cNoise.ReplaceAllStringFunc(text, func(m string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '\n' {
+				return r
+			}
+			return ' '
+		}, m)
+	})
+	lines := strings.Split(strings.TrimSuffix(clean, "\n"), "\n")
+	src := cSource{lines: len(lines), calls: map[string]bool{}}
+	header := -1 // first line of the declaration being read
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t")
+		col0 := l != "" && l[0] != ' ' && l[0] != '\t'
+		switch {
+		case l == "" || l[0] == '#': // a blank or preprocessor line ends a declaration
+			header = -1
+		case l == "{" && header >= 0, col0 && strings.HasSuffix(l, "{") && strings.Contains(l, ")"):
+			if l != "{" {
+				header = i
+			}
+			h := cAttr.ReplaceAllString(strings.Join(lines[header:i+1], " "), "")
+			end := i
+			for end < len(lines) && !strings.HasPrefix(lines[end], "}") {
+				end++
+			}
+			if name := cFuncName(h); name != "" && !strings.HasPrefix(h, "typedef") && !strings.Contains(h, "=") {
+				src.funcs = append(src.funcs, cFunc{name, header + 1, end + 1, cStatic.MatchString(strings.TrimSpace(h))})
+				i = end
+			}
+			header = -1
+		case strings.HasSuffix(l, ";") || l[0] == '}': // a declaration or a struct ended
+			header = -1
+		case col0 && header < 0: // a declaration starts
+			header = i
+		}
+	}
+	for _, m := range cCall.FindAllStringSubmatch(clean, -1) {
+		if !cKeywrd[m[1]] {
+			src.calls[m[1]] = true
+		}
+	}
+	return src
+}
+
+// cFuncName is the name a function header declares: the identifier before
+// its first parenthesis.
+func cFuncName(h string) string {
+	k := strings.Index(h, "(")
+	if k < 0 {
+		return ""
+	}
+	f := cLastIdent.FindStringSubmatch(h[:k])
+	if f == nil || cKeywrd[f[1]] {
+		return ""
+	}
+	return f[1]
+}
+
+// cCircles lists the circles of calls between the files of one directory,
+// one line per set of files that reach each other, with an example call
+// for each arrow.
+func cCircles(srcs map[string]cSource) []string {
+	owner := map[string]string{} // non-static function -> file defining it
+	for name, s := range srcs {
+		for _, f := range s.funcs {
+			if !f.static {
+				owner[f.name] = name
+			}
+		}
+	}
+	calls := map[string]map[string]string{} // file -> file -> a function called
+	for name, s := range srcs {
+		own := map[string]bool{}
+		for _, f := range s.funcs {
+			own[f.name] = true
+		}
+		for id := range s.calls {
+			if o, ok := owner[id]; ok && o != name && !own[id] {
+				if calls[name] == nil {
+					calls[name] = map[string]string{}
+				}
+				if old, ok := calls[name][o]; !ok || id < old {
+					calls[name][o] = id
+				}
+			}
+		}
+	}
+	reach := func(from string) map[string]bool {
+		seen := map[string]bool{}
+		stack := []string{from}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for to := range calls[f] {
+				if !seen[to] {
+					seen[to] = true
+					stack = append(stack, to)
+				}
+			}
+		}
+		return seen
+	}
+	reaches := map[string]map[string]bool{}
+	for name := range srcs {
+		reaches[name] = reach(name)
+	}
+	var out []string
+	done := map[string]bool{}
+	names := make([]string, 0, len(srcs))
+	for name := range srcs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, a := range names {
+		if done[a] || !reaches[a][a] {
+			continue
+		}
+		var arrows []string
+		for _, b := range names {
+			if reaches[a][b] && reaches[b][a] {
+				done[b] = true
+				for _, c := range names {
+					if id, ok := calls[b][c]; ok && reaches[c][a] {
+						arrows = append(arrows, fmt.Sprintf("%s -> %s (%s)", b, c, id))
+					}
+				}
+			}
+		}
+		out = append(out, strings.Join(arrows, ", "))
+	}
+	return out
 }

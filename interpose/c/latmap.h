@@ -1,7 +1,11 @@
 /*
  * latmap.h: state and inline hooks of latmap's PMPI interposition library.
  * The wrappers themselves are generated (wrappers.gen.c); the hooks they
- * call live here (the hot, inline ones) and in latmap.c.
+ * call live here (the hot, inline ones) and in one .c file per concern,
+ * named at each declaration below. Those files' own interfaces to each
+ * other are in their headers (util.h, commtab.h, requests.h, tokens.h,
+ * account.h, waits.h, window.h, clock.h, output.h); they call each other
+ * in one direction only (docs/architecture.md lists the files).
  */
 #ifndef LATMAP_H
 #define LATMAP_H
@@ -16,6 +20,9 @@
 #endif
 
 #include "fnids.gen.h"
+
+/* Functions that only the library's own files call: not exported. */
+#define LM_HIDDEN __attribute__((visibility("hidden")))
 
 /* Message-size bins: [0,128), [128,256), ..., [32768,65536), [65536,inf). */
 #define LM_NBIN 11
@@ -53,8 +60,22 @@ struct lm_comm {
 	int nchild;      /* communicators created from it so far */
 };
 
+/* Things met that cannot be measured exactly (lm.warn, reported in
+ * library.json). */
+enum {
+	LM_W_THREAD_MULTIPLE = 1,
+	LM_W_NO_SHADOW = 2,
+	LM_W_SENDRECV_REPLACE = 4,
+	LM_W_UNTRANSLATABLE = 8,
+	LM_W_DISABLED_WINDOW = 16,
+	LM_W_COLL_INTER = 32,
+	LM_W_SITES_THREADS = 64,
+	LM_W_COMM_GROUPS = 128,
+};
+
+/* The state every part shares (state.c). */
 struct lm_state {
-	int on;      /* accounting: initialised, window open, Pcontrol on */
+	int on;      /* accounting: initialised, window open, Pcontrol on (window.c) */
 	int enabled; /* LATMAP_PROFILE_DIR set and MPI initialised */
 	int slt, collwait;
 	int collmat;  /* --collectives-in-matrix: collectives add to collto */
@@ -66,6 +87,7 @@ struct lm_state {
 	void *f08_caller;
 	int cm_inter; /* a collective on an intercommunicator was left out */
 	int cg_over;  /* more communicator groups than comms.c keeps */
+	int warn;     /* LM_W_* met on this rank */
 	int use_tsc;
 	int mt; /* MPI_THREAD_MULTIPLE granted: shared state behind lm_mu */
 	int wrank, wsize;
@@ -135,6 +157,7 @@ static inline int lm_bin_of(int64_t b)
 	return k >= LM_NBIN ? LM_NBIN - 1 : k;
 }
 
+/* The per-peer hashes (pairs.c) and the communicator table (commtab.c). */
 void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late);
 struct lm_comm *lm_comm_get(MPI_Comm comm);
 
@@ -219,7 +242,6 @@ struct lm_snap {
 	struct lm_site *site;
 	struct lm_fnstat before;
 };
-#define LM_HIDDEN __attribute__((visibility("hidden")))
 void lm_sites_setup(void) LM_HIDDEN;
 void lm_site_enter(struct lm_snap *sn, int id, void *ra, MPI_Comm comm) LM_HIDDEN;
 void lm_site_exit(struct lm_snap *sn) LM_HIDDEN;
@@ -234,7 +256,8 @@ void lm_site_exit(struct lm_snap *sn) LM_HIDDEN;
 			lm_site_exit(&lm_snap);       \
 	} while (0)
 
-/* Output rows (latmap.c). */
+/* Output rows: bprintf (util.c) appends to a buffer that output.c's
+ * gather writes; comms.c and sites.c write their own files through it. */
 struct buf {
 	char *p;
 	size_t n, cap;
@@ -243,12 +266,16 @@ void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 
 int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *));
 int lm_write_comms(double tk, int (*gather)(struct buf *, const char *, const char *));
 
-/* Hooks in latmap.c. */
+/* Start-up and shut-down (init.c). */
 int lm_Init(int id, int *argc, char ***argv);
 int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided);
 int lm_Finalize(int id);
+/* The observation window and the hook before a collective (window.c). */
 int lm_pcontrol(int level);
+uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0);
+/* --slt's tokens (tokens.c). */
 void lm_token_send(MPI_Comm comm, int dest, int tag);
+/* Receives, sendrecv and matched probes (p2p.c). */
 int lm_recv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Status *status);
 int lm_irecv(int id, uint64_t t0, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request *request);
 int lm_sendrecv(int id, uint64_t t0, const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -257,6 +284,7 @@ int lm_sendrecv_replace(int id, uint64_t t0, void *buf, int count, MPI_Datatype 
 			int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 int lm_Mprobe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 int lm_Improbe(int id, uint64_t t0, int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+/* The Wait and Test families (waits.c). */
 int lm_Wait(int id, uint64_t t0, MPI_Request *request, MPI_Status *status);
 int lm_Waitall(int id, uint64_t t0, int count, MPI_Request reqs[], MPI_Status *statuses);
 int lm_Waitany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, MPI_Status *status);
@@ -265,30 +293,34 @@ int lm_Test(int id, uint64_t t0, MPI_Request *request, int *flag, MPI_Status *st
 int lm_Testall(int id, uint64_t t0, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]);
 int lm_Testany(int id, uint64_t t0, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status);
 int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]);
+/* Persistent requests (persist.c). */
 void lm_psend_init(int id, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request req);
 void lm_precv_init(int id, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request req);
 int lm_Start(int id, uint64_t t0, MPI_Request *request);
 int lm_Startall(int id, uint64_t t0, int count, MPI_Request reqs[]);
 int lm_Request_free(int id, uint64_t t0, MPI_Request *request);
-uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0);
-void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv);
+/* Communicators created and freed (commtab.c). */
 void lm_comm_new(MPI_Comm comm, MPI_Comm parent, int fid);
 int lm_Comm_set_name(int id, uint64_t t0, MPI_Comm comm, const char *comm_name);
 void lm_comm_free(MPI_Comm comm);
+/* A freed datatype leaves the size cache (state.c). */
 void lm_type_forget(MPI_Datatype dt);
 
-/* Byte-expression helpers of the generated collective wrappers. */
+/* Collectives: the accounting after the call and the byte-expression
+ * helpers of the generated wrappers (collectives.c). */
+void lm_coll(int id, uint64_t t0, uint64_t t1, uint64_t sync, int64_t sent, int64_t recv);
 int64_t lm_sum(const int *counts, MPI_Comm comm);
 int64_t lm_sumw(const int *counts, const MPI_Datatype *types, MPI_Comm comm);
 int lm_mine(const int *counts, MPI_Comm comm);
 int64_t lm_sum_c(const MPI_Count *counts, MPI_Comm comm);
 int64_t lm_sumw_c(const MPI_Count *counts, const MPI_Datatype *types, MPI_Comm comm);
 MPI_Count lm_mine_c(const MPI_Count *counts, MPI_Comm comm);
+int lm_is_root(int root, MPI_Comm comm);
+int lm_degree(MPI_Comm comm, int in);
+/* The MPI-4 large-count (_c) point-to-point calls (largecount.c). */
 void lm_recv_done(int id, uint64_t t0, MPI_Comm comm, MPI_Status *status);
 void lm_irecv_track(int id, MPI_Comm comm, int source, int tag, MPI_Request r);
 void lm_sendrecv_done(int id, uint64_t t0, MPI_Count sendcount, MPI_Datatype sendtype, int dest, MPI_Comm comm, MPI_Status *status);
-int lm_is_root(int root, MPI_Comm comm);
-int lm_degree(MPI_Comm comm, int in);
 #define TS(t) lm_tsize(t)
 #define CS(c) ((int64_t)lm_comm_get(c)->size)
 #define ROOT(r, c) lm_is_root((r), (c))

@@ -1,16 +1,20 @@
-/* tokens_test_driver.c: drives the --slt token pairing of latmap.c
- * (pair_token) through a fixed story and prints one line per receive,
+/* tokens_test_driver.c: drives the --slt token pairing of tokens.c
+ * (lm_pair_token) through a fixed story and prints one line per receive,
  * "RESULT LATE_ORIGIN MISMATCHES RESYNCED", for interpose/tokens_test.go.
- * Built with the MPI compiler wrapper together with latmap.c (included
- * here, so its static functions are reachable) and the other sources of
- * the library; it needs no MPI run. */
-#include "latmap.c"
+ * Built with the MPI compiler wrapper together with the library's C
+ * sources (the Makefile's SRCS but the Fortran bindings); it needs no MPI
+ * run. */
+#include <stdio.h>
+
+#include "tokens.h"
 
 static void step(struct lm_comm *c, int src, int tag, int taken, int toksrc, int tokmod, uint64_t tokat)
 {
 	uint64_t own = 0;
-	int r = pair_token(c, src, tag, taken, toksrc, tag, tokmod, tokat, &own);
-	printf("%d %llu %lld %lld\n", r, (unsigned long long)own, g.mismatch, resynced);
+	long long mismatch, resynced;
+	int r = lm_pair_token(c, src, tag, taken, toksrc, tag, tokmod, tokat, &own);
+	lm_token_counts(&mismatch, &resynced);
+	printf("%d %llu %lld %lld\n", r, (unsigned long long)own, mismatch, resynced);
 }
 
 int main(void)

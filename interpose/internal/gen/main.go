@@ -6,8 +6,8 @@
 //	go generate ./interpose
 //
 // Each wrapper reads the clock, calls the PMPI function or a hand-written
-// hook of interpose/c/latmap.c chosen by the function's kind, and accounts
-// the call. The table is the single place that says what is wrapped.
+// hook of interpose/c (declared in latmap.h) chosen by the function's
+// kind, and accounts the call. The table is the single place that says what is wrapped.
 package main
 
 import (
@@ -75,7 +75,7 @@ func has(names []string, n string) bool {
 	return false
 }
 
-// Function flags shared with latmap.c (lm_fn_flags).
+// Function flags shared with the C hooks (lm_fn_flags).
 const (
 	flagUnmeasured = 1 // its traffic is timed but not in bytes or the matrix
 	flagCollective = 2
@@ -156,7 +156,7 @@ func generate() (map[string][]byte, error) {
 	return map[string][]byte{wrappersFile: w.Bytes(), idsFile: ids.Bytes(), goFile: src, fortranFile: fb}, nil
 }
 
-// wrapper writes one wrapper function: the calls latmap.c handles whole
+// wrapper writes one wrapper function: the calls the C hooks handle whole
 // (MPI_Pcontrol, MPI_Init*, MPI_Finalize) hand over to their hook; every
 // other wrapper reads the clock, then writes its kind's body (wrapBody).
 func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
@@ -261,7 +261,7 @@ func (c wrapCall) body(w, hooks *bytes.Buffer) error {
 	return nil
 }
 
-// hooked writes the call of the latmap.c hook that makes the PMPI call
+// hooked writes the call of the C hook that makes the PMPI call
 // itself (receives, Sendrecv, completions, kHook's lm_<name>), with the
 // id, t0 and the wrapper's arguments.
 func (c wrapCall) hooked(w *bytes.Buffer) {
@@ -336,7 +336,7 @@ func (c wrapCall) collective(w, hooks *bytes.Buffer) error {
 	return nil
 }
 
-// handle writes the calls that create or free a handle latmap.c keeps
+// handle writes the calls that create or free a handle the C hooks keep
 // track of: a new communicator in *Out, a freed one (forgotten before the
 // call), a freed datatype's cached size.
 func (c wrapCall) handle(w *bytes.Buffer) error {

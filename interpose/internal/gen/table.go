@@ -1,6 +1,6 @@
 package main
 
-// kind says which hand-written hooks of interpose/c/latmap.c a wrapper calls.
+// kind says which hand-written hooks of interpose/c (latmap.h) a wrapper calls.
 type kind int
 
 const (
@@ -45,7 +45,8 @@ type proto struct {
 	MPI4 bool
 }
 
-// Helpers used in the byte expressions (defined in latmap.c):
+// Helpers used in the byte expressions (macros of latmap.h over functions
+// of collectives.c):
 // TS(type) datatype size, CS(comm) communicator size (remote size of an
 // intercommunicator), ROOT(root, comm) 1 when this rank is the root,
 // SUM(counts, comm) sum of an int array of CS(comm) entries, MINE(counts,
