@@ -507,6 +507,11 @@ func BenchmarkSimFatTree(b *testing.B) {
 			fmt.Printf("\nsurvey inside the simulation: 64 ranks, all pairs, sizes %v, %.1f s\n", sizes, time.Since(t0).Seconds())
 			simTable(b, c, sv, apps)
 		}
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		c.topology = c.platform
+		fmt.Printf("\nthe same (sizes 64 B and 1 MiB), the network declared (--topology %s)\n", filepath.Base(c.platform))
+		simTable(b, c, sv, apps)
+		c.topology = ""
 	}
 }
 
