@@ -186,6 +186,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("SwitchName=s0 Nodes=n[0-3]\nSwitchName=r Switches=s0\n"))
 	f.Add([]byte("torus 2x2 bw=1Gbps lat=1us\na 0 0\n"))
+	f.Add([]byte(slurmYAML))
 	f.Add([]byte("dragonfly groups=2,1 chassis=1,1 routers=2,1 nodes=1 bw=1Gbps lat=1us\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fab, err := Parse(b)
@@ -202,4 +203,61 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// slurmYAML is topology.yaml as Slurm's topology.yaml(5) documents it:
+// a tree (the default) and a block topology.
+const slurmYAML = `---
+- topology: topo1
+  cluster_default: true
+  tree:
+    switches:
+      - switch: sw_root
+        children: s[1-2]
+      - switch: s1
+        nodes: node[01-02]
+      - switch: s2
+        nodes: node[03-04]
+- topology: topo2
+  cluster_default: false
+  block:
+    block_sizes:
+      - 2
+      - 4
+    blocks:
+      - block: b1
+        nodes: node[01-02]
+      - block: b2
+        nodes: node[03-04]
+      - block: b3
+        nodes: node[05-06]
+`
+
+// TestSlurmYAML: the default topology is the tree (node01 to node03
+// crosses both leaves' uplinks); the block topology alone groups blocks
+// of 2 nodes, then 2 blocks.
+func TestSlurmYAML(t *testing.T) {
+	f, err := Parse([]byte(slurmYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Hosts) != 4 || len(f.Path(0, 1)) != 2 || len(f.Path(0, 2)) != 4 {
+		t.Errorf("tree: hosts %v, routes %d and %d links, want 4 hosts, 2 and 4", f.Hosts, len(f.Path(0, 1)), len(f.Path(0, 2)))
+	}
+	i := strings.Index(slurmYAML, "- topology: topo2")
+	b, err := Parse([]byte("---\n" + slurmYAML[i:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// node01 -> node03: other block, same 4-node group: node, block up,
+	// block down, node; node01 -> node05: across the 4-node groups too.
+	if len(b.Hosts) != 6 || len(b.Path(0, 2)) != 4 || len(b.Path(0, 4)) != 6 {
+		t.Errorf("block: hosts %v, routes %d and %d links, want 6 hosts, 4 and 6", b.Hosts, len(b.Path(0, 2)), len(b.Path(0, 4)))
+	}
+	if _, err := Parse([]byte("- topology: a\n  flat: true\n")); err == nil || !strings.Contains(err.Error(), "flat") {
+		t.Errorf("a flat topology: error %v, want one saying it is flat", err)
+	}
+	if _, err := Parse([]byte("- topology: a\n  tree:\n    switchez: []\n")); err == nil {
+		t.Errorf("an unknown key: want an error")
+	}
 }

@@ -33,6 +33,8 @@ class Latmap(MakefilePackage):
     url = "https://github.com/latmap/latmap/releases/download/v0.1.0/latmap-0.1.0.tar.gz"
     git = "https://github.com/latmap/latmap.git"
 
+    license("Apache-2.0")
+
     version("main", branch="main")
     # version("0.1.0", sha256="...")  # sha256sum latmap-0.1.0.tar.gz
 
