@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -18,7 +20,10 @@ type Request struct {
 	Metric      string
 	Size        int
 	JSON        bool
-	Out         io.Writer
+	// Topology is a network description set beside the inferred levels
+	// (--topology; see mapper/fabric).
+	Topology string
+	Out      io.Writer
 }
 
 // Run is latmap topo: it loads the survey, infers its topology and writes it.
@@ -46,6 +51,15 @@ func Run(req Request) error {
 	t, err := Infer(s, opt)
 	if err != nil {
 		return err
+	}
+	if req.Topology != "" {
+		f, err := fabric.Read(req.Topology)
+		if err != nil {
+			return fmt.Errorf("--topology: %w", err)
+		}
+		if t.Declared, err = CompareDeclared(s, f, t.SizeBytes, m); err != nil {
+			return err
+		}
 	}
 	if req.JSON {
 		return t.WriteJSON(req.Out)
@@ -98,6 +112,9 @@ func (t *Topology) WriteText(w io.Writer) error {
 	}
 	for _, l := range t.Outliers.Lines() {
 		fmt.Fprintf(w, "%s\n", l)
+	}
+	if t.Declared != nil {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(t.Declared.Lines(), "\n"))
 	}
 	return nil
 }

@@ -97,6 +97,9 @@ type Topology struct {
 	// Outliers are the nodes and links slow within their own level (nil
 	// for a survey of one host).
 	Outliers *Outliers `json:"outliers,omitempty"`
+	// Declared is the network description given with --topology, set
+	// beside the survey (nil without one).
+	Declared *Declared `json:"declared,omitempty"`
 
 	// Group[l][r] is the cluster of rank r at level l (0-based, numbered
 	// in order of each cluster's lowest rank). Not in the JSON.
