@@ -94,12 +94,14 @@ demo-cluster: build
 	$(GO) run ./internal/democluster -o demo-cluster
 
 # latmap's predictions against a simulated cluster (SimGrid SMPI, needs
-# libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks and a 4 x 4 torus of
-# 16 x 4 cores, the survey measured inside the simulation, application
-# matrices replayed under block, cyclic and the proposal; then a 1,024-rank
-# three-level fat tree (64 x 16, 2:1 at both levels) with a stencil and an
-# all-to-all, scotch_gmap's mapping beside latmap's (needs scotch). Prints
-# predicted and simulated runs and speedups; about 25 minutes.
+# libsimgrid-dev): a 16 x 4 fat tree with 2:1 uplinks, a 4 x 4 torus and a
+# dragonfly of 16 x 4 cores, the survey measured inside the simulation,
+# application matrices replayed under block, cyclic and the proposal,
+# priced from the survey alone and with the network declared (--topology);
+# then a 1,024-rank three-level fat tree (64 x 16, 2:1 at both levels) with
+# a stencil and an all-to-all, scotch_gmap's mapping beside latmap's (needs
+# scotch), and a 1,024-rank dragonfly. Prints predicted and simulated runs
+# and speedups; about 40 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch

@@ -149,3 +149,39 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSimDragonfly1024 is make bench-sim's large dragonfly: 1,024
+// simulated ranks on 4 groups of 2 chassis of 4 routers of 2 nodes x 16
+// cores (testdata/sim/dragonfly-1024.xml), the survey of scope nodes
+// measured inside the simulation, and a 16 x 8 x 8 stencil (1 MiB and 8
+// KiB messages) and a random sparse graph replayed under block, cyclic
+// and latmap's proposal, priced from the survey alone and with the
+// network declared (--topology): predicted (raw) and simulated runs.
+func BenchmarkSimDragonfly1024(b *testing.B) {
+	c := newSimCluster(b, "dragonfly-1024.xml", simHosts(64), 16)
+	n := 1024
+	apps := []simApp{
+		{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20)},
+		{"stencil 16x8x8, 10 x 8 KiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<13)},
+		{"random-sparse-1024, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(n, 4, 1)), 10<<20)},
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
+		fmt.Printf("\ndragonfly 1,024 ranks (64 x 16): survey of scope nodes inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
+		for _, declared := range []bool{false, true} {
+			c.topology = ""
+			if declared {
+				c.topology = c.platform
+			}
+			fmt.Printf("network declared: %v\n%-32s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+			for _, app := range apps {
+				sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, 10)
+				for _, l := range []string{"block", "cyclic", "proposal"} {
+					p, s := sc.predicted[l], sc.simulated[l]
+					fmt.Printf("%-32s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+				}
+			}
+		}
+	}
+}

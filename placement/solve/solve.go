@@ -140,7 +140,7 @@ func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, sta
 		best = keep
 	}
 	sol := &Solution{Candidates: cands, Place: places[best], Cost: cands[best].Cost, Run: cands[best].Run, Winner: cands[best].Name,
-		FellBack: !cands[best].Refined && !strings.HasPrefix(cands[best].Name, "multilevel")}
+		FellBack: !cands[best].Refined && !constructed(cands[best].Name)}
 	sol.Block, sol.Cyclic = cands[opt.Trials].Cost, cands[opt.Trials+1].Cost
 	return sol, nil
 }
@@ -170,6 +170,23 @@ func buildStarts(md *model.Model, t *model.Traffic, base []float64, slots []int3
 	for _, s := range starts {
 		s := s
 		jobs = append(jobs, job{s.Name, func() []int32 { return append([]int32(nil), s.Place...) }})
+	}
+	if len(md.NetGroups) > 0 {
+		// Down the switch levels, outermost first (index order and one
+		// seeded order).
+		for tr := 0; tr < 2; tr++ {
+			name := "tree (index order)"
+			if tr > 0 {
+				name = "tree (random order)"
+			}
+			jobs = append(jobs, job{name, func() []int32 {
+				var rng *rand.Rand
+				if tr > 0 {
+					rng = rand.New(rand.NewPCG(opt.Seed, 1<<20))
+				}
+				return constructTree(md.Machine, t, slots, rng)
+			}})
+		}
 	}
 	places := make([][]int32, len(jobs))
 	cands := make([]Candidate, len(jobs))
@@ -210,7 +227,7 @@ func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candi
 	for x, i := range pick {
 		// A multilevel start is replaced by its refinement (it is not a
 		// baseline anyone asked for); a baseline stays, refined beside it.
-		if strings.HasPrefix(cands[i].Name, "multilevel") {
+		if constructed(cands[i].Name) {
 			cands[i], places[i] = refined[x], placed[x]
 			continue
 		}
@@ -219,6 +236,12 @@ func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candi
 		places = append(places, placed[x])
 	}
 	return cands, places
+}
+
+// constructed reports whether a candidate is one of the solver's own
+// constructions (not a baseline or a given start).
+func constructed(name string) bool {
+	return strings.HasPrefix(name, "multilevel") || strings.HasPrefix(name, "tree")
 }
 
 // RefineMargin: starts whose run or total is more than this fraction
@@ -430,7 +453,15 @@ func placeInNode(m *model.Machine, t *model.Traffic, ranks []int32, slots []int3
 func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options, workers int) (int, model.Objective) {
 	sw := newSwapper(md, t, base, place, workers)
 	n := sw.refineSwaps(opt.MaxPasses)
-	n += sw.descend(opt.Descent)
+	// Descend, then move whole nodes, while that improves the objective.
+	for round := 0; round < maxRounds; round++ {
+		before := sw.ev.Objective()
+		n += sw.descend(opt.Descent)
+		n += sw.exchangeNodes(4 * len(md.Hosts))
+		if !sw.ev.Objective().Better(before) {
+			break
+		}
+	}
 	return n, sw.ev.Objective()
 }
 
