@@ -67,9 +67,12 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	checkNodeBandwidth(t, s, c.Nodes)
 	// The sequential schedule reports its interference too: the pairs
 	// measured in turn against a sample re-measured with the other ranks
-	// asleep.
-	if s.Meta.Interference == nil || !(*s.Meta.Interference > 0) || s.Meta.IsolatedPairs != 4 {
-		t.Errorf("sequential survey: interference %v over %d pairs, want a figure over 4 pairs", s.Meta.Interference, s.Meta.IsolatedPairs)
+	// asleep. The waiting ranks yield, so the two medians are alike: 0.98-
+	// 1.11 in 5 runs here, and docs/survey.md's 8 unbound ranks on 2 cpus
+	// 0.84-1.01 (noisy: 0.61-1.58 over 7 runs). Outside 0.6-1.6 the figure
+	// (or the waiting) is wrong.
+	if s.Meta.Interference == nil || !(*s.Meta.Interference >= 0.6 && *s.Meta.Interference <= 1.6) || s.Meta.IsolatedPairs != 4 {
+		t.Errorf("sequential survey: interference %v over %d pairs, want 0.6-1.6 over 4 pairs", fmtPtr(s.Meta.Interference), s.Meta.IsolatedPairs)
 	} else {
 		t.Logf("sequential: interference %.3f", *s.Meta.Interference)
 	}
@@ -78,8 +81,16 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	rounds := filepath.Join(dir, "rounds")
 	runSurvey(t, c.MpirunArgs(4), bin, rounds, "--repeats", fmt.Sprint(repeats))
 	r := checkSurvey(t, rounds, 4, repeats)
-	if r.Meta.Interference == nil || !(*r.Meta.Interference > 0) || r.Meta.IsolatedPairs != 4 {
-		t.Fatalf("rounds survey: interference %v over %d pairs, want a figure over 4 pairs", r.Meta.Interference, r.Meta.IsolatedPairs)
+	// Rounds measure two pairs at once: 4 ranks on the 2 cpus, and the
+	// cross-node pairs on the one shaped link, so the concurrent medians
+	// are clearly slower than the isolated ones: 1.69-2.45 in 5 runs here,
+	// 2.16 in docs/survey.md's make bench-survey on this oversubscribed
+	// machine. Two pairs sharing what one had alone make it about 2x; at
+	// 1.2 or below the concurrency went unseen (a figure turned upside
+	// down, isolated over concurrent, gives about 0.5), and above 4 it is
+	// more than sharing explains.
+	if r.Meta.Interference == nil || !(*r.Meta.Interference > 1.2 && *r.Meta.Interference < 4) || r.Meta.IsolatedPairs != 4 {
+		t.Fatalf("rounds survey: interference %v over %d pairs, want 1.2-4 over 4 pairs", fmtPtr(r.Meta.Interference), r.Meta.IsolatedPairs)
 	}
 	isolated := 0
 	for a := 0; a < 4; a++ {
@@ -200,4 +211,12 @@ func TestNoiseMakesNoLevelVirtual(t *testing.T) {
 	if !tp.HostsAgree {
 		t.Errorf("the nodes disagree with the host names:\n%s", b.String())
 	}
+}
+
+// fmtPtr prints a figure that may be missing.
+func fmtPtr(x *float64) string {
+	if x == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%.3f", *x)
 }

@@ -303,17 +303,31 @@ func TestUnboundProfileRefused(t *testing.T) {
 // off by more than the gain it predicts, place says it can't tell.
 func TestCalibration(t *testing.T) {
 	sv, flows, hosts, cpus := splitPairs(t)
+	// The model's time for each split pair's rank, the busier direction
+	// between nodes: 40,000 x 6.5 us + 100 MB / 3 GB/s = 0.2933 s, all
+	// off-node; with 0.1 s of computation the raw predicted run is 0.3933 s.
+	const modelled = 40000*6.5e-6 + 100e6/3e9
 	for _, c := range []struct {
 		name        string
 		comput, mpi float64
 		want        string
+		// Hand-computed: whether the factors fold, the off-node factor
+		// (on-node stays 1: no pair shares a node), the predicted run
+		// and its error against comput + mpi.
+		folded         bool
+		off, pred, err float64
 	}{
 		// The profile measured 0.6 s a rank; the model's current run is
-		// near it: the proposal is advised.
-		{"model close", 0.1, 0.5, "Use the proposal"},
+		// near it: the proposal is advised. Every rank measured 0.5 s of
+		// MPI against 0.2933 s modelled: one factor 0.5 / 0.2933 = 1.7045
+		// explains them all, is folded, and predicts 0.1 + 0.5 = 0.6 s.
+		{"model close", 0.1, 0.5, "Use the proposal", true, 0.5 / modelled, 0.6, 0},
 		// The profile measured 20.1 s, ten times what the model predicts
 		// for the same placement: its predicted gain cannot be trusted.
-		{"model far off", 0.1, 20, "Can't tell"},
+		// The factor 20 / 0.2933 = 68 is beyond MaxFactor (3): not
+		// folded, the factors stay 1 and the prediction raw, 0.3933 s,
+		// 0.3933 / 20.1 - 1 = -98% off.
+		{"model far off", 0.1, 20, "Can't tell", false, 1, 0.1 + modelled, (0.1+modelled)/20.1 - 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, 0, 0, flows)
@@ -322,8 +336,11 @@ func TestCalibration(t *testing.T) {
 				t.Fatal(err)
 			}
 			cal := r.Calibration
-			if cal == nil || !near(cal.MeasuredS, c.comput+c.mpi) || !near(cal.PredictedS, r.Predictions[0].Run) || !near(cal.Error, cal.PredictedS/cal.MeasuredS-1) {
-				t.Fatalf("calibration %+v, want the current prediction %g against the measured %g", cal, r.Predictions[0].Run, c.comput+c.mpi)
+			if cal == nil || !near(cal.MeasuredS, c.comput+c.mpi) || cal.Folded != c.folded || cal.OnNode != 1 || math.Abs(cal.OffNode-c.off) > 1e-6*c.off ||
+				math.Abs(cal.PredictedS-c.pred) > 1e-6 || math.Abs(cal.Error-c.err) > 1e-6 || math.Abs(cal.RawPredictedS-(0.1+modelled)) > 1e-6 ||
+				math.Abs(r.Predictions[0].Run-c.pred) > 1e-6 {
+				t.Fatalf("calibration %+v (current predicted %g s): want folded %v, factors 1 and %.4f, predicted %.4f s against the measured %g, error %.4f",
+					cal, r.Predictions[0].Run, c.folded, c.off, c.pred, c.comput+c.mpi, c.err)
 			}
 			if !strings.HasPrefix(r.Verdict, c.want) {
 				t.Errorf("verdict %q, want %q", r.Verdict, c.want)

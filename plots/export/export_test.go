@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,9 +160,15 @@ func TestPprofRoundTrip(t *testing.T) {
 // TestPprofTool runs go tool pprof -top -lines on the export: its flat MPI
 // time per source line is the report's per call site.
 func TestPprofTool(t *testing.T) {
+	// The go command that runs this test: on PATH, or else in the GOROOT
+	// the test was built with. go test is running, so one of them is
+	// there; not finding it is a failure, never a skip.
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go not on PATH: go tool pprof cannot run")
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(goBin); err != nil {
+			t.Fatalf("go not on PATH nor at %s: go tool pprof cannot run", goBin)
+		}
 	}
 	out := filepath.Join(t.TempDir(), "callsites.pb.gz")
 	if err := Write(Options{Format: "pprof", Profile: callSitesDir, Output: out}); err != nil {
