@@ -454,9 +454,15 @@ func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, op
 	sw := newSwapper(md, t, base, place, workers)
 	n := sw.refineSwaps(opt.MaxPasses)
 	// Descend, then move whole nodes, while that improves the objective.
+	// Nodes differ in where they sit only above the node (switch groups,
+	// a routed network): elsewhere moving a node whole changes nothing.
+	nodesDiffer := len(md.NetGroups) > 0 || md.Routes != nil
 	for round := 0; round < maxRounds; round++ {
 		before := sw.ev.Objective()
 		n += sw.descend(opt.Descent)
+		if !nodesDiffer {
+			break
+		}
 		n += sw.exchangeNodes(4 * len(md.Hosts))
 		if !sw.ev.Objective().Better(before) {
 			break
