@@ -12,6 +12,9 @@
 #include "latmap.h"
 #include "fortran.h"
 
+/* The MPI entry points: the library's interface (see latmap.map). */
+#pragma GCC visibility push(default)
+
 void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)
 {
 	int rc = MPI_Send(lmf_buf(buf), (int)*count, MPI_Type_f2c(*datatype), (int)*dest, (int)*tag, MPI_Comm_f2c(*comm));

@@ -346,7 +346,7 @@ func fortranBindings(all []proto) ([]byte, []string) {
 #include "latmap.h"
 #include "fortran.h"
 
-`)
+` + exported)
 	var skipped []string
 	for _, p := range all {
 		if why := fortranWrapper(&w, p); why != "" {

@@ -93,7 +93,7 @@ func generate() (map[string][]byte, error) {
 	ids.WriteString(header)
 	ids.WriteString("#ifndef LATMAP_FNIDS_GEN_H\n#define LATMAP_FNIDS_GEN_H\n\nenum lm_fn_id {\n")
 	w.WriteString(header)
-	w.WriteString("#include \"latmap.h\"\n\n")
+	w.WriteString("#include \"latmap.h\"\n\n" + exported)
 	names := make([]string, 0, len(all))
 	flags := make([]int, 0, len(all))
 	for _, p := range all {
@@ -415,3 +415,9 @@ func largeCountKinds(all []proto) ([]proto, error) {
 	}
 	return all, nil
 }
+
+// exported opens the part of a generated file that is the library's
+// interface: the library is built with hidden visibility (and a version
+// script, latmap.map, that exports only MPI_, PMPI_ and Fortran entry
+// points), so a program's own names never bind to latmap's helpers.
+const exported = "/* The MPI entry points: the library's interface (see latmap.map). */\n#pragma GCC visibility push(default)\n\n"
