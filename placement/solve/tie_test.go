@@ -16,19 +16,7 @@ import (
 // current placement itself, not an equal-cost reshuffle; without a current
 // placement, a tie with block is block.
 func TestTieKeepsCurrent(t *testing.T) {
-	var flows []profile.Flow
-	for a := 0; a < 8; a += 2 {
-		flows = append(flows, profile.Flow{Src: a, Dst: a + 1, Messages: 100, Bytes: 1 << 20}, profile.Flow{Src: a + 1, Dst: a, Messages: 100, Bytes: 1 << 20})
-	}
-	tr, err := model.NewTraffic(8, flows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := model.NewLevelMachine(2, 1, 4, shapes.BenchLevels)
-	slots, err := m.SelectSlots(8, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, m, slots := pairsOnTwoNodes(t, 1<<20)
 	current := []int32{slots[0], slots[1], slots[4], slots[5], slots[2], slots[3], slots[6], slots[7]}
 	md := model.Pairwise(m)
 	sol, err := Solve(md, tr, nil, slots, []Start{{CurrentStart, current}}, Options{Seed: 1})
@@ -55,19 +43,7 @@ func TestTieKeepsCurrent(t *testing.T) {
 // on a node. With computation that makes d 1% of the run the proposal is
 // the current placement (a gain under WorthIt); at 5% it moves.
 func TestWorthItKeepsCurrent(t *testing.T) {
-	var flows []profile.Flow
-	for a := 0; a < 8; a += 2 {
-		flows = append(flows, profile.Flow{Src: a, Dst: a + 1, Messages: 100, Bytes: 1 << 24}, profile.Flow{Src: a + 1, Dst: a, Messages: 100, Bytes: 1 << 24})
-	}
-	tr, err := model.NewTraffic(8, flows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := model.NewLevelMachine(2, 1, 4, shapes.BenchLevels)
-	slots, err := m.SelectSlots(8, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, m, slots := pairsOnTwoNodes(t, 1<<24)
 	md := model.Pairwise(m)
 	current := []int32{slots[0], slots[4], slots[1], slots[5], slots[2], slots[6], slots[3], slots[7]}
 	runC := model.NewEvaluator(md, tr, nil, slices.Clone(current)).MaxRun()
@@ -92,4 +68,25 @@ func TestWorthItKeepsCurrent(t *testing.T) {
 			t.Errorf("gain %.0f%%: proposal %v (%s), kept the current placement %v; want kept %v", 100*c.gain, sol.Place, sol.Winner, kept, c.keep)
 		}
 	}
+}
+
+// pairsOnTwoNodes is ranks 0-7 talking in pairs (0,1), (2,3), ... with
+// 100 messages of bytes in all each way, on a level machine of 2 nodes
+// of 4 cores, and its 8 slots.
+func pairsOnTwoNodes(t *testing.T, bytes float64) (*model.Traffic, *model.Machine, []int32) {
+	t.Helper()
+	var flows []profile.Flow
+	for a := 0; a < 8; a += 2 {
+		flows = append(flows, profile.Flow{Src: a, Dst: a + 1, Messages: 100, Bytes: bytes}, profile.Flow{Src: a + 1, Dst: a, Messages: 100, Bytes: bytes})
+	}
+	tr, err := model.NewTraffic(8, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := model.NewLevelMachine(2, 1, 4, shapes.BenchLevels)
+	slots, err := m.SelectSlots(8, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, m, slots
 }
