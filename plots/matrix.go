@@ -83,25 +83,22 @@ func newGridBlock(t *survey.PairTable, m survey.Metric, perm []int, block int) *
 	sum := make([]float32, cells*cells)
 	cnt := make([]int32, cells*cells)
 	vals := t.Values[m]
-	k := 0
-	for a := 0; a < n; a++ {
-		ca := g.pos[a] / block
-		for b := a + 1; b < n; b++ {
-			v := vals[k]
-			k++
-			if v != v { // NaN
-				continue
-			}
-			cb := g.pos[b] / block
-			i1, i2 := ca*cells+cb, cb*cells+ca
-			sum[i1] += v
-			cnt[i1]++
-			if i2 != i1 {
-				sum[i2] += v
-				cnt[i2]++
-			}
+	// Each visits a sparse table's stored pairs (a survey of scope nodes
+	// holds 1% of the triangle), a dense one's measured pairs.
+	t.Each(func(a, b, k int) {
+		v := vals[k]
+		if v != v { // NaN
+			return
 		}
-	}
+		ca, cb := g.pos[a]/block, g.pos[b]/block
+		i1, i2 := ca*cells+cb, cb*cells+ca
+		sum[i1] += v
+		cnt[i1]++
+		if i2 != i1 {
+			sum[i2] += v
+			cnt[i2]++
+		}
+	})
 	g.v = sum
 	nan := float32(math.NaN())
 	for i := range sum {

@@ -309,3 +309,34 @@ func TestRankTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSparse: latmap compare's picture of two surveys of scope
+// nodes (sparse tables: the pairs inside each node and between leaders)
+// draws every stored pair; it read a sparse table as a dense one and
+// panicked (index out of range) on a 16,384-rank survey. Each leader
+// pair's round trip lands in its cell, the unmeasured cells stay empty.
+func TestCompareSparse(t *testing.T) {
+	spec := synth.Spec{Nodes: 8, Sockets: 1, Cores: 4, RTT: [4]float64{1, 2, 10, 10}, Scope: survey.ScopeNodes, Seed: 3}
+	a := synth.New(spec)
+	spec.Seed = 4
+	b := synth.New(spec)
+	if !a.Tables[0].Sparse() {
+		t.Fatalf("premise: synth's scope-nodes survey is not sparse")
+	}
+	c, err := compare.Compare(a, b, "a", "b", topo.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RenderCompare(a, b, c, "png", DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	g := newGrid(a.Tables[0], survey.Mean, identity(32))
+	// Ranks 0 and 4 lead nodes 0 and 1: about 10 us; ranks 1 and 5 were
+	// not measured.
+	if v := g.v[0*g.n+4]; !(v > 5 && v < 20) {
+		t.Errorf("leaders 0 and 4: cell %g, want about 10 us", v)
+	}
+	if v := g.v[1*g.n+5]; v == v {
+		t.Errorf("ranks 1 and 5 (not measured): cell %g, want empty", v)
+	}
+}
