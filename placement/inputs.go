@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/latmap/latmap/internal/text"
@@ -55,6 +56,9 @@ func loadInputs(opt Options) (*inputs, error) {
 		}
 		if !v.AppTimed {
 			return nil, fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", opt.Reruns, v.AppNote)
+		}
+		if !(v.CurrentAppMedian > 0) || math.IsInf(v.CurrentAppMedian, 0) {
+			return nil, fmt.Errorf("--reruns %s: its median application run is %g s, which cannot judge a prediction; rerun latmap verify", opt.Reruns, v.CurrentAppMedian)
 		}
 		in.reruns = v
 	}

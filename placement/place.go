@@ -183,6 +183,16 @@ func (opt *Options) check() error {
 	if opt.Profile == "" && opt.Matrix == "" {
 		return fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
 	}
+	switch {
+	case opt.Select.RanksPerNode < 0:
+		return fmt.Errorf("--ranks-per-node %d: give a positive number of ranks, or 0 for no limit", opt.Select.RanksPerNode)
+	case opt.Solve.Trials < 0 || opt.Solve.Trials > 1000:
+		return fmt.Errorf("--trials %d: give 1 to 1000 multilevel trials (0: the default, 3)", opt.Solve.Trials)
+	case opt.Ranks < 0:
+		return fmt.Errorf("--ranks %d: give a positive number of ranks, or 0 to take it from --matrix", opt.Ranks)
+	case opt.Model.NodeGBps < 0 || opt.Model.MemoryGBps < 0 || opt.Costs.Bandwidth.Socket < 0 || opt.Costs.Bandwidth.Node < 0 || opt.Costs.Bandwidth.Network < 0:
+		return fmt.Errorf("a bandwidth (--node-link, --memory-bandwidth, --bandwidth-*) is negative: give GB/s above 0")
+	}
 	if opt.Reruns != "" && opt.Profile == "" {
 		return fmt.Errorf("--reruns judges the prediction of the profiled placement: give --profile DIR too")
 	}

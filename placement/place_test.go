@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -428,5 +429,40 @@ func TestBandwidthSizeNote(t *testing.T) {
 	m.Bandwidth = placefile.BandwidthDefaults
 	if note := bandwidthSizeNote(m, sizes, big); note != "" {
 		t.Errorf("default bandwidths: %q, want none (the verdict's caution covers it)", note)
+	}
+}
+
+// TestPlaceRefusesBadNumbers: negative or absurd numbers are one clear
+// error each, before anything is read (no survey is given here).
+func TestPlaceRefusesBadNumbers(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opt  func(*Options)
+		want string
+	}{
+		{"ranks-per-node", func(o *Options) { o.Select.RanksPerNode = -3 }, "--ranks-per-node -3"},
+		{"trials", func(o *Options) { o.Solve.Trials = -1 }, "--trials -1"},
+		{"ranks", func(o *Options) { o.Ranks = -2 }, "--ranks -2"},
+		{"node-link", func(o *Options) { o.Model.NodeGBps = -1 }, "negative"},
+	} {
+		opt := Options{Survey: "no-such-survey", Matrix: "no-such-matrix", Out: io.Discard}
+		c.opt(&opt)
+		if _, err := Run(opt); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestRerunsMedianZero: a --reruns directory whose median application
+// run is 0 cannot judge a prediction: an error, not a division by it.
+func TestRerunsMedianZero(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "verify")
+	v := &placefile.Verification{Tool: "latmap", RunsPerVariant: 1, Measured: placefile.Measured{CurrentMedian: 1, ProposalMedian: 1, Speedup: 1, AppTimed: true}}
+	if err := placefile.WriteVerification(dir, false, v, []placefile.VerifyRun{{Run: 1, Variant: "current", Wall: 1}, {Run: 2, Variant: "proposal", Wall: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(Options{Survey: "no-such-survey", Profile: "no-such-profile", Reruns: dir, Out: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), "median application run is 0") {
+		t.Errorf("error %v, want one about the median of 0", err)
 	}
 }

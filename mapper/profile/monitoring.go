@@ -56,6 +56,9 @@ func ReadOMPIMonitoring(path string) ([]MatrixRow, error) {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 	}
+	if len(sum) == 0 {
+		return nil, fmt.Errorf("no point-to-point traffic (no \"E\" line) in the %d monitoring file(s) of %s: was the run's pml_monitoring_enable 2 and its output enabled?", len(files), path)
+	}
 	out := make([]MatrixRow, 0, len(sum))
 	for _, r := range sum {
 		out = append(out, *r)
@@ -94,6 +97,9 @@ func parseMonitoring(r io.Reader, fn func(MatrixRow)) error {
 		line++
 		f := strings.Split(sc.Text(), "\t")
 		if len(f) == 0 || f[0] != "E" {
+			if w := strings.Fields(sc.Text()); len(w) > 1 && w[0] == "E" {
+				return fmt.Errorf("line %d: an E line not separated by tabs, as Open MPI writes them (\"E\\tsrc\\tdst\\tN bytes\\tM msgs sent\")", line)
+			}
 			continue
 		}
 		if len(f) < 5 {

@@ -58,7 +58,7 @@ func TestParseMonitoring(t *testing.T) {
 	if fmt.Sprint(got) != "[{0 1 5000 5} {0 1 24 1}]" {
 		t.Errorf("rows %v", got)
 	}
-	for _, bad := range []string{"E\t0\t1\t5000\t5 msgs sent\n", "E\tx\t1\t5 bytes\t1 msgs sent\n", "E\t0\t1\t-5 bytes\t1 msgs sent\n", "E\t0\t1\n"} {
+	for _, bad := range []string{"E\t0\t1\t5000\t5 msgs sent\n", "E\tx\t1\t5 bytes\t1 msgs sent\n", "E\t0\t1\t-5 bytes\t1 msgs sent\n", "E\t0\t1\n", "E 0 1 5000 bytes 5 msgs sent\n"} {
 		if err := parseMonitoring(strings.NewReader(bad), func(MatrixRow) {}); err == nil || !strings.Contains(err.Error(), "line 1") {
 			t.Errorf("%q: %v, want an error on line 1", bad, err)
 		}
@@ -87,6 +87,16 @@ func TestImportOMPIMonitoring(t *testing.T) {
 	}
 	if err := ImportOMPIMonitoring(filepath.Join(dir, "nothing"), out, true, nil); err == nil || !strings.Contains(err.Error(), "pml_monitoring_enable") {
 		t.Errorf("no files: %v", err)
+	}
+	// Files without a single E line: an error, nothing written.
+	empty := t.TempDir()
+	os.WriteFile(filepath.Join(empty, "prof.0.prof"), []byte("I\t0\t1\t80 bytes\t2 msgs sent\t0\n"), 0o644)
+	none := filepath.Join(t.TempDir(), "none.csv")
+	if err := ImportOMPIMonitoring(filepath.Join(empty, "prof"), none, false, nil); err == nil || !strings.Contains(err.Error(), "no point-to-point traffic") {
+		t.Errorf("no E line: %v, want an error", err)
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Errorf("no E line: %s was written", none)
 	}
 }
 
