@@ -20,7 +20,7 @@ import (
 func TestAdviceGolden(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	var out bytes.Buffer
-	_, err := Run(Options{Survey: filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"),
+	_, err := runReport(Options{Survey: filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"),
 		Profile: filepath.Join(root, "testdata", "profile", "splitcoll-slt-cw"), JSON: true, Out: &out})
 	if err != nil {
 		t.Fatal(err)

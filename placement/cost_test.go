@@ -272,7 +272,7 @@ func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
 	}
 	const iter, size = 20, 1 << 20
 	var rep bytes.Buffer
-	r, err := Run(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
+	r, err := runReport(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 	}
 	rf := filepath.Join(dir, "app.rankfile")
 	var rep bytes.Buffer
-	r, err := Run(Options{Survey: sv, Profile: first, Output: rf, Force: true, Out: &rep, App: argv})
+	r, err := runReport(Options{Survey: sv, Profile: first, Output: rf, Force: true, Out: &rep, App: argv})
 	if err != nil {
 		t.Fatal(err)
 	}

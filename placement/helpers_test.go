@@ -2,6 +2,8 @@ package placement
 
 import (
 	"fmt"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/plots/report"
 	"math"
 	"os"
 	"path/filepath"
@@ -144,4 +146,14 @@ func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// runReport is latmap place as the command runs it: Run, then the text
+// report printed to opt.Out unless the advice went out as JSON.
+func runReport(opt Options) (*placefile.Advice, error) {
+	a, err := Run(opt)
+	if err == nil && a != nil && !opt.JSON && opt.Out != nil {
+		report.WritePlace(opt.Out, a)
+	}
+	return a, err
 }

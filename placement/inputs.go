@@ -47,20 +47,8 @@ type inputs struct {
 
 func loadInputs(opt Options) (*inputs, error) {
 	in := &inputs{}
-	if opt.Reruns != "" {
-		// Read before the survey and the solver: a directory that cannot
-		// judge the model fails at once.
-		v, _, err := placefile.ReadVerification(opt.Reruns)
-		if err != nil {
-			return nil, fmt.Errorf("--reruns: %w", err)
-		}
-		if !v.AppTimed {
-			return nil, fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", opt.Reruns, v.AppNote)
-		}
-		if !(v.CurrentAppMedian > 0) || math.IsInf(v.CurrentAppMedian, 0) {
-			return nil, fmt.Errorf("--reruns %s: its median application run is %g s, which cannot judge a prediction; rerun latmap verify", opt.Reruns, v.CurrentAppMedian)
-		}
-		in.reruns = v
+	if err := in.readReruns(opt.Reruns); err != nil {
+		return nil, err
 	}
 	// The profile and the traffic are read while the survey is: neither
 	// needs the other.
@@ -256,5 +244,26 @@ func (in *inputs) addTopology(path string, rows []survey.NodeBandwidth) error {
 		return fmt.Errorf("--topology: %w", err)
 	}
 	in.warnings = append(in.warnings, notes...)
+	return nil
+}
+
+// readReruns reads --reruns' verification directory (none for ""),
+// before the survey and the solver: a directory that cannot judge the
+// model fails at once.
+func (in *inputs) readReruns(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	v, _, err := placefile.ReadVerification(dir)
+	if err != nil {
+		return fmt.Errorf("--reruns: %w", err)
+	}
+	if !v.AppTimed {
+		return fmt.Errorf("--reruns %s: its runs did not time the application (%s); rerun latmap verify with the timing library (the default)", dir, v.AppNote)
+	}
+	if !(v.CurrentAppMedian > 0) || math.IsInf(v.CurrentAppMedian, 0) {
+		return fmt.Errorf("--reruns %s: its median application run is %g s, which cannot judge a prediction; rerun latmap verify", dir, v.CurrentAppMedian)
+	}
+	in.reruns = v
 	return nil
 }

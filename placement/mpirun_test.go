@@ -65,7 +65,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRankfileLocal(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "local.rankfile")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true, Out: &bytes.Buffer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var report bytes.Buffer
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &report})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &report})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestScopeNodesAgreesWithAll(t *testing.T) {
 			o.levels = append(o.levels, l.Name)
 		}
 		var report bytes.Buffer
-		r, err := Run(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Out: &report, Force: true})
+		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Out: &report, Force: true})
 		if err != nil {
 			t.Fatal(err)
 		}

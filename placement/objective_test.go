@@ -112,11 +112,11 @@ func TestProposalAgainstScotch(t *testing.T) {
 			cur := scotchCurrent(t, gmap, m, tr, nodes, cores)
 			mx := writeMatrix(t, c.flows)
 			// latmap on its own, then Scotch's mapping scored as current.
-			own, err := Run(Options{Survey: sv, Matrix: mx, Out: &bytes.Buffer{}})
+			own, err := runReport(Options{Survey: sv, Matrix: mx, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Run(Options{Survey: sv, Matrix: mx, Current: cur, Out: &bytes.Buffer{}})
+			r, err := runReport(Options{Survey: sv, Matrix: mx, Current: cur, Out: &bytes.Buffer{}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,7 +16,6 @@ import (
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/qap"
 	"github.com/latmap/latmap/placement/solve"
-	"github.com/latmap/latmap/plots/report"
 )
 
 // Options are the inputs of latmap place.
@@ -104,7 +103,6 @@ func Run(opt Options) (*placefile.Advice, error) {
 	if opt.JSON {
 		return a, placefile.WriteAdvice(opt.Out, a)
 	}
-	report.WritePlace(opt.Out, a)
 	return a, nil
 }
 
@@ -155,7 +153,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 		return nil, nil, err
 	}
 	a.VerdictKind, _ = decide(a)
-	a.Verdict = report.VerdictText(a)
+	a.Verdict = verdictWords(a)
 	return a, sol.Place, nil
 }
 

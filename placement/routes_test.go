@@ -125,7 +125,7 @@ func TestPlaceTopologyWhatIf(t *testing.T) {
 	}
 	mx := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e9, Messages: 1}})
 	var out bytes.Buffer
-	a, err := Run(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{"torus-x:bw=0.5"}, Out: &out})
+	a, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{"torus-x:bw=0.5"}, Out: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestPlaceTopologyWhatIf(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"blue:bw=0.5", "bw=-1", "torus-x:speed=2"} {
-		if _, err := Run(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}, Out: io.Discard}); err == nil {
+		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}, Out: io.Discard}); err == nil {
 			t.Errorf("--what-if %s: want an error", bad)
 		}
 	}

@@ -260,7 +260,7 @@ func placeHosts(t testing.TB, opt Options) (placefile.Advice, []string) {
 	file := filepath.Join(t.TempDir(), "proposal.hosts")
 	var adv bytes.Buffer
 	opt.Output, opt.Format, opt.Force, opt.JSON, opt.Out = file, placefile.FormatSlurm, true, true, &adv
-	if _, err := Run(opt); err != nil {
+	if _, err := runReport(opt); err != nil {
 		t.Fatal(err)
 	}
 	var a placefile.Advice

@@ -28,7 +28,7 @@ func TestPlaceSlurmLaunchLine(t *testing.T) {
 		flows = append(flows, profile.Flow{Src: p[0], Dst: p[1], Bytes: 1 << 20, Messages: 100}, profile.Flow{Src: p[1], Dst: p[0], Bytes: 1 << 20, Messages: 100})
 	}
 	var report bytes.Buffer
-	r, err := Run(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: filepath.Join(dir, "hosts"), Format: "slurm",
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: filepath.Join(dir, "hosts"), Format: "slurm",
 		App: []string{"./app"}, Out: &report, Force: true})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/plots/report"
 )
 
 func newPlaceCmd() *cobra.Command {
@@ -36,7 +37,10 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 			opt.Out = cmd.OutOrStdout()
 			opt.Format = strings.ToLower(opt.Format)
 			opt.QAP.Seed = opt.Solve.Seed
-			_, err := placement.Run(opt)
+			a, err := placement.Run(opt)
+			if err == nil && a != nil && !opt.JSON {
+				report.WritePlace(opt.Out, a)
+			}
 			return err
 		},
 	}

@@ -14,13 +14,17 @@ import (
 
 // PprofSampleTypes are the values of each sample, in order; the first is
 // the default (pprof shows MPI time unless -sample_index says otherwise).
-var PprofSampleTypes = []*profile.ValueType{
-	{Type: "mpi_time", Unit: "nanoseconds"},
-	{Type: "calls", Unit: "count"},
-	{Type: "bytes_sent", Unit: "bytes"},
-	{Type: "bytes_received", Unit: "bytes"},
-	{Type: "send_late", Unit: "nanoseconds"},
-	{Type: "collective_wait", Unit: "nanoseconds"},
+// Each call makes new ones: a profile written holds its own, never a
+// package variable another could change.
+func PprofSampleTypes() []*profile.ValueType {
+	return []*profile.ValueType{
+		{Type: "mpi_time", Unit: "nanoseconds"},
+		{Type: "calls", Unit: "count"},
+		{Type: "bytes_sent", Unit: "bytes"},
+		{Type: "bytes_received", Unit: "bytes"},
+		{Type: "send_late", Unit: "nanoseconds"},
+		{Type: "collective_wait", Unit: "nanoseconds"},
+	}
 }
 
 // Pprof converts a profile to pprof's format: one sample per rank, MPI
@@ -30,9 +34,10 @@ var PprofSampleTypes = []*profile.ValueType{
 // its comms.csv key). Without call sites each MPI function is its own
 // location (and no sample has a communicator).
 func Pprof(p *lp.Profile) (*profile.Profile, error) {
+	types := PprofSampleTypes()
 	out := &profile.Profile{
-		SampleType:        PprofSampleTypes,
-		DefaultSampleType: PprofSampleTypes[0].Type,
+		SampleType:        types,
+		DefaultSampleType: types[0].Type,
 		TimeNanos:         p.Meta.Start.UnixNano(),
 		DurationNanos:     int64(p.Meta.WallSeconds * 1e9),
 		Comments:          []string{fmt.Sprintf("latmap profile of %d ranks: %q", p.Meta.Ranks, p.Meta.Command)},
