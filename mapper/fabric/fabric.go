@@ -72,29 +72,6 @@ func (f *Fabric) Classes() []string {
 	return out
 }
 
-// Scale multiplies the bandwidth of the links of class (every link when
-// class is "" or "all") by bw and their latency by lat, and returns how
-// many links it changed.
-func (f *Fabric) Scale(class string, bw, lat float64) int {
-	n := 0
-	for i := range f.Links {
-		if l := &f.Links[i]; class == "" || class == "all" || l.Class == class {
-			l.Bandwidth *= bw
-			l.Latency *= lat
-			n++
-		}
-	}
-	return n
-}
-
-// Clone is a copy whose links can be changed without changing f.
-func (f *Fabric) Clone() *Fabric {
-	c := *f
-	c.Links = slices.Clone(f.Links)
-	c.Hosts = slices.Clone(f.Hosts)
-	return &c
-}
-
 // Check returns an error when the fabric has no hosts, a host twice, or
 // a link with a negative or NaN bandwidth or latency (0: not declared).
 func (f *Fabric) Check() error {
