@@ -55,6 +55,13 @@ func TestRoutedWorkedExample(t *testing.T) {
 			t.Errorf("ring, flows sharing 1->2: rank %d %.6g s, want %.6g", r, p.PerRank[r], want)
 		}
 	}
+	// Latency-bound: 1e4 messages of 1 byte cost 1e4 x 1 us = 10 ms a
+	// pair, far above any link's time: a fresh evaluator's run is the
+	// slowest rank's (its nodes' runs priced with the pairs' costs).
+	lat := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e4, Messages: 1e4}}, 4)
+	if got, want := model.NewEvaluator(md, lat, nil, []int32{0, 1, 2, 3}).MaxRun(), model.Predict("block", md, lat, []int32{0, 1, 2, 3}, nil).Run; !near(got, want) || want < 0.01 {
+		t.Errorf("latency-bound pair: evaluator run %.6g s, prediction %.6g s; want both about 10 ms", got, want)
+	}
 	q := model.Predict("apart", md, tr, []int32{0, 3, 2, 1}, nil)
 	// Rank 2 receives 1e6 B from each side at once.
 	for r, want := range []float64{1e-6 + 1e-3, 1e-6 + 1e-3, 1e-6 + 1e-3, 0} {

@@ -125,12 +125,18 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 			}
 		}
 	}
+	// A routed rank's off-node part is its costliest pair (partsWith):
+	// known before the nodes' runs are.
+	if nl := ev.net; nl != nil {
+		for u := int32(0); u < int32(t.N); u++ {
+			nl.pairMax[u] = ev.largestPair(u)
+		}
+	}
 	for n := range ev.n.members {
 		ev.n.tree.set(n, ev.nodeRun(int32(n)))
 	}
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
-			nl.pairMax[u] = ev.largestPair(u)
 			nl.longT[u] = nl.longest(u)
 			nl.tree.set(int(u), nl.value(u, md.Scale[1]))
 		}
