@@ -54,9 +54,14 @@ func profileRunWith(t *testing.T, mpirun []string, flags []string, prog string, 
 // command line prefix.
 func profileRunFlavor(t *testing.T, f testutil.Flavor, mpirun []string, flags []string, prog string, args ...string) (*profile.Profile, string) {
 	t.Helper()
+	return profileRunTo(t, f, filepath.Join(t.TempDir(), "prof"), mpirun, flags, prog, args...)
+}
+
+// profileRunTo is profileRunFlavor writing the profile directory out.
+func profileRunTo(t *testing.T, f testutil.Flavor, out string, mpirun []string, flags []string, prog string, args ...string) (*profile.Profile, string) {
+	t.Helper()
 	bin := f.LatmapBin(t)
 	lib := f.InterposeLib(t)
-	out := filepath.Join(t.TempDir(), "prof")
 	argv := append([]string{"profile", "-o", out, "--lib", lib}, flags...)
 	argv = append(argv, "--")
 	argv = append(argv, mpirun...)

@@ -117,6 +117,8 @@ func shortHost(h string, hosts int) string {
 type hostLines struct {
 	bounds []int
 	n      float64
+	// onlyX draws the vertical lines only (a bar chart's).
+	onlyX bool
 }
 
 func (h *hostLines) Plot(c draw.Canvas, p *plot.Plot) {
@@ -128,6 +130,10 @@ func (h *hostLines) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, b := range h.bounds {
 		x := trX(float64(b) - 0.5)
 		y := trY(float64(b) - 0.5)
+		if h.onlyX {
+			c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+			continue
+		}
 		c.StrokeLine2(sty, x, trY(-0.5), x, trY(h.n-0.5))
 		c.StrokeLine2(sty, trX(-0.5), y, trX(h.n-0.5), y)
 	}

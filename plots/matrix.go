@@ -207,10 +207,15 @@ func (g *grid) upscale() int { return max(1, 800/g.n) }
 // hostBounds returns the positions where the host changes in the drawing
 // order, and each host block's name and centre.
 func hostBounds(s *survey.Survey, perm []int) (bounds []int, names []string, centres []float64) {
+	return hostBlocks(perm, func(r int) string { return s.Ranks[r].Host })
+}
+
+// hostBlocks is hostBounds for ranks whose host is host(rank).
+func hostBlocks(perm []int, host func(int) string) (bounds []int, names []string, centres []float64) {
 	start := 0
 	for p := 1; p <= len(perm); p++ {
-		if p == len(perm) || s.Ranks[perm[p]].Host != s.Ranks[perm[p-1]].Host {
-			names = append(names, s.Ranks[perm[start]].Host)
+		if p == len(perm) || host(perm[p]) != host(perm[p-1]) {
+			names = append(names, host(perm[start]))
 			centres = append(centres, float64(start+p)/2)
 			if p < len(perm) {
 				bounds = append(bounds, p)

@@ -14,6 +14,7 @@ import (
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // Profile plot styles.
@@ -135,11 +136,19 @@ func RankTimes(p *profile.Profile) (comput, mpi, late, sync []float64) {
 }
 
 // ranksPlot is MPInside's first table as a picture: one stacked bar per
-// rank.
+// rank, ranks grouped by host (then rank) with lines between the hosts.
 func ranksPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 	comput, mpi, late, sync := RankTimes(p)
+	hb := profileHosts(p)
+	for _, v := range [][]float64{comput, mpi, late, sync} {
+		copy(v, hb.permute(v))
+	}
 	pl := plot.New()
-	pl.Title.Text = ProfileTitle(p, name, "time per rank")
+	what := "time per rank"
+	if hb.grouped {
+		what += ", grouped by host"
+	}
+	pl.Title.Text = ProfileTitle(p, name, what)
 	pl.X.Label.Text, pl.Y.Label.Text = "rank", "seconds"
 	width := vg.Length(math.Max(1, math.Min(18, 500/float64(len(p.Ranks)))))
 	if err := addStacked(pl, width, false, []stackPart{
@@ -147,7 +156,10 @@ func ranksPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 		return nil, err
 	}
 	pl.Legend.Top, pl.Legend.Left = true, false
-	pl.X.Tick.Marker = rankTicks{}
+	hb.axis(&pl.X, "ranks by host, then rank")
+	if len(hb.bounds) > 0 && len(hb.bounds) < 256 {
+		pl.Add(&hostLines{bounds: hb.bounds, n: float64(len(p.Ranks)), onlyX: true})
+	}
 	pl.X.Min, pl.X.Max = -0.5, float64(len(p.Ranks))-0.5
 	top := 0.0
 	for i := range comput {
@@ -156,6 +168,68 @@ func ranksPlot(p *profile.Profile, name string) (*plot.Plot, error) {
 	// Room above the tallest bar for the legend.
 	pl.Y.Min, pl.Y.Max = 0, top*1.3
 	return pl, nil
+}
+
+// hostBlocksOf is a profile's drawing order of the ranks (grouped by
+// host, then rank) and its host blocks.
+type hostBlocksOf struct {
+	order, pos []int
+	grouped    bool // the order is not rank order
+	bounds     []int
+	names      []string
+	centres    []float64
+}
+
+func profileHosts(p *profile.Profile) *hostBlocksOf {
+	hb := &hostBlocksOf{order: p.HostOrder(), pos: make([]int, len(p.Ranks))}
+	for i, r := range hb.order {
+		hb.pos[r] = i
+		if r != i {
+			hb.grouped = true
+		}
+	}
+	hb.bounds, hb.names, hb.centres = hostBlocks(hb.order, func(r int) string { return p.Ranks[r].Host })
+	return hb
+}
+
+// permute returns v (by rank) in drawing order.
+func (hb *hostBlocksOf) permute(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, r := range hb.order {
+		out[i] = v[r]
+	}
+	return out
+}
+
+// axis labels an axis of ranks: by rank in rank order, else by host
+// (names at the blocks' centres when there are few enough to read).
+func (hb *hostBlocksOf) axis(a *plot.Axis, grouped string) {
+	if !hb.grouped {
+		a.Tick.Marker = rankTicks{}
+		return
+	}
+	a.Label.Text = grouped
+	if len(hb.names) > 16 {
+		a.Tick.Marker = hostTicks(nil, nil, hb.bounds)
+		return
+	}
+	// Each host's name, and its ranks beneath when they are few enough
+	// to read.
+	ticks := hostTicks(hb.names, hb.centres, hb.bounds)
+	start := 0
+	for i := range hb.names {
+		end := len(hb.order)
+		if i < len(hb.bounds) {
+			end = hb.bounds[i]
+		}
+		rk := append([]int(nil), hb.order[start:end]...)
+		sort.Ints(rk)
+		if l := topo.FormatRanks(rk); len(l) <= 12 {
+			ticks[i].Label += "\n" + l
+		}
+		start = end
+	}
+	a.Tick.Marker = ticks
 }
 
 // stackPart is one part of a stacked bar chart.
@@ -259,7 +333,9 @@ func matrixValue(metric string) (func(t profile.Transfer) float64, string, error
 	return nil, "", fmt.Errorf("unknown matrix metric %q (want bytes, messages or time)", metric)
 }
 
-// MatrixGrid is the transfer matrix as drawn: cell (src, dst) holds
+// MatrixGrid is the transfer matrix as drawn, ranks grouped by host then
+// rank (profile.HostOrder; g.pos[rank] is a rank's position): cell
+// (src, dst) holds
 // log10 of the value summed over blocks of ranks (at most maxPixels cells
 // a side), NaN where nothing was sent. Row = sender, column = receiver.
 // With comm, the communicator's matrix (profile.FindComm).
@@ -279,16 +355,14 @@ func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) 
 	n := len(p.Ranks)
 	block := (n + maxPixels - 1) / maxPixels
 	cells := (n + block - 1) / block
-	g := &grid{n: cells, ranks: n, block: block, perm: make([]int, n), pos: make([]int, n), v: make([]float32, cells*cells)}
-	for i := range g.perm {
-		g.perm[i], g.pos[i] = i, i
-	}
+	hb := profileHosts(p)
+	g := &grid{n: cells, ranks: n, block: block, perm: hb.order, pos: hb.pos, v: make([]float32, cells*cells)}
 	sum := make([]float64, cells*cells)
 	for _, t := range rows {
 		if t.Src < 0 || t.Src >= n || t.Dst < 0 || t.Dst >= n {
 			continue
 		}
-		sum[t.Src/block*cells+t.Dst/block] += val(t)
+		sum[g.pos[t.Src]/block*cells+g.pos[t.Dst]/block] += val(t)
 	}
 	for i, v := range sum {
 		g.v[i] = float32(math.NaN())
@@ -299,8 +373,8 @@ func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) 
 	return g, unit, nil
 }
 
-// drawMatrix draws the transfer matrix with its colour bar, and lines
-// between hosts where ranks sit on hosts in blocks.
+// drawMatrix draws the transfer matrix with its colour bar, ranks grouped
+// by host with lines between the hosts.
 func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
 	g, unit, err := MatrixGrid(p, opt.Metric, opt.Comm)
 	if err != nil {
@@ -331,30 +405,14 @@ func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
 	pl.Add(plotter.NewImage(g.image(lo, hi, g.upscale()), -0.5, -0.5, n-0.5, n-0.5))
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -0.5, n-0.5, -0.5, n-0.5
 	pl.X.Label.Text, pl.Y.Label.Text = "receiver rank", "sender rank"
-	pl.X.Tick.Marker, pl.Y.Tick.Marker = rankTicks{}, rankTicks{}
-	if b := HostRuns(p); len(b) > 0 && len(b) < 256 {
-		pl.Add(&hostLines{bounds: b, n: n})
+	hb := profileHosts(p)
+	hb.axis(&pl.X, "receiver, ranks by host, then rank")
+	hb.axis(&pl.Y, "sender, ranks by host, then rank")
+	if len(hb.bounds) > 0 && len(hb.bounds) < 256 {
+		pl.Add(&hostLines{bounds: hb.bounds, n: n})
 	}
 	heatmapFigure(dc, []*plot.Plot{pl}, colourBar(lo, hi, "log10 "+unit, false))
 	return nil
-}
-
-// HostRuns returns the first rank of every host after the first, when
-// the ranks sit on hosts in blocks (each host's ranks consecutive); nil
-// otherwise (a cyclic layout has no blocks to outline).
-func HostRuns(p *profile.Profile) []int {
-	var bounds []int
-	seen := map[string]bool{}
-	for i, r := range p.Ranks {
-		if i > 0 && r.Host != p.Ranks[i-1].Host {
-			if seen[r.Host] {
-				return nil
-			}
-			bounds = append(bounds, i)
-		}
-		seen[r.Host] = true
-	}
-	return bounds
 }
 
 // SizeTotals sums sizes.csv over ranks and functions: calls and seconds per

@@ -114,18 +114,45 @@ func TestMatrixShowsHaloBands(t *testing.T) {
 	if n := testutil.Colours(img, 3); n < 3 {
 		t.Errorf("the matrix picture has %d colours", n)
 	}
-	if bounds := HostRuns(p); fmt.Sprint(bounds) != "[16 32 48]" {
-		t.Errorf("host boundaries %v, want [16 32 48] (16 ranks a node)", bounds)
+	if hb := profileHosts(p); fmt.Sprint(hb.bounds) != "[16 32 48]" || hb.grouped {
+		t.Errorf("host boundaries %v (reordered %v), want [16 32 48] (16 ranks a node) in rank order", hb.bounds, hb.grouped)
 	}
 }
 
-func TestHostRunsCyclic(t *testing.T) {
+// TestCyclicGroupedByHost: with ranks dealt to hosts in turn, the pictures
+// draw them grouped by host (then rank), with one boundary per host
+// change, and the matrix's cells follow: rank 1 -> rank 3 (both on b)
+// lands inside b's block.
+func TestCyclicGroupedByHost(t *testing.T) {
 	p := &profile.Profile{Ranks: make([]profile.Rank, 4)}
 	for i, h := range []string{"a", "b", "a", "b"} {
 		p.Ranks[i].Rank = survey.Rank{Rank: i, Host: h}
 	}
-	if b := HostRuns(p); b != nil {
-		t.Errorf("cyclic layout: boundaries %v, want none", b)
+	p.Matrix = []profile.Transfer{{Src: 1, Dst: 3, Bytes: 100, Messages: 1}, {Src: 0, Dst: 1, Bytes: 10, Messages: 1}}
+	hb := profileHosts(p)
+	if fmt.Sprint(hb.order, hb.bounds, hb.names, hb.grouped) != "[0 2 1 3] [2] [a b] true" {
+		t.Errorf("order %v, bounds %v, hosts %v, grouped %v; want [0 2 1 3] [2] [a b] true", hb.order, hb.bounds, hb.names, hb.grouped)
+	}
+	g, _, err := MatrixGrid(p, "bytes", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range g.v {
+		want := float32(math.NaN())
+		switch i {
+		case 2*4 + 3: // rank 1 at position 2, rank 3 at 3
+			want = 2
+		case 0*4 + 2: // rank 0 at 0, rank 1 at 2
+			want = 1
+		}
+		if !(v == want || v != v && want != want) {
+			t.Errorf("cell %d = %v, want %v", i, v, want)
+		}
+	}
+	for _, style := range []string{StyleRanks, StyleMatrix} {
+		if _, err := RenderProfile(p, "png", ProfileOptions{Style: style}); err != nil {
+			t.Errorf("%s: %v", style, err)
+		}
 	}
 }
 

@@ -14,8 +14,11 @@ func newReportCmd() *cobra.Command {
 		Use:   "report PROFILE | report --html -o FILE.html INPUT...",
 		Short: "print a profile's MPInside tables, or write one HTML page of survey, profile, advice and verification",
 		Long: `Report prints the MPInside tables of a profile directory (elapsed times,
-Kbytes and requests with send and receive attribute), a legend and a
-summary.
+Kbytes and requests with send and receive attribute), ranks grouped by
+host then rank, a legend, a by-node table (each host's and socket's ranks
+summed), the nodes whose ranks stand apart (computation or MPI time; see
+docs/profile.md) and a summary. With --json it prints the by-node figures
+as JSON instead.
 
 With --html it writes one self-contained HTML page (pictures embedded, no
 script, nothing fetched) from any mix of: a survey directory or mmpi log,
@@ -39,6 +42,7 @@ a profile directory, placement advice (latmap place --json saved to a
 	}
 	f := cmd.Flags()
 	f.IntVar(&opt.Top, "top", 5, "functions listed in the summary")
+	f.BoolVar(&opt.JSON, "json", false, "print the profile on the machine as JSON: ranks by host, per-host and per-socket sums, the nodes apart")
 	f.BoolVar(&asHTML, "html", false, "write one HTML page of the inputs (with -o)")
 	f.StringVarP(&html.Output, "output", "o", "", "the HTML file to write (with --html)")
 	f.BoolVarP(&html.Force, "force", "f", false, "replace an existing HTML file")

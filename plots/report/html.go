@@ -254,6 +254,18 @@ type app struct {
 	Comms      []profile.Comm
 	Unmeasured []string
 	Warnings   []string
+	// Nodes is the profile on the machine: the by-node table, the
+	// stragglers (Apart, in words) and how unevenly ranks leave the
+	// collectives.
+	Nodes *profile.Nodes
+	Hosts []nodeRow
+	Apart []string
+}
+
+// nodeRow is one host (or socket) of the by-node table.
+type nodeRow struct {
+	profile.Group
+	RankList string
 }
 
 type callSiteRow struct {
@@ -285,9 +297,9 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 		fact{"MPI", p.Meta.MPIVersion},
 	)
 	captions := map[string]string{
-		plots.StyleRanks:     "Each rank's elapsed time, stacked: computation (outside MPI), time in MPI moving data, send-late time (receives waiting for a sender that was late) and collective wait (time in the barrier latmap put before collectives). Send-late and collective wait come from load imbalance: no placement removes them.",
+		plots.StyleRanks:     "Each rank's elapsed time, ranks grouped by host (then rank), stacked: computation (outside MPI), time in MPI moving data, send-late time (receives waiting for a sender that was late) and collective wait (time in the barrier latmap put before collectives). Send-late and collective wait come from load imbalance: no placement removes them.",
 		plots.StyleFunctions: "Time in each MPI function summed over ranks, largest first, split into transfer, send-late and collective wait.",
-		plots.StyleMatrix:    "Bytes sent from each rank (row) to each rank (column), point to point, on a log colour scale; grey is no traffic. Lines separate hosts when ranks sit on hosts in blocks. Bands parallel to the diagonal are neighbour exchanges (a 3-D halo shows six).",
+		plots.StyleMatrix:    "Bytes sent from each rank (row) to each rank (column), point to point, on a log colour scale; grey is no traffic. Ranks are grouped by host (then rank), with lines between the hosts. Bands parallel to the diagonal are neighbour exchanges (a 3-D halo shows six).",
 		plots.StyleSizes:     "How many calls (top) and how much time (bottom) fell in each message-size bin, over all ranks and functions.",
 	}
 	for _, style := range plots.ProfileStyles {
@@ -325,6 +337,7 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 	}
 	sec.Split = splitTraffic(p)
 	appSitesAndComms(sec, p)
+	appNodes(sec, p)
 	return sec, nil
 }
 
@@ -338,6 +351,19 @@ func appSitesAndComms(sec *app, p *profile.Profile) {
 		sec.CallSites = append(sec.CallSites, r)
 	}
 	sec.Comms = p.TrafficComms()
+}
+
+// appNodes fills the by-node table and names the stragglers.
+func appNodes(sec *app, p *profile.Profile) {
+	sec.Nodes = p.Nodes()
+	for _, gs := range [][]profile.Group{sec.Nodes.Hosts, sec.Nodes.Sockets} {
+		for _, g := range gs {
+			sec.Hosts = append(sec.Hosts, nodeRow{Group: g, RankList: topo.FormatRanks(sortedCopy(g.Ranks))})
+		}
+	}
+	for i := range sec.Nodes.Stragglers {
+		sec.Apart = append(sec.Apart, StragglerLine(&sec.Nodes.Stragglers[i]))
+	}
 }
 
 // splitTraffic sums the matrix's bytes inside and between hosts, from

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,10 @@ import (
 // Options are latmap report's settings.
 type Options struct {
 	Top int // functions listed in the summary (default 5)
+	// JSON prints the profile on the machine (profile.Nodes: the ranks
+	// by host, the per-host and per-socket sums, the stragglers) as JSON
+	// instead of the tables.
+	JSON bool
 }
 
 // column is one column of a report table: a function's value per rank.
@@ -29,6 +34,7 @@ func Report(w io.Writer, p *profile.Profile, opt Options) error {
 		opt.Top = 5
 	}
 	idx := p.ByRankFunction()
+	nodes := p.Nodes()
 	slt, cw := p.HasMode(profile.ModeSLT), p.HasMode(profile.ModeCollectiveWait)
 
 	// Elapsed times: comput, then per function its transfer time, its
@@ -50,7 +56,10 @@ func Report(w io.Writer, p *profile.Profile, opt Options) error {
 	if p.Meta.Window != "" {
 		header += ", window " + p.Meta.Window
 	}
-	if err := table(w, header, p, idx, cols, "%.4f", true); err != nil {
+	if nodes.Grouped {
+		header += "; ranks grouped by host, then rank"
+	}
+	if err := table(w, header, p, nodes.Order, idx, cols, "%.4f", true); err != nil {
 		return err
 	}
 	for _, t := range []struct {
@@ -67,14 +76,15 @@ func Report(w io.Writer, p *profile.Profile, opt Options) error {
 		for _, name := range p.OrderedFunctions(t.v) {
 			cs = append(cs, column{name, t.v})
 		}
-		if err := table(w, t.title, p, idx, cs, t.fmt, false); err != nil {
+		if err := table(w, t.title, p, nodes.Order, idx, cs, t.fmt, false); err != nil {
 			return err
 		}
 	}
 	legend(w, slt, cw, p.HasMode(profile.ModeCollectivesInMatrix))
+	byNode(w, nodes)
 	callSites(w, p, opt)
 	communicators(w, p)
-	return summary(w, p, opt)
+	return summary(w, p, nodes, opt)
 }
 
 // communicators prints each communicator's point-to-point traffic when one
@@ -116,14 +126,14 @@ func callSites(w io.Writer, p *profile.Profile, opt Options) {
 	fmt.Fprintln(w)
 }
 
-func table(w io.Writer, title string, p *profile.Profile, idx map[int]map[string]*profile.Function, cols []column, vf string, comput bool) error {
+func table(w io.Writer, title string, p *profile.Profile, order []int, idx map[int]map[string]*profile.Function, cols []column, vf string, comput bool) error {
 	fmt.Fprintf(w, "%s\n", title)
 	if len(cols) == 0 && !comput {
 		fmt.Fprintf(w, "  (none)\n\n")
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "rank\t")
+	fmt.Fprint(tw, "rank\thost\t")
 	if comput {
 		fmt.Fprint(tw, "comput\t")
 	}
@@ -131,8 +141,9 @@ func table(w io.Writer, title string, p *profile.Profile, idx map[int]map[string
 		fmt.Fprintf(tw, "%s\t", c.name)
 	}
 	fmt.Fprintln(tw)
-	for _, r := range p.Ranks {
-		fmt.Fprintf(tw, "%d\t", r.Rank.Rank)
+	for _, i := range order {
+		r := &p.Ranks[i]
+		fmt.Fprintf(tw, "%d\t%s\t", r.Rank.Rank, r.Host)
 		if comput {
 			fmt.Fprintf(tw, vf+"\t", r.Comput)
 		}
@@ -176,7 +187,7 @@ func legend(w io.Writer, slt, cw, cm bool) {
 	fmt.Fprintln(w)
 }
 
-func summary(w io.Writer, p *profile.Profile, opt Options) error {
+func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options) error {
 	var elapsed, mpi, late, sync, recvWait float64
 	for _, r := range p.Ranks {
 		elapsed += r.Elapsed
@@ -208,6 +219,7 @@ func summary(w io.Writer, p *profile.Profile, opt Options) error {
 	if p.HasMode(profile.ModeCollectiveWait) {
 		fmt.Fprintf(w, "  collective wait: %.3f s, %s of the MPI time; load imbalance, not the network\n", sync, pct(sync, mpi))
 	}
+	stragglers(w, nodes)
 	host := map[int]string{}
 	for _, r := range p.Ranks {
 		host[r.Rank.Rank] = r.Host
@@ -251,6 +263,11 @@ func ReportDir(w io.Writer, dir string, opt Options) error {
 	p, err := profile.ReadProfile(dir)
 	if err != nil {
 		return err
+	}
+	if opt.JSON {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(p.Nodes())
 	}
 	return Report(w, p, opt)
 }
