@@ -35,22 +35,35 @@ const (
 	SwitchWindow   = nodeBWWindow
 )
 
-// SwitchStep is one step of the switch phase: at switch level Level, every
-// group sends to the group Shift on. Dst and Src are each rank's partner
-// (-1: none); Group is each rank's group at that level.
+// SwitchStep is one step of the switch phase at switch level Level. Dst
+// and Src are each rank's partner (-1: none); Group is each rank's group
+// at that level, Peer each group's peer group in the step (the group
+// itself: its hosts sent to several groups, "to the rest").
 type SwitchStep struct {
 	Level, Shift int
 	Dst, Src     []int
 	Group        []int
-	groups       int
+	Peer         []int
 }
 
 // SwitchPhase is the switch phase's schedule for ranks on hosts (a host
-// name per rank) grouped as of (topo.SwitchGroups' of).
-func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
+// name per rank) grouped as plan says (topo.SwitchGroups'). A group
+// exchanges with its siblings only, the groups of its level inside the
+// same group of the level above (all of them at the top level), so that
+// what it measures is its own links, not a bottleneck further up. In the
+// step of shift s, a group of m siblings:
+//
+//   - with one sibling (m = 2), sends to it;
+//   - with more, sends to the rest: the host at position p of sibling j
+//     sends to sibling j + 1 + (s'-1+p) mod (m-1), s' = 1 + (s-1) mod
+//     (m-1), so a group's hosts reach different groups at once, over all
+//     its links (a leaf's uplinks, a dragonfly group's global links, a
+//     router's local links). Each position's hosts shift by one amount,
+//     so every rank receives from one rank.
+func SwitchPhase(hosts []string, plan topo.SwitchPlan) []SwitchStep {
 	l := newNodeLayout(hosts)
 	var steps []SwitchStep
-	for k, groups := range of {
+	for k, groups := range plan.Of {
 		ng := 0
 		for _, g := range groups {
 			ng = max(ng, g+1)
@@ -61,21 +74,46 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 			pos[h] = len(members[g])
 			members[g] = append(members[g], h)
 		}
-		for _, shift := range nodeSteps(ng) {
-			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), groups: ng}
+		sib, idx := siblings(groups, ng, plan.Of, k)
+		most := 0
+		for _, s := range sib {
+			most = max(most, len(s))
+		}
+		for _, shift := range nodeSteps(most) {
+			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), Peer: make([]int, ng)}
+			for g := range st.Peer {
+				st.Peer[g] = -1
+				if set := sib[g]; len(set) == 2 {
+					st.Peer[g] = set[1-idx[g]]
+				} else if len(set) > 2 {
+					st.Peer[g] = g
+				}
+			}
 			for r := range st.Src {
 				st.Src[r] = -1
 			}
 			for r := range hosts {
 				h := l.host[r]
-				st.Group[r] = groups[h]
+				g := groups[h]
+				st.Group[r] = g
 				st.Dst[r] = -1
-				peerHosts := members[(groups[h]+shift)%ng]
+				set, m := sib[g], len(sib[g])
+				if m < 2 {
+					continue
+				}
+				var to int
+				if m == 2 {
+					to = set[1-idx[g]]
+				} else {
+					s1 := 1 + (shift-1)%(m-1)
+					to = set[(idx[g]+1+(s1-1+pos[h])%(m-1))%m]
+				}
+				peerHosts := members[to]
 				if pos[h] >= len(peerHosts) {
 					continue
 				}
-				if m := l.members[peerHosts[pos[h]]]; l.local[r] < len(m) {
-					st.Dst[r] = m[l.local[r]]
+				if mem := l.members[peerHosts[pos[h]]]; l.local[r] < len(mem) {
+					st.Dst[r] = mem[l.local[r]]
 				}
 			}
 			for r, d := range st.Dst {
@@ -89,6 +127,29 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 	return steps
 }
 
+// siblings lists, for each group of level k (ng groups, groups[host]),
+// the groups of level k under the same group of level k+1 (all of them
+// at the top level), in group order, and the group's index among them.
+func siblings(groups []int, ng int, of [][]int, k int) (sib [][]int, idx []int) {
+	parent := make([]int, ng)
+	if k+1 < len(of) {
+		for h, g := range groups {
+			parent[g] = of[k+1][h]
+		}
+	}
+	byParent := map[int][]int{}
+	for g := 0; g < ng; g++ {
+		byParent[parent[g]] = append(byParent[parent[g]], g)
+	}
+	sib, idx = make([][]int, ng), make([]int, ng)
+	for _, set := range byParent {
+		for i, g := range set {
+			sib[g], idx[g] = set, i
+		}
+	}
+	return sib, idx
+}
+
 // SwitchRows turns every rank's step times (times[rank][step], 0 for a
 // step it did not send in) into switchbw.csv's rows: one per step and
 // sending group.
@@ -99,8 +160,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 	l := newNodeLayout(hosts)
 	var rows []survey.SwitchBandwidth
 	for si, st := range steps {
-		byGroup := make([]survey.SwitchBandwidth, st.groups)
-		sent := make([]map[int]bool, st.groups)
+		byGroup := make([]survey.SwitchBandwidth, len(st.Peer))
+		sent := make([]map[int]bool, len(st.Peer))
 		for r := range hosts {
 			if len(times[r]) != len(steps) {
 				return nil, fmt.Errorf("rank %d reported %d switch bandwidth times, want %d", r, len(times[r]), len(steps))
@@ -122,7 +183,7 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 			if b.Ranks == 0 || b.Seconds <= 0 {
 				continue
 			}
-			b.Level, b.Group, b.PeerGroup = st.Level, g, (g+st.Shift)%st.groups
+			b.Level, b.Group, b.PeerGroup = st.Level, g, st.Peer[g]
 			b.Hosts, b.Size, b.Messages = len(sent[g]), size, SwitchMessages
 			b.AggregateMBps = float64(b.Ranks) * float64(SwitchMessages) * float64(size) / b.Seconds / 1e6
 			rows = append(rows, b)
@@ -135,8 +196,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 // the groups of each level (none: the phase does not run), or the error
 // that stops the survey.
 type switchPlan struct {
-	Of  [][]int
-	Err string
+	Plan topo.SwitchPlan
+	Err  string
 }
 
 // switchPhase is the switch phase's outcome on rank 0: the groups, the
@@ -162,7 +223,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 			plan.Err = assembleErr.Error()
 		case rs.opt.SwitchBandwidth == SwitchBWOff:
 		default:
-			ph.groups, plan.Of, ph.note = topo.SwitchGroups(s)
+			ph.groups, plan.Plan, ph.note = topo.SwitchGroups(s)
 		}
 	}
 	var buf bytes.Buffer
@@ -187,11 +248,11 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		}
 		return nil, errReported
 	}
-	if len(plan.Of) == 0 {
+	if len(plan.Plan.Of) == 0 {
 		return &ph, nil
 	}
 	start := time.Now()
-	steps := SwitchPhase(hosts, plan.Of)
+	steps := SwitchPhase(hosts, plan.Plan)
 	times := make([]float64, len(steps))
 	for i, st := range steps {
 		if err := rs.c.Wait(false); err != nil {

@@ -5,52 +5,55 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // TestSwitchPhase: 8 hosts of 2 ranks in leaves of 2 hosts and pods of 4:
-// in every step each rank sends to the rank with its local index on the
-// host with its position in the group Shift groups on, every group sends
-// to one group and receives from one, sources invert destinations; and
-// SwitchRows sums what each group sent over its slowest rank.
+// at the leaf level each leaf exchanges with the other leaf of its pod
+// only (its sibling: what it measures is its own uplinks, not the pods'),
+// every rank sending to the rank with its local index on the host with
+// its position in the sibling leaf; at the pod level the two pods
+// exchange; sources invert destinations; and SwitchRows sums what each
+// group sent over its slowest rank.
 func TestSwitchPhase(t *testing.T) {
 	var hosts []string
 	for h := 0; h < 8; h++ {
 		hosts = append(hosts, fmt.Sprintf("n%d", h), fmt.Sprintf("n%d", h))
 	}
 	of := [][]int{{0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 0, 0, 1, 1, 1, 1}}
-	steps := SwitchPhase(hosts, of)
-	// level 1: 4 groups, shifts 1, 2, 3; level 2: 2 groups, shift 1.
-	if len(steps) != 4 || steps[3].Level != 2 || steps[3].Shift != 1 {
-		t.Fatalf("%d steps (%+v), want 3 at level 1 and 1 at level 2", len(steps), steps)
+	steps := SwitchPhase(hosts, topo.SwitchPlan{Of: of})
+	// level 1: siblings of 2 (shift 1), level 2: 2 pods (shift 1).
+	if len(steps) != 2 || steps[0].Level != 1 || steps[1].Level != 2 {
+		t.Fatalf("%d steps (%+v), want 1 at level 1 and 1 at level 2", len(steps), steps)
 	}
 	for _, st := range steps {
-		g := of[st.Level-1]
-		size := 8 / (g[7] + 1) // hosts a group
+		size := 2 * st.Level // hosts a group
 		for r := range hosts {
 			h, d := r/2, st.Dst[r]
-			wantHost := ((g[h]+st.Shift)%(g[7]+1))*size + h%size
+			g := h / size
+			wantHost := (g^1)*size + h%size // the sibling: leaf 0<->1, 2<->3; pod 0<->1
 			if d/2 != wantHost || d%2 != r%2 {
-				t.Errorf("level %d shift %d: rank %d sends to %d, want host %d local %d", st.Level, st.Shift, r, d, wantHost, r%2)
+				t.Errorf("level %d: rank %d sends to %d, want host %d local %d", st.Level, r, d, wantHost, r%2)
 			}
 			if st.Src[d] != r {
-				t.Errorf("level %d shift %d: rank %d's source is %d, want %d", st.Level, st.Shift, d, st.Src[d], r)
+				t.Errorf("level %d: rank %d's source is %d, want %d", st.Level, d, st.Src[d], r)
 			}
 		}
 	}
 	times := make([][]float64, len(hosts))
 	for r := range times {
-		times[r] = []float64{0.5, 1, 0.25, 2}
+		times[r] = []float64{0.5, 1}
 	}
 	times[5][0] = 0.75 // rank 5 (host 2, group 1) slowest in step 0
 	rows, err := SwitchRows(hosts, steps, times, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 3*4+2 {
-		t.Fatalf("%d rows, want 14", len(rows))
+	if len(rows) != 4+2 {
+		t.Fatalf("%d rows, want 6", len(rows))
 	}
-	// group 1 in step 0: 4 ranks x 16 x 1 MiB in 0.75 s.
-	want := survey.SwitchBandwidth{Level: 1, Group: 1, PeerGroup: 2, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: SwitchMessages, Seconds: 0.75,
+	// group 1 in step 0: 4 ranks x 16 x 1 MiB in 0.75 s, to its sibling 0.
+	want := survey.SwitchBandwidth{Level: 1, Group: 1, PeerGroup: 0, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: SwitchMessages, Seconds: 0.75,
 		AggregateMBps: 4 * float64(SwitchMessages) * (1 << 20) / 0.75 / 1e6}
 	if rows[1] != want {
 		t.Errorf("row %+v, want %+v", rows[1], want)
@@ -58,8 +61,62 @@ func TestSwitchPhase(t *testing.T) {
 	if _, err := SwitchRows(hosts, steps, times[:15], 1<<20); err == nil {
 		t.Errorf("times of 15 ranks of 16: no error")
 	}
-	times[15] = times[15][:2]
+	times[15] = times[15][:1]
 	if _, err := SwitchRows(hosts, steps, times, 1<<20); err == nil {
-		t.Errorf("a rank with 2 of 4 times: no error")
+		t.Errorf("a rank with 1 of 2 times: no error")
 	}
 }
+
+// TestSwitchPhaseToRest: at a level of more than two sibling groups (4
+// groups at the top), the hosts of a group reach different groups in one
+// step, every rank receives from one rank, and the rows say "to the rest"
+// (peer group = group).
+func TestSwitchPhaseToRest(t *testing.T) {
+	var hosts []string
+	for h := 0; h < 12; h++ { // 4 groups of 3 hosts, 1 rank each
+		hosts = append(hosts, fmt.Sprintf("n%d", h))
+	}
+	of := [][]int{{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}}
+	steps := SwitchPhase(hosts, topo.SwitchPlan{Of: of})
+	if len(steps) != 3 {
+		t.Fatalf("%d steps, want 3 (shifts 1-3)", len(steps))
+	}
+	times := make([][]float64, len(hosts))
+	for _, st := range steps {
+		recv := map[int]int{}
+		for r, d := range st.Dst {
+			if d < 0 || d/3 == r/3 {
+				t.Fatalf("shift %d: rank %d sends to %d, want another group", st.Shift, r, d)
+			}
+			recv[d]++
+			if st.Src[d] != r {
+				t.Errorf("shift %d: rank %d's source %d, want %d", st.Shift, d, st.Src[d], r)
+			}
+		}
+		for g := 0; g < 4; g++ {
+			to := map[int]bool{}
+			for r := 3 * g; r < 3*g+3; r++ {
+				to[st.Dst[r]/3] = true
+			}
+			if len(to) != 3 {
+				t.Errorf("shift %d: group %d's hosts reach groups %v, want the 3 others", st.Shift, g, to)
+			}
+		}
+		if len(recv) != 12 {
+			t.Errorf("shift %d: %d ranks receive, want 12", st.Shift, len(recv))
+		}
+	}
+	for r := range times {
+		times[r] = []float64{1, 1, 1}
+	}
+	rows, err := SwitchRows(hosts, steps, times, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.PeerGroup != r.Group || r.Hosts != 3 {
+			t.Errorf("row %+v: want peer group = group (to the rest), 3 hosts", r)
+		}
+	}
+}
+

@@ -103,7 +103,8 @@ func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) flo
 // by latmap's measuring core with its switch phase, and a 16 x 8 x 8
 // stencil and an all-to-all replayed under block, cyclic, latmap's
 // proposal and scotch_gmap's mapping onto a tleaf of the tree's levels:
-// predicted (latmap's model, raw) and simulated runs.
+// predicted (latmap's model, raw) and simulated runs; then the same
+// priced with the network declared (--topology, the platform file).
 func BenchmarkSimFatTree1024(b *testing.B) {
 	c := fatTree1024(b)
 	n := 1024
@@ -130,23 +131,37 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 			{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20), "", 10},
 			{"alltoall-1024, 2 x 16 KiB", scaleFlows(first(shapes.AllToAll(n)), 2<<14), "alltoall:16384", 2},
 		}
-		fmt.Printf("%-28s %-9s %12s %12s %9s   %s\n", "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
-		for _, app := range apps {
-			t1 := time.Now()
-			sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
-			slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
-			hosts := make([]string, n)
-			for r, sl := range slots {
-				hosts[r] = sl.Host
+		for _, declared := range []bool{false, true} {
+			// Then the network declared (--topology, the platform file):
+			// the routed model prices each link of the three levels.
+			c.topology = ""
+			layouts := []string{"block", "cyclic", "proposal", "scotch"}
+			if declared {
+				c.topology = c.platform
+				layouts = layouts[:3]
 			}
-			sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
-			sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
-			for _, l := range []string{"block", "cyclic", "proposal", "scotch"} {
-				p, s := sc.predicted[l], sc.simulated[l]
-				fmt.Printf("%-28s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+			fmt.Printf("network declared: %v\n%-28s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+			for _, app := range apps {
+				t1 := time.Now()
+				sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
+				if !declared {
+					slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
+					hosts := make([]string, n)
+					for r, sl := range slots {
+						hosts[r] = sl.Host
+					}
+					sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
+					sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
+					fmt.Printf("  (scotch_gmap %.2f s)\n", took)
+				}
+				for _, l := range layouts {
+					p, s := sc.predicted[l], sc.simulated[l]
+					fmt.Printf("%-28s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+				}
+				fmt.Printf("  (the case took %.0f s)\n", time.Since(t1).Seconds())
 			}
-			fmt.Printf("  (scotch_gmap %.2f s; the case took %.0f s)\n", took, time.Since(t1).Seconds())
 		}
+		c.topology = ""
 	}
 }
 

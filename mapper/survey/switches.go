@@ -41,7 +41,9 @@ type HostGroup struct {
 
 // SwitchBandwidth is one row of switchbw.csv: one step of the switch
 // phase, every rank of Group's hosts sending at once to the hosts of
-// PeerGroup (same level).
+// PeerGroup (same level). PeerGroup equal to Group means "to the rest":
+// at a level whose groups are joined by links of their own (a
+// dragonfly's), each host of the group sent to another group at once.
 type SwitchBandwidth struct {
 	Level, Group, PeerGroup int
 	// Hosts and Ranks are how many of Group's hosts and ranks sent.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -13,30 +14,41 @@ import (
 // spread 1.06-1.07, a 4 x 4 torus's 1.1-4).
 const MaxSwitchSpread = 1.5
 
+// SwitchPlan is the switch levels SwitchGroups finds: Of[k][h] is host
+// h's group at level k+1 (hosts numbered in order of first appearance).
+type SwitchPlan struct {
+	Of [][]int
+}
+
 // SwitchGroups finds the switch levels above the nodes in s's latencies
 // (its smallest size) and returns each host's group at each level, as
-// switches.csv's rows (level 1 the innermost), with hosts numbered in
-// order of first appearance: of[k][h] is host h's group at level k+1.
-// When the survey shows no switch level (one network level above the
-// nodes) it returns no rows and a note saying why.
-func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note string) {
+// switches.csv's rows (level 1 the innermost), and the plan of the switch
+// phase. When the survey shows no switch level (one network level above
+// the nodes), or levels that are not switches (a level under the top one
+// spreads wider than MaxSwitchSpread: a torus's or a mesh's hop counts),
+// it returns no rows and a note saying why. The top level (the whole
+// network) may spread: a dragonfly's groups meet over global links that
+// start at particular routers, so their round trips differ by a few hops;
+// each group's aggregate out is still what its links carry.
+func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, plan SwitchPlan, note string) {
 	if len(s.Tables) == 0 {
-		return nil, nil, "no pairs measured"
+		return nil, plan, "no pairs measured"
 	}
 	tp, err := Infer(s, Options{Size: s.Tables[0].Size})
 	if err != nil {
-		return nil, nil, fmt.Sprintf("no topology: %v", err)
+		return nil, plan, fmt.Sprintf("no topology: %v", err)
 	}
 	hostIdx, nh := survey.HostIndex(s.Ranks)
 	if !tp.HostsAgree || tp.NodeLevel < 0 && nh < len(s.Ranks) {
-		return nil, nil, "the nodes found in the latencies are not the hosts"
+		return nil, plan, "the nodes found in the latencies are not the hosts"
 	}
 	// Switches make a tree: two hosts whose groups first meet at one
-	// level all talk at about one round trip. Levels spread wider (a
-	// torus's or a dragonfly's hop counts) are no switch groups.
-	for _, l := range tp.Levels[tp.NodeLevel+1:] {
-		if l.RTTMin > 0 && l.RTTMax > MaxSwitchSpread*l.RTTMin {
-			return nil, nil, fmt.Sprintf("the round trips above the nodes do not form switch levels (one level spreads %.3g-%.3g us: a torus or a dragonfly?)", l.RTTMin, l.RTTMax)
+	// level all talk at about one round trip. Levels under the top that
+	// spread wider (a torus's hop counts) are no switch groups.
+	spread := func(l Level) bool { return l.RTTMin > 0 && l.RTTMax > MaxSwitchSpread*l.RTTMin }
+	for _, l := range tp.Levels[tp.NodeLevel+1 : max(tp.NodeLevel+1, len(tp.Levels)-1)] {
+		if spread(l) {
+			return nil, plan, fmt.Sprintf("the round trips above the nodes do not form switch levels (one level spreads %.3g-%.3g us: a torus or a mesh?)", l.RTTMin, l.RTTMax)
 		}
 	}
 	first := make([]int, nh) // a rank of each host
@@ -44,6 +56,7 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note s
 		first[hostIdx[r]] = r
 	}
 	var prev []int
+	skipped := 0
 	for l := tp.NodeLevel + 1; l < len(tp.Levels); l++ {
 		if g := tp.Levels[l].Groups; g < 2 || g >= nh {
 			continue
@@ -57,22 +70,68 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note s
 			}
 			groups[h] = num[c]
 		}
-		if !slices.Equal(prev, groups) {
-			of = append(of, groups)
-			prev = groups
+		if slices.Equal(prev, groups) {
+			continue
 		}
+		if !groupsApart(s, hostIdx, groups, tp.Group[min(l+1, len(tp.Levels)-1)], first) {
+			skipped++
+			continue
+		}
+		plan.Of = append(plan.Of, groups)
+		prev = groups
 	}
-	if len(of) == 0 {
-		return nil, nil, "the latencies show no level between the nodes and the whole network"
+	if len(plan.Of) == 0 {
+		note := "the latencies show no level between the nodes and the whole network"
+		if skipped > 0 {
+			note += fmt.Sprintf(" (%d level(s) whose groups are no further from each other than inside skipped)", skipped)
+		}
+		return nil, plan, note
 	}
 	names := make([]string, nh)
 	for r, h := range hostIdx {
 		names[h] = s.Ranks[r].Host
 	}
-	for k, groups := range of {
+	for k, groups := range plan.Of {
 		for h, g := range groups {
 			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
 		}
 	}
-	return rows, of, ""
+	return rows, plan, ""
+}
+
+// groupsApart tells whether a level's groups (groups[host]) stand apart
+// from their siblings, the groups under the same group of the level above
+// (parent[rank]): the median round trip between hosts of sibling groups
+// is at least LevelRatio times the median inside a group. A level that
+// average linkage cut out of hosts that are all one hop from each other,
+// a dragonfly group's routers (all to all inside a chassis, one link to
+// the other chassis), is no group whose links the switch phase could
+// measure apart.
+func groupsApart(s *survey.Survey, hostIdx, groups, parent, first []int) bool {
+	t := s.Tables[0]
+	m, err := ChooseMetric(t, -1)
+	if err != nil {
+		return true
+	}
+	var inside, between []float64
+	t.Each(func(a, b, i int) {
+		ha, hb := hostIdx[a], hostIdx[b]
+		if ha == hb {
+			return
+		}
+		v := float64(t.Values[m][i])
+		if v != v || v <= 0 {
+			return
+		}
+		switch {
+		case groups[ha] == groups[hb]:
+			inside = append(inside, v)
+		case parent[first[ha]] == parent[first[hb]]:
+			between = append(between, v)
+		}
+	})
+	if len(inside) == 0 || len(between) == 0 {
+		return true
+	}
+	return stats.Median(between) >= DefaultOptions().LevelRatio*stats.Median(inside)
 }

@@ -46,7 +46,9 @@ func (m *Machine) numGroups(k int) int {
 
 // AddSwitches prices the switch groups' uplinks from switchbw.csv's
 // rows: a group's rate out is the median aggregate rate of its rows, its
-// rate in the median of the rows it received; a group without rows takes
+// rate in the median of the rows it received (a row "to the rest", peer
+// group = group, counts both ways: every group sent and received alike in
+// its step); a group without rows takes
 // its level's median (with a note). Without rows, or without switch
 // levels, uplinks are not priced, and the notes say so when the survey
 // found switch levels. Sharing is a node's own uplinks: a rank whose
