@@ -119,4 +119,3 @@ func TestSwitchPhaseToRest(t *testing.T) {
 		}
 	}
 }
-

@@ -99,4 +99,3 @@ func TestGroupsApart(t *testing.T) {
 		}
 	}
 }
-
