@@ -192,7 +192,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 // meta.json: the survey, the mmpi log, every rank's node phase times.
 type assembled struct {
 	s         *survey.Survey
-	ml        *MmpiLog
+	ml        *survey.MmpiLog
 	nodeTimes [][]float64
 }
 
@@ -652,7 +652,7 @@ func summarize(peer func(i int) int, sizes []int, samples [][][]float64, isoSamp
 
 // finish adds the interference, the warnings and the fits to s and writes
 // the outputs (rank 0).
-func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error {
+func finish(s *survey.Survey, ml *survey.MmpiLog, opt Options, stderr io.Writer) error {
 	if x, ok := Interference(s.Tables); ok {
 		s.Meta.Interference = &x
 		if x > InterferenceWarn {
@@ -677,7 +677,7 @@ func finish(s *survey.Survey, ml *MmpiLog, opt Options, stderr io.Writer) error 
 	if opt.Mmpi != "" {
 		ml.Host = s.Ranks[0].Host
 		var b bytes.Buffer
-		if err := WriteMmpi(&b, ml); err != nil {
+		if err := survey.WriteMmpi(&b, ml); err != nil {
 			return err
 		}
 		if err := atomicdir.WriteFile(opt.Mmpi, opt.Force, b.Bytes()); err != nil {
@@ -706,7 +706,7 @@ func interferenceWarning(sched Schedule, x float64) string {
 // sparse tables keep only the measured pairs (the nodes and sample scopes);
 // the mmpi log, made only when opt.Mmpi asks for it, records repeats as
 // the timed round trips a pair.
-func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.Survey, *MmpiLog, [][]float64, error) {
+func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.Survey, *survey.MmpiLog, [][]float64, error) {
 	if len(all) != n {
 		return nil, nil, nil, fmt.Errorf("rank 0 received %d reports, want %d", len(all), n)
 	}
@@ -723,9 +723,9 @@ func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.S
 		bySize[size] = t
 		s.Tables = append(s.Tables, t)
 	}
-	var ml *MmpiLog
+	var ml *survey.MmpiLog
 	if opt.Mmpi != "" {
-		ml = &MmpiLog{Names: make([]string, n), Repeats: repeats, MsgLen: opt.Sizes[0] / 4,
+		ml = &survey.MmpiLog{Names: make([]string, n), Repeats: repeats, MsgLen: opt.Sizes[0] / 4,
 			Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
 	}
 	for a, b := range all {

@@ -214,7 +214,7 @@ func BenchmarkReadMMPI(b *testing.B) {
 }
 
 // TestReadMMPISize checks MsgLen is read as MPI_INTs, as mmpi.c sent them
-// and as bench.WriteMmpi writes them (size / 4).
+// and as WriteMmpi writes them (size / 4).
 func TestReadMMPISize(t *testing.T) {
 	s := readTestLog(t, "stampede_2x16_ammpi_32_64_100.dat", MMPIOptions{})
 	if got := s.Tables[0].Size; got != 256 || s.Meta.Sizes[0] != 256 {

@@ -1,11 +1,9 @@
-package bench
+package survey
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/latmap/latmap/mapper/survey"
 )
 
 // MmpiLog is the content of an mmpi log (the all-pairs latency log written
@@ -21,8 +19,8 @@ type MmpiLog struct {
 	// Repeats is the number of timed round trips per pair.
 	Repeats int
 	// Mean and SEM hold each pair's mean round trip and mmpi's "StdDev" (the
-	// standard error of the mean, see MmpiStats) in microseconds, as packed
-	// upper triangles indexed by survey.TriIndex.
+	// standard error of the mean, as bench.MmpiStats computes it) in microseconds, as packed
+	// upper triangles indexed by TriIndex.
 	Mean, SEM []float64
 }
 
@@ -32,8 +30,8 @@ type MmpiLog struct {
 // each with the format "%s %03d  %s %03d     %6.2f  %6.2f\n".
 func WriteMmpi(w io.Writer, l *MmpiLog) error {
 	n := len(l.Names)
-	if len(l.Mean) != survey.TriLen(n) || len(l.SEM) != survey.TriLen(n) {
-		return fmt.Errorf("mmpi: %d ranks need %d pairs, have %d means and %d deviations", n, survey.TriLen(n), len(l.Mean), len(l.SEM))
+	if len(l.Mean) != TriLen(n) || len(l.SEM) != TriLen(n) {
+		return fmt.Errorf("mmpi: %d ranks need %d pairs, have %d means and %d deviations", n, TriLen(n), len(l.Mean), len(l.SEM))
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "# Testing Hostname: %s\n", l.Host)
@@ -43,7 +41,7 @@ func WriteMmpi(w io.Writer, l *MmpiLog) error {
 		for b := a; b < n; b++ {
 			var mean, sem float64
 			if a != b {
-				i := survey.TriIndex(n, a, b)
+				i := TriIndex(n, a, b)
 				mean, sem = l.Mean[i], l.SEM[i]
 			}
 			fmt.Fprintf(bw, "%s %03d  %s %03d     %6.2f  %6.2f\n", l.Names[a], a, l.Names[b], b, mean, sem)

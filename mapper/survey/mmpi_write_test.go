@@ -1,4 +1,4 @@
-package bench
+package survey
 
 import (
 	"bufio"
@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-
-	"github.com/latmap/latmap/mapper/survey"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -32,7 +30,7 @@ func TestWriteMmpiGolden(t *testing.T) {
 	if err := WriteMmpi(&b, l); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("..", "testdata", "golden", "mmpi_3ranks_64ints_100reps.dat")
+	golden := filepath.Join("..", "..", "testdata", "golden", "mmpi_3ranks_64ints_100reps.dat")
 	if *update {
 		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -63,7 +61,7 @@ var mmpiLine = regexp.MustCompile(`^(.+) (\d{3,})  (.+) (\d{3,})     ([ \d.-]{6,
 // log latmap writes is one mmpi could have written.
 func TestWriteMmpiReproducesRealLogs(t *testing.T) {
 	for _, name := range []string{"stampede_2x16_ammpi_32_64_100.dat", "bw_32x1_ammpi_32_64_100.dat", "mira_2x16_ammpi_32_64_100.dat"} {
-		path := filepath.Join("..", "testdata", "mmpi", name)
+		path := filepath.Join("..", "..", "testdata", "mmpi", name)
 		orig, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -105,11 +103,11 @@ func TestWriteMmpiReproducesRealLogs(t *testing.T) {
 		if _, err := fmt.Sscanf(hdr[1], "# Processors: %d MsgLen %d Repeats: %d", new(int), &l.MsgLen, &l.Repeats); err != nil {
 			t.Fatal(err)
 		}
-		l.Mean = make([]float64, survey.TriLen(n))
-		l.SEM = make([]float64, survey.TriLen(n))
+		l.Mean = make([]float64, TriLen(n))
+		l.SEM = make([]float64, TriLen(n))
 		for _, c := range cells {
 			if c.a != c.b {
-				i := survey.TriIndex(n, c.a, c.b)
+				i := TriIndex(n, c.a, c.b)
 				l.Mean[i], l.SEM[i] = c.mean, c.sem
 			}
 		}
@@ -132,7 +130,7 @@ func TestWriteMmpiReproducesRealLogs(t *testing.T) {
 func BenchmarkWriteMmpi(b *testing.B) {
 	n := 256
 	l := &MmpiLog{Host: "nid00001", Names: make([]string, n), MsgLen: 64, Repeats: 100,
-		Mean: make([]float64, survey.TriLen(n)), SEM: make([]float64, survey.TriLen(n))}
+		Mean: make([]float64, TriLen(n)), SEM: make([]float64, TriLen(n))}
 	for i := range l.Names {
 		l.Names[i] = "nid" + strconv.Itoa(10000+i)
 	}
