@@ -1,7 +1,11 @@
 package placement
 
 import (
+	"fmt"
+	"sort"
 	"testing"
+
+	"github.com/latmap/latmap/internal/stats"
 
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -31,8 +35,11 @@ func switchedModel(t *testing.T, nodes, perSwitch int, up []float64) *model.Mode
 		t.Fatal(err)
 	}
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 || md.SwitchSource != survey.SwitchBandwidthFile {
-		t.Fatalf("switches: %q, %q", md.SwitchSource, notes)
+	med := append([]float64(nil), up...)
+	sort.Float64s(med)
+	want := fmt.Sprintf("%s (measured: level 1, %d groups: %.4g MB/s out of each (median))", survey.SwitchBandwidthFile, len(up), stats.Median(med))
+	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 || md.SwitchSource != want {
+		t.Fatalf("switches: %q, %q; want %q", md.SwitchSource, notes, want)
 	}
 	return md
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
@@ -63,9 +64,8 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		md.SwitchSource = "none (no switchbw.csv)"
 		return []string{fmt.Sprintf("switch uplinks: the survey found %d switch level(s) but has no %s, so the uplinks' sharing is not priced; survey with latmap survey --switch-bandwidth on to measure them", len(m.NetGroups), survey.SwitchBandwidthFile)}
 	}
-	md.SwitchSource = survey.SwitchBandwidthFile
 	md.Uplinks = make([]Uplink, len(m.NetGroups))
-	var notes []string
+	var notes, measured []string
 	for k := range m.NetGroups {
 		ng := m.numGroups(k)
 		up, down := make([][]float64, ng), make([][]float64, ng)
@@ -97,9 +97,16 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			u.InvUp[g], u.InvDown[g] = 1/(o*1e6), 1/(i*1e6)
 		}
 		md.Uplinks[k] = u
+		measured = append(measured, fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def))
 		if missing > 0 {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
 		}
+	}
+	// Where the capacities came from, and what was measured: the report
+	// shows it beside the node bandwidth's source.
+	md.SwitchSource = survey.SwitchBandwidthFile
+	if len(measured) > 0 {
+		md.SwitchSource += " (measured: " + strings.Join(measured, "; ") + ")"
 	}
 	return notes
 }
