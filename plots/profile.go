@@ -119,20 +119,12 @@ func ProfileTitle(p *profile.Profile, name, what string) string {
 // picture stacks: computation, time in MPI transferring, send-late and
 // collective wait (seconds, by rank).
 func RankTimes(p *profile.Profile) (comput, mpi, late, sync []float64) {
-	n := len(p.Ranks)
-	comput, mpi, late, sync = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	comput = make([]float64, len(p.Ranks))
 	for i, r := range p.Ranks {
 		comput[i] = r.Comput
 	}
-	for _, f := range p.Functions {
-		if f.Rank < 0 || f.Rank >= n {
-			continue
-		}
-		mpi[f.Rank] += f.Time
-		late[f.Rank] += f.Late
-		sync[f.Rank] += f.Sync
-	}
-	return comput, mpi, late, sync
+	rs := p.RankSums()
+	return comput, rs.MPI, rs.Late, rs.Sync
 }
 
 // ranksPlot is MPInside's first table as a picture: one stacked bar per
@@ -181,12 +173,10 @@ type hostBlocksOf struct {
 }
 
 func profileHosts(p *profile.Profile) *hostBlocksOf {
-	hb := &hostBlocksOf{order: p.HostOrder(), pos: make([]int, len(p.Ranks))}
+	hb := &hostBlocksOf{pos: make([]int, len(p.Ranks))}
+	hb.order, hb.grouped = p.HostOrder()
 	for i, r := range hb.order {
 		hb.pos[r] = i
-		if r != i {
-			hb.grouped = true
-		}
 	}
 	hb.bounds, hb.names, hb.centres = hostBlocks(hb.order, func(r int) string { return p.Ranks[r].Host })
 	return hb
@@ -222,9 +212,8 @@ func (hb *hostBlocksOf) axis(a *plot.Axis, grouped string) {
 		if i < len(hb.bounds) {
 			end = hb.bounds[i]
 		}
-		rk := append([]int(nil), hb.order[start:end]...)
-		sort.Ints(rk)
-		if l := topo.FormatRanks(rk); len(l) <= 12 {
+		// A host's ranks are ascending in the order.
+		if l := topo.FormatRanks(hb.order[start:end]); len(l) <= 12 {
 			ticks[i].Label += "\n" + l
 		}
 		start = end
@@ -340,6 +329,11 @@ func matrixValue(metric string) (func(t profile.Transfer) float64, string, error
 // a side), NaN where nothing was sent. Row = sender, column = receiver.
 // With comm, the communicator's matrix (profile.FindComm).
 func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) {
+	return matrixGrid(p, metric, comm, profileHosts(p))
+}
+
+// matrixGrid is MatrixGrid in the drawing order hb.
+func matrixGrid(p *profile.Profile, metric, comm string, hb *hostBlocksOf) (*grid, string, error) {
 	val, unit, err := matrixValue(metric)
 	if err != nil {
 		return nil, "", err
@@ -355,7 +349,6 @@ func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) 
 	n := len(p.Ranks)
 	block := (n + maxPixels - 1) / maxPixels
 	cells := (n + block - 1) / block
-	hb := profileHosts(p)
 	g := &grid{n: cells, ranks: n, block: block, perm: hb.order, pos: hb.pos, v: make([]float32, cells*cells)}
 	sum := make([]float64, cells*cells)
 	for _, t := range rows {
@@ -376,7 +369,8 @@ func MatrixGrid(p *profile.Profile, metric, comm string) (*grid, string, error) 
 // drawMatrix draws the transfer matrix with its colour bar, ranks grouped
 // by host with lines between the hosts.
 func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
-	g, unit, err := MatrixGrid(p, opt.Metric, opt.Comm)
+	hb := profileHosts(p)
+	g, unit, err := matrixGrid(p, opt.Metric, opt.Comm, hb)
 	if err != nil {
 		return err
 	}
@@ -405,7 +399,6 @@ func drawMatrix(dc draw.Canvas, p *profile.Profile, opt ProfileOptions) error {
 	pl.Add(plotter.NewImage(g.image(lo, hi, g.upscale()), -0.5, -0.5, n-0.5, n-0.5))
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -0.5, n-0.5, -0.5, n-0.5
 	pl.X.Label.Text, pl.Y.Label.Text = "receiver rank", "sender rank"
-	hb := profileHosts(p)
 	hb.axis(&pl.X, "receiver, ranks by host, then rank")
 	hb.axis(&pl.Y, "sender, ranks by host, then rank")
 	if len(hb.bounds) > 0 && len(hb.bounds) < 256 {

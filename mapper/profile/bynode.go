@@ -15,7 +15,8 @@ import (
 type Group struct {
 	Host   string `json:"host"`
 	Socket int    `json:"socket"`
-	Ranks  []int  `json:"ranks"`
+	Ranks  []int  `json:"ranks"` // ascending
+
 	// Sums over the group's ranks, seconds and bytes.
 	Elapsed float64 `json:"elapsed_s"`
 	Comput  float64 `json:"comput_s"`
@@ -131,13 +132,9 @@ const (
 // Nodes summarises the profile per host and socket and names the
 // stragglers.
 func (p *Profile) Nodes() *Nodes {
-	nd := &Nodes{Order: p.HostOrder(), Stragglers: []Straggler{}}
-	for i, r := range nd.Order {
-		if r != i {
-			nd.Grouped = true
-		}
-	}
-	rf := p.rankFigures()
+	nd := &Nodes{Stragglers: []Straggler{}}
+	nd.Order, nd.Grouped = p.HostOrder()
+	rf := p.RankSums()
 	nd.Hosts = p.groups(nd.Order, rf, false)
 	if socks := p.groups(nd.Order, rf, true); len(socks) > len(nd.Hosts) {
 		nd.Sockets = socks
@@ -160,31 +157,34 @@ func (p *Profile) Nodes() *Nodes {
 	return nd
 }
 
-// rankFigures are functions.csv's figures summed per rank.
-type rankFigures struct {
-	mpi, late, sync []float64
-	sent, recv      []int64
+// RankSums are functions.csv's figures summed per rank (by rank): time
+// in MPI moving data, send-late, collective wait, bytes sent and received.
+type RankSums struct {
+	MPI, Late, Sync []float64
+	Sent, Recv      []int64
 }
 
-func (p *Profile) rankFigures() *rankFigures {
+// RankSums sums functions.csv per rank; rows of ranks outside the profile
+// are left out.
+func (p *Profile) RankSums() *RankSums {
 	n := len(p.Ranks)
-	rf := &rankFigures{make([]float64, n), make([]float64, n), make([]float64, n), make([]int64, n), make([]int64, n)}
+	rf := &RankSums{make([]float64, n), make([]float64, n), make([]float64, n), make([]int64, n), make([]int64, n)}
 	for _, f := range p.Functions {
 		if f.Rank < 0 || f.Rank >= n {
 			continue
 		}
-		rf.mpi[f.Rank] += f.Time
-		rf.late[f.Rank] += f.Late
-		rf.sync[f.Rank] += f.Sync
-		rf.sent[f.Rank] += f.BytesSent
-		rf.recv[f.Rank] += f.BytesRecv
+		rf.MPI[f.Rank] += f.Time
+		rf.Late[f.Rank] += f.Late
+		rf.Sync[f.Rank] += f.Sync
+		rf.Sent[f.Rank] += f.BytesSent
+		rf.Recv[f.Rank] += f.BytesRecv
 	}
 	return rf
 }
 
 // groups sums the ranks' figures per host, or per host and socket, in the
 // given order of ranks.
-func (p *Profile) groups(order []int, rf *rankFigures, perSocket bool) []Group {
+func (p *Profile) groups(order []int, rf *RankSums, perSocket bool) []Group {
 	type key struct {
 		host   string
 		socket int
@@ -207,11 +207,11 @@ func (p *Profile) groups(order []int, rf *rankFigures, perSocket bool) []Group {
 		g.Ranks = append(g.Ranks, r)
 		g.Elapsed += rk.Elapsed
 		g.Comput += rk.Comput
-		g.MPI += rf.mpi[r]
-		g.Late += rf.late[r]
-		g.Sync += rf.sync[r]
-		g.BytesSent += rf.sent[r]
-		g.BytesRecv += rf.recv[r]
+		g.MPI += rf.MPI[r]
+		g.Late += rf.Late[r]
+		g.Sync += rf.Sync[r]
+		g.BytesSent += rf.Sent[r]
+		g.BytesRecv += rf.Recv[r]
 	}
 	return out
 }
@@ -289,13 +289,14 @@ func stragglers(groups []Group, floor float64) []Straggler {
 
 // causedWait fills in what the ranks elsewhere lost waiting: their mean
 // waiting time per rank less the straggler's own.
-func (p *Profile) causedWait(s *Straggler, rf *rankFigures) {
-	waits := p.HasMode(ModeSLT) || p.HasMode(ModeCollectiveWait)
+func (p *Profile) causedWait(s *Straggler, rf *RankSums) {
+	slt, cw := p.HasMode(ModeSLT), p.HasMode(ModeCollectiveWait)
+	waits := slt || cw
 	in := map[int]bool{}
 	for _, r := range s.Ranks {
 		in[r] = true
 	}
-	switch slt, cw := p.HasMode(ModeSLT), p.HasMode(ModeCollectiveWait); {
+	switch {
 	case slt && cw:
 		s.Basis = "collective wait and send-late"
 	case cw:
@@ -308,9 +309,9 @@ func (p *Profile) causedWait(s *Straggler, rf *rankFigures) {
 	var mine, others float64
 	var nm, no int
 	for r := range p.Ranks {
-		w := rf.mpi[r]
+		w := rf.MPI[r]
 		if waits {
-			w = rf.late[r] + rf.sync[r]
+			w = rf.Late[r] + rf.Sync[r]
 		}
 		if in[r] {
 			mine += w
@@ -382,10 +383,11 @@ func (p *Profile) leaving() []Leaving {
 
 // HostOrder lists the ranks grouped by host, hosts in the order of their
 // lowest rank, then by rank: the order of every per-rank table and
-// picture.
-func (p *Profile) HostOrder() []int {
+// picture. grouped says it differs from rank order (the ranks do not sit
+// on hosts in blocks).
+func (p *Profile) HostOrder() (order []int, grouped bool) {
 	first := map[string]int{}
-	order := make([]int, len(p.Ranks))
+	order = make([]int, len(p.Ranks))
 	for i, r := range p.Ranks {
 		order[i] = i
 		if _, ok := first[r.Host]; !ok {
@@ -395,5 +397,10 @@ func (p *Profile) HostOrder() []int {
 	sort.SliceStable(order, func(a, b int) bool {
 		return first[p.Ranks[order[a]].Host] < first[p.Ranks[order[b]].Host]
 	})
-	return order
+	for i, r := range order {
+		if r != i {
+			grouped = true
+		}
+	}
+	return order, grouped
 }

@@ -358,7 +358,7 @@ func appNodes(sec *app, p *profile.Profile) {
 	sec.Nodes = p.Nodes()
 	for _, gs := range [][]profile.Group{sec.Nodes.Hosts, sec.Nodes.Sockets} {
 		for _, g := range gs {
-			sec.Hosts = append(sec.Hosts, nodeRow{Group: g, RankList: topo.FormatRanks(sortedCopy(g.Ranks))})
+			sec.Hosts = append(sec.Hosts, nodeRow{Group: g, RankList: topo.FormatRanks(g.Ranks)})
 		}
 	}
 	for i := range sec.Nodes.Stragglers {

@@ -18,7 +18,7 @@ func byNode(w io.Writer, nd *profile.Nodes) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "host\tranks\tn\telapsed\tcomput\tMPI\tsend-late\tcoll wait\tKbytes sent\tKbytes recv\tcomput/rank\t")
 		for _, g := range gs {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.4f\t\n", g.Label(), topo.FormatRanks(sortedCopy(g.Ranks)), len(g.Ranks),
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t%.1f\t%.4f\t\n", g.Label(), topo.FormatRanks(g.Ranks), len(g.Ranks),
 				g.Elapsed, g.Comput, g.MPI, g.Late, g.Sync, float64(g.BytesSent)/1024, float64(g.BytesRecv)/1024, g.PerRank(g.Comput))
 		}
 		tw.Flush()
@@ -64,19 +64,9 @@ func StragglerLine(s *profile.Straggler) string {
 		what = "socket"
 	}
 	line := fmt.Sprintf("%s %s apart (ranks %s): %s %.4g s per rank against %.4g s on the others (%.2fx, +%.4g s)",
-		what, s.Label(), topo.FormatRanks(sortedCopy(s.Ranks)), s.Metric, s.PerRank, s.Others, s.Ratio, s.Excess)
+		what, s.Label(), topo.FormatRanks(s.Ranks), s.Metric, s.PerRank, s.Others, s.Ratio, s.Excess)
 	if s.Metric == "computation" {
 		line += fmt.Sprintf("; the other ranks lost %.4g s each waiting (%s, beyond its ranks' own)", s.Caused, s.Basis)
 	}
 	return line
-}
-
-func sortedCopy(r []int) []int {
-	out := append([]int(nil), r...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
