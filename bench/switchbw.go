@@ -47,7 +47,7 @@ type SwitchStep struct {
 }
 
 // SwitchPhase is the switch phase's schedule for ranks on hosts (a host
-// name per rank) grouped as plan says (topo.SwitchGroups'). A group
+// name per rank) grouped as of (topo.SwitchGroups' of). A group
 // exchanges with its siblings only, the groups of its level inside the
 // same group of the level above (all of them at the top level), so that
 // what it measures is its own links, not a bottleneck further up. In the
@@ -60,10 +60,10 @@ type SwitchStep struct {
 //     its links (a leaf's uplinks, a dragonfly group's global links, a
 //     router's local links). Each position's hosts shift by one amount,
 //     so every rank receives from one rank.
-func SwitchPhase(hosts []string, plan topo.SwitchPlan) []SwitchStep {
+func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 	l := newNodeLayout(hosts)
 	var steps []SwitchStep
-	for k, groups := range plan.Of {
+	for k, groups := range of {
 		ng := 0
 		for _, g := range groups {
 			ng = max(ng, g+1)
@@ -74,7 +74,7 @@ func SwitchPhase(hosts []string, plan topo.SwitchPlan) []SwitchStep {
 			pos[h] = len(members[g])
 			members[g] = append(members[g], h)
 		}
-		sib, idx := siblings(groups, ng, plan.Of, k)
+		sib, idx := siblings(groups, ng, of, k)
 		most := 0
 		for _, s := range sib {
 			most = max(most, len(s))
@@ -101,10 +101,8 @@ func SwitchPhase(hosts []string, plan topo.SwitchPlan) []SwitchStep {
 				if m < 2 {
 					continue
 				}
-				var to int
-				if m == 2 {
-					to = set[1-idx[g]]
-				} else {
+				to := st.Peer[g] // the one sibling
+				if m > 2 {
 					s1 := 1 + (shift-1)%(m-1)
 					to = set[(idx[g]+1+(s1-1+pos[h])%(m-1))%m]
 				}
@@ -196,8 +194,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 // the groups of each level (none: the phase does not run), or the error
 // that stops the survey.
 type switchPlan struct {
-	Plan topo.SwitchPlan
-	Err  string
+	Of  [][]int
+	Err string
 }
 
 // switchPhase is the switch phase's outcome on rank 0: the groups, the
@@ -223,7 +221,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 			plan.Err = assembleErr.Error()
 		case rs.opt.SwitchBandwidth == SwitchBWOff:
 		default:
-			ph.groups, plan.Plan, ph.note = topo.SwitchGroups(s)
+			ph.groups, plan.Of, ph.note = topo.SwitchGroups(s)
 		}
 	}
 	var buf bytes.Buffer
@@ -248,11 +246,11 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		}
 		return nil, errReported
 	}
-	if len(plan.Plan.Of) == 0 {
+	if len(plan.Of) == 0 {
 		return &ph, nil
 	}
 	start := time.Now()
-	steps := SwitchPhase(hosts, plan.Plan)
+	steps := SwitchPhase(hosts, plan.Of)
 	times := make([]float64, len(steps))
 	for i, st := range steps {
 		if err := rs.c.Wait(false); err != nil {

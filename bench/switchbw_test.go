@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/mapper/survey"
-	"github.com/latmap/latmap/mapper/topo"
 )
 
 // TestSwitchPhase: 8 hosts of 2 ranks in leaves of 2 hosts and pods of 4:
@@ -21,7 +20,7 @@ func TestSwitchPhase(t *testing.T) {
 		hosts = append(hosts, fmt.Sprintf("n%d", h), fmt.Sprintf("n%d", h))
 	}
 	of := [][]int{{0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 0, 0, 1, 1, 1, 1}}
-	steps := SwitchPhase(hosts, topo.SwitchPlan{Of: of})
+	steps := SwitchPhase(hosts, of)
 	// level 1: siblings of 2 (shift 1), level 2: 2 pods (shift 1).
 	if len(steps) != 2 || steps[0].Level != 1 || steps[1].Level != 2 {
 		t.Fatalf("%d steps (%+v), want 1 at level 1 and 1 at level 2", len(steps), steps)
@@ -77,7 +76,7 @@ func TestSwitchPhaseToRest(t *testing.T) {
 		hosts = append(hosts, fmt.Sprintf("n%d", h))
 	}
 	of := [][]int{{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}}
-	steps := SwitchPhase(hosts, topo.SwitchPlan{Of: of})
+	steps := SwitchPhase(hosts, of)
 	if len(steps) != 3 {
 		t.Fatalf("%d steps, want 3 (shifts 1-3)", len(steps))
 	}

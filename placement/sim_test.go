@@ -144,12 +144,12 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 // to s.
 func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string) {
 	t.Helper()
-	groups, plan, note := topo.SwitchGroups(s)
+	groups, of, note := topo.SwitchGroups(s)
 	if len(groups) == 0 {
 		t.Logf("simulated survey: no switch phase: %s", note)
 		return
 	}
-	steps := bench.SwitchPhase(hosts, plan)
+	steps := bench.SwitchPhase(hosts, of)
 	file := writeTable(t, len(hosts), 2*len(steps), func(r, k int) int {
 		if k%2 == 0 {
 			return steps[k/2].Dst[r]
@@ -180,7 +180,7 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 		t.Fatal(err)
 	}
 	s.Switches, s.SwitchBandwidth = groups, rows
-	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(plan.Of), SizeBytes: size, Steps: len(steps)}
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps)}
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the

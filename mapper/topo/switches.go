@@ -14,33 +14,27 @@ import (
 // spread 1.06-1.07, a 4 x 4 torus's 1.1-4).
 const MaxSwitchSpread = 1.5
 
-// SwitchPlan is the switch levels SwitchGroups finds: Of[k][h] is host
-// h's group at level k+1 (hosts numbered in order of first appearance).
-type SwitchPlan struct {
-	Of [][]int
-}
-
 // SwitchGroups finds the switch levels above the nodes in s's latencies
 // (its smallest size) and returns each host's group at each level, as
-// switches.csv's rows (level 1 the innermost), and the plan of the switch
-// phase. When the survey shows no switch level (one network level above
+// switches.csv's rows (level 1 the innermost), with hosts numbered in
+// order of first appearance: of[k][h] is host h's group at level k+1. When the survey shows no switch level (one network level above
 // the nodes), or levels that are not switches (a level under the top one
 // spreads wider than MaxSwitchSpread: a torus's or a mesh's hop counts),
 // it returns no rows and a note saying why. The top level (the whole
 // network) may spread: a dragonfly's groups meet over global links that
 // start at particular routers, so their round trips differ by a few hops;
 // each group's aggregate out is still what its links carry.
-func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, plan SwitchPlan, note string) {
+func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note string) {
 	if len(s.Tables) == 0 {
-		return nil, plan, "no pairs measured"
+		return nil, nil, "no pairs measured"
 	}
 	tp, err := Infer(s, Options{Size: s.Tables[0].Size})
 	if err != nil {
-		return nil, plan, fmt.Sprintf("no topology: %v", err)
+		return nil, nil, fmt.Sprintf("no topology: %v", err)
 	}
 	hostIdx, nh := survey.HostIndex(s.Ranks)
 	if !tp.HostsAgree || tp.NodeLevel < 0 && nh < len(s.Ranks) {
-		return nil, plan, "the nodes found in the latencies are not the hosts"
+		return nil, nil, "the nodes found in the latencies are not the hosts"
 	}
 	// Switches make a tree: two hosts whose groups first meet at one
 	// level all talk at about one round trip. Levels under the top that
@@ -48,7 +42,7 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, plan SwitchPlan, n
 	spread := func(l Level) bool { return l.RTTMin > 0 && l.RTTMax > MaxSwitchSpread*l.RTTMin }
 	for _, l := range tp.Levels[tp.NodeLevel+1 : max(tp.NodeLevel+1, len(tp.Levels)-1)] {
 		if spread(l) {
-			return nil, plan, fmt.Sprintf("the round trips above the nodes do not form switch levels (one level spreads %.3g-%.3g us: a torus or a mesh?)", l.RTTMin, l.RTTMax)
+			return nil, nil, fmt.Sprintf("the round trips above the nodes do not form switch levels (one level spreads %.3g-%.3g us: a torus or a mesh?)", l.RTTMin, l.RTTMax)
 		}
 	}
 	first := make([]int, nh) // a rank of each host
@@ -77,26 +71,26 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, plan SwitchPlan, n
 			skipped++
 			continue
 		}
-		plan.Of = append(plan.Of, groups)
+		of = append(of, groups)
 		prev = groups
 	}
-	if len(plan.Of) == 0 {
+	if len(of) == 0 {
 		note := "the latencies show no level between the nodes and the whole network"
 		if skipped > 0 {
 			note += fmt.Sprintf(" (%d level(s) whose groups are no further from each other than inside skipped)", skipped)
 		}
-		return nil, plan, note
+		return nil, nil, note
 	}
 	names := make([]string, nh)
 	for r, h := range hostIdx {
 		names[h] = s.Ranks[r].Host
 	}
-	for k, groups := range plan.Of {
+	for k, groups := range of {
 		for h, g := range groups {
 			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
 		}
 	}
-	return rows, plan, ""
+	return rows, of, ""
 }
 
 // groupsApart tells whether a level's groups (groups[host]) stand apart

@@ -15,16 +15,16 @@ import (
 // none, and says so.
 func TestSwitchGroups(t *testing.T) {
 	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Noise: 0.02, Seed: 3})
-	rows, plan, note := SwitchGroups(s)
-	if of := plan.Of; len(of) != 1 || !slices.Equal(of[0], []int{0, 0, 1, 1, 2, 2, 3, 3}) {
+	rows, of, note := SwitchGroups(s)
+	if len(of) != 1 || !slices.Equal(of[0], []int{0, 0, 1, 1, 2, 2, 3, 3}) {
 		t.Fatalf("switch levels %v (%s), want [[0 0 1 1 2 2 3 3]]", of, note)
 	}
 	if len(rows) != 8 || rows[3] != (survey.HostGroup{Host: s.Ranks[6].Host, Level: 1, Group: 1}) {
 		t.Errorf("rows %+v", rows)
 	}
 	flat := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, RTT: [4]float64{0.5, 0.8, 9, 9}, Noise: 0.02, Seed: 3})
-	if rows, plan, note := SwitchGroups(flat); len(rows) != 0 || len(plan.Of) != 0 || note == "" {
-		t.Errorf("one network level: %v %v %q, want no groups and a note", rows, plan.Of, note)
+	if rows, of, note := SwitchGroups(flat); len(rows) != 0 || len(of) != 0 || note == "" {
+		t.Errorf("one network level: %v %v %q, want no groups and a note", rows, of, note)
 	}
 	// A ring of 8 nodes: round trips grow with the hops (4, 6, 8, 10
 	// us); latency clustering finds levels, but no switches.
@@ -62,9 +62,9 @@ func TestSwitchGroupsDragonfly(t *testing.T) {
 			df.Tables[0].Values[m][i] = rtt
 		}
 	})
-	rows, plan, note := SwitchGroups(df)
-	if len(plan.Of) != 1 || !slices.Equal(plan.Of[0], []int{0, 0, 0, 0, 1, 1, 1, 1}) || len(rows) != 8 {
-		t.Errorf("dragonfly: levels %v, %d rows (%s); want the two groups", plan.Of, len(rows), note)
+	rows, of, note := SwitchGroups(df)
+	if len(of) != 1 || !slices.Equal(of[0], []int{0, 0, 0, 0, 1, 1, 1, 1}) || len(rows) != 8 {
+		t.Errorf("dragonfly: levels %v, %d rows (%s); want the two groups", of, len(rows), note)
 	}
 }
 
