@@ -139,7 +139,7 @@ bench-place:
 # < 5 s and < 1 GiB); prints in-process time and peak heap, and the built
 # binary's wall time, CPU time and max RSS (under /usr/bin/time -v).
 bench-plot: build
-	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/
+	$(GO) test -run '^$$' -bench '4096' -benchtime 1x -count 3 -timeout 30m ./plots/ ./mapper/topo/ ./cmd/latmap/internal/driver/
 	$(GO) test -run '^$$' -bench 'ScanPairs|ReadMMPI' ./mapper/
 
 # latmap report --html of a synthetic 4096-rank survey and 4096-rank

@@ -16,9 +16,9 @@ import (
 // loadSurvey reads a survey directory or an mmpi log (survey.LoadWith),
 // keeping only the metrics the cost model uses.
 func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
-	mm, err := survey.HostPattern(hostPattern)
+	mm, err := survey.CompileHostPattern(hostPattern)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--host-pattern: %w", err)
 	}
 	s, err := survey.LoadWith(path, survey.LoadOptions{Metrics: []survey.Metric{survey.Mean, survey.Median}, KeepSparse: true}, mm)
 	if err != nil {

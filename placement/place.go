@@ -23,7 +23,7 @@ type Options struct {
 	// Survey is a survey directory, or an mmpi log file.
 	Survey string
 	// HostPattern extracts node names from an mmpi log's processor names
-	// (see survey.HostPattern).
+	// (see survey.CompileHostPattern).
 	HostPattern string
 	// Profile is a profile directory (traffic, per-rank times, current
 	// placement).

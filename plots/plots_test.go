@@ -247,41 +247,6 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-func TestRunOnMMPILog(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "bw.png")
-	err := Run(Request{Input: filepath.Join("..", "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"), Output: out, Order: "host", Style: StyleHeatmap, Size: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(out); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	err = RunCompare(CompareRequest{A: filepath.Join("..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat"),
-		B: filepath.Join("..", "testdata", "mmpi", "mira_2x16_ammpi_32_64_100.dat"), Size: -1, Out: &buf,
-		Output: filepath.Join(t.TempDir(), "cmp.png")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "different machines") {
-		t.Errorf("compare of Stampede and Mira does not say the machines differ:\n%s", buf.String())
-	}
-	// A survey directory with medians against an mmpi log (means only):
-	// compared on the mean.
-	dir := filepath.Join(t.TempDir(), "syn")
-	if err := survey.WriteSurvey(dir, synthetic(topo.LayoutBlock, 4), false); err != nil {
-		t.Fatal(err)
-	}
-	buf.Reset()
-	err = RunCompare(CompareRequest{A: dir, B: filepath.Join("..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat"), Size: -1, Out: &buf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "mean round trip (us)") {
-		t.Errorf("mixed compare not on the mean:\n%s", buf.String())
-	}
-}
-
 // TestRankTicks: every rank labelled on small axes, 4 to 10 labels on
 // every axis from 2 to 4096 ranks, all on integer ranks.
 func TestRankTicks(t *testing.T) {

@@ -26,7 +26,9 @@ const (
 )
 
 // ProfileStyles lists the profile styles, the default first.
-var ProfileStyles = []string{StyleRanks, StyleFunctions, StyleMatrix, StyleSizes}
+func ProfileStyles() []string {
+	return []string{StyleRanks, StyleFunctions, StyleMatrix, StyleSizes}
+}
 
 // ProfileOptions say how to draw a profile.
 type ProfileOptions struct {

@@ -29,7 +29,7 @@ func realProfile(t *testing.T) *profile.Profile {
 
 func TestProfileGolden(t *testing.T) {
 	p := realProfile(t)
-	for _, style := range ProfileStyles {
+	for _, style := range ProfileStyles() {
 		t.Run(style, func(t *testing.T) {
 			b, err := RenderProfile(p, "png", ProfileOptions{Style: style, Name: "splitcoll-slt-cw/", Width: 6 * vg.Inch, Height: 4.5 * vg.Inch})
 			if err != nil {
@@ -153,26 +153,6 @@ func TestCyclicGroupedByHost(t *testing.T) {
 		if _, err := RenderProfile(p, "png", ProfileOptions{Style: style}); err != nil {
 			t.Errorf("%s: %v", style, err)
 		}
-	}
-}
-
-// TestPlotProfileDir: latmap plot on a profile directory draws it, and
-// says what is wrong when a style does not fit the input.
-func TestPlotProfileDir(t *testing.T) {
-	dir := filepath.Join(testutil.RepoRoot(t), "testdata", "profile", "splitcoll-slt-cw")
-	out := filepath.Join(t.TempDir(), "p.svg")
-	if err := Run(Request{Input: dir, Output: out}); err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(Request{Input: dir, Output: out, Style: StyleSurface, Force: true}); err == nil || !strings.Contains(err.Error(), "is a profile directory") {
-		t.Errorf("surface style on a profile: %v", err)
-	}
-	mmpi := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "bw_32x1_ammpi_32_64_100.dat")
-	if err := Run(Request{Input: mmpi, Output: out, Style: StyleRanks, Force: true}); err == nil || !strings.Contains(err.Error(), "not a profile directory") {
-		t.Errorf("ranks style on a survey: %v", err)
-	}
-	if err := Run(Request{Input: dir, Output: out, Style: StyleMatrix, Metric: "furlongs", Force: true}); err == nil || !strings.Contains(err.Error(), "bytes, messages or time") {
-		t.Errorf("bad matrix metric: %v", err)
 	}
 }
 

@@ -71,42 +71,142 @@ var importRules = []struct {
 	}},
 }
 
-// TestImportGraph checks every rule of docs/architecture.md on the real
-// import graph (go list, test files excluded), built without and with
-// -tags mpi, and that the page names every package.
-func TestImportGraph(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tags := range []string{"", "mpi"} {
-		cmd := exec.Command("go", "list", "-tags="+tags, "-f", `{{.ImportPath}} {{join .Imports " "}}`, mod+"...")
+// goPackage is one package of the module as go list sees it, with and
+// without -tags mpi (test files excluded).
+type goPackage struct {
+	path    string
+	imports map[string]string // latmap import -> "" or the only build it is in (mpi, !mpi)
+	files   map[string]string // file -> "" or the only build it is in
+}
+
+// listPackages runs go list with and without -tags mpi and merges the two.
+func listPackages(t *testing.T) []*goPackage {
+	byPath := map[string]*goPackage{}
+	seen := map[string]map[string]int{} // pkg -> import or file -> tag sets seen in
+	tags := []string{"", "mpi"}
+	for _, tag := range tags {
+		only := "!mpi" // what this build alone has needs its tag
+		if tag != "" {
+			only = tag
+		}
+		cmd := exec.Command("go", "list", "-tags="+tag, "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .GoFiles " "}} {{join .CgoFiles " "}}`, mod+"...")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("go list -tags=%s: %v\n%s", tags, err, out)
+			t.Fatalf("go list -tags=%s: %v\n%s", tag, err, out)
 		}
-		checked := 0
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			f := strings.Fields(line)
-			pkg, imports := f[0], f[1:]
-			if name := strings.TrimPrefix(pkg, mod); !strings.Contains(string(page), "`"+name+"`") {
-				t.Errorf("docs/architecture.md does not name package %s", name)
+			f := strings.Split(line, "|")
+			p := byPath[f[0]]
+			if p == nil {
+				p = &goPackage{path: f[0], imports: map[string]string{}, files: map[string]string{}}
+				byPath[f[0]], seen[f[0]] = p, map[string]int{}
 			}
-			for _, imp := range imports {
-				if !strings.HasPrefix(imp, mod) {
-					continue
+			for _, imp := range strings.Fields(f[1]) {
+				if strings.HasPrefix(imp, mod) {
+					seen[f[0]]["i "+imp]++
+					p.imports[imp] = only
 				}
-				checked++
-				for _, r := range importRules {
-					if r.broken(pkg, imp) {
-						t.Errorf("-tags=%q: %s imports %s: breaks %q", tags, pkg, imp, r.rule)
-					}
+			}
+			for _, file := range strings.Fields(f[2]) {
+				seen[f[0]]["f "+file]++
+				p.files[file] = only
+			}
+		}
+	}
+	var out []*goPackage
+	for path, p := range byPath {
+		// What both builds have needs no tag.
+		for k, n := range seen[path] {
+			if n == len(tags) {
+				if name, ok := strings.CutPrefix(k, "i "); ok {
+					p.imports[name] = ""
+				} else {
+					p.files[k[2:]] = ""
 				}
 			}
 		}
-		if checked < 20 {
-			t.Fatalf("only %d latmap imports seen; is go list reading this module?\n%s", checked, out)
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// graphTable is docs/architecture.md's generated table: every package,
+// every latmap import arrow and every file, from go list.
+func graphTable(pkgs []*goPackage) string {
+	var b strings.Builder
+	b.WriteString("| package | imports of latmap's | files |\n|---|---|---|\n")
+	named := func(m map[string]string, trim string) string {
+		var l []string
+		for k, tag := range m {
+			k = "`" + strings.TrimPrefix(k, trim) + "`"
+			if tag != "" {
+				k += " (" + tag + ")"
+			}
+			l = append(l, k)
+		}
+		sort.Strings(l)
+		return strings.Join(l, ", ")
+	}
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", strings.TrimPrefix(p.path, mod), named(p.imports, mod), named(p.files, ""))
+	}
+	return b.String()
+}
+
+// The generated table's markers in docs/architecture.md.
+const (
+	graphBegin = "<!-- begin go list: TestImportGraph checks this table; LATMAP_UPDATE_DOCS=1 go test ./cmd/latmap -run TestImportGraph rewrites it -->\n"
+	graphEnd   = "<!-- end go list -->\n"
+)
+
+// TestImportGraph checks every rule of docs/architecture.md on the real
+// import graph (go list, test files excluded), built without and with
+// -tags mpi; that the page's generated table holds every package, arrow
+// and file; and that every Go file the page's prose names exists.
+func TestImportGraph(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "architecture.md")
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := listPackages(t)
+	checked := 0
+	files := map[string]bool{}
+	for _, p := range pkgs {
+		for f := range p.files {
+			files[f] = true
+		}
+		for imp, tag := range p.imports {
+			checked++
+			for _, r := range importRules {
+				if r.broken(p.path, imp) {
+					t.Errorf("%s: %s imports %s: breaks %q", tag, p.path, imp, r.rule)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d latmap imports seen; is go list reading this module?", checked)
+	}
+	before, rest, ok1 := strings.Cut(string(page), graphBegin)
+	_, after, ok2 := strings.Cut(rest, graphEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no generated table between %q and %q", path, graphBegin, graphEnd)
+	}
+	want := graphTable(pkgs)
+	if os.Getenv("LATMAP_UPDATE_DOCS") != "" {
+		if err := os.WriteFile(path, []byte(before+graphBegin+want+graphEnd+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if got, _, _ := strings.Cut(rest, graphEnd); got != want {
+		t.Errorf("%s: the package table is not go list's (rewrite it with LATMAP_UPDATE_DOCS=1 go test ./cmd/latmap -run TestImportGraph); go list says:\n%s", path, want)
+	}
+	// The prose names files to say what they hold: each must still be one.
+	for _, m := range regexp.MustCompile("`([a-z0-9_]+\\.go)`").FindAllStringSubmatch(before+after, -1) {
+		if !files[m[1]] {
+			t.Errorf("%s names %s, which no package of latmap's has", path, m[1])
 		}
 	}
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/latmap/latmap/plots"
+	"github.com/latmap/latmap/cmd/latmap/internal/driver"
 )
 
 func newCompareCmd() *cobra.Command {
@@ -18,7 +18,7 @@ draws both surfaces side by side on one colour scale.
   latmap compare by-core/ by-node/ -o layouts.png`,
 		Args: cobra.ExactArgs(2),
 	}
-	req := plots.CompareRequest{}
+	req := driver.CompareRequest{}
 	f := cmd.Flags()
 	f.StringVarP(&req.Output, "output", "o", "", "also draw both surfaces side by side into this picture (.png, .svg, .pdf)")
 	f.StringVar(&req.Metric, "metric", "auto", "mean, median, min, p99 or std (auto: median when both have it, else mean)")
@@ -28,7 +28,7 @@ draws both surfaces side by side on one colour scale.
 	f.BoolVarP(&req.Force, "force", "f", false, "replace an existing picture")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req.A, req.B, req.Out = args[0], args[1], cmd.OutOrStdout()
-		return plots.RunCompare(req)
+		return driver.Compare(req)
 	}
 	return cmd
 }

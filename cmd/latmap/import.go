@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/latmap/latmap/cmd/latmap/internal/driver"
 	"github.com/latmap/latmap/mapper/profile"
-	"github.com/latmap/latmap/mapper/survey"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +27,7 @@ Formats:
   latmap import ompi-monitoring mon/ -o app.matrix.csv`,
 		Args: cobra.ExactArgs(2),
 	}
-	req := survey.ImportRequest{}
+	req := driver.ImportRequest{}
 	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory (mmpi) or matrix file (ompi-monitoring) to write (required)")
 	cmd.Flags().StringVar(&req.HostPattern, "host-pattern", "", "regular expression extracting the node name from processor names (first group, else the match)")
 	cmd.Flags().BoolVarP(&req.Force, "force", "f", false, "replace an existing output directory")
@@ -36,7 +36,7 @@ Formats:
 		switch args[0] {
 		case "mmpi":
 			req.Log, req.Report = args[1], cmd.OutOrStdout()
-			return survey.ImportMMPI(req)
+			return driver.ImportMMPI(req)
 		case "ompi-monitoring":
 			return profile.ImportOMPIMonitoring(args[1], req.Out, req.Force, cmd.OutOrStdout())
 		}

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/latmap/latmap/plots"
+	"github.com/latmap/latmap/cmd/latmap/internal/driver"
 )
 
 func newPlotCmd() *cobra.Command {
@@ -28,7 +28,7 @@ the profile (styles ranks, functions, matrix, sizes).
   latmap plot app/ -o sizes.png --style sizes          message-size histogram`,
 		Args: cobra.ExactArgs(1),
 	}
-	req := plots.Request{}
+	req := driver.PlotRequest{}
 	f := cmd.Flags()
 	f.StringVarP(&req.Output, "output", "o", "", "picture to write; .png (default), .svg or .pdf (required)")
 	f.StringVar(&req.Metric, "metric", "auto", "surveys: mean, median, min, p99 or std (auto: median, or mean for mmpi logs); profiles' matrix: bytes, messages or time")
@@ -41,7 +41,7 @@ the profile (styles ranks, functions, matrix, sizes).
 	cmd.MarkFlagRequired("output")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], c.ErrOrStderr()
-		return plots.Run(req)
+		return driver.Plot(req)
 	}
 	return cmd
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/cmd/latmap/internal/driver"
 	"github.com/spf13/cobra"
 )
 
@@ -15,7 +15,7 @@ irregular, one-per-node) and checks the result against the host names.
 SURVEY is a survey directory or an mmpi log.`,
 		Args: cobra.ExactArgs(1),
 	}
-	req := topo.Request{}
+	req := driver.TopoRequest{}
 	f := cmd.Flags()
 	f.BoolVar(&req.JSON, "json", false, "print JSON")
 	f.StringVar(&req.Metric, "metric", "auto", "statistic to cluster: mean, median, min, p99 (auto: median, or mean for mmpi logs)")
@@ -24,7 +24,7 @@ SURVEY is a survey directory or an mmpi log.`,
 	f.StringVar(&req.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], cmd.OutOrStdout()
-		return topo.Run(req)
+		return driver.Topo(req)
 	}
 	return cmd
 }

@@ -26,6 +26,19 @@ type MMPIOptions struct {
 	Name string
 }
 
+// CompileHostPattern compiles a host pattern (see MMPIOptions.HostPattern)
+// into MMPIOptions; "" keeps whole processor names.
+func CompileHostPattern(pattern string) (MMPIOptions, error) {
+	if pattern == "" {
+		return MMPIOptions{}, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return MMPIOptions{}, fmt.Errorf("host pattern %q: %w", pattern, err)
+	}
+	return MMPIOptions{HostPattern: re}, nil
+}
+
 // mmpiHeader is what the comment lines of an mmpi log say.
 type mmpiHeader struct {
 	machine string

@@ -302,7 +302,7 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 		plots.StyleMatrix:    "Bytes sent from each rank (row) to each rank (column), point to point, on a log colour scale; grey is no traffic. Ranks are grouped by host (then rank), with lines between the hosts. Bands parallel to the diagonal are neighbour exchanges (a 3-D halo shows six).",
 		plots.StyleSizes:     "How many calls (top) and how much time (bottom) fell in each message-size bin, over all ranks and functions.",
 	}
-	for _, style := range plots.ProfileStyles {
+	for _, style := range plots.ProfileStyles() {
 		b, err := plots.RenderProfile(p, "png", plots.ProfileOptions{Style: style, Name: name, Width: 7.5 * vg.Inch, Height: 5 * vg.Inch})
 		if err != nil {
 			// A profile without traffic or sizes has nothing to draw in

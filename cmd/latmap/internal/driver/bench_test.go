@@ -1,4 +1,4 @@
-package plots
+package driver
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
-	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/plots"
 )
 
 // benchDir holds the benchmarks' survey; TestMain removes it.
@@ -81,7 +81,7 @@ func BenchmarkPlot4096(b *testing.B) {
 	start := time.Now()
 	for b.Loop() {
 		p, err := peakHeap(func() error {
-			return Run(Request{Input: dir, Output: out, Size: -1, Order: "rank", Style: StyleHeatmap, Force: true})
+			return Plot(PlotRequest{Input: dir, Output: out, Size: -1, Order: "rank", Style: plots.StyleHeatmap, Force: true})
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -108,7 +108,7 @@ func BenchmarkTopo4096(b *testing.B) {
 	start := time.Now()
 	for b.Loop() {
 		p, err := peakHeap(func() error {
-			return topo.Run(topo.Request{Input: dir, Size: -1, Out: &bytes.Buffer{}})
+			return Topo(TopoRequest{Input: dir, Size: -1, Out: &bytes.Buffer{}})
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -121,20 +121,5 @@ func BenchmarkTopo4096(b *testing.B) {
 		b.ReportMetric(secs, "bin-s")
 		b.ReportMetric(cpu, "bin-cpu-s")
 		b.ReportMetric(rss, "bin-maxrss-MiB")
-	}
-}
-
-// BenchmarkInferTopology4096 times inference alone on a survey in memory.
-func BenchmarkInferTopology4096(b *testing.B) {
-	s := synth.New(synth.Spec{Nodes: 64, Sockets: 2, Cores: 32, NodesPerSwitch: 16,
-		RTT: [4]float64{0.5, 0.9, 3, 5}, Noise: 0.08, Seed: 42})
-	for b.Loop() {
-		tp, err := topo.Infer(s, topo.DefaultOptions())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if tp.Nodes != 64 {
-			b.Fatalf("inferred %d nodes, want 64", tp.Nodes)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package plots_test
+package driver_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 
+	"github.com/latmap/latmap/cmd/latmap/internal/driver"
 	"github.com/latmap/latmap/plots"
 )
 
@@ -64,14 +65,14 @@ func TestRealSurveysOnVirtualCluster(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	png := filepath.Join(dir, "cmp.png")
-	if err := plots.RunCompare(plots.CompareRequest{A: block, B: cyclic, Output: png, Size: size, Out: &buf}); err != nil {
+	if err := driver.Compare(driver.CompareRequest{A: block, B: cyclic, Output: png, Size: size, Out: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "layouts differ: "+block+" is block, "+cyclic+" is cyclic") {
 		t.Errorf("compare:\n%s", buf.String())
 	}
 	for _, style := range []string{plots.StyleHeatmap, plots.StyleSurface, plots.StyleHistogram} {
-		if err := plots.Run(plots.Request{Input: block, Output: filepath.Join(dir, style+".png"), Size: -1, Order: "host", Style: style}); err != nil {
+		if err := driver.Plot(driver.PlotRequest{Input: block, Output: filepath.Join(dir, style+".png"), Size: -1, Order: "host", Style: style}); err != nil {
 			t.Errorf("%s: %v", style, err)
 		}
 	}

@@ -7,65 +7,7 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/latmap/latmap/mapper/fabric"
-	"github.com/latmap/latmap/mapper/survey"
 )
-
-// Request is latmap topo: infer the topology of the survey (directory
-// or mmpi log) Input and write it to Out as text or JSON.
-type Request struct {
-	Input       string
-	HostPattern string
-	Metric      string
-	Size        int
-	JSON        bool
-	// Topology is a network description set beside the inferred levels
-	// (--topology; see mapper/fabric).
-	Topology string
-	Out      io.Writer
-}
-
-// Run is latmap topo: it loads the survey, infers its topology and writes it.
-func Run(req Request) error {
-	mo, err := survey.HostPattern(req.HostPattern)
-	if err != nil {
-		return err
-	}
-	m, err := survey.ParseMetricFlag(req.Metric)
-	if err != nil {
-		return err
-	}
-	// Only the metric clustered: loading all six of a 4096-rank survey
-	// would take six times the memory.
-	if m < 0 {
-		m = survey.AutoMetric(req.Input)
-	}
-	lo := survey.LoadOptions{Metrics: []survey.Metric{m}, SkipFit: true}
-	s, err := survey.LoadWith(req.Input, lo, mo)
-	if err != nil {
-		return err
-	}
-	opt := DefaultOptions()
-	opt.Size, opt.Metric = req.Size, m
-	t, err := Infer(s, opt)
-	if err != nil {
-		return err
-	}
-	if req.Topology != "" {
-		f, err := fabric.Read(req.Topology)
-		if err != nil {
-			return fmt.Errorf("--topology: %w", err)
-		}
-		if t.Declared, err = CompareDeclared(s, f, t.SizeBytes, m); err != nil {
-			return err
-		}
-	}
-	if req.JSON {
-		return t.WriteJSON(req.Out)
-	}
-	return t.WriteText(req.Out)
-}
 
 // WriteJSON writes the topology as the JSON object of DESIGN.md (unknown
 // latencies as null).

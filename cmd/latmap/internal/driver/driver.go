@@ -1,0 +1,43 @@
+// Package driver turns the flag values of the commands that read files
+// and print (topo, plot, compare, import mmpi) into calls of the model
+// and the pictures, as pprof keeps such code in its driver: the model
+// packages take typed options, never flag strings.
+package driver
+
+import (
+	"fmt"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// metricFlag parses a --metric flag: "" or "auto" is -1 (let the reader
+// choose, see survey.AutoMetric), else a metric name.
+func metricFlag(s string) (survey.Metric, error) {
+	if s == "" || s == "auto" {
+		return -1, nil
+	}
+	m, err := survey.ParseMetric(s)
+	if err != nil {
+		return 0, fmt.Errorf("--metric: %w", err)
+	}
+	return m, nil
+}
+
+// hostPattern compiles a --host-pattern flag.
+func hostPattern(pattern string) (survey.MMPIOptions, error) {
+	mo, err := survey.CompileHostPattern(pattern)
+	if err != nil {
+		return mo, fmt.Errorf("--host-pattern: %w", err)
+	}
+	return mo, nil
+}
+
+// load reads a survey (directory or mmpi log) keeping only metric m: a
+// 4096-rank survey then holds one float per pair instead of six.
+func load(path, pattern string, m survey.Metric) (*survey.Survey, error) {
+	mo, err := hostPattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return survey.LoadWith(path, survey.LoadOptions{SkipFit: true, Metrics: []survey.Metric{m}}, mo)
+}

@@ -1,0 +1,43 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// ImportRequest is latmap import mmpi: read Log, write the survey
+// directory Out.
+type ImportRequest struct {
+	Log, Out    string
+	HostPattern string
+	Force       bool
+	// Report receives a one-line summary.
+	Report io.Writer
+}
+
+// ImportMMPI turns an mmpi log into a survey directory, atomically.
+func ImportMMPI(req ImportRequest) error {
+	mo, err := hostPattern(req.HostPattern)
+	if err != nil {
+		return err
+	}
+	s, err := survey.ReadMMPIFile(req.Log, mo)
+	if err != nil {
+		return err
+	}
+	if err := survey.WriteSurvey(req.Out, s, req.Force); err != nil {
+		return err
+	}
+	if req.Report != nil {
+		_, hosts := survey.HostIndex(s.Ranks)
+		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %s, %d pairs of %d B, %d repeats\n",
+			req.Out, s.N(), text.Count(hosts, "host"), survey.TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
+		for _, w := range s.Meta.Warnings {
+			fmt.Fprintf(req.Report, "latmap: note: %s\n", w)
+		}
+	}
+	return nil
+}

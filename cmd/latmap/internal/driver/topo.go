@@ -1,0 +1,60 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+)
+
+// TopoRequest is latmap topo: infer the topology of the survey (directory
+// or mmpi log) Input and write it to Out as text or JSON.
+type TopoRequest struct {
+	Input       string
+	HostPattern string
+	Metric      string
+	Size        int
+	JSON        bool
+	// Topology is a network description set beside the inferred levels
+	// (--topology; see mapper/fabric).
+	Topology string
+	Out      io.Writer
+}
+
+// Topo loads the survey, infers its topology and writes it.
+func Topo(req TopoRequest) error {
+	m, err := metricFlag(req.Metric)
+	if err != nil {
+		return err
+	}
+	if m < 0 {
+		m = survey.AutoMetric(req.Input)
+	}
+	// Only the metric clustered: loading all six of a 4096-rank survey
+	// would take six times the memory.
+	s, err := load(req.Input, req.HostPattern, m)
+	if err != nil {
+		return err
+	}
+	opt := topo.DefaultOptions()
+	opt.Size, opt.Metric = req.Size, m
+	t, err := topo.Infer(s, opt)
+	if err != nil {
+		return err
+	}
+	if req.Topology != "" {
+		f, err := fabric.Read(req.Topology)
+		if err != nil {
+			return fmt.Errorf("--topology: %w", err)
+		}
+		if t.Declared, err = topo.CompareDeclared(s, f, t.SizeBytes, m); err != nil {
+			return err
+		}
+	}
+	if req.JSON {
+		return t.WriteJSON(req.Out)
+	}
+	return t.WriteText(req.Out)
+}
