@@ -78,7 +78,7 @@ func checkSurvey(t *testing.T, dir string, n, repeats int) *survey.Survey {
 // forFlavors runs test once per MPI flavour (Open MPI, MPICH) as a subtest
 // named after it; a flavour not installed or not built skips.
 func forFlavors(t *testing.T, test func(t *testing.T, f testutil.Flavor)) {
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			f.Require(t)
 			test(t, f)

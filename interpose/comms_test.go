@@ -17,7 +17,7 @@ import (
 // its path of creation and named by MPI_Comm_set_name, and the
 // communicators' matrices add up to matrix.csv.
 func TestCommMatrices(t *testing.T) {
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			f.Require(t)
 			dir := t.TempDir()

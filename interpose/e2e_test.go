@@ -256,7 +256,7 @@ func TestExactCounts(t *testing.T) {
 	}
 	// The same programs and expectations with every MPI flavour present:
 	// Open MPI (mpirun, -x) and MPICH (mpiexec.hydra, -genv).
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) { exactCounts(t, f, cases) })
 	}
 }

@@ -158,7 +158,7 @@ func TestFortranBindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping MPI runs in -short mode")
 	}
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			f.LatmapBin(t)
 			f.InterposeLib(t)
@@ -319,7 +319,7 @@ func TestFortranF08SymbolsMPICH(t *testing.T) {
 		if strings.HasSuffix(s, "_large_") {
 			fn += "_c"
 		}
-		if _, wrapped := profile.FunctionKinds[fn]; !wrapped || strings.HasPrefix(fn, "MPI_Comm_spawn") || fn == "MPI_Comm_accept" || fn == "MPI_Comm_connect" || fn == "MPI_Comm_set_name" {
+		if !profile.Wrapped(fn) || strings.HasPrefix(fn, "MPI_Comm_spawn") || fn == "MPI_Comm_accept" || fn == "MPI_Comm_connect" || fn == "MPI_Comm_set_name" {
 			continue
 		}
 		if !ours[s] {

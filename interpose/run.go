@@ -76,7 +76,7 @@ func ParseWindow(s string) (Window, error) {
 	if !strings.HasPrefix(f, "MPI_") {
 		f = "MPI_" + f
 	}
-	if profile.FunctionKinds[f] != "collective" {
+	if profile.FunctionKind(f) != "collective" {
 		return Window{}, fmt.Errorf("window %q: %s is not a collective latmap wraps (for example MPI_Allreduce, MPI_Barrier)", s, f)
 	}
 	a, err1 := strconv.Atoi(parts[1])

@@ -23,7 +23,7 @@ func TestExportsOnlyMPI(t *testing.T) {
 	if _, err := exec.LookPath("nm"); err != nil {
 		testutil.Missing(t, testutil.NeedMPI, "nm not found (apt-get install binutils)")
 	}
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			lib := f.InterposeLib(t)
 			out, err := exec.Command("nm", "-D", "--defined-only", lib).Output()
@@ -61,7 +61,7 @@ func TestProgramsOwnNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping MPI runs in -short mode")
 	}
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			prog := f.Build(t, t.TempDir(), "namesake", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "namesake.c"), "-rdynamic")
 			p, out := profileRunFlavor(t, f, f.Local(3), nil, prog, "10")

@@ -197,8 +197,8 @@ func (opt *Options) check() error {
 	if opt.Format == "" {
 		opt.Format = placefile.FormatOpenMPI
 	}
-	if !slices.Contains(placefile.Formats, opt.Format) {
-		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(placefile.Formats, ", "))
+	if !slices.Contains(placefile.Formats(), opt.Format) {
+		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(placefile.Formats(), ", "))
 	}
 	if opt.Output != "" && !opt.Force {
 		if _, err := os.Stat(opt.Output); err == nil {

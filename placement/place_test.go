@@ -178,7 +178,7 @@ func TestRunErrors(t *testing.T) {
 	os.MkdirAll(emptySurvey, 0o755)
 	os.WriteFile(filepath.Join(emptySurvey, survey.MetaFile), []byte(`{"tool":"latmap"}`), 0o644)
 	os.WriteFile(filepath.Join(emptySurvey, survey.RanksFile), []byte("rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated\n"), 0o644)
-	os.WriteFile(filepath.Join(emptySurvey, survey.PairsFile), []byte(strings.Join(survey.PairsHeader, ",")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(emptySurvey, survey.PairsFile), []byte(strings.Join(survey.PairsHeader(), ",")+"\n"), 0o644)
 	noPairs := fakeSurvey(t, 1, 1, 2, testRTT, func(a, b int) bool { return true })
 	for _, c := range []struct {
 		name string

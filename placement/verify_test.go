@@ -392,7 +392,7 @@ func TestVerifyTimesTheApplication(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	matrix := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1 << 20, Messages: 8}, {Src: 1, Dst: 0, Bytes: 1 << 20, Messages: 8}})
-	for _, f := range testutil.Flavors {
+	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			prog := f.Build(t, dir, "sleeper", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "sleeper.c"))

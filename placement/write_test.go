@@ -28,7 +28,7 @@ func goldenPlacement() (*model.Machine, []int32) {
 func TestWriteLaunchFileGolden(t *testing.T) {
 	m, place := goldenPlacement()
 	header := []string{"latmap test place: rank placement proposal", "survey: cluster/", "profile: app/"}
-	for _, f := range placefile.Formats {
+	for _, f := range placefile.Formats() {
 		t.Run(f, func(t *testing.T) {
 			lf, err := placefile.Write(f, m.RankSlots(place), header, "app."+f, []string{"./app", "-in", "in.lj"})
 			if err != nil {

@@ -259,6 +259,7 @@ func TestSizes(t *testing.T) {
 		}
 		pkgLines[filepath.Dir(rel)] += fset.Position(f.End()).Line
 		checkSizes(t, fset, f, rel)
+		checkGlobals(t, fset, f, rel)
 		return nil
 	})
 	if err != nil {
@@ -273,6 +274,41 @@ func TestSizes(t *testing.T) {
 		t.Fatalf("only %d packages seen", len(pkgLines))
 	}
 	t.Run("C", func(t *testing.T) { checkCSizes(t, root) })
+}
+
+// checkGlobals reports exported package-level slices and maps: every
+// importer shares one copy that any of them may change (a header slice
+// aliased into every file written). Such a value is a function returning
+// a fresh copy, or unexported.
+func checkGlobals(t *testing.T, fset *token.FileSet, f *ast.File, rel string) {
+	mutable := func(e ast.Expr) bool {
+		switch x := e.(type) {
+		case *ast.MapType:
+			return true
+		case *ast.ArrayType:
+			return x.Len == nil
+		case *ast.CompositeLit:
+			_, isMap := x.Type.(*ast.MapType)
+			a, isArr := x.Type.(*ast.ArrayType)
+			return isMap || isArr && a.Len == nil
+		}
+		return false
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			for i, name := range v.Names {
+				bad := v.Type != nil && mutable(v.Type) || i < len(v.Values) && mutable(v.Values[i])
+				if name.IsExported() && bad {
+					t.Errorf("%s:%d: exported package-level %s is a slice or map every importer shares and may change: make it a function returning a fresh copy, or unexported", rel, fset.Position(name.Pos()).Line, name.Name)
+				}
+			}
+		}
+	}
 }
 
 // checkSizes reports the functions and structs of one file over the limits.

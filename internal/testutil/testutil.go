@@ -81,9 +81,10 @@ var (
 	MPICH = Flavor{Name: "mpich", CC: "mpicc.mpich", FC: "mpifort.mpich", Launcher: "mpiexec.hydra",
 		binEnv: "LATMAP_MPICH_BIN", bin: "bin/latmap-mpich", libEnv: "LATMAP_MPICH_LIB", lib: "lib/liblatmap-mpich.so",
 		install: "install MPICH (apt-get install mpich libmpich-dev) or run make test", need: NeedMPICH}
-	// Flavors lists them, Open MPI first.
-	Flavors = []Flavor{OpenMPI, MPICH}
 )
+
+// Flavors lists the MPI flavours, Open MPI first.
+func Flavors() []Flavor { return []Flavor{OpenMPI, MPICH} }
 
 // Require skips the test unless the flavour's compiler wrapper and
 // launcher are on PATH, and sets the variables Open MPI needs to run as

@@ -39,7 +39,7 @@ func FuzzRead(f *testing.F) {
 func TestWriteReadRoundTrip(t *testing.T) {
 	// Both nodes take their cpus in one order, as Slurm's one map_cpu list needs.
 	place := []RankSlot{{Host: "a", CPU: 1}, {Host: "b", CPU: 1}, {Host: "a", CPU: 0}, {Host: "b", CPU: 0}}
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		lf, err := Write(f, place, []string{"header"}, "F", nil)
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ const (
 )
 
 // Formats lists the launcher file formats.
-var Formats = []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray}
+func Formats() []string { return []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} }
 
 // LaunchFile is a written placement: the file's bytes, the command line
 // that uses it, and warnings about what the format cannot express.
@@ -124,7 +124,7 @@ func Write(format string, place []RankSlot, header []string, file string, app []
 	case FormatCray:
 		w.cray()
 	default:
-		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats(), ", "))
 	}
 	w.lf.Data = w.b.Bytes()
 	return &w.lf, nil

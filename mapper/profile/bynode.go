@@ -343,7 +343,7 @@ func (p *Profile) leaving() []Leaving {
 	for _, f := range p.Functions {
 		// The collectives that had the barrier before them: the blocking
 		// ones but MPI_Barrier itself.
-		if FunctionKinds[f.Function] != "collective" || strings.HasPrefix(f.Function, "MPI_I") || f.Function == "MPI_Barrier" {
+		if FunctionKind(f.Function) != "collective" || strings.HasPrefix(f.Function, "MPI_I") || f.Function == "MPI_Barrier" {
 			continue
 		}
 		a := by[f.Function]

@@ -5,6 +5,6 @@
 // (matrix.csv) and the message-size histogram (sizes.csv), plus meta.json.
 //
 // interpose writes profile directories through it; placement and the
-// reports read them through it. FunctionKinds, generated from the
-// interposer's prototype table, says which MPI functions are measured.
+// reports read them through it. FunctionKind, from a table generated from
+// the interposer's prototype table, says which MPI functions are measured.
 package profile

@@ -2,9 +2,9 @@
 
 package profile
 
-// FunctionKinds lists the MPI functions liblatmap.so wraps, with their
-// kind: "collective", "recv", "unmeasured" or "".
-var FunctionKinds = map[string]string{
+// functionKinds lists the MPI functions liblatmap.so wraps, with their
+// kind: "collective", "recv", "unmeasured" or "" (see FunctionKind).
+var functionKinds = map[string]string{
 	"MPI_Send":                       "",
 	"MPI_Ssend":                      "",
 	"MPI_Bsend":                      "",

@@ -13,7 +13,9 @@ import (
 // MatrixHeader is the header of a plain communication matrix
 // (latmap place --matrix FILE): directed point-to-point traffic in
 // MPI_COMM_WORLD ranks. Extra columns may follow.
-var MatrixHeader = []string{"src", "dst", "bytes", "messages"}
+func MatrixHeader() []string {
+	return []string{"src", "dst", "bytes", "messages"}
+}
 
 // Flow is one directed entry of a communication matrix.
 type Flow struct {
@@ -22,7 +24,7 @@ type Flow struct {
 	Messages float64
 }
 
-// ParseMatrix parses a plain communication matrix (MatrixHeader; '#'
+// ParseMatrix parses a plain communication matrix (MatrixHeader(); '#'
 // comment lines and blank lines are skipped). It returns the flows and the
 // number of ranks they imply (largest rank + 1). Errors name the line.
 //
@@ -45,7 +47,7 @@ func ParseMatrix(r io.Reader) ([]Flow, int, error) {
 		return nil, 0, fmt.Errorf("line %d: %w", line+1, err)
 	}
 	if !p.header {
-		return nil, 0, fmt.Errorf("empty matrix: want the header %s and one row per communicating pair", joinComma(MatrixHeader))
+		return nil, 0, fmt.Errorf("empty matrix: want the header %s and one row per communicating pair", joinComma(MatrixHeader()))
 	}
 	if p.maxRank > 1<<26 {
 		return nil, 0, fmt.Errorf("rank %d is implausibly large (more than 2^26 ranks)", p.maxRank)
@@ -69,19 +71,19 @@ func (p *matrixParser) line(b []byte) error {
 	var fields [4][]byte
 	nf := splitFields(b, &fields)
 	if !p.header {
-		if nf < len(MatrixHeader) {
-			return fmt.Errorf("header has %d columns, want %s", nf, joinComma(MatrixHeader))
+		if nf < len(MatrixHeader()) {
+			return fmt.Errorf("header has %d columns, want %s", nf, joinComma(MatrixHeader()))
 		}
-		for i, h := range MatrixHeader {
+		for i, h := range MatrixHeader() {
 			if string(bytes.TrimSpace(fields[i])) != h {
-				return fmt.Errorf("column %d is %q, want %q (header %s)", i+1, fields[i], h, joinComma(MatrixHeader))
+				return fmt.Errorf("column %d is %q, want %q (header %s)", i+1, fields[i], h, joinComma(MatrixHeader()))
 			}
 		}
 		p.header = true
 		return nil
 	}
-	if nf < len(MatrixHeader) {
-		return fmt.Errorf("%d columns, want at least %d (%s)", nf, len(MatrixHeader), joinComma(MatrixHeader))
+	if nf < len(MatrixHeader()) {
+		return fmt.Errorf("%d columns, want at least %d (%s)", nf, len(MatrixHeader()), joinComma(MatrixHeader()))
 	}
 	f, err := parseFlow(&fields)
 	if err != nil {
@@ -118,12 +120,12 @@ func parseFlow(fields *[4][]byte) (Flow, error) {
 		if !ok {
 			x, err := strconv.Atoi(string(fb))
 			if err != nil {
-				return f, fmt.Errorf("%s: %q is not a rank number", MatrixHeader[i], fields[i])
+				return f, fmt.Errorf("%s: %q is not a rank number", MatrixHeader()[i], fields[i])
 			}
 			v = x
 		}
 		if v < 0 {
-			return f, fmt.Errorf("%s: negative rank %d", MatrixHeader[i], v)
+			return f, fmt.Errorf("%s: negative rank %d", MatrixHeader()[i], v)
 		}
 		*dst = v
 	}
@@ -134,12 +136,12 @@ func parseFlow(fields *[4][]byte) (Flow, error) {
 		if !ok {
 			x, err := strconv.ParseFloat(string(fb), 64)
 			if err != nil || x != x || x > 1e300 {
-				return f, fmt.Errorf("%s: %q is not a number", MatrixHeader[2+i], fb)
+				return f, fmt.Errorf("%s: %q is not a number", MatrixHeader()[2+i], fb)
 			}
 			v = x
 		}
 		if v < 0 {
-			return f, fmt.Errorf("%s: negative value %s", MatrixHeader[2+i], fb)
+			return f, fmt.Errorf("%s: negative value %s", MatrixHeader()[2+i], fb)
 		}
 		*dst = v
 	}

@@ -464,3 +464,14 @@ func (p *Profile) CommTransfers(key string) []Transfer {
 	}
 	return out
 }
+
+// FunctionKind is the kind of an MPI function liblatmap.so wraps:
+// "collective", "recv", "unmeasured" or "" (a plain call); "" too for a
+// function it does not wrap (see Wrapped).
+func FunctionKind(name string) string { return functionKinds[name] }
+
+// Wrapped reports whether liblatmap.so wraps the MPI function name.
+func Wrapped(name string) bool {
+	_, ok := functionKinds[name]
+	return ok
+}

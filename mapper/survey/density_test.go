@@ -81,7 +81,7 @@ func writeUnscoped(t *testing.T, n, per int, rows []PairStats) string {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	b.WriteString(strings.Join(PairsHeader, ",") + "\n")
+	b.WriteString(strings.Join(PairsHeader(), ",") + "\n")
 	for i := range rows {
 		rows[i].Size, rows[i].Isolated = 8, math.NaN()
 		b.Write(AppendPairRow(nil, &rows[i]))

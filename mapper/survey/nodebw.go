@@ -16,7 +16,9 @@ import (
 const NodeBandwidthFile = "nodebw.csv"
 
 // NodeBandwidthHeader is the exact header of nodebw.csv.
-var NodeBandwidthHeader = []string{"host", "peer_host", "ranks", "size_bytes", "messages", "seconds", "aggregate_MBps", "pair_MBps"}
+func NodeBandwidthHeader() []string {
+	return []string{"host", "peer_host", "ranks", "size_bytes", "messages", "seconds", "aggregate_MBps", "pair_MBps"}
+}
 
 // NodeBandwidth is one row of nodebw.csv: one step of the node shift
 // pattern, host sending to peer with all its ranks at once.
@@ -49,7 +51,7 @@ type NodeBandwidthMeta struct {
 func WriteNodeBandwidth(w io.Writer, rows []NodeBandwidth) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
-	if err := cw.Write(NodeBandwidthHeader); err != nil {
+	if err := cw.Write(NodeBandwidthHeader()); err != nil {
 		return err
 	}
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
@@ -77,13 +79,13 @@ func ReadNodeBandwidth(r io.Reader) ([]NodeBandwidth, error) {
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
 	if err == io.EOF {
-		return nil, fmt.Errorf("empty file (want the header %s)", strings.Join(NodeBandwidthHeader, ","))
+		return nil, fmt.Errorf("empty file (want the header %s)", strings.Join(NodeBandwidthHeader(), ","))
 	}
 	if err != nil {
 		return nil, err
 	}
-	if strings.Join(head, ",") != strings.Join(NodeBandwidthHeader, ",") {
-		return nil, fmt.Errorf("header %q, want %q", strings.Join(head, ","), strings.Join(NodeBandwidthHeader, ","))
+	if strings.Join(head, ",") != strings.Join(NodeBandwidthHeader(), ",") {
+		return nil, fmt.Errorf("header %q, want %q", strings.Join(head, ","), strings.Join(NodeBandwidthHeader(), ","))
 	}
 	var rows []NodeBandwidth
 	for line := 2; ; line++ {
@@ -104,8 +106,8 @@ func ReadNodeBandwidth(r io.Reader) ([]NodeBandwidth, error) {
 
 func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
 	var r NodeBandwidth
-	if len(rec) != len(NodeBandwidthHeader) {
-		return r, fmt.Errorf("%d fields, want %d", len(rec), len(NodeBandwidthHeader))
+	if len(rec) != len(NodeBandwidthHeader()) {
+		return r, fmt.Errorf("%d fields, want %d", len(rec), len(NodeBandwidthHeader()))
 	}
 	if rec[0] == "" || rec[1] == "" {
 		return r, errors.New("empty host or peer_host")
@@ -115,7 +117,7 @@ func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
 	for i, p := range ints {
 		v, err := strconv.Atoi(rec[2+i])
 		if err != nil || v < 1 {
-			return r, fmt.Errorf("%s: %q is not a positive integer", NodeBandwidthHeader[2+i], rec[2+i])
+			return r, fmt.Errorf("%s: %q is not a positive integer", NodeBandwidthHeader()[2+i], rec[2+i])
 		}
 		*p = v
 	}
@@ -124,7 +126,7 @@ func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
 		col := 5 + i
 		v, err := strconv.ParseFloat(rec[col], 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return r, fmt.Errorf("%s: %q is not a non-negative number", NodeBandwidthHeader[col], rec[col])
+			return r, fmt.Errorf("%s: %q is not a non-negative number", NodeBandwidthHeader()[col], rec[col])
 		}
 		*p = v
 	}

@@ -46,7 +46,7 @@ func FuzzParseMicros(f *testing.F) {
 // parser's 1 MiB chunks.
 func TestScanPairsChunks(t *testing.T) {
 	var buf bytes.Buffer
-	buf.WriteString(strings.Join(PairsHeader, ",") + "\n")
+	buf.WriteString(strings.Join(PairsHeader(), ",") + "\n")
 	const rows = 60000 // about 2.4 MB
 	for i := 0; i < rows; i++ {
 		fmt.Fprintf(&buf, "%d,%d,64,10,1.%03d,0.1,0.9,1.0,2.0,\n", i, i+1, i%1000)

@@ -21,8 +21,10 @@ import (
 )
 
 // PairsHeader is the exact header of pairs.csv.
-var PairsHeader = []string{"rank_a", "rank_b", "size_bytes", "samples", "rtt_mean_us", "rtt_std_us",
-	"rtt_min_us", "rtt_median_us", "rtt_p99_us", "rtt_isolated_median_us"}
+func PairsHeader() []string {
+	return []string{"rank_a", "rank_b", "size_bytes", "samples", "rtt_mean_us", "rtt_std_us",
+		"rtt_min_us", "rtt_median_us", "rtt_p99_us", "rtt_isolated_median_us"}
+}
 
 // LoadOptions select what ReadSurvey loads. The zero value loads everything.
 type LoadOptions struct {
@@ -250,8 +252,10 @@ func readFitFile(path string) ([]Fit, error) {
 	return rows, nil
 }
 
-// FitHeader names fit.csv's columns (in any order; others are ignored).
-var FitHeader = []string{"rank_a", "rank_b", "latency_us", "bandwidth_MBps"}
+// FitHeader() names fit.csv's columns (in any order; others are ignored).
+func FitHeader() []string {
+	return []string{"rank_a", "rank_b", "latency_us", "bandwidth_MBps"}
+}
 
 // ReadFits reads a fit.csv. It is hand-written, not gocsv: a nodes survey
 // of 64,000 ranks has 2.5 million fits, which gocsv's reflection read in
@@ -272,10 +276,10 @@ func ReadFits(r io.Reader) ([]Fit, error) {
 	}
 	var idx [4]int
 	width := 0
-	for k, name := range FitHeader {
+	for k, name := range FitHeader() {
 		i, ok := col[name]
 		if !ok {
-			return nil, fmt.Errorf("line 1: no %s column (want %s)", name, strings.Join(FitHeader, ","))
+			return nil, fmt.Errorf("line 1: no %s column (want %s)", name, strings.Join(FitHeader(), ","))
 		}
 		idx[k], width = i, max(width, i+1)
 	}
@@ -338,7 +342,7 @@ func parseFit(fields [][]byte, idx [4]int) (Fit, error) {
 
 // ScanPairs streams the rows of a pairs.csv to fn without allocating per
 // row; the *PairStats is reused between calls. The header must start with
-// PairsHeader (extra columns may follow). An empty
+// PairsHeader() (extra columns may follow). An empty
 // rtt_isolated_median_us is NaN.
 func ScanPairs(r io.Reader, fn func(*PairStats) error) error {
 	all := [numMetrics]bool{true, true, true, true, true, true}
@@ -372,7 +376,7 @@ func scanPairs(r io.Reader, keep [numMetrics]bool, fn func(*PairStats) error) er
 }
 
 // readPairsHeader reads the first line of a pairs.csv and checks that it
-// starts with PairsHeader.
+// starts with PairsHeader().
 func readPairsHeader(br *bufio.Reader) error {
 	header, err := br.ReadSlice('\n')
 	if err != nil && err != io.EOF {
@@ -382,13 +386,13 @@ func readPairsHeader(br *bufio.Reader) error {
 		return err
 	}
 	if len(bytes.TrimSpace(header)) == 0 {
-		return fmt.Errorf("empty file, want the header %s", joinComma(PairsHeader))
+		return fmt.Errorf("empty file, want the header %s", joinComma(PairsHeader()))
 	}
 	head := bytes.Split(bytes.TrimRight(header, "\r\n"), []byte{','})
-	if len(head) < len(PairsHeader) {
-		return fmt.Errorf("line 1: header has %d columns, want %s", len(head), joinComma(PairsHeader))
+	if len(head) < len(PairsHeader()) {
+		return fmt.Errorf("line 1: header has %d columns, want %s", len(head), joinComma(PairsHeader()))
 	}
-	for i, h := range PairsHeader {
+	for i, h := range PairsHeader() {
 		if string(head[i]) != h {
 			return fmt.Errorf("line 1: column %d is %q, want %q", i+1, head[i], h)
 		}
@@ -535,16 +539,16 @@ func parsePairLine(b []byte, keep [numMetrics]bool, p *PairStats) error {
 		k++
 	}
 	if k < 10 {
-		return fmt.Errorf("%d columns, want %d", k, len(PairsHeader))
+		return fmt.Errorf("%d columns, want %d", k, len(PairsHeader()))
 	}
 	ints := [4]*int{&p.A, &p.B, &p.Size, &p.Samples}
 	for i, dst := range ints {
 		v, err := atoi(fields[i])
 		if err != nil {
-			return fmt.Errorf("%s: %w", PairsHeader[i], err)
+			return fmt.Errorf("%s: %w", PairsHeader()[i], err)
 		}
 		if v < 0 {
-			return fmt.Errorf("%s: negative value %d", PairsHeader[i], v)
+			return fmt.Errorf("%s: negative value %d", PairsHeader()[i], v)
 		}
 		*dst = v
 	}
@@ -559,7 +563,7 @@ func parsePairLine(b []byte, keep [numMetrics]bool, p *PairStats) error {
 		// column is a broken row, whichever metric is drawn.
 		v, err := parseMicros(fb)
 		if err != nil {
-			return fmt.Errorf("%s: %w", PairsHeader[4+i], err)
+			return fmt.Errorf("%s: %w", PairsHeader()[4+i], err)
 		}
 		if !keep[i] {
 			v = math.NaN()
@@ -662,7 +666,7 @@ func AppendMicros(dst []byte, v float64) []byte {
 // table in order of size, rank_a, rank_b.
 func WritePairs(w io.Writer, tables []*PairTable) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(joinComma(PairsHeader))
+	bw.WriteString(joinComma(PairsHeader()))
 	bw.WriteByte('\n')
 	buf := make([]byte, 0, 256)
 	var p PairStats
@@ -692,7 +696,7 @@ func WriteRanks(w io.Writer, ranks []Rank) error {
 // WriteFits writes fit.csv.
 func WriteFits(w io.Writer, fits []Fit) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(strings.Join(FitHeader, ",") + "\n")
+	bw.WriteString(strings.Join(FitHeader(), ",") + "\n")
 	buf := make([]byte, 0, 128)
 	for _, f := range fits {
 		buf = strconv.AppendInt(buf[:0], int64(f.A), 10)

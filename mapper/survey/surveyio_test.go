@@ -87,7 +87,7 @@ func TestReadSurveyOneMetric(t *testing.T) {
 }
 
 func TestScanPairsErrors(t *testing.T) {
-	head := strings.Join(PairsHeader, ",") + "\n"
+	head := strings.Join(PairsHeader(), ",") + "\n"
 	for _, tc := range []struct{ name, in, want string }{
 		{"empty", "", "empty file"},
 		{"bad header", "rank_a,rank_c\n", "header"},
@@ -122,7 +122,7 @@ func FuzzScanPairs(f *testing.F) {
 	var buf bytes.Buffer
 	WritePairs(&buf, testSurvey().Tables)
 	f.Add(buf.Bytes())
-	f.Add([]byte(strings.Join(PairsHeader, ",") + "\n0,1,64,1,,,,,,\n"))
+	f.Add([]byte(strings.Join(PairsHeader(), ",") + "\n0,1,64,1,,,,,,\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ScanPairs(bytes.NewReader(b), func(p *PairStats) error { return nil })
 	})
@@ -162,7 +162,7 @@ func TestNodeBandwidthRoundTrip(t *testing.T) {
 }
 
 func TestReadNodeBandwidthErrors(t *testing.T) {
-	head := strings.Join(NodeBandwidthHeader, ",") + "\n"
+	head := strings.Join(NodeBandwidthHeader(), ",") + "\n"
 	for _, c := range []struct{ in, want string }{
 		{"", "empty file"},
 		{"host,peer\n", "header"},
@@ -218,7 +218,7 @@ func FuzzReadSurvey(f *testing.F) {
 	WriteFits(&fits, s.Fits)
 	WriteNodeBandwidth(&nodebw, s.NodeBandwidth)
 	f.Add(ranks.Bytes(), pairs.Bytes(), fits.Bytes(), nodebw.Bytes())
-	f.Add(ranks.Bytes(), []byte(strings.Join(PairsHeader, ",")+"\n1,2,64,1,1,,,,,\n0,1,64,1,2,,,,,\n0,1,64,1,3,,,,,\n"), []byte("a,b\n"), []byte(""))
+	f.Add(ranks.Bytes(), []byte(strings.Join(PairsHeader(), ",")+"\n1,2,64,1,1,,,,,\n0,1,64,1,2,,,,,\n0,1,64,1,3,,,,,\n"), []byte("a,b\n"), []byte(""))
 	dir := f.TempDir()
 	n := 0
 	f.Fuzz(func(t *testing.T, ranks, pairs, fits, nodebw []byte) {

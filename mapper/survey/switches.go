@@ -26,11 +26,13 @@ const (
 	SwitchBandwidthFile = "switchbw.csv"
 )
 
-// SwitchesHeader and SwitchBandwidthHeader are the exact headers.
-var (
-	SwitchesHeader        = []string{"host", "level", "group"}
-	SwitchBandwidthHeader = []string{"level", "group", "peer_group", "hosts", "ranks", "size_bytes", "messages", "seconds", "aggregate_MBps"}
-)
+// SwitchesHeader is the exact header of switches.csv.
+func SwitchesHeader() []string { return []string{"host", "level", "group"} }
+
+// SwitchBandwidthHeader is the exact header of switchbw.csv.
+func SwitchBandwidthHeader() []string {
+	return []string{"level", "group", "peer_group", "hosts", "ranks", "size_bytes", "messages", "seconds", "aggregate_MBps"}
+}
 
 // HostGroup is one row of switches.csv: Host's group at switch level
 // Level (1 = innermost). Groups are numbered 0, 1, ... within a level.
@@ -148,7 +150,7 @@ func WriteSwitches(w io.Writer, rows []HostGroup) error {
 	for _, r := range rows {
 		recs = append(recs, []string{r.Host, strconv.Itoa(r.Level), strconv.Itoa(r.Group)})
 	}
-	return writeCSV(w, SwitchesHeader, recs)
+	return writeCSV(w, SwitchesHeader(), recs)
 }
 
 // WriteSwitchBandwidth writes switchbw.csv.
@@ -159,7 +161,7 @@ func WriteSwitchBandwidth(w io.Writer, rows []SwitchBandwidth) error {
 		recs = append(recs, []string{strconv.Itoa(r.Level), strconv.Itoa(r.Group), strconv.Itoa(r.PeerGroup), strconv.Itoa(r.Hosts),
 			strconv.Itoa(r.Ranks), strconv.Itoa(r.Size), strconv.Itoa(r.Messages), f(r.Seconds, 6), f(r.AggregateMBps, 3)})
 	}
-	return writeCSV(w, SwitchBandwidthHeader, recs)
+	return writeCSV(w, SwitchBandwidthHeader(), recs)
 }
 
 // writeCSV writes header and recs.
@@ -178,7 +180,7 @@ func writeCSV(w io.Writer, header []string, recs [][]string) error {
 // levels nest.
 func ReadSwitches(r io.Reader) ([]HostGroup, error) {
 	var rows []HostGroup
-	err := readRecords(r, SwitchesHeader, func(rec []string) error {
+	err := readRecords(r, SwitchesHeader(), func(rec []string) error {
 		if rec[0] == "" {
 			return errors.New("empty host")
 		}
@@ -202,7 +204,7 @@ func ReadSwitches(r io.Reader) ([]HostGroup, error) {
 // ReadSwitchBandwidth reads switchbw.csv, checking every field.
 func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 	var rows []SwitchBandwidth
-	err := readRecords(r, SwitchBandwidthHeader, func(rec []string) error {
+	err := readRecords(r, SwitchBandwidthHeader(), func(rec []string) error {
 		var b SwitchBandwidth
 		ints := []*int{&b.Level, &b.Group, &b.PeerGroup, &b.Hosts, &b.Ranks, &b.Size, &b.Messages}
 		for i, p := range ints {
@@ -212,7 +214,7 @@ func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 				lo = 0 // group numbers start at 0
 			}
 			if err != nil || v < lo {
-				return fmt.Errorf("%s: %q is not an integer >= %d", SwitchBandwidthHeader[i], rec[i], lo)
+				return fmt.Errorf("%s: %q is not an integer >= %d", SwitchBandwidthHeader()[i], rec[i], lo)
 			}
 			*p = v
 		}
@@ -220,7 +222,7 @@ func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 			col := len(ints) + i
 			v, err := strconv.ParseFloat(rec[col], 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return fmt.Errorf("%s: %q is not a non-negative number", SwitchBandwidthHeader[col], rec[col])
+				return fmt.Errorf("%s: %q is not a non-negative number", SwitchBandwidthHeader()[col], rec[col])
 			}
 			*p = v
 		}

@@ -45,7 +45,7 @@ func TestSwitchesRoundTrip(t *testing.T) {
 }
 
 func TestReadSwitchesErrors(t *testing.T) {
-	head := strings.Join(SwitchesHeader, ",") + "\n"
+	head := strings.Join(SwitchesHeader(), ",") + "\n"
 	for _, c := range []struct{ in, want string }{
 		{"", "empty file"},
 		{"host,group\n", "header"},
@@ -62,7 +62,7 @@ func TestReadSwitchesErrors(t *testing.T) {
 			t.Errorf("ReadSwitches(%q) error = %v, want one containing %q", c.in, err, c.want)
 		}
 	}
-	bhead := strings.Join(SwitchBandwidthHeader, ",") + "\n"
+	bhead := strings.Join(SwitchBandwidthHeader(), ",") + "\n"
 	for _, c := range []struct{ in, want string }{
 		{bhead + "0,0,1,4,16,1024,16,0.5,10\n", "line 2: level: \"0\""},
 		{bhead + "1,-1,1,4,16,1024,16,0.5,10\n", "line 2: group"},

@@ -8,9 +8,9 @@ import (
 	"github.com/latmap/latmap/internal/atomicdir"
 )
 
-// Formats are the formats Write knows: pprof's profile.proto (WritePprof)
+// formats are the formats Write knows: pprof's profile.proto (WritePprof)
 // and Hatchet's literal call tree (WriteHatchet).
-var Formats = map[string]func(w io.Writer, profileDir string) error{
+var formats = map[string]func(w io.Writer, profileDir string) error{
 	"pprof":   WritePprof,
 	"hatchet": WriteHatchet,
 }
@@ -26,7 +26,7 @@ type Options struct {
 // Write converts a profile directory to o.Format in o.Output, whole or not
 // at all (an existing file is kept unless o.Force).
 func Write(o Options) error {
-	write, ok := Formats[o.Format]
+	write, ok := formats[o.Format]
 	if !ok {
 		return fmt.Errorf("unknown format %q (known: hatchet, pprof)", o.Format)
 	}

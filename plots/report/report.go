@@ -278,5 +278,5 @@ func waits(name string) bool {
 	if strings.HasPrefix(name, "MPI_Wait") {
 		return true
 	}
-	return profile.FunctionKinds[name] == "recv" && !strings.HasPrefix(name, "MPI_I") && !strings.HasSuffix(name, "_init")
+	return profile.FunctionKind(name) == "recv" && !strings.HasPrefix(name, "MPI_I") && !strings.HasSuffix(name, "_init")
 }
