@@ -39,7 +39,9 @@ node, all nodes at once, and every pair of node leaders, the nodes' lowest
 ranks) or sample:K (nodes plus K random cross-node pairs per node, checked
 against their leaders). The default, auto, measures every pair up to 2048
 ranks and sample:4 above. Readers fill the cross-node pairs a nodes or
-sample survey did not measure from the nodes' leader pair, and say so.
+sample survey did not measure from the pairs measured between the same two
+nodes (the leaders' pair; for sample:K the median of it and the samples),
+and say so.
 
   srun -N 512 -n 32768 latmap survey -o big/ --scope nodes
 

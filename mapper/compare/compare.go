@@ -113,18 +113,22 @@ func Compare(a, b *survey.Survey, nameA, nameB string, opt topo.Options) (*Compa
 }
 
 // pairValue returns metric m of a pair of ranks of s: as measured, or, for
-// a cross-node pair a sparse survey did not measure, its nodes' leader
-// pair's (the rule ReadSurvey fills smaller surveys with).
+// a cross-node pair a sparse survey did not measure, its two nodes' value
+// by survey.CrossNodeMedians (the rule the readers fill smaller surveys
+// with).
 func pairValue(s *survey.Survey, t *survey.PairTable, m survey.Metric) func(a, b int) float64 {
 	if !t.Sparse() {
 		vals, n := t.Values[m], t.N
 		return func(a, b int) float64 { return float64(vals[survey.TriIndex(n, a, b)]) }
 	}
 	lead := survey.Leaders(s.Ranks)
+	nodes := survey.CrossNodeMedians(t, lead, []survey.Metric{m})
 	return func(a, b int) float64 {
 		x := t.At(m, a, b)
 		if math.IsNaN(x) && lead[a] != lead[b] {
-			x = t.At(m, lead[a], lead[b])
+			if v, ok := nodes[survey.NodePairKey(lead, a, b)]; ok {
+				x = float64(v[0])
+			}
 		}
 		return x
 	}

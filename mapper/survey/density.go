@@ -18,9 +18,9 @@ import (
 const SparseBelow = 0.10
 
 // MaxFillBytes is the largest dense copy of a sparse survey that a reader
-// makes to fill its unmeasured cross-node pairs from their nodes' leader
-// pair (4 bytes of samples and 4 a metric per pair of ranks): about 6,000
-// ranks with every metric, 11,000 with one. A larger sparse survey stays
+// makes to fill its unmeasured cross-node pairs by CrossNodeMedians (4
+// bytes of samples and 4 a metric per pair of ranks): about 6,000 ranks
+// with every metric, 11,000 with one. A larger sparse survey stays
 // as measured and its readers work node by node. Chosen so that a filled
 // survey and the work on it stay under 1 GiB.
 const MaxFillBytes = 512 << 20

@@ -1,10 +1,14 @@
 package survey
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
 )
 
 // The survey scopes (meta.json's "scope"): which pairs were measured.
@@ -61,12 +65,63 @@ func Leaders(ranks []Rank) []int {
 	return out
 }
 
+// NodePairKey names the pair of nodes of ranks a and b by their leaders
+// (lead from Leaders), lower leader first.
+func NodePairKey(lead []int, a, b int) [2]int {
+	la, lb := lead[a], lead[b]
+	return [2]int{min(la, lb), max(la, lb)}
+}
+
+// CrossNodeMedians is the one rule for the cross-node pairs a scoped
+// survey did not measure, which every reader follows (the dense fill, the
+// compare of a sparse survey, place's node-pair costs): such a pair
+// stands for its two nodes, and takes the median of the pairs measured
+// between them. A nodes survey measured the leaders' pair alone, so it is
+// that pair's value; sample:K adds K random pairs per node, and the
+// median keeps one odd pair from speaking for two whole nodes. It
+// returns, for each metric of ms, the medians by NodePairKey over t's
+// measured cross-node pairs (a node pair nothing measured is absent).
+func CrossNodeMedians(t *PairTable, lead []int, ms []Metric) map[[2]int][]float32 {
+	type row struct {
+		key [2]int
+		i   int
+	}
+	var rows []row
+	t.Each(func(a, b, i int) {
+		if lead[a] != lead[b] {
+			rows = append(rows, row{NodePairKey(lead, a, b), i})
+		}
+	})
+	slices.SortStableFunc(rows, func(x, y row) int {
+		return cmp.Or(cmp.Compare(x.key[0], y.key[0]), cmp.Compare(x.key[1], y.key[1]))
+	})
+	out := map[[2]int][]float32{}
+	var buf []float64
+	for lo := 0; lo < len(rows); {
+		hi := lo
+		for hi < len(rows) && rows[hi].key == rows[lo].key {
+			hi++
+		}
+		meds := make([]float32, len(ms))
+		for k, m := range ms {
+			buf = buf[:0]
+			for _, r := range rows[lo:hi] {
+				buf = append(buf, float64(t.Values[m][r.i]))
+			}
+			meds[k] = float32(stats.MedianInPlace(buf))
+		}
+		out[rows[lo].key] = meds
+		lo = hi
+	}
+	return out
+}
+
 // fillUnmeasured gives every unmeasured cross-node pair of a survey whose
-// scope is not "all" the values of its nodes' leader pair, in every table
-// and in the fits (when loaded): what a node's leader measured speaks for
-// the node's ranks. Filled pairs keep 0 samples, so they are never written
-// back as measured. It returns how many pairs of the first table it
-// filled.
+// scope is not "all" its nodes' value by CrossNodeMedians, in every table
+// and in the fits (when loaded; latency and bandwidth each the median of
+// the node pair's fits). Filled pairs keep 0 samples, so they are never
+// written back as measured. It returns how many pairs of the first table
+// it filled.
 func (s *Survey) fillUnmeasured() int {
 	lead := Leaders(s.Ranks)
 	n := s.N()
@@ -76,16 +131,15 @@ func (s *Survey) fillUnmeasured() int {
 			t = t.Dense()
 			s.Tables[ti] = t
 		}
+		ms := t.Metrics()
+		meds := CrossNodeMedians(t, lead, ms)
 		i := 0
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
 				if t.Samples[i] == 0 && lead[a] != lead[b] {
-					j := TriIndex(n, lead[a], lead[b])
-					if t.Samples[j] > 0 {
-						for _, v := range t.Values {
-							if v != nil {
-								v[i] = v[j]
-							}
+					if v, ok := meds[NodePairKey(lead, a, b)]; ok {
+						for k, m := range ms {
+							t.Values[m][i] = v[k]
 						}
 						if ti == 0 {
 							filled++
@@ -96,28 +150,45 @@ func (s *Survey) fillUnmeasured() int {
 			}
 		}
 	}
-	if len(s.Fits) > 0 {
-		have := make(map[uint64]int, len(s.Fits))
-		for i, f := range s.Fits {
-			have[pairKey(n, f.A, f.B)] = i
+	s.fillFits(lead)
+	return filled
+}
+
+// fillFits gives every cross-node pair without a fit the median latency
+// and the median bandwidth of the fits measured between its two nodes.
+func (s *Survey) fillFits(lead []int) {
+	if len(s.Fits) == 0 {
+		return
+	}
+	n := s.N()
+	have := make(map[uint64]bool, len(s.Fits))
+	between := map[[2]int][]Fit{}
+	for _, f := range s.Fits {
+		have[pairKey(n, f.A, f.B)] = true
+		if lead[f.A] != lead[f.B] {
+			k := NodePairKey(lead, f.A, f.B)
+			between[k] = append(between[k], f)
 		}
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				if lead[a] == lead[b] {
-					continue
-				}
-				if _, ok := have[pairKey(n, a, b)]; ok {
-					continue
-				}
-				if j, ok := have[pairKey(n, lead[a], lead[b])]; ok {
-					f := s.Fits[j]
-					f.A, f.B = a, b
-					s.Fits = append(s.Fits, f)
-				}
+	}
+	median := map[[2]int]Fit{}
+	for k, fs := range between {
+		lat, bw := make([]float64, len(fs)), make([]float64, len(fs))
+		for i, f := range fs {
+			lat[i], bw[i] = f.Latency, f.Bandwidth
+		}
+		median[k] = Fit{Latency: stats.MedianInPlace(lat), Bandwidth: stats.MedianInPlace(bw)}
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if lead[a] == lead[b] || have[pairKey(n, a, b)] {
+				continue
+			}
+			if f, ok := median[NodePairKey(lead, a, b)]; ok {
+				f.A, f.B = a, b
+				s.Fits = append(s.Fits, f)
 			}
 		}
 	}
-	return filled
 }
 
 // FillNote says, for a survey whose scope is not "all", how many pairs it
@@ -143,7 +214,7 @@ func (s *Survey) FillNote() string {
 		}
 		return head
 	}
-	return head + fmt.Sprintf("; %d cross-node pairs filled from their nodes' leader pair", s.Filled)
+	return head + fmt.Sprintf("; %d cross-node pairs filled from their nodes' leader pair (the median of the pairs measured between the two nodes)", s.Filled)
 }
 
 // coverage prints measured of all as a percentage with the digits a small

@@ -618,8 +618,8 @@ type Survey struct {
 	Switches        []HostGroup
 	SwitchBandwidth []SwitchBandwidth
 	// Filled is how many unmeasured cross-node pairs of a survey whose
-	// scope is not "all" were filled from their nodes' leader pair when it
-	// was read (see FillNote).
+	// scope is not "all" were filled from the pairs measured between their
+	// nodes when it was read (CrossNodeMedians; see FillNote).
 	Filled int
 	// Partial says pairs.csv covered less than SparseBelow of the
 	// triangle, whatever the scope, and was read sparse (then filled when

@@ -139,7 +139,7 @@ func loadedMetrics(opt LoadOptions) int {
 }
 
 // wantsFill says whether ReadSurvey fills s's unmeasured cross-node pairs
-// from their nodes' leader pair: a survey whose scope is not "all", or one
+// (CrossNodeMedians): a survey whose scope is not "all", or one
 // read sparse (Partial), when its dense copy fits MaxFillBytes.
 func (s *Survey) wantsFill(opt LoadOptions) bool {
 	if (!s.scoped() && !s.Partial) || (opt.KeepSparse && s.Sparse()) {

@@ -11,9 +11,10 @@ import (
 
 // nodeCost prices a sparse survey node pair by node pair: each pair of
 // slots inside a node has its own measured cost, and every pair of slots
-// on two different nodes the cost measured between those nodes (their
-// leaders' pair in a nodes survey; the median when several pairs were
-// measured). It holds what a dense table filled from the node leaders
+// on two different nodes the cost measured between those nodes, by the
+// survey's one rule for them (survey.CrossNodeMedians: the leaders' pair
+// in a nodes survey, the median of the measured pairs in sample:K, which
+// here speaks for the measured pairs too). It holds what a dense table filled from the node leaders
 // holds, in memory proportional to the pairs inside the nodes plus the
 // node pairs: 16 MB instead of 270 MB at 4,096 ranks.
 type nodeCost struct {
