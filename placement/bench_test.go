@@ -75,7 +75,7 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 	for _, c := range []struct{ side, nodes int }{{16, 64}, {40, 1000}} {
 		b.Run(fmt.Sprintf("%d^3", c.side), func(b *testing.B) {
 			flows, n := shapes.Halo3D(c.side, c.side, c.side, false)
-			tr := mustTraffic(b, flows, n)
+			tr := shapes.MustTraffic(flows, n)
 			m := model.NewLevelMachine(c.nodes, 1, 64, shapes.BenchLevels)
 			slots, err := m.SelectSlots(n, model.SelectOptions{})
 			if err != nil {
@@ -199,7 +199,7 @@ func nodeCost(m *model.Machine, t *model.Traffic, terms []int) float64 {
 // solver's evaluation loop).
 func BenchmarkCost16(b *testing.B) {
 	flows, n := shapes.Halo3D(16, 16, 16, false)
-	tr := mustTraffic(b, flows, n)
+	tr := shapes.MustTraffic(flows, n)
 	m := model.NewLevelMachine(64, 1, 64, shapes.BenchLevels)
 	p := shapes.CubePlacement(16)
 	b.ResetTimer()
@@ -241,7 +241,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			if err := os.WriteFile(mx, []byte(mb.String()), 0o644); err != nil {
 				b.Fatal(err)
 			}
-			tr := mustTraffic(b, flows, n)
+			tr := shapes.MustTraffic(flows, n)
 			grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
 			if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return shapes.BenchLevels[model.SameNode].Cost(msgs, bytes) }); err != nil {
 				b.Fatal(err)

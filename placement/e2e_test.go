@@ -23,11 +23,15 @@ import (
 type e2eApp struct {
 	name string
 	argv func(t *testing.T, dir string) []string
+	// within is how far predicted/measured speedup may be from 1 either
+	// way (1.25: 0.8-1.25, issue 8's target).
+	within float64
 }
 
 // e2eRow is one line of the prediction table.
 type e2eRow struct {
 	cluster, app                      string
+	within                            float64 // the app's bound on predicted/measured
 	predCurrent, predProposal         float64 // predicted runs (s)
 	rawCurrent                        float64 // before calibration
 	profiled                          float64 // the profile's slowest rank (s)
@@ -100,7 +104,7 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 		t.Fatal(err)
 	}
 	t.Logf("%s %s:\n%s", clusterName, app.name, rep.String())
-	row := e2eRow{cluster: clusterName, app: app.name, profiled: r.Shares.SlowestElapsed, winner: r.Solver.Winner, advice: strings.SplitN(r.Verdict, ":", 2)[0]}
+	row := e2eRow{cluster: clusterName, app: app.name, within: app.within, profiled: r.Shares.SlowestElapsed, winner: r.Solver.Winner, advice: strings.SplitN(r.Verdict, ":", 2)[0]}
 	if r.Predictions[0].Name != "current" || r.Calibration == nil {
 		t.Fatalf("no current placement or calibration: %+v", r.Predictions[0])
 	}
@@ -131,12 +135,19 @@ func e2eApps(iters int) []e2eApp {
 		// of the cyclic layout measures (the kernel's TCP processing
 		// takes the ranks' cpus between MPI calls on this 2-core
 		// machine), and the 100-300x speedup is a ratio of noise.
-		{"pairs (10 ms, Sendrecv 1 MiB)", mpiProg("pairs", fmt.Sprint(iters), "1048576", "10")},
-		{"ring (Send/Recv 1 MiB)", mpiProg("ring", fmt.Sprint(iters), "1048576")},
+		{"pairs (10 ms, Sendrecv 1 MiB)", mpiProg("pairs", fmt.Sprint(iters), "1048576", "10"), 1.25},
+		// Issue 8 asks for 0.8-1.25; the ring is held to 0.6-1.67. It
+		// measures 0.62-0.81 here: its lock-step Send/Recv is what the
+		// profile cannot see (its proposal, one flow each way per node,
+		// runs at 41 MB/s a direction while nodebw.csv's shift, 4
+		// messages in flight per rank, measures 29 MB/s), and its current
+		// layout's reruns vary (1.37-1.58 s). The bound still fails the
+		// old model's 2.41x predicted for 1.21x measured.
+		{"ring (Send/Recv 1 MiB)", mpiProg("ring", fmt.Sprint(iters), "1048576"), 1 / 0.6},
 		{"LAMMPS in.melt", func(t *testing.T, dir string) []string {
 			lmp, input := lammpsMelt(t)
 			return []string{lmp, "-in", input, "-log", "none", "-screen", "none"}
-		}},
+		}, 1.25},
 	}
 }
 
@@ -205,14 +216,8 @@ func checkE2E(t *testing.T, r e2eRow) {
 	if r.measured() < 0.9 {
 		t.Errorf("%s %s: the proposal measured %.2fx the current layout's speed (slower)", r.cluster, r.app, r.measured())
 	}
-	// Issue 8 asks for 0.8-1.25. The ring measures 0.62-0.81 here: its
-	// proposal (one flow each way per node) runs at 41 MB/s a direction
-	// while nodebw.csv's shift (4 messages in flight per rank) measures
-	// 29 MB/s, and its current layout's reruns vary (1.37-1.58 s); the
-	// check allows that and still fails the old model's 2.41x predicted
-	// for 1.21x measured.
-	if ratio := r.predicted() / r.measured(); math.Abs(math.Log(ratio)) > math.Log(1/0.6) {
-		t.Errorf("%s %s: predicted speedup %.2fx, measured %.2fx (ratio %.2f, want 0.6-1.67; the target is 0.8-1.25)", r.cluster, r.app, r.predicted(), r.measured(), ratio)
+	if ratio := r.predicted() / r.measured(); math.Abs(math.Log(ratio)) > math.Log(r.within) {
+		t.Errorf("%s %s: predicted speedup %.2fx, measured %.2fx (ratio %.2f, want %.2f-%.2f)", r.cluster, r.app, r.predicted(), r.measured(), ratio, 1/r.within, r.within)
 	}
 	if e := r.predCurrent/r.measCurrent - 1; math.Abs(e) > 0.35 {
 		t.Errorf("%s %s: predicted run of the current layout %.4g s, its reruns measured %.4g s (median, %+.0f%%)", r.cluster, r.app, r.predCurrent, r.measCurrent, 100*e)

@@ -2,56 +2,30 @@ package placement
 
 import (
 	"fmt"
-	"github.com/latmap/latmap/mapper/placefile"
-	"github.com/latmap/latmap/plots/report"
-	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/plots/report"
+
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
-	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/internal/shapes"
 )
 
-// fakeSurvey writes a survey directory of hosts x sockets x cores ranks
-// (host names h0, h1, ...; cpu = socket*cores + core) with round trips
-// rtt[level] in microseconds at 64 bytes. drop(a, b) leaves a pair
-// unmeasured.
+// fakeSurvey writes shapes.Survey's survey directory (hosts x sockets x
+// cores ranks, round trips rtt[level] us; drop leaves pairs unmeasured).
 func fakeSurvey(t testing.TB, hosts, sockets, cores int, rtt [3]float64, drop func(a, b int) bool) string {
 	t.Helper()
-	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Repeats: 10, Schedule: "rounds", Scope: "all"}}
-	for h := 0; h < hosts; h++ {
-		for so := 0; so < sockets; so++ {
-			for c := 0; c < cores; c++ {
-				cpu := so*cores + c
-				s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: fmt.Sprintf("h%d", h), CPU: cpu, CPUEnd: cpu,
-					CPUSet: fmt.Sprint(cpu), Socket: so, NUMA: so, L3: so})
-			}
-		}
-	}
-	n := len(s.Ranks)
-	s.Meta.Ranks = n
-	tab := survey.NewPairTable(n, 64)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			if drop != nil && drop(a, b) {
-				continue
-			}
-			ra, rb := s.Ranks[a], s.Ranks[b]
-			l := model.Network
-			if ra.Host == rb.Host {
-				l = model.SameNode
-				if ra.Socket == rb.Socket {
-					l = model.SameSocket
-				}
-			}
-			v := rtt[l]
-			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0.1, Min: v, Median: v, P99: v, Isolated: math.NaN()})
-		}
-	}
-	s.Tables = []*survey.PairTable{tab}
+	return writeSurvey(t, shapes.Survey(hosts, sockets, cores, rtt, drop))
+}
+
+// writeSurvey writes s to a new survey directory.
+func writeSurvey(t testing.TB, s *survey.Survey) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "survey")
 	if err := survey.WriteSurvey(dir, s, false); err != nil {
 		t.Fatal(err)
@@ -107,8 +81,6 @@ func fakeProfile(t testing.TB, hosts []string, cpus []int, comput, mpi, late, sy
 	return dir
 }
 
-var testRTT = [3]float64{0.5, 0.8, 13}
-
 func readSurveyT(t testing.TB, dir string) *survey.Survey {
 	t.Helper()
 	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
@@ -118,34 +90,10 @@ func readSurveyT(t testing.TB, dir string) *survey.Survey {
 	return s
 }
 
-// fakeSurveyHosts writes a survey of the given hosts with cpus 0..cpus-1
-// each (one socket), for runs on real or virtual nodes.
+// fakeSurveyHosts writes shapes.HostsSurvey's survey directory.
 func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
 	t.Helper()
-	s := &survey.Survey{Meta: survey.SurveyMeta{Tool: "latmap", Sizes: []int{64}, Schedule: "rounds", Scope: "all"}}
-	for _, h := range hosts {
-		for c := 0; c < cpus; c++ {
-			s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: h, CPU: c, CPUEnd: c, CPUSet: fmt.Sprint(c)})
-		}
-	}
-	n := len(s.Ranks)
-	s.Meta.Ranks = n
-	tab := survey.NewPairTable(n, 64)
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			v := 0.7
-			if s.Ranks[a].Host != s.Ranks[b].Host {
-				v = 13
-			}
-			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 10, Mean: v, Std: 0, Min: v, Median: v, P99: v, Isolated: math.NaN()})
-		}
-	}
-	s.Tables = []*survey.PairTable{tab}
-	dir := filepath.Join(t.TempDir(), "survey")
-	if err := survey.WriteSurvey(dir, s, false); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return writeSurvey(t, shapes.HostsSurvey(hosts, cpus))
 }
 
 // runReport is latmap place as the command runs it: Run, then the text
@@ -157,3 +105,5 @@ func runReport(opt Options) (*placefile.Advice, error) {
 	}
 	return a, err
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -211,7 +211,7 @@ func checkHydra(t *testing.T, data []byte, prefix []string, alias map[string]str
 // the launch line printed; a bad flag value fails with latmap's message.
 func TestLatmapPlaceBinary(t *testing.T) {
 	bin := testutil.LatmapBin(t)
-	sv := fakeSurvey(t, 3, 1, 4, testRTT, nil)
+	sv := fakeSurvey(t, 3, 1, 4, shapes.TestRTT, nil)
 	flows, _ := shapes.Ring(8)
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "hosts")

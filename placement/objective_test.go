@@ -76,7 +76,7 @@ func TestProposalAgainstScotch(t *testing.T) {
 		testutil.Missing(t, testutil.NeedScotch, "scotch_gmap not installed (apt-get install scotch)")
 	}
 	const nodes, cores = 4, 16
-	sv := fakeSurvey(t, nodes, 1, cores, testRTT, nil)
+	sv := fakeSurvey(t, nodes, 1, cores, shapes.TestRTT, nil)
 	s := readSurveyT(t, sv)
 	for h := 0; h < nodes; h++ {
 		s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: fmt.Sprintf("h%d", h), Peer: fmt.Sprintf("h%d", (h+1)%nodes),
@@ -108,7 +108,7 @@ func TestProposalAgainstScotch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr := mustTraffic(t, c.flows, 64)
+			tr := shapes.MustTraffic(c.flows, 64)
 			cur := scotchCurrent(t, gmap, m, tr, nodes, cores)
 			mx := writeMatrix(t, c.flows)
 			// latmap on its own, then Scotch's mapping scored as current.

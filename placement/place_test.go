@@ -22,7 +22,7 @@ import (
 func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 	// 2 hosts x 2 sockets x 4 cores; pairs with (a+b)%7 == 0 unmeasured.
 	drop := func(a, b int) bool { return (a+b)%7 == 0 }
-	sv := fakeSurvey(t, 2, 2, 4, testRTT, drop)
+	sv := fakeSurvey(t, 2, 2, 4, shapes.TestRTT, drop)
 	filled := 0
 	for a := 0; a < 16; a++ {
 		for b := a + 1; b < 16; b++ {
@@ -49,9 +49,9 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 	prop := r.Predictions[len(r.Predictions)-1]
 	want := 0.0
 	for _, f := range flows {
-		want += (model.LinkCost{Latency: testRTT[model.SameSocket] / 2 * 1e-6, InvBandwidth: 1 / (model.DefaultBandwidths().Socket * 1e9)}).Cost(f.Messages, f.Bytes)
+		want += (model.LinkCost{Latency: shapes.TestRTT[model.SameSocket] / 2 * 1e-6, InvBandwidth: 1 / (model.DefaultBandwidths().Socket * 1e9)}).Cost(f.Messages, f.Bytes)
 	}
-	if !near32(prop.Transfer, want) {
+	if !shapes.Near32(prop.Transfer, want) {
 		t.Errorf("proposal transfer %g, optimum (all pairs on one socket) %g", prop.Transfer, want)
 	}
 	data, err := os.ReadFile(out)
@@ -71,7 +71,7 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 }
 
 func TestRunJSON(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 4, testRTT, nil)
+	sv := fakeSurvey(t, 2, 1, 4, shapes.TestRTT, nil)
 	flows, _ := shapes.Ring(8)
 	var buf bytes.Buffer
 	if _, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), JSON: true, Out: &buf}); err != nil {
@@ -94,7 +94,7 @@ func splitPairs(t *testing.T) (sv string, flows []profile.Flow, hosts []string, 
 	for i := 0; i < 4; i++ {
 		flows = append(flows, profile.Flow{Src: i, Dst: i + 4, Bytes: 100e6, Messages: 40000}, profile.Flow{Src: i + 4, Dst: i, Bytes: 100e6, Messages: 40000})
 	}
-	return fakeSurvey(t, 2, 1, 4, testRTT, nil), flows,
+	return fakeSurvey(t, 2, 1, 4, shapes.TestRTT, nil), flows,
 		[]string{"h0", "h0", "h0", "h0", "h1", "h1", "h1", "h1"}, []int{0, 1, 2, 3, 0, 1, 2, 3}
 }
 
@@ -137,10 +137,10 @@ func TestRunProfileVerdicts(t *testing.T) {
 			}
 			// Current = block here; per-rank prediction adds comput+sync+late.
 			cur := r.Predictions[0]
-			if !near(cur.Transfer, r.Predictions[1].Transfer) {
+			if !shapes.Near(cur.Transfer, r.Predictions[1].Transfer) {
 				t.Errorf("current transfer %g, block %g: should match (profile ranks ran block)", cur.Transfer, r.Predictions[1].Transfer)
 			}
-			if want := c.comput + c.late + c.sync; !near(r.PerfectRun, want) {
+			if want := c.comput + c.late + c.sync; !shapes.Near(r.PerfectRun, want) {
 				t.Errorf("perfect interconnect run %g, want %g", r.PerfectRun, want)
 			}
 			// A proposal less than GainWorthIt faster is the current
@@ -163,7 +163,7 @@ func TestRunProfileVerdicts(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	sv := fakeSurvey(t, 2, 1, 2, testRTT, nil) // 4 slots
+	sv := fakeSurvey(t, 2, 1, 2, shapes.TestRTT, nil) // 4 slots
 	ring4, _ := shapes.Ring(4)
 	ring6, _ := shapes.Ring(6)
 	cpus := []int{0, 1, 0, 1}
@@ -179,7 +179,7 @@ func TestRunErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(emptySurvey, survey.MetaFile), []byte(`{"tool":"latmap"}`), 0o644)
 	os.WriteFile(filepath.Join(emptySurvey, survey.RanksFile), []byte("rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated\n"), 0o644)
 	os.WriteFile(filepath.Join(emptySurvey, survey.PairsFile), []byte(strings.Join(survey.PairsHeader(), ",")+"\n"), 0o644)
-	noPairs := fakeSurvey(t, 1, 1, 2, testRTT, func(a, b int) bool { return true })
+	noPairs := fakeSurvey(t, 1, 1, 2, shapes.TestRTT, func(a, b int) bool { return true })
 	for _, c := range []struct {
 		name string
 		opt  Options
@@ -337,7 +337,7 @@ func TestCalibration(t *testing.T) {
 				t.Fatal(err)
 			}
 			cal := r.Calibration
-			if cal == nil || !near(cal.MeasuredS, c.comput+c.mpi) || cal.Folded != c.folded || cal.OnNode != 1 || math.Abs(cal.OffNode-c.off) > 1e-6*c.off ||
+			if cal == nil || !shapes.Near(cal.MeasuredS, c.comput+c.mpi) || cal.Folded != c.folded || cal.OnNode != 1 || math.Abs(cal.OffNode-c.off) > 1e-6*c.off ||
 				math.Abs(cal.PredictedS-c.pred) > 1e-6 || math.Abs(cal.Error-c.err) > 1e-6 || math.Abs(cal.RawPredictedS-(0.1+modelled)) > 1e-6 ||
 				math.Abs(r.Predictions[0].Run-c.pred) > 1e-6 {
 				t.Fatalf("calibration %+v (current predicted %g s): want folded %v, factors 1 and %.4f, predicted %.4f s against the measured %g, error %.4f",
@@ -412,15 +412,15 @@ func TestCantTellWeighsHeldOutError(t *testing.T) {
 // to survey at; not for 64 KiB messages, nor when the bandwidths are not
 // measured (the caution says that) or nothing was sent.
 func TestBandwidthSizeNote(t *testing.T) {
-	m := model.NewLevelMachine(2, 1, 2, workedLevels)
+	m := model.NewLevelMachine(2, 1, 2, shapes.WorkedLevels)
 	m.Bandwidth = placefile.BandwidthFit
 	sizes := []int{64, 64 << 10}
-	big := mustTraffic(t, pairsFlows(10, 1<<20), 4)
+	big := shapes.MustTraffic(shapes.Pairs(10, 1<<20), 4)
 	note := bandwidthSizeNote(m, sizes, big)
 	if !strings.Contains(note, "up to 64K bytes") || !strings.Contains(note, "average 1M") || !strings.Contains(note, "--sizes 64,1M") {
 		t.Errorf("1 MiB messages on a 64 KiB fit: %q", note)
 	}
-	if note := bandwidthSizeNote(m, sizes, mustTraffic(t, pairsFlows(10, 64<<10), 4)); note != "" {
+	if note := bandwidthSizeNote(m, sizes, shapes.MustTraffic(shapes.Pairs(10, 64<<10), 4)); note != "" {
 		t.Errorf("64 KiB messages on a 64 KiB fit: %q, want none", note)
 	}
 	if note := bandwidthSizeNote(m, []int{64, 1 << 20}, big); note != "" {
@@ -464,5 +464,42 @@ func TestRerunsMedianZero(t *testing.T) {
 	_, err := runReport(Options{Survey: "no-such-survey", Profile: "no-such-profile", Reruns: dir, Out: io.Discard})
 	if err == nil || !strings.Contains(err.Error(), "median application run is 0") {
 		t.Errorf("error %v, want one about the median of 0", err)
+	}
+}
+
+// TestPlaceNegativeFitLatencySurveyDir: a survey directory whose fit.csv
+// has the issue's bandwidth-bound fits (-283 us latency, 49.8 MB/s between
+// the two nodes) is read by place; the pair split over the nodes is priced
+// at 49.8 MB/s (not the 3 GB/s default), with half the 64 B round trip as
+// latency, and the report says how many fits that was.
+func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
+	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
+	s := readSurveyT(t, dir)
+	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
+	fixture := filepath.Join(t.TempDir(), "survey")
+	if err := survey.WriteSurvey(fixture, s, false); err != nil {
+		t.Fatal(err)
+	}
+	const iter, size = 20, 1 << 20
+	var rep bytes.Buffer
+	r, err := runReport(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bandwidth != "fit.csv" || len(r.Levels) != 1 || math.Abs(r.Levels[0].BandwidthGBps-0.0498) > 1e-9 {
+		t.Errorf("bandwidth from %s, levels %+v: want fit.csv's 0.0498 GB/s", r.Bandwidth, r.Levels)
+	}
+	// Both slots are on different nodes, so every placement splits the
+	// pair, priced on one direction (both move at once): 20 messages x
+	// 6.5 us + 20 MiB / 49.8 MB/s (the node links carry the same each way,
+	// each alone on its node).
+	want := iter*6.5e-6 + iter*size/49.8e6
+	for _, p := range r.Predictions {
+		if !shapes.Near32(p.Run, want) {
+			t.Errorf("%s: predicted %.6g s, want %.6g", p.Name, p.Run, want)
+		}
+	}
+	if !strings.Contains(rep.String(), "1 pairs' fit in fit.csv gave no positive latency") {
+		t.Errorf("report does not say the fit's latency was replaced:\n%s", rep.String())
 	}
 }

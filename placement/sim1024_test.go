@@ -50,7 +50,7 @@ func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, targe
 	grf, tgt, mp := filepath.Join(dir, "g.grf"), filepath.Join(dir, "t.tgt"), filepath.Join(dir, "g.map")
 	// The edge weight is the traffic in bytes (Scotch's communication
 	// load); the target's link costs say what a byte costs where.
-	if err := writeScotchGraph(grf, mustTraffic(t, flows, n), func(msgs, b float64) float64 { return b * 1e-9 }); err != nil {
+	if err := writeScotchGraph(grf, shapes.MustTraffic(flows, n), func(msgs, b float64) float64 { return b * 1e-9 }); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(tgt, []byte(target), 0o644); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/verify"
 )
 
@@ -254,7 +255,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 			prop := r.Predictions[len(r.Predictions)-1]
 			// The file holds the proposal: scored as current, it costs the
 			// same (Cray: same groups, so the same cost on alike nodes).
-			if !near(r2.Predictions[0].Transfer, prop.Transfer) {
+			if !shapes.Near(r2.Predictions[0].Transfer, prop.Transfer) {
 				t.Errorf("current from %s costs %g, the proposal written there %g", format, r2.Predictions[0].Transfer, prop.Transfer)
 			}
 			for i, rp := range r.Placement {
@@ -279,7 +280,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cur, cyc := r3.Predictions[0], r3.Predictions[2]; cur.Name != "current" || cyc.Name != "cyclic" || !near(cur.Transfer, cyc.Transfer) {
+	if cur, cyc := r3.Predictions[0], r3.Predictions[2]; cur.Name != "current" || cyc.Name != "cyclic" || !shapes.Near(cur.Transfer, cyc.Transfer) {
 		t.Errorf("hand-made cyclic rankfile: %s %g, %s %g: want equal", cur.Name, cur.Transfer, cyc.Name, cyc.Transfer)
 	}
 	bad := filepath.Join(t.TempDir(), "bad")

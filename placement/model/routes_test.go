@@ -1,10 +1,6 @@
-package placement
+package model_test
 
 import (
-	"bytes"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,26 +42,26 @@ var ringLevels = [3]model.LinkCost{model.SameSocket: {Latency: 1e-7, InvBandwidt
 // pair's bandwidth, and a rank's transfers overlap up to what they carry.
 func TestRoutedWorkedExample(t *testing.T) {
 	md := routedModel(t, 4, 1, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4}, 1e9, 1e-6, false) })
-	tr := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 1}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 1}}, 4)
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 1}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 1}}, 4)
 	p := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
 	// Ranks 0, 1 and 2: the pair's 1 us + 1 ms, raised to link 1->2's
 	// 2 ms.
 	for r, want := range []float64{2e-3, 2e-3, 2e-3, 0} {
-		if !near(p.PerRank[r], want) {
+		if !shapes.Near(p.PerRank[r], want) {
 			t.Errorf("ring, flows sharing 1->2: rank %d %.6g s, want %.6g", r, p.PerRank[r], want)
 		}
 	}
 	// Latency-bound: 1e4 messages of 1 byte cost 1e4 x 1 us = 10 ms a
 	// pair, far above any link's time: a fresh evaluator's run is the
 	// slowest rank's (its nodes' runs priced with the pairs' costs).
-	lat := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e4, Messages: 1e4}}, 4)
-	if got, want := model.NewEvaluator(md, lat, nil, []int32{0, 1, 2, 3}).MaxRun(), model.Predict("block", md, lat, []int32{0, 1, 2, 3}, nil).Run; !near(got, want) || want < 0.01 {
+	lat := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 2, Bytes: 1e4, Messages: 1e4}}, 4)
+	if got, want := model.NewEvaluator(md, lat, nil, []int32{0, 1, 2, 3}).MaxRun(), model.Predict("block", md, lat, []int32{0, 1, 2, 3}, nil).Run; !shapes.Near(got, want) || want < 0.01 {
 		t.Errorf("latency-bound pair: evaluator run %.6g s, prediction %.6g s; want both about 10 ms", got, want)
 	}
 	q := model.Predict("apart", md, tr, []int32{0, 3, 2, 1}, nil)
 	// Rank 2 receives 1e6 B from each side at once.
 	for r, want := range []float64{1e-6 + 1e-3, 1e-6 + 1e-3, 1e-6 + 1e-3, 0} {
-		if !near(q.PerRank[r], want) {
+		if !shapes.Near(q.PerRank[r], want) {
 			t.Errorf("ring, flows apart: rank %d %.6g s, want %.6g", r, q.PerRank[r], want)
 		}
 	}
@@ -95,7 +91,7 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 			for i := range base {
 				base[i] = float64(i%4) * 1e-4
 			}
-			if swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
+			if swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
 				t.Errorf("no rank is bound by a link: the test does not exercise them")
 			}
 		})
@@ -115,46 +111,5 @@ func TestRoutedMissingHost(t *testing.T) {
 	_, err = md.AddRoutes(f, nil)
 	if err == nil || !strings.Contains(err.Error(), "node3") {
 		t.Errorf("error %v, want one naming node3", err)
-	}
-}
-
-// TestPlaceTopologyWhatIf: latmap place --topology of a plain 4-ring
-// (hosts h0..h3, 1 GB/s links) and --what-if torus-x:bw=0.5 on a
-// survey whose bandwidth between nodes is the defaults' 3 GB/s (so the
-// links are priced as declared, with a note). Rank 0 on h0 sends 1e9 B
-// to rank 2 on h2 (0 -> 1 -> 2): 1 s at 1 GB/s, 2 s with the links at
-// half; the report, the JSON and the network line say so.
-func TestPlaceTopologyWhatIf(t *testing.T) {
-	sv := fakeSurvey(t, 4, 1, 1, [3]float64{1, 1, 10}, nil)
-	ring := filepath.Join(t.TempDir(), "ring.txt")
-	if err := os.WriteFile(ring, []byte("torus 4 bw=1GBps lat=1us\nh0 0\nh1 1\nh2 2\nh3 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mx := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e9, Messages: 1}})
-	var out bytes.Buffer
-	a, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{"torus-x:bw=0.5"}, Out: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Network == nil || a.Network.Kind != "torus" || a.Network.Links != 8 {
-		t.Fatalf("network %+v, want the 4-ring's 8 link directions", a.Network)
-	}
-	if len(a.WhatIf) != 1 || !near(a.WhatIf[0].TodayNowS, a.Predictions[0].Run) || a.WhatIf[0].LinksChanged != 8 {
-		t.Fatalf("what-if %+v", a.WhatIf)
-	}
-	// The pair alone: 5 us + 1e9 B at 3 GB/s = 0.333 s, raised to the
-	// links' 1 s (2 s at half).
-	if now, half := a.WhatIf[0].TodayNowS, a.WhatIf[0].Today.Run; !near32(now, 1) || !near32(half, 2) {
-		t.Errorf("block now %.6g s, links halved %.6g s; want 1 and 2", now, half)
-	}
-	for _, want := range []string{"network: 4 torus from " + ring, "what if torus-x:bw=0.5 (8 links): block predicted 2 s (100.0% slower than 1 s now)"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the report lacks %q:\n%s", want, out.String())
-		}
-	}
-	for _, bad := range []string{"blue:bw=0.5", "bw=-1", "torus-x:speed=2"} {
-		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}, Out: io.Discard}); err == nil {
-			t.Errorf("--what-if %s: want an error", bad)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package placement
+package model_test
 
 import (
 	"math"
@@ -10,25 +10,11 @@ import (
 	"github.com/latmap/latmap/placement/model"
 )
 
-// workedLevels are docs/place.md's worked example: shared memory 4.4 us
-// and 9.2 GB/s inside a node, 20 us and 49.8 MB/s between nodes.
-var workedLevels = [3]model.LinkCost{model.SameSocket: {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9}, model.SameNode: {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9}, model.Network: {Latency: 20e-6, InvBandwidth: 1 / 49.8e6}}
-
-// pairsFlows: ranks 0-1 and 2-3 exchange iter messages of size bytes each
-// way.
-func pairsFlows(iter int, size float64) []profile.Flow {
-	var f []profile.Flow
-	for _, p := range [][2]int{{0, 1}, {1, 0}, {2, 3}, {3, 2}} {
-		f = append(f, profile.Flow{Src: p[0], Dst: p[1], Bytes: float64(iter) * size, Messages: float64(iter)})
-	}
-	return f
-}
-
 // TestContentionWorkedExample is docs/place.md's worked example, by hand:
 // 2 nodes x 2 slots, two pairs exchanging 20 x 1 MiB each way.
 func TestContentionWorkedExample(t *testing.T) {
-	m := model.NewLevelMachine(2, 1, 2, workedLevels)
-	tr := mustTraffic(t, pairsFlows(20, 1<<20), 4)
+	m := model.NewLevelMachine(2, 1, 2, shapes.WorkedLevels)
+	tr := shapes.MustTraffic(shapes.Pairs(20, 1<<20), 4)
 	rows := []survey.NodeBandwidth{
 		{Host: "node0", Peer: "node1", Ranks: 2, AggregateMBps: 36},
 		{Host: "node1", Peer: "node0", Ranks: 2, AggregateMBps: 36},
@@ -46,10 +32,10 @@ func TestContentionWorkedExample(t *testing.T) {
 	cyc := model.Predict("cyclic", md, tr, []int32{0, 2, 1, 3}, nil)
 	pair := 20*20e-6 + S/49.8e6
 	link := 2 * S / 36e6
-	if !near(cyc.Run, link) || cyc.NodeBound != 4 || !near(cyc.Contention, link-pair) {
+	if !shapes.Near(cyc.Run, link) || cyc.NodeBound != 4 || !shapes.Near(cyc.Contention, link-pair) {
 		t.Errorf("cyclic: run %.6g (want %.6g), %d node-bound (want 4), contention %.6g (want %.6g)", cyc.Run, link, cyc.NodeBound, cyc.Contention, link-pair)
 	}
-	if !near(cyc.Transfer, 2*pair) {
+	if !shapes.Near(cyc.Transfer, 2*pair) {
 		t.Errorf("cyclic transfer %.6g, want %.6g", cyc.Transfer, 2*pair)
 	}
 	// Block: each pair on its node, priced on both directions (the cpus
@@ -57,7 +43,7 @@ func TestContentionWorkedExample(t *testing.T) {
 	// 2S at 9.2 GB/s x (2 slots / 2) = 0.004559 s: less, so the pairwise
 	// time stands.
 	blk := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
-	if want := 40*4.4e-6 + 2*S/9.2e9; !near(blk.Run, want) || blk.NodeBound != 0 {
+	if want := 40*4.4e-6 + 2*S/9.2e9; !shapes.Near(blk.Run, want) || blk.NodeBound != 0 {
 		t.Errorf("block: run %.6g, want %.6g, %d node-bound", blk.Run, want, blk.NodeBound)
 	}
 	// Without nodebw.csv the node link carries one pair's 49.8 MB/s each
@@ -66,11 +52,11 @@ func TestContentionWorkedExample(t *testing.T) {
 	if len(notes) != 1 || fb.NodeSource == "nodebw.csv" {
 		t.Errorf("fallback: source %q, notes %q", fb.NodeSource, notes)
 	}
-	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 2*S/49.8e6; !near(got, want) {
+	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 2*S/49.8e6; !shapes.Near(got, want) {
 		t.Errorf("cyclic without nodebw.csv: %.6g, want %.6g", got, want)
 	}
 	// Without contention: the pairwise time.
-	if got := model.Predict("cyclic", model.Pairwise(m), tr, []int32{0, 2, 1, 3}, nil).Run; !near(got, pair) {
+	if got := model.Predict("cyclic", model.Pairwise(m), tr, []int32{0, 2, 1, 3}, nil).Run; !shapes.Near(got, pair) {
 		t.Errorf("cyclic without contention: %.6g, want %.6g", got, pair)
 	}
 }
@@ -88,7 +74,7 @@ func TestContentionHandComputed(t *testing.T) {
 	// Ranks 0-3 on node0, 4-7 on node1 (block). 0 -> 4: 1e6 B in 10
 	// messages (off node, one way); 1 -> 5: 3e6 B in 10; 2 <-> 3: 1e5 B
 	// each way in 1 message each (on node); 6 silent; 7 <- 0: nothing.
-	tr := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e6, Messages: 10}, {Src: 1, Dst: 5, Bytes: 3e6, Messages: 10}, {Src: 2, Dst: 3, Bytes: 1e5, Messages: 1}, {Src: 3, Dst: 2, Bytes: 1e5, Messages: 1}}, 8)
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 4, Bytes: 1e6, Messages: 10}, {Src: 1, Dst: 5, Bytes: 3e6, Messages: 10}, {Src: 2, Dst: 3, Bytes: 1e5, Messages: 1}, {Src: 3, Dst: 2, Bytes: 1e5, Messages: 1}}, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
 	base := []float64{0.1, 0, 0, 0, 0, 0, 0.5, 0}
 	rt := &model.RankTimes{Comput: base, Sync: make([]float64, 8), Late: make([]float64, 8)}
@@ -103,7 +89,7 @@ func TestContentionHandComputed(t *testing.T) {
 	// Rank 6: silent, 0.5 s of computation. Rank 7: nothing.
 	want := []float64{0.08 + 0.1, 0.08, 2.02e-4, 2.02e-4, 0.08, 0.08, 0.5, 0}
 	for i, w := range want {
-		if !near(p.PerRank[i], w) {
+		if !shapes.Near(p.PerRank[i], w) {
 			t.Errorf("rank %d: %.6g s, want %.6g", i, p.PerRank[i], w)
 		}
 	}
@@ -112,23 +98,23 @@ func TestContentionHandComputed(t *testing.T) {
 	}
 	// The other way round the slower direction shows: 4 -> 0 and 5 -> 1
 	// leave node1 at 20 MB/s: 0.2 s for ranks 0, 1, 4, 5.
-	rev := mustTraffic(t, []profile.Flow{{Src: 4, Dst: 0, Bytes: 1e6, Messages: 10}, {Src: 5, Dst: 1, Bytes: 3e6, Messages: 10}}, 8)
-	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 0.2) {
+	rev := shapes.MustTraffic([]profile.Flow{{Src: 4, Dst: 0, Bytes: 1e6, Messages: 10}, {Src: 5, Dst: 1, Bytes: 3e6, Messages: 10}}, 8)
+	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !shapes.Near(got, 0.2) {
 		t.Errorf("node1 sending 4e6 B at 20 MB/s: rank 4 %.6g s, want 0.2", got)
 	}
 	// Calibration factors scale the two parts: rank 0 with off-node x2
 	// and rank 2 with on-node x3.
 	md.Scale = [2]float64{3, 2}
 	p = model.Predict("block", md, tr, place, rt)
-	if !near(p.PerRank[0], 0.1+2*0.08) || !near(p.PerRank[2], 3*2.02e-4) {
+	if !shapes.Near(p.PerRank[0], 0.1+2*0.08) || !shapes.Near(p.PerRank[2], 3*2.02e-4) {
 		t.Errorf("scaled: rank 0 %.6g (want %.6g), rank 2 %.6g (want %.6g)", p.PerRank[0], 0.1+2*0.08, p.PerRank[2], 3*2.02e-4)
 	}
 	// A memory-bound rank: rank 2 <-> 3 light, 0 <-> 1 heavy, all on node0.
 	md.Scale = [2]float64{1, 1}
-	mem := mustTraffic(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 1}, {Src: 2, Dst: 3, Bytes: 1e3, Messages: 1}}, 8)
+	mem := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 1}, {Src: 2, Dst: 3, Bytes: 1e3, Messages: 1}}, 8)
 	// node0 moves 1.00001e8 B at 2 GB/s: 0.0500005 s; rank 2's own
 	// pairwise time is 1 us + 1e3 x 1e-9 = 2e-6 s.
-	if got, want := model.Predict("block", md, mem, place, nil).PerRank[2], 1.00001e8/2e9; !near(got, want) {
+	if got, want := model.Predict("block", md, mem, place, nil).PerRank[2], 1.00001e8/2e9; !shapes.Near(got, want) {
 		t.Errorf("memory-bound rank 2: %.6g s, want %.6g", got, want)
 	}
 }
@@ -136,14 +122,14 @@ func TestContentionHandComputed(t *testing.T) {
 // TestEvaluatorSwapMatchesScratch: after a sequence of swaps the
 // incremental evaluator holds what a fresh one computes.
 func TestEvaluatorSwapMatchesScratch(t *testing.T) {
-	m := model.NewLevelMachine(4, 2, 4, workedLevels)
+	m := model.NewLevelMachine(4, 2, 4, shapes.WorkedLevels)
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	flows, n := shapes.RandomSparse(32, 4, 7)
 	base := make([]float64, n)
 	for i := range base {
 		base[i] = float64(i%5) * 1e-3
 	}
-	swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 200, step: 13, off: 5, keep: 3})
+	swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), base, swapWalk{rounds: 200, step: 13, off: 5, keep: 3})
 }
 
 // swapWalk is a sequence of exchanges: in round k ranks k*7 and
@@ -172,13 +158,13 @@ func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []
 		if o := ev.Try(i, j); k%w.keep == 0 {
 			ev.Swap(i, j)
 			fresh := model.Predict("fresh", md, tr, place, rt)
-			if !near(o.Run, fresh.Run) || !near(ev.MaxRun(), fresh.Run) || math.Abs(o.Transfer-fresh.Transfer) > 1e-9*fresh.Transfer {
+			if !shapes.Near(o.Run, fresh.Run) || !shapes.Near(ev.MaxRun(), fresh.Run) || math.Abs(o.Transfer-fresh.Transfer) > 1e-9*fresh.Transfer {
 				t.Fatalf("swap %d: priced %+v, now %.9g, fresh %.9g (transfer %.9g)", k, o, ev.MaxRun(), fresh.Run, fresh.Transfer)
 			}
-			if c := ev.Critical(); !near(fresh.PerRank[c], fresh.Run) {
+			if c := ev.Critical(); !shapes.Near(fresh.PerRank[c], fresh.Run) {
 				t.Fatalf("swap %d: critical rank %d runs %.9g, the slowest %.9g (rank %d)", k, c, fresh.PerRank[c], fresh.Run, fresh.SlowestRank)
 			}
-		} else if got := ev.Objective(); !near(got.Run, before.Run) || !near(got.Transfer, before.Transfer) {
+		} else if got := ev.Objective(); !shapes.Near(got.Run, before.Run) || !shapes.Near(got.Transfer, before.Transfer) {
 			t.Fatalf("try %d changed the state: %+v -> %+v", k, before, got)
 		}
 	}

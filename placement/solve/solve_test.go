@@ -1,4 +1,4 @@
-package placement
+package solve_test
 
 import (
 	"cmp"
@@ -14,15 +14,6 @@ import (
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
 )
-
-func mustTraffic(t testing.TB, flows []profile.Flow, n int) *model.Traffic {
-	t.Helper()
-	tr, err := model.NewTraffic(n, flows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
 
 // The issue's reference optimum: 4x4x4 cubes per node cost 11.736 s for a
 // 16^3 stencil on 64 nodes x 64 cores and 209.57 s for 40^3 on 1000 nodes,
@@ -44,7 +35,7 @@ func TestCubeCostMatchesIssue(t *testing.T) {
 			continue
 		}
 		flows, n := shapes.Halo3D(c.n, c.n, c.n, false)
-		tr := mustTraffic(t, flows, n)
+		tr := shapes.MustTraffic(flows, n)
 		m := model.NewLevelMachine(c.nodes, 1, 64, shapes.BenchLevels)
 		got := m.Cost(tr, shapes.CubePlacement(c.n))
 		if math.Abs(got-c.want) > 0.0005*c.want {
@@ -56,7 +47,7 @@ func TestCubeCostMatchesIssue(t *testing.T) {
 // solveAll places all ranks of flows on m's first slots with seed 1.
 func solveAll(t *testing.T, m *model.Machine, flows []profile.Flow, n int) (*model.Traffic, []int32, *solve.Solution) {
 	t.Helper()
-	tr := mustTraffic(t, flows, n)
+	tr := shapes.MustTraffic(flows, n)
 	slots, err := m.SelectSlots(n, model.SelectOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +82,7 @@ func TestSolveFindsCubes16(t *testing.T) {
 func TestSolvePairsShareNode(t *testing.T) {
 	for _, c := range []struct{ n, nodes, cores int }{{16, 4, 4}, {64, 8, 8}, {256, 16, 16}} {
 		flows, n := shapes.ShuffledPairs(c.n, uint64(c.n))
-		tr := mustTraffic(t, flows, n)
+		tr := shapes.MustTraffic(flows, n)
 		m := model.NewLevelMachine(c.nodes, 1, c.cores, shapes.BenchLevels)
 		slots, _ := m.SelectSlots(n, model.SelectOptions{})
 		sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 3})
@@ -108,7 +99,7 @@ func TestSolvePairsShareNode(t *testing.T) {
 		for _, f := range flows {
 			want += shapes.BenchLevels[model.SameNode].Cost(f.Messages, f.Bytes)
 		}
-		if !near(sol.Cost, want) {
+		if !shapes.Near(sol.Cost, want) {
 			t.Errorf("n=%d: cost %g, optimum %g", c.n, sol.Cost, want)
 		}
 	}
@@ -119,7 +110,7 @@ func TestSolvePairsShareNode(t *testing.T) {
 func TestSolvePairsShareSocket(t *testing.T) {
 	levels := [3]model.LinkCost{model.SameSocket: {Latency: 0.3e-6, InvBandwidth: 1 / 20e9}, model.SameNode: {Latency: 0.8e-6, InvBandwidth: 1 / 8e9}, model.Network: {Latency: 5e-6, InvBandwidth: 1 / 2e9}}
 	flows, n := shapes.ShuffledPairs(64, 11)
-	tr := mustTraffic(t, flows, n)
+	tr := shapes.MustTraffic(flows, n)
 	m := model.NewLevelMachine(4, 2, 8, levels)
 	slots, _ := m.SelectSlots(n, model.SelectOptions{})
 	sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
@@ -146,7 +137,7 @@ func TestSolvePairsShareSocket(t *testing.T) {
 // that optimum: k edges between nodes, s - k between sockets of a node.
 func TestSolveNeverWorseThanBaselines(t *testing.T) {
 	type gen func() ([]profile.Flow, int)
-	shapes := []struct {
+	cases := []struct {
 		name  string
 		g     gen
 		nodes int
@@ -171,7 +162,7 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 		{"random-sparse-4096", func() ([]profile.Flow, int) { return shapes.RandomSparse(4096, 4, 3) }, 64, 2, 32},
 	}
 	levels := [3]model.LinkCost{model.SameSocket: {Latency: 0.4e-6, InvBandwidth: 1 / 12e9}, model.SameNode: {Latency: 0.7e-6, InvBandwidth: 1 / 8e9}, model.Network: {Latency: 2.5e-6, InvBandwidth: 1 / 3e9}}
-	for _, s := range shapes {
+	for _, s := range cases {
 		t.Run(s.name, func(t *testing.T) {
 			if testing.Short() && s.nodes*s.socks*s.cores > 1024 {
 				t.Skip("short")
@@ -191,7 +182,7 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 				checkCut(t, m, flows, sol.Place, 2*len(nodes), 2*(len(sockets)-len(nodes)))
 			}
 			best := math.Min(sol.Block, sol.Cyclic)
-			if got := m.Cost(tr, sol.Place); !near(got, sol.Cost) {
+			if got := m.Cost(tr, sol.Place); !shapes.Near(got, sol.Cost) {
 				t.Errorf("reported cost %g, placement costs %g", sol.Cost, got)
 			}
 			t.Logf("%d ranks: proposal %.4g s (%s), block %.4g, cyclic %.4g (%.1f%% below the better)", n, sol.Cost, sol.Winner, sol.Block, sol.Cyclic, 100*(1-sol.Cost/best))
@@ -210,14 +201,13 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 // the period; 1x4 columns: 4 across), 16 in all. Both directions of an
 // edge are flows: 32 flows between nodes, 32 between sockets.
 func TestSolveDenseSurveyMachine(t *testing.T) {
-	dir := fakeSurvey(t, 4, 2, 4, testRTT, func(a, b int) bool { return (a*7+b)%11 == 0 })
-	s := readSurveyT(t, dir)
+	s := shapes.Survey(4, 2, 4, shapes.TestRTT, func(a, b int) bool { return (a*7+b)%11 == 0 })
 	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	flows, n := shapes.Halo2D(8, 4, true)
-	tr := mustTraffic(t, flows, n)
+	tr := shapes.MustTraffic(flows, n)
 	slots, _ := m.SelectSlots(n, model.SelectOptions{})
 	a, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 5})
 	if err != nil {
@@ -338,7 +328,7 @@ func TestSolveUsesNodeDistances(t *testing.T) {
 			flows = append(flows, profile.Flow{Src: pr[0]*4 + i, Dst: pr[1]*4 + i, Bytes: 1e5, Messages: 10}, profile.Flow{Src: pr[1]*4 + i, Dst: pr[0]*4 + i, Bytes: 1e5, Messages: 10})
 		}
 	}
-	tr := mustTraffic(t, flows, 16)
+	tr := shapes.MustTraffic(flows, 16)
 	slots, _ := m.SelectSlots(16, model.SelectOptions{})
 	sol, err := solve.Pairwise(m, tr, slots, solve.Options{Seed: 1})
 	if err != nil {

@@ -1,4 +1,4 @@
-package placement
+package model_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -42,13 +43,13 @@ func TestSparseSurveyMachine(t *testing.T) {
 	for a := 0; a < 128; a++ {
 		for b := a + 1; b < 128; b++ {
 			x, y := filled.Link(a, b), sparse.Link(a, b)
-			if !near32(x.Latency, y.Latency) || !near32(x.InvBandwidth, y.InvBandwidth) {
+			if !shapes.Near32(x.Latency, y.Latency) || !shapes.Near32(x.InvBandwidth, y.InvBandwidth) {
 				t.Fatalf("link (%d, %d): %+v sparse, %+v filled", a, b, y, x)
 			}
 		}
 	}
 	for l := model.Level(0); l < model.Level(sparse.NumLevels()); l++ {
-		if !near32(filled.Levels[l].Latency, sparse.Levels[l].Latency) || !near32(filled.Levels[l].InvBandwidth, sparse.Levels[l].InvBandwidth) {
+		if !shapes.Near32(filled.Levels[l].Latency, sparse.Levels[l].Latency) || !shapes.Near32(filled.Levels[l].InvBandwidth, sparse.Levels[l].InvBandwidth) {
 			t.Errorf("%s: %+v, want %+v", sparse.LevelName(l), sparse.Levels[l], filled.Levels[l])
 		}
 		if filled.LevelPairs[l] != sparse.LevelPairs[l] || filled.LevelMeasured[l] != sparse.LevelMeasured[l] {

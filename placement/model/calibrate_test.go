@@ -1,10 +1,11 @@
-package placement
+package model_test
 
 import (
 	"math"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -24,7 +25,7 @@ func TestCalibrateOnTheRanksThatSetTheRun(t *testing.T) {
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	flows := []profile.Flow{{Src: 0, Dst: 2, Bytes: 100e6, Messages: 1}, {Src: 2, Dst: 0, Bytes: 100e6, Messages: 1},
 		{Src: 4, Dst: 6, Bytes: 20e6, Messages: 1}, {Src: 6, Dst: 4, Bytes: 20e6, Messages: 1}}
-	tr := mustTraffic(t, flows, 8)
+	tr := shapes.MustTraffic(flows, 8)
 	slots, _ := m.SelectSlots(8, model.SelectOptions{})
 	place := model.Block(slots, 8)
 	n := 8

@@ -1,4 +1,4 @@
-package placement
+package model_test
 
 import (
 	"strconv"

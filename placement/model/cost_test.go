@@ -1,9 +1,7 @@
-package placement
+package model_test
 
 import (
-	"bytes"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,11 +12,6 @@ import (
 	"github.com/latmap/latmap/placement/model"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
-
-// near32 allows for the float32 storage of surveyed pair costs.
-func near32(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(a), math.Abs(b)) }
-
 // TestCostHandComputed checks the cost function against values worked out
 // by hand on 2 nodes x 2 sockets x 2 cores (slot = node*4 + socket*2 +
 // core) with rank r on slot r. A pair on one node is priced on both
@@ -28,7 +21,7 @@ func near32(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(
 func TestCostHandComputed(t *testing.T) {
 	m := model.NewLevelMachine(2, 2, 2, [3]model.LinkCost{
 		model.SameSocket: {Latency: 1e-6, InvBandwidth: 1e-10}, model.SameNode: {Latency: 2e-6, InvBandwidth: 2e-10}, model.Network: {Latency: 10e-6, InvBandwidth: 1e-9}})
-	tr := mustTraffic(t, []profile.Flow{
+	tr := shapes.MustTraffic([]profile.Flow{
 		{Src: 0, Dst: 1, Bytes: 100, Messages: 10}, {Src: 1, Dst: 0, Bytes: 300, Messages: 12}, // same socket: 22 msgs, 400 B; busier 12, 300
 		{Src: 0, Dst: 2, Bytes: 1000, Messages: 1},  // same node, other socket
 		{Src: 3, Dst: 5, Bytes: 1e6, Messages: 100}, // other node
@@ -38,12 +31,12 @@ func TestCostHandComputed(t *testing.T) {
 	// (0,2): 1*2e-6 + 1000*2e-10 = 2.2e-6
 	// (3,5): 100*1e-5 + 1e6*1e-9 = 2e-3 (one way)
 	want := 2.204e-5 + 2.2e-6 + 2e-3
-	if got := m.Cost(tr, place); !near(got, want) {
+	if got := m.Cost(tr, place); !shapes.Near(got, want) {
 		t.Errorf("cost %.10g, want %.10g", got, want)
 	}
 	rt := m.RankTransfer(tr, place)
 	for r, w := range map[int]float64{0: 2.204e-5 + 2.2e-6, 1: 2.204e-5, 2: 2.2e-6, 3: 2e-3, 4: 0, 5: 2e-3} {
-		if !near(rt[r], w) {
+		if !shapes.Near(rt[r], w) {
 			t.Errorf("rank %d transfer %.10g, want %.10g", r, rt[r], w)
 		}
 	}
@@ -53,7 +46,7 @@ func TestCostHandComputed(t *testing.T) {
 	// 300*1e-9 = 1.203e-4; (0,2) unchanged.
 	place[1], place[5] = 5, 1
 	want = 4e-4 + 1.203e-4 + 2.2e-6
-	if got := m.Cost(tr, place); !near(got, want) {
+	if got := m.Cost(tr, place); !shapes.Near(got, want) {
 		t.Errorf("after swap: cost %.10g, want %.10g", got, want)
 	}
 }
@@ -96,15 +89,15 @@ func TestMachineFromSurvey(t *testing.T) {
 		a, b int
 		lat  float64
 	}{{0, 1, 0.5e-6}, {3, 5, 1.5e-6}, {0, 3, 10e-6}, {1, 4, 10e-6}} {
-		if got := m.Link(c.a, c.b); !near32(got.Latency, c.lat) {
+		if got := m.Link(c.a, c.b); !shapes.Near32(got.Latency, c.lat) {
 			t.Errorf("link (%d,%d) latency %g, want %g", c.a, c.b, got.Latency, c.lat)
 		}
 	}
 	// No socket split: every same-host pair is "same socket" (socket 0).
-	if got := m.Link(0, 1).InvBandwidth; !near32(got, 1/(model.DefaultBandwidths().Socket*1e9)) {
+	if got := m.Link(0, 1).InvBandwidth; !shapes.Near32(got, 1/(model.DefaultBandwidths().Socket*1e9)) {
 		t.Errorf("default bandwidth: inverse %g", got)
 	}
-	if got := m.Link(0, 4).InvBandwidth; !near32(got, 1/(model.DefaultBandwidths().Network*1e9)) {
+	if got := m.Link(0, 4).InvBandwidth; !shapes.Near32(got, 1/(model.DefaultBandwidths().Network*1e9)) {
 		t.Errorf("default network bandwidth: inverse %g", got)
 	}
 
@@ -116,10 +109,10 @@ func TestMachineFromSurvey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Link(0, 1); !near32(got.Latency, 2e-6) || !near32(got.InvBandwidth, 1/1000e6) || m.Bandwidth != "fit.csv" {
+	if got := m.Link(0, 1); !shapes.Near32(got.Latency, 2e-6) || !shapes.Near32(got.InvBandwidth, 1/1000e6) || m.Bandwidth != "fit.csv" {
 		t.Errorf("fitted link %+v (bandwidth from %s), want 2e-6 s and 1e-9 s/B from fit.csv", got, m.Bandwidth)
 	}
-	if got := m.Link(0, 4); !near32(got.Latency, 7e-6) || !near32(got.InvBandwidth, 1/(model.DefaultBandwidths().Network*1e9)) {
+	if got := m.Link(0, 4); !shapes.Near32(got.Latency, 7e-6) || !shapes.Near32(got.InvBandwidth, 1/(model.DefaultBandwidths().Network*1e9)) {
 		t.Errorf("fit without bandwidth: link %+v, want 7e-6 s and the network default", got)
 	}
 	if m.FitNoBandwidth != 1 || !slices.ContainsFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, "1 pairs' fit in fit.csv found no bandwidth") }) {
@@ -127,7 +120,7 @@ func TestMachineFromSurvey(t *testing.T) {
 	}
 	// --ignore-fit goes back to the table and the defaults.
 	m, _ = model.MachineFromSurvey(s, model.SurveyCostOptions{IgnoreFit: true, Bandwidth: model.Bandwidths{Socket: 4}})
-	if got := m.Link(0, 1); !near32(got.Latency, 0.5e-6) || !near32(got.InvBandwidth, 1/4e9) {
+	if got := m.Link(0, 1); !shapes.Near32(got.Latency, 0.5e-6) || !shapes.Near32(got.InvBandwidth, 1/4e9) {
 		t.Errorf("ignore-fit link %+v, want 0.5 us and 4 GB/s", got)
 	}
 }
@@ -237,8 +230,7 @@ func TestBlockCyclic(t *testing.T) {
 // machine keeps the measured bandwidth (not the 3 GB/s default) and takes
 // the latency from the smallest size's round trip.
 func TestFitNegativeLatencyKeepsBandwidth(t *testing.T) {
-	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
-	s := readSurveyT(t, dir)
+	s := shapes.HostsSurvey([]string{"a", "b"}, 1)
 	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
 	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
@@ -248,48 +240,11 @@ func TestFitNegativeLatencyKeepsBandwidth(t *testing.T) {
 	if bw := 1 / c.InvBandwidth / 1e6; math.Abs(bw-49.8) > 1e-6 {
 		t.Errorf("cross-node bandwidth %.3g MB/s, want the fit's 49.8", bw)
 	}
-	// fakeSurveyHosts measured 13 us round trips across hosts.
+	// shapes.HostsSurvey measured 13 us round trips across hosts.
 	if math.Abs(c.Latency-6.5e-6) > 1e-12 {
 		t.Errorf("cross-node latency %g s, want half the 13 us round trip", c.Latency)
 	}
 	if m.FitLatencyFromRTT != 1 || len(m.Notes) == 0 || !strings.Contains(m.Notes[len(m.Notes)-1], "no positive latency") {
 		t.Errorf("not reported: %d pairs, notes %q", m.FitLatencyFromRTT, m.Notes)
-	}
-}
-
-// TestPlaceNegativeFitLatencySurveyDir: a survey directory whose fit.csv
-// has the bandwidth-bound fits (-283 us latency, 49.8 MB/s between
-// the two nodes) is read by place; the pair split over the nodes is priced
-// at 49.8 MB/s (not the 3 GB/s default), with half the 64 B round trip as
-// latency, and the report says how many fits that was.
-func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
-	dir := fakeSurveyHosts(t, []string{"a", "b"}, 1)
-	s := readSurveyT(t, dir)
-	s.Fits = []survey.Fit{{A: 0, B: 1, Latency: -283, Bandwidth: 49.8}}
-	fixture := filepath.Join(t.TempDir(), "survey")
-	if err := survey.WriteSurvey(fixture, s, false); err != nil {
-		t.Fatal(err)
-	}
-	const iter, size = 20, 1 << 20
-	var rep bytes.Buffer
-	r, err := runReport(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Bandwidth != "fit.csv" || len(r.Levels) != 1 || math.Abs(r.Levels[0].BandwidthGBps-0.0498) > 1e-9 {
-		t.Errorf("bandwidth from %s, levels %+v: want fit.csv's 0.0498 GB/s", r.Bandwidth, r.Levels)
-	}
-	// Both slots are on different nodes, so every placement splits the
-	// pair, priced on one direction (both move at once): 20 messages x
-	// 6.5 us + 20 MiB / 49.8 MB/s (the node links carry the same each way,
-	// each alone on its node).
-	want := iter*6.5e-6 + iter*size/49.8e6
-	for _, p := range r.Predictions {
-		if !near32(p.Run, want) {
-			t.Errorf("%s: predicted %.6g s, want %.6g", p.Name, p.Run, want)
-		}
-	}
-	if !strings.Contains(rep.String(), "1 pairs' fit in fit.csv gave no positive latency") {
-		t.Errorf("report does not say the fit's latency was replaced:\n%s", rep.String())
 	}
 }

@@ -1,4 +1,4 @@
-package placement
+package model_test
 
 import (
 	"fmt"
@@ -54,7 +54,7 @@ func switchedModel(t *testing.T, nodes, perSwitch int, up []float64) *model.Mode
 func TestUplinkWorkedExample(t *testing.T) {
 	md := switchedModel(t, 4, 2, []float64{1000, 500})
 	flows := []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e9, Messages: 10}, {Src: 1, Dst: 5, Bytes: 1e9, Messages: 10}, {Src: 3, Dst: 1, Bytes: 1e8, Messages: 10}}
-	tr := mustTraffic(t, flows, 8)
+	tr := shapes.MustTraffic(flows, 8)
 	place := []int32{0, 1, 2, 3, 4, 5, 6, 7}
 	rt := &model.RankTimes{Comput: []float64{0.5, 0, 0, 0, 0, 0, 0, 0}, Sync: make([]float64, 8), Late: make([]float64, 8)}
 	p := model.Predict("block", md, tr, place, rt)
@@ -67,16 +67,16 @@ func TestUplinkWorkedExample(t *testing.T) {
 	// = 0.03335 s, its node's link 1e8 / 3 GB/s less: no uplink.
 	want := []float64{2.5, 2, 0, 10*2e-6 + 1e8/3e9, 2, 2, 0, 0}
 	for i, w := range want {
-		if !near(p.PerRank[i], w) {
+		if !shapes.Near(p.PerRank[i], w) {
 			t.Errorf("rank %d: %.6g s, want %.6g", i, p.PerRank[i], w)
 		}
 	}
-	if p.Run != 2.5 || p.SlowestRank != 0 || p.NodeBound != 4 || !near(p.Contention, 2-(10*4.5e-6+1e9/3e9)) {
+	if p.Run != 2.5 || p.SlowestRank != 0 || p.NodeBound != 4 || !shapes.Near(p.Contention, 2-(10*4.5e-6+1e9/3e9)) {
 		t.Errorf("run %g (rank %d, %d bound, contention %g), want 2.5 (rank 0, 4 bound, %g)", p.Run, p.SlowestRank, p.NodeBound, p.Contention, 2-(10*4.5e-6+1e9/3e9))
 	}
 	// The other way, switch 1 sends 2e9 B at 500 MB/s: 4 s.
-	rev := mustTraffic(t, []profile.Flow{{Src: 4, Dst: 0, Bytes: 1e9, Messages: 10}, {Src: 5, Dst: 1, Bytes: 1e9, Messages: 10}}, 8)
-	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !near(got, 4) {
+	rev := shapes.MustTraffic([]profile.Flow{{Src: 4, Dst: 0, Bytes: 1e9, Messages: 10}, {Src: 5, Dst: 1, Bytes: 1e9, Messages: 10}}, 8)
+	if got := model.Predict("block", md, rev, place, nil).PerRank[4]; !shapes.Near(got, 4) {
 		t.Errorf("switch 1 sending 2e9 B at 500 MB/s: rank 4 %.6g s, want 4", got)
 	}
 	// The critical rank is the slowest by that run, fixed + on +
@@ -86,21 +86,21 @@ func TestUplinkWorkedExample(t *testing.T) {
 	// (0.2 + node 0's link, 3e9 B in: 1.2 s), but both wait 2 s for
 	// switch 0's uplinks, and rank 0's computation makes it the slowest
 	// (2.2 s against 2 s).
-	heavy := mustTraffic(t, []profile.Flow{flows[0], flows[1], {Src: 3, Dst: 1, Bytes: 3e9, Messages: 10}}, 8)
+	heavy := shapes.MustTraffic([]profile.Flow{flows[0], flows[1], {Src: 3, Dst: 1, Bytes: 3e9, Messages: 10}}, 8)
 	comput := []float64{0.2, 0, 0, 0, 0, 0, 0, 0}
 	hp := model.Predict("block", md, heavy, place, &model.RankTimes{Comput: comput, Sync: make([]float64, 8), Late: make([]float64, 8)})
-	if c := model.NewEvaluator(md, heavy, comput, append([]int32(nil), place...)).Critical(); c != 0 || hp.SlowestRank != 0 || !near(hp.Run, 2.2) {
+	if c := model.NewEvaluator(md, heavy, comput, append([]int32(nil), place...)).Critical(); c != 0 || hp.SlowestRank != 0 || !shapes.Near(hp.Run, 2.2) {
 		t.Errorf("critical rank %d, slowest %d (%.6g s); want rank 0 at 2.2 s", c, hp.SlowestRank, hp.Run)
 	}
 	// Calibration scales the uplink as the off-node part it is.
 	md.Scale = [2]float64{1, 2}
-	if got := model.Predict("block", md, tr, place, nil).PerRank[1]; !near(got, 4) {
+	if got := model.Predict("block", md, tr, place, nil).PerRank[1]; !shapes.Near(got, 4) {
 		t.Errorf("off-node factor 2: rank 1 %.6g s, want 4", got)
 	}
 	// Placed inside switch 0 (ranks 4 and 5 on node 1), nothing leaves
 	// it: node links bound, 2e9 B at 3 GB/s.
 	md.Scale = [2]float64{1, 1}
-	if got := model.Predict("inside", md, tr, []int32{0, 1, 4, 5, 2, 3, 6, 7}, nil).Run; !near(got, 2e9/3e9) {
+	if got := model.Predict("inside", md, tr, []int32{0, 1, 4, 5, 2, 3, 6, 7}, nil).Run; !shapes.Near(got, 2e9/3e9) {
 		t.Errorf("inside one switch: run %.6g, want %.6g", got, 2e9/3e9)
 	}
 }
@@ -119,7 +119,7 @@ func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
 	for i := range base {
 		base[i] = float64(i%3) * 1e-3
 	}
-	if swapsMatchScratch(t, md, mustTraffic(t, flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
+	if swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
 		t.Errorf("no rank is bound by a node link or uplink: the test does not exercise them")
 	}
 }

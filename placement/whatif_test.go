@@ -1,0 +1,54 @@
+package placement
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// TestPlaceTopologyWhatIf: latmap place --topology of a plain 4-ring
+// (hosts h0..h3, 1 GB/s links) and --what-if torus-x:bw=0.5 on a
+// survey whose bandwidth between nodes is the defaults' 3 GB/s (so the
+// links are priced as declared, with a note). Rank 0 on h0 sends 1e9 B
+// to rank 2 on h2 (0 -> 1 -> 2): 1 s at 1 GB/s, 2 s with the links at
+// half; the report, the JSON and the network line say so.
+func TestPlaceTopologyWhatIf(t *testing.T) {
+	sv := fakeSurvey(t, 4, 1, 1, [3]float64{1, 1, 10}, nil)
+	ring := filepath.Join(t.TempDir(), "ring.txt")
+	if err := os.WriteFile(ring, []byte("torus 4 bw=1GBps lat=1us\nh0 0\nh1 1\nh2 2\nh3 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mx := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e9, Messages: 1}})
+	var out bytes.Buffer
+	a, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{"torus-x:bw=0.5"}, Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Network == nil || a.Network.Kind != "torus" || a.Network.Links != 8 {
+		t.Fatalf("network %+v, want the 4-ring's 8 link directions", a.Network)
+	}
+	if len(a.WhatIf) != 1 || !shapes.Near(a.WhatIf[0].TodayNowS, a.Predictions[0].Run) || a.WhatIf[0].LinksChanged != 8 {
+		t.Fatalf("what-if %+v", a.WhatIf)
+	}
+	// The pair alone: 5 us + 1e9 B at 3 GB/s = 0.333 s, raised to the
+	// links' 1 s (2 s at half).
+	if now, half := a.WhatIf[0].TodayNowS, a.WhatIf[0].Today.Run; !shapes.Near32(now, 1) || !shapes.Near32(half, 2) {
+		t.Errorf("block now %.6g s, links halved %.6g s; want 1 and 2", now, half)
+	}
+	for _, want := range []string{"network: 4 torus from " + ring, "what if torus-x:bw=0.5 (8 links): block predicted 2 s (100.0% slower than 1 s now)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, bad := range []string{"blue:bw=0.5", "bw=-1", "torus-x:speed=2"} {
+		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}, Out: io.Discard}); err == nil {
+			t.Errorf("--what-if %s: want an error", bad)
+		}
+	}
+}
