@@ -5,10 +5,9 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -36,7 +35,7 @@ const (
 	DefaultBurst            = 10
 	DefaultIsolatedFraction = 0.05
 	// MaxSize is the largest message size accepted (1 GiB).
-	MaxSize = 1 << 30
+	MaxSize = text.MaxSize
 	// InterferenceWarn is the interference above which the survey warns.
 	InterferenceWarn = 1.25
 )
@@ -51,7 +50,7 @@ type Options struct {
 	// Sizes are the message sizes in bytes.
 	Sizes []int
 	// SizeSpec, when set, is the sizes as the user wrote them ("64,1K,1M",
-	// see ParseSizes); Validate parses it into Sizes.
+	// see text.ParseSizes); Validate parses it into Sizes.
 	SizeSpec string
 	// Repeats is the number of timed round trips per pair and size.
 	Repeats int
@@ -155,7 +154,7 @@ func (o *Options) Validate() error {
 // at least one, each in range and given once; it sorts them.
 func (o *Options) validateSizes() error {
 	if o.SizeSpec != "" {
-		sizes, err := ParseSizes(o.SizeSpec)
+		sizes, err := text.ParseSizes(o.SizeSpec)
 		if err != nil {
 			return err
 		}
@@ -216,7 +215,7 @@ func (o *Options) validateNodeBandwidth() error {
 		}
 	}
 	if o.NodeBWSizeSpec != "" {
-		v, err := parseSize(o.NodeBWSizeSpec)
+		v, err := text.ParseSize(o.NodeBWSizeSpec)
 		if err != nil {
 			return fmt.Errorf("--nodebw-size %q: %w", o.NodeBWSizeSpec, err)
 		}
@@ -251,52 +250,4 @@ func (o *Options) validateScope() error {
 		return fmt.Errorf("--mmpi needs a smallest message size that is a multiple of 4 bytes (mmpi counted MPI_INTs), got %d", o.Sizes[0])
 	}
 	return nil
-}
-
-// ParseSizes parses a comma-separated list of message sizes in bytes with
-// optional binary suffixes: "64", "8,64,1K", "1M" (K = 1024, M = 1024², G =
-// 1024³; a trailing "B" or "iB" is accepted: "4KiB", "64B").
-func ParseSizes(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			return nil, fmt.Errorf("empty message size in %q", s)
-		}
-		v, err := parseSize(f)
-		if err != nil {
-			return nil, fmt.Errorf("message size %q: %w", f, err)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func parseSize(f string) (int, error) {
-	u := strings.ToUpper(f)
-	u = strings.TrimSuffix(u, "IB")
-	u = strings.TrimSuffix(u, "B")
-	mult := 1
-	switch {
-	case strings.HasSuffix(u, "K"):
-		mult = 1 << 10
-	case strings.HasSuffix(u, "M"):
-		mult = 1 << 20
-	case strings.HasSuffix(u, "G"):
-		mult = 1 << 30
-	}
-	if mult != 1 {
-		u = u[:len(u)-1]
-	}
-	v, err := strconv.Atoi(u)
-	if err != nil {
-		return 0, fmt.Errorf("want a number of bytes such as 64, 4K or 1M")
-	}
-	if v < 0 {
-		return 0, fmt.Errorf("negative size")
-	}
-	if v > MaxSize/mult {
-		return 0, fmt.Errorf("larger than 1G")
-	}
-	return v * mult, nil
 }

@@ -7,55 +7,6 @@ import (
 	"testing"
 )
 
-func TestParseSizes(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    []int
-		wantErr string
-	}{
-		{"64", []int{64}, ""},
-		{"8,64,1K,1M", []int{8, 64, 1024, 1 << 20}, ""},
-		{"4KiB, 64B ,1g", []int{4096, 64, 1 << 30}, ""},
-		{"0", []int{0}, ""},
-		{"", nil, "empty"},
-		{"64,", nil, "empty"},
-		{"abc", nil, "want a number"},
-		{"-8", nil, "negative"},
-		{"2G", nil, "larger than 1G"},
-		{"1.5K", nil, "want a number"},
-		{"K", nil, "want a number"},
-	}
-	for _, tc := range tests {
-		got, err := ParseSizes(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ParseSizes(%q) error = %v, want one containing %q", tc.in, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("ParseSizes(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func FuzzParseSizes(f *testing.F) {
-	for _, s := range []string{"64", "8,1K,1M", "4KiB", "", "-1", "99999999999999999999"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		sizes, err := ParseSizes(s)
-		if err != nil {
-			return
-		}
-		for _, v := range sizes {
-			if v < 0 || v > MaxSize {
-				t.Fatalf("ParseSizes(%q) gave %d", s, v)
-			}
-		}
-	})
-}
-
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -187,29 +188,46 @@ func TestSurveyFakeScopes(t *testing.T) {
 				if s.Filled != survey.TriLen(n)-rows {
 					t.Errorf("filled %d pairs, want %d", s.Filled, survey.TriLen(n)-rows)
 				}
+				// An unmeasured cross-node pair is the median of the pairs
+				// measured between its two nodes (survey.CrossNodeMedians).
 				lead := func(r int) int { return r &^ 1 }
+				between := func(tb *survey.PairTable, a, b int, v func(x, y int) float64) (float64, string) {
+					var vals []float64
+					var from []string
+					for x := 0; x < n; x++ {
+						for y := x + 1; y < n; y++ {
+							if tb.SamplesAt(x, y) > 0 && (lead(x) == lead(a) && lead(y) == lead(b) || lead(x) == lead(b) && lead(y) == lead(a)) {
+								vals, from = append(vals, v(x, y)), append(from, fmt.Sprintf("(%d,%d)", x, y))
+							}
+						}
+					}
+					return stats.Median(vals), strings.Join(from, " ")
+				}
 				for _, tb := range s.Tables {
 					for a := 0; a < n; a++ {
 						for b := a + 1; b < n; b++ {
-							wa, wb := a, b
+							w, from := linearRTT(a, b, tb.Size), "measured"
 							if tb.SamplesAt(a, b) == 0 {
-								wa, wb = lead(a), lead(b)
+								w, from = between(tb, a, b, func(x, y int) float64 { return linearRTT(x, y, tb.Size) })
 							}
-							if got, w := tb.At(survey.Median, a, b), linearRTT(wa, wb, tb.Size); math.Abs(got-w) > 1e-3 {
-								t.Errorf("size %d pair (%d,%d): %v, want %v (from %d,%d)", tb.Size, a, b, got, w, wa, wb)
+							if got := tb.At(survey.Median, a, b); math.Abs(got-w) > 1e-3 {
+								t.Errorf("size %d pair (%d,%d): %v, want %v (from %s)", tb.Size, a, b, got, w, from)
 							}
 						}
 					}
 				}
-				// Fits are filled too: (1,3) gets (0,2)'s latency.
-				var f13 *survey.Fit
-				for i := range s.Fits {
-					if s.Fits[i].A == 1 && s.Fits[i].B == 3 {
-						f13 = &s.Fits[i]
-					}
+				// Fits are filled too: (1,3) gets the median latency of
+				// the fits between nodes 0 and 1.
+				fits := map[Pair]survey.Fit{}
+				for _, f := range s.Fits {
+					fits[Pair{f.A, f.B}] = f
 				}
-				if f13 == nil || (s.Tables[0].SamplesAt(1, 3) == 0 && math.Abs(f13.Latency-1) > 1e-3) {
-					t.Errorf("fit of (1,3): %+v, want (0,2)'s latency 1", f13)
+				f13, ok := fits[Pair{1, 3}]
+				if s.Tables[0].SamplesAt(1, 3) == 0 {
+					wl, from := between(s.Tables[0], 1, 3, func(x, y int) float64 { return fits[Pair{x, y}].Latency })
+					if !ok || math.Abs(f13.Latency-wl) > 1e-3 {
+						t.Errorf("fit of (1,3): %+v, want the latency %v of %s", f13, wl, from)
+					}
 				}
 				if !strings.Contains(s.FillNote(), fmt.Sprintf("%d of 28 rank pairs measured", rows)) {
 					t.Errorf("fill note %q", s.FillNote())

@@ -52,3 +52,55 @@ func Size(b float64) string {
 	}
 	return strconv.FormatFloat(math.Round(b), 'f', -1, 64)
 }
+
+// MaxSize is the largest size ParseSize accepts (1 GiB).
+const MaxSize = 1 << 30
+
+// ParseSizes parses a comma-separated list of message sizes in bytes with
+// optional binary suffixes: "64", "8,64,1K", "1M" (K = 1024, M = 1024², G =
+// 1024³; a trailing "B" or "iB" is accepted: "4KiB", "64B").
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("empty message size in %q", s)
+		}
+		v, err := ParseSize(f)
+		if err != nil {
+			return nil, fmt.Errorf("message size %q: %w", f, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// ParseSize parses one size of ParseSizes.
+func ParseSize(f string) (int, error) {
+	u := strings.ToUpper(f)
+	u = strings.TrimSuffix(u, "IB")
+	u = strings.TrimSuffix(u, "B")
+	mult := 1
+	switch {
+	case strings.HasSuffix(u, "K"):
+		mult = 1 << 10
+	case strings.HasSuffix(u, "M"):
+		mult = 1 << 20
+	case strings.HasSuffix(u, "G"):
+		mult = 1 << 30
+	}
+	if mult != 1 {
+		u = u[:len(u)-1]
+	}
+	v, err := strconv.Atoi(u)
+	if err != nil {
+		return 0, fmt.Errorf("want a number of bytes such as 64, 4K or 1M")
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("negative size")
+	}
+	if v > MaxSize/mult {
+		return 0, fmt.Errorf("larger than 1G")
+	}
+	return v * mult, nil
+}

@@ -93,6 +93,12 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 	f := &Fabric{Kind: KindDragonfly, Hosts: hosts, Links: ls.links,
 		Shape: fmt.Sprintf("dragonfly of %d groups x %d chassis x %d routers x %d nodes", s.Groups, s.Chassis, s.Routers, s.Nodes)}
 	f.route = d.route
+	router, chassis, group := make([]int, total), make([]int, total), make([]int, total)
+	for p := range hosts {
+		g, c, r, _ := s.coords(p)
+		router[p], chassis[p], group[p] = s.router(g, c, r), g*s.Chassis+c, g
+	}
+	f.Levels = []GroupLevel{{Name: "router", Class: "green", Group: router}, {Name: "chassis", Class: "black", Group: chassis}, {Name: "group", Class: "blue", Group: group}}
 	return f, nil
 }
 

@@ -33,7 +33,19 @@ type Fabric struct {
 	Kind, Source, Shape string
 	Hosts               []string
 	Links               []Link
-	route               func(a, b int, visit func(link int32))
+	// Levels are the groups of hosts above the nodes, innermost first,
+	// where the network has them (a tree's switches; a dragonfly's
+	// routers, chassis and groups; none on a torus).
+	Levels []GroupLevel
+	route  func(a, b int, visit func(link int32))
+}
+
+// GroupLevel is one level of a network's hierarchy above its nodes:
+// Group[h] is host h's group (the hosts that meet below this level), and
+// a group's traffic to the rest leaves it over links of Class.
+type GroupLevel struct {
+	Name, Class string
+	Group       []int
 }
 
 // Route calls visit with each directed link, in order, that a message
