@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -83,6 +84,11 @@ type Options struct {
 	// switchbw.csv, at NodeBWSize); auto measures when there are switch
 	// levels.
 	SwitchBandwidth string
+	// Topology, when set, is a network description (mapper/fabric) whose
+	// levels above the nodes the switch phase measures, instead of the
+	// levels found in the latencies; fabric is it, read by Validate.
+	Topology string
+	fabric   *fabric.Fabric
 	// Scope says which pairs to measure: "all", "nodes" (every pair
 	// inside each node and every pair of node leaders), "sample:K" (nodes
 	// plus K random cross-node pairs per node, to check that a leader
@@ -199,8 +205,8 @@ func (o *Options) validateRepeats() error {
 }
 
 // validateNodeBandwidth checks the node and switch bandwidth phases'
-// settings, with auto and DefaultNodeBWSize when unset, and parses
-// NodeBWSizeSpec into NodeBWSize when set.
+// settings, with auto and DefaultNodeBWSize when unset, parses
+// NodeBWSizeSpec into NodeBWSize when set, and reads --topology.
 func (o *Options) validateNodeBandwidth() error {
 	for _, ph := range []struct {
 		flag string
@@ -227,7 +233,13 @@ func (o *Options) validateNodeBandwidth() error {
 	if o.NodeBWSize < 1 || o.NodeBWSize > MaxSize {
 		return fmt.Errorf("--nodebw-size %d bytes is out of range (1 to %d)", o.NodeBWSize, MaxSize)
 	}
-	return nil
+	var err error
+	if o.Topology != "" {
+		if o.fabric, err = fabric.Read(o.Topology); err != nil {
+			err = fmt.Errorf("--topology: %w", err)
+		}
+	}
+	return err
 }
 
 // validateScope checks the scope (ScopeAuto when unset) and what --mmpi

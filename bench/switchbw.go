@@ -47,7 +47,7 @@ type SwitchStep struct {
 }
 
 // SwitchPhase is the switch phase's schedule for ranks on hosts (a host
-// name per rank) grouped as of (topo.SwitchGroups' of). A group
+// name per rank) grouped as of (topo.PlanSwitchGroups' of). A group
 // exchanges with its siblings only, the groups of its level inside the
 // same group of the level above (all of them at the top level), so that
 // what it measures is its own links, not a bottleneck further up. In the
@@ -221,7 +221,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 			plan.Err = assembleErr.Error()
 		case rs.opt.SwitchBandwidth == SwitchBWOff:
 		default:
-			ph.groups, plan.Of, ph.note = topo.SwitchGroups(s)
+			ph.groups, plan.Of, ph.note = topo.PlanSwitchGroups(s, rs.opt.fabric)
 		}
 	}
 	var buf bytes.Buffer
@@ -299,16 +299,27 @@ func addSwitchBandwidth(s *survey.Survey, opt Options, ph *switchPhase) {
 	if ph == nil || opt.SwitchBandwidth == SwitchBWOff {
 		return
 	}
+	flag := "--switch-bandwidth on"
+	if opt.Topology != "" {
+		flag = "--topology"
+	}
 	if len(ph.groups) == 0 {
-		if opt.SwitchBandwidth == SwitchBWOn {
-			s.Meta.Warnings = append(s.Meta.Warnings, "--switch-bandwidth on: "+ph.note+", so there is no switch uplink to measure (switches.csv not written)")
+		if opt.SwitchBandwidth == SwitchBWOn || opt.Topology != "" {
+			s.Meta.Warnings = append(s.Meta.Warnings, flag+": "+ph.note+", so there is no switch uplink to measure (switches.csv not written)")
 		}
 		return
+	}
+	if opt.Topology != "" && ph.note != "" {
+		s.Meta.Warnings = append(s.Meta.Warnings, flag+": "+ph.note)
 	}
 	levels := 0
 	for _, g := range ph.groups {
 		levels = max(levels, g.Level)
 	}
 	s.Switches, s.SwitchBandwidth = ph.groups, ph.rows
-	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: levels, SizeBytes: opt.NodeBWSize, Steps: ph.steps, Seconds: ph.took.Seconds()}
+	planned := "latencies"
+	if opt.Topology != "" && ph.note == "" {
+		planned = opt.Topology
+	}
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: levels, SizeBytes: opt.NodeBWSize, Steps: ph.steps, Seconds: ph.took.Seconds(), Planned: planned}
 }

@@ -2,6 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/survey"
@@ -115,6 +119,54 @@ func TestSwitchPhaseToRest(t *testing.T) {
 	for _, r := range rows {
 		if r.PeerGroup != r.Group || r.Hosts != 3 {
 			t.Errorf("row %+v: want peer group = group (to the rest), 3 hosts", r)
+		}
+	}
+}
+
+// TestSurveyTopologyPlansSwitchPhase: a fake survey of 4 hosts x 2 ranks
+// with --topology, a Slurm topology.conf of two leaves of 2: the switch
+// phase measures those leaves (switches.csv), and meta.json names the
+// description; one that lacks node3 leaves the plan to the latencies
+// and says so.
+func TestSurveyTopologyPlansSwitchPhase(t *testing.T) {
+	for _, c := range []struct {
+		conf, warn string
+	}{
+		{"SwitchName=s0 Nodes=node[0-1]\nSwitchName=s1 Nodes=node[2-3]\nSwitchName=top Switches=s[0-1]\n", ""},
+		{"SwitchName=s0 Nodes=node[0-1]\nSwitchName=s1 Nodes=node2,other\nSwitchName=top Switches=s[0-1]\n", "does not describe host(s) node3"},
+	} {
+		dir := t.TempDir()
+		conf := filepath.Join(dir, "topology.conf")
+		if err := os.WriteFile(conf, []byte(c.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := DefaultOptions(filepath.Join(dir, "s"))
+		opt.Repeats, opt.Warmup, opt.Burst = 4, 1, 2
+		opt.Sizes = []int{8}
+		opt.Topology, opt.SwitchBandwidth = conf, SwitchBWOn
+		errs, _, _ := runFake(t, 8, opt, linearRTT)
+		noRankErrors(t, errs)
+		s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "--topology: "+conf+" "+c.warn)
+		if c.warn != "" {
+			if !warned || s.Meta.SwitchBandwidth != nil && s.Meta.SwitchBandwidth.Planned != "latencies" {
+				t.Errorf("%s: warnings %q, switch phase %+v; want the warning and a plan from the latencies", c.warn, s.Meta.Warnings, s.Meta.SwitchBandwidth)
+			}
+			continue
+		}
+		want := map[string]int{"node0": 0, "node1": 0, "node2": 1, "node3": 1}
+		got := map[string]int{}
+		for _, g := range s.Switches {
+			if g.Level != 1 {
+				t.Errorf("switches.csv row %+v: want level 1 only", g)
+			}
+			got[g.Host] = g.Group
+		}
+		if !maps.Equal(got, want) || s.Meta.SwitchBandwidth == nil || s.Meta.SwitchBandwidth.Planned != conf || len(s.SwitchBandwidth) == 0 {
+			t.Errorf("switch groups %v, meta %+v, %d switchbw rows; want %v planned on %s", got, s.Meta.SwitchBandwidth, len(s.SwitchBandwidth), want, conf)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -85,7 +86,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	var notes []string
 	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
 	in.warnings = append(append(in.warnings, notes...), in.md.AddSwitches(s.SwitchBandwidth)...)
-	if err := in.addTopology(opt.Topology, s.NodeBandwidth); err != nil {
+	if err := in.addTopology(opt.Topology, s); err != nil {
 		return nil, err
 	}
 	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
@@ -229,9 +230,10 @@ func pow2Below(x float64) int {
 	return p
 }
 
-// addTopology prices the network described in path link by link (""
-// does nothing).
-func (in *inputs) addTopology(path string, rows []survey.NodeBandwidth) error {
+// addTopology prices the network described in path link by link, with
+// what the survey s measured of it (nodebw.csv, the switch phase); ""
+// does nothing.
+func (in *inputs) addTopology(path string, s *survey.Survey) error {
 	if path == "" {
 		return nil
 	}
@@ -239,7 +241,7 @@ func (in *inputs) addTopology(path string, rows []survey.NodeBandwidth) error {
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)
 	}
-	notes, err := in.md.AddRoutes(f, rows)
+	notes, err := in.md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)
 	}

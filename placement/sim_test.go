@@ -17,6 +17,7 @@ import (
 	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -140,11 +141,19 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 }
 
 // switchPhase runs latmap survey's switch bandwidth phase in the
-// simulation on the switch levels latmap finds in s, and adds its files
-// to s.
+// simulation on the switch levels latmap finds in s, or those of the
+// declared network (latmap survey --topology) when c has one, and adds
+// its files to s.
 func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string) {
 	t.Helper()
-	groups, of, note := topo.SwitchGroups(s)
+	var declared *fabric.Fabric
+	if c.topology != "" {
+		var err error
+		if declared, err = fabric.Read(c.topology); err != nil {
+			t.Fatal(err)
+		}
+	}
+	groups, of, note := topo.PlanSwitchGroups(s, declared)
 	if len(groups) == 0 {
 		t.Logf("simulated survey: no switch phase: %s", note)
 		return
@@ -180,7 +189,11 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 		t.Fatal(err)
 	}
 	s.Switches, s.SwitchBandwidth = groups, rows
-	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps)}
+	planned := "latencies"
+	if declared != nil && note == "" {
+		planned = c.topology
+	}
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps), Planned: planned}
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the
@@ -291,6 +304,9 @@ func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []pr
 	t.Helper()
 	mx := replayMatrix(t, flows, iter)
 	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology})
+	if n := a.Network; n != nil {
+		t.Logf("%s: network priced as %s", name, n.Capacity)
+	}
 	if as == "" {
 		as = mx
 	}
@@ -434,6 +450,7 @@ func TestSimRoutedNetworks(t *testing.T) {
 			c := sim16x4(t, platform)
 			c.topology = c.platform
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+			checkSimShares(t, sv, c.platform, platform == "dragonfly-16x4.xml")
 			apps := append(simRealApps(t),
 				simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
 				simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
@@ -445,6 +462,30 @@ func TestSimRoutedNetworks(t *testing.T) {
 				checkSimCase(t, placeAndSimulate(t, c, sv, app.name, app.flows, 64, 10), app.name == simRawMiss, bounds)
 			}
 		})
+	}
+}
+
+// checkSimShares: the switch phase, planned on the declared network's
+// levels inside the simulation, measured each class of links it binds
+// at 0.8-1.25 of what the routed model allows it (SMPI's bandwidth
+// factors and TCP-like protocol take some); want says there are such
+// classes (a dragonfly's global links), or none (a torus has no groups).
+func checkSimShares(t *testing.T, sv, platform string, want bool) {
+	t.Helper()
+	s := readSurveyT(t, sv)
+	f, err := fabric.Read(platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shares := topo.SwitchShares(s, f)
+	if (len(shares) > 0) != want {
+		t.Errorf("%s: switch phase shares %+v (planned on %+v); want some: %v", platform, shares, s.Meta.SwitchBandwidth, want)
+	}
+	for _, sh := range shares {
+		t.Logf("%s: the switch phase measured %s links at %.2f of what the routed model allows (%.0f of %.0f MB/s)", platform, sh.Class, sh.Share, sh.MeasuredMBps, sh.RoutedMBps)
+		if sh.Share < 0.8 || sh.Share > 1.25 {
+			t.Errorf("%s: %s links measured at %.2f of the routed model's, want 0.8-1.25", platform, sh.Class, sh.Share)
+		}
 	}
 }
 

@@ -24,10 +24,15 @@ ranks sending at once against one rank alone), and when the latencies show
 switches above the nodes switches.csv (each host's switch group at each
 level) and switchbw.csv (what a group's uplinks carry with all its hosts
 sending outside it at once), which latmap place prices uplink sharing with.
+With --topology FILE (the site's description of the network) the switch
+phase measures the levels FILE declares instead, and latmap place
+--topology FILE then prices each class of declared links at what the
+phase measured of it.
 
   mpirun -np 64 latmap survey -o cluster/
   srun -n 64 latmap survey -o cluster/ --sizes 8,1K,64K
   mpirun -np 32 latmap survey -o run/ --sizes 256 --mmpi run.dat    an mmpi log too
+  srun -n 1024 latmap survey -o df/ --topology /etc/slurm/topology.conf
 
 The default schedule measures disjoint pairs at the same time (circle-method
 rounds) and then re-measures a sample of pairs alone to report the
@@ -65,6 +70,7 @@ See docs/survey.md.`,
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch bandwidth phases (K, M suffixes)")
 	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "find the switch levels above the nodes in the latencies and measure each switch group's uplinks with all its hosts sending out at once (switches.csv, switchbw.csv): auto (when there are switch levels), on or off")
+	f.StringVar(&opt.Topology, "topology", "", "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md) whose levels above the nodes (switches; a dragonfly's routers, chassis, groups) the switch phase measures instead of the levels found in the latencies")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
 	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "bound the measurement (10m, 1h): a probe round at each size estimates the survey, which lowers --repeats (never below 10) or narrows scope all to nodes to fit; recorded in meta.json (0: no bound)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")

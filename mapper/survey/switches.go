@@ -67,6 +67,9 @@ type SwitchBandwidthMeta struct {
 	Steps     int `json:"steps"`
 	// Seconds is the phase's wall time.
 	Seconds float64 `json:"seconds,omitempty"`
+	// Planned is where the levels came from: "latencies", or the
+	// network description's path (latmap survey --topology).
+	Planned string `json:"planned,omitempty"`
 }
 
 // SwitchLevels is switches.csv as a table: Of[k][host] is the host's

@@ -81,16 +81,7 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note s
 		}
 		return nil, nil, note
 	}
-	names := make([]string, nh)
-	for r, h := range hostIdx {
-		names[h] = s.Ranks[r].Host
-	}
-	for k, groups := range of {
-		for h, g := range groups {
-			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
-		}
-	}
-	return rows, of, ""
+	return switchRows(hostNames(s), of), of, ""
 }
 
 // groupsApart tells whether a level's groups (groups[host]) stand apart

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // Routes is a declared network as the model prices it: every flow
@@ -48,10 +50,13 @@ const (
 // pair's bandwidth over the narrowest declared link of its route, when
 // it is between 0.2 and 1.25); links declared without a bandwidth (a
 // Slurm topology.conf) take the survey's node bandwidth (nodebw.csv)
-// for node links, and are left unlimited above. The node link and
-// switch uplink terms are then the fabric's: the model stops pricing
+// for node links, and are left unlimited above. A link class the
+// survey's switch phase measured (shares, topo.SwitchShares) is priced
+// at the share of its declared bandwidth the phase measured, when that
+// is between 0.2 and 1.25, instead of the pairs' derating. The node link
+// and switch uplink terms are then the fabric's: the model stops pricing
 // them apart.
-func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth) ([]string, error) {
+func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares []topo.ClassShare) ([]string, error) {
 	if md.NodeSource == noContention {
 		return []string{"network description: not priced with --no-contention"}, nil
 	}
@@ -69,7 +74,7 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth) ([]str
 	if err := rt.table(); err != nil {
 		return nil, err
 	}
-	notes := rt.capacities(md, rows)
+	notes := append(rt.capacities(md, rows), rt.measuredClasses(shares)...)
 	md.Routes = rt
 	md.NodeSource = "the network description's links (" + f.Source + ")"
 	md.SwitchSource = md.NodeSource
@@ -132,6 +137,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 		switch {
 		case d >= 0.2 && d <= 1.25:
 			rt.Derate = d
+			rt.Source += fmt.Sprintf(", every link priced at %.0f%% (the survey's pairs between nodes)", 100*d)
 			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", 100*d, f.Source))
 		default:
 			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.3g times the narrowest link %s declares on their routes: the description does not match the machine surveyed (its links are priced as declared)", d, f.Source))
@@ -150,8 +156,53 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	}
 	if undeclared > 0 {
 		filled := rt.nodeLinksFrom(out, in)
-		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes are not priced (declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0]))
-		rt.Source = "node links measured, switches not priced"
+		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes only where the survey's switch phase measured them (latmap survey --topology %s), else not at all (or declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0], f.Source))
+		rt.Source = "node links measured (no bandwidth declared)"
+	}
+	return notes
+}
+
+// measuredClasses prices each link class the switch phase measured at
+// the share of its declared bandwidth measured, and says so.
+func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
+	var notes, measured []string
+	for _, sh := range shares {
+		if sh.RoutedMBps == 0 && sh.MeasuredMBps > 0 {
+			// Declared without a bandwidth: what a group's links of the
+			// class carried out of it.
+			for l, link := range rt.Fabric.Links {
+				if link.Class == sh.Class && link.Bandwidth == 0 {
+					rt.Inv[l] = 1 / (sh.MeasuredMBps * 1e6)
+				}
+			}
+			measured = append(measured, fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step")))
+			continue
+		}
+		what := fmt.Sprintf("%s links %.0f%% of declared (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the declared links allow, medians)",
+			sh.Class, 100*sh.Share, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
+		if sh.Share < 0.2 || sh.Share > 1.25 {
+			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
+			continue
+		}
+		for l, link := range rt.Fabric.Links {
+			if link.Class == sh.Class && link.Bandwidth > 0 {
+				rt.Inv[l] = 1 / (link.Bandwidth * sh.Share)
+			}
+		}
+		measured = append(measured, what)
+	}
+	if len(measured) > 0 {
+		rt.Source += "; measured: " + strings.Join(measured, "; ")
+		notes = append(notes, "network: priced as measured: "+strings.Join(measured, "; "))
+	}
+	unpriced := 0
+	for _, v := range rt.Inv {
+		if v == 0 {
+			unpriced++
+		}
+	}
+	if unpriced > 0 {
+		rt.Source += fmt.Sprintf("; %d of %d links not priced (no bandwidth declared or measured)", unpriced, len(rt.Inv))
 	}
 	return notes
 }

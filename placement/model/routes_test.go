@@ -6,6 +6,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
@@ -21,7 +22,7 @@ func routedModel(t *testing.T, nodes, cores int, levels [3]model.LinkCost, build
 		t.Fatal(err)
 	}
 	f.Source = "test"
-	if _, err := md.AddRoutes(f, nil); err != nil {
+	if _, err := md.AddRoutes(f, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	return md
@@ -108,8 +109,77 @@ func TestRoutedMissingHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Source = "ring.txt"
-	_, err = md.AddRoutes(f, nil)
+	_, err = md.AddRoutes(f, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "node3") {
 		t.Errorf("error %v, want one naming node3", err)
+	}
+}
+
+// TestRoutedMeasuredClass: 4 nodes in leaves of 2 (every link 1 GB/s),
+// rank 0 sends 1e6 B to rank 2 in the other leaf: 1 us + 1 ms as
+// declared. With the switch phase's measure of the leaf uplinks (up-1)
+// at 50% of declared, those links carry 0.5 GB/s and bound the flow at
+// 2 ms; the network's source says so. A share outside 0.2-1.25 is a
+// description that does not match: priced as declared, with a warning.
+// Uplinks declared without a bandwidth (a Slurm topology.conf) are
+// unlimited, or carry what the switch phase measured out of a group:
+// 500 MB/s, 2 ms.
+func TestRoutedMeasuredClass(t *testing.T) {
+	uplink := 1e9
+	tree := func(h []string) (*fabric.Fabric, error) {
+		lv := func(name string, per int) fabric.TreeLevel {
+			l := fabric.TreeLevel{Name: name}
+			for i := range h {
+				l.Group = append(l.Group, i/per)
+			}
+			bw := 1e9
+			if per > 1 {
+				bw = uplink
+			}
+			for g := 0; g < len(h)/per; g++ {
+				l.Up, l.Down = append(l.Up, bw), append(l.Down, bw)
+			}
+			return l
+		}
+		return fabric.NewTree(h, []fabric.TreeLevel{lv("node", 1), lv("leaf", 2)}, false)
+	}
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 1}}, 4)
+	for _, c := range []struct {
+		uplink, share, measured float64
+		want                    float64
+		note                    string
+	}{
+		{1e9, 0, 0, 1e-6 + 1e-3, ""},
+		{1e9, 0.5, 500, 2e-3, "priced as measured: up-1 links 50% of declared"},
+		{1e9, 3, 3000, 1e-6 + 1e-3, "does not match the machine surveyed"},
+		{0, 0, 0, 1e-6 + 1e-3, "4 of 12 links not priced"},
+		{0, 0, 500, 2e-3, "up-1 links (no bandwidth declared) at 500 MB/s"},
+	} {
+		uplink = c.uplink
+		m := model.NewLevelMachine(4, 1, 1, ringLevels)
+		md, _ := model.NewModel(m, nil, model.ModelOptions{})
+		f, err := tree(m.Hosts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Source = "tree"
+		var shares []topo.ClassShare
+		if c.measured > 0 {
+			shares = []topo.ClassShare{{Class: "up-1", Name: "leaf", Level: 1, Groups: 2, MeasuredMBps: c.measured, RoutedMBps: 1000 * c.uplink / 1e9, Share: c.share}}
+		}
+		notes, err := md.AddRoutes(f, nil, shares)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
+		if !shapes.Near(p.PerRank[0], c.want) {
+			t.Errorf("share %g: rank 0 %.6g s, want %.6g", c.share, p.PerRank[0], c.want)
+		}
+		if joined := strings.Join(notes, "\n") + "\n" + md.Routes.Source; c.note != "" && !strings.Contains(joined, c.note) {
+			t.Errorf("share %g: notes and source %q, want %q", c.share, joined, c.note)
+		}
+		if measured := strings.Contains(md.Routes.Source, "measured: up-1"); measured != (c.want == 2e-3) {
+			t.Errorf("share %g: source %q", c.share, md.Routes.Source)
+		}
 	}
 }

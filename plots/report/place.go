@@ -108,11 +108,7 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 // writeNetwork prints the declared network and the what-if predictions.
 func writeNetwork(w io.Writer, a *placefile.Advice) {
 	if n := a.Network; n != nil {
-		fmt.Fprintf(w, "network: %s from %s, %d links (classes %s), priced as %s", n.Shape, n.Source, n.Links, strings.Join(n.Classes, ", "), n.Capacity)
-		if n.Derate != 1 {
-			fmt.Fprintf(w, " at %.0f%% of the declared bandwidth (what the survey measured)", 100*n.Derate)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "network: %s from %s, %d links (classes %s), priced as %s\n", n.Shape, n.Source, n.Links, strings.Join(n.Classes, ", "), n.Capacity)
 	}
 	for _, x := range a.WhatIf {
 		fmt.Fprintf(w, "what if %s (%s): %s predicted %.4g s (%s than %.4g s now); a placement made for that network %.4g s (%s faster than %s there)\n",

@@ -1,0 +1,270 @@
+package topo
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// PlanSwitchGroups is the switch phase's plan for the survey s: the
+// levels the network description f declares above the nodes when there
+// is one (DeclaredSwitchGroups), else those found in the latencies
+// (SwitchGroups). A description that lacks a surveyed host, or has no
+// groups (a torus), leaves the plan to the latencies, and the note says
+// so.
+func PlanSwitchGroups(s *survey.Survey, f *fabric.Fabric) (rows []survey.HostGroup, of [][]int, note string) {
+	if f == nil {
+		return SwitchGroups(s)
+	}
+	rows, of, why := DeclaredSwitchGroups(s, f)
+	if of != nil {
+		return rows, of, ""
+	}
+	rows, of, note = SwitchGroups(s)
+	if note != "" {
+		return rows, of, why + "; " + note
+	}
+	return rows, of, why + "; the levels found in the latencies were measured"
+}
+
+// DeclaredSwitchGroups is each surveyed host's group at each level the
+// network description f declares above the nodes (a tree's switches; a
+// dragonfly's routers, chassis and groups), as switches.csv's rows and
+// of (SwitchGroups'), innermost first. Levels that leave every surveyed
+// host alone, put them all in one group, or group them as the level
+// below are left out. With no level left, or a surveyed host the
+// description lacks, it returns no rows and says why.
+func DeclaredSwitchGroups(s *survey.Survey, f *fabric.Fabric) (rows []survey.HostGroup, of [][]int, note string) {
+	names := hostNames(s)
+	if miss := f.Missing(names, 5); len(miss) > 0 {
+		return nil, nil, fmt.Sprintf("%s does not describe host(s) %s", f.Source, strings.Join(miss, ", "))
+	}
+	idx := f.HostIndex()
+	var prev []int
+	for _, lv := range f.Levels {
+		groups := make([]int, len(names))
+		num := map[int]int{}
+		for h, name := range names {
+			c := lv.Group[idx[name]]
+			if _, ok := num[c]; !ok {
+				num[c] = len(num)
+			}
+			groups[h] = num[c]
+		}
+		if len(num) < 2 || len(num) == len(names) || slices.Equal(groups, prev) {
+			continue
+		}
+		of, prev = append(of, groups), groups
+	}
+	if len(of) == 0 {
+		return nil, nil, fmt.Sprintf("%s (%s) declares no groups of the surveyed hosts above the nodes", f.Source, f.Shape)
+	}
+	return switchRows(names, of), of, ""
+}
+
+// hostNames are s's hosts in order of first appearance.
+func hostNames(s *survey.Survey) []string {
+	idx, nh := survey.HostIndex(s.Ranks)
+	names := make([]string, nh)
+	for r, h := range idx {
+		names[h] = s.Ranks[r].Host
+	}
+	return names
+}
+
+// switchRows are switches.csv's rows of the groups of (of[k][host]).
+func switchRows(names []string, of [][]int) []survey.HostGroup {
+	var rows []survey.HostGroup
+	for k, groups := range of {
+		for h, g := range groups {
+			rows = append(rows, survey.HostGroup{Host: names[h], Level: k + 1, Group: g})
+		}
+	}
+	return rows
+}
+
+// ClassShare is what the switch phase measured of one class of declared
+// links: at switch level Level (the description's level Name), for the
+// Groups steps whose routed prediction (every link at its declared
+// bandwidth) is bound by links of Class, the median measured aggregate
+// out of a group, the median predicted one, and the median of their
+// ratios, Share. A class the description gives no bandwidth (a Slurm
+// topology.conf's uplinks) has the level's steps, RoutedMBps and Share 0:
+// a group's links of that class carry MeasuredMBps.
+type ClassShare struct {
+	Class, Name              string
+	Level, Groups            int
+	MeasuredMBps, RoutedMBps float64
+	Share                    float64
+}
+
+// SwitchShares compares the survey's switch phase (switches.csv,
+// switchbw.csv) with the network description f, level by level: each
+// step of a group is routed over f, a host of the group to the host at
+// its position in the peer group (the phase's pairing; to the rest, to
+// the sibling its position picks), and the aggregate the declared links
+// allow (hosts sending / the most loaded link's load over its bandwidth)
+// set against the measured one. Steps bound by a node's own link are
+// the node phase's (nodebw.csv), not counted. Levels whose groups are
+// not a level of f, and descriptions that lack a surveyed host, give
+// none.
+func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
+	names := hostNames(s)
+	of, ok := survey.SwitchLevels(s.Switches, names)
+	if !ok || len(s.SwitchBandwidth) == 0 || len(f.Missing(names, 1)) > 0 {
+		return nil
+	}
+	at := f.HostIndex()
+	fhost := make([]int, len(names))
+	for h, n := range names {
+		fhost[h] = at[n]
+	}
+	var out []ClassShare
+	for k, groups := range of {
+		lv := declaredLevel(f, fhost, groups)
+		if lv == nil {
+			continue
+		}
+		undeclared := !slices.ContainsFunc(f.Links, func(l fabric.Link) bool { return l.Class == lv.Class && l.Bandwidth > 0 })
+		members := groupMembers(groups)
+		var parent []int
+		if k+1 < len(of) {
+			parent = of[k+1]
+		}
+		by := map[string]*shareRows{}
+		for _, r := range s.SwitchBandwidth {
+			if r.Level != k+1 || r.Group >= len(members) || r.PeerGroup >= len(members) || r.AggregateMBps <= 0 {
+				continue
+			}
+			routed, class := routedAggregate(f, fhost, members, groups, parent, r)
+			if undeclared {
+				routed, class = 0, lv.Class
+			}
+			if class == "" || class == "node" || class == "local" {
+				continue
+			}
+			if by[class] == nil {
+				by[class] = &shareRows{}
+			}
+			by[class].add(r.AggregateMBps, routed/1e6)
+		}
+		for _, class := range sortedKeys(by) {
+			out = append(out, by[class].share(class, lv.Name, k+1))
+		}
+	}
+	return out
+}
+
+// shareRows gathers one class's steps at one level.
+type shareRows struct{ measured, routed, ratio []float64 }
+
+func (b *shareRows) add(measured, routed float64) {
+	b.measured, b.routed = append(b.measured, measured), append(b.routed, routed)
+	if routed > 0 {
+		b.ratio = append(b.ratio, measured/routed)
+	}
+}
+
+func (b *shareRows) share(class, name string, level int) ClassShare {
+	c := ClassShare{Class: class, Name: name, Level: level, Groups: len(b.measured), MeasuredMBps: stats.Median(b.measured)}
+	if len(b.ratio) > 0 {
+		c.RoutedMBps, c.Share = stats.Median(b.routed), stats.Median(b.ratio)
+	}
+	return c
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// declaredLevel is f's level that groups the surveyed hosts (fhost[h]
+// is host h's fabric host) as groups does, or nil.
+func declaredLevel(f *fabric.Fabric, fhost, groups []int) *fabric.GroupLevel {
+	for i := range f.Levels {
+		lv := &f.Levels[i]
+		fwd, back := map[int]int{}, map[int]int{}
+		same := true
+		for h, g := range groups {
+			d := lv.Group[fhost[h]]
+			if x, ok := fwd[g]; ok && x != d {
+				same = false
+				break
+			}
+			if x, ok := back[d]; ok && x != g {
+				same = false
+				break
+			}
+			fwd[g], back[d] = d, g
+		}
+		if same {
+			return lv
+		}
+	}
+	return nil
+}
+
+// groupMembers lists each group's hosts in host order.
+func groupMembers(groups []int) [][]int {
+	var members [][]int
+	for h, g := range groups {
+		for len(members) <= g {
+			members = append(members, nil)
+		}
+		members[g] = append(members[g], h)
+	}
+	return members
+}
+
+// routedAggregate is the bytes per second the declared links let row's
+// group send out in the step, and the class of the link that binds it
+// ("" when no link on the routes declares a bandwidth).
+func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, groups, parent []int, r survey.SwitchBandwidth) (float64, string) {
+	var sib []int // the groups the step's hosts send to
+	if r.PeerGroup != r.Group {
+		sib = []int{r.PeerGroup}
+	} else {
+		for g := range members {
+			if g != r.Group && len(members[g]) > 0 && (parent == nil || parent[members[g][0]] == parent[members[r.Group][0]]) {
+				sib = append(sib, g)
+			}
+		}
+	}
+	if len(sib) == 0 {
+		return 0, ""
+	}
+	load := map[int32]float64{}
+	flows := 0
+	for i, h := range members[r.Group] {
+		to := members[sib[i%len(sib)]]
+		if len(sib) == 1 && i >= len(to) {
+			continue
+		}
+		flows++
+		f.Route(fhost[h], fhost[to[i%len(to)]], func(l int32) { load[l]++ })
+	}
+	links := make([]int32, 0, len(load))
+	for l := range load {
+		links = append(links, l)
+	}
+	slices.Sort(links) // a tie goes to the lowest link id
+	worst, class := 0.0, ""
+	for _, l := range links {
+		if bw := f.Links[l].Bandwidth; bw > 0 && load[l]/bw > worst {
+			worst, class = load[l]/bw, f.Links[l].Class
+		}
+	}
+	if worst == 0 || math.IsInf(worst, 0) {
+		return 0, ""
+	}
+	return float64(flows) / worst, class
+}
