@@ -110,7 +110,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		if err != nil {
 			return nil, err
 		}
-		if in.current, err = in.m.SlotsOf(ranks, in.t.N); err != nil {
+		if in.current, err = slotsOf(in.m, ranks, in.t.N); err != nil {
 			return nil, err
 		}
 		in.currentErr = nil

@@ -53,6 +53,15 @@ func Size(b float64) string {
 	return strconv.FormatFloat(math.Round(b), 'f', -1, 64)
 }
 
+// HostList names hosts for a message: all of them, or the first 8 and
+// how many there are.
+func HostList(h []string) string {
+	if len(h) > 8 {
+		return fmt.Sprintf("%s, ... (%d hosts)", strings.Join(h[:8], ","), len(h))
+	}
+	return strings.Join(h, ",")
+}
+
 // MaxSize is the largest size ParseSize accepts (1 GiB).
 const MaxSize = 1 << 30
 

@@ -167,25 +167,24 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
 	var notes, measured []string
 	for _, sh := range shares {
-		if sh.RoutedMBps == 0 && sh.MeasuredMBps > 0 {
-			// Declared without a bandwidth: what a group's links of the
-			// class carried out of it.
-			for l, link := range rt.Fabric.Links {
-				if link.Class == sh.Class && link.Bandwidth == 0 {
-					rt.Inv[l] = 1 / (sh.MeasuredMBps * 1e6)
-				}
-			}
-			measured = append(measured, fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step")))
-			continue
-		}
+		// Declared without a bandwidth: what a group's links of the class
+		// carried out of it; else the measured share of the declared.
+		undeclared := sh.RoutedMBps == 0
 		what := fmt.Sprintf("%s links %.0f%% of declared (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the declared links allow, medians)",
 			sh.Class, 100*sh.Share, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
-		if sh.Share < 0.2 || sh.Share > 1.25 {
+		if undeclared {
+			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
+		}
+		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && (sh.Share < 0.2 || sh.Share > 1.25) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
 			continue
 		}
 		for l, link := range rt.Fabric.Links {
-			if link.Class == sh.Class && link.Bandwidth > 0 {
+			switch {
+			case link.Class != sh.Class:
+			case undeclared && link.Bandwidth == 0:
+				rt.Inv[l] = 1 / (sh.MeasuredMBps * 1e6)
+			case !undeclared && link.Bandwidth > 0:
 				rt.Inv[l] = 1 / (link.Bandwidth * sh.Share)
 			}
 		}
@@ -195,13 +194,7 @@ func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
 		rt.Source += "; measured: " + strings.Join(measured, "; ")
 		notes = append(notes, "network: priced as measured: "+strings.Join(measured, "; "))
 	}
-	unpriced := 0
-	for _, v := range rt.Inv {
-		if v == 0 {
-			unpriced++
-		}
-	}
-	if unpriced > 0 {
+	if unpriced := len(rt.Inv) - countPositive(rt.Inv); unpriced > 0 {
 		rt.Source += fmt.Sprintf("; %d of %d links not priced (no bandwidth declared or measured)", unpriced, len(rt.Inv))
 	}
 	return notes
@@ -278,4 +271,15 @@ func (md *Model) WithLinks(class string, bw, lat float64) (*Model, int, error) {
 	}
 	c.Routes = &r
 	return &c, changed, nil
+}
+
+// countPositive is how many of v are above 0.
+func countPositive(v []float64) int {
+	n := 0
+	for _, x := range v {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
 }

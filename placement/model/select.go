@@ -3,8 +3,8 @@ package model
 import (
 	"fmt"
 	"sort"
-	"strings"
 
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/placefile"
 )
 
@@ -29,7 +29,7 @@ func (m *Machine) usable(opt SelectOptions) (perNode [][]int32, total int, err e
 			found = found || x == h
 		}
 		if !found {
-			return nil, 0, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, hostList(m.Hosts))
+			return nil, 0, fmt.Errorf("--exclude %s: no such host in the survey (hosts: %s)", h, text.HostList(m.Hosts))
 		}
 	}
 	perNode = make([][]int32, len(m.Hosts))
@@ -122,67 +122,6 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 			sl = sl[:len(sl)+left]
 		}
 		out = append(out, sl...)
-	}
-	return out, nil
-}
-
-func hostList(h []string) string {
-	if len(h) > 8 {
-		return fmt.Sprintf("%s, ... (%d hosts)", strings.Join(h[:8], ","), len(h))
-	}
-	return strings.Join(h, ",")
-}
-
-// SlotsOf maps a placement file's ranks onto the machine's slots: the
-// slot of the named host and cpu; without a cpu, the host's next usable
-// slot in socket and cpu order; a Cray group takes the group-th host.
-func (m *Machine) SlotsOf(ranks []placefile.RankSlot, n int) ([]int32, error) {
-	if len(ranks) != n {
-		return nil, fmt.Errorf("--current places %d ranks, the traffic has %d", len(ranks), n)
-	}
-	perNode, _, err := m.usable(SelectOptions{})
-	if err != nil {
-		return nil, err
-	}
-	host := map[string]int{}
-	for i, h := range m.Hosts {
-		host[h] = i
-	}
-	used := map[int32]bool{}
-	next := make([]int, len(perNode))
-	out := make([]int32, n)
-	for r, rs := range ranks {
-		node, ok := host[rs.Host]
-		if rs.Group >= 0 {
-			node, ok = rs.Group, rs.Group < len(m.Hosts)
-		}
-		if !ok {
-			return nil, fmt.Errorf("--current: rank %d goes to %s, which the survey did not measure (hosts: %s)", r, rs.Host, hostList(m.Hosts))
-		}
-		slot := int32(-1)
-		if rs.CPU >= 0 {
-			for _, s := range perNode[node] {
-				if m.Slots[s].CPU == rs.CPU {
-					slot = s
-				}
-			}
-			if slot < 0 {
-				return nil, fmt.Errorf("--current: rank %d goes to %s cpu %d, which the survey did not measure", r, m.Hosts[node], rs.CPU)
-			}
-		} else {
-			for next[node] < len(perNode[node]) && used[perNode[node][next[node]]] {
-				next[node]++
-			}
-			if next[node] == len(perNode[node]) {
-				return nil, fmt.Errorf("--current: more ranks on %s than the survey measured slots there (%d)", m.Hosts[node], len(perNode[node]))
-			}
-			slot = perNode[node][next[node]]
-		}
-		if used[slot] {
-			return nil, fmt.Errorf("--current: rank %d shares %s cpu %d with another rank", r, m.Slots[slot].Host, m.Slots[slot].CPU)
-		}
-		used[slot] = true
-		out[r] = slot
 	}
 	return out, nil
 }
