@@ -1,13 +1,17 @@
 package bench_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -219,4 +223,59 @@ func fmtPtr(x *float64) string {
 		return "none"
 	}
 	return fmt.Sprintf("%.3f", *x)
+}
+
+// TestSurveyTopologyVirtualCluster: latmap survey --topology under real
+// Open MPI on 4 virtual nodes of 1 rank (400 Mbit/s links), with a Slurm
+// topology.conf of two leaves of two: the switch phase measures the
+// declared leaves (switches.csv, meta.json's planned), and latmap place
+// --topology prices the leaves' uplinks, which the file declares no
+// bandwidth for, at what a leaf sent out. That is 47 MB/s here, below
+// the two shaped links' 2 x 50: four ranks moving data over TCP share
+// this machine's 2 cpus (the node phase's shift gets 24-38 MB/s a node).
+func TestSurveyTopologyVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit"})
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "topology.conf")
+	text := fmt.Sprintf("SwitchName=leaf0 Nodes=%s,%s\nSwitchName=leaf1 Nodes=%s,%s\nSwitchName=top Switches=leaf0,leaf1\n", c.Nodes[0], c.Nodes[1], c.Nodes[2], c.Nodes[3])
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "survey")
+	s := runSurvey(t, c.MpirunArgs(4), bin, out, "--topology", conf, "--repeats", "10", "--sizes", "64,64K")
+	leaf := map[string]int{}
+	for _, g := range s.Switches {
+		leaf[g.Host] = g.Group
+	}
+	if len(s.Switches) != 4 || leaf[c.Nodes[0]] != leaf[c.Nodes[1]] || leaf[c.Nodes[2]] != leaf[c.Nodes[3]] || leaf[c.Nodes[0]] == leaf[c.Nodes[2]] {
+		t.Fatalf("switches.csv %+v: want the two declared leaves", s.Switches)
+	}
+	if m := s.Meta.SwitchBandwidth; m == nil || m.Planned != conf {
+		t.Fatalf("meta.json switch_bandwidth %+v: want it planned on %s", m, conf)
+	}
+	for _, r := range s.SwitchBandwidth {
+		t.Logf("leaf %d to leaf %d: %.1f MB/s out", r.Group, r.PeerGroup, r.AggregateMBps)
+		if r.AggregateMBps < 15 || r.AggregateMBps > 110 {
+			t.Errorf("leaf %d sent %.1f MB/s out, want 15-110 (two 50 MB/s links, on 2 cpus)", r.Group, r.AggregateMBps)
+		}
+	}
+	matrix := filepath.Join(dir, "app.csv")
+	if err := os.WriteFile(matrix, []byte("src,dst,bytes,messages\n0,2,1e9,1000\n2,0,1e9,1000\n1,3,1e9,1000\n3,1,1e9,1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	adv, err := testutil.Run(t, time.Minute, nil, bin, "place", "--survey", out, "--matrix", matrix, "--topology", conf, "--json")
+	if err != nil {
+		t.Fatalf("latmap place --topology: %v\n%s", err, adv)
+	}
+	var a placefile.Advice
+	if err := json.Unmarshal([]byte(adv), &a); err != nil {
+		t.Fatalf("%v\n%s", err, adv)
+	}
+	if a.Network == nil || !strings.Contains(a.Network.Capacity, "up-1 links (no bandwidth declared) at") {
+		t.Errorf("place --topology: network %+v, want the leaves' uplinks priced as the switch phase measured them", a.Network)
+	} else {
+		t.Logf("place: network priced as %s", a.Network.Capacity)
+	}
 }
