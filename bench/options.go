@@ -222,8 +222,8 @@ func (o *Options) validateNodeBandwidth() error {
 	}
 	if o.NodeBWSizeSpec != "" {
 		v, err := text.ParseSize(o.NodeBWSizeSpec)
-		if err != nil {
-			return fmt.Errorf("--nodebw-size %q: %w", o.NodeBWSizeSpec, err)
+		if err != nil || v < 1 {
+			return fmt.Errorf("--nodebw-size %q: want a message size of at least 1 byte, such as 64K or 1M", o.NodeBWSizeSpec)
 		}
 		o.NodeBWSize = v
 	}

@@ -1,10 +1,13 @@
 package profile
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -248,15 +251,18 @@ func ReadProfile(dir string) (*Profile, error) {
 		name     string
 		out      any
 		optional bool
+		// need are columns the file must have: what it is read for (a
+		// file of other columns would be read as rows of zeros).
+		need []string
 	}{
-		{RanksFile, &p.Ranks, false},
-		{FunctionsFile, &p.Functions, false},
-		{MatrixFile, &p.Matrix, false},
-		{SizesFile, &p.Sizes, true},
-		{CallSitesFile, &p.CallSites, true},
-		{SitesFile, &p.Sites, true},
-		{CommsFile, &p.Comms, true},
-		{CommMatrixFile, &p.CommMatrix, true},
+		{RanksFile, &p.Ranks, false, []string{"rank", "host", "elapsed_s"}},
+		{FunctionsFile, &p.Functions, false, []string{"rank", "function", "calls", "time_s"}},
+		{MatrixFile, &p.Matrix, false, MatrixHeader()},
+		{SizesFile, &p.Sizes, true, nil},
+		{CallSitesFile, &p.CallSites, true, nil},
+		{SitesFile, &p.Sites, true, nil},
+		{CommsFile, &p.Comms, true, nil},
+		{CommMatrixFile, &p.CommMatrix, true, nil},
 	} {
 		fh, err := os.Open(filepath.Join(dir, f.name))
 		if err != nil {
@@ -265,7 +271,10 @@ func ReadProfile(dir string) (*Profile, error) {
 			}
 			return nil, fmt.Errorf("reading profile %s: %w", dir, err)
 		}
-		err = gocsv.Unmarshal(fh, f.out)
+		err = needColumns(fh, f.need)
+		if err == nil {
+			err = gocsv.Unmarshal(fh, f.out)
+		}
 		fh.Close()
 		if err != nil {
 			return nil, fmt.Errorf("reading profile %s: %s: %w", dir, f.name, err)
@@ -275,6 +284,25 @@ func ReadProfile(dir string) (*Profile, error) {
 		return nil, fmt.Errorf("reading profile %s: %w", dir, err)
 	}
 	return p, nil
+}
+
+// needColumns fails unless the CSV in f has a header with every column
+// of need, and leaves f at its start.
+func needColumns(f *os.File, need []string) error {
+	if len(need) == 0 {
+		return nil
+	}
+	header, err := csv.NewReader(f).Read()
+	if err != nil {
+		return fmt.Errorf("no CSV header (want columns %s): %w", strings.Join(need, ","), err)
+	}
+	for _, c := range need {
+		if !slices.Contains(header, c) {
+			return fmt.Errorf("no column %s in its header %q (want %s): not a file latmap profile wrote", c, strings.Join(header, ","), strings.Join(need, ","))
+		}
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return err
 }
 
 // Validate checks ranks are 0..N-1 in order and the matrix names only them.

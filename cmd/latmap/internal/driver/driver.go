@@ -23,6 +23,15 @@ func metricFlag(s string) (survey.Metric, error) {
 	return m, nil
 }
 
+// sizeFlag checks a --size flag: a message size in bytes, or -1 for the
+// smallest measured.
+func sizeFlag(size int) error {
+	if size < -1 {
+		return fmt.Errorf("--size %d: want a message size in bytes the survey measured, or leave it out for the smallest", size)
+	}
+	return nil
+}
+
 // hostPattern compiles a --host-pattern flag.
 func hostPattern(pattern string) (survey.MMPIOptions, error) {
 	mo, err := survey.CompileHostPattern(pattern)

@@ -46,6 +46,9 @@ func Plot(req PlotRequest) error {
 	if err != nil {
 		return err
 	}
+	if err := sizeFlag(req.Size); err != nil {
+		return err
+	}
 	if m < 0 {
 		m = survey.AutoMetric(req.Input)
 	}
@@ -99,6 +102,9 @@ type CompareRequest struct {
 func Compare(req CompareRequest) error {
 	m, err := metricFlag(req.Metric)
 	if err != nil {
+		return err
+	}
+	if err := sizeFlag(req.Size); err != nil {
 		return err
 	}
 	if m < 0 {

@@ -29,6 +29,9 @@ func Topo(req TopoRequest) error {
 	if err != nil {
 		return err
 	}
+	if err := sizeFlag(req.Size); err != nil {
+		return err
+	}
 	if m < 0 {
 		m = survey.AutoMetric(req.Input)
 	}
