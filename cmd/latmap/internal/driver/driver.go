@@ -10,26 +10,25 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// metricFlag parses a --metric flag: "" or "auto" is -1 (let the reader
-// choose, see survey.AutoMetric), else a metric name.
-func metricFlag(s string) (survey.Metric, error) {
-	if s == "" || s == "auto" {
+// metricAndSize parses the --metric and --size flags of a command that
+// reads the survey at path: "" or "auto" lets survey.AutoMetric choose
+// for path (-1 when path is ""), a size is in bytes or -1 for the
+// smallest measured.
+func metricAndSize(metric string, size int, path string) (survey.Metric, error) {
+	if size < -1 {
+		return 0, fmt.Errorf("--size %d: want a message size in bytes the survey measured, or leave it out for the smallest", size)
+	}
+	if metric != "" && metric != "auto" {
+		m, err := survey.ParseMetric(metric)
+		if err != nil {
+			return 0, fmt.Errorf("--metric: %w", err)
+		}
+		return m, nil
+	}
+	if path == "" {
 		return -1, nil
 	}
-	m, err := survey.ParseMetric(s)
-	if err != nil {
-		return 0, fmt.Errorf("--metric: %w", err)
-	}
-	return m, nil
-}
-
-// sizeFlag checks a --size flag: a message size in bytes, or -1 for the
-// smallest measured.
-func sizeFlag(size int) error {
-	if size < -1 {
-		return fmt.Errorf("--size %d: want a message size in bytes the survey measured, or leave it out for the smallest", size)
-	}
-	return nil
+	return survey.AutoMetric(path), nil
 }
 
 // hostPattern compiles a --host-pattern flag.

@@ -42,15 +42,9 @@ func Plot(req PlotRequest) error {
 	if slices.Contains(plots.ProfileStyles(), req.Style) {
 		return fmt.Errorf("style %s draws a profile, and %s is not a profile directory (no %s); survey styles: heatmap, surface, histogram", req.Style, req.Input, profile.FunctionsFile)
 	}
-	m, err := metricFlag(req.Metric)
+	m, err := metricAndSize(req.Metric, req.Size, req.Input)
 	if err != nil {
 		return err
-	}
-	if err := sizeFlag(req.Size); err != nil {
-		return err
-	}
-	if m < 0 {
-		m = survey.AutoMetric(req.Input)
 	}
 	s, err := load(req.Input, req.HostPattern, m)
 	if err != nil {
@@ -100,11 +94,8 @@ type CompareRequest struct {
 
 // Compare loads both surveys, compares them and writes the results.
 func Compare(req CompareRequest) error {
-	m, err := metricFlag(req.Metric)
+	m, err := metricAndSize(req.Metric, req.Size, "")
 	if err != nil {
-		return err
-	}
-	if err := sizeFlag(req.Size); err != nil {
 		return err
 	}
 	if m < 0 {

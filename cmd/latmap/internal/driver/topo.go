@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/latmap/latmap/mapper/fabric"
-	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
 
@@ -25,15 +24,9 @@ type TopoRequest struct {
 
 // Topo loads the survey, infers its topology and writes it.
 func Topo(req TopoRequest) error {
-	m, err := metricFlag(req.Metric)
+	m, err := metricAndSize(req.Metric, req.Size, req.Input)
 	if err != nil {
 		return err
-	}
-	if err := sizeFlag(req.Size); err != nil {
-		return err
-	}
-	if m < 0 {
-		m = survey.AutoMetric(req.Input)
 	}
 	// Only the metric clustered: loading all six of a 4096-rank survey
 	// would take six times the memory.
