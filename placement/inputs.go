@@ -230,6 +230,10 @@ func pow2Below(x float64) int {
 	return p
 }
 
+// maxDeclaredCheck is the most host pairs whose declared routes place
+// sets against the survey's round trips (topo.CompareDeclared).
+const maxDeclaredCheck = 1 << 18
+
 // addTopology prices the network described in path link by link, with
 // what the survey s measured of it (nodebw.csv, the switch phase); ""
 // does nothing.
@@ -246,6 +250,18 @@ func (in *inputs) addTopology(path string, s *survey.Survey) error {
 		return fmt.Errorf("--topology: %w", err)
 	}
 	in.warnings = append(in.warnings, notes...)
+	// A description the latencies contradict (longer routes measuring
+	// faster) is the wrong file or a different machine: say so. Past
+	// maxDeclaredCheck host pairs the routes are not walked again.
+	if _, hosts := survey.HostIndex(s.Ranks); len(s.Tables) > 0 && hosts*(hosts-1)/2 <= maxDeclaredCheck {
+		if m, err := topo.ChooseMetric(s.Tables[0], -1); err == nil {
+			if d, err := topo.CompareDeclared(s, f, s.Tables[0].Size, m); err == nil {
+				for _, c := range d.Contradictions {
+					in.warnings = append(in.warnings, "--topology: "+c)
+				}
+			}
+		}
+	}
 	return nil
 }
 

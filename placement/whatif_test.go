@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/placement/internal/shapes"
 )
 
@@ -49,6 +50,37 @@ func TestPlaceTopologyWhatIf(t *testing.T) {
 	for _, bad := range []string{"blue:bw=0.5", "bw=-1", "torus-x:speed=2"} {
 		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}, Out: io.Discard}); err == nil {
 			t.Errorf("--what-if %s: want an error", bad)
+		}
+	}
+}
+
+// TestPlaceTopologyContradicted: 4 nodes whose round trips show switches
+// of two (node000-node001 and node002-node003 at 10 us, the rest at 20)
+// given a topology.conf that pairs node000 with node002: its 4-link
+// routes measure faster than its 2-link ones, and place says the
+// description does not match where the ranks ran; the matching one is
+// taken without a word.
+func TestPlaceTopologyContradicted(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 4, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{1, 2, 10, 20}})
+	sv := writeSurvey(t, s)
+	mx := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 10}, {Src: 2, Dst: 0, Bytes: 1e6, Messages: 10}})
+	for _, c := range []struct {
+		conf string
+		warn bool
+	}{
+		{"SwitchName=s0 Nodes=node000,node002\nSwitchName=s1 Nodes=node001,node003\nSwitchName=top Switches=s0,s1\n", true},
+		{"SwitchName=s0 Nodes=node000,node001\nSwitchName=s1 Nodes=node002,node003\nSwitchName=top Switches=s0,s1\n", false},
+	} {
+		conf := filepath.Join(t.TempDir(), "topology.conf")
+		if err := os.WriteFile(conf, []byte(c.conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: conf, Out: &out}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "does not match where the ranks ran"); got != c.warn {
+			t.Errorf("%q: warned %v, want %v\n%s", c.conf, got, c.warn, out.String())
 		}
 	}
 }
