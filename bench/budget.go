@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latmap/latmap/internal/progress"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -134,13 +135,13 @@ func (b *budget) decide(ctx context.Context, rs *rankSurvey, l nodeLayout) (runS
 			r, ok = nsh.fit(opt.Repeats, b.meta.MinRepeats, took, left)
 			b.meta.Scope = scope
 			b.action(fmt.Sprintf("every pair with %d round trips each was estimated at %s from %s of probe rounds: scope narrowed to nodes (%d rounds instead of %d)",
-				b.meta.MinRepeats, roundDur(sh.estimate(b.meta.MinRepeats, took)).String(), roundDur(took).String(), nsh.rounds, sh.rounds))
+				b.meta.MinRepeats, progress.Round(sh.estimate(b.meta.MinRepeats, took)).String(), progress.Round(took).String(), nsh.rounds, sh.rounds))
 		}
 		if r < opt.Repeats {
-			b.action(fmt.Sprintf("estimated %s with %d round trips a pair, over the %s budget: %d round trips a pair", roundDur(est).String(), opt.Repeats, roundDur(b.limit).String(), r))
+			b.action(fmt.Sprintf("estimated %s with %d round trips a pair, over the %s budget: %d round trips a pair", progress.Round(est).String(), opt.Repeats, progress.Round(b.limit).String(), r))
 		}
 		if !ok {
-			b.action(fmt.Sprintf("the budget cannot be met: even %d round trips a pair (the floor) are estimated over what is left of it (%s); survey fewer ranks or with --scope nodes", r, roundDur(max(left, 0))))
+			b.action(fmt.Sprintf("the budget cannot be met: even %d round trips a pair (the floor) are estimated over what is left of it (%s); survey fewer ranks or with --scope nodes", r, progress.Round(max(left, 0))))
 		}
 		msg = []byte(scope + " " + strconv.Itoa(r))
 	}
@@ -182,7 +183,7 @@ func (b *budget) check(rs *rankSurvey, si, done int, spent time.Duration) error 
 		if r < rs.trips.repeats && (b.logged == 0 || r <= b.logged*9/10) {
 			b.logged = r
 			b.action(fmt.Sprintf("after %d passes at %d bytes (%s), %s of the budget left: %d round trips a pair from this size on",
-				done, rs.opt.Sizes[si], roundDur(spent), roundDur(max(b.limit-time.Since(b.start), 0)), r))
+				done, rs.opt.Sizes[si], progress.Round(spent), progress.Round(max(b.limit-time.Since(b.start), 0)), r))
 		}
 		msg = []byte(strconv.Itoa(r))
 	}
@@ -298,6 +299,6 @@ func (b *budget) report(s *survey.Survey, stderr io.Writer) {
 		fmt.Fprintf(stderr, "latmap: time budget: %s\n", a)
 	}
 	if b.meta.Scope != "" || b.meta.Repeats[len(b.meta.Repeats)-1] < b.meta.PlannedRepeats {
-		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", roundDur(b.limit).String(), strings.Join(b.meta.Actions, "; ")))
+		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--time-budget %s: %s", progress.Round(b.limit).String(), strings.Join(b.meta.Actions, "; ")))
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/progress"
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/survey"
@@ -299,7 +300,7 @@ type rankSurvey struct {
 	trips   tripCounts
 	data    roundTrips
 	turn    turnState
-	prog    *Progress
+	prog    *progress.Progress
 	// budget is --time-budget (nil without).
 	budget *budget
 }
@@ -447,16 +448,16 @@ func (rs *rankSurvey) peerAt(i int) int {
 
 // progress is rank 0's progress line (nil elsewhere, and on rank 0 without
 // --progress or a terminal).
-func (rs *rankSurvey) progress(stderr io.Writer) *Progress {
+func (rs *rankSurvey) progress(stderr io.Writer) *progress.Progress {
 	opt := rs.opt
-	if rs.rank != 0 || !(opt.Progress || IsTerminal(stderr)) {
+	if rs.rank != 0 || !(opt.Progress || progress.IsTerminal(stderr)) {
 		return nil
 	}
 	per := passes(rs.trips.repeats, rs.trips.burst) * (rs.sched.plan.Rounds() + rs.sched.isoPlan.Rounds())
 	if opt.Warmup > 0 {
 		per += rs.sched.plan.Rounds()
 	}
-	return NewProgress(stderr, IsTerminal(stderr), per*len(opt.Sizes), nil)
+	return progress.NewProgress(stderr, progress.IsTerminal(stderr), per*len(opt.Sizes), nil)
 }
 
 // measureSize measures every pair at one size: warm-up, the schedule's
@@ -467,7 +468,7 @@ func (rs *rankSurvey) measureSize(ctx context.Context, si, size int) (time.Durat
 			rs.budget.meta.Repeats[si] = rs.trips.repeats
 		}
 	}()
-	pos := Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.sched.plan.Rounds()}
+	pos := progress.Position{Size: size, SizeIdx: si + 1, Sizes: len(rs.opt.Sizes), NumRound: rs.sched.plan.Rounds()}
 	if rs.opt.Warmup > 0 {
 		pos.Phase = "warm-up"
 		for r := 0; r < rs.sched.plan.Rounds(); r++ {
@@ -512,7 +513,7 @@ func (rs *rankSurvey) measureSize(ctx context.Context, si, size int) (time.Durat
 // With a time budget, every pass but the last ends with rank 0's check
 // (budget.check for the schedule, budget.checkIsolation for the isolation
 // sample, iso), which may lower the repeats.
-func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos Position, dst func(peer int) []float64, iso bool) error {
+func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos progress.Position, dst func(peer int) []float64, iso bool) error {
 	reps := func() int {
 		if iso {
 			return rs.trips.iso

@@ -1,4 +1,7 @@
-package bench
+// Package progress is latmap survey's progress line on rank 0: where the
+// survey is (size, phase, pass, round), how far, and about how long is
+// left.
+package progress
 
 import (
 	"fmt"
@@ -97,10 +100,10 @@ func (p *Progress) Step(pos Position) {
 // Line returns the progress text for pos at time t.
 func (p *Progress) Line(pos Position, t time.Time) string {
 	el := t.Sub(p.start)
-	s := fmt.Sprintf("latmap survey: %s | %d%%, elapsed %s", pos, 100*p.done/max(p.total, 1), roundDur(el))
+	s := fmt.Sprintf("latmap survey: %s | %d%%, elapsed %s", pos, 100*p.done/max(p.total, 1), Round(el))
 	if p.done > 0 && p.done < p.total {
 		left := time.Duration(float64(el) * float64(p.total-p.done) / float64(p.done))
-		s += ", about " + roundDur(left).String() + " left"
+		s += ", about " + Round(left).String() + " left"
 	}
 	return s
 }
@@ -126,7 +129,9 @@ func (p *Progress) Done() {
 	}
 }
 
-func roundDur(d time.Duration) time.Duration {
+// Round rounds a duration for people: to seconds from a minute, tenths
+// from a second, else milliseconds.
+func Round(d time.Duration) time.Duration {
 	switch {
 	case d >= time.Minute:
 		return d.Round(time.Second)
