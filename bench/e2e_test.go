@@ -257,6 +257,9 @@ func testSurveyRankDies(t *testing.T, f testutil.Flavor) {
 	assertNoTemp(t, dir)
 }
 
+// TestSurveyInterrupt: Ctrl-C to the launcher 3 s into a long survey
+// stops it after its pass: the directory holds every pair with the round
+// trips measured until then, meta.json says so, topo and plot read it.
 func TestSurveyInterrupt(t *testing.T) { forFlavors(t, testSurveyInterrupt) }
 
 func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
@@ -264,6 +267,28 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "survey")
 	args := append(f.Local(4), bin, "survey", "-o", out, "--repeats", "100000", "--progress")
+	// Ctrl-C to the launcher: mpirun passes it on as SIGTERM, Hydra as
+	// SIGINT. Hydra itself sometimes exits 0 after forwarding Ctrl-C,
+	// whatever the ranks do (a bare C program, MPI_Barrier and usleep in a
+	// loop, interrupted the same way gave status 0 in 1 of 6 runs), so the
+	// status is checked for Open MPI only.
+	o, err := stopMidway(t, args, 3*time.Second, func(p *os.Process) { p.Signal(syscall.SIGINT) })
+	if err == nil && f.Name != testutil.MPICH.Name {
+		t.Errorf("interrupted survey exited with status 0:\n%s", o)
+	}
+	checkStopped(t, bin, out, 4, "SIG", o)
+	assertNoTemp(t, dir)
+	// No rank of this job may outlive the launcher.
+	time.Sleep(500 * time.Millisecond)
+	if o, err := exec.Command("pgrep", "-f", out).Output(); err == nil {
+		t.Errorf("ranks still running after the launcher ended: pids %s", o)
+	}
+}
+
+// stopMidway starts args, calls stop on it after the wait, and returns
+// its output and exit error once it ends (failing after 60 s).
+func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *os.Process)) (string, error) {
+	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -272,30 +297,45 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	time.Sleep(3 * time.Second)
-	cmd.Process.Signal(syscall.SIGINT) // what Ctrl-C sends to mpirun
+	time.Sleep(after)
+	stop(cmd.Process)
 	select {
 	case err := <-done:
-		// Hydra itself sometimes exits 0 after forwarding Ctrl-C, whatever
-		// the ranks do: a bare C program (MPI_Barrier and usleep in a loop)
-		// interrupted the same way gave status 0 in 1 of 6 runs. So the
-		// status is checked for Open MPI only; no output and no leftover
-		// rank are checked for both.
-		if err == nil && f.Name != testutil.MPICH.Name {
-			t.Errorf("interrupted survey exited with status 0:\n%s", buf.String())
-		}
+		return buf.String(), err
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
-		t.Fatalf("survey still running 60 s after Ctrl-C:\n%s", buf.String())
+		t.Fatalf("%s still running 60 s after it was stopped:\n%s", strings.Join(args, " "), buf.String())
 	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("%s written by an interrupted survey", out)
+	return "", nil
+}
+
+// checkStopped: the survey of n ranks in out was stopped by a signal
+// (meta.json's stopped names why, starting with by), every pair has the
+// same number of round trips at the first size, and latmap topo and plot
+// read it and call it partial.
+func checkStopped(t *testing.T, bin, out string, n int, by, output string) {
+	t.Helper()
+	s, err := survey.ReadSurvey(out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatalf("the stopped survey: %v\n%s", err, output)
 	}
-	assertNoTemp(t, dir)
-	// No rank of this job may outlive mpirun.
-	time.Sleep(500 * time.Millisecond)
-	if o, err := exec.Command("pgrep", "-f", out).Output(); err == nil {
-		t.Errorf("ranks still running after mpirun ended: pids %s", o)
+	if !strings.HasPrefix(s.Meta.Stopped, "stopped by "+by) || s.N() != n {
+		t.Fatalf("meta.json stopped %q, %d ranks; want stopped by %s, %d ranks", s.Meta.Stopped, s.N(), by, n)
+	}
+	t.Logf("%s", s.Meta.Stopped)
+	want := s.Tables[0].SamplesAt(0, 1)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if got := s.Tables[0].SamplesAt(a, b); got != want || got < 1 {
+				t.Errorf("pair (%d,%d): %d round trips, pair (0,1) %d", a, b, got, want)
+			}
+		}
+	}
+	for _, args := range [][]string{{"topo", out}, {"plot", out, "-o", out + ".png"}} {
+		o, err := testutil.Run(t, time.Minute, nil, append([]string{bin}, args...)...)
+		if err != nil || !strings.Contains(o, "partial survey: it was stopped by") {
+			t.Errorf("latmap %s on the stopped survey: %v, want it called partial\n%s", args[0], err, o)
+		}
 	}
 }
 

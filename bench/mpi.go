@@ -239,7 +239,10 @@ func runMPI(ctx context.Context, opt Options, launcher string) error {
 		CPU:        func() int { return int(C.lm_cpu()) },
 		Stderr:     opt.Stderr,
 	}
+	stop, done := watchSignals()
+	env.Stop = stop
 	err := measure(ctx, c, opt, env)
+	done()
 	C.free(c.buf)
 	C.free(c.rbuf)
 	C.lm_finalize()

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -29,9 +30,17 @@ int lm_init(void) {
 	// for FUNNELED is often slower (same-node median round trip 1.35-1.82
 	// us against 1.35-1.46 us with MPI_Init, 5 alternating runs each), and
 	// the survey must measure what applications get.
+	// SIGTERM and SIGINT stay Go's (bench/stop.go: the survey stops after
+	// its pass and writes what it measured): MPICH's MPI_Init sets SIGTERM
+	// back to its default, which would end the rank with nothing written.
+	struct sigaction term, intr;
+	sigaction(SIGTERM, NULL, &term);
+	sigaction(SIGINT, NULL, &intr);
 	if (!ok && MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
 		return -1;
 	}
+	sigaction(SIGTERM, &term, NULL);
+	sigaction(SIGINT, &intr, NULL);
 	// A private communicator keeps our messages apart from anything else,
 	// and errors end the job instead of returning half a survey.
 	MPI_Comm_dup(MPI_COMM_WORLD, &comm);

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/gob"
 	"fmt"
@@ -68,6 +69,9 @@ type rankEnv struct {
 	// CPU returns the CPU the rank runs on now.
 	CPU    func() int
 	Stderr io.Writer
+	// Stop says, on rank 0, why the survey should stop early (the signal
+	// that came: stop.go), "" while it should not; nil never stops.
+	Stop func() string
 }
 
 // pairReport is one pair's result as the lower rank of the pair sends it to
@@ -158,16 +162,20 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil {
 		return err
 	}
-	rs.prog = rs.progress(stderr)
-	if took.measure, took.isolation, err = rs.measureSizes(ctx); err != nil {
+	rs.prog, rs.stop = rs.progress(stderr), env.Stop
+	took.measure, took.isolation, err = rs.measureSizes(ctx)
+	if err != nil && err != errStopped {
 		return err
 	}
-	nodeStart := time.Now()
-	steps, nodeTimes, err := rs.nodeBandwidth(layout)
-	if err != nil {
-		return err
+	var steps []int
+	var nodeTimes []float64
+	if rs.stopped == "" {
+		nodeStart := time.Now()
+		if steps, nodeTimes, err = rs.nodeBandwidth(layout); err != nil {
+			return err
+		}
+		took.node = time.Since(nodeStart)
 	}
-	took.node = time.Since(nodeStart)
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
 
@@ -182,11 +190,19 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if rank == 0 {
 		as.s, as.ml, as.nodeTimes, asErr = assemble(all, opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
 	}
-	sw, err := rs.switchBandwidth(as.s, asErr, names)
+	var sw *switchPhase
+	if rs.stopped == "" {
+		sw, err = rs.switchBandwidth(as.s, asErr, names)
+	} else if rank == 0 {
+		err = asErr
+	}
 	if err != nil || rank != 0 {
 		return err
 	}
-	return rs.write(as, spec, env, took, nodePhase{layout, steps}, sw, stderr)
+	if err := rs.write(as, spec, env, took, nodePhase{layout, steps}, sw, stderr); err != nil || rs.stopped == "" {
+		return err
+	}
+	return fmt.Errorf("%s: wrote the pairs measured so far to %s (meta.json's stopped says so)", rs.stopped, rs.opt.Out)
 }
 
 // assembled is rank 0's survey made from every rank's report, before
@@ -250,15 +266,21 @@ func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime ti
 		return 0, 0, err
 	}
 	measureStart := time.Now()
-	for si, size := range rs.opt.Sizes {
-		t, err := rs.measureSize(ctx, si, size)
+	for si := 0; si < len(rs.opt.Sizes); si++ {
+		t, err := rs.measureSize(ctx, si, rs.opt.Sizes[si])
+		isoTime += t
+		if err == errStopped {
+			break
+		}
 		if err != nil {
 			return 0, 0, err
 		}
-		isoTime += t
 	}
 	measureTime = time.Since(measureStart) - isoTime
 	rs.prog.Done()
+	if rs.stopped != "" {
+		return measureTime, isoTime, errStopped
+	}
 	return measureTime, isoTime, nil
 }
 
@@ -275,6 +297,9 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 		Schedule: string(opt.Schedule), Scope: rs.scope.name, WtickSeconds: env.Wtick,
 		MeasureSeconds: took.measure.Seconds(), IsolationSeconds: took.isolation.Seconds(),
 		IsolatedPairs: len(rs.sched.iso),
+	}
+	if s.Meta.Stopped = rs.stopped; rs.stopped != "" {
+		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+": each pair has the round trips measured until then (pairs.csv's samples), and the node and switch phases were not run")
 	}
 	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, as.nodeTimes, took.node); err != nil {
 		return err
@@ -293,7 +318,7 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 // trips it times as the lower rank of a pair.
 type rankSurvey struct {
 	c       comm
-	opt     Options // as validated, never rewritten (trips are the counts measured now)
+	opt     Options // as validated (trips are the counts measured now; Sizes are cut to those measured when the survey stops early)
 	rank, n int
 	sched   rankSchedule
 	scope   rankScope
@@ -303,6 +328,10 @@ type rankSurvey struct {
 	prog    *progress.Progress
 	// budget is --time-budget (nil without).
 	budget *budget
+	// stop is rankEnv.Stop; stopped, once the ranks agreed to stop early,
+	// says why and where (stopAfterPass).
+	stop    func() string
+	stopped string
 }
 
 // rankSchedule is the order in which a rank meets its partners: the main
@@ -533,6 +562,11 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos 
 			}
 			pos.Round = r + 1
 			rs.prog.Step(pos)
+		}
+		if !iso {
+			if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass()); stop || err != nil {
+				return cmp.Or(err, errStopped)
+			}
 		}
 		if rs.budget != nil && ps+1 < npass() {
 			// Every rank done with the pass (the sequential schedule has

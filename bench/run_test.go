@@ -25,6 +25,8 @@ type fakeWorld struct {
 	rtt func(a, b, size int) float64
 	// host names each rank's host (nil: "node<rank/2>").
 	host func(r int) string
+	// stop is every rank's rankEnv.Stop (nil: never).
+	stop func() string
 	// delay, when set, is the wall time each round trip takes, times
 	// slow once slowAfter timed round trips have been made (when slow >
 	// 1): the machine got busy during the survey.
@@ -247,7 +249,8 @@ func runFakeWorld(t testing.TB, w *fakeWorld, opt Options) ([]error, string) {
 					}
 					return survey.Rank{Host: host, CPU: r % 2, CPUSet: "0-1", Socket: 0, NUMA: 0, L3: 0}
 				},
-				CPU: func() int { return r%2 + r/3 }, // ranks 3, 4 and 5 "move"
+				CPU:  func() int { return r%2 + r/3 }, // ranks 3, 4 and 5 "move"
+				Stop: w.stop,
 			}
 			if r == 0 {
 				env.Stderr = &stderr

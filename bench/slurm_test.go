@@ -1,10 +1,12 @@
 package bench_test
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/slurmcluster"
 	"github.com/latmap/latmap/internal/testutil"
@@ -52,4 +54,22 @@ func TestSurveyUnderSrun(t *testing.T) {
 			}
 		})
 	}
+	// scancel 5 s into a long survey, as a job's time limit ends it
+	// (SIGTERM to every task, SIGKILL KillWait later, 5 s here): the
+	// survey stops after its pass and writes a valid partial survey that
+	// topo and plot read and call partial.
+	t.Run("scancel", func(t *testing.T) {
+		s.Setenv(t)
+		bin := testutil.OpenMPI.LatmapBin(t)
+		out := filepath.Join(t.TempDir(), "survey")
+		args := append(s.Srun("-J", "latmap-stopped", "-N", "2", "-n", "4", "--nodelist="+strings.Join(c.Nodes[:2], ","), "--mpi=pmix", "--cpu-bind=cores"),
+			bin, "survey", "-o", out, "--repeats", "100000")
+		o, err := stopMidway(t, args, 5*time.Second, func(*os.Process) {
+			if o, err := s.Command("scancel", "-n", "latmap-stopped").CombinedOutput(); err != nil {
+				t.Errorf("scancel: %v\n%s", err, o)
+			}
+		})
+		t.Logf("srun after scancel: %v\n%s", err, o)
+		checkStopped(t, bin, out, 4, "SIGTERM", o)
+	})
 }

@@ -50,6 +50,9 @@ type SurveyMeta struct {
 	// Source says where the data came from when it was not measured by
 	// latmap survey (for example "mmpi:bw_4x32.dat").
 	Source string `json:"source,omitempty"`
+	// Stopped says why and where a survey stopped early (a SIGTERM or
+	// SIGINT; latmap survey wrote the pairs measured until then).
+	Stopped string `json:"stopped,omitempty"`
 	// ScopeCheck compares, for scope sample:K, the sampled cross-node
 	// pairs with their nodes' leader pair.
 	ScopeCheck *ScopeCheck `json:"scope_check,omitempty"`

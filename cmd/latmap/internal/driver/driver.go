@@ -31,6 +31,19 @@ func metricAndSize(metric string, size int, path string) (survey.Metric, error) 
 	return survey.AutoMetric(path), nil
 }
 
+// notes are what a reader says of the survey s before its results: that
+// it stopped early, and what of it was filled or read node by node.
+func notes(s *survey.Survey) []string {
+	var out []string
+	if s.Meta.Stopped != "" {
+		out = append(out, "partial survey: it was "+s.Meta.Stopped)
+	}
+	if note := s.FillNote(); note != "" {
+		out = append(out, note)
+	}
+	return out
+}
+
 // hostPattern compiles a --host-pattern flag.
 func hostPattern(pattern string) (survey.MMPIOptions, error) {
 	mo, err := survey.CompileHostPattern(pattern)

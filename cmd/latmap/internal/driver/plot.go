@@ -52,8 +52,10 @@ func Plot(req PlotRequest) error {
 	}
 	opt := plots.DefaultOptions()
 	opt.Metric, opt.Size, opt.Order, opt.Style, opt.Force = m, req.Size, req.Order, req.Style, req.Force
-	if note := s.FillNote(); note != "" && req.Out != nil {
-		fmt.Fprintf(req.Out, "latmap: %s\n", note)
+	for _, note := range notes(s) {
+		if req.Out != nil {
+			fmt.Fprintf(req.Out, "latmap: %s\n", note)
+		}
 	}
 	return plots.WriteFile(req.Output, s, opt)
 }
@@ -120,7 +122,7 @@ func Compare(req CompareRequest) error {
 		return err
 	}
 	for _, s := range []*survey.Survey{a, b} {
-		if note := s.FillNote(); note != "" {
+		for _, note := range notes(s) {
 			fmt.Fprintf(req.Out, "latmap: %s: %s\n", s.Path, note)
 		}
 	}

@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+)
+
+// Ending early. Slurm ends a job at its time limit with SIGTERM (then
+// SIGKILL after KillWait, 30 s by default), Ctrl-C sends SIGINT, and
+// mpirun and srun pass either on to every rank. The survey then stops at
+// the end of its pass over the pairs, where every pair measured so far
+// has the same number of round trips: rank 0 says so to every rank (a
+// broadcast after each pass) and they skip the rest (the later passes and
+// sizes, the isolation sample, the node and switch phases) and write the
+// survey so far, marked stopped in meta.json. A second signal ends the
+// rank at once, as Go's default does.
+
+// errStopped is what the measurement returns when the survey stops early.
+var errStopped = errors.New("stopped early")
+
+// watchSignals returns what rankEnv.Stop reports, the name of the first
+// SIGTERM or SIGINT ("" before one), and what stops watching.
+func watchSignals() (stop func() string, done func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
+	var got atomic.Value
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			name := "SIGTERM"
+			if s == syscall.SIGINT {
+				name = "SIGINT"
+			}
+			got.Store(name)
+			signal.Reset(syscall.SIGTERM, syscall.SIGINT)
+		case <-quit:
+		}
+	}()
+	return func() string { v, _ := got.Load().(string); return v }, func() { signal.Stop(ch); close(quit) }
+}
+
+// stopAfterPass is every rank's answer, after done of npass passes at
+// size index si, to whether the survey stops now: rank 0's. When it does,
+// this rank keeps the round trips of the passes done at this size and
+// drops the isolation sample and the later sizes, and rs.stopped says
+// why and where.
+func (rs *rankSurvey) stopAfterPass(si, done, npass int) (bool, error) {
+	if rs.stop == nil {
+		return false, nil
+	}
+	var msg []byte
+	if rs.rank == 0 {
+		msg = []byte(rs.stop())
+	}
+	got, err := rs.c.Bcast(msg)
+	if err != nil || len(got) == 0 {
+		return false, err
+	}
+	keep := min(done*rs.trips.burst, rs.trips.repeats)
+	sizes := rs.opt.Sizes
+	rs.stopped = fmt.Sprintf("stopped by %s after %d of %d passes over the pairs at %d bytes (%d round trips a pair)", got, done, npass, sizes[si], keep)
+	if si+1 < len(sizes) {
+		rs.stopped += fmt.Sprintf("; sizes %v not measured", sizes[si+1:])
+	}
+	for i := range rs.data.samples[si] {
+		rs.data.samples[si][i] = rs.data.samples[si][i][:keep]
+	}
+	clear(rs.data.isoSamples[si])
+	rs.trips.repeats = keep
+	rs.opt.Sizes = sizes[:si+1:si+1]
+	rs.data.samples, rs.data.isoSamples = rs.data.samples[:si+1], rs.data.isoSamples[:si+1]
+	return true, nil
+}

@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// TestSurveyStopsEarly: 8 fake ranks, sizes 8 and 800 bytes, 40 round
+// trips a pair in passes of 4 (10 passes a size). A signal that comes
+// during the third pass at 8 bytes stops the survey after it: every pair
+// has 12 round trips at 8 bytes, 800 bytes is not measured, meta.json
+// says where and why, and rank 0 returns an error that names the
+// directory (a non-zero exit) while the others return none. For the
+// sequential schedule too, which has no barrier a round.
+func TestSurveyStopsEarly(t *testing.T) {
+	for _, sched := range []Schedule{Rounds, Sequential} {
+		t.Run(string(sched), func(t *testing.T) {
+			opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+			opt.Schedule, opt.Repeats, opt.Burst, opt.Warmup = sched, 40, 4, 1
+			opt.Sizes = []int{8, 800}
+			opt.NodeBandwidth = NodeBWOff
+			w := newFakeWorld(8, linearRTT)
+			var passes atomic.Int32
+			w.stop = func() string {
+				if passes.Add(1) >= 3 {
+					return "SIGTERM"
+				}
+				return ""
+			}
+			errs, _ := runFakeWorld(t, w, opt)
+			want := "stopped by SIGTERM after 3 of 10 passes over the pairs at 8 bytes (12 round trips a pair); sizes [800] not measured"
+			if errs[0] == nil || !strings.Contains(errs[0].Error(), want) || !strings.Contains(errs[0].Error(), opt.Out) {
+				t.Fatalf("rank 0: %v, want %q and the directory", errs[0], want)
+			}
+			for r, err := range errs[1:] {
+				if err != nil {
+					t.Errorf("rank %d: %v", r+1, err)
+				}
+			}
+			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Tables) != 1 || s.Tables[0].Size != 8 || s.Meta.Stopped != want || len(s.Meta.Sizes) != 1 {
+				t.Fatalf("tables %d, sizes %v, stopped %q", len(s.Tables), s.Meta.Sizes, s.Meta.Stopped)
+			}
+			for a := 0; a < 8; a++ {
+				for b := a + 1; b < 8; b++ {
+					if got := s.Tables[0].SamplesAt(a, b); got != 12 {
+						t.Fatalf("pair (%d,%d): %d round trips, want 12", a, b, got)
+					}
+				}
+			}
+			if !strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "the survey was "+want) {
+				t.Errorf("warnings %q", s.Meta.Warnings)
+			}
+		})
+	}
+}
