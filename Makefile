@@ -35,7 +35,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
+.PHONY: all build build-mpich deps deps-test test test-short test-unit demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
 
 all: build
 
@@ -83,6 +83,12 @@ test: deps-test build build-mpich
 
 test-short:
 	$(GO) test -short ./...
+
+# The unit tests that start no MPI job, Slurm daemon or network namespace
+# (even as root) and need no compiler but Go: the model, the pictures and
+# the solver. Spack's install --test=root runs them.
+test-unit:
+	$(GO) test -short ./mapper/... ./plots/... ./placement/model/... ./placement/solve/... ./placement/qap/... ./internal/text/... ./internal/stats/...
 
 # The whole flow on this machine: survey (one rank per cpu), pictures,
 # topology, profiles, placement advice and demo/report.html.

@@ -1,26 +1,32 @@
-# Spack package for latmap (https://github.com/latmap/latmap).
+# Spack package for latmap (https://github.com/latmap/latmap). It needs
+# Spack 1.0 or later, whose build systems and builtin packages live in
+# spack/spack-packages (the openmpi and mpich it depends on there).
 #
-# Use it from a repository of your own:
-#   spack repo create myrepo && cp -r packaging/spack/latmap myrepo/packages/
-#   (Spack 1.x: myrepo/spack_repo/myrepo/packages/latmap/)
-#   spack repo add myrepo
-#   spack install latmap@0.1.0 ^openmpi     # or ^mpich, or your external MPI
+# Use it from a package repository of your own (Spack 1.x layout):
+#   spack repo create ~/spack-repos mysite      # makes ~/spack-repos/spack_repo/mysite/
+#   cp -r packaging/spack/latmap ~/spack-repos/spack_repo/mysite/packages/
+#   spack repo add ~/spack-repos/spack_repo/mysite
+#   spack install latmap@main ^openmpi          # a git checkout; Go downloads its modules
 #
-# Release tarballs are made with `make dist VERSION=x.y.z`; they hold
-# vendor/ (every Go module), so the build needs no network. Until a release
-# is listed below with its sha256, install one from a local file:
-#   spack install --no-checksum latmap@0.1.0 (with the tarball in a mirror or
-#   at the url below), or spack install latmap@main (a git checkout; Go then
-#   downloads its modules).
+# Release tarballs (`make dist VERSION=x.y.z`) hold vendor/ (every Go
+# module), so the build needs no network. A recipe inside a release cannot
+# carry its own tarball's sha256: until a release is listed below, install
+# it with the exact version and no checksum, the tarball in a mirror or at
+# the url below:
+#   spack install --no-checksum latmap@=0.1.0 ^mpich
+# or add it to your copy of this recipe with its checksum (spack checksum
+# latmap 0.1.0, or sha256sum of the tarball):
+#   version("0.1.0", sha256="...")
+#
+# Fortran applications: latmap's PMPI library always defines the Fortran
+# entry points (mpi_send_, ...), compiled from C by mpicc; profiling a
+# Fortran application needs only an MPI built with its Fortran bindings,
+# which the application needed anyway (^openmpi+fortran, ^mpich+fortran).
 
 import os
 
 from spack.package import *
-
-try:  # Spack 1.0 and later: the build systems live in the builtin repository
-    from spack_repo.builtin.build_systems.makefile import MakefilePackage
-except ImportError:  # older Spack exports them from spack.package
-    pass
+from spack_repo.builtin.build_systems.makefile import MakefilePackage
 
 
 class Latmap(MakefilePackage):
@@ -38,25 +44,10 @@ class Latmap(MakefilePackage):
     version("main", branch="main")
     # version("0.1.0", sha256="...")  # sha256sum latmap-0.1.0.tar.gz
 
-    # latmap's PMPI library always defines the Fortran entry points
-    # (mpi_send_, ...; interpose/c/fortran.gen.c), compiled by mpicc from C:
-    # the Makefile needs no Fortran compiler and no option for them. They
-    # matter when a Fortran application is profiled, and then the MPI must
-    # have its Fortran bindings: +fortran asks the MPI for them.
-    variant(
-        "fortran",
-        default=True,
-        description="Profile Fortran MPI applications: require an MPI with Fortran bindings",
-    )
-
     depends_on("c", type="build")
-    depends_on("gmake", type="build")
     depends_on("go@1.24:", type="build")
     depends_on("git", type="build", when="@main")  # make reads the version from git describe
     depends_on("mpi")
-    with when("+fortran"):
-        depends_on("openmpi+fortran", when="^[virtuals=mpi] openmpi")
-        depends_on("mpich+fortran", when="^[virtuals=mpi] mpich")
 
     # The interposer is loaded into MPI processes with LD_PRELOAD.
     conflicts("platform=darwin", msg="latmap's profiler needs Linux (LD_PRELOAD, ELF)")
@@ -89,10 +80,12 @@ class Latmap(MakefilePackage):
         return ["install", "PREFIX={0}".format(self.prefix)] + self._make_args()
 
     def check(self):
-        # spack install --test=root: the tests that need neither MPI runs
-        # nor root (go test -short).
+        # spack install --test=root: the unit tests of the model, the
+        # pictures and the solver (make test-unit), which start no MPI job,
+        # no Slurm daemon and no network namespace, even as root, and need
+        # no Fortran compiler.
         with working_dir(self.stage.source_path):
-            make("test-short", parallel=False)
+            make("test-unit", *self._make_args(), parallel=False)
 
     def installcheck(self):
         latmap = Executable(self.prefix.bin.latmap)
