@@ -10,12 +10,12 @@
 #
 # Release tarballs (`make dist VERSION=x.y.z`) hold vendor/ (every Go
 # module), so the build needs no network. A recipe inside a release cannot
-# carry its own tarball's sha256: until a release is listed below, install
-# it with the exact version and no checksum, the tarball in a mirror or at
-# the url below:
-#   spack install --no-checksum latmap@=0.1.0 ^mpich
-# or add it to your copy of this recipe with its checksum (spack checksum
-# latmap 0.1.0, or sha256sum of the tarball):
+# carry its own tarball's sha256, so the releases are listed below without
+# one: install them with --no-checksum, the tarball in a mirror or at the
+# url below,
+#   spack install --no-checksum latmap@0.1.0 ^mpich
+# or give your copy of this recipe the checksum (spack checksum latmap
+# 0.1.0, or sha256sum of the tarball), and drop --no-checksum:
 #   version("0.1.0", sha256="...")
 #
 # Fortran applications: latmap's PMPI library always defines the Fortran
@@ -42,7 +42,7 @@ class Latmap(MakefilePackage):
     license("Apache-2.0")
 
     version("main", branch="main")
-    # version("0.1.0", sha256="...")  # sha256sum latmap-0.1.0.tar.gz
+    version("0.1.0")  # no sha256 inside the release itself: see the top
 
     depends_on("c", type="build")
     depends_on("go@1.24:", type="build")
