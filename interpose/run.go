@@ -30,7 +30,10 @@ type RunOptions struct {
 	CollectivesInMatrix bool
 	// CallSites records MPI time per call site, with this many return
 	// addresses above each MPI call (0: off; at most 16).
-	CallSites      int
+	CallSites int
+	// FlushSeconds is how often each rank writes its figures so far (a
+	// partial profile if the run is ended before MPI_Finalize); 0: never.
+	FlushSeconds   float64
 	Window         string   // FUNC:START:END, "" for the whole run
 	Lib            string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
 	Launcher       string   // openmpi, hydra, slurm; "" detects it
@@ -45,11 +48,17 @@ type ExitError struct {
 	Code int
 	Err  error
 	Hint string // a likely cause, when latmap can tell
+	// Partial, when set, is the partial profile written from the ranks'
+	// last snapshots.
+	Partial string
 }
 
-// Error says the launch command failed and nothing was written.
+// Error says the launch command failed and what was written.
 func (e *ExitError) Error() string {
 	msg := fmt.Sprintf("the launch command failed (%v); no profile written", e.Err)
+	if e.Partial != "" {
+		msg = fmt.Sprintf("the launch command failed (%v): wrote %s", e.Err, e.Partial)
+	}
 	if e.Hint != "" {
 		msg += "; " + e.Hint
 	}
@@ -97,6 +106,9 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if len(opt.Command) == 0 {
 		return errors.New("no launch command; give it after --, for example: latmap profile -o app/ -- mpirun -np 4 ./app")
 	}
+	if opt.FlushSeconds < 0 {
+		return fmt.Errorf("--flush-every %g: want seconds between snapshots, or 0 for none", opt.FlushSeconds)
+	}
 	if opt.CallSites < 0 || opt.CallSites > maxCallSiteDepth {
 		return fmt.Errorf("--call-sites=%d: the depth is 1 to %d frames above each MPI call", opt.CallSites, maxCallSiteDepth)
 	}
@@ -133,19 +145,20 @@ func Run(ctx context.Context, opt RunOptions) error {
 		return err
 	}
 	start := time.Now()
-	if err := runLaunch(cmd, opt.Command[0], l, lib); err != nil {
-		return err
-	}
+	launchErr := runLaunch(cmd, opt.Command[0], l, lib)
 	end := time.Now()
-	if err := checkRawProfile(raw, opt.Command[0], l, lib); err != nil {
-		return err
-	}
 	meta := profile.Meta{
 		Tool: "latmap", Command: opt.Command, Modes: modes, Start: start, End: end,
 		WallSeconds: end.Sub(start).Seconds(), Launcher: string(l),
 	}
 	if opt.Window != "" {
 		meta.Window = win.String()
+	}
+	if launchErr != nil {
+		return finishPartial(raw, opt, meta, launchErr)
+	}
+	if err := checkRawProfile(raw, opt.Command[0], l, lib); err != nil {
+		return err
 	}
 	return FinishProfile(raw, opt.Out, opt.Force, meta)
 }
@@ -187,6 +200,9 @@ func profileEnv(opt RunOptions, lib, raw string, win Window) (env [][2]string, m
 	}
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})
+	}
+	if opt.FlushSeconds > 0 {
+		env = append(env, [2]string{"LATMAP_FLUSH_SECONDS", strconv.FormatFloat(opt.FlushSeconds, 'g', -1, 64)})
 	}
 	return env, modes
 }

@@ -16,8 +16,11 @@ func newProfileCmd() *cobra.Command {
 		Long: `profile runs the launch command (mpirun, mpiexec or srun and the application)
 with lib/liblatmap.so loaded into every rank through LD_PRELOAD, and writes
 the profile directory (meta.json, ranks.csv, functions.csv, matrix.csv,
-sizes.csv) when the application reaches MPI_Finalize. A failed run writes
-nothing and latmap exits with the launcher's status.
+sizes.csv) when the application reaches MPI_Finalize. A run that fails or
+is ended before it (a job's time limit, scancel, a crash) writes a partial
+profile from what every rank wrote of its figures, every --flush-every
+(meta.json's partial says up to when), or nothing when a rank never did;
+latmap exits with the launcher's status either way.
 
   latmap profile -o app/ -- mpirun -np 64 ./app args
   latmap profile -o app/ --slt --collective-wait -- srun -n 64 ./app
@@ -49,6 +52,7 @@ information (compile with -g; without it, the object and the address).`,
 	f.BoolVar(&opt.CollectivesInMatrix, "collectives-in-matrix", false, "add each collective's generic point-to-point equivalent to matrix.csv")
 	f.IntVar(&opt.CallSites, "call-sites", 0, "record MPI time per call site, DEPTH frames above each MPI call (--call-sites alone: 1; at most 16)")
 	f.Lookup("call-sites").NoOptDefVal = "1"
+	f.Float64Var(&opt.FlushSeconds, "flush-every", 30, "seconds between each rank's writes of its figures so far, for a partial profile if the run never reaches MPI_Finalize (0: none)")
 	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")

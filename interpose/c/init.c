@@ -72,6 +72,7 @@ static void setup(int provided)
 	lm_window_setup(getenv("LATMAP_WINDOW"));
 	lm_output_where();
 	lm.enabled = 1;
+	lm_snapshot_setup();
 	if (lm.slt)
 		lm_tokens_calibrate(priv);
 	PMPI_Barrier(priv);

@@ -86,6 +86,7 @@ struct lm_state {
 	 * address, the call's site. */
 	void *f08_caller;
 	int cm_inter; /* a collective on an intercommunicator was left out */
+	int flush_due; /* a snapshot is due (partial profiles; output.c's timer) */
 	int cg_over;  /* more communicator groups than comms.c keeps */
 	int warn;     /* LM_W_* met on this rank */
 	int use_tsc;
@@ -250,11 +251,17 @@ void lm_site_exit(struct lm_snap *sn) LM_HIDDEN;
 	lm_snap.id = -1;                                                      \
 	if (__builtin_expect(lm.sites, 0))                                    \
 	lm_site_enter(&lm_snap, (fid), __builtin_return_address(0), (comm))
-#define LM_SITE_EXIT()                                \
-	do {                                          \
-		if (__builtin_expect(lm_snap.id >= 0, 0)) \
-			lm_site_exit(&lm_snap);       \
+#define LM_SITE_EXIT()                                       \
+	do {                                                 \
+		if (__builtin_expect(lm_snap.id >= 0, 0))        \
+			lm_site_exit(&lm_snap);              \
+		if (__builtin_expect(__atomic_load_n(&lm.flush_due, __ATOMIC_RELAXED), 0)) \
+			lm_snapshot_poll();                  \
 	} while (0)
+/* Partial profiles (output.c): a timer thread raises lm.flush_due every
+ * LATMAP_FLUSH_SECONDS, and the next wrapped call on the application's
+ * thread writes the rank's snapshot (lm_snapshot_poll). */
+void lm_snapshot_poll(void) LM_HIDDEN;
 
 /* Output rows: bprintf (util.c) appends to a buffer that output.c's
  * gather writes; comms.c and sites.c write their own files through it. */
@@ -263,8 +270,11 @@ struct buf {
 	size_t n, cap;
 };
 void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *));
-int lm_write_comms(double tk, int (*gather)(struct buf *, const char *, const char *));
+/* lm_sink writes rows after a header into a file of the profile: the
+ * gather at MPI_Finalize, or a rank's own partial snapshot (output.c). */
+typedef int (*lm_sink)(struct buf *, const char *, const char *);
+int lm_write_sites(double tk, lm_sink gather);
+int lm_write_comms(double tk, lm_sink gather);
 
 /* Start-up and shut-down (init.c). */
 int lm_Init(int id, int *argc, char ***argv);

@@ -3,7 +3,9 @@
  * LATMAP_PROFILE_DIR: every rank's rows gathered to rank 0 (ranks.csv,
  * functions.csv, sizes.csv, sent.csv, received.csv, collective.csv, and
  * comms.c's and sites.c's files through the same gather), then
- * library.json, last; and LATMAP_APPTIME's file when only timing.
+ * library.json, last; and LATMAP_APPTIME's file when only timing. With
+ * LATMAP_FLUSH_SECONDS, every rank's rows as they stand now and then
+ * (partial profiles).
  */
 #define _GNU_SOURCE /* sched_getcpu, sched_getaffinity */
 #include "output.h"
@@ -13,6 +15,10 @@
 #include "window.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +169,7 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* write_ranks writes ranks.csv: where each rank ran and its times. */
-static int write_ranks(double tk)
+static int write_ranks(double tk, lm_sink sink)
 {
 	struct buf b = {0};
 	int socket, numa, l3, cpu1 = sched_getcpu();
@@ -178,11 +184,11 @@ static int write_ranks(double tk)
 		comput = 0;
 	bprintf(&b, "%d,%s,%d,%d,\"%s\",%d,%d,%d,%s,%.9f,%.9f\n", lm.wrank, out.host, out.cpu0, cpu1, cpuset, socket,
 		numa, l3, out.cpu0 != cpu1 ? "true" : "false", el, comput);
-	return gather_write(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
+	return sink(&b, "ranks.csv", "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n");
 }
 
 /* write_functions writes functions.csv: per rank and function. */
-static int write_functions(double tk)
+static int write_functions(double tk, lm_sink sink)
 {
 	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++) {
@@ -193,11 +199,11 @@ static int write_functions(double tk)
 			(unsigned long long)f->calls, (double)f->ticks * tk, (double)f->late * tk, (double)f->sync * tk,
 			(long long)f->bsent, (long long)f->brecv, (long long)f->rsent, (long long)f->rrecv);
 	}
-	return gather_write(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
+	return sink(&b, "functions.csv", "rank,function,calls,time_s,late_s,sync_s,bytes_sent,bytes_recv,reqs_sent,reqs_recv\n");
 }
 
 /* write_sizes writes sizes.csv: per rank, function and message-size bin. */
-static int write_sizes(double tk)
+static int write_sizes(double tk, lm_sink sink)
 {
 	struct buf b = {0};
 	for (int i = 0; i < LM_NFN; i++)
@@ -209,12 +215,12 @@ static int write_sizes(double tk)
 			bprintf(&b, "%d,%s,%lld,%lld,%llu,%.9g\n", lm.wrank, lm_fn_names[i], lo, hi,
 				(unsigned long long)x->calls, (double)x->ticks * tk);
 		}
-	return gather_write(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
+	return sink(&b, "sizes.csv", "rank,function,bin_low,bin_high,calls,time_s\n");
 }
 
 /* write_pairs writes sent.csv, received.csv and (with
  * --collectives-in-matrix) collective.csv: one row per peer. */
-static int write_pairs(double tk)
+static int write_pairs(double tk, lm_sink sink)
 {
 	struct buf b = {0};
 	for (int i = 0; i < lm.sendto.cap; i++) {
@@ -223,21 +229,21 @@ static int write_pairs(double tk)
 			bprintf(&b, "%d,%d,%lld,%lld,%.9g\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs,
 				(double)p->ticks * tk);
 	}
-	int err = gather_write(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
+	int err = sink(&b, "sent.csv", "src,dst,bytes,messages,time_s\n");
 	for (int i = 0; i < lm.recvfrom.cap; i++) {
 		struct lm_pair *p = &lm.recvfrom.t[i];
 		if (p->key >= 0)
 			bprintf(&b, "%d,%d,%lld,%lld,%.9g,%.9g\n", p->key, lm.wrank, (long long)p->bytes, (long long)p->msgs,
 				(double)p->ticks * tk, (double)p->late * tk);
 	}
-	err |= gather_write(&b, "received.csv", "src,dst,bytes,messages,time_s,late_s\n");
+	err |= sink(&b, "received.csv", "src,dst,bytes,messages,time_s,late_s\n");
 	if (lm.collmat) {
 		for (int i = 0; i < lm.collto.cap; i++) {
 			struct lm_pair *p = &lm.collto.t[i];
 			if (p->key >= 0)
 				bprintf(&b, "%d,%d,%lld,%lld\n", lm.wrank, p->key, (long long)p->bytes, (long long)p->msgs);
 		}
-		err |= gather_write(&b, "collective.csv", "src,dst,bytes,messages\n");
+		err |= sink(&b, "collective.csv", "src,dst,bytes,messages\n");
 	}
 	return err;
 }
@@ -360,10 +366,10 @@ void lm_write_profile(void)
 	double secs, hz;
 	lm_clock_run(&secs, &hz);
 	double tk = 1.0 / hz;
-	int err = write_ranks(tk);
-	err |= write_functions(tk);
-	err |= write_sizes(tk);
-	err |= write_pairs(tk);
+	int err = write_ranks(tk, gather_write);
+	err |= write_functions(tk, gather_write);
+	err |= write_sizes(tk, gather_write);
+	err |= write_pairs(tk, gather_write);
 	err |= lm_write_comms(tk, gather_write);
 	if (lm.sites)
 		err |= lm_write_sites(tk, gather_write);
@@ -371,6 +377,113 @@ void lm_write_profile(void)
 	reduce_summary(err, tk, &all);
 	if (lm.wrank == 0 && !all.err)
 		write_library_json(&all, secs, hz);
+}
+
+/* Partial profiles. A job ended by its time limit or scancel never
+ * reaches MPI_Finalize, where the gather writes the profile. So, with
+ * LATMAP_FLUSH_SECONDS set, a timer thread (it only sleeps and raises a
+ * flag: no MPI, no profile data) says every that many seconds that a
+ * snapshot is due, and the next wrapped call on the application's thread
+ * writes the rank's own rows (the same as the gather's) into
+ * DIR/partial/RANK/, each file renamed into place whole, with
+ * snapshot.json (when, and what library.json would say) last. latmap
+ * profile turns the last ones into a profile marked partial when the run
+ * does not end. It happens between two MPI calls, under LM_LOCK; a call
+ * pays one load and branch. */
+static struct {
+	double every;   /* seconds between snapshots (0: none) */
+	char dir[4096]; /* DIR/partial/RANK */
+} snap;
+
+static void *snapshot_timer(void *arg)
+{
+	(void)arg;
+	struct timespec ts = {(time_t)snap.every, (long)((snap.every - (double)(time_t)snap.every) * 1e9)};
+	for (;;) {
+		struct timespec left = ts;
+		while (nanosleep(&left, &left))
+			;
+		__atomic_store_n(&lm.flush_due, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+void lm_snapshot_setup(void)
+{
+	const char *s = getenv("LATMAP_FLUSH_SECONDS");
+	snap.every = s ? atof(s) : 0;
+	if (!(snap.every > 0))
+		return;
+	char partial[4000];
+	snprintf(partial, sizeof partial, "%s/partial", out.dir);
+	snprintf(snap.dir, sizeof snap.dir, "%s/%d", partial, lm.wrank);
+	if ((mkdir(partial, 0755) && errno != EEXIST) || (mkdir(snap.dir, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "latmap: %s: %s; no partial profile if the run is ended early\n", snap.dir, strerror(errno));
+		snap.every = 0;
+		return;
+	}
+	/* The timer blocks every signal: the application's handlers run on
+	 * its own threads, as without latmap. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_t th;
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, snapshot_timer, NULL)) {
+		fprintf(stderr, "latmap: no snapshot timer (%s); no partial profile if the run is ended early\n", strerror(errno));
+		snap.every = 0;
+	}
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* local_write writes b's rows after header into snap.dir/name, renamed
+ * into place whole. Empties b. */
+static int local_write(struct buf *b, const char *name, const char *header)
+{
+	char path[4096 + 64], tmp[4096 + 80];
+	snprintf(path, sizeof path, "%s/%s", snap.dir, name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	int err = !f || fputs(header, f) < 0 || (b->n && fwrite(b->p, 1, b->n, f) != b->n);
+	if (f && fclose(f))
+		err = 1;
+	if (!err && rename(tmp, path))
+		err = 1;
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return err;
+}
+
+void lm_snapshot_poll(void)
+{
+	__atomic_store_n(&lm.flush_due, 0, __ATOMIC_RELAXED);
+	if (!lm.enabled || !(snap.every > 0))
+		return;
+	double secs, hz;
+	lm_clock_run(&secs, &hz);
+	double tk = 1.0 / hz;
+	LM_LOCK();
+	int err = write_ranks(tk, local_write) | write_functions(tk, local_write) | write_sizes(tk, local_write) |
+		  write_pairs(tk, local_write) | lm_write_comms(tk, local_write);
+	if (lm.sites)
+		err |= lm_write_sites(tk, local_write);
+	LM_UNLOCK();
+	struct buf b = {0};
+	bprintf(&b, "{\"at_s\": %.6f, \"ranks\": %d, \"rank\": %d, \"clock\": \"%s\", \"tick_hz\": %.0f, \"slt\": %s, \"collective_wait\": %s, \"collectives_in_matrix\": %s, \"thread_level\": %d}\n",
+		secs, lm.wsize, lm.wrank, lm.use_tsc ? "tsc" : "monotonic", hz, lm.slt ? "true" : "false",
+		lm.collwait ? "true" : "false", lm.collmat ? "true" : "false", out.thread_level);
+	if (!err)
+		err = local_write(&b, "snapshot.json", "");
+	else
+		free(b.p);
+	if (err) {
+		fprintf(stderr, "latmap: rank %d: writing a partial profile into %s: %s; not trying again\n", lm.wrank, snap.dir, strerror(errno));
+		snap.every = 0;
+	}
 }
 
 /* write_apptime writes LATMAP_APPTIME's file on rank 0: the slowest and

@@ -19,6 +19,9 @@ void lm_apptime_open(const char *path) LM_HIDDEN;
 void lm_write_apptime(void) LM_HIDDEN;
 /* lm_write_profile writes the raw profile (collective). */
 void lm_write_profile(void) LM_HIDDEN;
+/* lm_snapshot_setup reads LATMAP_FLUSH_SECONDS and makes the rank's
+ * partial directory (after lm_output_open). */
+void lm_snapshot_setup(void) LM_HIDDEN;
 /* lm_output_close frees the private communicator. */
 void lm_output_close(void) LM_HIDDEN;
 

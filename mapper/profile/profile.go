@@ -76,6 +76,18 @@ type Meta struct {
 	// (for example an MPI function it does not wrap).
 	Unmeasured []string `json:"unmeasured,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// Partial, for a run that did not reach MPI_Finalize, says up to when
+	// each rank's figures go (its last snapshot).
+	Partial *Partial `json:"partial,omitempty"`
+}
+
+// Partial is meta.json's record of a partial profile: the run ended
+// (Reason) before MPI_Finalize, and each rank's figures are its last
+// snapshot's, FromSeconds to ToSeconds into the run.
+type Partial struct {
+	Reason      string  `json:"reason"`
+	FromSeconds float64 `json:"from_s"`
+	ToSeconds   float64 `json:"to_s"`
 }
 
 // Rank is one row of the profile's ranks.csv: the survey's columns plus the
