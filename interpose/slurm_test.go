@@ -1,6 +1,7 @@
 package interpose_test
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -31,4 +32,18 @@ func TestProfileUnderSrun(t *testing.T) {
 			t.Errorf("program output lacks %q:\n%s", line, out)
 		}
 	}
+}
+
+// TestPartialProfileUnderSrun: the same ring under srun on two virtual
+// nodes, ended by scancel 6 s in as a time limit ends a job (SIGTERM to
+// every task, SIGKILL KillWait later): a partial profile from the ranks'
+// last snapshots, each rank's bytes the program's own count.
+func TestPartialProfileUnderSrun(t *testing.T) {
+	_, s := slurmcluster.StartCluster(t, 2, 2)
+	s.Setenv(t)
+	checkPartial(t, s.Srun("-J", "latmap-partial", "-N", "2", "-n", "4", "--mpi=pmix"), "1", func(*exec.Cmd) {
+		if o, err := s.Command("scancel", "-n", "latmap-partial").CombinedOutput(); err != nil {
+			t.Errorf("scancel: %v\n%s", err, o)
+		}
+	})
 }
