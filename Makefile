@@ -113,6 +113,7 @@ demo-cluster: build
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	@command -v gpmetis >/dev/null || ./scripts/ensure-packages.sh metis
 	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus|SimDragonfly' -benchtime 1x -timeout 80m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a

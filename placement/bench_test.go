@@ -72,6 +72,7 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 	if err != nil {
 		gmap, err = exec.LookPath("gmap")
 	}
+	gpmetis, _ := exec.LookPath("gpmetis")
 	for _, c := range []struct{ side, nodes int }{{16, 64}, {40, 1000}} {
 		b.Run(fmt.Sprintf("%d^3", c.side), func(b *testing.B) {
 			flows, n := shapes.Halo3D(c.side, c.side, c.side, false)
@@ -85,7 +86,8 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				// Three runs each, alternating; medians of time and cost
 				// (Scotch is randomised; latmap is deterministic).
-				var lts, scTs, scCs []float64
+				var lts, scTs, scCs, mts, mcs []float64
+				metisNote := "gpmetis not installed (apt-get install metis)"
 				var sol *solve.Solution
 				note := "scotch_gmap not installed (apt-get install scotch)"
 				for rep := 0; rep < benchRepeats; rep++ {
@@ -100,6 +102,11 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 						var st, sc float64
 						st, sc, note = runScotch(b, gmap, m, tr, c.nodes)
 						scTs, scCs = append(scTs, st), append(scCs, sc)
+					}
+					if gpmetis != "" {
+						var mt, mc float64
+						mt, mc, metisNote = runMetis(b, gpmetis, m, tr, c.nodes)
+						mts, mcs = append(mts, mt), append(mcs, mc)
 					}
 				}
 				lt := stats.Median(lts)
@@ -119,6 +126,15 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 					fmt.Printf("  latmap/scotch: time %.2fx, cost %.4fx\n", lt/scotchT, sol.Cost/scotchC)
 				} else {
 					fmt.Printf("  scotch: %s\n", note)
+				}
+				if gpmetis != "" {
+					mt, mc := stats.Median(mts), stats.Median(mcs)
+					b.ReportMetric(mt, "metis_s")
+					b.ReportMetric(mc, "metis_cost_s")
+					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "metis", mt, mc, 100*(mc/cube-1), metisNote)
+					fmt.Printf("  latmap/metis: time %.2fx, cost %.4fx\n", lt/mt, sol.Cost/mc)
+				} else {
+					fmt.Printf("  metis: %s\n", metisNote)
 				}
 				fmt.Printf("  block %.3f s, cyclic %.3f s\n", sol.Block, sol.Cyclic)
 			}
@@ -171,6 +187,61 @@ func runScotch(b *testing.B, gmap string, m *model.Machine, tr *model.Traffic, n
 	note := "(" + how + ")"
 	if over > 0 {
 		note = fmt.Sprintf("(%s; the mapping overloads nodes by %d ranks, cost counted by node)", how, over)
+	}
+	return el, nodeCost(m, tr, terms), note
+}
+
+// runMetis partitions tr into one part per node with METIS (gpmetis
+// -ptype=kway, edge weights the modelled cost in ns as Scotch gets them,
+// imbalance bounded at -ufactor=1, 0.1%) and returns its wall time and the
+// cost of its mapping under m, the parts taken as the nodes in order (on
+// a level machine every node is alike).
+func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic, nodes int) (float64, float64, string) {
+	path := filepath.Join(b.TempDir(), "g.metis")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprintf(w, "%d %d 001\n", tr.N, len(tr.Adj)/2)
+	for i := 0; i < tr.N; i++ {
+		for e := tr.Start[i]; e < tr.Start[i+1]; e++ {
+			wt := max(int64(shapes.BenchLevels[model.SameNode].Cost(tr.Msgs[e], tr.Bytes[e])*1e9+0.5), 1)
+			fmt.Fprintf(w, " %d %d", tr.Adj[e]+1, wt)
+		}
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	t0 := time.Now()
+	out, err := exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes)).CombinedOutput()
+	el := time.Since(t0).Seconds()
+	if err != nil {
+		b.Fatalf("gpmetis: %v\n%s", err, out)
+	}
+	parts, err := os.ReadFile(fmt.Sprintf("%s.part.%d", path, nodes))
+	if err != nil {
+		b.Fatal(err)
+	}
+	terms := make([]int, 0, tr.N)
+	used := make([]int, nodes)
+	over := 0
+	for _, line := range strings.Fields(string(parts)) {
+		p, err := strconv.Atoi(line)
+		if err != nil || p < 0 || p >= nodes {
+			b.Fatalf("gpmetis part %q", line)
+		}
+		if used[p] == 64 {
+			over++
+		}
+		terms = append(terms, p*64+used[p]%64)
+		used[p]++
+	}
+	note := "(gpmetis -ptype=kway -ufactor=1)"
+	if over > 0 {
+		note = fmt.Sprintf("(gpmetis -ptype=kway -ufactor=1; the partition overloads nodes by %d ranks, cost counted by node)", over)
 	}
 	return el, nodeCost(m, tr, terms), note
 }
