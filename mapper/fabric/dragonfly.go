@@ -1,6 +1,9 @@
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // DragonflyShape is a dragonfly's size: groups of chassis of routers
 // (blades) of nodes, and how many parallel links join two groups (blue,
@@ -98,7 +101,14 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 		g, c, r, _ := s.coords(p)
 		router[p], chassis[p], group[p] = s.router(g, c, r), g*s.Chassis+c, g
 	}
-	f.Levels = []GroupLevel{{Name: "router", Class: "green", Group: router}, {Name: "chassis", Class: "black", Group: chassis}, {Name: "group", Class: "blue", Group: group}}
+	// A level whose links do not exist (one chassis a group: no black
+	// link) groups hosts as the level above does: left out.
+	classes := f.Classes()
+	for _, lv := range []GroupLevel{{Name: "router", Class: "green", Group: router}, {Name: "chassis", Class: "black", Group: chassis}, {Name: "group", Class: "blue", Group: group}} {
+		if slices.Contains(classes, lv.Class) {
+			f.Levels = append(f.Levels, lv)
+		}
+	}
 	return f, nil
 }
 

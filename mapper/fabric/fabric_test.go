@@ -177,7 +177,9 @@ func TestSlurmAndPlain(t *testing.T) {
 }
 
 // FuzzParse: no description makes Parse panic, and what it accepts routes
-// every pair of hosts over links it has.
+// every pair of hosts over links it has, and its group levels (the switch
+// phase's plan on it) give every host a group, none below 0, and links
+// of the level's class exist.
 func FuzzParse(f *testing.F) {
 	for _, p := range []string{"fattree-16x4.xml", "torus-4x4.xml", "fattree-1024.xml"} {
 		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sim", p)); err == nil {
@@ -200,6 +202,11 @@ func FuzzParse(f *testing.F) {
 						t.Fatalf("route %d -> %d crosses link %d of %d", a, c, l, len(fab.Links))
 					}
 				}
+			}
+		}
+		for _, lv := range fab.Levels {
+			if len(lv.Group) != len(fab.Hosts) || slices.Min(append([]int{0}, lv.Group...)) < 0 || !slices.Contains(fab.Classes(), lv.Class) {
+				t.Fatalf("level %s: %d groups for %d hosts, class %s of %v", lv.Name, len(lv.Group), len(fab.Hosts), lv.Class, fab.Classes())
 			}
 		}
 	})
