@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+
+	"github.com/latmap/latmap/internal/launcher"
 )
 
 // ErrNoMPI is returned by Run in a binary built without MPI.
@@ -37,7 +39,7 @@ func Run(ctx context.Context, opt Options) error {
 // rootOnly returns err on rank 0 (or when the rank is unknown) and nil on
 // the other ranks of a job.
 func rootOnly(err error) error {
-	if LauncherRank(os.Getenv) > 0 {
+	if launcher.RankInEnv(os.Getenv) > 0 {
 		return nil
 	}
 	return err

@@ -93,23 +93,6 @@ func TestDetectLauncher(t *testing.T) {
 	}
 }
 
-func TestLauncherRank(t *testing.T) {
-	for _, tc := range []struct {
-		env  map[string]string
-		want int
-	}{
-		{map[string]string{}, -1},
-		{map[string]string{"OMPI_COMM_WORLD_SIZE": "4", "OMPI_COMM_WORLD_RANK": "3"}, 3},
-		{map[string]string{"PMI_SIZE": "4", "PMI_RANK": "0"}, 0},
-		{map[string]string{"SLURM_STEP_ID": "2", "SLURM_PROCID": "5"}, 5},
-		{map[string]string{"OMPI_COMM_WORLD_SIZE": "4"}, -1},
-	} {
-		if got := LauncherRank(func(k string) string { return tc.env[k] }); got != tc.want {
-			t.Errorf("%v: LauncherRank = %d, want %d", tc.env, got, tc.want)
-		}
-	}
-}
-
 func TestMPIVersionLine(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022\n", "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"},

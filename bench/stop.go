@@ -72,7 +72,7 @@ func (rs *rankSurvey) stopAfterPass(si, done, npass int) (bool, error) {
 	}
 	clear(rs.data.isoSamples[si])
 	rs.trips.repeats = keep
-	rs.opt.Sizes = sizes[:si+1:si+1]
+	rs.opt.Sizes = sizes[: si+1 : si+1]
 	rs.data.samples, rs.data.isoSamples = rs.data.samples[:si+1], rs.data.isoSamples[:si+1]
 	return true, nil
 }
