@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/progress"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -100,7 +101,7 @@ func (rs *rankSurvey) probe(ctx context.Context) (time.Duration, error) {
 		if err := rs.c.Wait(false); err != nil {
 			return 0, err
 		}
-		rs.turn.prev = Pair{A: -1, B: -1}
+		rs.turn.prev = schedule.Pair{A: -1, B: -1}
 		took += time.Since(t0)
 	}
 	return took, nil

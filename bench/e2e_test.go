@@ -266,7 +266,7 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 	bin := f.LatmapBin(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "survey")
-	args := append(f.Local(4), bin, "survey", "-o", out, "--repeats", "100000", "--progress")
+	args := append(f.Local(4), bin, "survey", "-o", out, "--repeats", "100000", "--sizes", "64,1K", "--progress")
 	// Ctrl-C to the launcher: mpirun passes it on as SIGTERM, Hydra as
 	// SIGINT. Hydra itself sometimes exits 0 after forwarding Ctrl-C,
 	// whatever the ranks do (a bare C program, MPI_Barrier and usleep in a
@@ -277,6 +277,7 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 		t.Errorf("interrupted survey exited with status 0:\n%s", o)
 	}
 	checkStopped(t, bin, out, 4, "SIG", o)
+	checkResumed(t, append(f.Local(4), bin), out, 4)
 	assertNoTemp(t, dir)
 	// No rank of this job may outlive the launcher.
 	time.Sleep(500 * time.Millisecond)
@@ -307,6 +308,40 @@ func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *o
 		t.Fatalf("%s still running 60 s after it was stopped:\n%s", strings.Join(args, " "), buf.String())
 	}
 	return "", nil
+}
+
+// checkResumed: latmap survey --resume out under the launcher prefix
+// completes the stopped survey of n ranks: 64 B kept as measured before
+// the signal (the same round trips), 1 KiB measured now (200 round trips
+// a pair), no longer stopped, and it says what it kept.
+func checkResumed(t *testing.T, prefix []string, out string, n int) {
+	t.Helper()
+	before, err := survey.ReadSurvey(out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string(nil), prefix...), "survey", "--resume", out, "--repeats", "200", "--sizes", "64,1K")
+	if o, err := mpirun(t, 5*time.Minute, nil, args...); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, o)
+	}
+	s, err := survey.ReadSurvey(out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Meta.Stopped != "" || !slices.Equal(s.Sizes(), []int{64, 1024}) {
+		t.Fatalf("resumed: stopped %q, sizes %v", s.Meta.Stopped, s.Sizes())
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if s.Tables[0].SamplesAt(a, b) != before.Tables[0].SamplesAt(a, b) || s.Tables[1].SamplesAt(a, b) != 200 {
+				t.Fatalf("pair (%d,%d): %d round trips at 64 B (%d before), %d at 1 KiB", a, b, s.Tables[0].SamplesAt(a, b), before.Tables[0].SamplesAt(a, b), s.Tables[1].SamplesAt(a, b))
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "sizes [64] kept as measured then, sizes [1024] measured now") {
+		t.Errorf("warnings %q", s.Meta.Warnings)
+	}
+	t.Logf("resumed: 64 B kept with %d round trips a pair, 1 KiB measured now", s.Tables[0].SamplesAt(0, 1))
 }
 
 // checkStopped: the survey of n ranks in out was stopped by a signal

@@ -102,6 +102,9 @@ type Options struct {
 	TimeBudget time.Duration
 	// Mmpi, when set, is the file to write in mmpi's log format.
 	Mmpi string
+	// Resume, when set, is a survey stopped early to complete (resume.go);
+	// Out is it when unset, and it is then replaced.
+	Resume string
 	// Progress forces the progress display on rank 0's Stderr even when it
 	// is not a terminal.
 	Progress bool
@@ -130,6 +133,12 @@ func DefaultOptions(out string) Options {
 // Validate checks the options and puts the sizes in increasing order. It
 // needs no MPI, so every rank can call it before any measurement starts.
 func (o *Options) Validate() error {
+	if o.Resume != "" && (o.Out == "" || o.Out == o.Resume) {
+		o.Out, o.Force = o.Resume, true
+	}
+	if o.Resume != "" && o.Mmpi != "" {
+		return fmt.Errorf("--mmpi cannot go with --resume (the log needs every round trip of the smallest size in one run)")
+	}
 	if o.Out == "" {
 		return fmt.Errorf("no output directory; give -o DIR")
 	}

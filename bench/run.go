@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench/fit"
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/progress"
 	"github.com/latmap/latmap/internal/stats"
@@ -158,6 +159,10 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		return err
 	}
 	layout := newNodeLayout(names)
+	res, err := shareResume(c, &opt, names)
+	if err != nil {
+		return err
+	}
 	rs, spec, err := startSurvey(ctx, c, opt, layout)
 	if err != nil {
 		return err
@@ -188,7 +193,10 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	var as assembled
 	var asErr error
 	if rank == 0 {
-		as.s, as.ml, as.nodeTimes, asErr = assemble(all, opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
+		as.s, as.ml, as.nodeTimes, asErr = assemble(all, rs.opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
+		if res != nil && asErr == nil {
+			res.merge(as.s)
+		}
 	}
 	var sw *switchPhase
 	if rs.stopped == "" {
@@ -199,6 +207,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil || rank != 0 {
 		return err
 	}
+	rs.resumed = res
 	if err := rs.write(as, spec, env, took, nodePhase{layout, steps}, sw, stderr); err != nil || rs.stopped == "" {
 		return err
 	}
@@ -293,10 +302,13 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 	s.Meta = survey.SurveyMeta{
 		Tool: "latmap", Version: version.Version, Start: took.start, End: time.Now(),
 		CommandLine: opt.CommandLine, MPIVersion: env.MPIVersion, Launcher: env.Launcher,
-		Ranks: n, Sizes: opt.Sizes, Repeats: spec.repeats, Warmup: opt.Warmup,
+		Ranks: n, Sizes: s.Sizes(), Repeats: spec.repeats, Warmup: opt.Warmup,
 		Schedule: string(opt.Schedule), Scope: rs.scope.name, WtickSeconds: env.Wtick,
 		MeasureSeconds: took.measure.Seconds(), IsolationSeconds: took.isolation.Seconds(),
 		IsolatedPairs: len(rs.sched.iso),
+	}
+	if rs.resumed != nil {
+		s.Meta.Warnings = append(s.Meta.Warnings, rs.resumed.note(opt.Sizes))
 	}
 	if s.Meta.Stopped = rs.stopped; rs.stopped != "" {
 		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+": each pair has the round trips measured until then (pairs.csv's samples), and the node and switch phases were not run")
@@ -332,15 +344,17 @@ type rankSurvey struct {
 	// says why and where (stopAfterPass).
 	stop    func() string
 	stopped string
+	// resumed is rank 0's --resume (nil without).
+	resumed *resumed
 }
 
 // rankSchedule is the order in which a rank meets its partners: the main
 // schedule and the isolation sample.
 type rankSchedule struct {
-	plan    Plan   // the main schedule
-	phase   string // its name in the progress line
-	iso     []Pair // the pairs re-measured in isolation
-	isoPlan Plan
+	plan    schedule.Plan   // the main schedule
+	phase   string          // its name in the progress line
+	iso     []schedule.Pair // the pairs re-measured in isolation
+	isoPlan schedule.Plan
 }
 
 // rankScope is which pairs a survey measures: kind is survey.ScopeAll,
@@ -378,7 +392,7 @@ type turnState struct {
 	// prev is the pair of the last round of the sequential schedule (A < 0
 	// before the first): its lower rank, which finishes the round last,
 	// hands the turn to the next pair.
-	prev Pair
+	prev schedule.Pair
 	// quiet: the ranks that sit out a round nap (Idle) instead of waiting
 	// (the sequential schedule's isolation sample).
 	quiet bool
@@ -389,11 +403,11 @@ type turnState struct {
 const seqIsolationMax = 16
 
 // spread keeps at most k of the pairs, evenly spaced.
-func spread(pairs []Pair, k int) []Pair {
+func spread(pairs []schedule.Pair, k int) []schedule.Pair {
 	if len(pairs) <= k {
 		return pairs
 	}
-	out := make([]Pair, k)
+	out := make([]schedule.Pair, k)
 	for i := range out {
 		out[i] = pairs[i*len(pairs)/k]
 	}
@@ -405,16 +419,16 @@ func spread(pairs []Pair, k int) []Pair {
 func newRankSurvey(c comm, opt Options, l nodeLayout, spec runSpec) *rankSurvey {
 	rank, n := c.Rank(), c.Size()
 	rs := &rankSurvey{c: c, opt: opt, rank: rank, n: n,
-		sched: rankSchedule{plan: CirclePlan{N: n}, phase: "rounds"},
+		sched: rankSchedule{plan: schedule.CirclePlan{N: n}, phase: "rounds"},
 		trips: tripCounts{repeats: spec.repeats, burst: spec.burst},
 		data:  roundTrips{scratch: make([]float64, spec.burst)},
-		turn:  turnState{prev: Pair{A: -1, B: -1}}}
+		turn:  turnState{prev: schedule.Pair{A: -1, B: -1}}}
 	var k int
 	rs.scope.kind, k, rs.scope.name = resolveScope(spec.scope, n, l, opt.Mmpi != "")
 	if rs.scope.kind == survey.ScopeAll {
-		rs.sched.iso = IsolationSample(n, opt.IsolatedFraction)
+		rs.sched.iso = schedule.IsolationSample(n, opt.IsolatedFraction)
 		if opt.Schedule == Sequential {
-			rs.sched.plan, rs.sched.phase = SequentialPlan{N: n}, "sequential"
+			rs.sched.plan, rs.sched.phase = schedule.SequentialPlan{N: n}, "sequential"
 		}
 	} else {
 		rs.scope.splan = newScopePlan(l, k, rank)
@@ -427,7 +441,7 @@ func newRankSurvey(c comm, opt Options, l nodeLayout, spec runSpec) *rankSurvey 
 	if opt.Schedule == Sequential {
 		rs.sched.iso = spread(rs.sched.iso, seqIsolationMax)
 	}
-	rs.sched.isoPlan = ListPlan(rs.sched.iso)
+	rs.sched.isoPlan = schedule.ListPlan(rs.sched.iso)
 	return rs
 }
 
@@ -542,7 +556,7 @@ func (rs *rankSurvey) measureSize(ctx context.Context, si, size int) (time.Durat
 // With a time budget, every pass but the last ends with rank 0's check
 // (budget.check for the schedule, budget.checkIsolation for the isolation
 // sample, iso), which may lower the repeats.
-func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos progress.Position, dst func(peer int) []float64, iso bool) error {
+func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size int, pos progress.Position, dst func(peer int) []float64, iso bool) error {
 	reps := func() int {
 		if iso {
 			return rs.trips.iso
@@ -590,12 +604,12 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl Plan, size int, pos 
 // runRound measures one round and waits for every rank to finish it:
 // warm untimed round trips, then k timed ones stored from dst(peer)[at].
 // A cancelled ctx aborts the job.
-func (rs *rankSurvey) runRound(ctx context.Context, pl Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
+func (rs *rankSurvey) runRound(ctx context.Context, pl schedule.Plan, r, size, warm, k int, dst func(peer int) []float64, at int) error {
 	if err := ctx.Err(); err != nil {
 		rs.c.Abort(130)
 		return err
 	}
-	seq, sequential := pl.(seqPlan)
+	seq, sequential := pl.(schedule.Sequential)
 	if sequential {
 		if err := rs.handOff(seq.PairOfRound(r)); err != nil {
 			return err
@@ -629,13 +643,13 @@ func (rs *rankSurvey) runRound(ctx context.Context, pl Plan, r, size, warm, k in
 // woke every idle rank several times per round, and on a 2-core machine
 // those wake-ups made same-node round trips of a 4-rank survey 4-9x
 // slower than a 2-rank one.
-func (rs *rankSurvey) handOff(cur Pair) error {
+func (rs *rankSurvey) handOff(cur schedule.Pair) error {
 	prev := rs.turn.prev
 	rs.turn.prev = cur
 	if prev.A < 0 {
 		return nil // the first round: the barrier before measuring started it
 	}
-	in := func(p Pair, r int) bool { return r == p.A || r == p.B }
+	in := func(p schedule.Pair, r int) bool { return r == p.A || r == p.B }
 	if rs.rank == prev.A {
 		for _, x := range [2]int{cur.A, cur.B} {
 			if !in(prev, x) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -447,7 +448,7 @@ func TestInterferenceWarning(t *testing.T) {
 }
 
 func TestSpread(t *testing.T) {
-	pairs := IsolationSample(40, 0.05) // 40 pairs
+	pairs := schedule.IsolationSample(40, 0.05) // 40 pairs
 	got := spread(pairs, seqIsolationMax)
 	if len(pairs) != 40 || len(got) != 16 || got[0] != pairs[0] || got[15] != pairs[37] {
 		t.Errorf("spread of %d pairs: %v", len(pairs), got)

@@ -3,12 +3,13 @@ package bench
 import (
 	"testing"
 
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
 // checkPlan verifies the schedule properties for n ranks: every unordered
 // pair exactly once, no rank in two pairs of a round, partners symmetric.
-func checkPlan(t *testing.T, n int, p Plan, wantRounds int) {
+func checkPlan(t *testing.T, n int, p schedule.Plan, wantRounds int) {
 	t.Helper()
 	if p.Rounds() != wantRounds {
 		t.Fatalf("n=%d: %d rounds, want %d", n, p.Rounds(), wantRounds)
@@ -34,7 +35,7 @@ func checkPlan(t *testing.T, n int, p Plan, wantRounds int) {
 	}
 	for i, c := range seen {
 		if c != 1 {
-			pr := PairAt(n, i)
+			pr := schedule.PairAt(n, i)
 			t.Fatalf("n=%d: pair (%d,%d) measured %d times, want once", n, pr.A, pr.B, c)
 		}
 	}
@@ -46,12 +47,12 @@ func TestCirclePlan(t *testing.T) {
 		if n%2 == 1 {
 			want = n
 		}
-		checkPlan(t, n, CirclePlan{N: n}, want)
+		checkPlan(t, n, schedule.CirclePlan{N: n}, want)
 		// Each round of an even n pairs every rank; of an odd n all but one.
 		for r := 0; r < want; r++ {
 			idle := 0
 			for a := 0; a < n; a++ {
-				if (CirclePlan{N: n}).Partner(r, a) < 0 {
+				if (schedule.CirclePlan{N: n}).Partner(r, a) < 0 {
 					idle++
 				}
 			}
@@ -64,13 +65,13 @@ func TestCirclePlan(t *testing.T) {
 
 func TestSequentialPlanIsMmpiOrder(t *testing.T) {
 	for n := 2; n <= 65; n++ {
-		p := SequentialPlan{N: n}
+		p := schedule.SequentialPlan{N: n}
 		checkPlan(t, n, p, n*(n-1)/2)
 		// mmpi's loops: for lo in 0..n-1, for hi in lo+1..n-1.
 		k := 0
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
-				if got := PairAt(n, k); got != (Pair{a, b}) {
+				if got := schedule.PairAt(n, k); got != (schedule.Pair{A: a, B: b}) {
 					t.Fatalf("n=%d: pair %d is %v, want (%d,%d)", n, k, got, a, b)
 				}
 				if p.Partner(k, a) != b || p.Partner(k, b) != a {
@@ -86,8 +87,8 @@ func TestPairAtLarge(t *testing.T) {
 	// Rows near the end of a 4096-rank triangle, where float rounding of the
 	// closed form could be off by one.
 	n := 4096
-	for _, pr := range []Pair{{0, 1}, {0, 4095}, {1, 2}, {2047, 2048}, {4093, 4095}, {4094, 4095}} {
-		if got := PairAt(n, survey.TriIndex(n, pr.A, pr.B)); got != pr {
+	for _, pr := range []schedule.Pair{{A: 0, B: 1}, {A: 0, B: 4095}, {A: 1, B: 2}, {A: 2047, B: 2048}, {A: 4093, B: 4095}, {A: 4094, B: 4095}} {
+		if got := schedule.PairAt(n, survey.TriIndex(n, pr.A, pr.B)); got != pr {
 			t.Errorf("PairAt(TriIndex(%v)) = %v", pr, got)
 		}
 	}
@@ -110,7 +111,7 @@ func TestIsolationSample(t *testing.T) {
 		{1000, 0.001, 1000}, // 0.1% of 499500 is 500 < N
 	}
 	for _, tc := range tests {
-		got := IsolationSample(tc.n, tc.frac)
+		got := schedule.IsolationSample(tc.n, tc.frac)
 		if len(got) != tc.want {
 			t.Errorf("IsolationSample(%d, %v): %d pairs, want %d", tc.n, tc.frac, len(got), tc.want)
 			continue
@@ -123,7 +124,7 @@ func TestIsolationSample(t *testing.T) {
 				t.Fatalf("IsolationSample(%d, %v): pairs not sorted and distinct at %d", tc.n, tc.frac, i)
 			}
 		}
-		again := IsolationSample(tc.n, tc.frac)
+		again := schedule.IsolationSample(tc.n, tc.frac)
 		for i := range got {
 			if got[i] != again[i] {
 				t.Fatalf("IsolationSample(%d, %v) differs between calls: every rank must draw the same pairs", tc.n, tc.frac)
@@ -133,7 +134,7 @@ func TestIsolationSample(t *testing.T) {
 }
 
 func BenchmarkCirclePartner(b *testing.B) {
-	p := CirclePlan{N: 4096}
+	p := schedule.CirclePlan{N: 4096}
 	s := 0
 	for i := 0; b.Loop(); i++ {
 		s += p.Partner(i%p.Rounds(), i%4096)
@@ -142,7 +143,7 @@ func BenchmarkCirclePartner(b *testing.B) {
 }
 
 func BenchmarkSequentialPartner(b *testing.B) {
-	p := SequentialPlan{N: 4096}
+	p := schedule.SequentialPlan{N: 4096}
 	s := 0
 	for i := 0; b.Loop(); i++ {
 		s += p.Partner(i%p.Rounds(), i%4096)

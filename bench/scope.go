@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -39,11 +40,11 @@ func resolveScope(spec string, n int, l nodeLayout, mmpi bool) (kind string, k i
 // only answers for the rank the plan was made for.
 type scopePlan struct {
 	l      nodeLayout
-	intra  int         // rounds inside the nodes
-	inter  CirclePlan  // over the nodes
-	sample []Pair      // the sample's pairs, in round order
-	nsr    int         // number of sample rounds
-	mine   map[int]int // sample round -> partner, for rank self
+	intra  int                 // rounds inside the nodes
+	inter  schedule.CirclePlan // over the nodes
+	sample []schedule.Pair     // the sample's pairs, in round order
+	nsr    int                 // number of sample rounds
+	mine   map[int]int         // sample round -> partner, for rank self
 	self   int
 	// offsets[h] is the index of node h's first pair in the plan's pair
 	// numbering (PairOf): node pairs first, then leader pairs, then the
@@ -52,11 +53,11 @@ type scopePlan struct {
 }
 
 func newScopePlan(l nodeLayout, k, self int) *scopePlan {
-	p := &scopePlan{l: l, inter: CirclePlan{N: len(l.members)}, self: self, mine: map[int]int{}}
+	p := &scopePlan{l: l, inter: schedule.CirclePlan{N: len(l.members)}, self: self, mine: map[int]int{}}
 	p.offsets = make([]int, len(l.members)+1)
 	for h, m := range l.members {
 		if len(m) >= 2 {
-			p.intra = max(p.intra, CirclePlan{N: len(m)}.Rounds())
+			p.intra = max(p.intra, schedule.CirclePlan{N: len(m)}.Rounds())
 		}
 		p.offsets[h+1] = p.offsets[h] + len(m)*(len(m)-1)/2
 	}
@@ -92,7 +93,7 @@ func (p *scopePlan) Partner(r, rank int) int {
 	l := p.l
 	if r < p.intra {
 		m := l.members[l.host[rank]]
-		cp := CirclePlan{N: len(m)}
+		cp := schedule.CirclePlan{N: len(m)}
 		if len(m) < 2 || r >= cp.Rounds() {
 			return -1
 		}
@@ -130,18 +131,18 @@ func (p *scopePlan) NumPairs() int {
 // PairOf is the plan's k-th pair (0 <= k < NumPairs): node 0's pairs in
 // (0,1), (0,2) ... order, node 1's ..., then the leader pairs, then the
 // sample.
-func (p *scopePlan) PairOf(k int) Pair {
+func (p *scopePlan) PairOf(k int) schedule.Pair {
 	nh := len(p.l.members)
 	if k < p.offsets[nh] {
 		h := sort.Search(nh, func(h int) bool { return p.offsets[h+1] > k })
 		m := p.l.members[h]
-		q := PairAt(len(m), k-p.offsets[h])
-		return Pair{A: m[q.A], B: m[q.B]}
+		q := schedule.PairAt(len(m), k-p.offsets[h])
+		return schedule.Pair{A: m[q.A], B: m[q.B]}
 	}
 	k -= p.offsets[nh]
 	if k < nh*(nh-1)/2 {
-		q := PairAt(nh, k)
-		return Pair{A: p.l.members[q.A][0], B: p.l.members[q.B][0]}
+		q := schedule.PairAt(nh, k)
+		return schedule.Pair{A: p.l.members[q.A][0], B: p.l.members[q.B][0]}
 	}
 	return p.sample[k-nh*(nh-1)/2]
 }
@@ -172,14 +173,14 @@ func (p *scopePlan) peers() []int {
 // cross-node pairs for each node: one of its ranks and a rank of another
 // node, leader pairs (measured anyway) and repeats left out. It returns
 // them with A < B.
-func samplePairs(l nodeLayout, k int) []Pair {
+func samplePairs(l nodeLayout, k int) []schedule.Pair {
 	nh := len(l.members)
 	if nh < 2 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(isolationSeed, uint64(len(l.host))*31+uint64(k)))
-	seen := map[Pair]bool{}
-	var out []Pair
+	rng := rand.New(rand.NewPCG(schedule.Seed, uint64(len(l.host))*31+uint64(k)))
+	seen := map[schedule.Pair]bool{}
+	var out []schedule.Pair
 	for h, m := range l.members {
 		for tries, got := 0, 0; got < k && tries < 4*k; tries++ {
 			o := rng.IntN(nh - 1)
@@ -188,7 +189,7 @@ func samplePairs(l nodeLayout, k int) []Pair {
 			}
 			om := l.members[o]
 			a, b := m[rng.IntN(len(m))], om[rng.IntN(len(om))]
-			q := Pair{A: min(a, b), B: max(a, b)}
+			q := schedule.Pair{A: min(a, b), B: max(a, b)}
 			if seen[q] || (l.local[a] == 0 && l.local[b] == 0) {
 				continue
 			}
@@ -210,12 +211,12 @@ func (s scopeSeqPlan) Partner(k, rank int) int {
 	return s.p.PairOf(k).Other(rank)
 }
 
-func (s scopeSeqPlan) PairOfRound(k int) Pair { return s.p.PairOf(k) }
+func (s scopeSeqPlan) PairOfRound(k int) schedule.Pair { return s.p.PairOf(k) }
 
 // scopeIsolation samples a scope plan's pairs for the isolation
 // re-measurement as IsolationSample does.
-func scopeIsolation(p *scopePlan, n int, frac float64) []Pair {
-	return isolationPairs(p.NumPairs(), n, frac, uint64(n)+1, p.PairOf)
+func scopeIsolation(p *scopePlan, n int, frac float64) []schedule.Pair {
+	return schedule.IsolationPairs(p.NumPairs(), n, frac, uint64(n)+1, p.PairOf)
 }
 
 // checkSample compares each sampled cross-node pair's median round trip at
@@ -223,7 +224,7 @@ func scopeIsolation(p *scopePlan, n int, frac float64) []Pair {
 // meta.json and warns when a pair is off by more than
 // survey.ScopeCheckRatio: then a node's leader does not speak for all its
 // ranks, and the filled pairs are wrong.
-func checkSample(s *survey.Survey, sample []Pair) {
+func checkSample(s *survey.Survey, sample []schedule.Pair) {
 	if len(sample) == 0 {
 		return
 	}
@@ -260,4 +261,45 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], "...")
 	}
 	return s
+}
+
+// RoundsOf is the rounds schedule of a survey of ranks on hosts (a host
+// name per rank) with scope all or nodes, as latmap survey runs it:
+// partners[round][rank] is the rank's partner in the round, -1 when it
+// sits out. It lets a driver outside latmap (the survey's measuring core
+// inside a simulator, testdata/sim/simsurvey.c) measure the same pairs in
+// the same concurrent rounds.
+func RoundsOf(hosts []string, scope string) ([][]int, error) {
+	n := len(hosts)
+	var plan schedule.Plan
+	switch scope {
+	case survey.ScopeAll:
+		plan = schedule.CirclePlan{N: n}
+	case survey.ScopeNodes:
+		plan = newScopePlan(newNodeLayout(hosts), 0, 0)
+	default:
+		return nil, fmt.Errorf("rounds of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
+	}
+	out := make([][]int, plan.Rounds())
+	for r := range out {
+		out[r] = make([]int, n)
+		for k := range out[r] {
+			out[r][k] = plan.Partner(r, k)
+		}
+	}
+	return out, nil
+}
+
+// IsolationOf is the isolation sample latmap survey re-measures after the
+// rounds of scope (all or nodes) for ranks on hosts, each pair alone, with
+// the fraction frac (Options.IsolatedFraction).
+func IsolationOf(hosts []string, scope string, frac float64) ([]schedule.Pair, error) {
+	n := len(hosts)
+	switch scope {
+	case survey.ScopeAll:
+		return schedule.IsolationSample(n, frac), nil
+	case survey.ScopeNodes:
+		return scopeIsolation(newScopePlan(newNodeLayout(hosts), 0, 0), n, frac), nil
+	}
+	return nil, fmt.Errorf("isolation sample of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
 }

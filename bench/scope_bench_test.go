@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench/fit"
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -148,7 +149,7 @@ func modelledDuration(l nodeLayout, k int, opt Options) (secs float64, rounds, p
 	perMeet := float64(opt.Warmup + passes*(opt.Burst+1))
 	if k < 0 {
 		// Every round of the circle method has a cross-node pair.
-		rounds = CirclePlan{N: n}.Rounds()
+		rounds = schedule.CirclePlan{N: n}.Rounds()
 		return float64(rounds) * (perMeet*2e-6 + float64(passes+1)*barrier), rounds, survey.TriLen(n)
 	}
 	p := newScopePlan(l, k, 0)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -65,17 +66,17 @@ func TestScopePlan(t *testing.T) {
 		for r := range plans {
 			plans[r] = newScopePlan(l, tc.k, r)
 		}
-		want := map[Pair]bool{}
+		want := map[schedule.Pair]bool{}
 		for _, m := range l.members {
 			for i := range m {
 				for j := i + 1; j < len(m); j++ {
-					want[Pair{m[i], m[j]}] = true
+					want[schedule.Pair{A: m[i], B: m[j]}] = true
 				}
 			}
 		}
 		for h := range l.members {
 			for o := h + 1; o < len(l.members); o++ {
-				want[Pair{min(l.members[h][0], l.members[o][0]), max(l.members[h][0], l.members[o][0])}] = true
+				want[schedule.Pair{A: min(l.members[h][0], l.members[o][0]), B: max(l.members[h][0], l.members[o][0])}] = true
 			}
 		}
 		for _, q := range plans[0].sample {
@@ -87,7 +88,7 @@ func TestScopePlan(t *testing.T) {
 		if tc.k > 0 && len(l.members) > 1 && len(plans[0].sample) == 0 {
 			t.Fatalf("%s: no sample", name)
 		}
-		seen := map[Pair]int{}
+		seen := map[schedule.Pair]int{}
 		for r := 0; r < plans[0].Rounds(); r++ {
 			for a := 0; a < n; a++ {
 				if plans[a].Rounds() != plans[0].Rounds() {
@@ -101,7 +102,7 @@ func TestScopePlan(t *testing.T) {
 					t.Fatalf("%s round %d: %d meets %d but %d meets %d", name, r, a, b, b, back)
 				}
 				if a < b {
-					seen[Pair{a, b}]++
+					seen[schedule.Pair{A: a, B: b}]++
 				}
 			}
 		}
@@ -116,7 +117,7 @@ func TestScopePlan(t *testing.T) {
 		if plans[0].NumPairs() != len(want) {
 			t.Errorf("%s: NumPairs %d, want %d", name, plans[0].NumPairs(), len(want))
 		}
-		byOf := map[Pair]bool{}
+		byOf := map[schedule.Pair]bool{}
 		for k := 0; k < plans[0].NumPairs(); k++ {
 			byOf[plans[0].PairOf(k)] = true
 		}
@@ -157,13 +158,13 @@ func TestSurveyFakeScopes(t *testing.T) {
 				errs, _, stderr := runFake(t, n, opt, linearRTT)
 				noRankErrors(t, errs)
 				// Hosts are node0 = {0,1}, node1 = {2,3}...: leaders 0, 2, 4, 6.
-				want := map[Pair]bool{{0, 1}: true, {2, 3}: true, {4, 5}: true, {6, 7}: true,
-					{0, 2}: true, {0, 4}: true, {0, 6}: true, {2, 4}: true, {2, 6}: true, {4, 6}: true}
+				want := map[schedule.Pair]bool{{A: 0, B: 1}: true, {A: 2, B: 3}: true, {A: 4, B: 5}: true, {A: 6, B: 7}: true,
+					{A: 0, B: 2}: true, {A: 0, B: 4}: true, {A: 0, B: 6}: true, {A: 2, B: 4}: true, {A: 2, B: 6}: true, {A: 4, B: 6}: true}
 				var rows int
 				err := survey.ScanPairs(mustOpen(t, filepath.Join(opt.Out, survey.PairsFile)), func(p *survey.PairStats) error {
 					if p.Size == 8 {
 						rows++
-						if scope == "nodes" && !want[Pair{p.A, p.B}] {
+						if scope == "nodes" && !want[schedule.Pair{A: p.A, B: p.B}] {
 							t.Errorf("pair (%d,%d) written, not in scope nodes", p.A, p.B)
 						}
 						if p.Median != linearRTT(p.A, p.B, 8) {
@@ -218,13 +219,13 @@ func TestSurveyFakeScopes(t *testing.T) {
 				}
 				// Fits are filled too: (1,3) gets the median latency of
 				// the fits between nodes 0 and 1.
-				fits := map[Pair]survey.Fit{}
+				fits := map[schedule.Pair]survey.Fit{}
 				for _, f := range s.Fits {
-					fits[Pair{f.A, f.B}] = f
+					fits[schedule.Pair{A: f.A, B: f.B}] = f
 				}
-				f13, ok := fits[Pair{1, 3}]
+				f13, ok := fits[schedule.Pair{A: 1, B: 3}]
 				if s.Tables[0].SamplesAt(1, 3) == 0 {
-					wl, from := between(s.Tables[0], 1, 3, func(x, y int) float64 { return fits[Pair{x, y}].Latency })
+					wl, from := between(s.Tables[0], 1, 3, func(x, y int) float64 { return fits[schedule.Pair{A: x, B: y}].Latency })
 					if !ok || math.Abs(f13.Latency-wl) > 1e-3 {
 						t.Errorf("fit of (1,3): %+v, want the latency %v of %s", f13, wl, from)
 					}

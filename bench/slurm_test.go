@@ -63,7 +63,7 @@ func TestSurveyUnderSrun(t *testing.T) {
 		bin := testutil.OpenMPI.LatmapBin(t)
 		out := filepath.Join(t.TempDir(), "survey")
 		args := append(s.Srun("-J", "latmap-stopped", "-N", "2", "-n", "4", "--nodelist="+strings.Join(c.Nodes[:2], ","), "--mpi=pmix", "--cpu-bind=cores"),
-			bin, "survey", "-o", out, "--repeats", "100000")
+			bin, "survey", "-o", out, "--repeats", "100000", "--sizes", "64,1K")
 		o, err := stopMidway(t, args, 5*time.Second, func(*os.Process) {
 			if o, err := s.Command("scancel", "-n", "latmap-stopped").CombinedOutput(); err != nil {
 				t.Errorf("scancel: %v\n%s", err, o)
@@ -71,5 +71,6 @@ func TestSurveyUnderSrun(t *testing.T) {
 		})
 		t.Logf("srun after scancel: %v\n%s", err, o)
 		checkStopped(t, bin, out, 4, "SIGTERM", o)
+		checkResumed(t, append(s.Srun("-N", "2", "-n", "4", "--nodelist="+strings.Join(c.Nodes[:2], ","), "--mpi=pmix", "--cpu-bind=cores"), bin), out, 4)
 	})
 }

@@ -61,3 +61,67 @@ func TestSurveyStopsEarly(t *testing.T) {
 		})
 	}
 }
+
+// TestSurveyResumes: the survey TestSurveyStopsEarly stops (8 ranks,
+// every pair 12 of 40 round trips at 8 bytes, 800 bytes not measured),
+// resumed with --resume on the same hosts: 8 bytes is kept as measured
+// (12 round trips, the same values), 800 bytes measured now (40), the
+// survey is no longer stopped and says what it kept. A complete survey,
+// or other hosts, are refused with a line saying why.
+func TestSurveyResumes(t *testing.T) {
+	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+	opt.Repeats, opt.Burst, opt.Warmup = 40, 4, 1
+	opt.Sizes = []int{8, 800}
+	opt.NodeBandwidth = NodeBWOff
+	w := newFakeWorld(8, linearRTT)
+	var passes atomic.Int32
+	w.stop = func() string {
+		if passes.Add(1) >= 3 {
+			return "SIGTERM"
+		}
+		return ""
+	}
+	runFakeWorld(t, w, opt)
+	stopped, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := opt
+	again.Out, again.Resume = "", opt.Out
+	errs, _ := runFakeWorld(t, newFakeWorld(8, linearRTT), again)
+	noRankErrors(t, errs)
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Meta.Stopped != "" || len(s.Tables) != 2 || s.Tables[0].Size != 8 || s.Tables[1].Size != 800 {
+		t.Fatalf("resumed: stopped %q, sizes %v", s.Meta.Stopped, s.Sizes())
+	}
+	for a := 0; a < 8; a++ {
+		for b := a + 1; b < 8; b++ {
+			if s.Tables[0].SamplesAt(a, b) != 12 || s.Tables[1].SamplesAt(a, b) != 40 || s.Tables[0].At(survey.Median, a, b) != stopped.Tables[0].At(survey.Median, a, b) {
+				t.Fatalf("pair (%d,%d): %d and %d round trips, median at 8 B %v (stopped: %v)", a, b, s.Tables[0].SamplesAt(a, b), s.Tables[1].SamplesAt(a, b),
+					s.Tables[0].At(survey.Median, a, b), stopped.Tables[0].At(survey.Median, a, b))
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "sizes [8] kept as measured then, sizes [800] measured now") {
+		t.Errorf("warnings %q", s.Meta.Warnings)
+	}
+	// The survey is complete now: nothing to resume.
+	errs, _ = runFakeWorld(t, newFakeWorld(8, linearRTT), again)
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), "not stopped early: nothing to resume") {
+		t.Errorf("resuming a complete survey: %v", errs[0])
+	}
+	// Stopped again, resumed on other hosts: refused.
+	passes.Store(0)
+	opt.Out = filepath.Join(t.TempDir(), "s2")
+	runFakeWorld(t, w, opt)
+	other := newFakeWorld(8, linearRTT)
+	other.host = func(r int) string { return "elsewhere" }
+	again.Resume = opt.Out
+	errs, _ = runFakeWorld(t, other, again)
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), "rank 0 ran on node0, and runs on elsewhere now") {
+		t.Errorf("resuming on other hosts: %v", errs[0])
+	}
+}

@@ -12,7 +12,7 @@ func newSurveyCmd() *cobra.Command {
 	opt := bench.DefaultOptions("")
 	var schedule string
 	cmd := &cobra.Command{
-		Use:   "survey -o DIR",
+		Use:   "survey -o DIR | survey --resume DIR",
 		Short: "Measure the round-trip latency between every pair of MPI ranks",
 		Long: `survey runs under an MPI launcher and measures the MPI ping-pong round trip
 between every pair of ranks, records where each rank ran (host, cpu, socket,
@@ -73,10 +73,10 @@ See docs/survey.md.`,
 	f.StringVar(&opt.Topology, "topology", "", "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md) whose levels above the nodes (switches; a dragonfly's routers, chassis, groups) the switch phase measures instead of the levels found in the latencies")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
 	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "bound the measurement (10m, 1h): a probe round at each size estimates the survey, which lowers --repeats (never below 10) or narrows scope all to nodes to fit; recorded in meta.json (0: no bound)")
+	f.StringVar(&opt.Resume, "resume", "", "complete a survey stopped early (SIGTERM, Ctrl-C): keep its sizes measured with at least 10 round trips a pair, measure the other --sizes, the isolation sample and the node and switch phases, and write the whole survey over it (-o defaults to it); run it on the same hosts in the same order")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
-	cmd.MarkFlagRequired("output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("switch-bandwidth", cobra.FixedCompletions([]string{bench.SwitchBWAuto, bench.SwitchBWOn, bench.SwitchBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{bench.ScopeAuto, "all", "nodes", "sample:4"}, cobra.ShellCompDirectiveNoFileComp))

@@ -1,12 +1,12 @@
-package bench
+// Package schedule holds the orders in which latmap survey's ranks meet:
+// the circle method's concurrent rounds, mmpi's one pair at a time, lists
+// of pairs, and the isolation sample every rank draws alike.
+package schedule
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
-
-	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Pair is an unordered rank pair with A < B.
@@ -68,9 +68,9 @@ func (c CirclePlan) Partner(r, rank int) int {
 	return p
 }
 
-// seqPlan is a schedule of one pair per round, sequenced by hand-offs
+// Sequential is a schedule of one pair per round, sequenced by hand-offs
 // instead of barriers (the sequential schedule).
-type seqPlan interface {
+type Sequential interface {
 	Plan
 	PairOfRound(r int) Pair
 }
@@ -120,9 +120,9 @@ func (l ListPlan) Partner(k, rank int) int {
 	return l[k].Other(rank)
 }
 
-// isolationSeed makes every rank draw the same isolation sample without
-// talking to the others.
-const isolationSeed = 0x6c61746d6170 // "latmap"
+// Seed makes every rank draw the same isolation sample (and scope
+// sample) without talking to the others.
+const Seed = 0x6c61746d6170 // "latmap"
 
 // IsolationMax bounds the isolation sample: each of its pairs is a round
 // of its own, a barrier of all ranks each pass, and a few thousand pairs
@@ -141,17 +141,17 @@ func isolationCount(total, n int, frac float64) int {
 // random with a fixed seed (so every rank computes the same list) and
 // sorted. frac 0 returns none.
 func IsolationSample(n int, frac float64) []Pair {
-	return isolationPairs(n*(n-1)/2, n, frac, uint64(n), func(k int) Pair { return PairAt(n, k) })
+	return IsolationPairs(n*(n-1)/2, n, frac, uint64(n), func(k int) Pair { return PairAt(n, k) })
 }
 
-// isolationPairs draws isolationCount of total pairs of n ranks, numbered
+// IsolationPairs draws isolationCount of total pairs of n ranks, numbered
 // 0..total-1 and named by pairOf, with the fixed seed and stream (so every
 // rank draws the same), in order of their numbers; frac 0 draws none.
-func isolationPairs(total, n int, frac float64, stream uint64, pairOf func(int) Pair) []Pair {
+func IsolationPairs(total, n int, frac float64, stream uint64, pairOf func(int) Pair) []Pair {
 	if frac <= 0 || total == 0 {
 		return nil
 	}
-	idx := sampleIndices(rand.New(rand.NewPCG(isolationSeed, stream)), total, isolationCount(total, n, frac))
+	idx := sampleIndices(rand.New(rand.NewPCG(Seed, stream)), total, isolationCount(total, n, frac))
 	out := make([]Pair, len(idx))
 	for i, t := range idx {
 		out[i] = pairOf(t)
@@ -181,45 +181,4 @@ func sampleIndices(rng *rand.Rand, total, k int) []int {
 	}
 	sort.Ints(idx)
 	return idx
-}
-
-// RoundsOf is the rounds schedule of a survey of ranks on hosts (a host
-// name per rank) with scope all or nodes, as latmap survey runs it:
-// partners[round][rank] is the rank's partner in the round, -1 when it
-// sits out. It lets a driver outside latmap (the survey's measuring core
-// inside a simulator, testdata/sim/simsurvey.c) measure the same pairs in
-// the same concurrent rounds.
-func RoundsOf(hosts []string, scope string) ([][]int, error) {
-	n := len(hosts)
-	var plan Plan
-	switch scope {
-	case survey.ScopeAll:
-		plan = CirclePlan{N: n}
-	case survey.ScopeNodes:
-		plan = newScopePlan(newNodeLayout(hosts), 0, 0)
-	default:
-		return nil, fmt.Errorf("rounds of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
-	}
-	out := make([][]int, plan.Rounds())
-	for r := range out {
-		out[r] = make([]int, n)
-		for k := range out[r] {
-			out[r][k] = plan.Partner(r, k)
-		}
-	}
-	return out, nil
-}
-
-// IsolationOf is the isolation sample latmap survey re-measures after the
-// rounds of scope (all or nodes) for ranks on hosts, each pair alone, with
-// the fraction frac (Options.IsolatedFraction).
-func IsolationOf(hosts []string, scope string, frac float64) ([]Pair, error) {
-	n := len(hosts)
-	switch scope {
-	case survey.ScopeAll:
-		return IsolationSample(n, frac), nil
-	case survey.ScopeNodes:
-		return scopeIsolation(newScopePlan(newNodeLayout(hosts), 0, 0), n, frac), nil
-	}
-	return nil, fmt.Errorf("isolation sample of scope %q: want %s or %s", scope, survey.ScopeAll, survey.ScopeNodes)
 }

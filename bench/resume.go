@@ -1,0 +1,138 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"slices"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// --resume DIR completes a survey that was stopped early (stop.go). Its
+// sizes whose every pair has at least MinBudgetRepeats round trips are
+// kept as they were measured, as a time budget keeps a size measured with
+// fewer round trips than asked; the job measures the other sizes of
+// --sizes, the isolation sample and the node and switch phases, and rank
+// 0 writes the whole survey over the stopped one, saying what it kept.
+// The job must run on the same hosts, rank by rank, with the same scope.
+
+// resumed is, on rank 0, the stopped survey and the sizes kept from it.
+type resumed struct {
+	dir  string
+	old  *survey.Survey
+	keep []int
+}
+
+// resumePlan is what rank 0 tells every rank: the sizes left to measure
+// and the scope, or why the survey cannot be resumed.
+type resumePlan struct {
+	Sizes []int
+	Scope string
+	Err   string
+}
+
+// shareResume, on every rank once the hosts are known (names), makes
+// rank 0's plan for --resume and gives every rank its sizes and scope
+// (opt is changed). It returns rank 0's resumed survey (nil elsewhere, or
+// without --resume).
+func shareResume(c comm, opt *Options, names []string) (*resumed, error) {
+	if opt.Resume == "" {
+		return nil, nil
+	}
+	var st *resumed
+	var plan resumePlan
+	var buf bytes.Buffer
+	if c.Rank() == 0 {
+		var err error
+		if st, plan, err = planResume(*opt, names); err != nil {
+			plan.Err = err.Error()
+		}
+		if err := gob.NewEncoder(&buf).Encode(&plan); err != nil {
+			return nil, err
+		}
+	}
+	got, err := c.Bcast(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("sharing the --resume plan: %w", err)
+	}
+	if c.Rank() != 0 {
+		plan = resumePlan{}
+		if err := gob.NewDecoder(bytes.NewReader(got)).Decode(&plan); err != nil {
+			return nil, fmt.Errorf("decoding the --resume plan: %w", err)
+		}
+	}
+	if plan.Err != "" {
+		if c.Rank() == 0 {
+			return nil, fmt.Errorf("--resume %s: %s", opt.Resume, plan.Err)
+		}
+		return nil, errReported
+	}
+	opt.Sizes, opt.Scope = plan.Sizes, plan.Scope
+	return st, nil
+}
+
+// planResume reads the stopped survey and decides what is kept and what
+// is measured (rank 0).
+func planResume(opt Options, names []string) (*resumed, resumePlan, error) {
+	old, err := survey.ReadSurvey(opt.Resume, survey.LoadOptions{KeepSparse: true})
+	if err != nil {
+		return nil, resumePlan{}, err
+	}
+	if old.Meta.Stopped == "" {
+		return nil, resumePlan{}, fmt.Errorf("a survey that was not stopped early: nothing to resume")
+	}
+	if old.N() != len(names) {
+		return nil, resumePlan{}, fmt.Errorf("%d ranks, this job %d: resume it with as many ranks on the same hosts", old.N(), len(names))
+	}
+	for r, h := range names {
+		if old.Ranks[r].Host != h {
+			return nil, resumePlan{}, fmt.Errorf("rank %d ran on %s, and runs on %s now: resume it on the same hosts in the same order", r, old.Ranks[r].Host, h)
+		}
+	}
+	scope := opt.Scope
+	if scope == ScopeAuto {
+		scope = old.Meta.Scope
+	}
+	if scope != old.Meta.Scope {
+		return nil, resumePlan{}, fmt.Errorf("scope %s, this job %s: resume it with --scope %s", old.Meta.Scope, scope, old.Meta.Scope)
+	}
+	st := &resumed{dir: opt.Resume, old: old}
+	for _, t := range old.Tables {
+		least := -1
+		t.Each(func(a, b, i int) {
+			if s := int(t.Samples[i]); least < 0 || s < least {
+				least = s
+			}
+		})
+		if least >= MinBudgetRepeats {
+			st.keep = append(st.keep, t.Size)
+		}
+	}
+	var sizes []int
+	for _, s := range opt.Sizes {
+		if !slices.Contains(st.keep, s) {
+			sizes = append(sizes, s)
+		}
+	}
+	if len(sizes) == 0 {
+		// Every size is kept: measure the last again, with the phases.
+		sizes, st.keep = st.keep[len(st.keep)-1:], st.keep[:len(st.keep)-1]
+	}
+	return st, resumePlan{Sizes: sizes, Scope: scope}, nil
+}
+
+// merge puts the kept sizes' tables into the new survey s, in size order.
+func (st *resumed) merge(s *survey.Survey) {
+	for _, t := range st.old.Tables {
+		if slices.Contains(st.keep, t.Size) {
+			s.Tables = append(s.Tables, t)
+		}
+	}
+	slices.SortFunc(s.Tables, func(a, b *survey.PairTable) int { return a.Size - b.Size })
+}
+
+// note says what the resumed survey kept and measured.
+func (st *resumed) note(measured []int) string {
+	return fmt.Sprintf("resumed %s, which was %s: sizes %v kept as measured then, sizes %v measured now", st.dir, st.old.Meta.Stopped, st.keep, measured)
+}
