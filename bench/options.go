@@ -140,7 +140,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--mmpi cannot go with --resume (the log needs every round trip of the smallest size in one run)")
 	}
 	if o.Out == "" {
-		return fmt.Errorf("no output directory; give -o DIR")
+		return fmt.Errorf("no output directory; give -o DIR (or --resume DIR, a survey stopped early)")
 	}
 	if err := o.validateSizes(); err != nil {
 		return err

@@ -15,7 +15,7 @@ func TestSurveyFlags(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{[]string{"survey"}, `required flag(s) "output" not set`},
+		{[]string{"survey"}, "give -o DIR"},
 		{[]string{"survey", "-o", "x", "--sizes", "64,huge"}, `message size "huge"`},
 		{[]string{"survey", "-o", "x", "--sizes", "2G"}, "larger than 1G"},
 		{[]string{"survey", "-o", "x", "--repeats", "1"}, "--repeats 1"},
