@@ -9,6 +9,30 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
+// stopAfter3 runs a survey of 8 fake ranks, sizes 8 and 800 bytes, 40
+// round trips a pair in passes of 4 (10 passes a size), that a signal
+// stops during its third pass at 8 bytes. It returns the options, the
+// options that resume it, and every rank's error.
+func stopAfter3(t *testing.T, sched Schedule) (opt, resume Options, errs []error) {
+	t.Helper()
+	opt = DefaultOptions(filepath.Join(t.TempDir(), "s"))
+	opt.Schedule, opt.Repeats, opt.Burst, opt.Warmup = sched, 40, 4, 1
+	opt.Sizes = []int{8, 800}
+	opt.NodeBandwidth = NodeBWOff
+	w := newFakeWorld(8, linearRTT)
+	var passes atomic.Int32
+	w.stop = func() string {
+		if passes.Add(1) >= 3 {
+			return "SIGTERM"
+		}
+		return ""
+	}
+	errs, _ = runFakeWorld(t, w, opt)
+	resume = opt
+	resume.Out, resume.Resume = "", opt.Out
+	return opt, resume, errs
+}
+
 // TestSurveyStopsEarly: 8 fake ranks, sizes 8 and 800 bytes, 40 round
 // trips a pair in passes of 4 (10 passes a size). A signal that comes
 // during the third pass at 8 bytes stops the survey after it: every pair
@@ -19,19 +43,7 @@ import (
 func TestSurveyStopsEarly(t *testing.T) {
 	for _, sched := range []Schedule{Rounds, Sequential} {
 		t.Run(string(sched), func(t *testing.T) {
-			opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
-			opt.Schedule, opt.Repeats, opt.Burst, opt.Warmup = sched, 40, 4, 1
-			opt.Sizes = []int{8, 800}
-			opt.NodeBandwidth = NodeBWOff
-			w := newFakeWorld(8, linearRTT)
-			var passes atomic.Int32
-			w.stop = func() string {
-				if passes.Add(1) >= 3 {
-					return "SIGTERM"
-				}
-				return ""
-			}
-			errs, _ := runFakeWorld(t, w, opt)
+			opt, _, errs := stopAfter3(t, sched)
 			want := "stopped by SIGTERM after 3 of 10 passes over the pairs at 8 bytes (12 round trips a pair); sizes [800] not measured"
 			if errs[0] == nil || !strings.Contains(errs[0].Error(), want) || !strings.Contains(errs[0].Error(), opt.Out) {
 				t.Fatalf("rank 0: %v, want %q and the directory", errs[0], want)
@@ -69,25 +81,11 @@ func TestSurveyStopsEarly(t *testing.T) {
 // survey is no longer stopped and says what it kept. A complete survey,
 // or other hosts, are refused with a line saying why.
 func TestSurveyResumes(t *testing.T) {
-	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
-	opt.Repeats, opt.Burst, opt.Warmup = 40, 4, 1
-	opt.Sizes = []int{8, 800}
-	opt.NodeBandwidth = NodeBWOff
-	w := newFakeWorld(8, linearRTT)
-	var passes atomic.Int32
-	w.stop = func() string {
-		if passes.Add(1) >= 3 {
-			return "SIGTERM"
-		}
-		return ""
-	}
-	runFakeWorld(t, w, opt)
+	opt, again, _ := stopAfter3(t, Rounds)
 	stopped, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := opt
-	again.Out, again.Resume = "", opt.Out
 	errs, _ := runFakeWorld(t, newFakeWorld(8, linearRTT), again)
 	noRankErrors(t, errs)
 	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
@@ -114,12 +112,9 @@ func TestSurveyResumes(t *testing.T) {
 		t.Errorf("resuming a complete survey: %v", errs[0])
 	}
 	// Stopped again, resumed on other hosts: refused.
-	passes.Store(0)
-	opt.Out = filepath.Join(t.TempDir(), "s2")
-	runFakeWorld(t, w, opt)
+	_, again, _ = stopAfter3(t, Rounds)
 	other := newFakeWorld(8, linearRTT)
 	other.host = func(r int) string { return "elsewhere" }
-	again.Resume = opt.Out
 	errs, _ = runFakeWorld(t, other, again)
 	if errs[0] == nil || !strings.Contains(errs[0].Error(), "rank 0 ran on node0, and runs on elsewhere now") {
 		t.Errorf("resuming on other hosts: %v", errs[0])
