@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"slices"
 
@@ -25,48 +23,33 @@ type resumed struct {
 }
 
 // resumePlan is what rank 0 tells every rank: the sizes left to measure
-// and the scope, or why the survey cannot be resumed.
+// and the scope.
 type resumePlan struct {
 	Sizes []int
 	Scope string
-	Err   string
 }
 
 // shareResume, on every rank once the hosts are known (names), makes
 // rank 0's plan for --resume and gives every rank its sizes and scope
-// (opt is changed). It returns rank 0's resumed survey (nil elsewhere, or
-// without --resume).
+// (opt is changed), or stops every rank with rank 0's reason. It returns
+// rank 0's resumed survey (nil elsewhere, or without --resume).
 func shareResume(c comm, opt *Options, names []string) (*resumed, error) {
 	if opt.Resume == "" {
 		return nil, nil
 	}
 	var st *resumed
 	var plan resumePlan
-	var buf bytes.Buffer
-	if c.Rank() == 0 {
+	if err := agree(c, func() error {
 		var err error
 		if st, plan, err = planResume(*opt, names); err != nil {
-			plan.Err = err.Error()
+			return fmt.Errorf("--resume %s: %w", opt.Resume, err)
 		}
-		if err := gob.NewEncoder(&buf).Encode(&plan); err != nil {
-			return nil, err
-		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	got, err := c.Bcast(buf.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("sharing the --resume plan: %w", err)
-	}
-	if c.Rank() != 0 {
-		plan = resumePlan{}
-		if err := gob.NewDecoder(bytes.NewReader(got)).Decode(&plan); err != nil {
-			return nil, fmt.Errorf("decoding the --resume plan: %w", err)
-		}
-	}
-	if plan.Err != "" {
-		if c.Rank() == 0 {
-			return nil, fmt.Errorf("--resume %s: %s", opt.Resume, plan.Err)
-		}
-		return nil, errReported
+	if err := share(c, &plan, "the --resume plan"); err != nil {
+		return nil, err
 	}
 	opt.Sizes, opt.Scope = plan.Sizes, plan.Scope
 	return st, nil

@@ -132,6 +132,29 @@ func agree(c comm, check func() error) error {
 	return errReported
 }
 
+// share gives every rank rank 0's *v, gob-encoded over one broadcast;
+// what names v in errors.
+func share[T any](c comm, v *T, what string) error {
+	var buf bytes.Buffer
+	if c.Rank() == 0 {
+		if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+			return fmt.Errorf("encoding %s: %w", what, err)
+		}
+	}
+	got, err := c.Bcast(buf.Bytes())
+	if err != nil {
+		return fmt.Errorf("sharing %s: %w", what, err)
+	}
+	if c.Rank() != 0 {
+		var zero T
+		*v = zero
+		if err := gob.NewDecoder(bytes.NewReader(got)).Decode(v); err != nil {
+			return fmt.Errorf("decoding %s: %w", what, err)
+		}
+	}
+	return nil
+}
+
 // errReported is returned on ranks other than 0 when rank 0 reported the
 // error for the whole job; Run turns it into nil so only rank 0 prints it.
 var errReported = fmt.Errorf("error reported by rank 0")
@@ -167,9 +190,8 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil {
 		return err
 	}
-	rs.prog, rs.stop = rs.progress(stderr), env.Stop
-	took.measure, took.isolation, err = rs.measureSizes(ctx)
-	if err != nil && err != errStopped {
+	rs.prog, rs.stop, rs.resumed = rs.progress(stderr), env.Stop, res
+	if took.measure, took.isolation, err = rs.measureSizes(ctx); err != nil {
 		return err
 	}
 	var steps []int
@@ -194,8 +216,8 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	var asErr error
 	if rank == 0 {
 		as.s, as.ml, as.nodeTimes, asErr = assemble(all, rs.opt, spec.repeats, n, rs.scope.kind != survey.ScopeAll)
-		if res != nil && asErr == nil {
-			res.merge(as.s)
+		if rs.resumed != nil && asErr == nil {
+			rs.resumed.merge(as.s)
 		}
 	}
 	var sw *switchPhase
@@ -207,7 +229,6 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	if err != nil || rank != 0 {
 		return err
 	}
-	rs.resumed = res
 	if err := rs.write(as, spec, env, took, nodePhase{layout, steps}, sw, stderr); err != nil || rs.stopped == "" {
 		return err
 	}
@@ -269,7 +290,8 @@ type nodePhase struct {
 
 // measureSizes measures every size, starting together after a barrier,
 // ends the progress line and returns the time of the schedules' passes
-// and the time of the isolation samples.
+// and the time of the isolation samples. A survey stopped early
+// (rs.stopped) ends at its last pass without an error.
 func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime time.Duration, err error) {
 	if err := rs.c.Wait(false); err != nil {
 		return 0, 0, err
@@ -287,9 +309,6 @@ func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime ti
 	}
 	measureTime = time.Since(measureStart) - isoTime
 	rs.prog.Done()
-	if rs.stopped != "" {
-		return measureTime, isoTime, errStopped
-	}
 	return measureTime, isoTime, nil
 }
 

@@ -190,14 +190,6 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 	return rows, nil
 }
 
-// switchPlan is what rank 0 tells every rank before the switch phase:
-// the groups of each level (none: the phase does not run), or the error
-// that stops the survey.
-type switchPlan struct {
-	Of  [][]int
-	Err string
-}
-
 // switchPhase is the switch phase's outcome on rank 0: the groups, the
 // rows, and a note when it did not run.
 type switchPhase struct {
@@ -214,43 +206,25 @@ type switchPhase struct {
 // the times and returns the phase.
 func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts []string) (*switchPhase, error) {
 	var ph switchPhase
-	var plan switchPlan
-	if rs.rank == 0 {
-		switch {
-		case assembleErr != nil:
-			plan.Err = assembleErr.Error()
-		case rs.opt.SwitchBandwidth == SwitchBWOff:
-		default:
-			ph.groups, plan.Of, ph.note = topo.PlanSwitchGroups(s, rs.opt.fabric)
+	// Rank 0 plans the groups of each level (none: the phase does not
+	// run), or stops every rank with assembly's error.
+	var of [][]int
+	if err := agree(rs.c, func() error {
+		if assembleErr == nil && rs.opt.SwitchBandwidth != SwitchBWOff {
+			ph.groups, of, ph.note = topo.PlanSwitchGroups(s, rs.opt.fabric)
 		}
+		return assembleErr
+	}); err != nil {
+		return nil, err
 	}
-	var buf bytes.Buffer
-	if rs.rank == 0 {
-		if err := gob.NewEncoder(&buf).Encode(&plan); err != nil {
-			return nil, fmt.Errorf("encoding the switch groups: %w", err)
-		}
+	if err := share(rs.c, &of, "the switch groups"); err != nil {
+		return nil, err
 	}
-	got, err := rs.c.Bcast(buf.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("sharing the switch groups: %w", err)
-	}
-	if rs.rank != 0 {
-		plan = switchPlan{}
-		if err := gob.NewDecoder(bytes.NewReader(got)).Decode(&plan); err != nil {
-			return nil, fmt.Errorf("decoding the switch groups: %w", err)
-		}
-	}
-	if plan.Err != "" {
-		if rs.rank == 0 {
-			return nil, assembleErr
-		}
-		return nil, errReported
-	}
-	if len(plan.Of) == 0 {
+	if len(of) == 0 {
 		return &ph, nil
 	}
 	start := time.Now()
-	steps := SwitchPhase(hosts, plan.Of)
+	steps := SwitchPhase(hosts, of)
 	times := make([]float64, len(steps))
 	for i, st := range steps {
 		if err := rs.c.Wait(false); err != nil {
