@@ -80,6 +80,14 @@ static void cpuset_string(char *s, size_t n)
 	}
 }
 
+/* buf_free frees b's rows and empties it, for the next file. */
+static void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
+
 /* The gather at MPI_Finalize: rank 0 asks every other rank in turn for its
  * rows (asking the next one while it receives the current one) and writes
  * them straight to the file, in pieces of at most GATHER_PIECE bytes. Rank
@@ -147,9 +155,7 @@ static int gather_write(struct buf *b, const char *name, const char *header)
 		if (err)
 			fprintf(stderr, "latmap: writing %s: %s\n", path, strerror(errno));
 	}
-	free(b->p);
-	b->p = NULL;
-	b->n = b->cap = 0;
+	buf_free(b);
 	return err;
 }
 
@@ -452,9 +458,7 @@ static int local_write(struct buf *b, const char *name, const char *header)
 		err = 1;
 	if (!err && rename(tmp, path))
 		err = 1;
-	free(b->p);
-	b->p = NULL;
-	b->n = b->cap = 0;
+	buf_free(b);
 	return err;
 }
 
@@ -478,8 +482,7 @@ void lm_snapshot_poll(void)
 		lm.collwait ? "true" : "false", lm.collmat ? "true" : "false", out.thread_level);
 	if (!err)
 		err = local_write(&b, "snapshot.json", "");
-	else
-		free(b.p);
+	buf_free(&b);
 	if (err) {
 		fprintf(stderr, "latmap: rank %d: writing a partial profile into %s: %s; not trying again\n", lm.wrank, snap.dir, strerror(errno));
 		snap.every = 0;
