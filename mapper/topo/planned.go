@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -48,15 +49,11 @@ func DeclaredSwitchGroups(s *survey.Survey, f *fabric.Fabric) (rows []survey.Hos
 	var prev []int
 	for _, lv := range f.Levels {
 		groups := make([]int, len(names))
-		num := map[int]int{}
 		for h, name := range names {
-			c := lv.Group[idx[name]]
-			if _, ok := num[c]; !ok {
-				num[c] = len(num)
-			}
-			groups[h] = num[c]
+			groups[h] = lv.Group[idx[name]]
 		}
-		if len(num) < 2 || len(num) == len(names) || slices.Equal(groups, prev) {
+		groups = renumber(groups)
+		if ng := maxInt(groups) + 1; ng < 2 || ng == len(names) || slices.Equal(groups, prev) {
 			continue
 		}
 		of, prev = append(of, groups), groups
@@ -141,9 +138,9 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 			if r.Level != k+1 || r.Group >= len(members) || r.PeerGroup >= len(members) || r.AggregateMBps <= 0 {
 				continue
 			}
-			routed, class := routedAggregate(f, fhost, members, groups, parent, r)
-			if undeclared {
-				routed, class = 0, lv.Class
+			routed, class := 0.0, lv.Class
+			if !undeclared {
+				routed, class = routedAggregate(f, fhost, members, parent, r)
 			}
 			if class == "" || class == "node" || class == "local" {
 				continue
@@ -153,7 +150,7 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 			}
 			by[class].add(r.AggregateMBps, routed/1e6)
 		}
-		for _, class := range sortedKeys(by) {
+		for _, class := range slices.Sorted(maps.Keys(by)) {
 			out = append(out, by[class].share(class, lv.Name, k+1))
 		}
 	}
@@ -176,15 +173,6 @@ func (b *shareRows) share(class, name string, level int) ClassShare {
 		c.RoutedMBps, c.Share = stats.Median(b.routed), stats.Median(b.ratio)
 	}
 	return c
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // declaredLevel is f's level that groups the surveyed hosts (fhost[h]
@@ -215,11 +203,8 @@ func declaredLevel(f *fabric.Fabric, fhost, groups []int) *fabric.GroupLevel {
 
 // groupMembers lists each group's hosts in host order.
 func groupMembers(groups []int) [][]int {
-	var members [][]int
+	members := make([][]int, maxInt(groups)+1)
 	for h, g := range groups {
-		for len(members) <= g {
-			members = append(members, nil)
-		}
 		members[g] = append(members[g], h)
 	}
 	return members
@@ -228,7 +213,7 @@ func groupMembers(groups []int) [][]int {
 // routedAggregate is the bytes per second the declared links let row's
 // group send out in the step, and the class of the link that binds it
 // ("" when no link on the routes declares a bandwidth).
-func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, groups, parent []int, r survey.SwitchBandwidth) (float64, string) {
+func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []int, r survey.SwitchBandwidth) (float64, string) {
 	var sib []int // the groups the step's hosts send to
 	if r.PeerGroup != r.Group {
 		sib = []int{r.PeerGroup}

@@ -56,14 +56,10 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note s
 			continue
 		}
 		groups := make([]int, nh)
-		num := map[int]int{}
 		for h := range groups {
-			c := tp.Group[l][first[h]]
-			if _, ok := num[c]; !ok {
-				num[c] = len(num)
-			}
-			groups[h] = num[c]
+			groups[h] = tp.Group[l][first[h]]
 		}
+		groups = renumber(groups)
 		if slices.Equal(prev, groups) {
 			continue
 		}
