@@ -135,7 +135,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	if len(ratios) > 0 {
 		d := stats.Median(ratios)
 		switch {
-		case d >= 0.2 && d <= 1.25:
+		case plausibleShare(d):
 			rt.Derate = d
 			rt.Source += fmt.Sprintf(", every link priced at %.0f%% (the survey's pairs between nodes)", 100*d)
 			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", 100*d, f.Source))
@@ -162,6 +162,11 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	return notes
 }
 
+// plausibleShare reports whether a measured share of declared bandwidth
+// (the pairs' derating, a switch phase's class) fits the machine the
+// description is of: 0.2-1.25; outside, the description does not match.
+func plausibleShare(x float64) bool { return x >= 0.2 && x <= 1.25 }
+
 // measuredClasses prices each link class the switch phase measured at
 // the share of its declared bandwidth measured, and says so.
 func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
@@ -175,7 +180,7 @@ func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
 		if undeclared {
 			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
 		}
-		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && (sh.Share < 0.2 || sh.Share > 1.25) {
+		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !plausibleShare(sh.Share) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
 			continue
 		}
