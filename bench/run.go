@@ -196,7 +196,9 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	}
 	var steps []int
 	var nodeTimes []float64
-	if rs.stopped == "" {
+	if stop, err := rs.stopBefore("node and switch phases"); err != nil {
+		return err
+	} else if !stop {
 		nodeStart := time.Now()
 		if steps, nodeTimes, err = rs.nodeBandwidth(layout); err != nil {
 			return err
@@ -221,9 +223,12 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		}
 	}
 	var sw *switchPhase
-	if rs.stopped == "" {
+	stop, err := rs.stopBefore("switch phase")
+	switch {
+	case err != nil:
+	case !stop:
 		sw, err = rs.switchBandwidth(as.s, asErr, names)
-	} else if rank == 0 {
+	case rank == 0:
 		err = asErr
 	}
 	if err != nil || rank != 0 {
@@ -330,7 +335,7 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 		s.Meta.Warnings = append(s.Meta.Warnings, rs.resumed.note(opt.Sizes))
 	}
 	if s.Meta.Stopped = rs.stopped; rs.stopped != "" {
-		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+": each pair has the round trips measured until then (pairs.csv's samples), and the node and switch phases were not run")
+		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+": pairs.csv's samples are the round trips each pair had, and what came after was not measured")
 	}
 	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, as.nodeTimes, took.node); err != nil {
 		return err
@@ -596,10 +601,8 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 			pos.Round = r + 1
 			rs.prog.Step(pos)
 		}
-		if !iso {
-			if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass()); stop || err != nil {
-				return cmp.Or(err, errStopped)
-			}
+		if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass(), iso); stop || err != nil {
+			return cmp.Or(err, errStopped)
 		}
 		if rs.budget != nil && ps+1 < npass() {
 			// Every rank done with the pass (the sequential schedule has

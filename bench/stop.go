@@ -44,26 +44,38 @@ func watchSignals() (stop func() string, done func()) {
 	return func() string { v, _ := got.Load().(string); return v }, func() { signal.Stop(ch); close(quit) }
 }
 
-// stopAfterPass is every rank's answer, after done of npass passes at
-// size index si, to whether the survey stops now: rank 0's. When it does,
-// this rank keeps the round trips of the passes done at this size and
-// drops the isolation sample and the later sizes, and rs.stopped says
-// why and where.
-func (rs *rankSurvey) stopAfterPass(si, done, npass int) (bool, error) {
+// stopSignal is every rank's copy of rank 0's answer to whether the
+// survey stops now: the signal's name, or "" (one broadcast).
+func (rs *rankSurvey) stopSignal() (string, error) {
 	if rs.stop == nil {
-		return false, nil
+		return "", nil
 	}
 	var msg []byte
 	if rs.rank == 0 {
 		msg = []byte(rs.stop())
 	}
 	got, err := rs.c.Bcast(msg)
-	if err != nil || len(got) == 0 {
+	return string(got), err
+}
+
+// stopAfterPass is every rank's answer, after done of npass passes at
+// size index si (of the isolation sample's passes when iso), to whether
+// the survey stops now: rank 0's. When it does, this rank keeps the
+// round trips of the passes done at this size (all of them when iso) and
+// drops the isolation sample and the later sizes, and rs.stopped says
+// why and where.
+func (rs *rankSurvey) stopAfterPass(si, done, npass int, iso bool) (bool, error) {
+	got, err := rs.stopSignal()
+	if err != nil || got == "" {
 		return false, err
 	}
-	keep := min(done*rs.trips.burst, rs.trips.repeats)
 	sizes := rs.opt.Sizes
+	keep := min(done*rs.trips.burst, rs.trips.repeats)
 	rs.stopped = fmt.Sprintf("stopped by %s after %d of %d passes over the pairs at %d bytes (%d round trips a pair)", got, done, npass, sizes[si], keep)
+	if iso {
+		keep = rs.trips.repeats
+		rs.stopped = fmt.Sprintf("stopped by %s in the isolation sample at %d bytes, after every pair's %d round trips (the sample dropped)", got, sizes[si], keep)
+	}
 	if si+1 < len(sizes) {
 		rs.stopped += fmt.Sprintf("; sizes %v not measured", sizes[si+1:])
 	}
@@ -75,4 +87,18 @@ func (rs *rankSurvey) stopAfterPass(si, done, npass int) (bool, error) {
 	rs.opt.Sizes = sizes[: si+1 : si+1]
 	rs.data.samples, rs.data.isoSamples = rs.data.samples[:si+1], rs.data.isoSamples[:si+1]
 	return true, nil
+}
+
+// stopBefore is every rank's answer, once every pair is measured, to
+// whether the survey stops before the phases named (rank 0's); it is
+// true too when it stopped already.
+func (rs *rankSurvey) stopBefore(phases string) (bool, error) {
+	if rs.stopped != "" {
+		return true, nil
+	}
+	got, err := rs.stopSignal()
+	if got != "" {
+		rs.stopped = fmt.Sprintf("stopped by %s after every pair was measured, before the %s", got, phases)
+	}
+	return got != "", err
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,12 @@ import (
 // stops during its third pass at 8 bytes. It returns the options, the
 // options that resume it, and every rank's error.
 func stopAfter3(t *testing.T, sched Schedule) (opt, resume Options, errs []error) {
+	return stopAfter(t, sched, 3)
+}
+
+// stopAfter is stopAfter3 with the signal seen at rank 0's k-th look
+// (one a pass, one before the node phase, one before the switch phase).
+func stopAfter(t *testing.T, sched Schedule, k int32) (opt, resume Options, errs []error) {
 	t.Helper()
 	opt = DefaultOptions(filepath.Join(t.TempDir(), "s"))
 	opt.Schedule, opt.Repeats, opt.Burst, opt.Warmup = sched, 40, 4, 1
@@ -22,7 +29,7 @@ func stopAfter3(t *testing.T, sched Schedule) (opt, resume Options, errs []error
 	w := newFakeWorld(8, linearRTT)
 	var passes atomic.Int32
 	w.stop = func() string {
-		if passes.Add(1) >= 3 {
+		if passes.Add(1) >= k {
 			return "SIGTERM"
 		}
 		return ""
@@ -71,6 +78,49 @@ func TestSurveyStopsEarly(t *testing.T) {
 				t.Errorf("warnings %q", s.Meta.Warnings)
 			}
 		})
+	}
+}
+
+// TestSurveyStopsInLaterPhases: a signal during the isolation sample
+// (mpirun kills the ranks 1 s after passing it on, too soon to wait for
+// the sample's end) stops the survey after the sample's pass: every pair
+// keeps its 40 round trips at 8 bytes, the sample is dropped. One after
+// every pass (the 8-byte and 800-byte schedules and isolation samples, 10
+// passes each) stops it before the node phase: both sizes are whole.
+func TestSurveyStopsInLaterPhases(t *testing.T) {
+	for _, c := range []struct {
+		k     int32
+		want  string
+		sizes int
+	}{
+		{12, "stopped by SIGTERM in the isolation sample at 8 bytes, after every pair's 40 round trips (the sample dropped); sizes [800] not measured", 1},
+		{41, "stopped by SIGTERM after every pair was measured, before the node and switch phases", 2},
+	} {
+		opt, _, errs := stopAfter(t, Rounds, c.k)
+		if errs[0] == nil || !strings.Contains(errs[0].Error(), c.want) {
+			t.Fatalf("look %d: rank 0: %v, want %q", c.k, errs[0], c.want)
+		}
+		s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Meta.Stopped != c.want || len(s.Tables) != c.sizes {
+			t.Fatalf("look %d: stopped %q, %d sizes", c.k, s.Meta.Stopped, len(s.Tables))
+		}
+		if got := s.Tables[0].SamplesAt(2, 5); got != 40 {
+			t.Errorf("look %d: pair (2,5) has %d round trips at 8 bytes, want 40", c.k, got)
+		}
+		iso := 0
+		for a := 0; a < 8; a++ {
+			for b := a + 1; b < 8; b++ {
+				if !math.IsNaN(s.Tables[0].At(survey.Isolated, a, b)) {
+					iso++
+				}
+			}
+		}
+		if (iso > 0) != (c.sizes == 2) {
+			t.Errorf("look %d: %d pairs at 8 bytes have an isolated median", c.k, iso)
+		}
 	}
 }
 
