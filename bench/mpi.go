@@ -197,7 +197,7 @@ func (c *mpiComm) Bcast(b []byte) ([]byte, error) {
 func (c *mpiComm) Abort(code int) { C.lm_abort(C.int(code)) }
 
 func mpiFacts(sys sysfs.FS) survey.Rank {
-	r := survey.Rank{CPU: int(C.lm_cpu()), Socket: -1, NUMA: -1, L3: -1}
+	r := survey.Rank{CPU: int(C.lm_cpu()), Socket: -1, NUMA: -1, L3: -1, Core: -1}
 	r.Host, _ = os.Hostname()
 	var mask [128]C.uchar
 	if n := int(C.lm_affinity(&mask[0], C.int(len(mask)))); n > 0 {
@@ -210,7 +210,7 @@ func mpiFacts(sys sysfs.FS) survey.Rank {
 		r.CPUSet = sysfs.FormatCPUList(cpus)
 	}
 	if pl, err := sys.CPUPlace(r.CPU); err == nil {
-		r.Socket, r.NUMA, r.L3 = pl.Socket, pl.NUMA, pl.L3
+		r.Socket, r.NUMA, r.L3, r.Core = pl.Socket, pl.NUMA, pl.L3, pl.Core
 	}
 	return r
 }

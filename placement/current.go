@@ -39,14 +39,19 @@ func slotsOf(m *model.Machine, ranks []placefile.RankSlot, n int) ([]int32, erro
 			return nil, fmt.Errorf("--current: rank %d goes to %s, which the survey did not measure (hosts: %s)", r, rs.Host, text.HostList(m.Hosts))
 		}
 		slot := int32(-1)
-		if rs.CPU >= 0 {
+		if rs.CPU >= 0 || rs.Core >= 0 {
+			what, want, of := "cpu", rs.CPU, func(s int32) int { return m.Slots[s].CPU }
+			if rs.CPU < 0 {
+				// An Open MPI 5 rankfile names logical cores.
+				what, want, of = "logical core", rs.Core, func(s int32) int { return m.Slots[s].Core }
+			}
 			for _, s := range perNode[node] {
-				if m.Slots[s].CPU == rs.CPU {
+				if of(s) == want {
 					slot = s
 				}
 			}
 			if slot < 0 {
-				return nil, fmt.Errorf("--current: rank %d goes to %s cpu %d, which the survey did not measure", r, m.Hosts[node], rs.CPU)
+				return nil, fmt.Errorf("--current: rank %d goes to %s %s %d, which the survey did not measure", r, m.Hosts[node], what, want)
 			}
 		} else {
 			for next[node] < len(perNode[node]) && used[perNode[node][next[node]]] {

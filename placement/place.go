@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -17,6 +19,10 @@ import (
 	"github.com/latmap/latmap/placement/qap"
 	"github.com/latmap/latmap/placement/solve"
 )
+
+// FormatAuto is the --format that writes Open MPI 5's rankfile when the
+// mpirun on PATH is Open MPI 5, and Open MPI 4's otherwise.
+const FormatAuto = "auto"
 
 // Options are the inputs of latmap place.
 type Options struct {
@@ -49,7 +55,9 @@ type Options struct {
 	// Ranks states the number of ranks for --matrix (default: largest
 	// rank named + 1, or the profile's ranks).
 	Ranks int
-	// Output is the launcher file to write ("" = none); Format its format.
+	// Output is the launcher file to write ("" = none); Format its format
+	// (a placefile format; "" is openmpi, FormatAuto asks the mpirun on
+	// PATH).
 	Output string
 	Format string
 	Force  bool
@@ -194,8 +202,15 @@ func (opt *Options) check() error {
 	if opt.Reruns != "" && opt.Profile == "" {
 		return fmt.Errorf("--reruns judges the prediction of the profiled placement: give --profile DIR too")
 	}
-	if opt.Format == "" {
+	switch opt.Format {
+	case "":
 		opt.Format = placefile.FormatOpenMPI
+	case FormatAuto:
+		// Open MPI 5 reads rankfiles otherwise than 4 (logical cores).
+		opt.Format = placefile.FormatOpenMPI
+		if launcher.OpenMPIMajor(context.Background(), "mpirun") >= 5 {
+			opt.Format = placefile.FormatOpenMPI5
+		}
 	}
 	if !slices.Contains(placefile.Formats(), opt.Format) {
 		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(placefile.Formats(), ", "))

@@ -49,6 +49,8 @@ func TestProposalCommand(t *testing.T) {
 			"mpirun --mca rmaps_rank_file_physical 1 -rf FILE -np 6 ./app -in in.lj", ""},
 		{launcher.OpenMPI, "openmpi", "mpirun -np 6 --map-by=ppr:3:node -npernode 3 --bynode --hostfile h ./app",
 			"mpirun --mca rmaps_rank_file_physical 1 -rf FILE -np 6 --hostfile h ./app", ""},
+		{launcher.OpenMPI, "openmpi5", "mpirun -np 6 --map-by node --bind-to core ./app -in in.lj",
+			"mpirun --map-by rankfile:file=FILE -np 6 ./app -in in.lj", ""},
 		{launcher.Hydra, "mpich", "mpiexec -n 6 -ppn 3 -bind-to core -f old.hosts ./app",
 			"mpiexec -f FILE -n 6 ./app", ""},
 		{launcher.Slurm, "slurm", "srun -n 6 -N 2 --distribution=cyclic --cpu-bind=cores ./app",
@@ -76,7 +78,7 @@ func TestProposalCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := []string{"mpirun", "-np", "2", "--map-by", "node", "./app"}
-	if _, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|mpich|slurm") {
+	if _, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, ""); err == nil || !strings.Contains(err.Error(), "--format openmpi|openmpi5|mpich|slurm") {
 		t.Errorf("hand-made rankfile without --format: %v", err)
 	}
 	argv, _, err := verify.ProposalCommand(launcher.OpenMPI, cmd, hand, placefile.FormatOpenMPI)

@@ -53,7 +53,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVar(&opt.Current, "current", "", "a placement file (Open MPI rankfile, MPICH machine file, Slurm hostfile, Cray rank order) to score as the current placement: the layout used today, or another tool's")
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
-	f.StringVar(&opt.Format, "format", placefile.FormatOpenMPI, "launcher file format: "+strings.Join(placefile.Formats(), ", "))
+	f.StringVar(&opt.Format, "format", placement.FormatAuto, "launcher file format: "+strings.Join(placefile.Formats(), ", ")+"; auto: openmpi5 when the mpirun on PATH is Open MPI 5 (its rankfiles name logical cores), else openmpi")
 	f.BoolVar(&opt.Force, "force", false, "write -o's file even when the predicted gain is under 2% or under the model's measured error; replace an existing output file; take an unbound profile's starting cpus as the current placement")
 	f.BoolVar(&opt.JSON, "json", false, "print the whole advice as JSON (a versioned schema: docs/place.md)")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")

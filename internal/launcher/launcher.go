@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -74,4 +75,29 @@ func detect(ctx context.Context, argv0 string, probe versionProbe) (Launcher, er
 	}
 	return "", fmt.Errorf("launch command %q is not a launcher latmap knows (mpirun, mpiexec, orterun, mpiexec.hydra, srun); "+
 		"put the launcher first (latmap profile -o DIR -- mpirun -np 4 ./app), or say which with --launcher openmpi|hydra|slurm", argv0)
+}
+
+// OpenMPIMajor is the major version of the Open MPI whose launcher argv0
+// is ("mpirun (Open MPI) 5.0.7", "mpirun (Open MPI) 4.1.4"), or 0 when
+// it is not Open MPI or cannot be run. Open MPI 5 takes rankfiles by
+// --map-by rankfile:file=FILE and reads their slots as logical cores.
+func OpenMPIMajor(ctx context.Context, argv0 string) int {
+	path, err := exec.LookPath(argv0)
+	if err != nil {
+		return 0
+	}
+	return openMPIMajor(runVersion(ctx, path))
+}
+
+func openMPIMajor(version string) int {
+	for _, tag := range []string{"(Open MPI) ", "(OpenRTE) "} {
+		if _, v, ok := strings.Cut(version, tag); ok {
+			major, _, _ := strings.Cut(v, ".")
+			n, err := strconv.Atoi(strings.TrimSpace(major))
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }

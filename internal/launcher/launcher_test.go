@@ -56,3 +56,22 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenMPIMajor: the major version from --version as Open MPI 5.0.7
+// (Debian trixie), 4.1.4 (bookworm) and 3.x's OpenRTE print it; MPICH is 0.
+func TestOpenMPIMajor(t *testing.T) {
+	for _, c := range []struct {
+		out  string
+		want int
+	}{
+		{"mpirun (Open MPI) 5.0.7\n\nReport bugs to https://www.open-mpi.org/community/help/\n", 5},
+		{"mpirun (Open MPI) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n", 4},
+		{"mpirun (OpenRTE) 3.1.3\n", 3},
+		{"HYDRA build details:\n    Version:                                 4.0.2\n", 0},
+		{"", 0},
+	} {
+		if got := openMPIMajor(c.out); got != c.want {
+			t.Errorf("%q: %d, want %d", c.out, got, c.want)
+		}
+	}
+}

@@ -34,11 +34,16 @@ func New(root string) FS {
 // L3 from the level-3 cache in /sys/devices/system/cpu/cpuN/cache/index*/
 // (its id file, or when the kernel has none, the lowest CPU of its
 // shared_cpu_list, which names the same cache for every CPU sharing it).
+// Core is the logical index of the CPU's core as hwloc numbers cores (and
+// Open MPI 5's rankfiles read slot numbers): the packages in the order of
+// their lowest CPU, each package's cores (CPUs of one core_id) in the order
+// of their lowest CPU.
 type CPUPlace struct {
 	CPU    int
 	Socket int
 	NUMA   int
 	L3     int
+	Core   int
 }
 
 func (s FS) path(p ...string) string {
@@ -48,7 +53,7 @@ func (s FS) path(p ...string) string {
 // CPUPlace reads where cpu sits. Missing files give -1 for that fact; a file
 // that exists but cannot be parsed is an error.
 func (s FS) CPUPlace(cpu int) (CPUPlace, error) {
-	pl := CPUPlace{CPU: cpu, Socket: -1, NUMA: -1, L3: -1}
+	pl := CPUPlace{CPU: cpu, Socket: -1, NUMA: -1, L3: -1, Core: -1}
 	if cpu < 0 {
 		return pl, nil
 	}
@@ -64,7 +69,68 @@ func (s FS) CPUPlace(cpu int) (CPUPlace, error) {
 	if pl.L3, err = l3Of(cpuDir); err != nil {
 		return pl, err
 	}
+	if pl.Core, err = s.logicalCore(cpu); err != nil {
+		return pl, err
+	}
 	return pl, nil
+}
+
+// logicalCore is cpu's core's logical index (CPUPlace.Core), or -1 when a
+// CPU's package or core_id is unknown.
+func (s FS) logicalCore(cpu int) (int, error) {
+	dirs, err := filepath.Glob(s.path("devices", "system", "cpu", "cpu[0-9]*"))
+	if err != nil {
+		return -1, err
+	}
+	type core struct{ pkg, id int }
+	low := map[core]int{}   // a core's lowest CPU
+	pkgLow := map[int]int{} // a package's lowest CPU
+	var mine core
+	found := false
+	for _, d := range dirs {
+		c, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "cpu"))
+		if err != nil {
+			continue
+		}
+		pkg, err := readSysInt(filepath.Join(d, "topology", "physical_package_id"))
+		if err != nil || pkg < 0 {
+			return -1, err
+		}
+		id, err := readSysInt(filepath.Join(d, "topology", "core_id"))
+		if err != nil || id < 0 {
+			return -1, err
+		}
+		k := core{pkg, id}
+		if v, ok := low[k]; !ok || c < v {
+			low[k] = c
+		}
+		if v, ok := pkgLow[pkg]; !ok || c < v {
+			pkgLow[pkg] = c
+		}
+		if c == cpu {
+			mine, found = k, true
+		}
+	}
+	if !found {
+		return -1, nil
+	}
+	cores := make([]core, 0, len(low))
+	for k := range low {
+		cores = append(cores, k)
+	}
+	sort.Slice(cores, func(i, j int) bool {
+		a, b := cores[i], cores[j]
+		if pkgLow[a.pkg] != pkgLow[b.pkg] {
+			return pkgLow[a.pkg] < pkgLow[b.pkg]
+		}
+		return low[a] < low[b]
+	})
+	for i, k := range cores {
+		if k == mine {
+			return i, nil
+		}
+	}
+	return -1, nil
 }
 
 func (s FS) numaOf(cpu int) (int, error) {

@@ -1,10 +1,16 @@
 package sysfs
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 func TestParseCPUList(t *testing.T) {
@@ -101,17 +107,18 @@ func TestSysFSCPUPlace(t *testing.T) {
 	}{
 		// Captured on the 2-CPU KVM guest this project is developed on
 		// (scripts/capture-sys.sh): one socket, one NUMA node, one L3 (id 0).
-		{"kvm-1socket-2cpu", 0, CPUPlace{CPU: 0, Socket: 0, NUMA: 0, L3: 0}},
-		{"kvm-1socket-2cpu", 1, CPUPlace{CPU: 1, Socket: 0, NUMA: 0, L3: 0}},
+		{"kvm-1socket-2cpu", 0, CPUPlace{CPU: 0, Socket: 0, NUMA: 0, L3: 0, Core: 0}},
+		{"kvm-1socket-2cpu", 1, CPUPlace{CPU: 1, Socket: 0, NUMA: 0, L3: 0, Core: 1}},
 		// Hand-made (scripts/make-sys-2socket.sh): even CPUs on socket 0 and
 		// node 0, odd on socket 1 and node 1; no cache id files, so the L3 is
-		// named by the lowest CPU sharing it (0 or 1).
-		{"2socket-8cpu", 0, CPUPlace{CPU: 0, Socket: 0, NUMA: 0, L3: 0}},
-		{"2socket-8cpu", 5, CPUPlace{CPU: 5, Socket: 1, NUMA: 1, L3: 1}},
-		{"2socket-8cpu", 6, CPUPlace{CPU: 6, Socket: 0, NUMA: 0, L3: 0}},
+		// named by the lowest CPU sharing it (0 or 1). Socket 0's cores come
+		// first in logical order (hwloc-calc says the same, below).
+		{"2socket-8cpu", 0, CPUPlace{CPU: 0, Socket: 0, NUMA: 0, L3: 0, Core: 0}},
+		{"2socket-8cpu", 5, CPUPlace{CPU: 5, Socket: 1, NUMA: 1, L3: 1, Core: 6}},
+		{"2socket-8cpu", 6, CPUPlace{CPU: 6, Socket: 0, NUMA: 0, L3: 0, Core: 3}},
 		// A CPU the tree does not have, and an unknown CPU.
-		{"2socket-8cpu", 9, CPUPlace{CPU: 9, Socket: -1, NUMA: -1, L3: -1}},
-		{"2socket-8cpu", -1, CPUPlace{CPU: -1, Socket: -1, NUMA: -1, L3: -1}},
+		{"2socket-8cpu", 9, CPUPlace{CPU: 9, Socket: -1, NUMA: -1, L3: -1, Core: -1}},
+		{"2socket-8cpu", -1, CPUPlace{CPU: -1, Socket: -1, NUMA: -1, L3: -1, Core: -1}},
 	}
 	for _, tc := range tests {
 		fs := New(filepath.Join("..", "..", "testdata", "sys", tc.tree))
@@ -160,5 +167,96 @@ func TestSysFSLive(t *testing.T) {
 	}
 	if pl.Socket < 0 {
 		t.Errorf("live /sys: cpu 0 has no socket: %+v", pl)
+	}
+}
+
+// TestLogicalCoreMatchesHwloc: the logical core numbers latmap records
+// (what Open MPI 5's rankfiles read as slot numbers) are hwloc's, checked
+// with hwloc-calc reading the same made-up sysfs (HWLOC_FSROOT) for two
+// machines whose OS numbering differs from the logical one: sockets
+// interleaved (even CPUs on socket 0), and 2 sockets x 2 cores x 2 threads
+// numbered as Intel's are (cpu k and k+4 share a core).
+func TestLogicalCoreMatchesHwloc(t *testing.T) {
+	if _, err := exec.LookPath("hwloc-calc"); err != nil {
+		testutil.Missing(t, testutil.NeedHwloc, "hwloc-calc (Debian's hwloc-nox) not installed")
+	}
+	for _, m := range []struct {
+		name      string
+		pkg, core func(c int) int
+	}{
+		{"interleaved", func(c int) int { return c % 2 }, func(c int) int { return c / 2 }},
+		{"smt", func(c int) int { return c % 4 / 2 }, func(c int) int { return c % 2 }},
+	} {
+		root := t.TempDir()
+		writeTopology(t, root, 8, m.pkg, m.core)
+		fs := New(filepath.Join(root, "sys"))
+		distinct := false
+		for c := 0; c < 8; c++ {
+			pl, err := fs.CPUPlace(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("hwloc-calc", "--physical-input", "--logical-output", "--intersect", "core", fmt.Sprintf("pu:%d", c))
+			cmd.Env = append(os.Environ(), "HWLOC_FSROOT="+root, "HWLOC_COMPONENTS=linux,-x86")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: hwloc-calc: %v", m.name, err)
+			}
+			want, err := strconv.Atoi(strings.TrimSpace(string(out)))
+			if err != nil {
+				t.Fatalf("%s: hwloc-calc printed %q", m.name, out)
+			}
+			if pl.Core != want {
+				t.Errorf("%s cpu %d: logical core %d, hwloc says %d", m.name, c, pl.Core, want)
+			}
+			distinct = distinct || want != c
+		}
+		if !distinct {
+			t.Errorf("%s: every logical core equals its cpu: the check cannot tell them apart", m.name)
+		}
+	}
+}
+
+// writeTopology writes the cpu topology files hwloc and latmap read for
+// n CPUs whose package and core_id are pkg(c) and core(c).
+func writeTopology(t *testing.T, root string, n int, pkg, core func(c int) int) {
+	t.Helper()
+	cpuDir := filepath.Join(root, "sys", "devices", "system", "cpu")
+	put := func(path, v string) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(v+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(filepath.Join(root, "proc", "cpuinfo"), "")
+	put(filepath.Join(cpuDir, "online"), fmt.Sprintf("0-%d", n-1))
+	put(filepath.Join(cpuDir, "possible"), fmt.Sprintf("0-%d", n-1))
+	for c := 0; c < n; c++ {
+		d := filepath.Join(cpuDir, fmt.Sprintf("cpu%d", c), "topology")
+		var threads, pkgCPUs []int
+		var tm, pm uint64
+		for o := 0; o < n; o++ {
+			if pkg(o) == pkg(c) {
+				pkgCPUs, pm = append(pkgCPUs, o), pm|1<<o
+				if core(o) == core(c) {
+					threads, tm = append(threads, o), tm|1<<o
+				}
+			}
+		}
+		put(filepath.Join(d, "physical_package_id"), strconv.Itoa(pkg(c)))
+		put(filepath.Join(d, "core_id"), strconv.Itoa(core(c)))
+		put(filepath.Join(d, "die_id"), "0")
+		for _, f := range []struct {
+			mask  uint64
+			list  []int
+			names []string
+		}{{tm, threads, []string{"thread_siblings", "core_cpus"}}, {pm, pkgCPUs, []string{"core_siblings", "package_cpus"}}} {
+			for _, name := range f.names {
+				put(filepath.Join(d, name), fmt.Sprintf("%08x", f.mask))
+				put(filepath.Join(d, name+"_list"), FormatCPUList(f.list))
+			}
+		}
 	}
 }

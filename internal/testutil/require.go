@@ -26,6 +26,7 @@ const (
 	NeedScotch   = "scotch"   // scotch_gmap, to compare placements with
 	NeedElk      = "elk"      // elk-lapw, a Fortran MPI application from Debian
 	NeedSimGrid  = "simgrid"  // SimGrid SMPI: smpicc, smpirun (libsimgrid-dev)
+	NeedHwloc    = "hwloc"    // hwloc-calc (hwloc-nox), to check logical core numbers
 )
 
 // Required reports whether LATMAP_REQUIRE names need (or "all").

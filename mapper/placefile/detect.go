@@ -12,9 +12,9 @@ import (
 // binding the header gives.
 func Detect(path, format string) (string, string, error) {
 	switch format {
-	case "", FormatOpenMPI, FormatMPICH, FormatSlurm:
+	case "", FormatOpenMPI, FormatOpenMPI5, FormatMPICH, FormatSlurm:
 	default:
-		return "", "", fmt.Errorf("--format %q: verify takes openmpi, mpich or slurm files", format)
+		return "", "", fmt.Errorf("--format %q: verify takes openmpi, openmpi5, mpich or slurm files", format)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -29,8 +29,10 @@ func Detect(path, format string) (string, string, error) {
 			break
 		}
 		switch {
-		case strings.Contains(line, "Open MPI rankfile"):
+		case strings.Contains(line, openMPITitle):
 			found = FormatOpenMPI
+		case strings.Contains(line, openMPI5Title):
+			found = FormatOpenMPI5
 		case strings.Contains(line, "MPICH (Hydra) machine file"):
 			found = FormatMPICH
 		case strings.Contains(line, "Slurm SLURM_HOSTFILE"):
@@ -44,7 +46,7 @@ func Detect(path, format string) (string, string, error) {
 		return format, bind, nil
 	}
 	if found == "" {
-		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o, or say which with --format openmpi|mpich|slurm", path)
+		return "", "", fmt.Errorf("%s has no latmap header naming its format: give a file written by latmap place -o, or say which with --format openmpi|openmpi5|mpich|slurm", path)
 	}
 	return found, bind, nil
 }

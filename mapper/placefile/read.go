@@ -11,11 +11,13 @@ import (
 
 // RankSlot is where a placement file puts one rank: its host (or, for a
 // Cray rank order, the index of its group: which node a group lands on is
-// the allocation's choice) and cpu (-1 when the file does not say).
+// the allocation's choice) and cpu (-1 when the file does not say), or
+// for an Open MPI 5 rankfile the logical index of its core (-1 otherwise).
 type RankSlot struct {
 	Host  string
 	Group int // Cray: the line the rank is on; -1 otherwise
 	CPU   int
+	Core  int
 }
 
 var (
@@ -37,11 +39,12 @@ func Read(path string) ([]RankSlot, string, error) {
 	defer f.Close()
 	var lines []string
 	var lineNo []int
-	mapCPU := ""
+	mapCPU, v5 := "", false
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		l := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(l, "#") {
+			v5 = v5 || strings.Contains(l, openMPI5Title)
 			if _, b, ok := strings.Cut(l, "--cpu-bind=map_cpu:"); ok {
 				mapCPU, _, _ = strings.Cut(b, " ")
 			}
@@ -62,7 +65,7 @@ func Read(path string) ([]RankSlot, string, error) {
 	}
 	switch {
 	case rankfileLine.MatchString(lines[0]):
-		return readRankfile(lines, bad)
+		return readRankfile(lines, v5, bad)
 	case rankOrder.MatchString(lines[0]):
 		return readRankOrder(lines, bad)
 	case strings.Contains(lines[0], ":") || strings.Contains(lines[0], "binding="):
@@ -71,7 +74,10 @@ func Read(path string) ([]RankSlot, string, error) {
 	return readHostfile(lines, mapCPU, bad)
 }
 
-func readRankfile(lines []string, bad func(int, string) error) ([]RankSlot, string, error) {
+// readRankfile reads an Open MPI rankfile: slot is the OS cpu number (v4
+// with rmaps_rank_file_physical, as latmap writes them), or the logical
+// core when the header says the file is for Open MPI 5 (v5).
+func readRankfile(lines []string, v5 bool, bad func(int, string) error) ([]RankSlot, string, error) {
 	out := make([]RankSlot, len(lines))
 	seen := make([]bool, len(lines))
 	for i, l := range lines {
@@ -85,7 +91,13 @@ func readRankfile(lines []string, bad func(int, string) error) ([]RankSlot, stri
 			return nil, "", bad(i, fmt.Sprintf("a new rank below %d (each rank 0..N-1 once)", len(lines)))
 		}
 		seen[r] = true
-		out[r] = RankSlot{Host: m[2], Group: -1, CPU: cpu}
+		out[r] = RankSlot{Host: m[2], Group: -1, CPU: cpu, Core: -1}
+		if v5 {
+			out[r].CPU, out[r].Core = -1, cpu
+		}
+	}
+	if v5 {
+		return out, FormatOpenMPI5, nil
 	}
 	return out, FormatOpenMPI, nil
 }
@@ -116,7 +128,7 @@ func readMachineFile(lines []string, bad func(int, string) error) ([]RankSlot, s
 			if cpus != nil {
 				cpu, _ = strconv.Atoi(cpus[k])
 			}
-			out = append(out, RankSlot{Host: m[1], Group: -1, CPU: cpu})
+			out = append(out, RankSlot{Host: m[1], Group: -1, CPU: cpu, Core: -1})
 		}
 	}
 	return out, FormatMPICH, nil
@@ -142,7 +154,7 @@ func readHostfile(lines []string, mapCPU string, bad func(int, string) error) ([
 		if strings.ContainsAny(h, " \t,=") {
 			return nil, "", bad(i, "a SLURM_HOSTFILE line (one host name)")
 		}
-		out[i] = RankSlot{Host: h, Group: -1, CPU: -1}
+		out[i] = RankSlot{Host: h, Group: -1, CPU: -1, Core: -1}
 		if k := local[h]; k < len(cpus) {
 			out[i].CPU = cpus[k]
 		}
@@ -170,7 +182,7 @@ func readRankOrder(lines []string, bad func(int, string) error) ([]RankSlot, str
 			return nil, "", fmt.Errorf("--current: rank %d is out of range or given twice (each rank 0..%d once)", x[0], len(all)-1)
 		}
 		seen[x[0]] = true
-		out[x[0]] = RankSlot{Group: x[1], CPU: -1}
+		out[x[0]] = RankSlot{Group: x[1], CPU: -1, Core: -1}
 	}
 	return out, FormatCray, nil
 }

@@ -3,6 +3,7 @@ package placefile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,7 +39,9 @@ func FuzzRead(f *testing.F) {
 // same hosts (and cpus, where the format carries them).
 func TestWriteReadRoundTrip(t *testing.T) {
 	// Both nodes take their cpus in one order, as Slurm's one map_cpu list needs.
-	place := []RankSlot{{Host: "a", CPU: 1}, {Host: "b", CPU: 1}, {Host: "a", CPU: 0}, {Host: "b", CPU: 0}}
+	// The logical cores differ from the cpus (sockets interleaved), and
+	// only the Open MPI 5 rankfile carries them.
+	place := []RankSlot{{Host: "a", CPU: 1, Core: 4}, {Host: "b", CPU: 1, Core: 4}, {Host: "a", CPU: 0, Core: 0}, {Host: "b", CPU: 0, Core: 0}}
 	for _, f := range Formats() {
 		lf, err := Write(f, place, []string{"header"}, "F", nil)
 		if err != nil {
@@ -54,9 +57,20 @@ func TestWriteReadRoundTrip(t *testing.T) {
 			if f == FormatCray {
 				continue // groups, not hosts
 			}
-			if got[r].Host != place[r].Host || got[r].CPU != place[r].CPU {
+			want := place[r]
+			if f == FormatOpenMPI5 {
+				want.CPU = -1
+			} else {
+				want.Core = -1
+			}
+			if got[r].Host != want.Host || got[r].CPU != want.CPU || got[r].Core != want.Core {
 				t.Errorf("%s rank %d: %+v, wrote %+v", f, r, got[r], place[r])
 			}
 		}
+	}
+	// A survey without logical cores cannot give Open MPI 5 its file.
+	place[2].Core = -1
+	if _, err := Write(FormatOpenMPI5, place, nil, "F", nil); err == nil || !strings.Contains(err.Error(), "rank 2's cpu (a cpu 0) has no logical core number") {
+		t.Errorf("openmpi5 without logical cores: %v", err)
 	}
 }

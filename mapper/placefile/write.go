@@ -11,14 +11,24 @@ import (
 
 // Launcher file formats.
 const (
-	FormatOpenMPI = "openmpi"
-	FormatMPICH   = "mpich"
-	FormatSlurm   = "slurm"
-	FormatCray    = "cray"
+	FormatOpenMPI  = "openmpi"  // Open MPI 4: slots are OS cpu numbers
+	FormatOpenMPI5 = "openmpi5" // Open MPI 5: slots are logical cores
+	FormatMPICH    = "mpich"
+	FormatSlurm    = "slurm"
+	FormatCray     = "cray"
 )
 
 // Formats lists the launcher file formats.
-func Formats() []string { return []string{FormatOpenMPI, FormatMPICH, FormatSlurm, FormatCray} }
+func Formats() []string {
+	return []string{FormatOpenMPI, FormatOpenMPI5, FormatMPICH, FormatSlurm, FormatCray}
+}
+
+// The first lines of the two rankfiles' headers, which Detect and Read
+// tell them by.
+const (
+	openMPITitle  = "Open MPI rankfile"
+	openMPI5Title = "Open MPI 5 rankfile"
+)
 
 // LaunchFile is a written placement: the file's bytes, the command line
 // that uses it, and warnings about what the format cannot express.
@@ -117,6 +127,10 @@ func Write(format string, place []RankSlot, header []string, file string, app []
 	switch format {
 	case FormatOpenMPI, "":
 		w.openMPI()
+	case FormatOpenMPI5:
+		if err := w.openMPI5(); err != nil {
+			return nil, err
+		}
 	case FormatMPICH:
 		w.mpich()
 	case FormatSlurm:
@@ -143,18 +157,40 @@ type writer struct {
 
 func (w *writer) appLine() string { return strings.Join(w.app, " ") }
 
-// openMPI writes an Open MPI rankfile.
+// openMPI writes an Open MPI 4 rankfile.
 func (w *writer) openMPI() {
 	comment(&w.b, w.header)
 	comment(&w.b, []string{
-		"Open MPI rankfile; slot numbers are the OS cpu numbers the survey saw.",
-		"Open MPI v4: mpirun -np " + w.np + " --mca rmaps_rank_file_physical 1 -rf " + w.file + " " + w.appLine(),
-		"Open MPI v5: mpirun -np " + w.np + " --map-by rankfile:FILE=" + w.file + " " + w.appLine(),
+		openMPITitle + "; slot numbers are the OS cpu numbers the survey saw.",
+		"Open MPI 4: mpirun -np " + w.np + " --mca rmaps_rank_file_physical 1 -rf " + w.file + " " + w.appLine(),
+		"Open MPI 5 reads slots as logical cores and has no -rf: write its file with latmap place --format openmpi5.",
 	})
 	for r, s := range w.place {
 		fmt.Fprintf(&w.b, "rank %d=%s slot=%d\n", r, s.Host, s.CPU)
 	}
 	w.lf.Launch = append([]string{"mpirun", "-np", w.np, "--mca", "rmaps_rank_file_physical", "1", "-rf", w.file}, w.app...)
+}
+
+// openMPI5 writes an Open MPI 5 rankfile: PRRTE reads a slot as the
+// logical index of a core (hwloc's numbering), and has no option for OS
+// cpu numbers, so each rank's slot is the logical core the survey
+// recorded for its cpu (checked with Open MPI 5.0.7).
+func (w *writer) openMPI5() error {
+	for r, s := range w.place {
+		if s.Core < 0 {
+			return fmt.Errorf("rank %d's cpu (%s cpu %d) has no logical core number: the survey was written before latmap recorded them, or imported; survey again, or write --format openmpi for Open MPI 4", r, s.Host, s.CPU)
+		}
+	}
+	comment(&w.b, w.header)
+	comment(&w.b, []string{
+		openMPI5Title + "; slot numbers are logical cores (hwloc's numbering) of the cpus the survey saw.",
+		"mpirun -np " + w.np + " --map-by rankfile:file=" + w.file + " " + w.appLine(),
+	})
+	for r, s := range w.place {
+		fmt.Fprintf(&w.b, "rank %d=%s slot=%d\n", r, s.Host, s.Core)
+	}
+	w.lf.Launch = append([]string{"mpirun", "-np", w.np, "--map-by", "rankfile:file=" + w.file}, w.app...)
+	return nil
 }
 
 // mpich writes a Hydra machine file. Hydra gives consecutive ranks to the

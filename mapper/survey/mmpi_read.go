@@ -290,7 +290,7 @@ func (p *mmpiParser) survey() (*Survey, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: rank %d: %w", p.nameLine[r], r, err)
 		}
-		ranks[r] = Rank{Rank: r, Host: host, CPU: -1, CPUEnd: -1, Socket: -1, NUMA: -1, L3: -1}
+		ranks[r] = Rank{Rank: r, Host: host, CPU: -1, CPUEnd: -1, Socket: -1, NUMA: -1, L3: -1, Core: -1}
 	}
 	reps := p.hdr.repeats
 	// mmpi.c sends MsgLen MPI_INTs: "MsgLen 64" is 256 bytes (and latmap

@@ -140,6 +140,7 @@ type Rank struct {
 	NUMA     int    `csv:"numa"`
 	L3       int    `csv:"l3"`
 	Migrated bool   `csv:"migrated"`
+	Core     int    `csv:"core"` // CPU's logical core as hwloc and Open MPI 5 number them; -1 unknown
 }
 
 // Metric names one statistic of a pair's round-trip times.

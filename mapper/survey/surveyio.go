@@ -187,10 +187,13 @@ func ReadRanks(r io.Reader) ([]Rank, error) {
 		for _, f := range []struct {
 			name string
 			v    *int
-		}{{"rank", &k.Rank}, {"cpu", &k.CPU}, {"cpu_end", &k.CPUEnd}, {"socket", &k.Socket}, {"numa", &k.NUMA}, {"l3", &k.L3}} {
+		}{{"rank", &k.Rank}, {"cpu", &k.CPU}, {"cpu_end", &k.CPUEnd}, {"socket", &k.Socket}, {"numa", &k.NUMA}, {"l3", &k.L3}, {"core", &k.Core}} {
 			if *f.v, err = rankInt(at(rec, f.name)); err != nil {
 				return nil, fmt.Errorf("line %d: %s: %w", line, f.name, err)
 			}
+		}
+		if _, ok := col["core"]; !ok {
+			k.Core = -1 // not recorded
 		}
 		if k.Migrated, err = rankBool(at(rec, "migrated")); err != nil {
 			return nil, fmt.Errorf("line %d: migrated: %w", line, err)

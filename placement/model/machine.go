@@ -27,6 +27,8 @@ type Slot struct {
 	Host   string `json:"host"`
 	CPU    int    `json:"cpu"`
 	Socket int    `json:"socket"`
+	// Core is the cpu's logical core (survey.Rank.Core), -1 unknown.
+	Core int `json:"core"`
 	// Node indexes Machine.Hosts.
 	Node int `json:"node"`
 }
@@ -181,7 +183,7 @@ func NewLevelMachine(nodes, sockets, coresPerSocket int, levels [3]LinkCost) *Ma
 		m.Hosts = append(m.Hosts, h)
 		for s := 0; s < sockets; s++ {
 			for c := 0; c < coresPerSocket; c++ {
-				m.Slots = append(m.Slots, Slot{Host: h, CPU: s*coresPerSocket + c, Socket: s, Node: n})
+				m.Slots = append(m.Slots, Slot{Host: h, CPU: s*coresPerSocket + c, Socket: s, Core: s*coresPerSocket + c, Node: n})
 			}
 		}
 	}
@@ -375,7 +377,7 @@ func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 			return nil, fmt.Errorf("survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
 		}
 		seen[k] = i
-		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Node: h})
+		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Core: r.Core, Node: h})
 	}
 	m.setLevels()
 	if unknownCPU > 0 {

@@ -131,7 +131,7 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 func (m *Machine) RankSlots(place []int32) []placefile.RankSlot {
 	out := make([]placefile.RankSlot, len(place))
 	for r, s := range place {
-		out[r] = placefile.RankSlot{Host: m.Slots[s].Host, Group: -1, CPU: m.Slots[s].CPU}
+		out[r] = placefile.RankSlot{Host: m.Slots[s].Host, Group: -1, CPU: m.Slots[s].CPU, Core: m.Slots[s].Core}
 	}
 	return out
 }

@@ -78,6 +78,11 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l == launcher.OpenMPI {
+		if err := sameOpenMPI(launcher.OpenMPIMajor(ctx, opt.Command[0]), opt.File, opt.Format); err != nil {
+			return nil, err
+		}
+	}
 	v := &placefile.Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
 		VerifyCommands: placefile.VerifyCommands{CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}}
 	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", text.ShellJoin(opt.Command), text.ShellJoin(append(append([]string(nil), env...), prop...)))
@@ -252,9 +257,26 @@ var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
 	},
 }
 
+// sameOpenMPI refuses a rankfile written for the other Open MPI than the
+// launcher's (major 0: unknown, trusted): 4 reads slots as OS cpus, 5 as
+// logical cores.
+func sameOpenMPI(major int, file, format string) error {
+	got, _, err := placefile.Detect(file, format)
+	switch {
+	case err != nil:
+		return err
+	case major >= 5 && got == placefile.FormatOpenMPI:
+		return fmt.Errorf("%s is a rankfile for Open MPI 4 (OS cpu numbers), but the launcher is Open MPI %d, which reads slots as logical cores and has no -rf: write it with latmap place --format openmpi5", file, major)
+	case major > 0 && major < 5 && got == placefile.FormatOpenMPI5:
+		return fmt.Errorf("%s is a rankfile for Open MPI 5 (logical cores), but the launcher is Open MPI %d: write it with latmap place --format openmpi", file, major)
+	}
+	return nil
+}
+
 // ProposalCommand is the launch command with its mapping options replaced
 // by the placement file, the way launcher l takes it, and the variables to
-// set for it: Open MPI -rf FILE (v4; physical cpu numbers), Hydra -f FILE
+// set for it: Open MPI 4 -rf FILE (physical cpu numbers), Open MPI 5
+// --map-by rankfile:file=FILE (logical cores), Hydra -f FILE
 // (the machine file carries each line's binding), srun
 // --distribution=arbitrary with SLURM_HOSTFILE and the file's cpu list.
 // format names the file's format when it has no latmap header ("": read
@@ -265,6 +287,9 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (ar
 		return nil, nil, err
 	}
 	need := map[launcher.Launcher]string{launcher.OpenMPI: placefile.FormatOpenMPI, launcher.Hydra: placefile.FormatMPICH, launcher.Slurm: placefile.FormatSlurm}[l]
+	if want == placefile.FormatOpenMPI5 && l == launcher.OpenMPI {
+		need = want
+	}
 	if want != need {
 		return nil, nil, fmt.Errorf("%s is a %s file, but the launcher is %s, which takes a %s file (latmap place --format %s)", file, want, l, need, need)
 	}
@@ -272,7 +297,11 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (ar
 	argv = []string{cmd[0]}
 	switch l {
 	case launcher.OpenMPI:
-		argv = append(argv, "--mca", "rmaps_rank_file_physical", "1", "-rf", file)
+		if want == placefile.FormatOpenMPI5 {
+			argv = append(argv, "--map-by", "rankfile:file="+file)
+		} else {
+			argv = append(argv, "--mca", "rmaps_rank_file_physical", "1", "-rf", file)
+		}
 	case launcher.Hydra:
 		argv = append(argv, "-f", file)
 	case launcher.Slurm:

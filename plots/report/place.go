@@ -32,7 +32,7 @@ func WritePlace(w io.Writer, a *placefile.Advice) {
 	if a.Output != "" {
 		fmt.Fprintf(w, "\nwrote %s (%s); launch with:\n  %s\n", a.Output, a.Format, text.ShellJoin(a.Launch))
 		if a.Format == placefile.FormatOpenMPI {
-			fmt.Fprintf(w, "  (Open MPI v5: mpirun -np %d --map-by rankfile:FILE=%s ...)\n", a.Ranks, a.Output)
+			fmt.Fprintf(w, "  (for Open MPI 5, which reads slots as logical cores: latmap place --format openmpi5)\n")
 		}
 	}
 }
