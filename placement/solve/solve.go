@@ -468,6 +468,9 @@ func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, op
 			break
 		}
 	}
+	if nodesDiffer {
+		n += sw.kick(kicks(t.N), opt.Descent, rand.New(rand.NewPCG(opt.Seed, kickStream)))
+	}
 	return n, sw.ev.Objective()
 }
 
@@ -674,6 +677,9 @@ type swapper struct {
 	// minLink is the machine's MinLink, nodeUniform its NodeUniform.
 	minLink     model.LinkCost
 	nodeUniform bool
+	// journal records the exchanges made while logging (kick undoes them).
+	journal [][2]int32
+	logging bool
 }
 
 // scratch is what one worker prices ranks with: candidateGroups' list,
@@ -934,6 +940,9 @@ func cannotBeat(lb, bd, scale float64) bool {
 
 // swap exchanges the slots of ranks i and j.
 func (sw *swapper) swap(i, j int32) {
+	if sw.logging {
+		sw.journal = append(sw.journal, [2]int32{i, j})
+	}
 	sw.ev.Swap(i, j) // swaps sw.place too
 	sw.slotRank[sw.place[i]] = i
 	sw.slotRank[sw.place[j]] = j

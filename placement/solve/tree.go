@@ -101,14 +101,7 @@ const maxRounds = 20
 // exchanges. It returns the number kept.
 func (sw *swapper) exchangeNodes(budget int) int {
 	ev := sw.ev
-	var nodes []int32
-	seen := map[int32]bool{}
-	for _, s := range sw.place {
-		if g := sw.nodeGroup[s]; !seen[g] {
-			seen[g] = true
-			nodes = append(nodes, g)
-		}
-	}
+	nodes := sw.nodeGroups()
 	kept := 0
 	for budget > 0 {
 		c := ev.Critical()
