@@ -138,10 +138,13 @@ bench-scale: build
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
 	$(GO) test -run '^$$' -bench 'ScaleOrders|100kNodesScope' -benchtime 1x -timeout 40m ./cmd/latmap/
 
-# Scotch (scotch_gmap) against latmap's solver on 3-D stencils; prints
-# times and costs side by side (needs: apt-get install scotch).
+# Scotch (scotch_gmap), METIS (gpmetis) and KaHIP (kaffpa, when on PATH:
+# Debian has no package; build it from its public source, as the
+# benchmark's note says) against latmap's solver on 3-D stencils; prints
+# times and costs side by side.
 bench-place:
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
+	@command -v gpmetis >/dev/null || ./scripts/ensure-packages.sh metis
 	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI' -benchtime 1x -timeout 30m ./placement/
 
 # latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
