@@ -2,10 +2,12 @@ package placement
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,6 +61,10 @@ func writeScotchGraph(path string, t *model.Traffic, weight func(msgs, bytes flo
 	return f.Close()
 }
 
+// kahipMissing says how to get KaHIP's kaffpa, which Debian does not
+// package: from its public source, outside the repository.
+const kahipMissing = "kaffpa not on PATH (KaHIP: git clone https://github.com/KaHIP/KaHIP; cmake -B build -DNOMPI=ON -DPARHIP=OFF; cmake --build build --target kaffpa)"
+
 // benchRepeats is how many times each solver runs per case.
 const benchRepeats = 3
 
@@ -73,6 +79,7 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 		gmap, err = exec.LookPath("gmap")
 	}
 	gpmetis, _ := exec.LookPath("gpmetis")
+	kaffpa, _ := exec.LookPath("kaffpa")
 	for _, c := range []struct{ side, nodes int }{{16, 64}, {40, 1000}} {
 		b.Run(fmt.Sprintf("%d^3", c.side), func(b *testing.B) {
 			flows, n := shapes.Halo3D(c.side, c.side, c.side, false)
@@ -86,7 +93,8 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				// Three runs each, alternating; medians of time and cost
 				// (Scotch is randomised; latmap is deterministic).
-				var lts, scTs, scCs, mts, mcs []float64
+				var lts, scTs, scCs, mts, mcs, kts, kcs []float64
+				kahipNote := kahipMissing
 				metisNote := "gpmetis not installed (apt-get install metis)"
 				var sol *solve.Solution
 				note := "scotch_gmap not installed (apt-get install scotch)"
@@ -108,10 +116,21 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 						mt, mc, metisNote = runMetis(b, gpmetis, m, tr, c.nodes)
 						mts, mcs = append(mts, mt), append(mcs, mc)
 					}
+					if kaffpa != "" {
+						var kt, kc float64
+						kt, kc, kahipNote = runKaHIP(b, kaffpa, m, tr, c.nodes)
+						kts, kcs = append(kts, kt), append(kcs, kc)
+					}
 				}
 				lt := stats.Median(lts)
+				// The summed transfer of the best layout the solver found:
+				// where it ties block on the slowest rank (16^3: every
+				// node has a rank with 8 neighbours off node either way),
+				// the proposal is block by the tie rule, and the
+				// comparison is of what each tool finds.
+				best := slices.MinFunc(sol.Candidates, func(a, b solve.Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
 				b.ReportMetric(lt, "latmap_s")
-				b.ReportMetric(sol.Cost, "latmap_cost_s")
+				b.ReportMetric(best.Cost, "latmap_cost_s")
 				scotchT, scotchC := -1.0, -1.0
 				if gmap != "" {
 					scotchT, scotchC = stats.Median(scTs), stats.Median(scCs)
@@ -120,10 +139,10 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 				}
 				fmt.Printf("\n%d^3 ranks on %d nodes x 64 cores (cube reference %.3f s); medians of %d runs\n", c.side, c.nodes, cube, benchRepeats)
 				fmt.Printf("  %-8s %10s %14s %12s\n", "solver", "time (s)", "cost (s)", "vs cubes")
-				fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   (%s)\n", "latmap", lt, sol.Cost, 100*(sol.Cost/cube-1), sol.Winner)
+				fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   (best found: %s; proposed: %s)\n", "latmap", lt, best.Cost, 100*(best.Cost/cube-1), best.Name, sol.Winner)
 				if scotchC >= 0 {
 					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "scotch", scotchT, scotchC, 100*(scotchC/cube-1), note)
-					fmt.Printf("  latmap/scotch: time %.2fx, cost %.4fx\n", lt/scotchT, sol.Cost/scotchC)
+					fmt.Printf("  latmap/scotch: time %.2fx, cost %.4fx\n", lt/scotchT, best.Cost/scotchC)
 				} else {
 					fmt.Printf("  scotch: %s\n", note)
 				}
@@ -132,9 +151,18 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 					b.ReportMetric(mt, "metis_s")
 					b.ReportMetric(mc, "metis_cost_s")
 					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "metis", mt, mc, 100*(mc/cube-1), metisNote)
-					fmt.Printf("  latmap/metis: time %.2fx, cost %.4fx\n", lt/mt, sol.Cost/mc)
+					fmt.Printf("  latmap/metis: time %.2fx, cost %.4fx\n", lt/mt, best.Cost/mc)
 				} else {
 					fmt.Printf("  metis: %s\n", metisNote)
+				}
+				if kaffpa != "" {
+					kt, kc := stats.Median(kts), stats.Median(kcs)
+					b.ReportMetric(kt, "kahip_s")
+					b.ReportMetric(kc, "kahip_cost_s")
+					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "kahip", kt, kc, 100*(kc/cube-1), kahipNote)
+					fmt.Printf("  latmap/kahip: time %.2fx, cost %.4fx\n", lt/kt, best.Cost/kc)
+				} else {
+					fmt.Printf("  kahip: %s\n", kahipNote)
 				}
 				fmt.Printf("  block %.3f s, cyclic %.3f s\n", sol.Block, sol.Cyclic)
 			}
@@ -197,6 +225,30 @@ func runScotch(b *testing.B, gmap string, m *model.Machine, tr *model.Traffic, n
 // cost of its mapping under m, the parts taken as the nodes in order (on
 // a level machine every node is alike).
 func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic, nodes int) (float64, float64, string) {
+	path := writeMetisGraph(b, tr)
+	how := "gpmetis -ptype=kway -ufactor=1"
+	return runPartitioner(b, m, tr, nodes, how, fmt.Sprintf("%s.part.%d", path, nodes),
+		exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes)))
+}
+
+// runKaHIP partitions tr into one part per node with KaHIP's kaffpa (the
+// same graph file as METIS; its default --preconfiguration=eco,
+// --imbalance=1, seed 1): a level machine's nodes are alike, so the node
+// partition is the mapping (--enable_mapping's hierarchy would only order
+// the parts). kaffpa lets a part of 64 take 65 ranks at any imbalance,
+// and --imbalance=0 or --enforce_balance ran over 60 s on 16^3 (eco:
+// 0.25 s), so the cost is counted by node as Scotch's is.
+func runKaHIP(b *testing.B, kaffpa string, m *model.Machine, tr *model.Traffic, nodes int) (float64, float64, string) {
+	path := writeMetisGraph(b, tr)
+	out := path + ".kahip"
+	how := "kaffpa --preconfiguration=eco --imbalance=1"
+	return runPartitioner(b, m, tr, nodes, how, out,
+		exec.Command(kaffpa, path, "--k="+strconv.Itoa(nodes), "--preconfiguration=eco", "--imbalance=1", "--seed=1", "--output_filename="+out))
+}
+
+// writeMetisGraph writes tr as a METIS graph file (what gpmetis and
+// kaffpa read), edge weights the modelled cost in ns, and returns its path.
+func writeMetisGraph(b *testing.B, tr *model.Traffic) string {
 	path := filepath.Join(b.TempDir(), "g.metis")
 	f, err := os.Create(path)
 	if err != nil {
@@ -215,23 +267,30 @@ func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic,
 		b.Fatal(err)
 	}
 	f.Close()
+	return path
+}
+
+// runPartitioner runs cmd (described by how), reads the part of each rank
+// from the file parts, one per line, and returns the wall time and the
+// cost under m of the parts taken as the nodes in order.
+func runPartitioner(b *testing.B, m *model.Machine, tr *model.Traffic, nodes int, how, parts string, cmd *exec.Cmd) (float64, float64, string) {
 	t0 := time.Now()
-	out, err := exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes)).CombinedOutput()
+	out, err := cmd.CombinedOutput()
 	el := time.Since(t0).Seconds()
 	if err != nil {
-		b.Fatalf("gpmetis: %v\n%s", err, out)
+		b.Fatalf("%s: %v\n%s", how, err, out)
 	}
-	parts, err := os.ReadFile(fmt.Sprintf("%s.part.%d", path, nodes))
+	data, err := os.ReadFile(parts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	terms := make([]int, 0, tr.N)
 	used := make([]int, nodes)
 	over := 0
-	for _, line := range strings.Fields(string(parts)) {
+	for _, line := range strings.Fields(string(data)) {
 		p, err := strconv.Atoi(line)
 		if err != nil || p < 0 || p >= nodes {
-			b.Fatalf("gpmetis part %q", line)
+			b.Fatalf("%s: part %q", how, line)
 		}
 		if used[p] == 64 {
 			over++
@@ -239,9 +298,9 @@ func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic,
 		terms = append(terms, p*64+used[p]%64)
 		used[p]++
 	}
-	note := "(gpmetis -ptype=kway -ufactor=1)"
+	note := "(" + how + ")"
 	if over > 0 {
-		note = fmt.Sprintf("(gpmetis -ptype=kway -ufactor=1; the partition overloads nodes by %d ranks, cost counted by node)", over)
+		note = fmt.Sprintf("(%s; the partition overloads nodes by %d ranks, cost counted by node)", how, over)
 	}
 	return el, nodeCost(m, tr, terms), note
 }
