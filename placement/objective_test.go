@@ -63,8 +63,10 @@ func scotchCurrent(t *testing.T, gmap string, m *model.Machine, tr *model.Traffi
 
 // TestProposalAgainstScotch is issue 8's objective check on 4 nodes x 16
 // cores (L = 0.25/0.4/6.5 us, node links from nodebw.csv): for synthetic
-// application shapes and a real LAMMPS matrix (64 ranks of in.melt,
-// counted by Open MPI's own PML monitoring), the proposal latmap makes on
+// application shapes and the five real matrices of testdata (64 ranks of
+// LAMMPS in.melt, eam, chain, peptide and GROMACS water, counted by Open
+// MPI's own PML monitoring; one run: summed transfer 0.68-1.00x Scotch's,
+// predicted run at or below it), the proposal latmap makes on
 // its own (Scotch's mapping is not one of its starts) is predicted no
 // slower than the mapping scotch_gmap makes (scored with --current in a
 // second run), and its summed transfer stays within 5% of Scotch's, whose
@@ -90,10 +92,6 @@ func TestProposalAgainstScotch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lammps, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(t), "testdata", "matrix", "lammps-melt-64.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cases := []struct {
 		name  string
 		flows []profile.Flow
@@ -104,7 +102,13 @@ func TestProposalAgainstScotch(t *testing.T) {
 		{"alltoall-64", first(shapes.AllToAll(64))},
 		{"master-worker-64", first(shapes.MasterWorker(64))},
 		{"random-sparse-64", first(shapes.RandomSparse(64, 4, 1))},
-		{"lammps-melt-64 (PML monitoring)", lammps},
+	}
+	// The real matrices (Open MPI's PML monitoring of LAMMPS and GROMACS).
+	for _, app := range simRealApps(t) {
+		cases = append(cases, struct {
+			name  string
+			flows []profile.Flow
+		}{app.name + " (PML monitoring)", app.flows})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -131,6 +135,7 @@ func TestProposalAgainstScotch(t *testing.T) {
 			if prop.Run > sc.Run*(1+1e-9) {
 				t.Errorf("proposal predicted %.6g s, above Scotch's mapping's %.6g s", prop.Run, sc.Run)
 			}
+			t.Logf("proposal run %.4g s, transfer %.4g s; Scotch's %.4g s, %.4g s (%.3fx)", prop.Run, prop.Transfer, sc.Run, sc.Transfer, prop.Transfer/sc.Transfer)
 			if prop.Transfer > sc.Transfer*1.05 && prop.Run >= sc.Run*(1-1e-9) {
 				t.Errorf("proposal's summed transfer %.6g s is %.1f%% above Scotch's %.6g s without a faster run", prop.Transfer, 100*(prop.Transfer/sc.Transfer-1), sc.Transfer)
 			}
