@@ -368,6 +368,9 @@ type rankSurvey struct {
 	// says why and where (stopAfterPass).
 	stop    func() string
 	stopped string
+	// checkEvery is how many rounds run between looks inside a pass (0:
+	// none), as rank 0 last said (stopSignal).
+	checkEvery int
 	// resumed is rank 0's --resume (nil without).
 	resumed *resumed
 }
@@ -590,18 +593,29 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 	npass := func() int { return passes(reps(), rs.trips.burst) }
 	pos.Reps, pos.NumRound = npass(), pl.Rounds()
 	t0 := time.Now()
+	rs.checkEvery = 0
+	if pl.Rounds() >= 2*firstLooks {
+		rs.checkEvery = pl.Rounds() / firstLooks
+	}
 	for ps := 0; ps < npass(); ps++ {
 		at := ps * rs.trips.burst
 		k := min(rs.trips.burst, reps()-at)
 		pos.Rep = ps + 1
+		passStart := time.Now()
 		for r := 0; r < pl.Rounds(); r++ {
 			if err := rs.runRound(ctx, pl, r, size, 1, k, dst, at); err != nil {
 				return err
 			}
 			pos.Round = r + 1
 			rs.prog.Step(pos)
+			// A look inside a long pass (stop.go's lookEvery).
+			if e := rs.checkEvery; e > 0 && (r+1)%e == 0 && r+1 < pl.Rounds() {
+				if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps, npass(), iso, 0, 0); stop || err != nil {
+					return cmp.Or(err, errStopped)
+				}
+			}
 		}
-		if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass(), iso); stop || err != nil {
+		if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass(), iso, time.Since(passStart), pl.Rounds()); stop || err != nil {
 			return cmp.Or(err, errStopped)
 		}
 		if rs.budget != nil && ps+1 < npass() {

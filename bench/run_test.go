@@ -44,6 +44,7 @@ type fakeWorld struct {
 	gathered [][]byte
 	bcast    []byte
 	pings    atomic.Int64
+	lastSize atomic.Int64 // the size of the last timed round trips
 	errs     []error
 }
 
@@ -143,6 +144,9 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 		return nil
 	}
 	c.w.pings.Add(int64(len(out)))
+	if len(out) > 0 {
+		c.w.lastSize.Store(int64(size))
+	}
 	for i := range out {
 		out[i] = c.w.rtt(c.rank, peer, size)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -168,5 +169,76 @@ func TestSurveyResumes(t *testing.T) {
 	errs, _ = runFakeWorld(t, other, again)
 	if errs[0] == nil || !strings.Contains(errs[0].Error(), "rank 0 ran on node0, and runs on elsewhere now") {
 		t.Errorf("resuming on other hosts: %v", errs[0])
+	}
+}
+
+// TestSurveyStopsInsidePass: a signal during a pass that takes 0.7 s (8
+// fake ranks, 7 rounds of 4 round trips of 20 ms) stops the survey at
+// the next look inside the pass (every 2 rounds after the first pass),
+// keeping the passes before it: 4 round trips a pair of 12. Without
+// looks inside, it would stop after the pass: 8 round trips.
+func TestSurveyStopsInsidePass(t *testing.T) {
+	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+	opt.Repeats, opt.Burst, opt.Warmup, opt.Sizes, opt.NodeBandwidth = 12, 4, 0, []int{8}, NodeBWOff
+	w := newFakeWorld(8, linearRTT)
+	w.delay = 20 * time.Millisecond
+	w.stop = func() string {
+		if w.pings.Load() > 28*4+40 { // inside the second pass
+			return "SIGTERM"
+		}
+		return ""
+	}
+	errs, _ := runFakeWorld(t, w, opt)
+	want := "stopped by SIGTERM after 1 of 3 passes over the pairs at 8 bytes (4 round trips a pair)"
+	if errs[0] == nil || !strings.Contains(errs[0].Error(), want) {
+		t.Fatalf("rank 0: %v, want %q", errs[0], want)
+	}
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Tables[0].SamplesAt(1, 6); got != 4 {
+		t.Errorf("pair (1,6): %d round trips, want 4", got)
+	}
+}
+
+// TestSurveyStopsInsideFirstPass: with 130 fake ranks (129 rounds a
+// pass), the first pass of a size looks every 2 rounds. A signal in the
+// first pass at 800 bytes keeps 8 bytes whole and drops 800; one in the
+// first pass at 8 bytes leaves nothing to write, and rank 0 says so.
+func TestSurveyStopsInsideFirstPass(t *testing.T) {
+	for _, c := range []struct {
+		at   int64
+		want string
+	}{
+		{800, "stopped by SIGTERM inside the first pass over the pairs at 800 bytes; sizes [800] not measured"},
+		{8, "stopped by SIGTERM inside the first pass over the pairs at 8 bytes: nothing measured, nothing written"},
+	} {
+		opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+		opt.Repeats, opt.Burst, opt.Warmup, opt.Sizes, opt.NodeBandwidth = 4, 4, 0, []int{8, 800}, NodeBWOff
+		w := newFakeWorld(130, linearRTT)
+		w.stop = func() string {
+			if w.lastSize.Load() == c.at {
+				return "SIGTERM"
+			}
+			return ""
+		}
+		errs, _ := runFakeWorld(t, w, opt)
+		if errs[0] == nil || !strings.Contains(errs[0].Error(), c.want) {
+			t.Fatalf("stop at %d bytes: rank 0: %v, want %q", c.at, errs[0], c.want)
+		}
+		s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+		if c.at == 8 {
+			if err == nil {
+				t.Errorf("a survey was written although nothing was measured")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Tables) != 1 || s.Tables[0].Size != 8 || s.Tables[0].SamplesAt(0, 129) != 4 {
+			t.Errorf("stop at 800 bytes: sizes %v, pair (0,129) %d round trips at 8 bytes, want 8 bytes only with 4", s.Sizes(), s.Tables[0].SamplesAt(0, 129))
+		}
 	}
 }
