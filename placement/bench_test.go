@@ -146,24 +146,20 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 				} else {
 					fmt.Printf("  scotch: %s\n", note)
 				}
-				if gpmetis != "" {
-					mt, mc := stats.Median(mts), stats.Median(mcs)
-					b.ReportMetric(mt, "metis_s")
-					b.ReportMetric(mc, "metis_cost_s")
-					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "metis", mt, mc, 100*(mc/cube-1), metisNote)
-					fmt.Printf("  latmap/metis: time %.2fx, cost %.4fx\n", lt/mt, best.Cost/mc)
-				} else {
-					fmt.Printf("  metis: %s\n", metisNote)
+				// A partitioner's medians beside latmap's (or why it did not run).
+				partitioner := func(name string, ran bool, ts, cs []float64, note string) {
+					if !ran {
+						fmt.Printf("  %s: %s\n", name, note)
+						return
+					}
+					t, c := stats.Median(ts), stats.Median(cs)
+					b.ReportMetric(t, name+"_s")
+					b.ReportMetric(c, name+"_cost_s")
+					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", name, t, c, 100*(c/cube-1), note)
+					fmt.Printf("  latmap/%s: time %.2fx, cost %.4fx\n", name, lt/t, best.Cost/c)
 				}
-				if kaffpa != "" {
-					kt, kc := stats.Median(kts), stats.Median(kcs)
-					b.ReportMetric(kt, "kahip_s")
-					b.ReportMetric(kc, "kahip_cost_s")
-					fmt.Printf("  %-8s %10.3f %14.3f %+11.2f%%   %s\n", "kahip", kt, kc, 100*(kc/cube-1), kahipNote)
-					fmt.Printf("  latmap/kahip: time %.2fx, cost %.4fx\n", lt/kt, best.Cost/kc)
-				} else {
-					fmt.Printf("  kahip: %s\n", kahipNote)
-				}
+				partitioner("metis", gpmetis != "", mts, mcs, metisNote)
+				partitioner("kahip", kaffpa != "", kts, kcs, kahipNote)
 				fmt.Printf("  block %.3f s, cyclic %.3f s\n", sol.Block, sol.Cyclic)
 			}
 		})

@@ -19,12 +19,7 @@ func TestKickKeepsOnlyGains(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	kept := 0
 	for name, m := range pruneMachines(t) {
-		md := model.Pairwise(m)
-		tr := randomTraffic(t, 128, rng)
-		place := make([]int32, 128)
-		for r, s := range rng.Perm(len(m.Slots))[:128] {
-			place[r] = int32(s)
-		}
+		md, tr, place := randomCase(t, m, rng)
 		slots := slices.Sorted(slices.Values(place))
 		sw := newSwapper(md, tr, nil, place, 1)
 		for _, refined := range []bool{false, true} {

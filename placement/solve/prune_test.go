@@ -155,18 +155,25 @@ func refineOneByOne(sw *swapper, maxPasses int) int {
 	return swaps
 }
 
+// randomCase is the pairwise model of m, random traffic of 128 ranks and
+// a random placement of them on m's slots.
+func randomCase(t *testing.T, m *model.Machine, rng *rand.Rand) (*model.Model, *model.Traffic, []int32) {
+	t.Helper()
+	tr := randomTraffic(t, 128, rng)
+	place := make([]int32, 128)
+	for r, s := range rng.Perm(len(m.Slots))[:128] {
+		place[r] = int32(s)
+	}
+	return model.Pairwise(m), tr, place
+}
+
 // TestRefineSwapsSameOnAnyWorkers: pricing ranks ahead in batches, on one
 // worker or several, gives the swaps (and placement) of pricing one rank
 // at a time.
 func TestRefineSwapsSameOnAnyWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for name, m := range pruneMachines(t) {
-		md := model.Pairwise(m)
-		tr := randomTraffic(t, 128, rng)
-		start := make([]int32, 128)
-		for r, s := range rng.Perm(len(m.Slots))[:128] {
-			start[r] = int32(s)
-		}
+		md, tr, start := randomCase(t, m, rng)
 		ref := slices.Clone(start)
 		places := [][]int32{ref}
 		swaps := []int{refineOneByOne(newSwapper(md, tr, nil, ref, 1), 30)}
