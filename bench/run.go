@@ -597,6 +597,17 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 	if pl.Rounds() >= 2*firstLooks {
 		rs.checkEvery = pl.Rounds() / firstLooks
 	}
+	// The sequential schedule has no barrier a round: before rank 0 is
+	// asked anything, every rank finishes the rounds so far asleep, so
+	// that rank 0 times the whole pass and no rank spins in a broadcast
+	// beside the pair that measures.
+	_, sequential := pl.(schedule.Sequential)
+	settle := func() error {
+		if sequential {
+			return rs.c.Wait(false)
+		}
+		return nil
+	}
 	for ps := 0; ps < npass(); ps++ {
 		at := ps * rs.trips.burst
 		k := min(rs.trips.burst, reps()-at)
@@ -610,20 +621,23 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 			rs.prog.Step(pos)
 			// A look inside a long pass (stop.go's lookEvery).
 			if e := rs.checkEvery; e > 0 && (r+1)%e == 0 && r+1 < pl.Rounds() {
+				if err := settle(); err != nil {
+					return err
+				}
 				if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps, npass(), iso, 0, 0); stop || err != nil {
 					return cmp.Or(err, errStopped)
 				}
 			}
 		}
+		if err := settle(); err != nil {
+			return err
+		}
 		if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass(), iso, time.Since(passStart), pl.Rounds()); stop || err != nil {
 			return cmp.Or(err, errStopped)
 		}
 		if rs.budget != nil && ps+1 < npass() {
-			// Every rank done with the pass (the sequential schedule has
-			// no barrier a round), then rank 0 re-estimates.
-			if err := rs.c.Wait(false); err != nil {
-				return err
-			}
+			// Every rank is done with the pass (settle), and rank 0
+			// re-estimates.
 			check := rs.budget.check
 			if iso {
 				check = rs.budget.checkIsolation

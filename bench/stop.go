@@ -50,7 +50,7 @@ func watchSignals() (stop func() string, done func()) {
 // stopSignal is every rank's copy of rank 0's answer to whether the
 // survey stops now: the signal's name, or "" (one broadcast). Without a
 // signal, rank 0 sends ":N" at the end of a pass that took pass: N is how
-// many rounds the next pass runs between looks (midPass), and every rank
+// many rounds the next pass runs between looks inside it, and every rank
 // sets rs.checkEvery to it.
 func (rs *rankSurvey) stopSignal(pass time.Duration, rounds int) (string, error) {
 	if rs.stop == nil {
@@ -60,7 +60,7 @@ func (rs *rankSurvey) stopSignal(pass time.Duration, rounds int) (string, error)
 	if rs.rank == 0 {
 		msg = []byte(rs.stop())
 		if len(msg) == 0 && pass > 0 {
-			msg = fmt.Appendf(nil, ":%d", checkEvery(pass, rounds))
+			msg = fmt.Appendf(nil, ":%d", roundsBetweenLooks(pass, rounds))
 		}
 	}
 	got, err := rs.c.Bcast(msg)
@@ -83,9 +83,10 @@ const (
 	firstLooks = 64
 )
 
-// checkEvery is how many rounds of the next pass run between looks, from
-// the time the last one took for rounds rounds (0: none inside).
-func checkEvery(pass time.Duration, rounds int) int {
+// roundsBetweenLooks is how many rounds of the next pass run between
+// looks, from the time the last one took for rounds rounds (0: none
+// inside).
+func roundsBetweenLooks(pass time.Duration, rounds int) int {
 	if pass < 2*lookEvery {
 		return 0
 	}
@@ -94,8 +95,8 @@ func checkEvery(pass time.Duration, rounds int) int {
 
 // stopAfterPass is every rank's answer, after done of npass passes at
 // size index si (of the isolation sample's passes when iso), to whether
-// the survey stops now: rank 0's. took is the pass's time, 0 inside a
-// pass (midPass). When it stops, this rank keeps the round trips of the
+// the survey stops now: rank 0's. took is the pass's time, 0 at a look
+// inside a pass. When it stops, this rank keeps the round trips of the
 // passes done at this size (all of them when iso) and drops the
 // isolation sample and the later sizes, and rs.stopped says why and
 // where.

@@ -173,32 +173,38 @@ func TestSurveyResumes(t *testing.T) {
 }
 
 // TestSurveyStopsInsidePass: a signal during a pass that takes 0.7 s (8
-// fake ranks, 7 rounds of 4 round trips of 20 ms) stops the survey at
-// the next look inside the pass (every 2 rounds after the first pass),
-// keeping the passes before it: 4 round trips a pair of 12. Without
-// looks inside, it would stop after the pass: 8 round trips.
+// fake ranks, 7 rounds of 4 round trips of 20 ms; the sequential
+// schedule's 28 rounds of 5 ms ones) stops the survey at the next look
+// inside the pass (from the second pass on), keeping the passes before
+// it: 4 round trips a pair of 12. Without looks inside, it would stop
+// after the pass: 8 round trips.
 func TestSurveyStopsInsidePass(t *testing.T) {
-	opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
-	opt.Repeats, opt.Burst, opt.Warmup, opt.Sizes, opt.NodeBandwidth = 12, 4, 0, []int{8}, NodeBWOff
-	w := newFakeWorld(8, linearRTT)
-	w.delay = 20 * time.Millisecond
-	w.stop = func() string {
-		if w.pings.Load() > 28*4+40 { // inside the second pass
-			return "SIGTERM"
+	for _, c := range []struct {
+		sched Schedule
+		delay time.Duration
+	}{{Rounds, 20 * time.Millisecond}, {Sequential, 5 * time.Millisecond}} {
+		opt := DefaultOptions(filepath.Join(t.TempDir(), "s"))
+		opt.Schedule, opt.Repeats, opt.Burst, opt.Warmup, opt.Sizes, opt.NodeBandwidth = c.sched, 12, 4, 0, []int{8}, NodeBWOff
+		w := newFakeWorld(8, linearRTT)
+		w.delay = c.delay
+		w.stop = func() string {
+			if w.pings.Load() > 28*4+40 { // inside the second pass
+				return "SIGTERM"
+			}
+			return ""
 		}
-		return ""
-	}
-	errs, _ := runFakeWorld(t, w, opt)
-	want := "stopped by SIGTERM after 1 of 3 passes over the pairs at 8 bytes (4 round trips a pair)"
-	if errs[0] == nil || !strings.Contains(errs[0].Error(), want) {
-		t.Fatalf("rank 0: %v, want %q", errs[0], want)
-	}
-	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := s.Tables[0].SamplesAt(1, 6); got != 4 {
-		t.Errorf("pair (1,6): %d round trips, want 4", got)
+		errs, _ := runFakeWorld(t, w, opt)
+		want := "stopped by SIGTERM after 1 of 3 passes over the pairs at 8 bytes (4 round trips a pair)"
+		if errs[0] == nil || !strings.Contains(errs[0].Error(), want) {
+			t.Fatalf("%s: rank 0: %v, want %q", c.sched, errs[0], want)
+		}
+		s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Tables[0].SamplesAt(1, 6); got != 4 {
+			t.Errorf("%s: pair (1,6): %d round trips, want 4", c.sched, got)
+		}
 	}
 }
 
