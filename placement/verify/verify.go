@@ -74,12 +74,16 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	prop, env, err := ProposalCommand(l, opt.Command, opt.File, opt.Format)
+	format, bind, err := placefile.Detect(opt.File, opt.Format)
+	if err != nil {
+		return nil, err
+	}
+	prop, env, err := proposalCommand(l, opt.Command, opt.File, format, bind)
 	if err != nil {
 		return nil, err
 	}
 	if l == launcher.OpenMPI {
-		if err := sameOpenMPI(launcher.OpenMPIMajor(ctx, opt.Command[0]), opt.File, opt.Format); err != nil {
+		if err := sameOpenMPI(launcher.OpenMPIMajor(ctx, opt.Command[0]), opt.File, format); err != nil {
 			return nil, err
 		}
 	}
@@ -257,14 +261,11 @@ var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
 	},
 }
 
-// sameOpenMPI refuses a rankfile written for the other Open MPI than the
-// launcher's (major 0: unknown, trusted): 4 reads slots as OS cpus, 5 as
-// logical cores.
-func sameOpenMPI(major int, file, format string) error {
-	got, _, err := placefile.Detect(file, format)
+// sameOpenMPI refuses a rankfile (of format got, as placefile.Detect
+// read it) written for the other Open MPI than the launcher's (major 0:
+// unknown, trusted): 4 reads slots as OS cpus, 5 as logical cores.
+func sameOpenMPI(major int, file, got string) error {
 	switch {
-	case err != nil:
-		return err
 	case major >= 5 && got == placefile.FormatOpenMPI:
 		return fmt.Errorf("%s is a rankfile for Open MPI 4 (OS cpu numbers), but the launcher is Open MPI %d, which reads slots as logical cores and has no -rf: write it with latmap place --format openmpi5", file, major)
 	case major > 0 && major < 5 && got == placefile.FormatOpenMPI5:
@@ -286,6 +287,12 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (ar
 	if err != nil {
 		return nil, nil, err
 	}
+	return proposalCommand(l, cmd, file, want, bind)
+}
+
+// proposalCommand is ProposalCommand for a file of format want (and, for
+// Slurm, the cpu binding bind) as placefile.Detect read them.
+func proposalCommand(l launcher.Launcher, cmd []string, file, want, bind string) (argv, env []string, err error) {
 	need := map[launcher.Launcher]string{launcher.OpenMPI: placefile.FormatOpenMPI, launcher.Hydra: placefile.FormatMPICH, launcher.Slurm: placefile.FormatSlurm}[l]
 	if want == placefile.FormatOpenMPI5 && l == launcher.OpenMPI {
 		need = want

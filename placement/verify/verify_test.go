@@ -49,7 +49,11 @@ func TestVerifyOpenMPIVersion(t *testing.T) {
 		{4, v5, "launcher is Open MPI 4: write it with latmap place --format openmpi"},
 		{5, v5, ""}, {4, v4, ""}, {0, v4, ""}, {0, v5, ""},
 	} {
-		err := sameOpenMPI(c.major, c.file, "")
+		got, _, err := placefile.Detect(c.file, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sameOpenMPI(c.major, c.file, got)
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("Open MPI %d, %s: %v, want %q", c.major, filepath.Base(c.file), err, c.want)
 		}
