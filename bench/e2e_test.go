@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench"
+	"github.com/latmap/latmap/bench/journal"
 	"github.com/latmap/latmap/internal/sysfs"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
@@ -426,5 +427,67 @@ func testSurveyTimeBudget(t *testing.T, f testutil.Flavor) {
 	// Loose: the machine is shared; the estimate aims at 90% of it.
 	if took := s.Meta.MeasureSeconds + s.Meta.IsolationSeconds; took > 6 {
 		t.Errorf("measurement took %.2f s for a 3 s budget", took)
+	}
+}
+
+// TestSurveyKilled: every rank of a long survey killed with SIGKILL 3 s
+// in (what mpirun does a second after passing a signal on, and Slurm
+// after KillWait): nothing is written but the ranks' journals, and
+// --resume turns them into the pairs measured until then (every pair the
+// same round trips at 64 B, at least 10) and completes the survey to the
+// same pairs as an uninterrupted one: 64 B kept as recovered, 1 KiB
+// measured now (200 round trips a pair).
+func TestSurveyKilled(t *testing.T) { forFlavors(t, testSurveyKilled) }
+
+func testSurveyKilled(t *testing.T, f testutil.Flavor) {
+	bin := f.LatmapBin(t)
+	out := filepath.Join(t.TempDir(), "survey")
+	args := append(f.Local(4), bin, "survey", "-o", out, "--repeats", "300000", "--sizes", "64,1K")
+	o, err := stopMidway(t, args, 3*time.Second, func(*os.Process) {
+		pids, _ := exec.Command("pgrep", "-f", bin+" survey -o "+out).Output()
+		for _, p := range strings.Fields(string(pids)) {
+			exec.Command("kill", "-KILL", p).Run()
+		}
+	})
+	if err == nil {
+		t.Errorf("a killed survey's launcher exited 0:\n%s", o)
+	}
+	if _, err := os.Stat(filepath.Join(out, "meta.json")); err == nil {
+		t.Fatalf("a killed survey wrote %s", out)
+	}
+	got, err := journal.Recover(journal.Dir(out))
+	if err != nil {
+		t.Fatalf("the killed survey's journals: %v\n%s", err, o)
+	}
+	kept := got.Tables[0].SamplesAt(0, 1)
+	t.Logf("killed: %s", got.Meta.Stopped)
+	if kept < bench.MinBudgetRepeats || got.Tables[0].Size != 64 {
+		t.Fatalf("journals: %d round trips a pair at %d B, want 64 B with at least %d", kept, got.Tables[0].Size, bench.MinBudgetRepeats)
+	}
+	resume := append(f.Local(4), bin, "survey", "--resume", out, "--repeats", "200", "--sizes", "64,1K")
+	if o, err := mpirun(t, 5*time.Minute, nil, resume...); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(resume, " "), err, o)
+	}
+	s, err := survey.ReadSurvey(out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Meta.Stopped != "" || !slices.Equal(s.Sizes(), []int{64, 1024}) {
+		t.Fatalf("resumed: stopped %q, sizes %v", s.Meta.Stopped, s.Sizes())
+	}
+	for a := 0; a < 4; a++ {
+		for b := a + 1; b < 4; b++ {
+			// pairs.csv keeps 3 decimals of a microsecond.
+			m, want := s.Tables[0].At(survey.Median, a, b), got.Tables[0].At(survey.Median, a, b)
+			if s.Tables[0].SamplesAt(a, b) != kept || s.Tables[1].SamplesAt(a, b) != 200 || math.Abs(m-want) > 0.00051 {
+				t.Fatalf("pair (%d,%d): %d round trips at 64 B (%d recovered), median %v (%v recovered), %d at 1 KiB", a, b, s.Tables[0].SamplesAt(a, b), kept, m, want, s.Tables[1].SamplesAt(a, b))
+			}
+		}
+	}
+	if w := strings.Join(s.Meta.Warnings, "\n"); !strings.Contains(w, "the run before was killed; its ranks' journals in "+journal.Dir(out)+" gave sizes [64]") {
+		t.Errorf("warnings %q", s.Meta.Warnings)
+	}
+	if _, err := os.Stat(journal.Dir(out)); !os.IsNotExist(err) {
+		t.Errorf("journals left after the survey was written: %v", err)
 	}
 }

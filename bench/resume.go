@@ -2,8 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
+	"github.com/latmap/latmap/bench/journal"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -14,12 +16,17 @@ import (
 // --sizes, the isolation sample and the node and switch phases, and rank
 // 0 writes the whole survey over the stopped one, saying what it kept.
 // The job must run on the same hosts, rank by rank, with the same scope.
+// A survey killed without a word left its ranks' journals instead
+// (journal.go): they become the stopped survey first.
 
 // resumed is, on rank 0, the stopped survey and the sizes kept from it.
 type resumed struct {
 	dir  string
 	old  *survey.Survey
 	keep []int
+	// recovered says what the journals of a killed run gave ("" when
+	// the survey stopped on a signal and wrote itself).
+	recovered string
 }
 
 // resumePlan is what rank 0 tells every rank: the sizes left to measure
@@ -58,6 +65,10 @@ func shareResume(c comm, opt *Options, names []string) (*resumed, error) {
 // planResume reads the stopped survey and decides what is kept and what
 // is measured (rank 0).
 func planResume(opt Options, names []string) (*resumed, resumePlan, error) {
+	recovered, err := recoverKilled(opt.Resume)
+	if err != nil {
+		return nil, resumePlan{}, err
+	}
 	old, err := survey.ReadSurvey(opt.Resume, survey.LoadOptions{KeepSparse: true})
 	if err != nil {
 		return nil, resumePlan{}, err
@@ -80,7 +91,7 @@ func planResume(opt Options, names []string) (*resumed, resumePlan, error) {
 	if scope != old.Meta.Scope {
 		return nil, resumePlan{}, fmt.Errorf("scope %s, this job %s: resume it with --scope %s", old.Meta.Scope, scope, old.Meta.Scope)
 	}
-	st := &resumed{dir: opt.Resume, old: old}
+	st := &resumed{dir: opt.Resume, old: old, recovered: recovered}
 	for _, t := range old.Tables {
 		least := -1
 		t.Each(func(a, b, i int) {
@@ -117,5 +128,17 @@ func (st *resumed) merge(s *survey.Survey) {
 
 // note says what the resumed survey kept and measured.
 func (st *resumed) note(measured []int) string {
-	return fmt.Sprintf("resumed %s, which was %s: sizes %v kept as measured then, sizes %v measured now", st.dir, st.old.Meta.Stopped, st.keep, measured)
+	note := fmt.Sprintf("resumed %s, which was %s: sizes %v kept as measured then, sizes %v measured now", st.dir, st.old.Meta.Stopped, st.keep, measured)
+	if st.recovered != "" {
+		note += " (" + st.recovered + ")"
+	}
+	return note
+}
+
+// recoverKilled, on rank 0 at --resume dir, turns the journals of a
+// killed run beside dir into dir's stopped survey (journal.Restore).
+func recoverKilled(dir string) (string, error) {
+	return journal.Restore(dir, func(s *survey.Survey) error {
+		return finish(s, nil, Options{Out: dir, Force: true, Schedule: Schedule(s.Meta.Schedule)}, io.Discard)
+	})
 }

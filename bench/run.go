@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench/fit"
+	"github.com/latmap/latmap/bench/journal"
+	"github.com/latmap/latmap/bench/roundtrip"
 	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/progress"
@@ -79,9 +81,9 @@ type rankEnv struct {
 // rank 0.
 type pairReport struct {
 	B, Size  int
-	St       Stats
+	St       roundtrip.Stats
 	Isolated float64
-	// MmpiMean and MmpiSEM are the two mmpi log columns (see MmpiStats).
+	// MmpiMean and MmpiSEM are the two mmpi log columns (see roundtrip.MmpiStats).
 	MmpiMean, MmpiSEM float64
 }
 
@@ -170,10 +172,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	}); err != nil {
 		return err
 	}
-	stderr := env.Stderr
-	if stderr == nil {
-		stderr = os.Stderr
-	}
+	stderr := cmp.Or(env.Stderr, io.Writer(os.Stderr))
 	took := phaseTimes{start: time.Now()}
 	facts := env.Facts()
 	facts.Rank = rank
@@ -191,6 +190,8 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		return err
 	}
 	rs.prog, rs.stop, rs.resumed = rs.progress(stderr), env.Stop, res
+	rs.openJournal(facts, env, took.start, stderr)
+	defer rs.data.journal.Close()
 	if took.measure, took.isolation, err = rs.measureSizes(ctx); err != nil {
 		return err
 	}
@@ -320,7 +321,7 @@ func (rs *rankSurvey) measureSizes(ctx context.Context) (measureTime, isoTime ti
 // write is rank 0's end of the survey: it assembles every rank's report
 // (all) into the survey, with its meta.json (spec's repeats, env's MPI,
 // the times took), the node bandwidth phase, the sample's check and the
-// time budget's record, and writes the outputs.
+// time budget's record, writes the outputs and removes the journals.
 func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseTimes, nb nodePhase, sw *switchPhase, stderr io.Writer) error {
 	opt, n, s := rs.opt, rs.n, as.s
 	s.Meta = survey.SurveyMeta{
@@ -347,7 +348,10 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 	if rs.budget != nil {
 		rs.budget.report(s, stderr)
 	}
-	return finish(s, as.ml, opt, stderr)
+	if err := finish(s, as.ml, opt, stderr); err != nil {
+		return err
+	}
+	return os.RemoveAll(journal.Dir(opt.Out))
 }
 
 // rankSurvey is one rank's part of a survey: the schedule and the round
@@ -412,6 +416,9 @@ type roundTrips struct {
 	samples    [][][]float64
 	isoSamples []map[int][]float64
 	scratch    []float64
+	// journal keeps samples' passes as they are measured (journal.go; nil
+	// when this rank could not open it).
+	journal *journal.Writer
 }
 
 // turnState is how a rank waits for its turn between rounds.
@@ -632,6 +639,9 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 		if err := settle(); err != nil {
 			return err
 		}
+		if !iso {
+			rs.journalAdd(pos.SizeIdx-1, at+k, false)
+		}
 		if stop, err := rs.stopAfterPass(pos.SizeIdx-1, ps+1, npass(), iso, time.Since(passStart), pl.Rounds()); stop || err != nil {
 			return cmp.Or(err, errStopped)
 		}
@@ -647,6 +657,9 @@ func (rs *rankSurvey) measurePasses(ctx context.Context, pl schedule.Plan, size 
 			}
 			pos.Reps = npass()
 		}
+	}
+	if !iso {
+		rs.journalAdd(pos.SizeIdx-1, reps(), true)
 	}
 	return nil
 }
@@ -738,8 +751,8 @@ func summarize(peer func(i int) int, sizes []int, samples [][][]float64, isoSamp
 		for i, ts := range samples[si] {
 			b := peer(i)
 			pr := pairReport{B: b, Size: size, Isolated: math.NaN()}
-			pr.MmpiMean, pr.MmpiSEM = MmpiStats(ts)
-			pr.St = Summarize(ts)
+			pr.MmpiMean, pr.MmpiSEM = roundtrip.MmpiStats(ts)
+			pr.St = roundtrip.Summarize(ts)
 			if is, ok := isoSamples[si][b]; ok {
 				pr.Isolated = stats.Median(is)
 			}
@@ -844,9 +857,7 @@ func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.S
 			if t == nil || p.B <= a || p.B >= n {
 				return nil, nil, nil, fmt.Errorf("rank %d reported pair (%d, %d) of %d bytes, which was not measured", a, a, p.B, p.Size)
 			}
-			t.Set(&survey.PairStats{A: a, B: p.B, Size: p.Size, Samples: p.St.Samples,
-				Mean: p.St.Mean, Std: p.St.Std, Min: p.St.Min, Median: p.St.Median, P99: p.St.P99,
-				Isolated: p.Isolated})
+			t.Set(p.St.Pair(a, p.B, p.Size, p.Isolated))
 			if ml != nil && p.Size == opt.Sizes[0] {
 				i := survey.TriIndex(n, a, p.B)
 				ml.Mean[i], ml.SEM[i] = p.MmpiMean, p.MmpiSEM

@@ -46,6 +46,22 @@ type fakeWorld struct {
 	pings    atomic.Int64
 	lastSize atomic.Int64 // the size of the last timed round trips
 	errs     []error
+	// killed: every rank's next call fails at once, as when the job is
+	// killed (kill); killNext kills it in the next broadcast, once every
+	// rank is in it.
+	killed, killNext atomic.Bool
+}
+
+// errKilled is what every call of a killed fake world returns.
+var errKilled = fmt.Errorf("killed")
+
+// kill ends the world as SIGKILL would: every rank waiting in a barrier
+// and every later call returns errKilled.
+func (w *fakeWorld) kill() {
+	w.mu.Lock()
+	w.killed.Store(true)
+	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 func newFakeWorld(n int, rtt func(a, b, size int) float64) *fakeWorld {
@@ -81,7 +97,7 @@ func (w *fakeWorld) barrier() {
 		w.gen++
 		w.cond.Broadcast()
 	} else {
-		for g == w.gen {
+		for g == w.gen && !w.killed.Load() {
 			w.cond.Wait()
 		}
 	}
@@ -123,6 +139,9 @@ func (c *fakeComm) recv(peer int) {
 }
 
 func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) error {
+	if c.w.killed.Load() {
+		return errKilled
+	}
 	to := c.w.link(c.rank, peer)
 	for i := 0; i < warm+len(out); i++ {
 		if lo {
@@ -153,7 +172,13 @@ func (c *fakeComm) PingPong(peer int, lo bool, size, warm int, out []float64) er
 	return nil
 }
 
-func (c *fakeComm) Wait(bool) error { c.w.barrier(); return nil }
+func (c *fakeComm) Wait(bool) error {
+	c.w.barrier()
+	if c.w.killed.Load() {
+		return errKilled
+	}
+	return nil
+}
 
 func (c *fakeComm) Idle() error { c.w.barrier(); return nil }
 
@@ -197,6 +222,9 @@ func (c *fakeComm) Gather(b []byte) ([][]byte, error) {
 		out = append(out, c.w.gathered...)
 	}
 	c.w.barrier()
+	if c.w.killed.Load() {
+		return nil, errKilled
+	}
 	return out, nil
 }
 
@@ -206,7 +234,13 @@ func (c *fakeComm) Bcast(b []byte) ([]byte, error) {
 	}
 	c.w.barrier()
 	out := c.w.bcast
+	if c.w.killNext.Load() {
+		c.w.kill()
+	}
 	c.w.barrier()
+	if c.w.killed.Load() {
+		return nil, errKilled
+	}
 	return out, nil
 }
 

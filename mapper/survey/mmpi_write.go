@@ -19,7 +19,7 @@ type MmpiLog struct {
 	// Repeats is the number of timed round trips per pair.
 	Repeats int
 	// Mean and SEM hold each pair's mean round trip and mmpi's "StdDev" (the
-	// standard error of the mean, as bench.MmpiStats computes it) in microseconds, as packed
+	// standard error of the mean, as bench/roundtrip.MmpiStats computes it) in microseconds, as packed
 	// upper triangles indexed by TriIndex.
 	Mean, SEM []float64
 }

@@ -1,10 +1,15 @@
-package bench
+// Package roundtrip is the statistics of one pair's round trips, as a
+// survey's pairs.csv and an mmpi log give them: the survey's ranks
+// compute them at the end, and a killed survey's journals (bench/journal)
+// from what the ranks kept.
+package roundtrip
 
 import (
 	"math"
 	"sort"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -40,6 +45,14 @@ func Summarize(samples []float64) Stats {
 	}
 	st.Mean, st.Std = stat.MeanStdDev(samples, nil)
 	return st
+}
+
+// Pair is st as pair (a, b)'s row of a survey's table at size, with its
+// median measured alone (NaN when it was not).
+func (st Stats) Pair(a, b, size int, isolated float64) *survey.PairStats {
+	return &survey.PairStats{A: a, B: b, Size: size, Samples: st.Samples,
+		Mean: st.Mean, Std: st.Std, Min: st.Min, Median: st.Median, P99: st.P99,
+		Isolated: isolated}
 }
 
 // MmpiStats returns the two numbers an mmpi log shows for a pair, computed

@@ -1,16 +1,16 @@
-package bench_test
+package roundtrip_test
 
 import (
 	"fmt"
 
-	"github.com/latmap/latmap/bench"
+	"github.com/latmap/latmap/bench/roundtrip"
 )
 
 // MmpiStats gives mmpi's two columns: the mean and the standard error of
 // the mean (which mmpi labelled StdDev).
 func ExampleMmpiStats() {
-	mean, sem := bench.MmpiStats([]float64{4, 1, 3, 2, 10})
-	st := bench.Summarize([]float64{4, 1, 3, 2, 10})
+	mean, sem := roundtrip.MmpiStats([]float64{4, 1, 3, 2, 10})
+	st := roundtrip.Summarize([]float64{4, 1, 3, 2, 10})
 	fmt.Printf("mmpi: %6.2f  %6.2f\n", mean, sem)
 	fmt.Printf("pairs.csv: mean %.2f std %.2f median %.2f\n", st.Mean, st.Std, st.Median)
 	// Output:
