@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/plots/report"
 )
@@ -135,9 +136,7 @@ func collmatrixWant(np, iter int, coll bool) map[pair]traffic {
 }
 
 func TestCollectivesInMatrix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "collmatrix")
 	const np, iter = 6, 3
 	for _, tc := range []struct {
@@ -177,9 +176,7 @@ func TestCollectivesInMatrix(t *testing.T) {
 }
 
 func TestCollectivesInMatrixIntercomm(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "intercoll")
 	p, _ := profileRun(t, 4, []string{"--collectives-in-matrix"}, prog)
 	// The halves' Allreduce (comm rank 0 is the lower world rank); the

@@ -161,9 +161,7 @@ func checkCalls(t *testing.T, p *profile.Profile, want func(rank int) map[string
 }
 
 func TestExactCounts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	const iter = 12
 	// ring: each rank sends iter messages of size bytes to the next.
 	ring := func(size int64) func(np int) map[pair]traffic {
@@ -387,9 +385,7 @@ func lateOf(p *profile.Profile, rank int) (late, transfer float64) {
 }
 
 func TestSendLate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "late")
 	const iter, ms = 16, 25
 	var injected float64
@@ -440,9 +436,7 @@ func retry(t *testing.T, measure func() []string) {
 }
 
 func TestCollectiveWait(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "collwait")
 	const np, iter, ms = 4, 10, 25
 	retry(t, func() (errs []string) {
@@ -514,9 +508,7 @@ func sortedLines(s string) string {
 }
 
 func TestWildcardsSameResultsNoDeadlock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "wild")
 	argv := append(testutil.LocalMpirun(4), prog, "6")
 	plain, err := runTimeout(t, 2*time.Minute, argv[0], argv[1:]...)
@@ -563,9 +555,7 @@ func TestFaults(t *testing.T) {
 }
 
 func TestNotAnMPIProgram(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
 	out := filepath.Join(t.TempDir(), "prof")
@@ -580,9 +570,7 @@ func TestNotAnMPIProgram(t *testing.T) {
 }
 
 func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "late") // with no arguments it calls MPI_Abort(2)
 	bin := testutil.LatmapBin(t)
 	out := filepath.Join(t.TempDir(), "prof")
@@ -607,9 +595,7 @@ func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
 // (network namespaces, TCP between them): the ranks' hosts come from the
 // ranks themselves and the report splits bytes within and between nodes.
 func TestTwoNodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "halo3d")
 	c := vcluster.Start(t, 2, 2)
 	p, _ := profileRunWith(t, c.MpirunArgs(4), []string{"--slt"}, prog, "4", "1", "1", "5")
@@ -647,9 +633,7 @@ func TestTwoNodes(t *testing.T) {
 // TestSaysWhatItCannotMeasure: one-sided traffic, --slt under MPI_THREAD_MULTIPLE and
 // a communicator without a shadow are named in meta.json and the report.
 func TestSaysWhatItCannotMeasure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "unmeasured")
 	p, out := profileRun(t, 2, []string{"--slt"}, prog)
 	all := strings.Join(p.Meta.Unmeasured, "\n")

@@ -110,7 +110,7 @@ var (
 // rank's rows (at most 64 MiB, the piece size).
 func BenchmarkMerge16k(b *testing.B) {
 	if _, err := exec.LookPath("/usr/bin/time"); err != nil {
-		b.Skip("skipping: /usr/bin/time (apt-get install time) measures the peak memory")
+		testutil.Missing(b, "time", "/usr/bin/time (apt-get install time) measures the peak memory")
 	}
 	bin := testutil.LatmapBin(b)
 	lib := testutil.InterposeLib(b)

@@ -155,9 +155,7 @@ func casesFor(f testutil.Flavor) []fortranCase {
 // ANY_SOURCE converted right), and the calls and the matrix are exactly
 // what the programs do, counted once, with and without --slt.
 func TestFortranBindings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			f.LatmapBin(t)
@@ -188,9 +186,7 @@ func TestFortranBindings(t *testing.T) {
 // point-to-point matrix equals what Open MPI's own PML monitoring counted
 // in a run without latmap.
 func TestFortranMatrixEqualsOMPIMonitoring(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.OpenMPI
 	for _, tc := range casesFor(f) {
 		t.Run(tc.prog, func(t *testing.T) {
@@ -228,9 +224,7 @@ func TestFortranMatrixEqualsOMPIMonitoring(t *testing.T) {
 // taken from latmap's cache for the next one, which gets the same handle),
 // and the matrix is the program's exchanges.
 func TestFortranF08UnderMPICH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.MPICH
 	tc := sectCase()
 	exe := f.BuildFortran(t, t.TempDir(), tc.prog, filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", tc.prog+".f90"))
@@ -268,9 +262,7 @@ func TestFortranF08UnderMPICH(t *testing.T) {
 // program loads) of every function it binds from Fortran, and none that
 // MPICH lacks (a misspelt one would never be called).
 func TestFortranF08SymbolsMPICH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.MPICH
 	lib := f.InterposeLib(t)
 	exe := f.BuildFortran(t, t.TempDir(), "fhalo08", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "fhalo08.f90"))
@@ -377,9 +369,7 @@ func elkRun(t *testing.T, np int, wrap []string, mca ...string) (string, string)
 // point-to-point matrix equal to Open MPI's PML monitoring of a run
 // without latmap (Elk talks through collectives: both are empty).
 func TestFortranApplicationElk(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.OpenMPI
 	f.Require(t)
 	if _, err := exec.LookPath("elk-lapw"); err != nil {

@@ -56,9 +56,7 @@ func thermo(out string) string {
 }
 
 func TestLAMMPSMelt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping LAMMPS in -short mode")
-	}
+	testutil.Short(t, "LAMMPS")
 	lmp, input := lammps(t)
 	dir := t.TempDir()
 	t.Chdir(dir) // LAMMPS writes into the current directory

@@ -15,9 +15,7 @@ import (
 // as its int-count twin called with the same arguments, and none is named
 // as not measured.
 func TestLargeCountMeasured(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.MPICH
 	prog := flavorProgram(t, f, "largecount")
 	for _, slt := range []bool{false, true} {
@@ -74,9 +72,7 @@ func TestLargeCountMeasured(t *testing.T) {
 // no hang — the results are right, and the ring's traffic is counted
 // exactly.
 func TestPersistentCollectiveWaitall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	f := testutil.MPICH
 	prog := flavorProgram(t, f, "pcoll")
 	const np, iter = 3, 10

@@ -20,9 +20,7 @@ import (
 // out: Open MPI 4.1's monitoring counts none of the messages MPI_Start
 // sends; TestExactCounts checks persist.c against its construction.)
 func TestMatrixEqualsOMPIMonitoring(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	for _, tc := range []struct {
 		prog string
 		np   int

@@ -25,9 +25,7 @@ import (
 // nothing, in 10 runs of 10. Last, LAMMPS on 2 of the nodes: the by-node
 // table (text and JSON) sums to the per-rank figures.
 func TestProfileByNode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "slownode")
 	bin := testutil.OpenMPI.LatmapBin(t)
 	c := vcluster.Start(t, 4, 2)

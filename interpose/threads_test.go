@@ -14,9 +14,7 @@ import (
 // a row. Before the library took a lock under MPI_THREAD_MULTIPLE the same
 // program lost messages from the counts or crashed in most runs.
 func TestThreadsExact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	testutil.RequireMPI(t)
 	prog := mpiProgram(t, "threads")
 	const n, runs = 2500, 20

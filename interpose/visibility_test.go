@@ -58,9 +58,7 @@ func TestExportsOnlyMPI(t *testing.T) {
 // counting what it sent), and latmap's matrix is the ring it sent:
 // neither binds to the other's names.
 func TestProgramsOwnNames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping MPI runs in -short mode")
-	}
+	testutil.Short(t, "MPI runs")
 	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
 			prog := f.Build(t, t.TempDir(), "namesake", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "namesake.c"), "-rdynamic")

@@ -378,7 +378,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 				for rep := 0; rep < benchRepeats; rep++ {
 					secs, cpu, rss, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force")
 					if !ok {
-						b.Skip("no bin/latmap (make build)")
+						testutil.Missing(b, "mpi", "no bin/latmap (make build)")
 					}
 					lt, lcpu, lrss = append(lt, secs), append(lcpu, cpu), append(lrss, rss)
 					if gmap != "" {

@@ -231,9 +231,7 @@ func checkE2E(t *testing.T, r e2eRow) {
 // reruns of both layouts. With LATMAP_E2E_FULL=1 it also runs the 4 x 2
 // cluster, checks every row the same way and prints the whole table.
 func TestPredictionsComeTrue(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the virtual-cluster prediction check in -short mode")
-	}
+	testutil.Short(t, "the virtual-cluster prediction check")
 	testutil.RequireMPI(t)
 	full := os.Getenv("LATMAP_E2E_FULL") != ""
 	shapes := [][2]int{{2, 2}}

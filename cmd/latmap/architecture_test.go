@@ -567,3 +567,43 @@ func cCircles(srcs map[string]cSource) []string {
 	}
 	return out
 }
+
+var directSkip = regexp.MustCompile(`\b(t|b|tb)\.(Skip|Skipf|SkipNow)\(`)
+
+// TestSkipsGoThroughTestutil: a test skips only through
+// testutil.Missing (a missing tool, a failure where LATMAP_REQUIRE asks
+// for it, as in CI) or testutil.Short (-short mode, which CI does not
+// use), so no test can pass silently in CI by skipping itself.
+func TestSkipsGoThroughTestutil(t *testing.T) {
+	root := filepath.Join("..", "..")
+	seen := 0
+	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() && p != root && (info.Name() == "vendor" || strings.HasPrefix(info.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		if !strings.HasSuffix(p, "_test.go") || strings.HasPrefix(filepath.ToSlash(rel), "internal/testutil/") {
+			return nil
+		}
+		seen++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if directSkip.MatchString(line) {
+				t.Errorf("%s:%d skips directly (%s): use testutil.Missing (a missing tool) or testutil.Short (-short mode)", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 50 {
+		t.Fatalf("only %d test files seen", seen)
+	}
+}

@@ -17,9 +17,7 @@ import (
 // without $LATMAP_LIB), the man pages, the bash completion; then make
 // uninstall, which must leave tmp as it found it.
 func TestMakeInstall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping in -short mode: make install rebuilds bin/latmap and lib/liblatmap.so in the tree, which other packages' tests use")
-	}
+	testutil.Short(t, "make install rebuilds bin/latmap and lib/liblatmap.so in the tree, which other packages' tests use")
 	// make builds what the MPI tests need (bin/latmap, liblatmap.so) and
 	// bash runs the completion check below: without make there is no
 	// MPI build, so they are needed as MPI is (a failure in CI).

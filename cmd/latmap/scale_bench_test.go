@@ -49,7 +49,7 @@ func Benchmark100kNodesScope(b *testing.B) {
 		} {
 			secs, cpu, rss, ok := testutil.TimeBinary(b, c.args...)
 			if !ok {
-				b.Skip("no bin/latmap (make build)")
+				testutil.Missing(b, "mpi", "no bin/latmap (make build)")
 			}
 			fmt.Printf("  latmap %-6s: %6.1f s wall, %6.1f s cpu, %5.0f MiB max RSS (targets < 60 s, < 4096 MiB)\n", c.name, secs, cpu, rss)
 			b.ReportMetric(secs, c.name+"-s")

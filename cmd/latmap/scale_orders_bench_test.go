@@ -97,7 +97,7 @@ func BenchmarkScaleOrders(b *testing.B) {
 					secs, _, rss, msg, err = testutil.TimeCommand(b, args...)
 					walls = append(walls, secs)
 					if errors.Is(err, testutil.ErrNoBinary) {
-						b.Skip(err)
+						testutil.Missing(b, "mpi", "%v", err)
 					}
 					if c == "place" && err == nil && gmap != "" {
 						gmaps = append(gmaps, runScotch(b, gmap, dir))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 // BenchmarkWriteScaleSurvey is a development aid, not a measurement: it
@@ -16,7 +18,7 @@ import (
 func BenchmarkWriteScaleSurvey(t *testing.B) {
 	out := os.Getenv("LATMAP_SCALE_OUT")
 	if out == "" {
-		t.Skip("LATMAP_SCALE_OUT not set")
+		testutil.Missing(t, "scale-out", "LATMAP_SCALE_OUT not set: this writes a survey to time commands on by hand")
 	}
 	var c scaleSpec
 	var st [3]int

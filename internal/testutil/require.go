@@ -51,3 +51,13 @@ func Missing(t testing.TB, need, format string, args ...any) {
 	}
 	t.Skipf("skipping: %s", why)
 }
+
+// Short skips t in -short mode (go test -short, make test-short), saying
+// what it leaves out. It and Missing are the only skips: CI runs without
+// -short, so a skip there is always a missing tool, which it fails on.
+func Short(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("skipping in -short mode: %s", what)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/internal/shapes"
@@ -164,8 +165,8 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 	levels := [3]model.LinkCost{model.SameSocket: {Latency: 0.4e-6, InvBandwidth: 1 / 12e9}, model.SameNode: {Latency: 0.7e-6, InvBandwidth: 1 / 8e9}, model.Network: {Latency: 2.5e-6, InvBandwidth: 1 / 3e9}}
 	for _, s := range cases {
 		t.Run(s.name, func(t *testing.T) {
-			if testing.Short() && s.nodes*s.socks*s.cores > 1024 {
-				t.Skip("short")
+			if s.nodes*s.socks*s.cores > 1024 {
+				testutil.Short(t, "over 1,024 ranks")
 			}
 			flows, n := s.g()
 			m := model.NewLevelMachine(s.nodes, s.socks, s.cores, levels)
