@@ -2,6 +2,7 @@ package sysfs
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,8 +76,9 @@ func (s FS) CPUPlace(cpu int) (CPUPlace, error) {
 	return pl, nil
 }
 
-// logicalCore is cpu's core's logical index (CPUPlace.Core), or -1 when a
-// CPU's package or core_id is unknown.
+// logicalCore is cpu's core's logical index (CPUPlace.Core) among the
+// CPUs whose package and core_id are known (offline CPUs have none), or
+// -1 when cpu's are not.
 func (s FS) logicalCore(cpu int) (int, error) {
 	dirs, err := filepath.Glob(s.path("devices", "system", "cpu", "cpu[0-9]*"))
 	if err != nil {
@@ -92,13 +94,14 @@ func (s FS) logicalCore(cpu int) (int, error) {
 		if err != nil {
 			continue
 		}
-		pkg, err := readSysInt(filepath.Join(d, "topology", "physical_package_id"))
-		if err != nil || pkg < 0 {
-			return -1, err
-		}
-		id, err := readSysInt(filepath.Join(d, "topology", "core_id"))
-		if err != nil || id < 0 {
-			return -1, err
+		pkg, err1 := readSysInt(filepath.Join(d, "topology", "physical_package_id"))
+		id, err2 := readSysInt(filepath.Join(d, "topology", "core_id"))
+		if err := cmp.Or(err1, err2); err != nil || pkg < 0 || id < 0 {
+			if c == cpu {
+				return -1, err
+			}
+			// An offline CPU has no topology (hwloc leaves it out too).
+			continue
 		}
 		k := core{pkg, id}
 		if v, ok := low[k]; !ok || c < v {

@@ -189,6 +189,11 @@ func TestLogicalCoreMatchesHwloc(t *testing.T) {
 	} {
 		root := t.TempDir()
 		writeTopology(t, root, 8, m.pkg, m.core)
+		// An offline CPU: its directory, without topology (online says
+		// 0-7). It counts in neither numbering.
+		if err := os.MkdirAll(filepath.Join(root, "sys", "devices", "system", "cpu", "cpu8"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		fs := New(filepath.Join(root, "sys"))
 		distinct := false
 		for c := 0; c < 8; c++ {
