@@ -2,8 +2,10 @@ package interpose
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -248,6 +250,9 @@ func FinishProfile(raw, out string, force bool, meta profile.Meta) error {
 		meta.TokenLatencyMicros = lib.TokenLatency
 	}
 	meta.Unmeasured = append(meta.Unmeasured, lib.Unmeasured...)
+	if meta.Reorders, err = readReorders(raw); err != nil {
+		return err
+	}
 	if sb != rb {
 		meta.Warnings = append(meta.Warnings, fmt.Sprintf("point-to-point bytes sent (%d) differ from bytes received (%d): "+
 			"messages outside the observation window, cancelled, received with a function latmap does not wrap, or never received", sb, rb))
@@ -292,4 +297,38 @@ func copyFile(src, dst string) error {
 		_, err := io.Copy(w, in)
 		return err
 	})
+}
+
+// readReorders reads reorders.tsv, rank 0's line about each call
+// --reorder met (reorder.c): call, index, ranks, outcome, predicted
+// speedup, the new ranks comma-separated. No file: none.
+func readReorders(raw string) ([]profile.Reorder, error) {
+	b, err := os.ReadFile(filepath.Join(raw, "reorders.tsv"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var out []profile.Reorder
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 6 {
+			return nil, fmt.Errorf("reorders.tsv line %d: %d fields, want 6", i+1, len(f))
+		}
+		r := profile.Reorder{Call: f[0], Outcome: f[3]}
+		var err1, err2, err3 error
+		r.Index, err1 = strconv.Atoi(f[1])
+		r.Ranks, err2 = strconv.Atoi(f[2])
+		r.PredictedSpeedup, err3 = strconv.ParseFloat(f[4], 64)
+		for _, x := range strings.Split(f[5], ",") {
+			n, err := strconv.Atoi(x)
+			err1 = cmp.Or(err1, err)
+			r.NewRanks = append(r.NewRanks, n)
+		}
+		if err := cmp.Or(err1, err2, err3); err != nil || len(r.NewRanks) != r.Ranks {
+			return nil, fmt.Errorf("reorders.tsv line %d: %q", i+1, line)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

@@ -33,13 +33,25 @@ type RunOptions struct {
 	CallSites int
 	// FlushSeconds is how often each rank writes its figures so far (a
 	// partial profile if the run is ended before MPI_Finalize); 0: never.
-	FlushSeconds   float64
+	FlushSeconds float64
+	// Reorder renumbers the processes of MPI_Cart_create(reorder = 1)
+	// calls from a survey (reorder.c).
+	Reorder        ReorderOptions
 	Window         string   // FUNC:START:END, "" for the whole run
 	Lib            string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
 	Launcher       string   // openmpi, hydra, slurm; "" detects it
 	Command        []string // the launch command, e.g. mpirun -np 4 ./app
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+}
+
+// ReorderOptions are latmap profile --reorder's: the survey of the
+// machine the job runs on (none: MPI's own numbering), an earlier
+// profile's matrix.csv for the graph's weights (none: one message a
+// neighbour) and how long each call's latmap place may take.
+type ReorderOptions struct {
+	Survey, Matrix string
+	Timeout        float64
 }
 
 // ExitError is returned when the launch command failed: Code is its exit
@@ -111,6 +123,9 @@ func Run(ctx context.Context, opt RunOptions) error {
 	}
 	if opt.CallSites < 0 || opt.CallSites > maxCallSiteDepth {
 		return fmt.Errorf("--call-sites=%d: the depth is 1 to %d frames above each MPI call", opt.CallSites, maxCallSiteDepth)
+	}
+	if err := opt.Reorder.check(); err != nil {
+		return err
 	}
 	lib, err := launcher.FindLibrary(opt.Lib)
 	if err != nil {
@@ -201,6 +216,10 @@ func profileEnv(opt RunOptions, lib, raw string, win Window) (env [][2]string, m
 	if opt.Window != "" {
 		env = append(env, [2]string{"LATMAP_WINDOW", win.String()})
 	}
+	if opt.Reorder.Survey != "" {
+		env = append(env, reorderEnv(opt.Reorder)...)
+		modes = append(modes, profile.ModeReorder)
+	}
 	if opt.FlushSeconds > 0 {
 		env = append(env, [2]string{"LATMAP_FLUSH_SECONDS", strconv.FormatFloat(opt.FlushSeconds, 'g', -1, 64)})
 	}
@@ -277,4 +296,47 @@ func runForwardingSignals(cmd *exec.Cmd) error {
 		}
 	}()
 	return cmd.Wait()
+}
+
+// check refuses --reorder-matrix without --reorder, a survey or matrix
+// that is not there, and a timeout of no time.
+func (r ReorderOptions) check() error {
+	if r.Survey == "" {
+		if r.Matrix != "" {
+			return fmt.Errorf("--reorder-matrix needs --reorder SURVEY: the matrix weighs the grid that --reorder renumbers")
+		}
+		return nil
+	}
+	if st, err := os.Stat(filepath.Join(r.Survey, "meta.json")); err != nil || st.IsDir() {
+		return fmt.Errorf("--reorder %s: not a survey directory (latmap survey -o DIR writes one)", r.Survey)
+	}
+	if r.Matrix != "" {
+		if _, err := os.Stat(r.Matrix); err != nil {
+			return fmt.Errorf("--reorder-matrix: %w", err)
+		}
+	}
+	if r.Timeout < 0 {
+		return fmt.Errorf("--reorder-timeout %g: want the seconds latmap place may take (0: 60)", r.Timeout)
+	}
+	return nil
+}
+
+// reorderEnv is what reorder.c reads: this latmap binary, the survey and
+// matrix by absolute path (the ranks may start elsewhere), the timeout.
+func reorderEnv(r ReorderOptions) [][2]string {
+	self, _ := os.Executable()
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil && p != "" {
+			return a
+		}
+		return p
+	}
+	env := [][2]string{{"LATMAP_REORDER_CMD", self}, {"LATMAP_REORDER_SURVEY", abs(r.Survey)}}
+	if r.Matrix != "" {
+		env = append(env, [2]string{"LATMAP_REORDER_MATRIX", abs(r.Matrix)})
+	}
+	if r.Timeout > 0 {
+		env = append(env, [2]string{"LATMAP_REORDER_TIMEOUT", strconv.FormatFloat(r.Timeout, 'g', -1, 64)})
+	}
+	return env
 }

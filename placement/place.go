@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -47,6 +48,13 @@ type Options struct {
 	// Current is a placement file (any format latmap writes) scored as the
 	// current placement, instead of where the profile's ranks ran.
 	Current string
+	// SameSlots proposes over the current placement's own slots only: a
+	// renumbering of the job's processes where they are (what latmap
+	// profile --reorder applies inside the job). Needs the current
+	// placement. Renumber, when set, is the file the renumbering is
+	// written to (placefile.WriteRenumbering; needs SameSlots).
+	SameSlots bool
+	Renumber  string
 	// Reruns is a latmap verify directory whose "current" runs were the
 	// profiled placement: their application times judge the prediction of
 	// that placement out of sample, and "Can't tell" weighs the gain
@@ -108,23 +116,37 @@ func Run(opt Options) (*placefile.Advice, error) {
 			return nil, err
 		}
 	}
+	if opt.Renumber != "" {
+		if err := writeRenumbering(a, opt.Renumber); err != nil {
+			return nil, err
+		}
+	}
 	if opt.JSON {
 		return a, placefile.WriteAdvice(opt.Out, a)
 	}
 	return a, nil
 }
 
+// writeRenumbering writes the proposal as a renumbering of the current
+// placement's processes (--renumber; replaced when it exists: it is an
+// input of the job, rewritten each time).
+func writeRenumbering(a *placefile.Advice, path string) error {
+	r, err := placefile.RenumberingOf(a)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := placefile.WriteRenumbering(&b, r); err != nil {
+		return err
+	}
+	return atomicdir.WriteFile(path, true, b.Bytes())
+}
+
 // propose calibrates the model on the profile's own run, solves, and
 // predicts the current, block, cyclic and proposed placements.
 func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	a := newAdvice(opt, in)
-	slots, err := in.m.SelectSlots(in.t.N, opt.Select)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Cyclic as mpirun --map-by node deals it: over every usable node,
-	// not only the nodes the proposal fills.
-	usable, err := in.m.UsableSlots(opt.Select)
+	slots, usable, err := selectSlots(opt, in)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -165,6 +187,30 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	return a, sol.Place, nil
 }
 
+// selectSlots picks the slots to propose over, and the usable slots
+// cyclic deals over as mpirun --map-by node does (every usable node, not
+// only those the proposal fills); with SameSlots both are the current
+// placement's slots.
+func selectSlots(opt Options, in *inputs) (slots, usable []int32, err error) {
+	if opt.SameSlots {
+		if in.current == nil {
+			why := "give --current FILE, or a --profile taken with ranks bound to surveyed cpus"
+			if in.currentErr != nil {
+				why += " (" + in.currentErr.Error() + ")"
+			}
+			return nil, nil, fmt.Errorf("--same-slots needs the current placement: %s", why)
+		}
+		slots = slices.Clone(in.current)
+		slices.Sort(slots)
+		return slots, slots, nil
+	}
+	if slots, err = in.m.SelectSlots(in.t.N, opt.Select); err != nil {
+		return nil, nil, err
+	}
+	usable, err = in.m.UsableSlots(opt.Select)
+	return slots, usable, err
+}
+
 // judgeOnReruns compares the predicted run of the profiled placement
 // with the median application run latmap verify measured of it (v, the
 // --reruns directory dir; nil does nothing): other runs than the
@@ -188,6 +234,9 @@ func (opt *Options) check() error {
 	}
 	if opt.Profile == "" && opt.Matrix == "" {
 		return fmt.Errorf("give --profile DIR (from latmap profile) or --matrix FILE (src,dst,bytes,messages)")
+	}
+	if opt.Renumber != "" && !opt.SameSlots {
+		return fmt.Errorf("--renumber needs --same-slots: a renumbering keeps every process where it is, so the proposal must use the current placement's slots")
 	}
 	switch {
 	case opt.Select.RanksPerNode < 0:

@@ -51,6 +51,8 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVar(&opt.Matrix, "matrix", "", "communication matrix CSV: src,dst,bytes,messages")
 	f.StringVar(&opt.Reruns, "reruns", "", "a latmap verify directory whose current runs were the profiled placement: the prediction of that placement is judged against their application times (out of sample), and the verdict weighs the gain against that error too")
 	f.StringVar(&opt.Current, "current", "", "a placement file (Open MPI rankfile, MPICH machine file, Slurm hostfile, Cray rank order) to score as the current placement: the layout used today, or another tool's")
+	f.BoolVar(&opt.SameSlots, "same-slots", false, "propose over the current placement's own slots only (--current, or the profile's): a renumbering of the processes where they are, which latmap profile --reorder applies inside the job")
+	f.StringVar(&opt.Renumber, "renumber", "", "with --same-slots: write the proposal as a renumbering (line i: the new rank of the process that is rank i now) to this file")
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
 	f.StringVar(&opt.Format, "format", placement.FormatAuto, "launcher file format: "+strings.Join(placefile.Formats(), ", ")+"; auto: openmpi5 when the mpirun on PATH is Open MPI 5 (its rankfiles name logical cores), else openmpi")

@@ -280,6 +280,10 @@ int lm_write_comms(double tk, lm_sink gather);
 int lm_Init(int id, int *argc, char ***argv);
 int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided);
 int lm_Finalize(int id);
+/* MPI_Cart_create's call under latmap profile --reorder: the processes
+ * renumbered by latmap's model, or MPI's own (reorder.c). */
+int lm_cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart);
+
 /* The observation window and the hook before a collective (window.c). */
 int lm_pcontrol(int level);
 uint64_t lm_coll_pre(int id, MPI_Comm comm, int barrier, uint64_t *t0);

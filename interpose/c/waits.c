@@ -268,6 +268,18 @@ static void give_all(int n)
 		lm_req_give_back(sc.ents[i]);
 }
 
+/* done_some completes the tracked requests of a Waitsome or Testsome
+ * (out of them finished, at indices, statuses in sts), each charged each
+ * ticks of the call. */
+static void done_some(int out, const int indices[], MPI_Status sts[], uint64_t each)
+{
+	if (out == MPI_UNDEFINED)
+		return;
+	for (int k = 0; k < out; k++)
+		if (sc.ents[indices[k]])
+			lm_done(sc.ents[indices[k]], &sts[k], each, 0);
+}
+
 static int any_pending_token(int n)
 {
 	if (!lm.slt)
@@ -385,10 +397,7 @@ int lm_Waitsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 		rc = PMPI_Waitsome(incount, reqs, outcount, indices, sts);
 		uint64_t d = lm_tick() - t0;
 		lm_account(id, d, 0);
-		if (*outcount != MPI_UNDEFINED)
-			for (int k = 0; k < *outcount; k++)
-				if (sc.ents[indices[k]])
-					lm_done(sc.ents[indices[k]], &sts[k], d / (uint64_t)*outcount, 0);
+		done_some(*outcount, indices, sts, *outcount > 0 ? d / (uint64_t)*outcount : 0);
 	}
 	give_all(incount);
 	return rc;
@@ -492,10 +501,7 @@ int lm_Testsome(int id, uint64_t t0, int incount, MPI_Request reqs[], int *outco
 	int rc = PMPI_Testsome(incount, reqs, outcount, indices, sts);
 	uint64_t d = lm_tick() - t0;
 	lm_account(id, d, 0);
-	if (*outcount != MPI_UNDEFINED)
-		for (int k = 0; k < *outcount; k++)
-			if (sc.ents[indices[k]])
-				lm_done(sc.ents[indices[k]], &sts[k], 0, 0);
+	done_some(*outcount, indices, sts, 0);
 	give_all(incount);
 	return rc;
 }

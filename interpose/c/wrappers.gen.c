@@ -1011,7 +1011,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
 {
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Cart_create, old_comm);
-	int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
+	int rc = lm_cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_cart, old_comm, LM_F_Cart_create);
 	lm_plain(LM_F_Cart_create, t0);

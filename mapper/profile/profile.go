@@ -49,6 +49,7 @@ const (
 	ModeCollectiveWait      = "collective-wait" // a timed barrier before each collective (sync_s)
 	ModeCollectivesInMatrix = "collectives-in-matrix"
 	ModeCallSites           = "call-sites" // MPI time per call site (callsites.csv, sites.csv)
+	ModeReorder             = "reorder"    // MPI_Cart_create(reorder = 1) renumbered by latmap (meta.json's reorders)
 )
 
 // Meta is the profile directory's meta.json.
@@ -79,6 +80,23 @@ type Meta struct {
 	// Partial, for a run that did not reach MPI_Finalize, says up to when
 	// each rank's figures go (its last snapshot).
 	Partial *Partial `json:"partial,omitempty"`
+	// Reorders are the topology constructors latmap profile --reorder
+	// renumbered (or left as MPI numbered them, and why).
+	Reorders []Reorder `json:"reorders,omitempty"`
+}
+
+// Reorder is one call latmap profile --reorder met: which call (Index
+// counts the reordered calls from 0), its communicator's ranks, the
+// outcome ("reordered", or why MPI's numbering was kept), the model's
+// predicted speedup of the new numbering over MPI's, and the new rank of
+// each rank of the old communicator (the identity when kept).
+type Reorder struct {
+	Call             string  `json:"call"`
+	Index            int     `json:"index"`
+	Ranks            int     `json:"ranks"`
+	Outcome          string  `json:"outcome"`
+	PredictedSpeedup float64 `json:"predicted_speedup"`
+	NewRanks         []int   `json:"new_ranks"`
 }
 
 // Partial is meta.json's record of a partial profile: the run ended

@@ -242,6 +242,13 @@ func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options)
 	}
 	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %s, %d rank pairs)\n", what,
 		intra, inter, pct(float64(inter), float64(intra+inter)), text.Count(len(hosts), "host"), len(p.Matrix))
+	for _, r := range p.Meta.Reorders {
+		if r.Outcome == "reordered" {
+			fmt.Fprintf(w, "  --reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering (new ranks %v)\n", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
+		} else {
+			fmt.Fprintf(w, "  --reorder: %s #%d over %d ranks kept MPI's numbering: %s\n", r.Call, r.Index, r.Ranks, r.Outcome)
+		}
+	}
 	if len(p.Meta.Unmeasured) > 0 || len(p.Meta.Warnings) > 0 {
 		fmt.Fprintln(w, "  not measured exactly:")
 		for _, s := range append(append([]string{}, p.Meta.Unmeasured...), p.Meta.Warnings...) {

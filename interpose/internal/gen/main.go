@@ -12,6 +12,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"go/format"
@@ -203,7 +204,7 @@ type wrapCall struct {
 // newWrapCall names the id and the PMPI call of p's wrapper.
 func newWrapCall(p proto, args []string) wrapCall {
 	return wrapCall{p: p, args: args, id: "LM_F_" + p.Name,
-		call: "PMPI_" + p.Name + "(" + strings.Join(args, ", ") + ")"}
+		call: cmp.Or(p.Via, "PMPI_"+p.Name) + "(" + strings.Join(args, ", ") + ")"}
 }
 
 // need fails unless the prototype has every parameter the kind's hooks

@@ -43,6 +43,10 @@ type proto struct {
 	// MPI4 wrappers exist only where the MPI defines them (MPI_VERSION >=
 	// 4: MPICH 4; not Open MPI 4.1): the wrapper is compiled under #if.
 	MPI4 bool
+	// Via, when set, is the hand-written function of interpose/c that
+	// makes the call in PMPI_Name's place, with the same arguments
+	// (MPI_Cart_create: reorder.c's lm_cart_create).
+	Via string
 }
 
 // Helpers used in the byte expressions (macros of latmap.h over functions
@@ -175,7 +179,7 @@ var protos = []proto{
 	{Name: "Comm_split_type", Params: "MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
 	{Name: "Comm_create", Params: "MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
 	{Name: "Comm_create_group", Params: "MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
-	{Name: "Cart_create", Params: "MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart", Kind: kCommNew, Out: "comm_cart"},
+	{Name: "Cart_create", Params: "MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart", Kind: kCommNew, Out: "comm_cart", Via: "lm_cart_create"},
 	{Name: "Cart_sub", Params: "MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm", Kind: kCommNew, Out: "new_comm"},
 	{Name: "Graph_create", Params: "MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph", Kind: kCommNew, Out: "comm_graph"},
 	{Name: "Dist_graph_create", Params: "MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm", Kind: kCommNew, Out: "newcomm"},
