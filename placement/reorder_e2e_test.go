@@ -111,3 +111,108 @@ func TestReorderOnShapedCluster(t *testing.T) {
 		t.Errorf("started block, --reorder's identity ran %.3f s against %.3f s plain (medians): slower", stats.Median(reordered), stats.Median(plain))
 	}
 }
+
+var graphOut = regexp.MustCompile(`(?m)^checksum (-?\d+)\ntime ([0-9.]+)\nworld_of_vertex ([0-9 ]+)$`)
+
+// TestReorderDistGraph: the same shaped cluster started cyclic (world
+// ranks 0 and 2 on one node, 1 and 3 on the other), testdata/mpi/
+// distgraph.c's ring of 4 from MPI_Dist_graph_create_adjacent(reorder =
+// 1) with one heavy edge (weight 10 against 1; each edge's bytes its
+// weight x 1 MiB a step). Every vertex has two neighbours, so a plain
+// neighbour count cannot tell the pairs apart: the weights must steer.
+// With the heavy edge 1-2, latmap puts vertices 1 and 2 on one node; with
+// it on 0-1, vertices 0 and 1. The checksum is the plain run's; three
+// alternating runs each of plain mpirun (Open MPI's treematch, its
+// reorder for distributed graphs) and --reorder: latmap's median at
+// least as fast. Three more with an earlier profile's matrix
+// (--reorder-matrix): a predicted gain of at least 2x (weights alone are
+// unitless: taken as messages, their predicted gain is not a time).
+func TestReorderDistGraph(t *testing.T) {
+	testutil.Short(t, "the virtual-cluster reorder check")
+	testutil.RequireMPI(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
+	sv := surveyCluster(t, c, 4)
+	bin := testutil.LatmapBin(t)
+	dir := t.TempDir()
+	prog := testutil.BuildMPIProgram(t, dir, "distgraph", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "distgraph.c"))
+	n := 0
+	run := func(weights []string, flags ...string) (sum string, secs float64, world [4]int, meta profile.Meta) {
+		n++
+		out := filepath.Join(dir, fmt.Sprintf("p%d", n))
+		launch := append(append(c.MpirunArgs(4), "--bind-to", "core", "--map-by", "node", prog, "5", strconv.Itoa(1<<20)), weights...)
+		o := testutil.MustRun(t, 5*time.Minute, append(append(append([]string{bin, "profile", "-o", out}, flags...), "--"), launch...)...)
+		m := graphOut.FindStringSubmatch(o)
+		if m == nil {
+			t.Fatalf("distgraph printed no checksum:\n%s", o)
+		}
+		p, err := profile.ReadProfile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs, _ = strconv.ParseFloat(m[2], 64)
+		fmt.Sscan(m[3], &world[0], &world[1], &world[2], &world[3])
+		return m[1], secs, world, p.Meta
+	}
+	for _, c := range []struct {
+		weights []string
+		a, b    int // the heavy edge's vertices
+	}{{[]string{"1", "10", "1", "1"}, 1, 2}, {[]string{"10", "1", "1", "1"}, 0, 1}} {
+		var plain, reordered []float64
+		var predicted float64
+		sum0 := ""
+		for k := 0; k < 3; k++ {
+			s, secs, pw, _ := run(c.weights)
+			plain = append(plain, secs)
+			if k == 0 {
+				t.Logf("weights %v: plain mpirun gives vertices the world ranks %v", c.weights, pw)
+			}
+			rs, rsecs, world, meta := run(c.weights, "--reorder", sv)
+			if sum0 == "" {
+				sum0 = s
+			}
+			if s != sum0 || rs != sum0 {
+				t.Fatalf("weights %v: checksums %s and %s, first %s", c.weights, s, rs, sum0)
+			}
+			if len(meta.Reorders) != 1 || meta.Reorders[0].Call != "MPI_Dist_graph_create_adjacent" || meta.Reorders[0].Outcome != "reordered" {
+				t.Fatalf("weights %v: reorders %+v", c.weights, meta.Reorders)
+			}
+			// Cyclic: world rank w runs on node w%2.
+			if world[c.a]%2 != world[c.b]%2 {
+				t.Fatalf("weights %v: vertices are world ranks %v: the heavy edge %d-%d spans the nodes", c.weights, world, c.a, c.b)
+			}
+			reordered = append(reordered, rsecs)
+			predicted = meta.Reorders[0].PredictedSpeedup
+		}
+		measured := stats.Median(plain) / stats.Median(reordered)
+		t.Logf("weights %v: plain mpirun (treematch) %.3f s, --reorder %.3f s (medians of 3): %.2fx measured, %.2fx predicted over MPI's numbering",
+			c.weights, stats.Median(plain), stats.Median(reordered), measured, predicted)
+		if measured < 1 {
+			t.Errorf("weights %v: --reorder %.2fx the plain run's speed (slower than treematch)", c.weights, measured)
+		}
+		// Weights alone are unitless (taken as messages): the gain they
+		// predict is not a time. With an earlier profile's matrix the
+		// prediction is of bytes, and must come true.
+		matrix := filepath.Join(dir, fmt.Sprintf("p%d", n-1), profile.MatrixFile)
+		var withMatrix []float64
+		for k := 0; k < 3; k++ {
+			_, secs, world, meta := run(c.weights, "--reorder", sv, "--reorder-matrix", matrix)
+			if world[c.a]%2 != world[c.b]%2 || len(meta.Reorders) != 1 {
+				t.Fatalf("weights %v with the matrix: vertices are world ranks %v, reorders %+v", c.weights, world, meta.Reorders)
+			}
+			withMatrix = append(withMatrix, secs)
+			predicted = meta.Reorders[0].PredictedSpeedup
+		}
+		measured = stats.Median(plain) / stats.Median(withMatrix)
+		t.Logf("  with --reorder-matrix: %.3f s (median of 3): %.2fx measured, %.2fx predicted", stats.Median(withMatrix), measured, predicted)
+		// The model under-predicts this gain (0.63-0.96 of it in four
+		// runs here): the
+		// program shifts one way, then the other, so each direction of
+		// the node links is busy half the time, where the model lets a
+		// rank's sends and receives overlap. Held to the direction and
+		// size of the gain, not to 0.8-1.25 (issue 30 asks that of the
+		// Cartesian check, which holds it).
+		if predicted < 2 || predicted > 1.25*measured {
+			t.Errorf("weights %v with the matrix: predicted %.2fx, measured %.2fx: want at least 2x and not over 1.25x the measured", c.weights, predicted, measured)
+		}
+	}
+}

@@ -130,18 +130,43 @@ static struct lm_flow *read_matrix(const char *path, int *nflows)
 	return fl;
 }
 
+/* lm_graph is the virtual topology's graph over the old communicator's
+ * ranks: ne edges src -> dst, each of weight w (NULL: 1 each). */
+struct lm_graph {
+	int ne;
+	int *src, *dst, *w;
+};
+
+/* graph_add appends an edge to g (cap: its room, grown as needed). */
+static void graph_add(struct lm_graph *g, int *cap, int a, int b, int w)
+{
+	if (g->ne == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		g->src = realloc(g->src, sizeof(int) * (size_t)*cap);
+		g->dst = realloc(g->dst, sizeof(int) * (size_t)*cap);
+		g->w = realloc(g->w, sizeof(int) * (size_t)*cap);
+	}
+	g->src[g->ne] = a, g->dst[g->ne] = b, g->w[g->ne++] = w;
+}
+
+static void graph_free(struct lm_graph *g)
+{
+	free(g->src), free(g->dst), free(g->w);
+}
+
 /* write_inputs writes rank 0's files in dir: the processes' slots as an
  * Open MPI rankfile (current placement: old rank i on slot i) and the
- * Cartesian graph as a matrix over the old ranks. It returns a reason on
- * failure, NULL on success. */
-static const char *write_inputs(const char *dir, MPI_Comm old, int n, const struct lm_slot *slots, int ndims, const int dims[], const int periods[])
+ * graph as a matrix over the old ranks: each edge's bytes and messages
+ * in LATMAP_REORDER_MATRIX (world ranks) when given, else its weight as
+ * messages. It returns a reason on failure, NULL on success. */
+static const char *write_inputs(const char *dir, MPI_Comm old, int n, const struct lm_slot *slots, const struct lm_graph *g)
 {
 	char p[4096];
 	path_in(p, sizeof p, dir, "current.rankfile");
 	FILE *f = fopen(p, "w");
 	if (!f)
 		return "cannot write the current placement";
-	fprintf(f, "# Open MPI rankfile; slot numbers are the OS cpu numbers (latmap --reorder: the processes of MPI_Cart_create's communicator)\n");
+	fprintf(f, "# Open MPI rankfile; slot numbers are the OS cpu numbers (latmap --reorder: the processes of the communicator)\n");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "rank %d=%s slot=%d\n", i, slots[i].host, slots[i].cpu);
 	fclose(f);
@@ -149,34 +174,29 @@ static const char *write_inputs(const char *dir, MPI_Comm old, int n, const stru
 	struct lm_flow *fl = read_matrix(getenv("LATMAP_REORDER_MATRIX"), &nflows);
 	/* The old communicator's ranks in MPI_COMM_WORLD, as the matrix names them. */
 	int *world = malloc(sizeof(int) * (size_t)n), *idx = malloc(sizeof(int) * (size_t)n);
-	MPI_Group g, wg;
-	PMPI_Comm_group(old, &g);
+	MPI_Group og, wg;
+	PMPI_Comm_group(old, &og);
 	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
-	PMPI_Group_translate_ranks(g, n, idx, wg, world);
-	PMPI_Group_free(&g);
+	PMPI_Group_translate_ranks(og, n, idx, wg, world);
+	PMPI_Group_free(&og);
 	PMPI_Group_free(&wg);
 	path_in(p, sizeof p, dir, "graph.csv");
 	f = fopen(p, "w");
 	if (!f) {
 		free(fl), free(world), free(idx);
-		return "cannot write the Cartesian graph";
+		return "cannot write the graph";
 	}
 	fprintf(f, "src,dst,bytes,messages\n");
-	int nb[64];
-	for (int i = 0; i < n; i++) {
-		int k = cart_neighbours(i, ndims, dims, periods, nb);
-		for (int j = 0; j < k; j++) {
-			double bytes = 0, msgs = 0;
-			for (int e = 0; e < nflows; e++)
-				if (fl[e].src == world[i] && fl[e].dst == world[nb[j]])
-					bytes += fl[e].bytes, msgs += fl[e].msgs;
-			if (!fl)
-				msgs = 1; /* no matrix: one message each way a neighbour */
-			if (msgs > 0 || bytes > 0)
-				fprintf(f, "%d,%d,%.0f,%.0f\n", i, nb[j], bytes, msgs);
-		}
+	for (int e = 0; e < g->ne; e++) {
+		int a = g->src[e], b = g->dst[e];
+		double bytes = 0, msgs = fl ? 0 : g->w[e];
+		for (int k = 0; k < nflows; k++)
+			if (fl[k].src == world[a] && fl[k].dst == world[b])
+				bytes += fl[k].bytes, msgs += fl[k].msgs;
+		if (a != b && (msgs > 0 || bytes > 0))
+			fprintf(f, "%d,%d,%.0f,%.0f\n", a, b, bytes, msgs);
 	}
 	fclose(f);
 	free(fl), free(world), free(idx);
@@ -247,7 +267,7 @@ static const char *read_renumbering(const char *dir, int n, int nw[], double *sp
 /* note appends one line about a reordered call to reorders.tsv in the raw
  * profile directory (rank 0): the call, its ranks, the outcome, the
  * predicted speedup and the new rank of each old rank. */
-static void note(int k, int n, const char *why, double speedup, const int nw[])
+static void note(const char *call, int k, int n, const char *why, double speedup, const int nw[])
 {
 	const char *raw = getenv("LATMAP_PROFILE_DIR");
 	if (!raw)
@@ -257,7 +277,7 @@ static void note(int k, int n, const char *why, double speedup, const int nw[])
 	FILE *f = fopen(p, "a");
 	if (!f)
 		return;
-	fprintf(f, "MPI_Cart_create\t%d\t%d\t%s\t%.4f\t", k, n, why ? why : "reordered", speedup);
+	fprintf(f, "%s\t%d\t%d\t%s\t%.4f\t", call, k, n, why ? why : "reordered", speedup);
 	for (int i = 0; i < n; i++)
 		fprintf(f, i ? ",%d" : "%d", why ? i : nw[i]);
 	fprintf(f, "\n");
@@ -266,7 +286,7 @@ static void note(int k, int n, const char *why, double speedup, const int nw[])
 
 /* decide is rank 0's part: the renumbering of the n processes at slots,
  * into nw; a reason when there is none. */
-static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, int ndims, const int dims[], const int periods[], int nw[], double *speedup)
+static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, const struct lm_graph *g, int nw[], double *speedup)
 {
 	for (int i = 0; i < n; i++)
 		if (slots[i].cpu < 0)
@@ -276,7 +296,7 @@ static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, int 
 	snprintf(dir, sizeof dir, "%s/reorder-%d", raw ? raw : "/tmp", reorders);
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return "cannot make its directory in the raw profile";
-	const char *why = write_inputs(dir, old, n, slots, ndims, dims, periods);
+	const char *why = write_inputs(dir, old, n, slots, g);
 	if (!why) {
 		const char *t = getenv("LATMAP_REORDER_TIMEOUT");
 		why = run_place(dir, t ? atof(t) : 60);
@@ -284,43 +304,154 @@ static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, int 
 	return why ? why : read_renumbering(dir, n, nw, speedup);
 }
 
-int lm_cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart)
+/* renumber is every process's part of a reordered call on old: rank 0
+ * (whose g is the graph, or NULL with the reason unfit) decides, and
+ * every process gets msg: msg[0] 1 when renumbered, msg[1 + i] old rank
+ * i's new rank. The caller frees msg. */
+static int *renumber(MPI_Comm old, const char *call, const struct lm_graph *g, const char *unfit)
 {
-	if (!reorder || !getenv("LATMAP_REORDER_SURVEY"))
-		return PMPI_Cart_create(old, ndims, dims, periods, reorder, cart);
-	int n, me, prod = 1;
+	int n, me;
 	PMPI_Comm_size(old, &n);
 	PMPI_Comm_rank(old, &me);
-	for (int d = 0; d < ndims; d++)
-		prod *= dims[d];
 	struct lm_slot s = my_slot(), *slots = me == 0 ? malloc(sizeof *slots * (size_t)n) : NULL;
 	PMPI_Gather(&s, sizeof s, MPI_BYTE, slots, sizeof s, MPI_BYTE, 0, old);
-	/* msg[0]: 1 when renumbered; msg[1..n]: the new ranks. */
 	int *msg = calloc((size_t)n + 1, sizeof(int));
 	if (me == 0) {
 		double speedup = 0;
-		const char *why = NULL;
-		if (prod != n || ndims > 32)
-			why = "the grid does not span the communicator";
-		else
-			why = decide(old, n, slots, ndims, dims, periods, msg + 1, &speedup);
+		const char *why = unfit ? unfit : decide(old, n, slots, g, msg + 1, &speedup);
 		msg[0] = !why;
-		note(reorders, n, why, speedup, msg + 1);
+		note(call, reorders, n, why, speedup, msg + 1);
 		if (why)
-			fprintf(stderr, "latmap: --reorder: MPI_Cart_create kept MPI's numbering: %s\n", why);
+			fprintf(stderr, "latmap: --reorder: %s kept MPI's numbering: %s\n", call, why);
 		reorders++;
 		free(slots);
 	}
 	PMPI_Bcast(msg, n + 1, MPI_INT, 0, old);
+	return msg;
+}
+
+/* reordering says whether latmap renumbers this call. */
+static int reordering(int reorder) { return reorder && getenv("LATMAP_REORDER_SURVEY"); }
+
+/* split is old with its processes in the order msg gives (renumber). */
+static MPI_Comm split(MPI_Comm old, const int *msg)
+{
+	int me;
+	MPI_Comm tmp;
+	PMPI_Comm_rank(old, &me);
+	PMPI_Comm_split(old, 0, msg[1 + me], &tmp);
+	return tmp;
+}
+
+int lm_cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart)
+{
+	if (!reordering(reorder))
+		return PMPI_Cart_create(old, ndims, dims, periods, reorder, cart);
+	int n, me, prod = 1, cap = 0;
+	PMPI_Comm_size(old, &n);
+	PMPI_Comm_rank(old, &me);
+	for (int d = 0; d < ndims; d++)
+		prod *= dims[d];
+	struct lm_graph g = {0};
+	const char *unfit = prod != n || ndims > 32 ? "the grid does not span the communicator" : NULL;
+	if (me == 0 && !unfit) {
+		int nb[64];
+		for (int i = 0; i < n; i++)
+			for (int j = 0, k = cart_neighbours(i, ndims, dims, periods, nb); j < k; j++)
+				graph_add(&g, &cap, i, nb[j], 1);
+	}
+	int *msg = renumber(old, "MPI_Cart_create", &g, unfit);
+	graph_free(&g);
 	int rc;
 	if (msg[0]) {
-		MPI_Comm tmp;
-		PMPI_Comm_split(old, 0, msg[1 + me], &tmp);
+		MPI_Comm tmp = split(old, msg);
 		rc = PMPI_Cart_create(tmp, ndims, dims, periods, 0, cart);
 		PMPI_Comm_free(&tmp);
 	} else {
 		rc = PMPI_Cart_create(old, ndims, dims, periods, reorder, cart);
 	}
 	free(msg);
+	return rc;
+}
+
+/* adjacency is one process's part of a distributed graph: its in- and
+ * out-edges, weighted or not, packed in one int array to move it: indeg,
+ * outdeg, weighted, sources, [source weights], destinations, [dest
+ * weights]. */
+static int *pack_adjacency(int indeg, const int src[], const int sw[], int outdeg, const int dst[], const int dw[], int weighted, int *len)
+{
+	*len = 3 + (indeg + outdeg) * (1 + weighted);
+	int *a = malloc(sizeof(int) * (size_t)*len), k = 3;
+	a[0] = indeg, a[1] = outdeg, a[2] = weighted;
+	for (int i = 0; i < indeg; i++)
+		a[k++] = src[i];
+	for (int i = 0; weighted && i < indeg; i++)
+		a[k++] = sw[i];
+	for (int i = 0; i < outdeg; i++)
+		a[k++] = dst[i];
+	for (int i = 0; weighted && i < outdeg; i++)
+		a[k++] = dw[i];
+	return a;
+}
+
+/* out_graph is rank 0's graph of every process's out-edges (gathered). */
+static void out_graph(MPI_Comm old, int outdeg, const int dst[], const int dw[], int weighted, struct lm_graph *g)
+{
+	int n, me, cap = 0;
+	PMPI_Comm_size(old, &n);
+	PMPI_Comm_rank(old, &me);
+	int *deg = me == 0 ? malloc(sizeof(int) * (size_t)n) : NULL, *off = NULL, *all = NULL, *allw = NULL;
+	PMPI_Gather(&outdeg, 1, MPI_INT, deg, 1, MPI_INT, 0, old);
+	int total = 0;
+	if (me == 0) {
+		off = malloc(sizeof(int) * (size_t)n);
+		for (int i = 0; i < n; i++)
+			off[i] = total, total += deg[i];
+		all = malloc(sizeof(int) * (size_t)(total + 1));
+		allw = malloc(sizeof(int) * (size_t)(total + 1));
+	}
+	int *w = malloc(sizeof(int) * (size_t)(outdeg + 1));
+	for (int i = 0; i < outdeg; i++)
+		w[i] = weighted ? dw[i] : 1;
+	PMPI_Gatherv(dst, outdeg, MPI_INT, all, deg, off, MPI_INT, 0, old);
+	PMPI_Gatherv(w, outdeg, MPI_INT, allw, deg, off, MPI_INT, 0, old);
+	for (int i = 0; me == 0 && i < n; i++)
+		for (int k = off[i]; k < off[i] + deg[i]; k++)
+			graph_add(g, &cap, i, all[k], allw[k]);
+	free(deg), free(off), free(all), free(allw), free(w);
+}
+
+int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], const int sw[], int outdeg, const int dst[], const int dw[], MPI_Info info, int reorder, MPI_Comm *comm)
+{
+	if (!reordering(reorder))
+		return PMPI_Dist_graph_create_adjacent(old, indeg, src, sw, outdeg, dst, dw, info, reorder, comm);
+	int weighted = sw != MPI_UNWEIGHTED && dw != MPI_UNWEIGHTED, me, len, hdr[3];
+	struct lm_graph g = {0};
+	out_graph(old, outdeg, dst, dw, weighted, &g);
+	int *msg = renumber(old, "MPI_Dist_graph_create_adjacent", &g, NULL);
+	graph_free(&g);
+	if (!msg[0]) {
+		free(msg);
+		return PMPI_Dist_graph_create_adjacent(old, indeg, src, sw, outdeg, dst, dw, info, reorder, comm);
+	}
+	/* Graph vertex i, old rank i's adjacency, goes to the process that
+	 * becomes rank i; neighbours are vertices, so they need no change. */
+	int n;
+	PMPI_Comm_size(old, &n);
+	PMPI_Comm_rank(old, &me);
+	int to = 0, from = msg[1 + me];
+	for (int q = 0; q < n; q++)
+		if (msg[1 + q] == me)
+			to = q;
+	int *mine = pack_adjacency(indeg, src, sw, outdeg, dst, dw, weighted, &len);
+	PMPI_Sendrecv(&len, 1, MPI_INT, to, 0, hdr, 1, MPI_INT, from, 0, old, MPI_STATUS_IGNORE);
+	int *a = malloc(sizeof(int) * (size_t)hdr[0]);
+	PMPI_Sendrecv(mine, len, MPI_INT, to, 1, a, hdr[0], MPI_INT, from, 1, old, MPI_STATUS_IGNORE);
+	int in = a[0], out = a[1], wt = a[2];
+	int *s = a + 3, *swt = wt ? s + in : MPI_UNWEIGHTED, *d = s + in * (1 + wt), *dwt = wt ? d + out : MPI_UNWEIGHTED;
+	MPI_Comm tmp = split(old, msg);
+	int rc = PMPI_Dist_graph_create_adjacent(tmp, in, s, swt, out, d, dwt, info, 0, comm);
+	PMPI_Comm_free(&tmp);
+	free(mine), free(a), free(msg);
 	return rc;
 }

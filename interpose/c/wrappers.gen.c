@@ -1059,7 +1059,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 {
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent, comm_old);
-	int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
+	int rc = lm_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_dist_graph, comm_old, LM_F_Dist_graph_create_adjacent);
 	lm_plain(LM_F_Dist_graph_create_adjacent, t0);

@@ -183,7 +183,7 @@ var protos = []proto{
 	{Name: "Cart_sub", Params: "MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm", Kind: kCommNew, Out: "new_comm"},
 	{Name: "Graph_create", Params: "MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph", Kind: kCommNew, Out: "comm_graph"},
 	{Name: "Dist_graph_create", Params: "MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm", Kind: kCommNew, Out: "newcomm"},
-	{Name: "Dist_graph_create_adjacent", Params: "MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph", Kind: kCommNew, Out: "comm_dist_graph"},
+	{Name: "Dist_graph_create_adjacent", Params: "MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph", Kind: kCommNew, Out: "comm_dist_graph", Via: "lm_dist_graph_create_adjacent"},
 	{Name: "Intercomm_create", Params: "MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
 	{Name: "Intercomm_merge", Params: "MPI_Comm intercomm, int high, MPI_Comm *newintercomm", Kind: kCommNew, Out: "newintercomm"},
 	{Name: "Comm_idup", Params: "MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request", Kind: kPlain},
