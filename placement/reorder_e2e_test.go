@@ -19,7 +19,7 @@ import (
 
 // reorderOut is what cart2d and distgraph print: the checksum, the
 // exchanges' seconds and the world rank of each grid or graph rank.
-var reorderOut = regexp.MustCompile(`(?m)^checksum (-?\d+)\ntime ([0-9.]+)\nworld_of_\w+ ([0-9 ]+)$`)
+var reorderOut = regexp.MustCompile(`(?m)^checksum (-?\d+)\ntime +([0-9.]+)\nworld_of_\w+ ([0-9 ]+)$`)
 
 // reorderRun is one profiled run of a reorder test program.
 type reorderRun struct {
@@ -66,7 +66,8 @@ func profiledRuns(t *testing.T, dir string) func(launch []string, flags ...strin
 // pairs on one node each), the reordered exchanges at least 1.3x faster
 // (medians) and the model's predicted speedup within 0.8-1.25 of the
 // measured one. Started block, where the heavy pairs share a node
-// already, the renumbering is the identity and no slower.
+// already, the renumbering is the identity and no slower. The same from
+// Fortran (fcart2d.f90), three alternating runs.
 func TestReorderOnShapedCluster(t *testing.T) {
 	testutil.Short(t, "the virtual-cluster reorder check")
 	testutil.RequireMPI(t)
@@ -131,6 +132,24 @@ func TestReorderOnShapedCluster(t *testing.T) {
 	t.Logf("started block: plain %.3f s, --reorder %.3f s (medians of 3)", stats.Median(plain), stats.Median(reordered))
 	if stats.Median(reordered) > 1.1*stats.Median(plain) {
 		t.Errorf("started block, --reorder's identity ran %.3f s against %.3f s plain (medians): slower", stats.Median(reordered), stats.Median(plain))
+	}
+	// The same grid from Fortran (fcart2d.f90, use mpi: latmap's binding
+	// calls the C wrapper), started cyclic, three alternating runs.
+	fprog := testutil.OpenMPI.BuildFortran(t, dir, "fcart2d", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "fcart2d.f90"))
+	flaunch := append(append(c.MpirunArgs(4), "--bind-to", "core", "--map-by", "node"), fprog, "2", "2", "10", strconv.Itoa(4<<20), strconv.Itoa(1<<20))
+	plain, reordered = nil, nil
+	for k := 0; k < 3; k++ {
+		p := profiled(flaunch)
+		r := profiled(flaunch, "--reorder", sv, "--reorder-matrix", matrix)
+		if r.sum != p.sum || len(r.meta.Reorders) != 1 || r.world[0]%2 != r.world[1]%2 {
+			t.Fatalf("Fortran run %d: checksums %s and %s, reorders %+v, grid world ranks %v", k, p.sum, r.sum, r.meta.Reorders, r.world)
+		}
+		plain, reordered, predicted = append(plain, p.secs), append(reordered, r.secs), r.meta.Reorders[0].PredictedSpeedup
+	}
+	measured = stats.Median(plain) / stats.Median(reordered)
+	t.Logf("fcart2d (Fortran): plain %.3f s, reordered %.3f s (medians of 3): %.2fx measured, %.2fx predicted", stats.Median(plain), stats.Median(reordered), measured, predicted)
+	if r := predicted / measured; measured < 1.3 || math.Abs(math.Log(r)) > math.Log(1.25) {
+		t.Errorf("Fortran: %.2fx measured, %.2fx predicted: want at least 1.3x, predicted within 0.8-1.25 of it", measured, predicted)
 	}
 }
 
