@@ -66,8 +66,9 @@ func profiledRuns(t *testing.T, dir string) func(launch []string, flags ...strin
 // pairs on one node each), the reordered exchanges at least 1.3x faster
 // (medians) and the model's predicted speedup within 0.8-1.25 of the
 // measured one. Started block, where the heavy pairs share a node
-// already, the renumbering is the identity and no slower. The same from
-// Fortran (fcart2d.f90), three alternating runs.
+// already, the renumbering is the identity and no slower. A grid over a
+// subset of the world before the world's: two calls, each renumbered on
+// its own. The same from Fortran (fcart2d.f90), three alternating runs.
 func TestReorderOnShapedCluster(t *testing.T) {
 	testutil.Short(t, "the virtual-cluster reorder check")
 	testutil.RequireMPI(t)
@@ -132,6 +133,14 @@ func TestReorderOnShapedCluster(t *testing.T) {
 	t.Logf("started block: plain %.3f s, --reorder %.3f s (medians of 3)", stats.Median(plain), stats.Median(reordered))
 	if stats.Median(reordered) > 1.1*stats.Median(plain) {
 		t.Errorf("started block, --reorder's identity ran %.3f s against %.3f s plain (medians): slower", stats.Median(reordered), stats.Median(plain))
+	}
+	// A grid over a subset first (world ranks 0 and 1, one on each node:
+	// no numbering of two gains), then the whole one: each call is
+	// renumbered on its own, and recorded in order.
+	sub := profiled(append(launch("node"), "sub"), "--reorder", sv, "--reorder-matrix", matrix)
+	if r := sub.meta.Reorders; sub.sum != sum0 || len(r) != 2 || r[0].Ranks != 2 || r[1].Ranks != 4 || r[0].Index != 0 || r[1].Index != 1 ||
+		r[0].Outcome != "reordered" || r[1].Outcome != "reordered" || sub.world[0]%2 != sub.world[1]%2 {
+		t.Fatalf("a subset's grid, then the world's: checksum %s (plain %s), reorders %+v, grid world ranks %v", sub.sum, sum0, r, sub.world)
 	}
 	// The same grid from Fortran (fcart2d.f90, use mpi: latmap's binding
 	// calls the C wrapper), started cyclic, three alternating runs.

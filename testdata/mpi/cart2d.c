@@ -7,8 +7,11 @@
  * coordinates, so the checksum is the same whatever numbering MPI (or
  * latmap --reorder) gives the processes. Rank 0 of the grid prints
  * "checksum C", "time T" (seconds of the exchanges) and, on one line
- * "world_of_cart W0 W1 ...", which world rank each grid rank is.
- * Usage: cart2d D0 D1 ITERS BIG SMALL */
+ * "world_of_cart W0 W1 ...", which world rank each grid rank is. With a
+ * sixth argument "sub" it first makes a 1 x K grid (reorder = 1) over
+ * the first half of the world's ranks (a subset, K of them) and frees it:
+ * two reordered calls in one run.
+ * Usage: cart2d D0 D1 ITERS BIG SMALL [sub] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,19 @@ int main(int argc, char **argv)
 	int dims[2] = {atoi(argv[1]), atoi(argv[2])}, periods[2] = {0, 0};
 	int iters = atoi(argv[3]), big = atoi(argv[4]), small = atoi(argv[5]);
 	MPI_Comm cart;
+	if (argc > 6 && !strcmp(argv[6], "sub")) {
+		int w, n;
+		MPI_Comm half, sub;
+		MPI_Comm_rank(MPI_COMM_WORLD, &w);
+		MPI_Comm_size(MPI_COMM_WORLD, &n);
+		MPI_Comm_split(MPI_COMM_WORLD, w < n / 2 ? 0 : MPI_UNDEFINED, w, &half);
+		if (half != MPI_COMM_NULL) {
+			int sd[2] = {1, n / 2}, sp[2] = {0, 0};
+			MPI_Cart_create(half, 2, sd, sp, 1, &sub);
+			MPI_Comm_free(&sub);
+			MPI_Comm_free(&half);
+		}
+	}
 	MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &cart);
 	int rank, size, wrank, coords[2];
 	MPI_Comm_rank(cart, &rank);
