@@ -241,7 +241,7 @@ func TestReorderDistGraph(t *testing.T) {
 		}
 		measured = stats.Median(plain) / stats.Median(withMatrix)
 		t.Logf("  with --reorder-matrix: %.3f s (median of 3): %.2fx measured, %.2fx predicted", stats.Median(withMatrix), measured, predicted)
-		// The model under-predicts this gain (0.63-1.01 of it in six
+		// The model under-predicts this gain (0.63-1.03 of it in eight
 		// runs here): the
 		// program shifts one way, then the other, so each direction of
 		// the node links is busy half the time, where the model lets a

@@ -18,8 +18,8 @@
  *   LATMAP_REORDER_SURVEY   the survey directory
  *   LATMAP_REORDER_MATRIX   an earlier profile's matrix.csv (optional)
  *   LATMAP_REORDER_TIMEOUT  seconds latmap place may take (default 60)
- * Rank 0 of each reordered call writes reorder-K/ in the raw profile
- * directory and appends a line to reorders.tsv there (finish.go).
+ * Rank 0 of each reordered call writes reorder-K-wW/ (its K-th call,
+ * world rank W) in the raw profile directory and appends a line to reorders.tsv there (finish.go).
  */
 #define _GNU_SOURCE
 #include "latmap.h"
@@ -293,7 +293,11 @@ static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, cons
 			return "the processes are not bound to one cpu each (bind them: mpirun --bind-to core)";
 	const char *raw = getenv("LATMAP_PROFILE_DIR");
 	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/reorder-%d", raw ? raw : "/tmp", reorders);
+	int w;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &w);
+	/* World rank w decides: its K-th call (another rank 0 may decide
+	 * another communicator's call at the same time). */
+	snprintf(dir, sizeof dir, "%s/reorder-%d-w%d", raw ? raw : "/tmp", reorders, w);
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return "cannot make its directory in the raw profile";
 	const char *why = write_inputs(dir, old, n, slots, g);
