@@ -22,7 +22,7 @@ var checksum = regexp.MustCompile(`(?m)^checksum (-?\d+)$`)
 // and the report say so; unbound, MPI's numbering is kept and the reason
 // given. The checksum is the plain run's every time. The same for
 // fcart2d.f90, the grid from Fortran's use mpi (latmap's binding calls
-// the C wrapper). (The gain itself: placement's
+// the C wrapper), and for distgraph.c's ring from each graph constructor. (The gain itself: placement's
 // TestReorderOnShapedCluster.)
 func TestReorderLocal(t *testing.T) {
 	testutil.Short(t, "MPI runs")
@@ -67,6 +67,21 @@ func TestReorderLocal(t *testing.T) {
 				rep := testutil.MustRun(t, time.Minute, bin, "report", out)
 				if !strings.Contains(rep, "--reorder: MPI_Cart_create #0 over 2 ranks") {
 					t.Errorf("%s: the report does not say what --reorder did:\n%s", c.name, rep)
+				}
+			}
+			// The graph constructors: distgraph.c's ring of 2 from each.
+			gprog := flavorProgram(t, f, "distgraph")
+			for mode, call := range map[string]string{"": "MPI_Dist_graph_create_adjacent", "graph": "MPI_Graph_create", "dist": "MPI_Dist_graph_create"} {
+				app := []string{gprog, "3", "65536", "2", "1", mode}
+				want := checksum.FindString(testutil.MustRun(t, time.Minute, append(append(f.Local(2), bind...), app...)...))
+				out := filepath.Join(dir, "graph"+mode)
+				o := testutil.MustRun(t, time.Minute, append(append(append([]string{bin, "profile", "-o", out, "--lib", lib, "--reorder", sv, "--"}, f.Local(2)...), bind...), app...)...)
+				p, err := profile.ReadProfile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := p.Meta.Reorders; checksum.FindString(o) != want || len(r) != 1 || r[0].Call != call || r[0].Outcome != "reordered" {
+					t.Errorf("%s: checksum %q (plain %q), reorders %+v", call, checksum.FindString(o), want, r)
 				}
 			}
 		})

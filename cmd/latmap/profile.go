@@ -54,7 +54,7 @@ information (compile with -g; without it, the object and the address).`,
 	f.Lookup("call-sites").NoOptDefVal = "1"
 	f.Float64Var(&opt.FlushSeconds, "flush-every", 30, "seconds between each rank's writes of its figures so far, for a partial profile if the run never reaches MPI_Finalize (0: none)")
 	f.StringVar(&opt.Window, "window", "", "profile only from the START-th to the END-th call of a collective, FUNC:START:END")
-	f.StringVar(&opt.Reorder.Survey, "reorder", "", "a survey of the machine the job runs on: each MPI_Cart_create with reorder = 1 renumbers its processes by latmap place --same-slots (opt-in: a program that uses the new ranks on another communicator breaks; docs/profile.md)")
+	f.StringVar(&opt.Reorder.Survey, "reorder", "", "a survey of the machine the job runs on: each MPI_Cart_create, MPI_Graph_create or MPI_Dist_graph_create(_adjacent) with reorder = 1 renumbers its processes by latmap place --same-slots (opt-in: a program that uses the new ranks on another communicator breaks; docs/profile.md)")
 	f.StringVar(&opt.Reorder.Matrix, "reorder-matrix", "", "with --reorder: an earlier profile's matrix.csv, the bytes between grid neighbours (default: one message a neighbour)")
 	f.Float64Var(&opt.Reorder.Timeout, "reorder-timeout", 60, "with --reorder: seconds each call's latmap place may take before MPI's numbering is kept")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")

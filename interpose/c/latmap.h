@@ -280,11 +280,12 @@ int lm_write_comms(double tk, lm_sink gather);
 int lm_Init(int id, int *argc, char ***argv);
 int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided);
 int lm_Finalize(int id);
-/* MPI_Cart_create's and MPI_Dist_graph_create_adjacent's calls under
- * latmap profile --reorder: the processes renumbered by latmap's model,
+/* The topology constructors' calls under latmap profile --reorder: the processes renumbered by latmap's model,
  * or MPI's own (reorder.c). */
 int lm_cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart);
 int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], const int sw[], int outdeg, const int dst[], const int dw[], MPI_Info info, int reorder, MPI_Comm *comm);
+int lm_graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm);
+int lm_dist_graph_create(MPI_Comm old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm);
 
 /* The observation window and the hook before a collective (window.c). */
 int lm_pcontrol(int level);

@@ -398,31 +398,96 @@ static int *pack_adjacency(int indeg, const int src[], const int sw[], int outde
 	return a;
 }
 
-/* out_graph is rank 0's graph of every process's out-edges (gathered). */
-static void out_graph(MPI_Comm old, int outdeg, const int dst[], const int dw[], int weighted, struct lm_graph *g)
+/* gather_edges gives rank 0 (into g) the m edges of every process,
+ * each three ints in trip: source, destination, weight. */
+static void gather_edges(MPI_Comm old, int m, const int *trip, struct lm_graph *g)
 {
-	int n, me, cap = 0;
+	int n, me, cap = 0, total = 0, len = 3 * m;
 	PMPI_Comm_size(old, &n);
 	PMPI_Comm_rank(old, &me);
-	int *deg = me == 0 ? malloc(sizeof(int) * (size_t)n) : NULL, *off = NULL, *all = NULL, *allw = NULL;
-	PMPI_Gather(&outdeg, 1, MPI_INT, deg, 1, MPI_INT, 0, old);
-	int total = 0;
+	int *cnt = me == 0 ? malloc(sizeof(int) * (size_t)n) : NULL, *off = NULL, *all = NULL;
+	PMPI_Gather(&len, 1, MPI_INT, cnt, 1, MPI_INT, 0, old);
 	if (me == 0) {
 		off = malloc(sizeof(int) * (size_t)n);
 		for (int i = 0; i < n; i++)
-			off[i] = total, total += deg[i];
+			off[i] = total, total += cnt[i];
 		all = malloc(sizeof(int) * (size_t)(total + 1));
-		allw = malloc(sizeof(int) * (size_t)(total + 1));
 	}
-	int *w = malloc(sizeof(int) * (size_t)(outdeg + 1));
-	for (int i = 0; i < outdeg; i++)
-		w[i] = weighted ? dw[i] : 1;
-	PMPI_Gatherv(dst, outdeg, MPI_INT, all, deg, off, MPI_INT, 0, old);
-	PMPI_Gatherv(w, outdeg, MPI_INT, allw, deg, off, MPI_INT, 0, old);
-	for (int i = 0; me == 0 && i < n; i++)
-		for (int k = off[i]; k < off[i] + deg[i]; k++)
-			graph_add(g, &cap, i, all[k], allw[k]);
-	free(deg), free(off), free(all), free(allw), free(w);
+	PMPI_Gatherv(trip, len, MPI_INT, all, cnt, off, MPI_INT, 0, old);
+	for (int k = 0; me == 0 && k + 2 < total; k += 3)
+		graph_add(g, &cap, all[k], all[k + 1], all[k + 2]);
+	free(cnt), free(off), free(all);
+}
+
+/* trip_of packs m edges (src[i] or, when src is NULL, from; dst[i];
+ * w[i] or 1 when unweighted) as gather_edges takes them. */
+static int *trip_of(int m, const int *src, int from, const int *dst, const int *w, int weighted)
+{
+	int *t = malloc(sizeof(int) * (size_t)(3 * m + 1));
+	for (int i = 0; i < m; i++) {
+		t[3 * i] = src ? src[i] : from;
+		t[3 * i + 1] = dst[i];
+		t[3 * i + 2] = weighted ? w[i] : 1;
+	}
+	return t;
+}
+
+int lm_graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm)
+{
+	if (!reordering(reorder))
+		return PMPI_Graph_create(old, nnodes, index, edges, reorder, comm);
+	int n, me, cap = 0;
+	PMPI_Comm_size(old, &n);
+	PMPI_Comm_rank(old, &me);
+	struct lm_graph g = {0};
+	const char *unfit = nnodes != n ? "the graph does not span the communicator" : NULL;
+	for (int i = 0; me == 0 && !unfit && i < nnodes; i++)
+		for (int k = i ? index[i - 1] : 0; k < index[i]; k++)
+			graph_add(&g, &cap, i, edges[k], 1);
+	int *msg = renumber(old, "MPI_Graph_create", &g, unfit);
+	graph_free(&g);
+	int rc;
+	if (msg[0]) {
+		/* The graph is global, its vertices the new ranks. */
+		MPI_Comm tmp = split(old, msg);
+		rc = PMPI_Graph_create(tmp, nnodes, index, edges, 0, comm);
+		PMPI_Comm_free(&tmp);
+	} else {
+		rc = PMPI_Graph_create(old, nnodes, index, edges, reorder, comm);
+	}
+	free(msg);
+	return rc;
+}
+
+int lm_dist_graph_create(MPI_Comm old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm)
+{
+	if (!reordering(reorder))
+		return PMPI_Dist_graph_create(old, n, nodes, degrees, targets, weights, info, reorder, comm);
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		m += degrees[i];
+	int *src = malloc(sizeof(int) * (size_t)(m + 1));
+	for (int i = 0, k = 0; i < n; i++)
+		for (int d = 0; d < degrees[i]; d++)
+			src[k++] = nodes[i];
+	int *trip = trip_of(m, src, 0, targets, weights, weights != MPI_UNWEIGHTED);
+	struct lm_graph g = {0};
+	gather_edges(old, m, trip, &g);
+	free(src), free(trip);
+	int *msg = renumber(old, "MPI_Dist_graph_create", &g, NULL);
+	graph_free(&g);
+	int rc;
+	if (msg[0]) {
+		/* Each process names edges by vertex, and vertices are the new
+		 * ranks: its part of the graph stays as it gave it. */
+		MPI_Comm tmp = split(old, msg);
+		rc = PMPI_Dist_graph_create(tmp, n, nodes, degrees, targets, weights, info, 0, comm);
+		PMPI_Comm_free(&tmp);
+	} else {
+		rc = PMPI_Dist_graph_create(old, n, nodes, degrees, targets, weights, info, reorder, comm);
+	}
+	free(msg);
+	return rc;
 }
 
 int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], const int sw[], int outdeg, const int dst[], const int dw[], MPI_Info info, int reorder, MPI_Comm *comm)
@@ -430,8 +495,11 @@ int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], cons
 	if (!reordering(reorder))
 		return PMPI_Dist_graph_create_adjacent(old, indeg, src, sw, outdeg, dst, dw, info, reorder, comm);
 	int weighted = sw != MPI_UNWEIGHTED && dw != MPI_UNWEIGHTED, me, len, hdr[3];
+	PMPI_Comm_rank(old, &me);
 	struct lm_graph g = {0};
-	out_graph(old, outdeg, dst, dw, weighted, &g);
+	int *trip = trip_of(outdeg, NULL, me, dst, dw, weighted);
+	gather_edges(old, outdeg, trip, &g);
+	free(trip);
 	int *msg = renumber(old, "MPI_Dist_graph_create_adjacent", &g, NULL);
 	graph_free(&g);
 	if (!msg[0]) {
@@ -442,7 +510,6 @@ int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], cons
 	 * becomes rank i; neighbours are vertices, so they need no change. */
 	int n;
 	PMPI_Comm_size(old, &n);
-	PMPI_Comm_rank(old, &me);
 	int to = 0, from = msg[1 + me];
 	for (int q = 0; q < n; q++)
 		if (msg[1 + q] == me)

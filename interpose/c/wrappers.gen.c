@@ -1035,7 +1035,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 {
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Graph_create, comm_old);
-	int rc = PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
+	int rc = lm_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*comm_graph, comm_old, LM_F_Graph_create);
 	lm_plain(LM_F_Graph_create, t0);
@@ -1047,7 +1047,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
 {
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Dist_graph_create, comm_old);
-	int rc = PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
+	int rc = lm_dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
 	if (rc == MPI_SUCCESS)
 		lm_comm_new(*newcomm, comm_old, LM_F_Dist_graph_create);
 	lm_plain(LM_F_Dist_graph_create, t0);

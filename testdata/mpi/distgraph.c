@@ -1,13 +1,15 @@
 /* distgraph.c: a weighted ring from MPI_Dist_graph_create_adjacent with
  * reorder = 1. Vertex i's neighbours are i-1 and i+1 (mod N); the edge
  * i - i+1 has weight W_i (the arguments, one a vertex, or "u" for
- * MPI_UNWEIGHTED with the same traffic). ITERS steps: each vertex
+ * MPI_UNWEIGHTED with the same traffic; "graph" for the same ring from
+ * MPI_Graph_create, unweighted; "dist" from MPI_Dist_graph_create, each
+ * process giving its vertex's out-edges). ITERS steps: each vertex
  * exchanges weight x UNIT bytes with each neighbour (MPI_Sendrecv on the
  * new communicator). A vertex's data depend only on the vertex (its rank
  * in the new communicator), so the checksum is the same whatever
  * numbering MPI, treematch or latmap --reorder gives. Rank 0 prints
  * "checksum C", "time T" and "world_of_vertex W0 W1 ...".
- * Usage: distgraph ITERS UNIT W_0 ... W_{N-1} [u] */
+ * Usage: distgraph ITERS UNIT W_0 ... W_{N-1} [u|graph|dist] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,8 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	int iters = atoi(argv[1]), unit = atoi(argv[2]);
-	int unweighted = argc > 3 + n && !strcmp(argv[3 + n], "u");
+	const char *mode = argc > 3 + n ? argv[3 + n] : "";
+	int unweighted = !strcmp(mode, "u");
 	int *w = malloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; i++)
 		w[i] = atoi(argv[3 + i]);
@@ -32,12 +35,24 @@ int main(int argc, char **argv)
 	int left = (wrank + n - 1) % n, right = (wrank + 1) % n;
 	int nb[2] = {left, right}, nw[2] = {w[left], w[wrank]};
 	MPI_Comm g;
-	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, unweighted ? MPI_UNWEIGHTED : nw, 2, nb, unweighted ? MPI_UNWEIGHTED : nw,
-				       MPI_INFO_NULL, 1, &g);
+	if (!strcmp(mode, "graph")) {
+		int *index = malloc(sizeof(int) * (size_t)n), *edges = malloc(sizeof(int) * (size_t)(2 * n));
+		for (int i = 0; i < n; i++) {
+			index[i] = 2 * (i + 1);
+			edges[2 * i] = (i + n - 1) % n, edges[2 * i + 1] = (i + 1) % n;
+		}
+		MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, 1, &g);
+	} else if (!strcmp(mode, "dist")) {
+		int deg = 2;
+		MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &wrank, &deg, nb, nw, MPI_INFO_NULL, 1, &g);
+	} else {
+		MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, unweighted ? MPI_UNWEIGHTED : nw, 2, nb, unweighted ? MPI_UNWEIGHTED : nw,
+					       MPI_INFO_NULL, 1, &g);
+	}
 	int v;
 	MPI_Comm_rank(g, &v);
-	int in[2], inw[2], out[2], outw[2];
-	MPI_Dist_graph_neighbors(g, 2, in, inw, 2, out, outw);
+	/* The graph's vertices are its ranks: vertex v's neighbours. */
+	int out[2] = {(v + n - 1) % n, (v + 1) % n};
 	int bytes[2] = {w[(v + n - 1) % n] * unit, w[v] * unit};
 	int most = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
 	char *sb = malloc((size_t)most + 1), *rb = malloc((size_t)most + 1);
