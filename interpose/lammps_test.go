@@ -3,11 +3,13 @@ package interpose_test
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/profile"
 )
 
 // lammps returns the LAMMPS binary and its in.melt example, skipping the
@@ -107,4 +109,38 @@ func TestLAMMPSMelt(t *testing.T) {
 	if len(p.Functions) == 0 || p.Ranks[0].Comput <= 0 {
 		t.Error("no functions or no computation time")
 	}
+}
+
+// TestReorderLeavesLAMMPSAlone: LAMMPS in.melt with its default
+// processors grid calls MPI_Cart_create with reorder = 0, so latmap
+// profile --reorder leaves it as it is: no reorder recorded, the same
+// thermo output as the plain run. (LAMMPS's "processors ... map
+// cart/reorder" asks for reorder = 1 and then uses the grid's ranks on its
+// world: docs/profile.md says not to profile it with --reorder.)
+func TestReorderLeavesLAMMPSAlone(t *testing.T) {
+	testutil.Short(t, "LAMMPS")
+	lmp, input := lammps(t)
+	bin, lib := testutil.OpenMPI.LatmapBin(t), testutil.OpenMPI.InterposeLib(t)
+	dir := t.TempDir()
+	t.Chdir(dir) // LAMMPS writes into the current directory
+	launch := append(testutil.LocalMpirun(2), "--bind-to", "core")
+	sv := filepath.Join(dir, "survey")
+	testutil.MustRun(t, 2*time.Minute, append(append([]string{}, launch...), bin, "survey", "-o", sv, "--repeats", "50")...)
+	app := []string{lmp, "-in", input, "-log", "none"}
+	want := thermo(testutil.MustRun(t, 5*time.Minute, append(append([]string{}, launch...), app...)...))
+	out := filepath.Join(dir, "prof")
+	got := testutil.MustRun(t, 5*time.Minute, append(append([]string{bin, "profile", "-o", out, "--lib", lib, "--reorder", sv, "--"}, launch...), app...)...)
+	p, err := profile.ReadProfile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Meta.Reorders) != 0 || thermo(got) != want || strings.Count(want, "\n") < 3 {
+		t.Errorf("reorders %+v; thermo with --reorder:\n%s\nwithout:\n%s", p.Meta.Reorders, thermo(got), want)
+	}
+	for _, f := range p.Functions {
+		if f.Function == "MPI_Cart_create" && f.Calls > 0 {
+			return
+		}
+	}
+	t.Errorf("no MPI_Cart_create in LAMMPS's profile: the check proves nothing")
 }
