@@ -11,14 +11,14 @@ import (
 )
 
 // Journals. Every rank appends the round trips it measured to its own
-// file beside the output (bench/journal) after a pass, when 0.1 s has
-// passed since its last write, and at the end of each size, so that a job killed without a
-// word (mpirun's SIGKILL a second after passing a signal on, a rank's
-// death) leaves what it measured: --resume turns the journals into the
-// stopped survey they describe and goes on from it. Rank 0 removes them
-// once the survey is written. A rank that cannot write its journal (-o
-// not on a file system every node sees) measures on without one, and
-// rank 0 says so.
+// file beside the output (bench/journal): after a pass when 0.1 s has
+// passed since its last write, and at the end of each size. A job killed
+// without a word (mpirun's SIGKILL a second after passing a signal on, a
+// rank's death) so leaves what it measured, and --resume turns the
+// journals into the stopped survey they describe and goes on from it.
+// Rank 0 removes them once the survey is written. A rank that cannot
+// write its journal (-o not on a file system every node sees) measures
+// on without one, and rank 0 says so.
 
 // openJournal starts this rank's journal (every rank; one broadcast and
 // one gather).

@@ -33,10 +33,11 @@ func Recover(dir string) (*survey.Survey, error) {
 	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
 	for si, k := range keep {
 		size := h.Sizes[si]
-		t := survey.NewPairTable(n, size)
+		newTable := survey.NewPairTable
 		if h.Scope != survey.ScopeAll {
-			t = survey.NewSparsePairTable(n, size)
+			newTable = survey.NewSparsePairTable
 		}
+		t := newTable(n, size)
 		for _, rk := range ranks {
 			for i, b := range rk.Peers {
 				t.Set(roundtrip.Summarize(rk.Samples[si][i][:k]).Pair(rk.Rank, b, size, math.NaN()))

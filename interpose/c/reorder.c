@@ -103,6 +103,17 @@ struct lm_flow {
 	double bytes, msgs;
 };
 
+/* flow_cmp orders rows by source, then destination. */
+static int flow_cmp(const void *x, const void *y)
+{
+	const struct lm_flow *a = x, *b = y;
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	return (a->dst > b->dst) - (a->dst < b->dst);
+}
+
+/* read_matrix reads the rows of matrix.csv at path, sorted by flow_cmp
+ * (NULL without a file). */
 static struct lm_flow *read_matrix(const char *path, int *nflows)
 {
 	*nflows = 0;
@@ -127,11 +138,30 @@ static struct lm_flow *read_matrix(const char *path, int *nflows)
 	}
 	fclose(f);
 	*nflows = n;
+	if (fl)
+		qsort(fl, (size_t)n, sizeof *fl, flow_cmp);
 	return fl;
 }
 
+/* flow_between sums the rows of fl (sorted, nflows) from world rank a to
+ * b into *bytes and *msgs. */
+static void flow_between(const struct lm_flow *fl, int nflows, int a, int b, double *bytes, double *msgs)
+{
+	int lo = 0, hi = nflows;
+	struct lm_flow key = {a, b, 0, 0};
+	while (lo < hi) { /* the first row not below (a, b) */
+		int mid = lo + (hi - lo) / 2;
+		if (flow_cmp(&fl[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nflows && fl[lo].src == a && fl[lo].dst == b; lo++)
+		*bytes += fl[lo].bytes, *msgs += fl[lo].msgs;
+}
+
 /* lm_graph is the virtual topology's graph over the old communicator's
- * ranks: ne edges src -> dst, each of weight w (NULL: 1 each). */
+ * ranks: ne edges src -> dst of weights w (1 where the call has none). */
 struct lm_graph {
 	int ne;
 	int *src, *dst, *w;
@@ -192,9 +222,8 @@ static const char *write_inputs(const char *dir, MPI_Comm old, int n, const stru
 	for (int e = 0; e < g->ne; e++) {
 		int a = g->src[e], b = g->dst[e];
 		double bytes = 0, msgs = fl ? 0 : g->w[e];
-		for (int k = 0; k < nflows; k++)
-			if (fl[k].src == world[a] && fl[k].dst == world[b])
-				bytes += fl[k].bytes, msgs += fl[k].msgs;
+		if (fl)
+			flow_between(fl, nflows, world[a], world[b], &bytes, &msgs);
 		if (a != b && (msgs > 0 || bytes > 0))
 			fprintf(f, "%d,%d,%.0f,%.0f\n", a, b, bytes, msgs);
 	}
@@ -494,7 +523,7 @@ int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], cons
 {
 	if (!reordering(reorder))
 		return PMPI_Dist_graph_create_adjacent(old, indeg, src, sw, outdeg, dst, dw, info, reorder, comm);
-	int weighted = sw != MPI_UNWEIGHTED && dw != MPI_UNWEIGHTED, me, len, hdr[3];
+	int weighted = sw != MPI_UNWEIGHTED && dw != MPI_UNWEIGHTED, me, len, hdr;
 	PMPI_Comm_rank(old, &me);
 	struct lm_graph g = {0};
 	int *trip = trip_of(outdeg, NULL, me, dst, dw, weighted);
@@ -515,9 +544,9 @@ int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], cons
 		if (msg[1 + q] == me)
 			to = q;
 	int *mine = pack_adjacency(indeg, src, sw, outdeg, dst, dw, weighted, &len);
-	PMPI_Sendrecv(&len, 1, MPI_INT, to, 0, hdr, 1, MPI_INT, from, 0, old, MPI_STATUS_IGNORE);
-	int *a = malloc(sizeof(int) * (size_t)hdr[0]);
-	PMPI_Sendrecv(mine, len, MPI_INT, to, 1, a, hdr[0], MPI_INT, from, 1, old, MPI_STATUS_IGNORE);
+	PMPI_Sendrecv(&len, 1, MPI_INT, to, 0, &hdr, 1, MPI_INT, from, 0, old, MPI_STATUS_IGNORE);
+	int *a = malloc(sizeof(int) * (size_t)hdr);
+	PMPI_Sendrecv(mine, len, MPI_INT, to, 1, a, hdr, MPI_INT, from, 1, old, MPI_STATUS_IGNORE);
 	int in = a[0], out = a[1], wt = a[2];
 	int *s = a + 3, *swt = wt ? s + in : MPI_UNWEIGHTED, *d = s + in * (1 + wt), *dwt = wt ? d + out : MPI_UNWEIGHTED;
 	MPI_Comm tmp = split(old, msg);
