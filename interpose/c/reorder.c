@@ -39,7 +39,7 @@
 
 extern char **environ;
 
-#define LM_HOSTLEN 64
+#define LM_HOSTLEN 256 /* as output.c keeps it: a host name of Linux's full 64 bytes fits */
 
 /* lm_slot is where a process runs: its host and the one cpu it is bound
  * to (-1 when it is not bound to exactly one). */
