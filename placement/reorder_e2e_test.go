@@ -29,6 +29,20 @@ type reorderRun struct {
 	meta  profile.Meta
 }
 
+// reorderCluster starts the shaped 2 x 2 virtual cluster of the reorder
+// checks (400 Mbit/s links), surveys it, and builds testdata/mpi/NAME.c
+// into dir.
+func reorderCluster(t *testing.T, name string) (c *vcluster.Cluster, sv, dir, prog string) {
+	t.Helper()
+	testutil.Short(t, "the virtual-cluster reorder check")
+	testutil.RequireMPI(t)
+	c = vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
+	sv = surveyCluster(t, c, 4)
+	dir = t.TempDir()
+	prog = testutil.BuildMPIProgram(t, dir, name, filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", name+".c"))
+	return c, sv, dir, prog
+}
+
 // profiledRuns returns what runs launch under latmap profile with the
 // flags, each into its own directory of dir (p1, p2, ...).
 func profiledRuns(t *testing.T, dir string) func(launch []string, flags ...string) reorderRun {
@@ -70,12 +84,7 @@ func profiledRuns(t *testing.T, dir string) func(launch []string, flags ...strin
 // subset of the world before the world's: two calls, each renumbered on
 // its own. The same from Fortran (fcart2d.f90), three alternating runs.
 func TestReorderOnShapedCluster(t *testing.T) {
-	testutil.Short(t, "the virtual-cluster reorder check")
-	testutil.RequireMPI(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	sv := surveyCluster(t, c, 4)
-	dir := t.TempDir()
-	prog := testutil.BuildMPIProgram(t, dir, "cart2d", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "cart2d.c"))
+	c, sv, dir, prog := reorderCluster(t, "cart2d")
 	launch := func(mapBy string) []string {
 		return append(append(c.MpirunArgs(4), "--bind-to", "core", "--map-by", mapBy), prog, "2", "2", "10", strconv.Itoa(4<<20), strconv.Itoa(1<<20))
 	}
@@ -178,12 +187,7 @@ func TestReorderOnShapedCluster(t *testing.T) {
 // ring from MPI_Graph_create and MPI_Dist_graph_create is renumbered the
 // same way.
 func TestReorderDistGraph(t *testing.T) {
-	testutil.Short(t, "the virtual-cluster reorder check")
-	testutil.RequireMPI(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	sv := surveyCluster(t, c, 4)
-	dir := t.TempDir()
-	prog := testutil.BuildMPIProgram(t, dir, "distgraph", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "distgraph.c"))
+	c, sv, dir, prog := reorderCluster(t, "distgraph")
 	profiled := profiledRuns(t, dir)
 	n := 0
 	run := func(weights []string, flags ...string) (string, float64, []int, profile.Meta) {
