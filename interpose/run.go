@@ -16,6 +16,7 @@ import (
 
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/launcher"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
@@ -35,7 +36,7 @@ type RunOptions struct {
 	// partial profile if the run is ended before MPI_Finalize); 0: never.
 	FlushSeconds float64
 	// Reorder renumbers the processes of MPI_Cart_create(reorder = 1)
-	// calls from a survey (reorder.c).
+	// calls from a survey (reorder.c), or the world at MPI_Init (remap.c).
 	Reorder        ReorderOptions
 	Window         string   // FUNC:START:END, "" for the whole run
 	Lib            string   // liblatmap.so; "" finds it (see launcher.FindLibrary)
@@ -45,13 +46,16 @@ type RunOptions struct {
 	Stdout, Stderr io.Writer
 }
 
-// ReorderOptions are latmap profile --reorder's: the survey of the
+// ReorderOptions are latmap profile --reorder's and --remap's: the survey of the
 // machine the job runs on (none: MPI's own numbering), an earlier
 // profile's matrix.csv for the graph's weights (none: one message a
 // neighbour) and how long each call's latmap place may take.
 type ReorderOptions struct {
 	Survey, Matrix string
 	Timeout        float64
+	// Remap is a latmap place --json advice whose proposal MPI_COMM_WORLD
+	// is renumbered to at MPI_Init (--remap; "" for none).
+	Remap string
 }
 
 // ExitError is returned when the launch command failed: Code is its exit
@@ -127,6 +131,10 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if err := opt.Reorder.check(); err != nil {
 		return err
 	}
+	advice, err := readRemap(opt.Reorder.Remap)
+	if err != nil {
+		return err
+	}
 	lib, err := launcher.FindLibrary(opt.Lib)
 	if err != nil {
 		return err
@@ -155,6 +163,14 @@ func Run(ctx context.Context, opt RunOptions) error {
 	defer os.RemoveAll(raw)
 
 	env, modes := profileEnv(opt, lib, raw, win)
+	if advice != nil {
+		slots := filepath.Join(raw, "remap.rankfile")
+		if err := atomicdir.CreateFile(slots, func(w io.Writer) error { return placefile.WriteRemapSlots(w, advice) }); err != nil {
+			return fmt.Errorf("--remap %s: %w", opt.Reorder.Remap, err)
+		}
+		env = append(env, [2]string{"LATMAP_REMAP", slots})
+		modes = append(modes, profile.ModeRemap)
+	}
 	cmd, err := launchCommand(ctx, opt, l, env)
 	if err != nil {
 		return err
@@ -319,6 +335,22 @@ func (r ReorderOptions) check() error {
 		return fmt.Errorf("--reorder-timeout %g: want the seconds latmap place may take (0: 60)", r.Timeout)
 	}
 	return nil
+}
+
+// readRemap reads --remap's advice: latmap place --json's output with a
+// proposal of bound slots; none without --remap.
+func readRemap(path string) (*placefile.Advice, error) {
+	if path == "" {
+		return nil, nil
+	}
+	a, err := placefile.ReadAdvice(path)
+	if err != nil {
+		return nil, fmt.Errorf("--remap: %w", err)
+	}
+	if err := placefile.WriteRemapSlots(io.Discard, a); err != nil {
+		return nil, fmt.Errorf("--remap %s: %w", path, err)
+	}
+	return a, nil
 }
 
 // reorderEnv is what reorder.c reads: this latmap binary, the survey and

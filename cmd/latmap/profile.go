@@ -57,6 +57,7 @@ information (compile with -g; without it, the object and the address).`,
 	f.StringVar(&opt.Reorder.Survey, "reorder", "", "a survey of the machine the job runs on: each MPI_Cart_create, MPI_Graph_create or MPI_Dist_graph_create(_adjacent) with reorder = 1 renumbers its processes by latmap place --same-slots (opt-in: a program that uses the new ranks on another communicator breaks; docs/profile.md)")
 	f.StringVar(&opt.Reorder.Matrix, "reorder-matrix", "", "with --reorder: an earlier profile's matrix.csv, the bytes between grid neighbours (default: one message a neighbour)")
 	f.Float64Var(&opt.Reorder.Timeout, "reorder-timeout", 60, "with --reorder: seconds each call's latmap place may take before MPI's numbering is kept")
+	f.StringVar(&opt.Reorder.Remap, "remap", "", "a latmap place --same-slots --json advice: MPI_COMM_WORLD is renumbered at MPI_Init so that the process on the slot the proposal gives rank r is rank r (the launcher's file unchanged; docs/profile.md)")
 	f.StringVar(&opt.Lib, "lib", "", "the interposition library (default $LATMAP_LIB or ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "how to inject the library: openmpi, hydra or slurm (default: detected)")
 	cmd.MarkFlagRequired("output")

@@ -35,7 +35,7 @@ static struct lm_comm *comm_build(MPI_Comm comm)
 		abort();
 	c->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
 	c->comm = comm;
-	c->grp = comm == MPI_COMM_WORLD ? -1 : 0; /* 0: of unknown origin until lm_comm_new says */
+	c->grp = comm == lm_world ? -1 : 0; /* 0: of unknown origin until lm_comm_new says */
 	c->shadow = MPI_COMM_NULL;
 	PMPI_Comm_test_inter(comm, &c->inter);
 	PMPI_Comm_rank(comm, &c->rank);
@@ -47,7 +47,7 @@ static struct lm_comm *comm_build(MPI_Comm comm)
 		PMPI_Comm_size(comm, &c->size);
 		PMPI_Comm_group(comm, &grp);
 	}
-	if (comm != MPI_COMM_WORLD) {
+	if (comm != lm_world) {
 		int *in = malloc(sizeof(int) * (size_t)c->size);
 		c->world = malloc(sizeof(int) * (size_t)c->size);
 		if (!in || !c->world)
@@ -119,14 +119,14 @@ static int ctab_slot(MPI_Comm comm)
 
 void lm_commtab_setup(void)
 {
-	PMPI_Comm_group(MPI_COMM_WORLD, &ct.wgroup);
-	ct.cworld = comm_build(MPI_COMM_WORLD);
+	PMPI_Comm_group(lm_world, &ct.wgroup);
+	ct.cworld = comm_build(lm_world);
 	ct.cself = comm_build(MPI_COMM_SELF);
 	ctab_put(ct.cworld);
 	ctab_put(ct.cself);
 	lm_cgroup_self(ct.cself);
 	if (lm.slt) {
-		PMPI_Comm_dup(MPI_COMM_WORLD, &ct.cworld->shadow);
+		PMPI_Comm_dup(lm_world, &ct.cworld->shadow);
 		PMPI_Comm_dup(MPI_COMM_SELF, &ct.cself->shadow);
 	}
 }
@@ -137,7 +137,7 @@ static struct lm_comm *comm_lookup(MPI_Comm comm)
 {
 	if (lm.last_comm && lm.last_comm->comm == comm)
 		return lm.last_comm;
-	if (comm == MPI_COMM_WORLD && ct.cworld)
+	if (comm == lm_world && ct.cworld)
 		return lm.last_comm = ct.cworld;
 	int s = ctab_slot(comm);
 	struct lm_comm *c;
@@ -186,7 +186,7 @@ void lm_comm_new(MPI_Comm comm, MPI_Comm parent, int fid)
 int lm_Comm_set_name(int id, uint64_t t0, MPI_Comm comm, const char *comm_name)
 {
 	int rc = PMPI_Comm_set_name(comm, comm_name);
-	if (rc == MPI_SUCCESS && lm.enabled && comm != MPI_COMM_WORLD) {
+	if (rc == MPI_SUCCESS && lm.enabled && comm != lm_world) {
 		LM_LOCK();
 		lm_cgroup_name(comm_lookup(comm), comm_name);
 		LM_UNLOCK();

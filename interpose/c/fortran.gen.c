@@ -2768,3 +2768,1182 @@ void MPI_PCONTROL(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_")));
 void mpi_pcontrol_f08_(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_")));
 #endif
 
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+	int rc = MPI_Abort(MPI_Comm_f2c(*comm), (int)*errorcode);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_abort__(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_abort_")));
+void mpi_abort(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_abort_")));
+void MPI_ABORT(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_abort_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_abort_")));
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allgather_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgather_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allgather_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgather_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allgatherv_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgatherv_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allgatherv_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allgatherv_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allreduce_init_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allreduce_init_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_allreduce_init_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_allreduce_init_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoall_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoall_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoall_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoall_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoallv_init_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallv_init_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoallv_init_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallv_init_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoallw_init_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallw_init_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_alltoallw_init_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_alltoallw_init_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_bcast_init_f08ts_(void *buffer, void *count, void *datatype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bcast_init_f08ts_"))(buffer, count, datatype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_bcast_init_f08ts_large_(void *buffer, void *count, void *datatype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bcast_init_f08ts_large_"))(buffer, count, datatype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_bsend_init_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_bsend_init_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_comm_call_errhandler_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+	int rc = MPI_Comm_call_errhandler(MPI_Comm_f2c(*comm), (int)*errorcode);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_call_errhandler__(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_comm_call_errhandler_")));
+void mpi_comm_call_errhandler(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_comm_call_errhandler_")));
+void MPI_COMM_CALL_ERRHANDLER(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_comm_call_errhandler_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_call_errhandler_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr) __attribute__((alias("mpi_comm_call_errhandler_")));
+#endif
+
+void mpi_comm_compare_(MPI_Fint *comm1, MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierr)
+{
+	int c_result = 0;
+	int rc = MPI_Comm_compare(MPI_Comm_f2c(*comm1), MPI_Comm_f2c(*comm2), &c_result);
+	*result = (MPI_Fint)c_result;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_compare__(MPI_Fint *comm1, MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierr) __attribute__((alias("mpi_comm_compare_")));
+void mpi_comm_compare(MPI_Fint *comm1, MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierr) __attribute__((alias("mpi_comm_compare_")));
+void MPI_COMM_COMPARE(MPI_Fint *comm1, MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierr) __attribute__((alias("mpi_comm_compare_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_compare_f08_(MPI_Fint *comm1, MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierr) __attribute__((alias("mpi_comm_compare_")));
+#endif
+
+#if defined(MPICH)
+void mpi_comm_get_attr_f08ts_(void *comm, void *comm_keyval, void *attribute_val, void *flag, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *))lmf_next(&next, "mpi_comm_get_attr_f08ts_"))(comm, comm_keyval, attribute_val, flag, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_comm_get_info_(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierr)
+{
+	MPI_Info c_info_used = MPI_Info_f2c(*info_used);
+	int rc = MPI_Comm_get_info(MPI_Comm_f2c(*comm), &c_info_used);
+	*info_used = MPI_Info_c2f(c_info_used);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_get_info__(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierr) __attribute__((alias("mpi_comm_get_info_")));
+void mpi_comm_get_info(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierr) __attribute__((alias("mpi_comm_get_info_")));
+void MPI_COMM_GET_INFO(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierr) __attribute__((alias("mpi_comm_get_info_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_get_info_f08_(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierr) __attribute__((alias("mpi_comm_get_info_")));
+#endif
+
+void mpi_comm_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr)
+{
+	MPI_Group c_group = MPI_Group_f2c(*group);
+	int rc = MPI_Comm_group(MPI_Comm_f2c(*comm), &c_group);
+	*group = MPI_Group_c2f(c_group);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_group__(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_group_")));
+void mpi_comm_group(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_group_")));
+void MPI_COMM_GROUP(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_group_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_group_f08_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_group_")));
+#endif
+
+void mpi_comm_rank_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierr)
+{
+	int c_rank = 0;
+	int rc = MPI_Comm_rank(MPI_Comm_f2c(*comm), &c_rank);
+	*rank = (MPI_Fint)c_rank;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_rank__(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierr) __attribute__((alias("mpi_comm_rank_")));
+void mpi_comm_rank(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierr) __attribute__((alias("mpi_comm_rank_")));
+void MPI_COMM_RANK(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierr) __attribute__((alias("mpi_comm_rank_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_rank_f08_(MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierr) __attribute__((alias("mpi_comm_rank_")));
+#endif
+
+void mpi_comm_remote_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr)
+{
+	MPI_Group c_group = MPI_Group_f2c(*group);
+	int rc = MPI_Comm_remote_group(MPI_Comm_f2c(*comm), &c_group);
+	*group = MPI_Group_c2f(c_group);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_remote_group__(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_group_")));
+void mpi_comm_remote_group(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_group_")));
+void MPI_COMM_REMOTE_GROUP(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_group_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_remote_group_f08_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_group_")));
+#endif
+
+void mpi_comm_remote_size_(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr)
+{
+	int c_size = 0;
+	int rc = MPI_Comm_remote_size(MPI_Comm_f2c(*comm), &c_size);
+	*size = (MPI_Fint)c_size;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_remote_size__(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_size_")));
+void mpi_comm_remote_size(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_size_")));
+void MPI_COMM_REMOTE_SIZE(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_size_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_remote_size_f08_(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_remote_size_")));
+#endif
+
+#if defined(MPICH)
+void mpi_comm_set_attr_f08ts_(void *comm, void *comm_keyval, void *attribute_val, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *))lmf_next(&next, "mpi_comm_set_attr_f08ts_"))(comm, comm_keyval, attribute_val, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr)
+{
+	int rc = MPI_Comm_set_info(MPI_Comm_f2c(*comm), MPI_Info_f2c(*info));
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_set_info__(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr) __attribute__((alias("mpi_comm_set_info_")));
+void mpi_comm_set_info(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr) __attribute__((alias("mpi_comm_set_info_")));
+void MPI_COMM_SET_INFO(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr) __attribute__((alias("mpi_comm_set_info_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_set_info_f08_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierr) __attribute__((alias("mpi_comm_set_info_")));
+#endif
+
+void mpi_comm_size_(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr)
+{
+	int c_size = 0;
+	int rc = MPI_Comm_size(MPI_Comm_f2c(*comm), &c_size);
+	*size = (MPI_Fint)c_size;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_size__(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_size_")));
+void mpi_comm_size(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_size_")));
+void MPI_COMM_SIZE(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_size_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_size_f08_(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_comm_size_")));
+#endif
+
+void mpi_comm_test_inter_(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr)
+{
+	int c_flag = 0;
+	int rc = MPI_Comm_test_inter(MPI_Comm_f2c(*comm), &c_flag);
+	*flag = (MPI_Fint)c_flag;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_comm_test_inter__(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_comm_test_inter_")));
+void mpi_comm_test_inter(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_comm_test_inter_")));
+void MPI_COMM_TEST_INTER(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_comm_test_inter_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_comm_test_inter_f08_(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_comm_test_inter_")));
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_exscan_init_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_exscan_init_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_exscan_init_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_exscan_init_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_gather_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gather_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_gather_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gather_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_gatherv_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gatherv_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_gatherv_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_gatherv_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iallgather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallgather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iallgatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iallgatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ialltoall_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoall_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ialltoallv_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoallv_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ialltoallw_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ialltoallw_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iexscan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iexscan_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_igather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_igather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_igatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_igatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ineighbor_allgather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_allgather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_ineighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+	MPI_Request c_request = MPI_REQUEST_NULL;
+	int rc = MPI_Ineighbor_allgatherv(lmf_buf(sendbuf), (int)*sendcount, MPI_Type_f2c(*sendtype), lmf_buf(recvbuf), (int *)recvcounts, (int *)displs, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm), &c_request);
+	*request = MPI_Request_c2f(c_request);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_ineighbor_allgatherv__(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_allgatherv_")));
+void mpi_ineighbor_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_allgatherv_")));
+void MPI_INEIGHBOR_ALLGATHERV(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_allgatherv_")));
+#if defined(OPEN_MPI)
+void mpi_ineighbor_allgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_allgatherv_")));
+#endif
+
+#if defined(MPICH)
+void mpi_ineighbor_allgatherv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_allgatherv_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ineighbor_allgatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_allgatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ineighbor_alltoall_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoall_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+	MPI_Request c_request = MPI_REQUEST_NULL;
+	int rc = MPI_Ineighbor_alltoallv(lmf_buf(sendbuf), (int *)sendcounts, (int *)sdispls, MPI_Type_f2c(*sendtype), lmf_buf(recvbuf), (int *)recvcounts, (int *)rdispls, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm), &c_request);
+	*request = MPI_Request_c2f(c_request);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_ineighbor_alltoallv__(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_alltoallv_")));
+void mpi_ineighbor_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_alltoallv_")));
+void MPI_INEIGHBOR_ALLTOALLV(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_alltoallv_")));
+#if defined(OPEN_MPI)
+void mpi_ineighbor_alltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_ineighbor_alltoallv_")));
+#endif
+
+#if defined(MPICH)
+void mpi_ineighbor_alltoallv_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoallv_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ineighbor_alltoallv_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoallv_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH)
+void mpi_ineighbor_alltoallw_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoallw_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ineighbor_alltoallw_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ineighbor_alltoallw_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ireduce_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ireduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_scatter_block_f08ts_large_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ireduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ireduce_scatter_f08ts_large_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iscan_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscan_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iscatter_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscatter_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_iscatterv_f08ts_large_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_iscatterv_f08ts_large_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_isendrecv_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isendrecv_f08ts_"))(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_isendrecv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isendrecv_f08ts_large_"))(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_isendrecv_replace_f08ts_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isendrecv_replace_f08ts_"))(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_isendrecv_replace_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_isendrecv_replace_f08ts_large_"))(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgather_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgather_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgather_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgather_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgather_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgather_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgatherv_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgatherv_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgatherv_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgatherv_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_allgatherv_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_allgatherv_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoall_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoall_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoall_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoall_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoall_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoall_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallv_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallv_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallv_init_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallv_init_f08ts_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallv_init_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallv_init_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallw_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallw_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallw_init_f08ts_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallw_init_f08ts_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_neighbor_alltoallw_init_f08ts_large_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_neighbor_alltoallw_init_f08ts_large_"))(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH)
+void mpi_pack_f08ts_(void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_pack_f08ts_"))(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_pack_f08ts_large_(void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_pack_f08ts_large_"))(inbuf, incount, datatype, outbuf, outsize, position, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_pack_size_(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr)
+{
+	int c_size = 0;
+	int rc = MPI_Pack_size((int)*incount, MPI_Type_f2c(*datatype), MPI_Comm_f2c(*comm), &c_size);
+	*size = (MPI_Fint)c_size;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_pack_size__(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_pack_size_")));
+void mpi_pack_size(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_pack_size_")));
+void MPI_PACK_SIZE(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_pack_size_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_pack_size_f08_(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierr) __attribute__((alias("mpi_pack_size_")));
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_precv_init_f08ts_(void *buf, void *partitions, void *count, void *datatype, void *dest, void *tag, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_precv_init_f08ts_"))(buf, partitions, count, datatype, dest, tag, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_psend_init_f08ts_(void *buf, void *partitions, void *count, void *datatype, void *dest, void *tag, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_psend_init_f08ts_"))(buf, partitions, count, datatype, dest, tag, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_init_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_init_f08ts_"))(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_init_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_init_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_scatter_block_init_f08ts_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_block_init_f08ts_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_scatter_block_init_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_block_init_f08ts_large_"))(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_scatter_init_f08ts_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_init_f08ts_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_reduce_scatter_init_f08ts_large_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_reduce_scatter_init_f08ts_large_"))(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_rsend_init_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_rsend_init_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scan_init_f08ts_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scan_init_f08ts_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scan_init_f08ts_large_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scan_init_f08ts_large_"))(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scatter_init_f08ts_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatter_init_f08ts_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scatter_init_f08ts_large_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatter_init_f08ts_large_"))(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scatterv_init_f08ts_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatterv_init_f08ts_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_scatterv_init_f08ts_large_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_scatterv_init_f08ts_large_"))(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_ssend_init_f08ts_large_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_ssend_init_f08ts_large_"))(buf, count, datatype, dest, tag, comm, request, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_topo_test_(MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+	int c_status = 0;
+	int rc = MPI_Topo_test(MPI_Comm_f2c(*comm), &c_status);
+	*status = (MPI_Fint)c_status;
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_topo_test__(MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) __attribute__((alias("mpi_topo_test_")));
+void mpi_topo_test(MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) __attribute__((alias("mpi_topo_test_")));
+void MPI_TOPO_TEST(MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) __attribute__((alias("mpi_topo_test_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_topo_test_f08_(MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr) __attribute__((alias("mpi_topo_test_")));
+#endif
+
+#if defined(MPICH)
+void mpi_unpack_f08ts_(void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_unpack_f08ts_"))(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_unpack_f08ts_large_(void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *comm, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_unpack_f08ts_large_"))(inbuf, insize, position, outbuf, outcount, datatype, comm, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr)
+{
+	MPI_Win c_win = MPI_Win_f2c(*win);
+	int rc = MPI_Win_allocate(*size, (int)*disp_unit, MPI_Info_f2c(*info), MPI_Comm_f2c(*comm), lmf_buf(baseptr), &c_win);
+	*win = MPI_Win_c2f(c_win);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_win_allocate__(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+void mpi_win_allocate(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+void MPI_WIN_ALLOCATE(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+#if defined(OPEN_MPI)
+void mpi_win_allocate_f08_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+#endif
+
+#if defined(MPICH)
+void mpi_win_allocate_f08ts_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_allocate_f08ts_"))(size, disp_unit, info, comm, baseptr, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_win_allocate_f08ts_large_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_allocate_f08ts_large_"))(size, disp_unit, info, comm, baseptr, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr)
+{
+	MPI_Win c_win = MPI_Win_f2c(*win);
+	int rc = MPI_Win_allocate_shared(*size, (int)*disp_unit, MPI_Info_f2c(*info), MPI_Comm_f2c(*comm), lmf_buf(baseptr), &c_win);
+	*win = MPI_Win_c2f(c_win);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_win_allocate_shared__(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+void mpi_win_allocate_shared(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+void MPI_WIN_ALLOCATE_SHARED(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+#if defined(OPEN_MPI)
+void mpi_win_allocate_shared_f08_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+#endif
+
+#if defined(MPICH)
+void mpi_win_allocate_shared_f08ts_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_allocate_shared_f08ts_"))(size, disp_unit, info, comm, baseptr, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_win_allocate_shared_f08ts_large_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_allocate_shared_f08ts_large_"))(size, disp_unit, info, comm, baseptr, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr)
+{
+	MPI_Win c_win = MPI_Win_f2c(*win);
+	int rc = MPI_Win_create(lmf_buf(base), *size, (int)*disp_unit, MPI_Info_f2c(*info), MPI_Comm_f2c(*comm), &c_win);
+	*win = MPI_Win_c2f(c_win);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_win_create__(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+void mpi_win_create(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+void MPI_WIN_CREATE(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+#if defined(OPEN_MPI)
+void mpi_win_create_f08_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+#endif
+
+#if defined(MPICH)
+void mpi_win_create_f08ts_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_create_f08ts_"))(base, size, disp_unit, info, comm, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+#if defined(MPICH) && MPI_VERSION >= 4
+void mpi_win_create_f08ts_large_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, void *ierr)
+{
+	static void *next;
+	LMF_F08TS_ENTER();
+	((void (*)(void *, void *, void *, void *, void *, void *, void *))lmf_next(&next, "mpi_win_create_f08ts_large_"))(base, size, disp_unit, info, comm, win, ierr);
+	lmf_f08ts_done();
+}
+#endif
+
+void mpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr)
+{
+	MPI_Win c_win = MPI_Win_f2c(*win);
+	int rc = MPI_Win_create_dynamic(MPI_Info_f2c(*info), MPI_Comm_f2c(*comm), &c_win);
+	*win = MPI_Win_c2f(c_win);
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+void mpi_win_create_dynamic__(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+void mpi_win_create_dynamic(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+void MPI_WIN_CREATE_DYNAMIC(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+#if defined(OPEN_MPI) || defined(MPICH)
+void mpi_win_create_dynamic_f08_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+#endif
+

@@ -12,6 +12,7 @@
  *   LATMAP_CALL_SITES   call sites of this depth (sites.c)
  *   LATMAP_WINDOW       FUNC:START:END collective heartbeat window
  *   LATMAP_CLOCK        tsc (default on x86 with an invariant TSC) or monotonic
+ *   LATMAP_REMAP        the slots of a proposal to renumber the world to (remap.c)
  */
 #include "latmap.h"
 #include "clock.h"
@@ -50,14 +51,15 @@ static void setup_options(int provided)
 static void setup(int provided)
 {
 	const char *dir = getenv("LATMAP_PROFILE_DIR");
-	PMPI_Comm_rank(MPI_COMM_WORLD, &lm.wrank);
-	PMPI_Comm_size(MPI_COMM_WORLD, &lm.wsize);
+	lm_remap();
+	PMPI_Comm_rank(lm_world, &lm.wrank);
+	PMPI_Comm_size(lm_world, &lm.wsize);
 	if (!dir || !*dir) {
 		const char *at = getenv("LATMAP_APPTIME");
 		if (at && *at) {
 			/* Timing only (latmap verify): every wrapper passes through. */
 			lm_apptime_open(at);
-			PMPI_Barrier(MPI_COMM_WORLD);
+			PMPI_Barrier(lm_world);
 			lm_clock_start_wall();
 			return;
 		}

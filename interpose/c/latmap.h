@@ -24,6 +24,13 @@
 /* Functions that only the library's own files call: not exported. */
 #define LM_HIDDEN __attribute__((visibility("hidden")))
 
+/* lm_world is the program's MPI_COMM_WORLD: the MPI's own, or under
+ * latmap profile --remap its processes renumbered (remap.c). Every
+ * wrapper hands a communicator parameter through LM_WORLD first, and the
+ * library's own code names lm_world, never MPI_COMM_WORLD. */
+extern MPI_Comm lm_world;
+#define LM_WORLD(c) ((c) == MPI_COMM_WORLD ? lm_world : (c))
+
 /* Message-size bins: [0,128), [128,256), ..., [32768,65536), [65536,inf). */
 #define LM_NBIN 11
 
@@ -170,10 +177,10 @@ void lm_cgroup_sent(int grp, int w, int64_t bytes, uint64_t ticks);
 void lm_cgroup_name(struct lm_comm *c, const char *name);
 const char *lm_cgroup_key(int grp);
 
-/* lm_comm_of is comm's table, or NULL for MPI_COMM_WORLD (no lookup). */
+/* lm_comm_of is comm's table, or NULL for the world (no lookup). */
 static inline struct lm_comm *lm_comm_of(MPI_Comm comm)
 {
-	return comm == MPI_COMM_WORLD ? NULL : lm_comm_get(comm);
+	return comm == lm_world ? NULL : lm_comm_get(comm);
 }
 
 /* lm_world_of is the world rank of rank r of c (lm_comm_of's). */
@@ -280,12 +287,34 @@ int lm_write_comms(double tk, lm_sink gather);
 int lm_Init(int id, int *argc, char ***argv);
 int lm_Init_thread(int id, int *argc, char ***argv, int required, int *provided);
 int lm_Finalize(int id);
+#define LM_HOSTLEN 256 /* as output.c keeps it: a host name of Linux's full 64 bytes fits */
+
+/* lm_slot is where a process runs: its host and the one cpu it is bound
+ * to (-1 when it is not bound to exactly one); lm_my_slot is this
+ * process's (reorder.c). */
+struct lm_slot {
+	char host[LM_HOSTLEN];
+	int cpu;
+};
+struct lm_slot lm_my_slot(void);
+
+/* lm_reorder_note appends a line about a renumbered call (call, its
+ * index, ranks, outcome: NULL for renumbered, the predicted speedup, the
+ * new rank of each old one) to reorders.tsv of the raw profile (reorder.c). */
+void lm_reorder_note(const char *call, int k, int n, const char *why, double speedup, const int nw[]);
+
 /* The topology constructors' calls under latmap profile --reorder: the processes renumbered by latmap's model,
  * or MPI's own (reorder.c). */
 int lm_cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart);
 int lm_dist_graph_create_adjacent(MPI_Comm old, int indeg, const int src[], const int sw[], int outdeg, const int dst[], const int dw[], MPI_Info info, int reorder, MPI_Comm *comm);
 int lm_graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm);
 int lm_dist_graph_create(MPI_Comm old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm);
+
+/* latmap profile --remap ADVICE (remap.c): lm_remap renumbers the world at
+ * MPI_Init, before anything else is set up; lm_comm_get_attr finds the
+ * MPI's predefined attributes (MPI_TAG_UB, ...) on its own world. */
+void lm_remap(void);
+int lm_comm_get_attr(MPI_Comm comm, int keyval, void *val, int *flag);
 
 /* The observation window and the hook before a collective (window.c). */
 int lm_pcontrol(int level);

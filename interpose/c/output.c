@@ -27,7 +27,7 @@
 
 static struct {
 	const char *dir;
-	MPI_Comm priv; /* private duplicate of MPI_COMM_WORLD for the gather */
+	MPI_Comm priv; /* private duplicate of lm_world for the gather */
 	int thread_level;
 	char host[256];
 	int cpu0;
@@ -40,7 +40,7 @@ MPI_Comm lm_output_open(const char *dir, int thread_level)
 {
 	out.dir = dir;
 	out.thread_level = thread_level;
-	PMPI_Comm_dup(MPI_COMM_WORLD, &out.priv);
+	PMPI_Comm_dup(lm_world, &out.priv);
 	return out.priv;
 }
 
@@ -496,8 +496,8 @@ static void write_apptime(void)
 {
 	double el = lm_clock_wall();
 	double mx = 0, mn = 0;
-	PMPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-	PMPI_Reduce(&el, &mn, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+	PMPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, lm_world);
+	PMPI_Reduce(&el, &mn, 1, MPI_DOUBLE, MPI_MIN, 0, lm_world);
 	if (lm.wrank != 0)
 		return;
 	char tmp[4096];

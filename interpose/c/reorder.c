@@ -39,15 +39,6 @@
 
 extern char **environ;
 
-#define LM_HOSTLEN 256 /* as output.c keeps it: a host name of Linux's full 64 bytes fits */
-
-/* lm_slot is where a process runs: its host and the one cpu it is bound
- * to (-1 when it is not bound to exactly one). */
-struct lm_slot {
-	char host[LM_HOSTLEN];
-	int cpu;
-};
-
 static int reorders; /* reordered calls so far (rank 0 numbers its files) */
 
 /* path_in writes dir/name into p (size bytes), cut short if too long. */
@@ -57,7 +48,7 @@ static void path_in(char *p, size_t size, const char *dir, const char *name)
 		p[size - 1] = 0;
 }
 
-static struct lm_slot my_slot(void)
+struct lm_slot lm_my_slot(void)
 {
 	struct lm_slot s;
 	memset(&s, 0, sizeof s);
@@ -206,7 +197,7 @@ static const char *write_inputs(const char *dir, MPI_Comm old, int n, const stru
 	int *world = malloc(sizeof(int) * (size_t)n), *idx = malloc(sizeof(int) * (size_t)n);
 	MPI_Group og, wg;
 	PMPI_Comm_group(old, &og);
-	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+	PMPI_Comm_group(lm_world, &wg);
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
 	PMPI_Group_translate_ranks(og, n, idx, wg, world);
@@ -293,10 +284,10 @@ static const char *read_renumbering(const char *dir, int n, int nw[], double *sp
 	return k == n ? NULL : "the renumbering has another number of ranks";
 }
 
-/* note appends one line about a reordered call to reorders.tsv in the raw
+/* lm_reorder_note appends one line about a reordered call to reorders.tsv in the raw
  * profile directory (rank 0): the call, its ranks, the outcome, the
  * predicted speedup and the new rank of each old rank. */
-static void note(const char *call, int k, int n, const char *why, double speedup, const int nw[])
+void lm_reorder_note(const char *call, int k, int n, const char *why, double speedup, const int nw[])
 {
 	const char *raw = getenv("LATMAP_PROFILE_DIR");
 	if (!raw)
@@ -323,7 +314,7 @@ static const char *decide(MPI_Comm old, int n, const struct lm_slot *slots, cons
 	const char *raw = getenv("LATMAP_PROFILE_DIR");
 	char dir[4096];
 	int w;
-	PMPI_Comm_rank(MPI_COMM_WORLD, &w);
+	PMPI_Comm_rank(lm_world, &w);
 	/* World rank w decides: its K-th call (another rank 0 may decide
 	 * another communicator's call at the same time). */
 	snprintf(dir, sizeof dir, "%s/reorder-%d-w%d", raw ? raw : "/tmp", reorders, w);
@@ -346,14 +337,14 @@ static int *renumber(MPI_Comm old, const char *call, const struct lm_graph *g, c
 	int n, me;
 	PMPI_Comm_size(old, &n);
 	PMPI_Comm_rank(old, &me);
-	struct lm_slot s = my_slot(), *slots = me == 0 ? malloc(sizeof *slots * (size_t)n) : NULL;
+	struct lm_slot s = lm_my_slot(), *slots = me == 0 ? malloc(sizeof *slots * (size_t)n) : NULL;
 	PMPI_Gather(&s, sizeof s, MPI_BYTE, slots, sizeof s, MPI_BYTE, 0, old);
 	int *msg = calloc((size_t)n + 1, sizeof(int));
 	if (me == 0) {
 		double speedup = 0;
 		const char *why = unfit ? unfit : decide(old, n, slots, g, msg + 1, &speedup);
 		msg[0] = !why;
-		note(call, reorders, n, why, speedup, msg + 1);
+		lm_reorder_note(call, reorders, n, why, speedup, msg + 1);
 		if (why)
 			fprintf(stderr, "latmap: --reorder: %s kept MPI's numbering: %s\n", call, why);
 		reorders++;

@@ -28,7 +28,7 @@
  * from its start to its end). */
 struct lm_site {
 	int id, depth;
-	int grp; /* the call's communicator's group (comms.c), -1 MPI_COMM_WORLD, -2 none */
+	int grp; /* the call's communicator's group (comms.c), -1 lm_world, -2 none */
 	void *pc[LM_SITE_MAXDEPTH];
 	struct lm_fnstat st;
 };
@@ -127,7 +127,7 @@ void lm_site_enter(struct lm_snap *sn, int id, void *ra, MPI_Comm comm)
 {
 	if (!lm.on || lm.mt)
 		return;
-	int grp = comm == MPI_COMM_NULL ? -2 : comm == MPI_COMM_WORLD ? -1 : lm_comm_get(comm)->grp;
+	int grp = comm == MPI_COMM_NULL ? -2 : comm == lm_world ? -1 : lm_comm_get(comm)->grp;
 	/* Through latmap's forwarder of an MPICH use mpi_f08 call with a
 	   buffer, ra is in MPICH's MPIR_*_cdesc; the forwarder left its own
 	   return address, the Fortran program's call. */

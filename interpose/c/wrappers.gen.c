@@ -6,6 +6,7 @@
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Send, comm);
 	if (lm.slt)
@@ -18,6 +19,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ssend, comm);
 	if (lm.slt)
@@ -30,6 +32,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Bsend, comm);
 	if (lm.slt)
@@ -42,6 +45,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 
 int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Rsend, comm);
 	if (lm.slt)
@@ -54,6 +58,7 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Isend, comm);
 	if (lm.slt)
@@ -66,6 +71,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Issend, comm);
 	if (lm.slt)
@@ -78,6 +84,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ibsend, comm);
 	if (lm.slt)
@@ -90,6 +97,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Irsend, comm);
 	if (lm.slt)
@@ -102,6 +110,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Recv, comm);
 	int rc = lm_recv(LM_F_Recv, t0, buf, count, datatype, source, tag, comm, status);
@@ -111,6 +120,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Irecv, comm);
 	int rc = lm_irecv(LM_F_Irecv, t0, buf, count, datatype, source, tag, comm, request);
@@ -120,6 +130,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Sendrecv, comm);
 	int rc = lm_sendrecv(LM_F_Sendrecv, t0, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
@@ -129,6 +140,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 
 int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Sendrecv_replace, comm);
 	int rc = lm_sendrecv_replace(LM_F_Sendrecv_replace, t0, buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
@@ -138,6 +150,7 @@ int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest,
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Probe, comm);
 	int rc = PMPI_Probe(source, tag, comm, status);
@@ -148,6 +161,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iprobe, comm);
 	int rc = PMPI_Iprobe(source, tag, comm, flag, status);
@@ -158,6 +172,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Mprobe, comm);
 	int rc = lm_Mprobe(LM_F_Mprobe, t0, source, tag, comm, message, status);
@@ -167,6 +182,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Improbe, comm);
 	int rc = lm_Improbe(LM_F_Improbe, t0, source, tag, comm, flag, message, status);
@@ -270,6 +286,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Send_init, comm);
 	int rc = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
@@ -282,6 +299,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
 
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ssend_init, comm);
 	int rc = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
@@ -294,6 +312,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Bsend_init, comm);
 	int rc = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
@@ -306,6 +325,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Rsend_init, comm);
 	int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
@@ -318,6 +338,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Recv_init, comm);
 	int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
@@ -367,6 +388,7 @@ int MPI_Cancel(MPI_Request *request)
 
 int MPI_Barrier(MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Barrier, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Barrier, comm, 0, &t0);
@@ -380,6 +402,7 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Bcast, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast, comm, 1, &t0);
@@ -396,6 +419,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce, comm, 1, &t0);
@@ -412,6 +436,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allreduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce, comm, 1, &t0);
@@ -428,6 +453,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce_scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter, comm, 1, &t0);
@@ -444,6 +470,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce_scatter_block, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block, comm, 1, &t0);
@@ -460,6 +487,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scan, comm, 1, &t0);
@@ -476,6 +504,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Exscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan, comm, 1, &t0);
@@ -492,6 +521,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Gather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gather, comm, 1, &t0);
@@ -508,6 +538,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Gatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv, comm, 1, &t0);
@@ -524,6 +555,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter, comm, 1, &t0);
@@ -540,6 +572,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scatterv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv, comm, 1, &t0);
@@ -556,6 +589,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather, comm, 1, &t0);
@@ -572,6 +606,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allgatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv, comm, 1, &t0);
@@ -588,6 +623,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall, comm, 1, &t0);
@@ -604,6 +640,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoallv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv, comm, 1, &t0);
@@ -620,6 +657,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoallw, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw, comm, 1, &t0);
@@ -636,6 +674,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Neighbor_allgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_allgather, comm, 1, &t0);
@@ -652,6 +691,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Neighbor_alltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Neighbor_alltoall, comm, 1, &t0);
@@ -668,6 +708,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ibarrier, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibarrier, comm, 0, &t0);
@@ -681,6 +722,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ibcast, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast, comm, 0, &t0);
@@ -697,6 +739,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ireduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce, comm, 0, &t0);
@@ -713,6 +756,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iallreduce, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce, comm, 0, &t0);
@@ -729,6 +773,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ireduce_scatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter, comm, 0, &t0);
@@ -745,6 +790,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ireduce_scatter_block, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ireduce_scatter_block, comm, 0, &t0);
@@ -761,6 +807,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscan, comm, 0, &t0);
@@ -777,6 +824,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iexscan, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iexscan, comm, 0, &t0);
@@ -793,6 +841,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Igather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Igather, comm, 0, &t0);
@@ -809,6 +858,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Igatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Igatherv, comm, 0, &t0);
@@ -825,6 +875,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iscatter, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatter, comm, 0, &t0);
@@ -841,6 +892,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iscatterv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iscatterv, comm, 0, &t0);
@@ -857,6 +909,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iallgather, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgather, comm, 0, &t0);
@@ -873,6 +926,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iallgatherv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallgatherv, comm, 0, &t0);
@@ -889,6 +943,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ialltoall, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoall, comm, 0, &t0);
@@ -905,6 +960,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ialltoallv, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallv, comm, 0, &t0);
@@ -921,6 +977,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ialltoallw, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ialltoallw, comm, 0, &t0);
@@ -937,6 +994,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_dup, comm);
 	int rc = PMPI_Comm_dup(comm, newcomm);
@@ -949,6 +1007,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_dup_with_info, comm);
 	int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
@@ -961,6 +1020,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_split, comm);
 	int rc = PMPI_Comm_split(comm, color, key, newcomm);
@@ -973,6 +1033,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_split_type, comm);
 	int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
@@ -985,6 +1046,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_create, comm);
 	int rc = PMPI_Comm_create(comm, group, newcomm);
@@ -997,6 +1059,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_create_group, comm);
 	int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
@@ -1009,6 +1072,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
+	old_comm = LM_WORLD(old_comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Cart_create, old_comm);
 	int rc = lm_cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
@@ -1021,6 +1085,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Cart_sub, comm);
 	int rc = PMPI_Cart_sub(comm, remain_dims, new_comm);
@@ -1033,6 +1098,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
 {
+	comm_old = LM_WORLD(comm_old);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Graph_create, comm_old);
 	int rc = lm_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
@@ -1045,6 +1111,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm)
 {
+	comm_old = LM_WORLD(comm_old);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Dist_graph_create, comm_old);
 	int rc = lm_dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
@@ -1057,6 +1124,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
+	comm_old = LM_WORLD(comm_old);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Dist_graph_create_adjacent, comm_old);
 	int rc = lm_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
@@ -1069,6 +1137,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+	local_comm = LM_WORLD(local_comm);
+	bridge_comm = LM_WORLD(bridge_comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Intercomm_create, local_comm);
 	int rc = PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
@@ -1081,6 +1151,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 {
+	intercomm = LM_WORLD(intercomm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Intercomm_merge, intercomm);
 	int rc = PMPI_Intercomm_merge(intercomm, high, newintercomm);
@@ -1093,6 +1164,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_idup, comm);
 	int rc = PMPI_Comm_idup(comm, newcomm, request);
@@ -1103,6 +1175,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_set_name, comm);
 	int rc = lm_Comm_set_name(LM_F_Comm_set_name, t0, comm, comm_name);
@@ -1354,6 +1427,7 @@ int MPI_Win_wait(MPI_Win win)
 
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Neighbor_allgatherv, comm);
 	int rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -1365,6 +1439,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Neighbor_alltoallv, comm);
 	int rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -1376,6 +1451,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
 
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Neighbor_alltoallw, comm);
 	int rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
@@ -1387,6 +1463,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
 
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ineighbor_allgather, comm);
 	int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -1398,6 +1475,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ineighbor_alltoall, comm);
 	int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -1409,6 +1487,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
 
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_spawn, comm);
 	int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
@@ -1420,6 +1499,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
 
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_accept, comm);
 	int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
@@ -1431,6 +1511,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Comm_connect, comm);
 	int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
@@ -1458,6 +1539,7 @@ int MPI_Finalize(void)
 #if MPI_VERSION >= 4
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Send_c, comm);
 	int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
@@ -1471,6 +1553,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 #if MPI_VERSION >= 4
 int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ssend_c, comm);
 	int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
@@ -1484,6 +1567,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 #if MPI_VERSION >= 4
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Bsend_c, comm);
 	int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
@@ -1497,6 +1581,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 #if MPI_VERSION >= 4
 int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Rsend_c, comm);
 	int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
@@ -1510,6 +1595,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 #if MPI_VERSION >= 4
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Isend_c, comm);
 	int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
@@ -1523,6 +1609,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 #if MPI_VERSION >= 4
 int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Issend_c, comm);
 	int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
@@ -1536,6 +1623,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 #if MPI_VERSION >= 4
 int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ibsend_c, comm);
 	int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
@@ -1549,6 +1637,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 #if MPI_VERSION >= 4
 int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Irsend_c, comm);
 	int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
@@ -1562,6 +1651,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 #if MPI_VERSION >= 4
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Recv_c, comm);
 	MPI_Status lm_st;
@@ -1578,6 +1668,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 #if MPI_VERSION >= 4
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Irecv_c, comm);
 	int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
@@ -1593,6 +1684,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 #if MPI_VERSION >= 4
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Sendrecv_c, comm);
 	MPI_Status lm_st;
@@ -1609,6 +1701,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 #if MPI_VERSION >= 4
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Sendrecv_replace_c, comm);
 	MPI_Status lm_st;
@@ -1625,6 +1718,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
 #if MPI_VERSION >= 4
 int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Send_init_c, comm);
 	int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
@@ -1640,6 +1734,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 #if MPI_VERSION >= 4
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Recv_init_c, comm);
 	int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
@@ -1655,6 +1750,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
 #if MPI_VERSION >= 4
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Bcast_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Bcast_c, comm, 1, &t0);
@@ -1671,6 +1767,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 #if MPI_VERSION >= 4
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Ibcast_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Ibcast_c, comm, 0, &t0);
@@ -1687,6 +1784,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 #if MPI_VERSION >= 4
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_c, comm, 1, &t0);
@@ -1703,6 +1801,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 #if MPI_VERSION >= 4
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allreduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allreduce_c, comm, 1, &t0);
@@ -1719,6 +1818,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 #if MPI_VERSION >= 4
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Iallreduce_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Iallreduce_c, comm, 0, &t0);
@@ -1735,6 +1835,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 #if MPI_VERSION >= 4
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Gather_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gather_c, comm, 1, &t0);
@@ -1751,6 +1852,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 #if MPI_VERSION >= 4
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Gatherv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Gatherv_c, comm, 1, &t0);
@@ -1767,6 +1869,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 #if MPI_VERSION >= 4
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scatter_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatter_c, comm, 1, &t0);
@@ -1783,6 +1886,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 #if MPI_VERSION >= 4
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scatterv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scatterv_c, comm, 1, &t0);
@@ -1799,6 +1903,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 #if MPI_VERSION >= 4
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allgather_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgather_c, comm, 1, &t0);
@@ -1815,6 +1920,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 #if MPI_VERSION >= 4
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Allgatherv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Allgatherv_c, comm, 1, &t0);
@@ -1831,6 +1937,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 #if MPI_VERSION >= 4
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoall_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoall_c, comm, 1, &t0);
@@ -1847,6 +1954,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 #if MPI_VERSION >= 4
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoallv_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallv_c, comm, 1, &t0);
@@ -1863,6 +1971,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 #if MPI_VERSION >= 4
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Alltoallw_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Alltoallw_c, comm, 1, &t0);
@@ -1879,6 +1988,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 #if MPI_VERSION >= 4
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce_scatter_block_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_block_c, comm, 1, &t0);
@@ -1895,6 +2005,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 #if MPI_VERSION >= 4
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Reduce_scatter_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Reduce_scatter_c, comm, 1, &t0);
@@ -1911,6 +2022,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
 #if MPI_VERSION >= 4
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Scan_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Scan_c, comm, 1, &t0);
@@ -1927,6 +2039,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 #if MPI_VERSION >= 4
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	comm = LM_WORLD(comm);
 	uint64_t t0 = lm_tick();
 	LM_SITE_ENTER(LM_F_Exscan_c, comm);
 	uint64_t sy = lm_coll_pre(LM_F_Exscan_c, comm, 1, &t0);
@@ -1985,6 +2098,934 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
 int MPI_Pcontrol(const int level, ...)
 {
 	return lm_pcontrol(level);
+}
+
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_File_open(comm, filename, amode, info, fh);
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Abort(comm, errorcode);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Barrier_init(comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Bsend_init_c(buf, count, datatype, dest, tag, comm, request);
+}
+
+#endif
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_call_errhandler(comm, errorcode);
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+	comm1 = LM_WORLD(comm1);
+	comm2 = LM_WORLD(comm2);
+	return PMPI_Comm_compare(comm1, comm2, result);
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_delete_attr(comm, comm_keyval);
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+	comm = LM_WORLD(comm);
+	return lm_comm_get_attr(comm, comm_keyval, attribute_val, flag);
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_get_errhandler(comm, errhandler);
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_get_info(comm, info_used);
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_get_name(comm, comm_name, resultlen);
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_group(comm, group);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_idup_with_info(comm, info, newcomm, request);
+}
+
+#endif
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_rank(comm, rank);
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_remote_group(comm, group);
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_remote_size(comm, size);
+}
+
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_set_attr(comm, comm_keyval, attribute_val);
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_set_errhandler(comm, errhandler);
+}
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_set_info(comm, info);
+}
+
+int MPI_Comm_size(MPI_Comm comm, int *size)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_size(comm, size);
+}
+
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Comm_test_inter(comm, flag);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+#endif
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+#endif
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
+
+#endif
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+#endif
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+
+#endif
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Pack_size(incount, datatype, comm, size);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Pack_size_c(incount, datatype, comm, size);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Precv_init(buf, partitions, count, datatype, dest, tag, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Rsend_init_c(buf, count, datatype, dest, tag, comm, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+#endif
+
+#if MPI_VERSION >= 4
+int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Ssend_init_c(buf, count, datatype, dest, tag, comm, request);
+}
+
+#endif
+
+int MPI_Topo_test(MPI_Comm comm, int *status)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Topo_test(comm, status);
+}
+
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
+}
+
+#endif
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
+}
+
+#endif
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
+}
+
+#endif
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_create_c(base, size, disp_unit, info, comm, win);
+}
+
+#endif
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	comm = LM_WORLD(comm);
+	return PMPI_Win_create_dynamic(info, comm, win);
 }
 
 const char *const lm_fn_names[LM_NFN] = {

@@ -110,3 +110,34 @@ func ReadRenumbering(rd io.Reader) (*Renumbering, error) {
 	}
 	return r, nil
 }
+
+// remapTitle opens the file latmap profile --remap hands the job
+// (interpose/c/remap.c reads it).
+const remapTitle = "# latmap remap"
+
+// WriteRemapSlots writes the advice's proposal as latmap profile --remap
+// hands it to the job: each rank's slot, one line "rank R=HOST slot=CPU"
+// (OS cpu numbers, as an Open MPI 4 rankfile), after a comment with the
+// predicted speedup over the advice's reference placement. It fails when
+// a rank has no host or cpu.
+func WriteRemapSlots(w io.Writer, a *Advice) error {
+	if len(a.Placement) == 0 {
+		return fmt.Errorf("the advice has no proposal to remap to (latmap place --json writes it)")
+	}
+	var b bytes.Buffer
+	ref, prop := a.Reference(), a.ProposalPrediction()
+	fmt.Fprintf(&b, "%s: the proposal's slot of each of %d ranks; rank r of MPI_COMM_WORLD is the process on its slot\n", remapTitle, len(a.Placement))
+	speedup := 0.0
+	if prop.Run > 0 {
+		speedup = ref.Run / prop.Run
+	}
+	fmt.Fprintf(&b, "# predicted_speedup %.4f (over %s)\n", speedup, ref.Name)
+	for _, p := range a.Placement {
+		if p.Host == "" || p.CPU < 0 {
+			return fmt.Errorf("rank %d of the proposal has no host and cpu: remap needs a survey of bound processes", p.Rank)
+		}
+		fmt.Fprintf(&b, "rank %d=%s slot=%d\n", p.Rank, p.Host, p.CPU)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -50,6 +50,7 @@ const (
 	ModeCollectivesInMatrix = "collectives-in-matrix"
 	ModeCallSites           = "call-sites" // MPI time per call site (callsites.csv, sites.csv)
 	ModeReorder             = "reorder"    // MPI_Cart_create(reorder = 1) renumbered by latmap (meta.json's reorders)
+	ModeRemap               = "remap"      // MPI_COMM_WORLD renumbered at MPI_Init to an advice's proposal (reorders' MPI_Init)
 )
 
 // Meta is the profile directory's meta.json.

@@ -243,6 +243,14 @@ func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options)
 	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %s, %d rank pairs)\n", what,
 		intra, inter, pct(float64(inter), float64(intra+inter)), text.Count(len(hosts), "host"), len(p.Matrix))
 	for _, r := range p.Meta.Reorders {
+		if r.Call == "MPI_Init" { // --remap
+			if r.Outcome == "reordered" {
+				fmt.Fprintf(w, "  --remap: MPI_COMM_WORLD's %d ranks renumbered to the advice's proposal, predicted %.2fx faster than the launcher's numbering (new ranks %v)\n", r.Ranks, r.PredictedSpeedup, r.NewRanks)
+			} else {
+				fmt.Fprintf(w, "  --remap: MPI_COMM_WORLD kept the launcher's numbering: %s\n", r.Outcome)
+			}
+			continue
+		}
 		if r.Outcome == "reordered" {
 			fmt.Fprintf(w, "  --reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering (new ranks %v)\n", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
 		} else {

@@ -230,6 +230,9 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 	if p.MPI4 {
 		return "MPI-4"
 	}
+	if p.NoFortran != "" {
+		return p.NoFortran
+	}
 	if p.Name == "Pcontrol" {
 		// MPI_PCONTROL(LEVEL) has no IERROR.
 		names := fortranNames(p.Name)

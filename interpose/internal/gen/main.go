@@ -85,7 +85,7 @@ const (
 
 // generate returns the generated files by name.
 func generate() (map[string][]byte, error) {
-	all, err := largeCountKinds(append(append([]proto{}, protos...), pcontrol))
+	all, err := largeCountKinds(append(append(append([]proto{}, protos...), pcontrol), passes...))
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +106,18 @@ func generate() (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("MPI_%s: %w", p.Name, err)
 		}
+		if p.MPI4 {
+			w.WriteString("#if MPI_VERSION >= 4\n")
+		}
+		if err := wrapper(&w, &hooks, p, args); err != nil {
+			return nil, fmt.Errorf("MPI_%s: %w", p.Name, err)
+		}
+		if p.MPI4 {
+			w.WriteString("#endif\n\n")
+		}
+		if p.Kind == kPass {
+			continue // not timed: no id
+		}
 		fmt.Fprintf(&ids, "\tLM_F_%s,\n", p.Name)
 		names = append(names, "MPI_"+p.Name)
 		fl := 0
@@ -118,15 +130,6 @@ func generate() (map[string][]byte, error) {
 			fl = flagRecv
 		}
 		flags = append(flags, fl)
-		if p.MPI4 {
-			w.WriteString("#if MPI_VERSION >= 4\n")
-		}
-		if err := wrapper(&w, &hooks, p, args); err != nil {
-			return nil, fmt.Errorf("MPI_%s: %w", p.Name, err)
-		}
-		if p.MPI4 {
-			w.WriteString("#endif\n\n")
-		}
 	}
 	ids.WriteString("\tLM_NFN\n};\n\n#define LM_FLAG_UNMEASURED 1\n#define LM_FLAG_COLLECTIVE 2\n#define LM_FLAG_RECV 4\n\n")
 	ids.WriteString("/* --collectives-in-matrix hooks (collmatrix.c), called with the wrapper's arguments. */\n")
@@ -159,7 +162,10 @@ func generate() (map[string][]byte, error) {
 
 // wrapper writes one wrapper function: the calls the C hooks handle whole
 // (MPI_Pcontrol, MPI_Init*, MPI_Finalize) hand over to their hook; every
-// other wrapper reads the clock, then writes its kind's body (wrapBody).
+// other wrapper first swaps MPI_COMM_WORLD in each communicator parameter
+// for the world latmap profile --remap renumbered (LM_WORLD: itself
+// without --remap), then a pass-through calls the MPI, and a timed one
+// reads the clock and writes its kind's body (wrapBody).
 func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 	c := newWrapCall(p, args)
 	fmt.Fprintf(w, "int MPI_%s(%s)\n{\n", p.Name, p.Params)
@@ -174,6 +180,15 @@ func wrapper(w, hooks *bytes.Buffer, p proto, args []string) error {
 		return nil
 	case kFinalize:
 		fmt.Fprintf(w, "\treturn lm_Finalize(%s);\n}\n\n", c.id)
+		return nil
+	}
+	for _, q := range parseParams(p.Params) {
+		if q.typ == "MPI_Comm" && !q.array {
+			fmt.Fprintf(w, "\t%s = LM_WORLD(%s);\n", q.name, q.name)
+		}
+	}
+	if p.Kind == kPass {
+		fmt.Fprintf(w, "\treturn %s;\n}\n\n", c.call)
 		return nil
 	}
 	w.WriteString("\tuint64_t t0 = lm_tick();\n")

@@ -27,6 +27,7 @@ const (
 	kRecvC                  // large-count receive: the call, then lm_recv_done
 	kIrecvC                 // large-count nonblocking receive: the call, then lm_irecv_track
 	kSendrecvC              // large-count Sendrecv(_replace): the call, then lm_sendrecv_done
+	kPass                   // not timed: only MPI_COMM_WORLD swapped for latmap's (passthrough.go)
 )
 
 // proto is one wrapped MPI function: its prototype exactly as in mpi.h and
@@ -47,6 +48,9 @@ type proto struct {
 	// makes the call in PMPI_Name's place, with the same arguments
 	// (MPI_Cart_create: reorder.c's lm_cart_create).
 	Via string
+	// NoFortran, when set, says why the function has no Fortran binding
+	// of latmap's although the generator could write one.
+	NoFortran string
 }
 
 // Helpers used in the byte expressions (macros of latmap.h over functions
