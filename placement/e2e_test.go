@@ -2,11 +2,13 @@ package placement
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -30,13 +32,19 @@ type e2eApp struct {
 
 // e2eRow is one line of the prediction table.
 type e2eRow struct {
-	cluster, app                      string
-	within                            float64 // the app's bound on predicted/measured
-	predCurrent, predProposal         float64 // predicted runs (s)
-	rawCurrent                        float64 // before calibration
-	profiled                          float64 // the profile's slowest rank (s)
-	measCurrent, measProposal         float64 // medians of the reruns (s)
-	curRuns, propRuns                 []float64
+	cluster, app              string
+	within                    float64 // the app's bound on predicted/measured
+	predCurrent, predProposal float64 // predicted runs (s)
+	rawCurrent                float64 // before calibration
+	profiled                  float64 // the profile's slowest rank (s)
+	measCurrent, measProposal float64 // medians of the reruns (s)
+	curRuns, propRuns         []float64
+	// remapRuns are the current layout's runs under latmap profile
+	// --remap with the advice (issue 30), measRemap their median;
+	// results says whether their output was the current runs'.
+	remapRuns                         []float64
+	measRemap                         float64
+	results                           string
 	folded                            bool
 	onFactor, offFactor, calibRankErr float64
 	winner                            string
@@ -71,10 +79,11 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 	mpirun := append(c.MpirunArgs(np), "--bind-to", "core")
 	current := append(append(append([]string(nil), mpirun...), "--map-by", "node"), argv...)
 	n := 0
-	prof := func(cmd []string) string {
+	outputs := map[string]string{} // each profile's program output
+	prof := func(cmd []string, flags ...string) string {
 		n++
 		out := filepath.Join(dir, fmt.Sprintf("profile%d", n))
-		testutil.MustRun(t, 10*time.Minute, append([]string{bin, "profile", "-o", out, "--"}, cmd...)...)
+		outputs[out] = testutil.MustRun(t, 10*time.Minute, append(append(append([]string{bin, "profile", "-o", out}, flags...), "--"), cmd...)...)
 		return out
 	}
 	// Identical runs vary: 16 runs of the pairs in one layout took
@@ -112,13 +121,46 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 	row.rawCurrent = r.Calibration.RawPredictedS
 	row.folded, row.onFactor, row.offFactor, row.calibRankErr = r.Calibration.Folded, r.Calibration.OnNode, r.Calibration.OffNode, r.Calibration.RankError
 	proposal := append(append(append([]string(nil), c.MpirunArgs(np)...), "--mca", "rmaps_rank_file_physical", "1", "-rf", rf), argv...)
-	for k := 0; k < runs; k++ {
-		row.curRuns = append(row.curRuns, slowestElapsed(t, prof(current)))
-		row.propRuns = append(row.propRuns, slowestElapsed(t, prof(proposal)))
+	// The same proposal applied without a rankfile: the current layout
+	// renumbered at MPI_Init (latmap profile --remap, issue 30).
+	advice := filepath.Join(dir, "advice.json")
+	b, err := json.Marshal(r)
+	if err == nil {
+		err = os.WriteFile(advice, b, 0o644)
 	}
-	row.measCurrent, row.measProposal = stats.Median(row.curRuns), stats.Median(row.propRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row.results = "same"
+	for k := 0; k < runs; k++ {
+		cur := prof(current)
+		row.curRuns = append(row.curRuns, slowestElapsed(t, cur))
+		row.propRuns = append(row.propRuns, slowestElapsed(t, prof(proposal)))
+		rm := prof(current, "--remap", advice)
+		row.remapRuns = append(row.remapRuns, slowestElapsed(t, rm))
+		if p, err := profile.ReadProfile(rm); err != nil || len(p.Meta.Reorders) != 1 || p.Meta.Reorders[0].Outcome != "reordered" {
+			t.Fatalf("%s --remap: %v, reorders %+v", app.name, err, p.Meta.Reorders)
+		}
+		a, b := results(outputs[cur]), results(outputs[rm])
+		if strings.HasPrefix(app.name, "LAMMPS") && strings.Count(a, "\n") < 5 {
+			t.Fatalf("LAMMPS printed no thermo output:\n%s", outputs[cur])
+		}
+		if a != b {
+			row.results = fmt.Sprintf("differ: current %q, remapped %q", a, b)
+		}
+	}
+	row.measCurrent, row.measProposal, row.measRemap = stats.Median(row.curRuns), stats.Median(row.propRuns), stats.Median(row.remapRuns)
 	return row
 }
+
+// results is what a run of an e2e application computed, to compare runs:
+// LAMMPS's thermo rows (step, temperature, energies, pressure), and
+// nothing for the others.
+func results(out string) string {
+	return strings.Join(thermoRow.FindAllString(out, -1), "\n")
+}
+
+var thermoRow = regexp.MustCompile(`(?m)^ *\d+( +-?[0-9.]+(e[-+]?\d+)?){4,} *$`)
 
 // e2eApps are the three kinds of application of issue 8's check.
 func e2eApps(iters int) []e2eApp {
@@ -146,7 +188,7 @@ func e2eApps(iters int) []e2eApp {
 		{"ring (Send/Recv 1 MiB)", mpiProg("ring", fmt.Sprint(iters), "1048576"), 1 / 0.6},
 		{"LAMMPS in.melt", func(t *testing.T, dir string) []string {
 			lmp, input := lammpsMelt(t)
-			return []string{lmp, "-in", input, "-log", "none", "-screen", "none"}
+			return []string{lmp, "-in", input, "-log", "none"} // the thermo output on the screen: results compares it
 		}, 1.25},
 	}
 }
@@ -197,6 +239,8 @@ func printE2E(t *testing.T, rows []e2eRow) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%s %s: winner %s, %s; current runs %.3f (min %.3f), proposal runs %.3f (min %.3f); speedup of the minima %.2fx\n", r.cluster, r.app, r.winner, r.advice,
 			r.curRuns, minOf(r.curRuns), r.propRuns, minOf(r.propRuns), minOf(r.curRuns)/minOf(r.propRuns))
+		fmt.Fprintf(&b, "%s %s --remap: runs %.3f, median %.4g s: %.2fx measured against %.2fx predicted (%.2f); results %s\n", r.cluster, r.app,
+			r.remapRuns, r.measRemap, r.measCurrent/r.measRemap, r.predicted(), r.predicted()/(r.measCurrent/r.measRemap), r.results)
 	}
 	t.Log(b.String())
 }
@@ -218,6 +262,9 @@ func checkE2E(t *testing.T, r e2eRow) {
 	}
 	if ratio := r.predicted() / r.measured(); math.Abs(math.Log(ratio)) > math.Log(r.within) {
 		t.Errorf("%s %s: predicted speedup %.2fx, measured %.2fx (ratio %.2f, want %.2f-%.2f)", r.cluster, r.app, r.predicted(), r.measured(), ratio, 1/r.within, r.within)
+	}
+	if ratio := r.predicted() / (r.measCurrent / r.measRemap); math.Abs(math.Log(ratio)) > math.Log(r.within) || r.results != "same" {
+		t.Errorf("%s %s --remap: predicted speedup %.2fx, measured %.2fx (ratio %.2f, want %.2f-%.2f); results %s", r.cluster, r.app, r.predicted(), r.measCurrent/r.measRemap, ratio, 1/r.within, r.within, r.results)
 	}
 	if e := r.predCurrent/r.measCurrent - 1; math.Abs(e) > 0.35 {
 		t.Errorf("%s %s: predicted run of the current layout %.4g s, its reruns measured %.4g s (median, %+.0f%%)", r.cluster, r.app, r.predCurrent, r.measCurrent, 100*e)

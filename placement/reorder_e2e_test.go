@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,6 +28,7 @@ type reorderRun struct {
 	secs  float64
 	world []int // world rank of grid or graph rank i
 	meta  profile.Meta
+	hosts []string // the host of each (world) rank, from the profile
 }
 
 // reorderCluster starts the shaped 2 x 2 virtual cluster of the reorder
@@ -60,6 +62,9 @@ func profiledRuns(t *testing.T, dir string) func(launch []string, flags ...strin
 			t.Fatal(err)
 		}
 		r := reorderRun{sum: m[1], meta: p.Meta}
+		for _, rk := range p.Ranks {
+			r.hosts = append(r.hosts, rk.Host)
+		}
 		r.secs, _ = strconv.ParseFloat(m[2], 64)
 		for _, f := range strings.Fields(m[3]) {
 			w, _ := strconv.Atoi(f)
@@ -151,6 +156,7 @@ func TestReorderOnShapedCluster(t *testing.T) {
 		r[0].Outcome != "reordered" || r[1].Outcome != "reordered" || sub.world[0]%2 != sub.world[1]%2 {
 		t.Fatalf("a subset's grid, then the world's: checksum %s (plain %s), reorders %+v, grid world ranks %v", sub.sum, sum0, r, sub.world)
 	}
+	checkRemap(t, sv, dir, launch, profiled)
 	// The same grid from Fortran (fcart2d.f90, use mpi: latmap's binding
 	// calls the C wrapper), started cyclic, three alternating runs.
 	fprog := testutil.OpenMPI.BuildFortran(t, dir, "fcart2d", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "fcart2d.f90"))
@@ -168,6 +174,70 @@ func TestReorderOnShapedCluster(t *testing.T) {
 	t.Logf("fcart2d (Fortran): plain %.3f s, reordered %.3f s (medians of 3): %.2fx measured, %.2fx predicted", stats.Median(plain), stats.Median(reordered), measured, predicted)
 	if r := predicted / measured; measured < 1.3 || math.Abs(math.Log(r)) > math.Log(1.25) {
 		t.Errorf("Fortran: %.2fx measured, %.2fx predicted: want at least 1.3x, predicted within 0.8-1.25 of it", measured, predicted)
+	}
+}
+
+// checkRemap is issue 30's check of latmap profile --remap on the shaped
+// cluster: cart2d's grid made with reorder = 0 ("plain": grid rank r is
+// world rank r), started cyclic, so the heavy pairs (world ranks 0-1 and
+// 2-3) span the nodes. latmap place --same-slots --json on a profile of
+// one run gives the advice; five alternating runs without and with
+// --remap ADVICE: the same checksum, the heavy pairs on one node each
+// (the profile's hosts of the renumbered ranks), at least 1.3x faster
+// (medians) and the advice's predicted speedup within 0.8-1.25 of the
+// measured one. Started block, the advice is the identity and the
+// remapped runs are no slower.
+func checkRemap(t *testing.T, sv, dir string, launch func(string) []string, profiled func([]string, ...string) reorderRun) {
+	bin := testutil.LatmapBin(t)
+	for _, start := range []string{"node", "slot"} {
+		app := append(launch(start), "plain")
+		first := profiled(app)
+		prof := filepath.Join(dir, fmt.Sprintf("p%d", profiledCount(dir)))
+		advice := filepath.Join(dir, "advice-"+start+".json")
+		out := testutil.MustRun(t, time.Minute, bin, "place", "--survey", sv, "--profile", prof, "--same-slots", "--json")
+		if err := os.WriteFile(advice, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var plain, remapped []float64
+		var predicted float64
+		for k := 0; k < 5; k++ {
+			p := profiled(app)
+			r := profiled(app, "--remap", advice)
+			rs := r.meta.Reorders
+			if p.sum != first.sum || r.sum != first.sum || len(rs) != 1 || rs[0].Call != "MPI_Init" || rs[0].Outcome != "reordered" {
+				t.Fatalf("started %s, run %d: checksums %s and %s (first %s), reorders %+v", start, k, p.sum, r.sum, first.sum, rs)
+			}
+			if r.hosts[0] != r.hosts[1] || r.hosts[2] != r.hosts[3] {
+				t.Fatalf("started %s, run %d: remapped ranks on hosts %v: a heavy pair spans the nodes", start, k, r.hosts)
+			}
+			plain, remapped, predicted = append(plain, p.secs), append(remapped, r.secs), rs[0].PredictedSpeedup
+			if start == "slot" && !slices.Equal(rs[0].NewRanks, []int{0, 1, 2, 3}) {
+				t.Fatalf("started block: --remap renumbered %v, want the identity", rs[0].NewRanks)
+			}
+		}
+		measured := stats.Median(plain) / stats.Median(remapped)
+		t.Logf("--remap, cart2d plain started %s: plain %.3f s, remapped %.3f s (medians of 5): %.2fx measured, %.2fx predicted", start, stats.Median(plain), stats.Median(remapped), measured, predicted)
+		if start == "slot" {
+			if measured < 1/1.1 {
+				t.Errorf("started block, the remapped identity ran %.2fx the plain runs' speed: slower", measured)
+			}
+			continue
+		}
+		if r := predicted / measured; measured < 1.3 || math.Abs(math.Log(r)) > math.Log(1.25) {
+			t.Errorf("--remap: %.2fx measured, %.2fx predicted: want at least 1.3x, predicted within 0.8-1.25 of it", measured, predicted)
+		}
+	}
+}
+
+// profiledCount is how many runs profiledRuns has written into dir (p1,
+// p2, ...): the last one is p<count>.
+func profiledCount(dir string) int {
+	n := 0
+	for {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("p%d", n+1))); err != nil {
+			return n
+		}
+		n++
 	}
 }
 

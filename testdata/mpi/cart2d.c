@@ -10,8 +10,10 @@
  * "world_of_cart W0 W1 ...", which world rank each grid rank is. With a
  * sixth argument "sub" it first makes a 1 x K grid (reorder = 1) over
  * the first half of the world's ranks (a subset, K of them) and frees it:
- * two reordered calls in one run.
- * Usage: cart2d D0 D1 ITERS BIG SMALL [sub] */
+ * two reordered calls in one run. With "plain" instead, the grid is made
+ * with reorder = 0 (grid rank r is world rank r: latmap profile --remap's
+ * check).
+ * Usage: cart2d D0 D1 ITERS BIG SMALL [sub|plain] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +55,8 @@ int main(int argc, char **argv)
 			MPI_Comm_free(&half);
 		}
 	}
-	MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &cart);
+	int reorder = !(argc > 6 && !strcmp(argv[6], "plain"));
+	MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, &cart);
 	int rank, size, wrank, coords[2];
 	MPI_Comm_rank(cart, &rank);
 	MPI_Comm_size(cart, &size);
