@@ -24,7 +24,8 @@ var remapOut = regexp.MustCompile(`(?m)^(where \d+ \d+\n)+failed (\d+)\nchecksum
 // cpus swapped by hand (on one host any numbering ties, so place itself
 // keeps the identity): with --remap, rank 0 runs on cpu 1 and rank 1 on
 // cpu 0, as the program's own sched_getcpu says (testdata/mpi/
-// remapcheck.c; fremap.f90 from Fortran's use mpi), and every check of
+// remapcheck.c; fremap.f90 from Fortran's use mpi, with its own MPI-IO
+// file), and every check of
 // the world's calls (its group, a duplicate, MPI_Sendrecv's MPI_SOURCE, a
 // one-sided window, an MPI-IO file, MPI_TAG_UB, the world's name) that
 // passes in the plain run passes renumbered. The profile follows the new
@@ -54,9 +55,6 @@ func TestRemapLocal(t *testing.T) {
 				n++
 				out := filepath.Join(dir, "p"+string(rune('a'+n)))
 				args := append(app[1:], filepath.Join(dir, "io-"+string(rune('a'+n))))
-				if app[0] == fprog {
-					args = nil
-				}
 				o := testutil.MustRun(t, time.Minute, append(append(append(append(append([]string{bin, "profile", "-o", out, "--lib", lib}, flags...), "--"), f.Local(2)...), binding...), append(app[:1], args...)...)...)
 				m := remapOut.FindStringSubmatch(o)
 				if m == nil {

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <mpi.h>
 
 /* A Fortran INTEGER array of counts is passed to C as is. */
@@ -86,6 +87,20 @@ static inline int lmf_statuses_ignore(MPI_Fint *s)
 	return (&mpi_fortran_statuses_ignore_ && s == &mpi_fortran_statuses_ignore_) || (mpipriv2_ && s == &mpipriv2_[0]) ||
 	       (LMF_F08_STATUSES_IGNORE && s == LMF_F08_STATUSES_IGNORE) ||
 	       (MPI_F_STATUSES_IGNORE && s == MPI_F_STATUSES_IGNORE);
+}
+
+/* lmf_string is a C copy of a Fortran CHARACTER argument of length len,
+ * without its trailing blanks. */
+static inline char *lmf_string(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	char *c = malloc(len + 1);
+	if (c) {
+		memcpy(c, s, len);
+		c[len] = 0;
+	}
+	return c;
 }
 
 /* lmf_alloc allocates n (at least 1) elements for a converted array. */

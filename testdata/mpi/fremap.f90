@@ -1,6 +1,8 @@
 ! fremap.f90: what a Fortran program (use mpi) sees of MPI_COMM_WORLD,
 ! for latmap profile --remap's checks: its rank, the size, a ring of
-! MPI_SENDRECV (MPI_SOURCE) and a duplicate's rank. Rank 0 prints
+! MPI_SENDRECV (MPI_SOURCE), a duplicate's rank and, given a file name,
+! an MPI-IO file opened on the world (each rank writes its rank at its
+! own offset and reads the previous rank's; the file's group). Rank 0 prints
 ! "where R CPU" for each rank (the cpu it runs on, from sched_getcpu),
 ! "failed N" and "checksum S" (the sum of rank x (rank + 1)).
 program fremap
@@ -12,7 +14,9 @@ program fremap
       import c_int
     end function
   end interface
-  integer :: ierr, r, n, got, dup, d, i
+  integer :: ierr, r, n, got, dup, d, i, fh, grp, at
+  integer(kind=MPI_OFFSET_KIND) :: off
+  character(len=4096) :: path
   integer(kind=8) :: fails, bad
   integer :: st(MPI_STATUS_SIZE), where(2)
   integer, allocatable :: all(:)
@@ -27,6 +31,24 @@ program fremap
   call MPI_COMM_DUP(MPI_COMM_WORLD, dup, ierr)
   call MPI_COMM_RANK(dup, d, ierr)
   if (d /= r) fails = fails + 1
+  if (command_argument_count() > 0) then
+    call get_command_argument(1, path)
+    call MPI_FILE_OPEN(MPI_COMM_WORLD, path, MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, fh, ierr)
+    off = int(r, MPI_OFFSET_KIND) * 4
+    call MPI_FILE_WRITE_AT_ALL(fh, off, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    call MPI_FILE_SYNC(fh, ierr)
+    call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+    off = int(mod(r + n - 1, n), MPI_OFFSET_KIND) * 4
+    at = -1
+    call MPI_FILE_READ_AT(fh, off, at, 1, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    call MPI_FILE_GET_GROUP(fh, grp, ierr)
+    call MPI_GROUP_RANK(grp, d, ierr)
+    call MPI_FILE_CLOSE(fh, ierr)
+    if (at /= mod(r + n - 1, n) .or. d /= r) then
+      fails = fails + 1
+      write (*, '(A,I0,A)') 'fail MPI-IO file (rank ', r, ')'
+    end if
+  end if
   where(1) = r
   where(2) = sched_getcpu()
   allocate(all(2 * n))

@@ -37,13 +37,13 @@ func parseParams(params string) []cParam {
 // their conversion functions' infix.
 var handleTypes = map[string]string{
 	"MPI_Comm": "Comm", "MPI_Datatype": "Type", "MPI_Op": "Op", "MPI_Win": "Win",
-	"MPI_Info": "Info", "MPI_Group": "Group", "MPI_Request": "Request", "MPI_Message": "Message",
+	"MPI_Info": "Info", "MPI_Group": "Group", "MPI_Request": "Request", "MPI_Message": "Message", "MPI_File": "File",
 }
 
 // handleNull is each handle's null value (the value of an output handle
 // before the call).
 var handleNull = map[string]string{
-	"MPI_Comm": "MPI_COMM_NULL", "MPI_Datatype": "MPI_DATATYPE_NULL", "MPI_Request": "MPI_REQUEST_NULL", "MPI_Message": "MPI_MESSAGE_NULL",
+	"MPI_Comm": "MPI_COMM_NULL", "MPI_Datatype": "MPI_DATATYPE_NULL", "MPI_Request": "MPI_REQUEST_NULL", "MPI_Message": "MPI_MESSAGE_NULL", "MPI_File": "MPI_FILE_NULL",
 }
 
 // fwrap is one Fortran binding being written.
@@ -51,7 +51,8 @@ type fwrap struct {
 	p                 proto
 	params, pre, post []string
 	args              []string
-	skip              string // why the function has no Fortran binding
+	lens              []string // the hidden lengths of CHARACTER arguments, after IERROR
+	skip              string   // why the function has no Fortran binding
 }
 
 // inoutHandle reports whether the function reads the handle behind a
@@ -88,6 +89,15 @@ func (f *fwrap) param(q cParam, all []cParam) {
 	case typ == "void*":
 		f.params = append(f.params, "void *"+n)
 		f.args = append(f.args, "lmf_buf("+n+")")
+	case typ == "char*" && strings.HasPrefix(q.typ, "const ") && f.p.Kind == kPass:
+		// A CHARACTER input (MPI_File_open's file name): its length
+		// is passed after the arguments; C gets it without the
+		// blanks Fortran pads it with.
+		f.params = append(f.params, "char *"+n)
+		f.lens = append(f.lens, "size_t "+n+"_len")
+		f.pre = append(f.pre, fmt.Sprintf("\tchar *c_%s = lmf_string(%s, %s_len);\n", n, n, n))
+		f.args = append(f.args, "c_"+n)
+		f.post = append(f.post, fmt.Sprintf("\tfree(c_%s);\n", n))
 	case typ == "int" && !q.array:
 		f.params = append(f.params, "MPI_Fint *"+n)
 		f.args = append(f.args, "(int)*"+n)
@@ -262,7 +272,7 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 		}
 	}
 	names := fortranNames(p.Name)
-	params := strings.Join(append(f.params, "MPI_Fint *ierr"), ", ")
+	params := strings.Join(append(append(f.params, "MPI_Fint *ierr"), f.lens...), ", ")
 	fmt.Fprintf(w, "void %s(%s)\n{\n", names[0], params)
 	for _, s := range f.pre {
 		w.WriteString(s)
@@ -275,6 +285,12 @@ func fortranWrapper(w *bytes.Buffer, p proto) string {
 	w.WriteString("\tif (ierr)\n\t\t*ierr = (MPI_Fint)rc;\n}\n")
 	for _, a := range names[1:] {
 		fmt.Fprintf(w, "void %s(%s) __attribute__((alias(%q)));\n", a, params, names[0])
+	}
+	if len(f.lens) > 0 {
+		// use mpi_f08's own binding of a CHARACTER argument is left
+		// alone: its layout is the compiler's.
+		w.WriteString("\n")
+		return ""
 	}
 	fmt.Fprintf(w, "#if %s\nvoid %s(%s) __attribute__((alias(%q)));\n#endif\n\n", f08Guard(ps), f08Name(p.Name), params, names[0])
 	return ""
@@ -308,8 +324,8 @@ func f08tsName(p proto) string {
 // which would otherwise be in MPIR_Send_cdesc.
 func f08tsForwarder(w *bytes.Buffer, p proto) {
 	ps := parseParams(p.Params)
-	if !hasChoiceBuffer(ps) {
-		return
+	if !hasChoiceBuffer(ps) || p.Kind == kPass {
+		return // a pass-through: MPICH's own calls the C wrapper, which swaps the world
 	}
 	var params, args, types []string
 	for _, q := range ps {
