@@ -3,6 +3,7 @@ package bench
 import (
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,11 @@ import (
 // and node2 (4). In step 1 rank 3 has no partner (node2 has one rank), so
 // node1 sends with one rank; the fake exchange takes messages*size/1e8 s
 // on even ranks and 3 times that on odd ones, so every figure is known.
+// After the pairs, the fan-out (bench/fanout) samples node0 and node1, the
+// hosts with two ranks: each sends from both ranks to the nearest host,
+// then one rank to each of the two others; the fake's time does not
+// depend on the destination, so both rates are the same (one link's
+// worth, as a node of a fat tree would measure).
 func TestNodeBandwidthFake(t *testing.T) {
 	dir := t.TempDir()
 	opt := DefaultOptions(filepath.Join(dir, "survey"))
@@ -40,10 +46,23 @@ func TestNodeBandwidthFake(t *testing.T) {
 		// step 2: 0->4 (1 has no partner); 2->0, 3->1; 4->2
 		row("node0", "node2", 1, even), row("node1", "node0", 2, odd), row("node2", "node1", 1, even),
 	}
-	if len(s.NodeBandwidth) != len(want) {
-		t.Fatalf("nodebw rows %+v, want %+v", s.NodeBandwidth, want)
+	if len(s.NodeBandwidth) != len(want)+2 {
+		t.Fatalf("nodebw rows %+v, want %+v and two fan-out rows", s.NodeBandwidth, want)
 	}
-	for i, got := range s.NodeBandwidth {
+	for i, h := range []string{"node0", "node1"} {
+		got, others := s.NodeBandwidth[len(want)+i], []string{}
+		for _, o := range []string{"node0", "node1", "node2"} {
+			if o != h {
+				others = append(others, o)
+			}
+		}
+		peers := strings.Split(got.Peer, survey.FanOutPeers)
+		slices.Sort(peers)
+		if got.Host != h || !slices.Equal(peers, others) || got.Ranks != 2 || !within(got.AggregateMBps, mbps(2, odd), 1e-3) || !within(got.PairMBps, mbps(2, odd), 1e-3) {
+			t.Errorf("fan-out row %+v, want %s to %v from 2 ranks, %.3f MB/s both ways", got, h, others, mbps(2, odd))
+		}
+	}
+	for i, got := range s.NodeBandwidth[:len(want)] {
 		w := want[i]
 		// nodebw.csv keeps 6 decimals of seconds and 3 of MB/s.
 		if got.Host != w.Host || got.Peer != w.Peer || got.Ranks != w.Ranks || got.Size != w.Size || got.Messages != w.Messages ||

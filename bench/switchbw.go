@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -74,7 +75,7 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 			pos[h] = len(members[g])
 			members[g] = append(members[g], h)
 		}
-		sib, idx := siblings(groups, ng, of, k)
+		sib, idx := topo.Siblings(groups, ng, of, k)
 		most := 0
 		for _, s := range sib {
 			most = max(most, len(s))
@@ -125,32 +126,9 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 	return steps
 }
 
-// siblings lists, for each group of level k (ng groups, groups[host]),
-// the groups of level k under the same group of level k+1 (all of them
-// at the top level), in group order, and the group's index among them.
-func siblings(groups []int, ng int, of [][]int, k int) (sib [][]int, idx []int) {
-	parent := make([]int, ng)
-	if k+1 < len(of) {
-		for h, g := range groups {
-			parent[g] = of[k+1][h]
-		}
-	}
-	byParent := map[int][]int{}
-	for g := 0; g < ng; g++ {
-		byParent[parent[g]] = append(byParent[parent[g]], g)
-	}
-	sib, idx = make([][]int, ng), make([]int, ng)
-	for _, set := range byParent {
-		for i, g := range set {
-			sib[g], idx[g] = set, i
-		}
-	}
-	return sib, idx
-}
-
 // SwitchRows turns every rank's step times (times[rank][step], 0 for a
-// step it did not send in) into switchbw.csv's rows: one per step and
-// sending group.
+// step it did not send in; later steps' times ignored) into switchbw.csv's
+// rows: one per step and sending group.
 func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int) ([]survey.SwitchBandwidth, error) {
 	if len(times) != len(hosts) {
 		return nil, fmt.Errorf("switch bandwidth times of %d ranks, want %d", len(times), len(hosts))
@@ -161,7 +139,7 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 		byGroup := make([]survey.SwitchBandwidth, len(st.Peer))
 		sent := make([]map[int]bool, len(st.Peer))
 		for r := range hosts {
-			if len(times[r]) != len(steps) {
+			if len(times[r]) < len(steps) {
 				return nil, fmt.Errorf("rank %d reported %d switch bandwidth times, want %d", r, len(times[r]), len(steps))
 			}
 			t := times[r][si]
@@ -190,28 +168,34 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 	return rows, nil
 }
 
-// switchPhase is the switch phase's outcome on rank 0: the groups, the
-// rows, and a note when it did not run.
+// switchPhase is the outcome on rank 0 of the phases planned from the
+// latencies: the switch groups, the switch phase's rows and a note when it
+// did not run, and the node fan-out's rows (bench/fanout).
 type switchPhase struct {
 	groups []survey.HostGroup
 	rows   []survey.SwitchBandwidth
+	fan    []survey.NodeBandwidth
 	note   string
 	steps  int
 	took   time.Duration
 }
 
-// switchBandwidth runs the switch phase on every rank. Rank 0 has the
-// assembled survey s (nil elsewhere) and assembly's error, finds the
-// switch levels and tells every rank; all run the steps; rank 0 gathers
-// the times and returns the phase.
+// switchBandwidth runs the switch phase and the node fan-out on every
+// rank. Rank 0 has the assembled survey s (nil elsewhere) and assembly's
+// error, finds the switch levels and the fan-out's hosts and tells every
+// rank; all run the steps; rank 0 gathers the times and returns the rows.
 func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts []string) (*switchPhase, error) {
 	var ph switchPhase
-	// Rank 0 plans the groups of each level (none: the phase does not
-	// run), or stops every rank with assembly's error.
+	// Rank 0 plans the groups of each level and the fan-out (none: the
+	// phase does not run), or stops every rank with assembly's error.
 	var of [][]int
+	var fan []fanout.Step
 	if err := agree(rs.c, func() error {
 		if assembleErr == nil && rs.opt.SwitchBandwidth != SwitchBWOff {
 			ph.groups, of, ph.note = topo.PlanSwitchGroups(s, rs.opt.fabric)
+		}
+		if assembleErr == nil && rs.opt.NodeBandwidth != NodeBWOff {
+			fan = fanout.Plan(s, hosts)
 		}
 		return assembleErr
 	}); err != nil {
@@ -220,11 +204,14 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	if err := share(rs.c, &of, "the switch groups"); err != nil {
 		return nil, err
 	}
-	if len(of) == 0 {
-		return &ph, nil
+	if err := share(rs.c, &fan, "the fan-out steps"); err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	steps := SwitchPhase(hosts, of)
+	for _, f := range fan {
+		steps = append(steps, SwitchStep{Level: -1, Dst: f.Dst, Src: f.Src})
+	}
 	times := make([]float64, len(steps))
 	for i, st := range steps {
 		if err := rs.c.Wait(false); err != nil {
@@ -233,18 +220,22 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		secs, err := rs.c.Exchange(st.Dst[rs.rank], st.Src[rs.rank], rs.opt.NodeBWSize, SwitchMessages)
 		if err != nil {
 			rs.c.Abort(1)
-			return nil, fmt.Errorf("switch bandwidth step %d (level %d, shift %d): %w", i, st.Level, st.Shift, err)
+			return nil, fmt.Errorf("switch or fan-out step %d (level %d, shift %d): %w", i, st.Level, st.Shift, err)
 		}
 		if st.Dst[rs.rank] >= 0 {
 			times[i] = secs
 		}
 	}
 	all, err := rs.gatherFloats(times)
-	if err != nil || rs.rank != 0 {
+	if err != nil || rs.rank != 0 || len(steps) == 0 {
+		return &ph, err
+	}
+	ns := len(steps) - len(fan) // the switch steps, then the fan-out's
+	ph.took, ph.steps = time.Since(start), ns
+	if ph.fan, err = fanout.Rows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
 		return nil, err
 	}
-	ph.took, ph.steps = time.Since(start), len(steps)
-	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize)
+	ph.rows, err = SwitchRows(hosts, steps[:ns], all, rs.opt.NodeBWSize)
 	return &ph, err
 }
 
@@ -270,6 +261,9 @@ func (rs *rankSurvey) gatherFloats(v []float64) ([][]float64, error) {
 // addSwitchBandwidth puts the phase's files and meta.json record into s,
 // or a warning when it was asked for and did not run.
 func addSwitchBandwidth(s *survey.Survey, opt Options, ph *switchPhase) {
+	if ph != nil {
+		s.NodeBandwidth = append(s.NodeBandwidth, ph.fan...)
+	}
 	if ph == nil || opt.SwitchBandwidth == SwitchBWOff {
 		return
 	}

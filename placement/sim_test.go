@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench"
+	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
@@ -131,6 +132,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 		t.Fatal(err)
 	}
 	c.switchPhase(t, s, hosts)
+	c.fanOutPhase(t, s, hosts)
 	s.Fits = fit.Survey(s)
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
 	out := filepath.Join(t.TempDir(), "fitted")
@@ -159,31 +161,8 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 		return
 	}
 	steps := bench.SwitchPhase(hosts, of)
-	file := writeTable(t, len(hosts), 2*len(steps), func(r, k int) int {
-		if k%2 == 0 {
-			return steps[k/2].Dst[r]
-		}
-		return steps[k/2].Src[r]
-	})
-	times := filepath.Join(t.TempDir(), "times")
 	size := bench.DefaultNodeBWSize
-	c.run(t, hosts, "simsurvey", times, "exchange", file, strconv.Itoa(size), strconv.Itoa(bench.SwitchMessages), strconv.Itoa(bench.SwitchWindow))
-	b, err := os.ReadFile(times)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all [][]float64
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var row []float64
-		for _, f := range strings.Fields(line) {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				t.Fatalf("switch phase times: %v", err)
-			}
-			row = append(row, v)
-		}
-		all = append(all, row)
-	}
+	all := c.exchange(t, hosts, len(steps), func(k, r int) (int, int) { return steps[k].Dst[r], steps[k].Src[r] })
 	rows, err := bench.SwitchRows(hosts, steps, all, size)
 	if err != nil {
 		t.Fatal(err)
@@ -194,6 +173,59 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 		planned = c.topology
 	}
 	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps), Planned: planned}
+}
+
+// exchange runs n steps of simultaneous exchanges (latmap survey's switch
+// and fan-out phases) in the simulation, rank r's partners in step k
+// being at(k, r) (destination, source; -1: none), at the node phase's
+// size, and returns every rank's step times.
+func (c *simCluster) exchange(t testing.TB, hosts []string, n int, at func(k, r int) (int, int)) [][]float64 {
+	t.Helper()
+	file := writeTable(t, len(hosts), 2*n, func(r, k int) int {
+		dst, src := at(k/2, r)
+		if k%2 == 0 {
+			return dst
+		}
+		return src
+	})
+	times := filepath.Join(t.TempDir(), "times")
+	c.run(t, hosts, "simsurvey", times, "exchange", file, strconv.Itoa(bench.DefaultNodeBWSize), strconv.Itoa(bench.SwitchMessages), strconv.Itoa(bench.SwitchWindow))
+	b, err := os.ReadFile(times)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all [][]float64
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var row []float64
+		for _, f := range strings.Fields(line) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatalf("exchange times: %v", err)
+			}
+			row = append(row, v)
+		}
+		all = append(all, row)
+	}
+	return all
+}
+
+// fanOutPhase runs latmap survey's node fan-out (bench/fanout) in the
+// simulation and adds its rows to s's nodebw.csv.
+func (c *simCluster) fanOutPhase(t testing.TB, s *survey.Survey, hosts []string) {
+	t.Helper()
+	steps := fanout.Plan(s, hosts)
+	if len(steps) == 0 {
+		return
+	}
+	all := c.exchange(t, hosts, len(steps), func(k, r int) (int, int) { return steps[k].Dst[r], steps[k].Src[r] })
+	rows, err := fanout.Rows(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		t.Logf("simulated survey: fan-out from %s to %s: %.0f MB/s, to the first alone %.0f MB/s (%.2fx)", r.Host, r.Peer, r.AggregateMBps, r.PairMBps, r.AggregateMBps/r.PairMBps)
+	}
+	s.NodeBandwidth = append(s.NodeBandwidth, rows...)
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the
@@ -541,6 +573,62 @@ func simRealApps(t testing.TB) []simApp {
 		apps = append(apps, simApp{name, flows})
 	}
 	return apps
+}
+
+// TestSimTorusSurveyAlone: on the simulated 4 x 4 torus with nothing
+// declared, the survey's fan-out measures a node's four links (3.5-4.5x
+// what it moves to one node), and with them the model prices a node's
+// traffic to its nearest nodes over as many links as it spreads over.
+// Before, every node was one link: raw predictions 1.6-4.0x the simulated
+// runs, and halo3d's proposal predicted 1.32x faster than block for
+// 1.00x. The real matrices and three shapes are held to checkSimCase's
+// bounds but where simTorusAloneMisses says.
+func TestSimTorusSurveyAlone(t *testing.T) {
+	c := sim16x4(t, "torus-4x4.xml")
+	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+	s := readSurveyT(t, sv)
+	fans := 0
+	for _, r := range s.NodeBandwidth {
+		if strings.Contains(r.Peer, survey.FanOutPeers) {
+			fans++
+			if x := r.AggregateMBps / r.PairMBps; x < 3.5 || x > 4.5 {
+				t.Errorf("fan-out %+v: %.2fx one node's rate, want the torus node's 4 links", r, x)
+			}
+		}
+	}
+	if fans == 0 {
+		t.Fatal("the simulated survey has no fan-out rows")
+	}
+	apps := append(simRealApps(t),
+		simApp{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
+		simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
+		simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+	for _, app := range apps {
+		miss, ok := simTorusAloneMisses[app.name]
+		if !ok {
+			miss.bounds = simBounds
+		}
+		checkSimCase(t, placeAndSimulate(t, c, sv, app.name, app.flows, 64, 10), miss.raw, miss.bounds)
+	}
+}
+
+// simTorusAloneMisses are the applications the torus priced from the
+// survey alone misses on: whether their raw runs are exempt, and the
+// bounds of their speedups. Only the nearest nodes' traffic spreads over
+// a node's links in the model; farther traffic is priced over one link,
+// and the links of the nodes between are not priced at all. GROMACS's
+// cyclic layout sends far and loads the links between: predicted 1.33x
+// slower than block, simulated 3.0x (block 1.75x its run); the ring's
+// block layout sends to one near and one far node (a row's end), over
+// two links in the simulation, priced as one (2.2x); LAMMPS peptide's
+// block is predicted at 0.72x of its run.
+var simTorusAloneMisses = map[string]struct {
+	raw    bool
+	bounds [2]float64
+}{
+	"gromacs-water-64":  {true, [2]float64{0.4, 1.25}},
+	"ring-64":           {true, simBounds},
+	"lammps-peptide-64": {true, simBounds},
 }
 
 // TestSimTorusTieKeepsBlock: on the simulated 4 x 4 torus a ring of 64

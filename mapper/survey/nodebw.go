@@ -12,8 +12,9 @@ import (
 )
 
 // NodeBandwidthFile is the node aggregate-bandwidth file of a survey
-// directory (written when the survey spans at least two hosts).
-const NodeBandwidthFile = "nodebw.csv"
+// directory (written when the survey spans at least two hosts). A fan-out
+// row (bench/fanout) names its peers joined by FanOutPeers.
+const NodeBandwidthFile, FanOutPeers = "nodebw.csv", "+"
 
 // NodeBandwidthHeader is the exact header of nodebw.csv.
 func NodeBandwidthHeader() []string {
@@ -21,10 +22,11 @@ func NodeBandwidthHeader() []string {
 }
 
 // NodeBandwidth is one row of nodebw.csv: one step of the node shift
-// pattern, host sending to peer with all its ranks at once.
+// pattern, host sending to peer with all its ranks at once; or of the
+// fan-out, one rank to each peer, PairMBps then the same ranks to the
+// first peer.
 type NodeBandwidth struct {
-	// Host is the sending node, Peer the receiving node of the step.
-	Host, Peer string
+	Host, Peer string // the sending node, the receiving node(s)
 	// Ranks is how many ranks of Host sent at once.
 	Ranks int
 	// Size is the message size in bytes; Messages how many messages each

@@ -253,3 +253,26 @@ func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []in
 	}
 	return float64(flows) / worst, class
 }
+
+// Siblings lists, for each group of level k (ng groups, groups[host]),
+// the groups of level k under the same group of level k+1 (all of them
+// at the top level), in group order, and the group's index among them.
+func Siblings(groups []int, ng int, of [][]int, k int) (sib [][]int, idx []int) {
+	parent := make([]int, ng)
+	if k+1 < len(of) {
+		for h, g := range groups {
+			parent[g] = of[k+1][h]
+		}
+	}
+	byParent := map[int][]int{}
+	for g := 0; g < ng; g++ {
+		byParent[parent[g]] = append(byParent[parent[g]], g)
+	}
+	sib, idx = make([][]int, ng), make([]int, ng)
+	for _, set := range byParent {
+		for i, g := range set {
+			sib[g], idx[g] = set, i
+		}
+	}
+	return sib, idx
+}

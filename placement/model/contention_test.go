@@ -1,7 +1,9 @@
 package model_test
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/profile"
@@ -132,6 +134,27 @@ func TestEvaluatorSwapMatchesScratch(t *testing.T) {
 	swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), base, swapWalk{rounds: 200, step: 13, off: 5, keep: 3})
 }
 
+// TestPortsSwapMatchScratch: the same on nodes that drive three links
+// (nodebw.csv's fan-out), where each node's link time depends on how its
+// bytes spread over the other nodes: the spread kept through swaps and
+// tries is a fresh evaluator's, and some ranks are bound by it.
+func TestPortsSwapMatchScratch(t *testing.T) {
+	m := model.NewLevelMachine(4, 2, 4, shapes.WorkedLevels)
+	var rows []survey.NodeBandwidth
+	for h := 0; h < 4; h++ {
+		rows = append(rows, survey.NodeBandwidth{Host: fmt.Sprintf("node%d", h), Peer: fmt.Sprintf("node%d", (h+1)%4), Ranks: 8, AggregateMBps: 30},
+			survey.NodeBandwidth{Host: fmt.Sprintf("node%d", h), Peer: "a+b+c", Ranks: 3, AggregateMBps: 90, PairMBps: 30})
+	}
+	md, _ := model.NewModel(m, rows, model.ModelOptions{})
+	if md.Ports != 3 {
+		t.Fatalf("ports %g, want 3", md.Ports)
+	}
+	flows, n := shapes.RandomSparse(32, 4, 7)
+	if bound := swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), nil, swapWalk{rounds: 300, step: 11, off: 3, keep: 2}); bound == 0 {
+		t.Error("no rank bound by its node's links: the walk did not exercise the spread")
+	}
+}
+
 // swapWalk is a sequence of exchanges: in round k ranks k*7 and
 // k*step+off (mod n), kept (Swap) every keep-th round, tried otherwise.
 type swapWalk struct{ rounds, step, off, keep int }
@@ -181,4 +204,47 @@ func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []
 		}
 	}
 	return bound
+}
+
+// TestPortsSpreadTraffic: nodebw.csv's fan-out rows say a node moves 4x
+// to several nodes what it moves to one (a torus node's four links).
+// Node 0's four ranks each send 1e8 bytes: to one rank on each of four
+// other nodes, its link time is 4e8 bytes over four links at 100 MB/s
+// (1 s); to four ranks of one node, over one link (4 s), as without the
+// fan-out rows. Fan-out rows of one link's worth (1.1x) change nothing.
+func TestPortsSpreadTraffic(t *testing.T) {
+	m := model.NewLevelMachine(5, 1, 4, [3]model.LinkCost{model.SameSocket: {Latency: 1e-6, InvBandwidth: 1e-10}, model.SameNode: {Latency: 1e-6, InvBandwidth: 1e-10}, model.Network: {Latency: 1e-6, InvBandwidth: 1e-10}})
+	var rows []survey.NodeBandwidth
+	for h := 0; h < 5; h++ {
+		rows = append(rows, survey.NodeBandwidth{Host: fmt.Sprintf("node%d", h), Peer: fmt.Sprintf("node%d", (h+1)%5), Ranks: 4, AggregateMBps: 100})
+	}
+	fan := func(ratio float64) []survey.NodeBandwidth {
+		return append(slices.Clone(rows), survey.NodeBandwidth{Host: "node0", Peer: "node1+node2+node3+node4", Ranks: 4, AggregateMBps: 100 * ratio, PairMBps: 100})
+	}
+	spread := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 4, Bytes: 1e8, Messages: 1}, {Src: 1, Dst: 8, Bytes: 1e8, Messages: 1}, {Src: 2, Dst: 12, Bytes: 1e8, Messages: 1}, {Src: 3, Dst: 16, Bytes: 1e8, Messages: 1}}, 20)
+	one := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 4, Bytes: 1e8, Messages: 1}, {Src: 1, Dst: 5, Bytes: 1e8, Messages: 1}, {Src: 2, Dst: 6, Bytes: 1e8, Messages: 1}, {Src: 3, Dst: 7, Bytes: 1e8, Messages: 1}}, 20)
+	block := make([]int32, 20)
+	for i := range block {
+		block[i] = int32(i)
+	}
+	for _, c := range []struct {
+		name  string
+		rows  []survey.NodeBandwidth
+		tr    *model.Traffic
+		ports float64
+		want  float64
+	}{
+		{"4 links, spread", fan(4), spread, 4, 1},
+		{"4 links, one peer node", fan(4), one, 4, 4},
+		{"one link, spread", rows, spread, 1, 4},
+		{"1.1x: one link", fan(1.1), spread, 1, 4},
+	} {
+		md, _ := model.NewModel(m, c.rows, model.ModelOptions{})
+		if md.Ports != c.ports {
+			t.Errorf("%s: ports %g, want %g", c.name, md.Ports, c.ports)
+		}
+		if got := model.Predict("block", md, c.tr, block, nil).Run; math.Abs(got/c.want-1) > 1e-3 {
+			t.Errorf("%s: run %.6g s, want %.6g", c.name, got, c.want)
+		}
+	}
 }

@@ -38,6 +38,7 @@ type Evaluator struct {
 	n        nodeLoads
 	g        *groupLoads // nil when no switch uplink is priced
 	net      *netLoads   // nil without a routed network
+	spread   *nodeSpread // nil unless a node drives several links (Model.Ports)
 	transfer float64
 	tch      touchSet
 }
@@ -112,6 +113,9 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.net = newNetLoads(md.Routes, t.N)
+	if md.Ports > 1 && md.Routes == nil {
+		ev.spread = newNodeSpread(md)
+	}
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -217,6 +221,10 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 		nl.flow(u, v, nu, nv, t.Out[e], sign)
 		nl.flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
 	}
+	if sp := ev.spread; sp != nil {
+		sp.add(nu, nv, o)
+		sp.add(nv, nu, i)
+	}
 	if gl := ev.g; gl != nil {
 		// The groups nest: once u and v share a level's group, they
 		// share every group above it. (exchange touches both nodes, and
@@ -244,9 +252,15 @@ func (ev *Evaluator) parts(u int32) (on, off float64, bound bool) {
 	return ev.partsWith(u, mem, link)
 }
 
-// nodeTimes are node n's memory and link times.
+// nodeTimes are node n's memory and link times; on nodes that drive
+// several links, its bytes to and from near nodes each over the links
+// they spread over (nodeSpread.bytes).
 func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
-	return ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, ev.n.out[n], ev.n.in[n])
+	out, in := ev.n.out[n], ev.n.in[n]
+	if sp := ev.spread; sp != nil {
+		out, in = sp.bytes(out, sp.s1out[n], sp.s2out[n]), sp.bytes(in, sp.s1in[n], sp.s2in[n])
+	}
+	return ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, out, in)
 }
 
 // partsWith is parts with the node's memory and link times given.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
@@ -36,6 +37,12 @@ type Model struct {
 	InvInject, InvEject, InvMemory []float64
 	// NodeSource says where the node bandwidth came from.
 	NodeSource string
+	// Ports is how many links' worth a node drives at once when its
+	// traffic goes to several nodes (nodebw.csv's fan-out rows: a torus
+	// node's links, several adapters; 1: one link, a tree's node). A
+	// node's traffic is priced over min(Ports, the nodes it goes to,
+	// counted by their shares) links: see Evaluator.nodeTimes.
+	Ports float64
 	// Uplinks prices each switch level's groups' uplinks (by
 	// Machine.NetGroups' level; nil: not priced), SwitchSource says
 	// where from (see AddSwitches).
@@ -73,7 +80,7 @@ type ModelOptions struct {
 // model moves a pair's two directions at once). notes says which.
 func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model, []string) {
 	k := len(m.Hosts)
-	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvMemory: make([]float64, k), Scale: [2]float64{1, 1}}
+	md := &Model{Machine: m, InvInject: make([]float64, k), InvEject: make([]float64, k), InvMemory: make([]float64, k), Scale: [2]float64{1, 1}, Ports: 1}
 	if opt.NoContention {
 		md.NodeSource = noContention
 		return md, nil
@@ -97,8 +104,8 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		for n := 0; n < k; n++ {
 			md.InvInject[n], md.InvEject[n] = 1/(opt.NodeGBps*1e9), 1/(opt.NodeGBps*1e9)
 		}
-	case len(rows) > 0:
-		notes = append(notes, md.nodeBandwidthFromRows(rows)...)
+	case len(shiftRows(rows)) > 0:
+		notes = append(notes, md.nodeBandwidthFromRows(shiftRows(rows))...)
 	default:
 		net := m.firstNetLevel()
 		ib := m.Levels[net].InvBandwidth
@@ -112,8 +119,49 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		}
 		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
 	}
+	if md.NodeSource != "none (one node)" {
+		notes = append(notes, md.portsFromRows(rows)...)
+	}
 	return md, notes
 }
+
+// shiftRows are nodebw.csv's rows of the node phase's shift steps (one
+// peer each), without the fan-out's.
+func shiftRows(rows []survey.NodeBandwidth) []survey.NodeBandwidth {
+	var out []survey.NodeBandwidth
+	for _, r := range rows {
+		if !strings.Contains(r.Peer, survey.FanOutPeers) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// portsFromRows sets Ports from nodebw.csv's fan-out rows: the median over
+// the sampled hosts of their rate to several nodes at once over their rate
+// to one, at most the peers they sent to; under 1.25 (a tree's node, or
+// noise) it is 1.
+func (md *Model) portsFromRows(rows []survey.NodeBandwidth) []string {
+	var ratios []float64
+	for _, r := range rows {
+		if peers := strings.Split(r.Peer, survey.FanOutPeers); len(peers) > 1 && r.PairMBps > 0 && r.AggregateMBps > 0 {
+			ratios = append(ratios, min(r.AggregateMBps/r.PairMBps, float64(len(peers))))
+		}
+	}
+	if len(ratios) == 0 {
+		return nil
+	}
+	p := stats.Median(ratios)
+	if p < minPorts {
+		return []string{fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s): one link each", p, text.Count(len(ratios), "host"))}
+	}
+	md.Ports = p
+	md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", p)
+	return []string{fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s: a torus's or several adapters' links); a node's traffic is priced over that many links where it goes to as many nodes", p, text.Count(len(ratios), "host"))}
+}
+
+// minPorts is the fan-out ratio under which a node has one link.
+const minPorts = 1.25
 
 // nodeBandwidthFromRows sets each node's injection and ejection bandwidth
 // from nodebw.csv: the median aggregate rate of its rows as sender and as

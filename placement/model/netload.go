@@ -125,3 +125,102 @@ func (nl *netLoads) restore() {
 		nl.tree.set(int(s.n), s.value)
 	}
 }
+
+// nodeSpread is what the evaluator keeps on nodes that drive several
+// links at once (Model.Ports). The fan-out measured them to a node's
+// nearest nodes, and only there do they hold: on a torus a farther node
+// is reached over several hops whose links other nodes' traffic crosses
+// too. So per node it keeps the bytes to and from its near nodes (within
+// nearSlack of its nearest's round trip) apart: by node pair, with their
+// sum and sum of squares, so that near bytes spread over d equal nodes
+// count over d links (s1² / s2 of them, at most Ports) and one heavy
+// node among light ones over about one; bytes to or from farther nodes
+// go over one link.
+type nodeSpread struct {
+	k            int
+	ports        float64
+	near         [][]int32         // per node: its near nodes
+	pair         map[int64]float64 // a*k+b: near bytes node a sends to node b
+	s1out, s2out []float64         // per node: near bytes out, their sum of squares by peer
+	s1in, s2in   []float64
+}
+
+// nearSlack is how much above a node's nearest node's round trip another
+// node's may be and still be near (a torus's one-hop neighbours; its
+// second hop is some 35% above the first).
+const nearSlack = 1.15
+
+func newNodeSpread(md *Model) *nodeSpread {
+	k := len(md.Hosts)
+	sp := &nodeSpread{k: k, ports: md.Ports, near: make([][]int32, k), pair: map[int64]float64{},
+		s1out: make([]float64, k), s2out: make([]float64, k), s1in: make([]float64, k), s2in: make([]float64, k)}
+	first := make([]int, k)
+	for i := len(md.Slots) - 1; i >= 0; i-- {
+		first[md.Slots[i].Node] = i
+	}
+	lat := make([]float64, k)
+	for a := 0; a < k; a++ {
+		best := math.Inf(1)
+		for b := 0; b < k; b++ {
+			if b != a {
+				lat[b] = md.Link(first[a], first[b]).Latency
+				best = math.Min(best, lat[b])
+			}
+		}
+		for b := 0; b < k; b++ {
+			if b != a && lat[b] <= nearSlack*best {
+				sp.near[a] = append(sp.near[a], int32(b))
+			}
+		}
+	}
+	return sp
+}
+
+// isNear reports whether node b is near node a.
+func (sp *nodeSpread) isNear(a, b int32) bool {
+	for _, x := range sp.near[a] {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// add adds x bytes (negative: removes) from node a to node b.
+func (sp *nodeSpread) add(a, b int32, x float64) {
+	nearOut, nearIn := sp.isNear(a, b), sp.isNear(b, a)
+	if x == 0 || !nearOut && !nearIn {
+		return
+	}
+	key := int64(a)*int64(sp.k) + int64(b)
+	old := sp.pair[key]
+	nw := old + x
+	if math.Abs(nw) <= 1e-9*math.Abs(x) {
+		nw = 0 // what was added is removed: no rounding left behind
+	}
+	d := nw*nw - old*old
+	if nearOut {
+		sp.s1out[a] += x
+		sp.s2out[a] += d
+	}
+	if nearIn {
+		sp.s1in[b] += x
+		sp.s2in[b] += d
+	}
+	if nw == 0 {
+		delete(sp.pair, key)
+	} else {
+		sp.pair[key] = nw
+	}
+}
+
+// bytes is what total bytes of which near are to or from near nodes (sum
+// of squares by node s2) weigh on one link: the near bytes over the links
+// they spread over, and the rest as they are.
+func (sp *nodeSpread) bytes(total, near, s2 float64) float64 {
+	if near <= 0 || s2 <= 0 {
+		return total
+	}
+	links := math.Max(1, math.Min(sp.ports, near*near/s2))
+	return near/links + math.Max(total-near, 0)
+}

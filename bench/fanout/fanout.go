@@ -1,0 +1,195 @@
+// Package fanout plans latmap survey's node fan-out steps and turns their
+// times into nodebw.csv's fan-out rows. A node of a fat tree or a
+// dragonfly has one link to its switch or router: what its ranks send to
+// several nodes at once shares it. A node of a torus (or one with several
+// adapters) drives a link per direction: its ranks sending to different
+// neighbours do not share. The node bandwidth phase cannot tell the two
+// apart (every step sends a node's ranks to one node), so after the pairs
+// are measured a few sampled hosts each, alone, send from all their ranks
+// first to their nearest host, then one rank to each of their nearest
+// hosts: the second rate over the first is how many links' worth the
+// node drives at once (placement/model's ports).
+package fanout
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// MaxHosts is how many hosts are sampled (spread over the host order).
+const MaxHosts = 2
+
+// Step is one step: Dst and Src are each rank's partner (-1: none). Host
+// sends, alone: to one host (Fan false) or one rank to each of Peers.
+type Step struct {
+	Host     int
+	Fan      bool
+	Peers    []int // the hosts sent to, nearest first
+	Dst, Src []int
+}
+
+// Plan is the phase's schedule for the ranks on hosts (a host name per
+// rank) from the survey's pairs s (the round trips at its first size):
+// for up to MaxHosts hosts with at least two ranks, the nearest hosts by
+// median round trip, as many as the host has ranks. It is nil when the
+// ranks run on fewer than three hosts (a fan-out needs two peers) or no
+// host has two ranks.
+func Plan(s *survey.Survey, hosts []string) []Step {
+	ranks := make([]survey.Rank, len(hosts))
+	for r, h := range hosts {
+		ranks[r].Host = h
+	}
+	of, nh := survey.HostIndex(ranks)
+	if nh < 3 || len(s.Tables) == 0 || len(s.Ranks) != len(hosts) {
+		return nil
+	}
+	members := make([][]int, nh)
+	for r, h := range of {
+		members[h] = append(members[h], r)
+	}
+	var sample []int
+	for h := range members {
+		if len(members[h]) >= 2 {
+			sample = append(sample, h)
+		}
+	}
+	if len(sample) > MaxHosts {
+		picked := make([]int, MaxHosts)
+		for i := range picked {
+			picked[i] = sample[i*(len(sample)-1)/(MaxHosts-1)]
+		}
+		sample = picked
+	}
+	near := nearest(s, of, nh, sample)
+	var steps []Step
+	for _, h := range sample {
+		peers := near[h][:min(len(near[h]), len(members[h]))]
+		if len(peers) < 2 {
+			continue
+		}
+		one := Step{Host: h, Peers: peers[:1], Dst: fill(len(hosts)), Src: fill(len(hosts))}
+		fan := Step{Host: h, Fan: true, Peers: peers, Dst: fill(len(hosts)), Src: fill(len(hosts))}
+		for i, r := range members[h][:len(peers)] {
+			if p := members[peers[0]]; i < len(p) {
+				one.Dst[r], one.Src[p[i]] = p[i], r
+			}
+			q := members[peers[i]][0]
+			fan.Dst[r], fan.Src[q] = q, r
+		}
+		steps = append(steps, one, fan)
+	}
+	return steps
+}
+
+func fill(n int) []int {
+	v := make([]int, n)
+	for i := range v {
+		v[i] = -1
+	}
+	return v
+}
+
+// nearest lists, for each sampled host, the other hosts by the median
+// round trip of the measured pairs between their ranks, nearest first
+// (ties by host order).
+func nearest(s *survey.Survey, of []int, nh int, sample []int) map[int][]int {
+	tab := s.Tables[0]
+	m := survey.Median
+	if !tab.HasValues(m) {
+		m = survey.Mean
+	}
+	vals := tab.Values[m]
+	rtt := map[int]map[int][]float64{}
+	for _, h := range sample {
+		rtt[h] = map[int][]float64{}
+	}
+	tab.Each(func(a, b, i int) {
+		ha, hb := of[a], of[b]
+		if ha == hb || math.IsNaN(float64(vals[i])) {
+			return
+		}
+		if x, ok := rtt[ha]; ok {
+			x[hb] = append(x[hb], float64(vals[i]))
+		}
+		if x, ok := rtt[hb]; ok {
+			x[ha] = append(x[ha], float64(vals[i]))
+		}
+	})
+	out := map[int][]int{}
+	for _, h := range sample {
+		type peer struct {
+			h   int
+			rtt float64
+		}
+		var ps []peer
+		for g, v := range rtt[h] {
+			ps = append(ps, peer{g, stats.Median(v)})
+		}
+		slices.SortFunc(ps, func(x, y peer) int { return cmp.Or(cmp.Compare(x.rtt, y.rtt), cmp.Compare(x.h, y.h)) })
+		for _, p := range ps {
+			out[h] = append(out[h], p.h)
+		}
+	}
+	return out
+}
+
+// Rows turns every rank's step times (times[rank][from+step], 0 where it
+// did not send; each sender sent messages of size bytes) into nodebw.csv's
+// fan-out rows, one per sampled host: peer_host the hosts sent to joined
+// by survey.FanOutPeers, aggregate_MBps the fan-out's rate, pair_MBps the
+// same ranks' rate to the nearest host.
+func Rows(hosts []string, steps []Step, times [][]float64, from, size, messages int) ([]survey.NodeBandwidth, error) {
+	if len(times) != len(hosts) {
+		return nil, fmt.Errorf("fan-out times of %d ranks, want %d", len(times), len(hosts))
+	}
+	ranks := make([]survey.Rank, len(hosts))
+	for r, h := range hosts {
+		ranks[r].Host = h
+	}
+	of, nh := survey.HostIndex(ranks)
+	names := make([]string, nh)
+	for r, h := range of {
+		names[h] = hosts[r]
+	}
+	rate := func(si int) (int, float64) {
+		n, secs := 0, 0.0
+		for r := range hosts {
+			if len(times[r]) < from+len(steps) {
+				return 0, 0
+			}
+			if t := times[r][from+si]; steps[si].Dst[r] >= 0 && t > 0 {
+				n, secs = n+1, max(secs, t)
+			}
+		}
+		if n == 0 {
+			return 0, 0
+		}
+		return n, float64(n) * float64(messages) * float64(size) / secs / 1e6
+	}
+	var rows []survey.NodeBandwidth
+	for si := 0; si+1 < len(steps); si += 2 {
+		one, fan := steps[si], steps[si+1]
+		if one.Fan || !fan.Fan || one.Host != fan.Host {
+			return nil, fmt.Errorf("fan-out steps %d and %d are not a host's pair", si, si+1)
+		}
+		_, pair := rate(si)
+		n, agg := rate(si + 1)
+		if n == 0 || pair <= 0 {
+			continue
+		}
+		var peers []string
+		for _, p := range fan.Peers {
+			peers = append(peers, names[p])
+		}
+		rows = append(rows, survey.NodeBandwidth{Host: names[fan.Host], Peer: strings.Join(peers, survey.FanOutPeers), Ranks: n,
+			Size: size, Messages: messages, AggregateMBps: agg, PairMBps: pair,
+			Seconds: float64(n) * float64(messages) * float64(size) / agg / 1e6})
+	}
+	return rows, nil
+}

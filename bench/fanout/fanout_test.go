@@ -1,0 +1,124 @@
+package fanout
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// ringSurvey is a survey of hosts on a ring of nh hosts with per ranks
+// each, whose round trips between hosts grow with their distance on the
+// ring (10 us a hop) and are 1 us on a host.
+func ringSurvey(nh, per int) (*survey.Survey, []string) {
+	var hosts []string
+	for h := 0; h < nh; h++ {
+		for range per {
+			hosts = append(hosts, fmt.Sprintf("n%02d", h))
+		}
+	}
+	n := len(hosts)
+	s := &survey.Survey{Ranks: make([]survey.Rank, n)}
+	for r, h := range hosts {
+		s.Ranks[r] = survey.Rank{Rank: r, Host: h}
+	}
+	tab := survey.NewPairTable(n, 64, survey.Median)
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			d := abs(a/per - b/per)
+			d = min(d, nh-d)
+			tab.Set(&survey.PairStats{A: a, B: b, Size: 64, Samples: 10, Median: float64(1 + 10*d)})
+		}
+	}
+	s.Tables = []*survey.PairTable{tab}
+	return s, hosts
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPlan: on a ring of 6 hosts of 2 ranks, the sampled hosts (the first
+// and last) fan out to their two neighbours (the nearest), the one-peer
+// step sends both ranks to the first of them, and every rank receives
+// from at most one.
+func TestPlan(t *testing.T) {
+	s, hosts := ringSurvey(6, 2)
+	steps := Plan(s, hosts)
+	if len(steps) != 2*MaxHosts {
+		t.Fatalf("%d steps, want %d", len(steps), 2*MaxHosts)
+	}
+	for _, want := range []struct {
+		host  int
+		peers []int
+	}{{0, []int{1, 5}}, {5, []int{0, 4}}} {
+		var fan *Step
+		for i := range steps {
+			if steps[i].Host == want.host && steps[i].Fan {
+				fan = &steps[i]
+			}
+		}
+		if fan == nil || !slices.Equal(fan.Peers, want.peers) {
+			t.Fatalf("host %d's fan-out %+v, want to %v", want.host, fan, want.peers)
+		}
+		for i, r := range []int{2 * want.host, 2*want.host + 1} {
+			if d := fan.Dst[r]; d != 2*want.peers[i] || fan.Src[d] != r {
+				t.Errorf("host %d: rank %d sends to %d (its source %d), want the first rank of host %d", want.host, r, d, fan.Src[max(d, 0)], want.peers[i])
+			}
+		}
+	}
+	for _, st := range steps {
+		senders := 0
+		for r, d := range st.Dst {
+			if d >= 0 {
+				senders++
+				if st.Src[d] != r || hosts[d] == hosts[r] {
+					t.Errorf("step %+v: rank %d sends to %d, whose source is %d", st, r, d, st.Src[d])
+				}
+			}
+		}
+		if senders != 2 {
+			t.Errorf("step %+v: %d senders, want the host's 2 ranks", st, senders)
+		}
+	}
+	// Two hosts: no fan-out.
+	if s2, h2 := ringSurvey(2, 2); Plan(s2, h2) != nil {
+		t.Error("a fan-out planned on two hosts")
+	}
+}
+
+// TestRows: the fan-out's rate over the one-peer rate is what a node with
+// several links moves at once (4x here), one row a sampled host.
+func TestRows(t *testing.T) {
+	s, hosts := ringSurvey(6, 4)
+	steps := Plan(s, hosts)
+	times := make([][]float64, len(hosts))
+	for r := range times {
+		times[r] = make([]float64, 1+len(steps)) // one earlier step: from = 1
+		for k, st := range steps {
+			if st.Dst[r] >= 0 {
+				times[r][1+k] = map[bool]float64{false: 0.4, true: 0.1}[st.Fan]
+			}
+		}
+	}
+	rows, err := Rows(hosts, steps, times, 1, 1<<20, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != MaxHosts {
+		t.Fatalf("rows %+v, want %d", rows, MaxHosts)
+	}
+	for _, r := range rows {
+		if len(strings.Split(r.Peer, survey.FanOutPeers)) != 4 || r.Ranks != 4 || r.AggregateMBps/r.PairMBps < 3.999 || r.AggregateMBps/r.PairMBps > 4.001 {
+			t.Errorf("row %+v: want 4 peers, 4 ranks, 4x the one-peer rate", r)
+		}
+	}
+	if _, err := Rows(hosts, steps[1:], times, 1, 1<<20, 16); err == nil {
+		t.Error("steps out of their pairs were taken")
+	}
+}
