@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/latmap/latmap/placement/model/ports"
+)
 
 // Objective is what the solver minimises: the predicted run (the slowest
 // rank's fixed time plus its modelled communication), then, as the
@@ -36,9 +40,9 @@ type Evaluator struct {
 	place    []int32   // rank -> slot (the caller's slice, changed by Swap)
 	r        rankParts
 	n        nodeLoads
-	g        *groupLoads // nil when no switch uplink is priced
-	net      *netLoads   // nil without a routed network
-	spread   *nodeSpread // nil unless a node drives several links (Model.Ports)
+	g        *groupLoads   // nil when no switch uplink is priced
+	net      *netLoads     // nil without a routed network
+	spread   *ports.Spread // nil unless a node drives several links (Model.Ports)
 	transfer float64
 	tch      touchSet
 }
@@ -114,7 +118,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.net = newNetLoads(md.Routes, t.N)
 	if md.Ports > 1 && md.Routes == nil {
-		ev.spread = newNodeSpread(md)
+		ev.spread = ports.New(md.Ports, ports.Near(k, md.nodeLatency()))
 	}
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
@@ -222,8 +226,8 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 		nl.flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
 	}
 	if sp := ev.spread; sp != nil {
-		sp.add(nu, nv, o)
-		sp.add(nv, nu, i)
+		sp.Add(nu, nv, o)
+		sp.Add(nv, nu, i)
 	}
 	if gl := ev.g; gl != nil {
 		// The groups nest: once u and v share a level's group, they
@@ -254,11 +258,11 @@ func (ev *Evaluator) parts(u int32) (on, off float64, bound bool) {
 
 // nodeTimes are node n's memory and link times; on nodes that drive
 // several links, its bytes to and from near nodes each over the links
-// they spread over (nodeSpread.bytes).
+// they spread over (ports.Spread).
 func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
 	out, in := ev.n.out[n], ev.n.in[n]
 	if sp := ev.spread; sp != nil {
-		out, in = sp.bytes(out, sp.s1out[n], sp.s2out[n]), sp.bytes(in, sp.s1in[n], sp.s2in[n])
+		out, in = sp.Out(n, out), sp.In(n, in)
 	}
 	return ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, out, in)
 }

@@ -3,11 +3,11 @@ package model
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/model/ports"
 )
 
 // Model is the machine with what its ranks share: each node's link to the
@@ -104,8 +104,8 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		for n := 0; n < k; n++ {
 			md.InvInject[n], md.InvEject[n] = 1/(opt.NodeGBps*1e9), 1/(opt.NodeGBps*1e9)
 		}
-	case len(shiftRows(rows)) > 0:
-		notes = append(notes, md.nodeBandwidthFromRows(shiftRows(rows))...)
+	case len(ports.ShiftRows(rows)) > 0:
+		notes = append(notes, md.nodeBandwidthFromRows(ports.ShiftRows(rows))...)
 	default:
 		net := m.firstNetLevel()
 		ib := m.Levels[net].InvBandwidth
@@ -120,48 +120,16 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
 	}
 	if md.NodeSource != "none (one node)" {
-		notes = append(notes, md.portsFromRows(rows)...)
+		var note string
+		if md.Ports, note = ports.FromRows(rows); note != "" {
+			notes = append(notes, note)
+		}
+		if md.Ports > 1 {
+			md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", md.Ports)
+		}
 	}
 	return md, notes
 }
-
-// shiftRows are nodebw.csv's rows of the node phase's shift steps (one
-// peer each), without the fan-out's.
-func shiftRows(rows []survey.NodeBandwidth) []survey.NodeBandwidth {
-	var out []survey.NodeBandwidth
-	for _, r := range rows {
-		if !strings.Contains(r.Peer, survey.FanOutPeers) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// portsFromRows sets Ports from nodebw.csv's fan-out rows: the median over
-// the sampled hosts of their rate to several nodes at once over their rate
-// to one, at most the peers they sent to; under 1.25 (a tree's node, or
-// noise) it is 1.
-func (md *Model) portsFromRows(rows []survey.NodeBandwidth) []string {
-	var ratios []float64
-	for _, r := range rows {
-		if peers := strings.Split(r.Peer, survey.FanOutPeers); len(peers) > 1 && r.PairMBps > 0 && r.AggregateMBps > 0 {
-			ratios = append(ratios, min(r.AggregateMBps/r.PairMBps, float64(len(peers))))
-		}
-	}
-	if len(ratios) == 0 {
-		return nil
-	}
-	p := stats.Median(ratios)
-	if p < minPorts {
-		return []string{fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s): one link each", p, text.Count(len(ratios), "host"))}
-	}
-	md.Ports = p
-	md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", p)
-	return []string{fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s: a torus's or several adapters' links); a node's traffic is priced over that many links where it goes to as many nodes", p, text.Count(len(ratios), "host"))}
-}
-
-// minPorts is the fan-out ratio under which a node has one link.
-const minPorts = 1.25
 
 // nodeBandwidthFromRows sets each node's injection and ejection bandwidth
 // from nodebw.csv: the median aggregate rate of its rows as sender and as
@@ -239,4 +207,13 @@ func (md *Model) linkTime(n int32, out, in float64) float64 {
 // memTime is node n's time to move bytes between its ranks.
 func (md *Model) memTime(n int32, bytes float64) float64 {
 	return math.Max(bytes, 0) * md.InvMemory[n]
+}
+
+// nodeLatency is the round trip between two nodes (between a slot of each).
+func (md *Model) nodeLatency() func(a, b int) float64 {
+	first := make([]int, len(md.Hosts))
+	for i := len(md.Slots) - 1; i >= 0; i-- {
+		first[md.Slots[i].Node] = i
+	}
+	return func(a, b int) float64 { return md.Link(first[a], first[b]).Latency }
 }
