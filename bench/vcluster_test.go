@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,6 +133,45 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 		if !(r.AggregateMBps > 15 && r.AggregateMBps < 55) || !(r.PairMBps > 10 && r.PairMBps < 55) {
 			t.Errorf("row %d: aggregate %.1f MB/s, one rank %.1f MB/s; want the aggregate near and under the link's 50 MB/s, one rank under it", i, r.AggregateMBps, r.PairMBps)
 		}
+	}
+}
+
+// TestFanOutVirtualCluster: latmap survey's node fan-out under real Open
+// MPI on 4 virtual nodes x 2 ranks, each node one shaped link (400
+// Mbit/s) to the bridge, like a fat tree's node: two sampled nodes each
+// send from both ranks to one node, then one rank to each of two nodes,
+// and both rates are one link's (the fan-out 0.7-1.3x the one-node
+// rate), so latmap place prices every node as one link ("one link
+// each"). The many-link case (a torus node's four links, 3.99x) is
+// placement's TestSimTorusSurveyAlone.
+func TestFanOutVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit"})
+	out := filepath.Join(t.TempDir(), "survey")
+	s := runSurvey(t, append(c.MpirunArgs(8), "--bind-to", "core"), bin, out, "--repeats", "10", "--sizes", "64,64K", "--schedule", "sequential")
+	fans := 0
+	for _, r := range s.NodeBandwidth {
+		peers := strings.Split(r.Peer, survey.FanOutPeers)
+		if len(peers) < 2 {
+			continue
+		}
+		fans++
+		t.Logf("fan-out from %s to %v: %.1f MB/s, to %s alone %.1f MB/s (%.2fx)", r.Host, peers, r.AggregateMBps, peers[0], r.PairMBps, r.AggregateMBps/r.PairMBps)
+		if x := r.AggregateMBps / r.PairMBps; len(peers) != 2 || r.Ranks != 2 || x < 0.7 || x > 1.3 || slices.Contains(peers, r.Host) {
+			t.Errorf("fan-out row %+v: want 2 ranks to 2 other nodes at 0.7-1.3x the one-node rate", r)
+		}
+	}
+	if fans != 2 {
+		t.Fatalf("%d fan-out rows in nodebw.csv, want 2 (the sampled hosts)", fans)
+	}
+	matrix := filepath.Join(t.TempDir(), "app.csv")
+	if err := os.WriteFile(matrix, []byte("src,dst,bytes,messages\n0,2,1e8,100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := testutil.MustRun(t, time.Minute, bin, "place", "--survey", out, "--matrix", matrix)
+	if !strings.Contains(o, "one link each") {
+		t.Errorf("latmap place does not say a node is one link:\n%s", o)
 	}
 }
 
