@@ -474,8 +474,9 @@ var simRoutedMisses = map[string][2]float64{
 // --topology (the platform file itself) and the survey measured inside
 // the simulation, the real application matrices and two shapes are held
 // to checkSimCase's bounds. Priced by the node links alone (no
-// --topology) the torus's raw predictions were 1.4-4x the simulated runs
-// and one proposal simulated 1.6x slower than block (make bench-sim).
+// --topology), before the survey's fan-out, the torus's raw predictions
+// were 1.4-4x the simulated runs and one proposal simulated 1.6x slower
+// than block (make bench-sim; with the fan-out: TestSimTorusSurveyAlone).
 func TestSimRoutedNetworks(t *testing.T) {
 	for _, platform := range []string{"torus-4x4.xml", "dragonfly-16x4.xml"} {
 		t.Run(platform, func(t *testing.T) {
