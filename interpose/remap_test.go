@@ -29,8 +29,8 @@ var remapOut = regexp.MustCompile(`(?m)^(where \d+ \d+\n)+failed (\d+)\nchecksum
 // the world's calls (its group, a duplicate, MPI_Sendrecv's MPI_SOURCE, a
 // one-sided window, an MPI-IO file, MPI_TAG_UB, the world's name) that
 // passes in the plain run passes renumbered. The profile follows the new
-// ranks (ranks.csv's cpus) and meta.json and the report say what was
-// done. (Debian's MPICH fails the one-sided check on this machine without
+// ranks (ranks.csv's cpus) and meta.json, the report and the HTML page
+// say what was done. (Debian's MPICH fails the one-sided check on this machine without
 // latmap too: a put to the next rank never lands.) An advice for another host keeps the launcher's numbering and
 // says why; unbound processes are matched by host.
 func TestRemapLocal(t *testing.T) {
@@ -91,8 +91,14 @@ func TestRemapLocal(t *testing.T) {
 				}
 			}
 			rep := testutil.MustRun(t, time.Minute, bin, "report", filepath.Join(dir, "pc"))
-			if !strings.Contains(rep, "--remap: MPI_COMM_WORLD's 2 ranks renumbered") {
-				t.Errorf("the report does not say what --remap did:\n%s", rep)
+			page := filepath.Join(dir, "page.html")
+			testutil.MustRun(t, time.Minute, bin, "report", "--html", "-o", page, filepath.Join(dir, "pc"))
+			html, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rep, "--remap: MPI_COMM_WORLD's 2 ranks renumbered") || !strings.Contains(string(html), "2 ranks renumbered to the advice") {
+				t.Errorf("the report or the HTML page does not say what --remap did:\n%s", rep)
 			}
 			w, failed, _, p := run(bind, []string{"--remap", other}, prog)
 			if r := p.Meta.Reorders; !slices.Equal(w, []string{"where 0 0", "where 1 1"}) || failed != "0 " && f.Name == testutil.OpenMPI.Name ||

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +80,78 @@ func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, targe
 	return slots, took
 }
 
+// kahipHosts maps flows (n ranks) with KaHIP's process mapping (kaffpa
+// --enable_mapping, eco, seed 1) onto the machine's hierarchy (its
+// counts from the cores up, "16:4:4:4") and distances ("1:10:20:40":
+// the tleaf's link costs), edge weights the traffic in KiB, and returns
+// each rank's host and cpu (PE p: core p%cores of node p/cores, nodes in
+// the platform's order, as Scotch's terminals), kaffpa's wall time, and
+// how many ranks a full node could not take (kaffpa's balance lets a PE
+// take two vertices: they go to the first nodes with room). Without
+// kaffpa on PATH it returns no slots.
+func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierarchy, distance string) ([]placefile.RankSlot, float64, int) {
+	t.Helper()
+	kaffpa, err := exec.LookPath("kaffpa")
+	if err != nil {
+		return nil, 0, 0
+	}
+	tr := shapes.MustTraffic(flows, n)
+	dir := t.TempDir()
+	graph, out := filepath.Join(dir, "g.metis"), filepath.Join(dir, "g.map")
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %d 001\n", tr.N, len(tr.Adj)/2)
+	for i := 0; i < tr.N; i++ {
+		for e := tr.Start[i]; e < tr.Start[i+1]; e++ {
+			fmt.Fprintf(&b, " %d %d", tr.Adj[e]+1, max(int64(tr.Bytes[e]/1024+0.5), 1))
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(graph, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	cmd := exec.Command(kaffpa, graph, "--k="+strconv.Itoa(n), "--enable_mapping", "--hierarchy_parameter_string="+hierarchy,
+		"--distance_parameter_string="+distance, "--preconfiguration=eco", "--seed=1", "--output_filename="+out)
+	if o, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kaffpa: %v\n%s", err, o)
+	}
+	took := time.Since(t0).Seconds()
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pes := strings.Fields(string(data))
+	if len(pes) != n {
+		t.Fatalf("kaffpa mapped %d ranks, want %d", len(pes), n)
+	}
+	slots := make([]placefile.RankSlot, n)
+	used, moved := make([]int, len(c.hosts)), 0
+	var over []int
+	for r, f := range pes {
+		p, err := strconv.Atoi(f)
+		if err != nil || p < 0 || p/c.cores >= len(c.hosts) {
+			t.Fatalf("kaffpa's PE %q for rank %d", f, r)
+		}
+		if node := p / c.cores; used[node] < c.cores {
+			slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
+			used[node]++
+		} else {
+			over = append(over, r)
+		}
+	}
+	for _, r := range over {
+		for node := range used {
+			if used[node] < c.cores {
+				slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
+				used[node]++
+				moved++
+				break
+			}
+		}
+	}
+	return slots, took, moved
+}
+
 // predictCurrent is latmap place's predicted run of the placement slots
 // (scored as --current) for the replayed matrix mx on survey sv.
 func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) float64 {
@@ -135,7 +209,7 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 			// Then the network declared (--topology, the platform file):
 			// the routed model prices each link of the three levels.
 			c.topology = ""
-			layouts := []string{"block", "cyclic", "proposal", "scotch"}
+			layouts := []string{"block", "cyclic", "proposal", "scotch", "kahip"}
 			if declared {
 				c.topology = c.platform
 				layouts = layouts[:3]
@@ -153,9 +227,22 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 					sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
 					sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
 					fmt.Printf("  (scotch_gmap %.2f s)\n", took)
+					if kslots, ktook, moved := kahipHosts(b, c, app.flows, n, "16:4:4:4", "1:10:20:40"); kslots == nil {
+						fmt.Printf("  (no KaHIP: %s)\n", kahipMissing)
+					} else {
+						for r, sl := range kslots {
+							hosts[r] = sl.Host
+						}
+						sc.simulated["kahip"] = c.replay(b, sc.replayArg, app.iter, hosts)
+						sc.predicted["kahip"] = predictCurrent(b, sv, sc.matrix, kslots)
+						fmt.Printf("  (kaffpa --enable_mapping 16:4:4:4 / 1:10:20:40 %.2f s; %d ranks over a full node moved)\n", ktook, moved)
+					}
 				}
 				for _, l := range layouts {
 					p, s := sc.predicted[l], sc.simulated[l]
+					if s == 0 {
+						continue // a tool not installed
+					}
 					fmt.Printf("%-28s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
 				}
 				fmt.Printf("  (the case took %.0f s)\n", time.Since(t1).Seconds())

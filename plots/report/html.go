@@ -296,6 +296,9 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 		fact{"wall time", fmtSeconds(p.Meta.WallSeconds)},
 		fact{"MPI", p.Meta.MPIVersion},
 	)
+	for _, r := range p.Meta.Reorders {
+		sec.Facts = append(sec.Facts, facts(fact{"renumbered", renumbered(r)})...)
+	}
 	captions := map[string]string{
 		plots.StyleRanks:     "Each rank's elapsed time, ranks grouped by host (then rank), stacked: computation (outside MPI), time in MPI moving data, send-late time (receives waiting for a sender that was late) and collective wait (time in the barrier latmap put before collectives). Send-late and collective wait come from load imbalance: no placement removes them.",
 		plots.StyleFunctions: "Time in each MPI function summed over ranks, largest first, split into transfer, send-late and collective wait.",

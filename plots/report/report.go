@@ -243,19 +243,7 @@ func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options)
 	fmt.Fprintf(w, "  %s: %d within a node, %d between nodes (%s between nodes; %s, %d rank pairs)\n", what,
 		intra, inter, pct(float64(inter), float64(intra+inter)), text.Count(len(hosts), "host"), len(p.Matrix))
 	for _, r := range p.Meta.Reorders {
-		if r.Call == "MPI_Init" { // --remap
-			if r.Outcome == "reordered" {
-				fmt.Fprintf(w, "  --remap: MPI_COMM_WORLD's %d ranks renumbered to the advice's proposal, predicted %.2fx faster than the launcher's numbering (new ranks %v)\n", r.Ranks, r.PredictedSpeedup, r.NewRanks)
-			} else {
-				fmt.Fprintf(w, "  --remap: MPI_COMM_WORLD kept the launcher's numbering: %s\n", r.Outcome)
-			}
-			continue
-		}
-		if r.Outcome == "reordered" {
-			fmt.Fprintf(w, "  --reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering (new ranks %v)\n", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
-		} else {
-			fmt.Fprintf(w, "  --reorder: %s #%d over %d ranks kept MPI's numbering: %s\n", r.Call, r.Index, r.Ranks, r.Outcome)
-		}
+		fmt.Fprintf(w, "  %s\n", renumbered(r))
 	}
 	if len(p.Meta.Unmeasured) > 0 || len(p.Meta.Warnings) > 0 {
 		fmt.Fprintln(w, "  not measured exactly:")
@@ -264,6 +252,21 @@ func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options)
 		}
 	}
 	return nil
+}
+
+// renumbered says in a line what latmap profile --reorder did at one
+// topology constructor, or --remap at MPI_Init (the text report and the
+// HTML page).
+func renumbered(r profile.Reorder) string {
+	switch {
+	case r.Call == "MPI_Init" && r.Outcome == "reordered":
+		return fmt.Sprintf("--remap: MPI_COMM_WORLD's %d ranks renumbered to the advice's proposal, predicted %.2fx faster than the launcher's numbering (new ranks %v)", r.Ranks, r.PredictedSpeedup, r.NewRanks)
+	case r.Call == "MPI_Init":
+		return "--remap: MPI_COMM_WORLD kept the launcher's numbering: " + r.Outcome
+	case r.Outcome == "reordered":
+		return fmt.Sprintf("--reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering (new ranks %v)", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
+	}
+	return fmt.Sprintf("--reorder: %s #%d over %d ranks kept MPI's numbering: %s", r.Call, r.Index, r.Ranks, r.Outcome)
 }
 
 func pct(a, b float64) string {
