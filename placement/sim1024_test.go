@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -88,7 +89,8 @@ func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, targe
 // the platform's order, as Scotch's terminals), kaffpa's wall time, and
 // how many ranks a full node could not take (kaffpa's balance lets a PE
 // take two vertices: they go to the first nodes with room). Without
-// kaffpa on PATH it returns no slots.
+// kaffpa on PATH, or when it takes over kahipTimeout, it returns no slots
+// (and the seconds it was given).
 func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierarchy, distance string) ([]placefile.RankSlot, float64, int) {
 	t.Helper()
 	kaffpa, err := exec.LookPath("kaffpa")
@@ -110,9 +112,13 @@ func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierar
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	cmd := exec.Command(kaffpa, graph, "--k="+strconv.Itoa(n), "--enable_mapping", "--hierarchy_parameter_string="+hierarchy,
+	ctx, cancel := context.WithTimeout(context.Background(), kahipTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, kaffpa, graph, "--k="+strconv.Itoa(n), "--enable_mapping", "--hierarchy_parameter_string="+hierarchy,
 		"--distance_parameter_string="+distance, "--preconfiguration=eco", "--seed=1", "--output_filename="+out)
-	if o, err := cmd.CombinedOutput(); err != nil {
+	if o, err := cmd.CombinedOutput(); ctx.Err() != nil {
+		return nil, time.Since(t0).Seconds(), 0
+	} else if err != nil {
 		t.Fatalf("kaffpa: %v\n%s", err, o)
 	}
 	took := time.Since(t0).Seconds()
@@ -151,6 +157,10 @@ func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierar
 	}
 	return slots, took, moved
 }
+
+// kahipTimeout bounds kaffpa --enable_mapping: on the 1,024-rank
+// all-to-all (a complete graph) it ran over 10 minutes.
+const kahipTimeout = 3 * time.Minute
 
 // predictCurrent is latmap place's predicted run of the placement slots
 // (scored as --current) for the replayed matrix mx on survey sv.
@@ -227,7 +237,9 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 					sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
 					sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
 					fmt.Printf("  (scotch_gmap %.2f s)\n", took)
-					if kslots, ktook, moved := kahipHosts(b, c, app.flows, n, "16:4:4:4", "1:10:20:40"); kslots == nil {
+					if kslots, ktook, moved := kahipHosts(b, c, app.flows, n, "16:4:4:4", "1:10:20:40"); kslots == nil && ktook > 0 {
+						fmt.Printf("  (kaffpa --enable_mapping stopped after %.0f s)\n", ktook)
+					} else if kslots == nil {
 						fmt.Printf("  (no KaHIP: %s)\n", kahipMissing)
 					} else {
 						for r, sl := range kslots {
