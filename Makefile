@@ -108,7 +108,8 @@ demo-cluster: build
 # priced from the survey alone and with the network declared (--topology);
 # then a 1,024-rank three-level fat tree (64 x 16, 2:1 at both levels) with
 # a stencil and an all-to-all, scotch_gmap's mapping beside latmap's (needs
-# scotch), and a 1,024-rank dragonfly. Prints predicted and simulated runs
+# scotch) and KaHIP's process mapping (kaffpa --enable_mapping, when on
+# PATH), and a 1,024-rank dragonfly. Prints predicted and simulated runs
 # and speedups; about 40 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
