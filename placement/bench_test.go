@@ -2,6 +2,7 @@ package placement
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/placement/internal/shapes"
@@ -164,6 +166,37 @@ func BenchmarkScotchVsLatmap(b *testing.B) {
 			}
 		})
 	}
+}
+
+// scoreScotch is latmap place's prediction of scotch_gmap's mapping mp
+// (terminal t: core t%cores of node t/cores, the survey's hosts in rank
+// order), scored as --current, and of latmap's own proposal.
+func scoreScotch(b *testing.B, s *survey.Survey, sv, mx, mp string, n, cores int) (cur, prop placefile.Prediction) {
+	terms, err := testutil.ReadScotchMapping(mp, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	slots, used := make([]placefile.RankSlot, n), map[int]int{}
+	for r, t := range terms {
+		node := t / cores
+		rk := s.Ranks[node*cores+used[node]%cores]
+		slots[r] = placefile.RankSlot{Host: rk.Host, Group: -1, CPU: rk.CPU}
+		used[node]++
+	}
+	file := filepath.Join(b.TempDir(), "scotch.rankfile")
+	lf, err := placefile.Write(placefile.FormatOpenMPI, slots, nil, file, nil)
+	if err == nil {
+		err = os.WriteFile(file, lf.Data, 0o644)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	a, err := Run(Options{Survey: sv, Matrix: mx, Current: file, JSON: true, Out: &out})
+	if err != nil || a.Predictions[0].Name != "current" {
+		b.Fatalf("scoring Scotch's mapping: %v", err)
+	}
+	return a.Predictions[0], a.ProposalPrediction()
 }
 
 // runScotch maps tr onto a two-level tree (tleaf 2 nodes 100 64 10) and
@@ -337,20 +370,32 @@ func BenchmarkCost16(b *testing.B) {
 
 // BenchmarkPlaceCLI times latmap place as a user runs it, through
 // bin/latmap with a survey directory and a matrix file on disk, at 64
-// ranks (4^3 stencil on 4 nodes x 16 cores) and 4,096 ranks (16^3 on 64
-// x 64), next to scotch_gmap reading its graph and target files (tleaf)
-// and writing its mapping: both end to end, medians of benchRepeats runs.
+// ranks (4^3 stencil on 4 nodes x 16 cores), 4,096 ranks (16^3 on 64 x
+// 64) and 16,384 ranks (a 32 x 32 x 16 stencil on 256 nodes x 64 cores
+// under 16 switches of 16 nodes, three levels: a survey of scope nodes,
+// 40 us across the switches), next to scotch_gmap reading its graph and
+// target files (tleaf of two or three levels) and writing its mapping:
+// both end to end, medians of benchRepeats runs.
 // The synthetic survey measured every slot pair (64 B round trips 2 us
 // inside a node, 20 us between) and each node's aggregate bandwidth
 // (nodebw.csv). make bench-place runs it.
 func BenchmarkPlaceCLI(b *testing.B) {
 	gmap, _ := exec.LookPath("scotch_gmap")
-	for _, c := range []struct{ side, nodes, cores int }{{4, 4, 16}, {16, 64, 64}} {
-		n := c.side * c.side * c.side
+	for _, c := range []struct {
+		dims                    [3]int
+		nodes, cores, perSwitch int
+		scope                   string
+		gmapFlags               []string // -b0: no node over its cores, a placement latmap can score
+	}{{[3]int{4, 4, 4}, 4, 16, 0, "", nil}, {[3]int{16, 16, 16}, 64, 64, 0, "", nil}, {[3]int{32, 32, 16}, 256, 64, 16, survey.ScopeNodes, []string{"-b0"}}} {
+		n := c.dims[0] * c.dims[1] * c.dims[2]
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			dir := b.TempDir()
 			sv, mx := filepath.Join(dir, "survey"), filepath.Join(dir, "halo.csv")
-			s := synth.New(synth.Spec{Nodes: c.nodes, Sockets: 1, Cores: c.cores, RTT: [4]float64{2, 2, 20, 20}, Noise: 0.05, Seed: 42})
+			rtt := [4]float64{2, 2, 20, 20}
+			if c.perSwitch > 0 {
+				rtt[3] = 40 // across the switches
+			}
+			s := synth.New(synth.Spec{Nodes: c.nodes, Sockets: 1, Cores: c.cores, NodesPerSwitch: c.perSwitch, RTT: rtt, Noise: 0.05, Seed: 42, Scope: c.scope})
 			for h := 0; h < c.nodes; h++ {
 				s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: s.Ranks[h*c.cores].Host, Peer: s.Ranks[(h+1)%c.nodes*c.cores].Host,
 					Ranks: c.cores, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 10000, PairMBps: 9000})
@@ -358,7 +403,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			if err := survey.WriteSurvey(sv, s, false); err != nil {
 				b.Fatal(err)
 			}
-			flows, _ := shapes.Halo3D(c.side, c.side, c.side, false)
+			flows, _ := shapes.Halo3D(c.dims[0], c.dims[1], c.dims[2], false)
 			var mb strings.Builder
 			mb.WriteString("src,dst,bytes,messages\n")
 			for _, f := range flows {
@@ -372,7 +417,11 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			if err := writeScotchGraph(grf, tr, func(msgs, bytes float64) float64 { return shapes.BenchLevels[model.SameNode].Cost(msgs, bytes) }); err != nil {
 				b.Fatal(err)
 			}
-			os.WriteFile(tgt, []byte(fmt.Sprintf("tleaf 2 %d 100 %d 10\n", c.nodes, c.cores)), 0o644)
+			target := fmt.Sprintf("tleaf 2 %d 100 %d 10\n", c.nodes, c.cores)
+			if c.perSwitch > 0 { // three levels: a byte across the switches costs twice one under a switch
+				target = fmt.Sprintf("tleaf 3 %d 200 %d 100 %d 10\n", c.nodes/c.perSwitch, c.perSwitch, c.cores)
+			}
+			os.WriteFile(tgt, []byte(target), 0o644)
 			for b.Loop() {
 				var lt, lcpu, lrss, st []float64
 				for rep := 0; rep < benchRepeats; rep++ {
@@ -383,19 +432,24 @@ func BenchmarkPlaceCLI(b *testing.B) {
 					lt, lcpu, lrss = append(lt, secs), append(lcpu, cpu), append(lrss, rss)
 					if gmap != "" {
 						t0 := time.Now()
-						if out, err := exec.Command(gmap, grf, tgt, mp).CombinedOutput(); err != nil {
+						if out, err := exec.Command(gmap, append(c.gmapFlags, grf, tgt, mp)...).CombinedOutput(); err != nil {
 							b.Fatalf("%s: %v\n%s", gmap, err, out)
 						}
 						st = append(st, time.Since(t0).Seconds())
 					}
 				}
 				pairs, _ := os.Stat(filepath.Join(sv, survey.PairsFile))
-				fmt.Printf("\n%d ranks (%d^3 stencil) on %d nodes x %d cores; survey pairs.csv %.1f MB; medians of %d runs\n", n, c.side, c.nodes, c.cores, float64(pairs.Size())/1e6, benchRepeats)
+				fmt.Printf("\n%d ranks (%dx%dx%d stencil) on %d nodes x %d cores (%d a switch, 0: one switch; scope %q); survey pairs.csv %.1f MB; medians of %d runs\n",
+					n, c.dims[0], c.dims[1], c.dims[2], c.nodes, c.cores, c.perSwitch, c.scope, float64(pairs.Size())/1e6, benchRepeats)
 				fmt.Printf("  bin/latmap place: %.3f s wall, %.3f s cpu, %.0f MiB max RSS\n", stats.Median(lt), stats.Median(lcpu), stats.Median(lrss))
 				b.ReportMetric(stats.Median(lt), "place_s")
 				if len(st) > 0 {
-					fmt.Printf("  scotch_gmap:      %.3f s wall (graph and tleaf target files)\n", stats.Median(st))
+					fmt.Printf("  scotch_gmap %s: %.3f s wall (graph and target file %q)\n", strings.Join(c.gmapFlags, " "), stats.Median(st), strings.TrimSpace(target))
 					b.ReportMetric(stats.Median(st), "scotch_s")
+					if c.gmapFlags != nil {
+						cur, prop := scoreScotch(b, s, sv, mx, mp, n, c.cores)
+						fmt.Printf("  latmap's model: its proposal %.4g s (summed transfer %.4g s), Scotch's mapping as --current %.4g s (%.4g s)\n", prop.Run, prop.Transfer, cur.Run, cur.Transfer)
+					}
 				}
 			}
 		})
