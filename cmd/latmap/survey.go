@@ -67,7 +67,7 @@ See docs/survey.md.`,
 	f.IntVar(&opt.Warmup, "warmup", bench.DefaultWarmup, "untimed round trips per pair and size before timing")
 	f.StringVar(&schedule, "schedule", string(bench.Rounds), "rounds (disjoint pairs at the same time) or sequential (one pair at a time, like mmpi)")
 	f.Float64Var(&opt.IsolatedFraction, "isolated-fraction", bench.DefaultIsolatedFraction, "share of pairs re-measured alone for the interference figure (at least N pairs, at most 4096, at most 16 with sequential; 0 turns it off)")
-	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv): auto (when the ranks span 2 or more hosts), on or off")
+	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv), and on 3 or more hosts how many links a node drives at once (its fan-out to its nearest hosts): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch bandwidth phases (K, M suffixes)")
 	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "find the switch levels above the nodes in the latencies and measure each switch group's uplinks with all its hosts sending out at once (switches.csv, switchbw.csv): auto (when there are switch levels), on or off")
 	f.StringVar(&opt.Topology, "topology", "", "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md) whose levels above the nodes (switches; a dragonfly's routers, chassis, groups) the switch phase measures instead of the levels found in the latencies")
