@@ -117,8 +117,8 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.net = newNetLoads(md.Routes, t.N)
-	if md.Ports > 1 && md.Routes == nil {
-		ev.spread = ports.New(md.Ports, ports.Near(k, md.nodeLatency()))
+	if md.Ports > 1 && md.Routes == nil && md.near != nil {
+		ev.spread = ports.New(md.Ports, md.near)
 	}
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)

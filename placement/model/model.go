@@ -43,6 +43,7 @@ type Model struct {
 	// node's traffic is priced over min(Ports, the nodes it goes to,
 	// counted by their shares) links: see Evaluator.nodeTimes.
 	Ports float64
+	near  [][]int32 // with Ports: each node's near nodes (ports.Near), found once
 	// Uplinks prices each switch level's groups' uplinks (by
 	// Machine.NetGroups' level; nil: not priced), SwitchSource says
 	// where from (see AddSwitches).
@@ -126,6 +127,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		}
 		if md.Ports > 1 {
 			md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", md.Ports)
+			md.near = ports.Near(k, md.nodeLatency())
 		}
 	}
 	return md, notes
