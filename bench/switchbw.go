@@ -212,6 +212,9 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	for _, f := range fan {
 		steps = append(steps, SwitchStep{Level: -1, Dst: f.Dst, Src: f.Src})
 	}
+	if len(steps) == 0 {
+		return &ph, nil // every rank knows: nothing to gather
+	}
 	times := make([]float64, len(steps))
 	for i, st := range steps {
 		if err := rs.c.Wait(false); err != nil {
@@ -227,7 +230,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		}
 	}
 	all, err := rs.gatherFloats(times)
-	if err != nil || rs.rank != 0 || len(steps) == 0 {
+	if err != nil || rs.rank != 0 {
 		return &ph, err
 	}
 	ns := len(steps) - len(fan) // the switch steps, then the fan-out's
