@@ -8,6 +8,7 @@ package ports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -82,8 +83,8 @@ func New(ports float64, near [][]int32) *Spread {
 		s1out: make([]float64, k), s2out: make([]float64, k), s1in: make([]float64, k), s2in: make([]float64, k)}
 }
 
-// Near lists each of k nodes' near nodes: those whose round trip from it
-// (lat) is within NearSlack of its nearest's.
+// Near lists each of k nodes' near nodes, in node order: those whose
+// round trip from it (lat) is within NearSlack of its nearest's.
 func Near(k int, lat func(a, b int) float64) [][]int32 {
 	near := make([][]int32, k)
 	row := make([]float64, k)
@@ -104,14 +105,12 @@ func Near(k int, lat func(a, b int) float64) [][]int32 {
 	return near
 }
 
-// isNear reports whether node b is near node a.
+// isNear reports whether node b is near node a (its list is in node
+// order: on a network where many nodes are equally near, a multi-rail
+// single switch, the list is long, and Add is on the solver's path).
 func (sp *Spread) isNear(a, b int32) bool {
-	for _, x := range sp.near[a] {
-		if x == b {
-			return true
-		}
-	}
-	return false
+	_, ok := slices.BinarySearch(sp.near[a], b)
+	return ok
 }
 
 // Add adds x bytes (negative: removes) from node a to node b.
