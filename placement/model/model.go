@@ -99,14 +99,15 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 			md.InvMemory[n] = memPair / math.Max(1, float64(slots[n]/2))
 		}
 	}
+	shift := ports.ShiftRows(rows)
 	switch {
 	case opt.NodeGBps > 0:
 		md.NodeSource = fmt.Sprintf("given (%.3g GB/s each way)", opt.NodeGBps)
 		for n := 0; n < k; n++ {
 			md.InvInject[n], md.InvEject[n] = 1/(opt.NodeGBps*1e9), 1/(opt.NodeGBps*1e9)
 		}
-	case len(ports.ShiftRows(rows)) > 0:
-		notes = append(notes, md.nodeBandwidthFromRows(ports.ShiftRows(rows))...)
+	case len(shift) > 0:
+		notes = append(notes, md.nodeBandwidthFromRows(shift)...)
 	default:
 		net := m.firstNetLevel()
 		ib := m.Levels[net].InvBandwidth
@@ -213,9 +214,15 @@ func (md *Model) memTime(n int32, bytes float64) float64 {
 
 // nodeLatency is the round trip between two nodes (between a slot of each).
 func (md *Model) nodeLatency() func(a, b int) float64 {
-	first := make([]int, len(md.Hosts))
-	for i := len(md.Slots) - 1; i >= 0; i-- {
-		first[md.Slots[i].Node] = i
-	}
+	first := md.firstSlots()
 	return func(a, b int) float64 { return md.Link(first[a], first[b]).Latency }
+}
+
+// firstSlots is each node's first slot.
+func (m *Machine) firstSlots() []int {
+	first := make([]int, len(m.Hosts))
+	for i := len(m.Slots) - 1; i >= 0; i-- {
+		first[m.Slots[i].Node] = i
+	}
+	return first
 }

@@ -114,10 +114,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	f := rt.Fabric
 	var notes []string
 	var ratios []float64
-	first := make([]int, rt.k)
-	for i := len(md.Slots) - 1; i >= 0; i-- {
-		first[md.Slots[i].Node] = i
-	}
+	first := md.firstSlots()
 	for a := 0; a < rt.k && len(ratios) < 4096; a++ {
 		for b := a + 1; b < rt.k && len(ratios) < 4096; b++ {
 			narrow := math.Inf(1)
