@@ -11,6 +11,7 @@ import (
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/model/ports"
 )
 
 // Routes is a declared network as the model prices it: every flow
@@ -223,13 +224,13 @@ func (rt *Routes) nodeLinksFrom(out, in []float64) int {
 	return filled
 }
 
-// nodeRates are each node's seconds per byte out and in: nodebw.csv's,
+// nodeRates are each node's seconds per byte out and in: nodebw.csv's node phase (shift) rows,
 // else the pairwise bandwidth between nodes.
 func (md *Model) nodeRates(rows []survey.NodeBandwidth) (out, in []float64) {
 	k := len(md.Hosts)
 	tmp := &Model{Machine: md.Machine, InvInject: make([]float64, k), InvEject: make([]float64, k)}
-	if len(rows) > 0 {
-		tmp.nodeBandwidthFromRows(rows)
+	if shift := ports.ShiftRows(rows); len(shift) > 0 { // a fan-out row is no one link's rate
+		tmp.nodeBandwidthFromRows(shift)
 		return tmp.InvInject, tmp.InvEject
 	}
 	ib := md.Levels[md.firstNetLevel()].InvBandwidth

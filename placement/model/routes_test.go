@@ -6,6 +6,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
@@ -181,5 +182,47 @@ func TestRoutedMeasuredClass(t *testing.T) {
 		if measured := strings.Contains(md.Routes.Source, "measured: up-1"); measured != (c.want == 2e-3) {
 			t.Errorf("share %g: source %q", c.share, md.Routes.Source)
 		}
+	}
+}
+
+// TestRoutedNodeLinksTakeShiftRows: node links a description declares
+// without a bandwidth (a Slurm topology.conf) take nodebw.csv's node
+// phase rates (100 MB/s here), not the fan-out's: node0's fan-out row
+// (400 MB/s to two nodes at once) is what it moves over several links,
+// no link's rate. Rank 0's 1e6 B to rank 2 leave node0 at 100 MB/s: 10 ms
+// (with the fan-out row among node0's rates, their median gave 250 MB/s).
+func TestRoutedNodeLinksTakeShiftRows(t *testing.T) {
+	m := model.NewLevelMachine(4, 1, 1, ringLevels)
+	var rows []survey.NodeBandwidth
+	for h := 0; h < 4; h++ {
+		rate := 1000.0 // node2 receives from node1 at 1,000 MB/s: node0's link sets the time
+		if h == 0 {
+			rate = 100
+		}
+		rows = append(rows, survey.NodeBandwidth{Host: m.Hosts[h], Peer: m.Hosts[(h+1)%4], Ranks: 1, AggregateMBps: rate})
+	}
+	rows = append(rows, survey.NodeBandwidth{Host: m.Hosts[0], Peer: m.Hosts[1] + survey.FanOutPeers + m.Hosts[2], Ranks: 2, AggregateMBps: 400, PairMBps: 100})
+	md, _ := model.NewModel(m, rows, model.ModelOptions{})
+	lv := func(name string, per int, bw float64) fabric.TreeLevel {
+		l := fabric.TreeLevel{Name: name}
+		for i := range m.Hosts {
+			l.Group = append(l.Group, i/per)
+		}
+		for g := 0; g < len(m.Hosts)/per; g++ {
+			l.Up, l.Down = append(l.Up, bw), append(l.Down, bw)
+		}
+		return l
+	}
+	f, err := fabric.NewTree(m.Hosts, []fabric.TreeLevel{lv("node", 1, 0), lv("leaf", 2, 1e9)}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Source = "tree"
+	if _, err := md.AddRoutes(f, rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 2, Bytes: 1e6, Messages: 1}}, 4)
+	if got := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil).PerRank[0]; !shapes.Near(got, 1e-2) {
+		t.Errorf("rank 0 %.6g s, want 10 ms (node0's link at its node phase's 100 MB/s)", got)
 	}
 }
