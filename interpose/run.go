@@ -1,6 +1,7 @@
 package interpose
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -131,7 +132,7 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if err := opt.Reorder.check(); err != nil {
 		return err
 	}
-	advice, err := readRemap(opt.Reorder.Remap)
+	remap, err := readRemap(opt.Reorder.Remap)
 	if err != nil {
 		return err
 	}
@@ -163,9 +164,9 @@ func Run(ctx context.Context, opt RunOptions) error {
 	defer os.RemoveAll(raw)
 
 	env, modes := profileEnv(opt, lib, raw, win)
-	if advice != nil {
+	if remap != nil {
 		slots := filepath.Join(raw, "remap.rankfile")
-		if err := atomicdir.CreateFile(slots, func(w io.Writer) error { return placefile.WriteRemapSlots(w, advice) }); err != nil {
+		if err := atomicdir.CreateFile(slots, func(w io.Writer) error { _, err := w.Write(remap); return err }); err != nil {
 			return fmt.Errorf("--remap %s: %w", opt.Reorder.Remap, err)
 		}
 		env = append(env, [2]string{"LATMAP_REMAP", slots})
@@ -337,9 +338,10 @@ func (r ReorderOptions) check() error {
 	return nil
 }
 
-// readRemap reads --remap's advice: latmap place --json's output with a
-// proposal of bound slots; none without --remap.
-func readRemap(path string) (*placefile.Advice, error) {
+// readRemap reads --remap's advice (latmap place --json's output with a
+// proposal of bound slots) and returns the proposal's slots as remap.c
+// reads them; none without --remap.
+func readRemap(path string) ([]byte, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -347,10 +349,11 @@ func readRemap(path string) (*placefile.Advice, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--remap: %w", err)
 	}
-	if err := placefile.WriteRemapSlots(io.Discard, a); err != nil {
+	var b bytes.Buffer
+	if err := placefile.WriteRemapSlots(&b, a); err != nil {
 		return nil, fmt.Errorf("--remap %s: %w", path, err)
 	}
-	return a, nil
+	return b.Bytes(), nil
 }
 
 // reorderEnv is what reorder.c reads: this latmap binary, the survey and
