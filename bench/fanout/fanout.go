@@ -41,11 +41,8 @@ type Step struct {
 // ranks run on fewer than three hosts (a fan-out needs two peers) or no
 // host has two ranks.
 func Plan(s *survey.Survey, hosts []string) []Step {
-	ranks := make([]survey.Rank, len(hosts))
-	for r, h := range hosts {
-		ranks[r].Host = h
-	}
-	of, nh := survey.HostIndex(ranks)
+	of, names := hostIndex(hosts)
+	nh := len(names)
 	if nh < 3 || len(s.Tables) == 0 || len(s.Ranks) != len(hosts) {
 		return nil
 	}
@@ -85,6 +82,21 @@ func Plan(s *survey.Survey, hosts []string) []Step {
 		steps = append(steps, one, fan)
 	}
 	return steps
+}
+
+// hostIndex is each rank's host index (survey.HostIndex's numbering of
+// hosts, a host name per rank) and each host's name.
+func hostIndex(hosts []string) (of []int, names []string) {
+	ranks := make([]survey.Rank, len(hosts))
+	for r, h := range hosts {
+		ranks[r].Host = h
+	}
+	of, nh := survey.HostIndex(ranks)
+	names = make([]string, nh)
+	for r, h := range of {
+		names[h] = hosts[r]
+	}
+	return of, names
 }
 
 func fill(n int) []int {
@@ -148,15 +160,7 @@ func Rows(hosts []string, steps []Step, times [][]float64, from, size, messages 
 	if len(times) != len(hosts) {
 		return nil, fmt.Errorf("fan-out times of %d ranks, want %d", len(times), len(hosts))
 	}
-	ranks := make([]survey.Rank, len(hosts))
-	for r, h := range hosts {
-		ranks[r].Host = h
-	}
-	of, nh := survey.HostIndex(ranks)
-	names := make([]string, nh)
-	for r, h := range of {
-		names[h] = hosts[r]
-	}
+	_, names := hostIndex(hosts)
 	rate := func(si int) (int, float64) {
 		n, secs := 0, 0.0
 		for r := range hosts {
