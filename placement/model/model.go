@@ -128,7 +128,8 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		}
 		if md.Ports > 1 {
 			md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", md.Ports)
-			md.near = ports.Near(k, md.nodeLatency())
+			first := m.firstSlots() // a node pair's round trip: between a slot of each
+			md.near = ports.Near(k, func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
 		}
 	}
 	return md, notes
@@ -210,12 +211,6 @@ func (md *Model) linkTime(n int32, out, in float64) float64 {
 // memTime is node n's time to move bytes between its ranks.
 func (md *Model) memTime(n int32, bytes float64) float64 {
 	return math.Max(bytes, 0) * md.InvMemory[n]
-}
-
-// nodeLatency is the round trip between two nodes (between a slot of each).
-func (md *Model) nodeLatency() func(a, b int) float64 {
-	first := md.firstSlots()
-	return func(a, b int) float64 { return md.Link(first[a], first[b]).Latency }
 }
 
 // firstSlots is each node's first slot.
