@@ -86,7 +86,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	var notes []string
 	in.md, notes = model.NewModel(in.m, s.NodeBandwidth, opt.Model)
 	in.warnings = append(append(in.warnings, notes...), in.md.AddSwitches(s.SwitchBandwidth)...)
-	if err := in.addTopology(opt.Topology, s); err != nil {
+	if err := in.addTopology(opt.Topology, opt.Model.Routing, s); err != nil {
 		return nil, err
 	}
 	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
@@ -234,14 +234,18 @@ func pow2Below(x float64) int {
 // sets against the survey's round trips (topo.CompareDeclared).
 const maxDeclaredCheck = 1 << 18
 
-// addTopology prices the network described in path link by link, with
+// addTopology prices the network described in path link by link, routed
+// as routing says (fabric.Routed), with
 // what the survey s measured of it (nodebw.csv, the switch phase); ""
 // does nothing.
-func (in *inputs) addTopology(path string, s *survey.Survey) error {
+func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 	if path == "" {
 		return nil
 	}
 	f, err := fabric.Read(path)
+	if err == nil {
+		f, err = f.Routed(routing)
+	}
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
 	"github.com/latmap/latmap/placement/model"
@@ -64,6 +65,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.Float64Var(&opt.Costs.Bandwidth.Node, "bandwidth-node", def.Node, "GB/s between sockets of one node when the survey has no fit.csv")
 	f.Float64Var(&opt.Costs.Bandwidth.Network, "bandwidth-net", def.Network, "GB/s between nodes when the survey has no fit.csv")
 	f.StringVar(&opt.Topology, "topology", "", "the network's description (a SimGrid platform file, Slurm's topology.conf, or a plain torus/dragonfly description; docs/place.md): route every flow over its links and price each link's load, instead of the node links and switch levels the survey infers")
+	f.StringVar(&opt.Model.Routing, "routing", fabric.RoutingStatic, "how --topology's network picks among parallel paths: static (d-mod-k on a SimGrid fat tree, as its FatTreeZone and InfiniBand's ftree routing do; dimension order on a torus; minimal on a dragonfly) or adaptive (a group's traffic spread evenly over its parallel uplinks)")
 	f.StringArrayVar(&opt.WhatIf, "what-if", nil, "predict the run on a changed network, [CLASS:]bw=FACTOR[,lat=FACTOR] (repeatable): CLASS is a link class of --topology's network (blue, up-1, torus-x, ...; all by default), bw multiplies its links' bandwidth, lat the latency between nodes; prints what runs today and a placement made for that network")
 	f.Float64Var(&opt.Model.NodeGBps, "node-link", 0, "GB/s of each node's link to the network, each way, instead of the survey's nodebw.csv (or, without it, one pair's bandwidth between nodes for both ways)")
 	f.Float64Var(&opt.Model.MemoryGBps, "memory-bandwidth", 0, "GB/s of each node's shared-memory transfers between its ranks (default: the on-node pair bandwidth x half the node's slots)")

@@ -38,6 +38,39 @@ type Fabric struct {
 	// routers, chassis and groups; none on a torus).
 	Levels []GroupLevel
 	route  func(a, b int, visit func(link int32))
+	// spread is the same network with a group's parallel uplinks as one
+	// link of their summed bandwidth (nil: routed the same either way).
+	spread *Fabric
+}
+
+// Routings say how a message picks among parallel paths: RoutingStatic
+// as the description's machine does (d-mod-k on a fat tree as SimGrid's
+// FatTreeZone and InfiniBand's ftree routing, dimension order on a torus,
+// minimal on a dragonfly); RoutingAdaptive spreads a group's traffic
+// evenly over its parallel uplinks (a fat tree's), as adaptive routing
+// does when many flows leave the group.
+const (
+	RoutingStatic   = "static"
+	RoutingAdaptive = "adaptive"
+)
+
+// Routed is f routed as routing (RoutingStatic or RoutingAdaptive, ""
+// static). A network with one path between two hosts (a torus, a
+// dragonfly, a tree whose parallel uplinks are not told apart: Slurm's
+// topology.conf) routes the same either way, and is f.
+func (f *Fabric) Routed(routing string) (*Fabric, error) {
+	switch routing {
+	case "", RoutingStatic:
+		return f, nil
+	case RoutingAdaptive:
+		if f.spread != nil {
+			s := *f.spread
+			s.Source = f.Source
+			return &s, nil
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("routing %q: want %s or %s", routing, RoutingStatic, RoutingAdaptive)
 }
 
 // GroupLevel is one level of a network's hierarchy above its nodes:

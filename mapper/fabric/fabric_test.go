@@ -95,8 +95,11 @@ func TestDragonflyRoutes(t *testing.T) {
 	}
 }
 
-// TestSimGridPlatforms reads the simulated clusters of testdata/sim:
-// the 2:1 fat tree's leaf uplinks carry 2 links (2.5 GB/s), its nodes 1.
+// TestSimGridPlatforms reads the simulated clusters of testdata/sim: on
+// the 2:1 fat tree, routed d-mod-k, node0's messages to node5 and node6
+// (another leaf) leave leaf 0 over its two uplinks (to top switch 1 and
+// 0: the destination's position mod 2), each link 1.25 GB/s; routed
+// adaptive, over one bundle of both (2.5 GB/s).
 func TestSimGridPlatforms(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "sim")
 	ft, err := Read(filepath.Join(dir, "fattree-16x4.xml"))
@@ -106,17 +109,33 @@ func TestSimGridPlatforms(t *testing.T) {
 	if ft.Kind != KindTree || len(ft.Hosts) != 16 || ft.Hosts[15] != "node15" {
 		t.Fatalf("fat tree: kind %s, hosts %v", ft.Kind, ft.Hosts)
 	}
-	// node0 -> node5 (another leaf): node link up, leaf 0 up, leaf 1 down, node down.
-	got := names(ft, 0, 5)
-	want := []string{"node_node0_UP", "level1_0_UP", "level1_1_DOWN", "node_node5_DOWN"}
-	if !slices.Equal(got, want) {
-		t.Errorf("fat tree route 0 -> 5: %v, want %v", got, want)
-	}
-	for _, l := range ft.Path(0, 5) {
-		bw := ft.Links[l].Bandwidth
-		if w := map[bool]float64{true: 1.25e9, false: 2.5e9}[strings.HasPrefix(ft.Links[l].Name, "node")]; bw != w {
-			t.Errorf("%s: %g B/s, want %g", ft.Links[l].Name, bw, w)
+	for _, c := range []struct {
+		routing string
+		b       int
+		want    []string
+		uplink  float64
+	}{
+		{RoutingStatic, 5, []string{"node_node0_0_0_UP", "ft_1_0_1_0_UP", "ft_1_1_1_0_DOWN", "node_node5_1_0_DOWN"}, 1.25e9},
+		{RoutingStatic, 6, []string{"node_node0_0_0_UP", "ft_1_0_0_0_UP", "ft_1_1_0_0_DOWN", "node_node6_1_0_DOWN"}, 1.25e9},
+		{RoutingAdaptive, 5, []string{"node_node0_UP", "level1_0_UP", "level1_1_DOWN", "node_node5_DOWN"}, 2.5e9},
+		{RoutingAdaptive, 6, []string{"node_node0_UP", "level1_0_UP", "level1_1_DOWN", "node_node6_DOWN"}, 2.5e9},
+	} {
+		f, err := ft.Routed(c.routing)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if got := names(f, 0, c.b); !slices.Equal(got, c.want) {
+			t.Errorf("fat tree routed %s, 0 -> %d: %v, want %v", c.routing, c.b, got, c.want)
+		}
+		for _, l := range f.Path(0, c.b) {
+			bw := f.Links[l].Bandwidth
+			if w := map[bool]float64{true: 1.25e9, false: c.uplink}[strings.HasPrefix(f.Links[l].Name, "node")]; bw != w {
+				t.Errorf("routed %s, %s: %g B/s, want %g", c.routing, f.Links[l].Name, bw, w)
+			}
+		}
+	}
+	if _, err := ft.Routed("ugal"); err == nil {
+		t.Error("routing ugal: no error")
 	}
 	tor, err := Read(filepath.Join(dir, "torus-4x4.xml"))
 	if err != nil {

@@ -92,9 +92,12 @@ func (c simCluster) fabric() (*Fabric, error) {
 			f, err = NewDragonfly(hosts, s, bw, lat, shared)
 		}
 	case "FAT_TREE":
-		var lv []TreeLevel
-		if lv, err = fatTreeLevels(c.Params, len(hosts), bw, lat); err == nil {
-			f, err = NewTree(hosts, lv, shared)
+		var s FatTreeShape
+		if s, err = parseFatTree(c.Params, len(hosts)); err == nil {
+			f, err = NewFatTree(hosts, s, bw, lat, shared)
+		}
+		if err == nil {
+			f.spread, err = NewTree(hosts, s.Levels(len(hosts), bw, lat), shared)
 		}
 	default:
 		return nil, fmt.Errorf("cluster %s: topology %q is not one latmap routes (FAT_TREE, TORUS or DRAGONFLY)", c.ID, c.Topology)
@@ -125,43 +128,48 @@ func parseDragonfly(p string) (DragonflyShape, error) {
 	return DragonflyShape{Groups: v[0], Blue: v[1], Chassis: v[2], Black: v[3], Routers: v[4], Green: v[5], Nodes: v[6]}, nil
 }
 
-// fatTreeLevels reads SimGrid's "levels;children...;parents...;links..."
+// parseFatTree reads SimGrid's "levels;children...;parents...;links..."
 // (per level: children per switch, parents per node or switch below,
-// parallel links to each parent) into tree levels: the node links, then
-// each level's subtrees but the top, whose uplinks add up to its switches'
-// parents times links times bw.
-func fatTreeLevels(p string, hosts int, bw, lat float64) ([]TreeLevel, error) {
+// parallel links to each parent).
+func parseFatTree(p string, hosts int) (FatTreeShape, error) {
 	parts := strings.Split(p, ";")
 	if len(parts) != 4 {
-		return nil, fmt.Errorf("fat tree topo_parameters %q: want levels;children,...;parents,...;links,...", p)
+		return FatTreeShape{}, fmt.Errorf("fat tree topo_parameters %q: want levels;children,...;parents,...;links,...", p)
 	}
 	var v [4][]int
 	for i, s := range parts {
 		x, err := ints(s, ",")
 		if err != nil {
-			return nil, err
+			return FatTreeShape{}, err
 		}
 		v[i] = x
 	}
 	levels := v[0]
 	if len(levels) != 1 || levels[0] < 1 || levels[0] > 16 || len(v[1]) != levels[0] || len(v[2]) != levels[0] || len(v[3]) != levels[0] {
-		return nil, fmt.Errorf("fat tree topo_parameters %q: want a level count L, then L children, L parents and L link counts", p)
+		return FatTreeShape{}, fmt.Errorf("fat tree topo_parameters %q: want a level count L, then L children, L parents and L link counts", p)
 	}
 	total := 1
 	for _, c := range v[1] {
 		total *= c
 	}
 	if total != hosts {
-		return nil, fmt.Errorf("fat tree %q has %d nodes, the cluster %d", p, total, hosts)
+		return FatTreeShape{}, fmt.Errorf("fat tree %q has %d nodes, the cluster %d", p, total, hosts)
 	}
+	return FatTreeShape{Children: v[1], Parents: v[2], Links: v[3]}, nil
+}
+
+// Levels are the fat tree's node links and each level's subtrees but the
+// top, a subtree's uplinks added up (its switches' parents times links
+// times bw): the tree NewTree routes with a group's uplinks as one.
+func (s FatTreeShape) Levels(hosts int, bw, lat float64) []TreeLevel {
 	var out []TreeLevel
 	span, switches := 1, 1 // hosts per subtree, switches at its top
-	for k := 0; k < levels[0]; k++ {
+	for k := range s.Children {
 		if k > 0 {
-			span *= v[1][k-1]
+			span *= s.Children[k-1]
 		}
 		ng := hosts / span
-		rate := float64(switches*v[2][k]*v[3][k]) * bw
+		rate := float64(switches*s.Parents[k]*s.Links[k]) * bw
 		lv := TreeLevel{Name: fmt.Sprintf("level%d", k), Group: make([]int, hosts), Up: make([]float64, ng), Down: make([]float64, ng), Latency: lat}
 		if k == 0 {
 			lv.Name = "node"
@@ -173,9 +181,9 @@ func fatTreeLevels(p string, hosts int, bw, lat float64) ([]TreeLevel, error) {
 			lv.Up[g], lv.Down[g] = rate, rate
 		}
 		out = append(out, lv)
-		switches *= v[2][k]
+		switches *= s.Parents[k]
 	}
-	return out, nil
+	return out
 }
 
 // expandRadical lists prefix+i+suffix for each i of a radical such as

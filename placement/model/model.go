@@ -72,6 +72,9 @@ type ModelOptions struct {
 	// NoContention leaves node links and memory unlimited: the pairwise
 	// model alone.
 	NoContention bool
+	// Routing is how a declared network (--topology) picks among parallel
+	// paths: fabric.RoutingStatic (""), or fabric.RoutingAdaptive.
+	Routing string
 }
 
 // NewModel adds node links and memory to a machine: node bandwidths from
