@@ -487,8 +487,10 @@ var simRoutedMisses = map[string][2]float64{
 	"dragonfly-16x4.xml lammps-melt-64": {0.8, 1.3},
 }
 
-// TestSimRoutedNetworks: on a simulated 4 x 4 torus and a dragonfly of
-// two groups (16 nodes x 4 cores each), the network declared with
+// TestSimRoutedNetworks: on a simulated 4 x 4 torus, a dragonfly of two
+// groups and a fat tree whose leaves have two parallel cables to each of
+// two top switches, routed d-mod-k (16 nodes x 4 cores each), the
+// network declared with
 // --topology (the platform file itself) and the survey measured inside
 // the simulation, the real application matrices and two shapes are held
 // to checkSimCase's bounds. Priced by the node links alone (no
@@ -496,11 +498,14 @@ var simRoutedMisses = map[string][2]float64{
 // were 1.4-4x the simulated runs and one proposal simulated 1.6x slower
 // than block (make bench-sim; with the fan-out: TestSimTorusSurveyAlone).
 func TestSimRoutedNetworks(t *testing.T) {
-	for _, platform := range []string{"torus-4x4.xml", "dragonfly-16x4.xml"} {
+	for _, platform := range []string{"torus-4x4.xml", "dragonfly-16x4.xml", "fattree-16x4-dmodk.xml"} {
 		t.Run(platform, func(t *testing.T) {
 			c := sim16x4(t, platform)
 			c.topology = c.platform
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+			// The d-mod-k tree's leaves have 4 uplinks for 4 node links:
+			// its switch phase is bound by the nodes' own links, like the
+			// torus's (no groups); the dragonfly's by its global links.
 			checkSimShares(t, sv, c.platform, platform == "dragonfly-16x4.xml")
 			apps := append(simRealApps(t),
 				simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
