@@ -243,11 +243,11 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 		return nil
 	}
 	f, err := fabric.Read(path)
-	if err == nil {
-		f, err = f.Routed(routing)
-	}
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)
+	}
+	if f, err = f.Routed(routing); err != nil {
+		return fmt.Errorf("--routing: %w", err)
 	}
 	notes, err := in.md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 	if err != nil {

@@ -65,7 +65,7 @@ func (f *Fabric) Routed(routing string) (*Fabric, error) {
 	case RoutingAdaptive:
 		if f.spread != nil {
 			s := *f.spread
-			s.Source = f.Source
+			s.Source, s.Shape = f.Source, s.Shape+", routed adaptive (a group's parallel uplinks as one)"
 			return &s, nil
 		}
 		return f, nil
