@@ -156,6 +156,9 @@ func TestParseErrors(t *testing.T) {
 		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="fast" lat="1us" topology="TORUS" topo_parameters="4"/></platform>`, "bandwidth"},
 		{`<platform><cluster id="c" prefix="n" radical="3-0" bw="1Gbps" lat="1us" topology="TORUS" topo_parameters="4"/></platform>`, "radical"},
 		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="FLAT"/></platform>`, "not one latmap routes"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;2,2;0,2;1,1"/></platform>`, "want positive integers"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;2,2;4000000,4000000;1,1"/></platform>`, "switch ports at a level"},
+		{`<platform><cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;2,4;1,2;1,1"/></platform>`, "has 8 nodes, the cluster 4"},
 		{"SwitchName=s0 Nodes=n[0-1]\nSwitchName=s1 Switches=s9", "not declared"},
 		{"SwitchName=s0 Nodes=n[0-1]\nSwitchName=s1 Nodes=n1", "under two switches"},
 		{"SwitchName=s0 Nodes=n[0-1\n", "unbalanced"},
@@ -200,7 +203,7 @@ func TestSlurmAndPlain(t *testing.T) {
 // phase's plan on it) give every host a group, none below 0, and links
 // of the level's class exist.
 func FuzzParse(f *testing.F) {
-	for _, p := range []string{"fattree-16x4.xml", "torus-4x4.xml", "fattree-1024.xml"} {
+	for _, p := range []string{"fattree-16x4.xml", "torus-4x4.xml", "fattree-1024.xml", "fattree-16x4-dmodk.xml"} {
 		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sim", p)); err == nil {
 			f.Add(b)
 		}

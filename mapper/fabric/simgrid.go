@@ -148,12 +148,30 @@ func parseFatTree(p string, hosts int) (FatTreeShape, error) {
 	if len(levels) != 1 || levels[0] < 1 || levels[0] > 16 || len(v[1]) != levels[0] || len(v[2]) != levels[0] || len(v[3]) != levels[0] {
 		return FatTreeShape{}, fmt.Errorf("fat tree topo_parameters %q: want a level count L, then L children, L parents and L link counts", p)
 	}
-	total := 1
-	for _, c := range v[1] {
-		total *= c
+	for _, x := range v[1:] {
+		for _, n := range x {
+			if n < 1 || n > maxHosts {
+				return FatTreeShape{}, fmt.Errorf("fat tree topo_parameters %q: every count must be 1 to %d", p, maxHosts)
+			}
+		}
 	}
-	if total != hosts {
-		return FatTreeShape{}, fmt.Errorf("fat tree %q has %d nodes, the cluster %d", p, total, hosts)
+	// Each level's switches: the parents below times the children above,
+	// at most maxHosts of them.
+	for l := 0; l <= levels[0]; l++ {
+		n := 1
+		for j := 0; j < levels[0]; j++ {
+			if j < l {
+				n *= v[2][j] * v[3][j]
+			} else {
+				n *= v[1][j]
+			}
+			if n > maxHosts {
+				return FatTreeShape{}, fmt.Errorf("fat tree %q has more than %d nodes or switch ports at a level", p, maxHosts)
+			}
+		}
+		if l == 0 && n != hosts {
+			return FatTreeShape{}, fmt.Errorf("fat tree %q has %d nodes, the cluster %d", p, n, hosts)
+		}
 	}
 	return FatTreeShape{Children: v[1], Parents: v[2], Links: v[3]}, nil
 }
