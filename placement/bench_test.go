@@ -19,6 +19,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
@@ -382,20 +383,36 @@ func BenchmarkCost16(b *testing.B) {
 func BenchmarkPlaceCLI(b *testing.B) {
 	gmap, _ := exec.LookPath("scotch_gmap")
 	for _, c := range []struct {
-		dims                    [3]int
-		nodes, cores, perSwitch int
-		scope                   string
-		gmapFlags               []string // -b0: no node over its cores, a placement latmap can score
-	}{{[3]int{4, 4, 4}, 4, 16, 0, "", nil}, {[3]int{16, 16, 16}, 64, 64, 0, "", nil}, {[3]int{32, 32, 16}, 256, 64, 16, survey.ScopeNodes, []string{"-b0"}}} {
+		dims                            [3]int
+		nodes, cores, perSwitch, perPod int
+		scope                           string
+		gmapFlags                       []string // -b0: no node over its cores, a placement latmap can score
+	}{
+		{[3]int{4, 4, 4}, 4, 16, 0, 0, "", nil},
+		{[3]int{16, 16, 16}, 64, 64, 0, 0, "", nil},
+		{[3]int{32, 32, 16}, 256, 64, 16, 0, survey.ScopeNodes, []string{"-b0"}},
+		{[3]int{32, 32, 16}, 256, 64, 16, 64, survey.ScopeNodes, []string{"-b0"}},
+	} {
 		n := c.dims[0] * c.dims[1] * c.dims[2]
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+		name := fmt.Sprint(n)
+		if c.perPod > 0 {
+			name += "-pods"
+		}
+		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()
 			sv, mx := filepath.Join(dir, "survey"), filepath.Join(dir, "halo.csv")
 			rtt := [4]float64{2, 2, 20, 20}
 			if c.perSwitch > 0 {
-				rtt[3] = 40 // across the switches
+				rtt[3] = 40 // across the switches (of a pod)
 			}
-			s := synth.New(synth.Spec{Nodes: c.nodes, Sockets: 1, Cores: c.cores, NodesPerSwitch: c.perSwitch, RTT: rtt, Noise: 0.05, Seed: 42, Scope: c.scope})
+			s := synth.New(synth.Spec{Nodes: c.nodes, Sockets: 1, Cores: c.cores, NodesPerSwitch: c.perSwitch, NodesPerPod: c.perPod, PodRTT: 80, RTT: rtt, Noise: 0.05, Seed: 42, Scope: c.scope})
+			if c.perPod > 0 {
+				// The switch levels as latmap survey finds and writes them.
+				var note string
+				if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+					b.Fatalf("no switch levels in the synthetic survey: %s", note)
+				}
+			}
 			for h := 0; h < c.nodes; h++ {
 				s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: s.Ranks[h*c.cores].Host, Peer: s.Ranks[(h+1)%c.nodes*c.cores].Host,
 					Ranks: c.cores, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 10000, PairMBps: 9000})
@@ -421,6 +438,9 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			if c.perSwitch > 0 { // three levels: a byte across the switches costs twice one under a switch
 				target = fmt.Sprintf("tleaf 3 %d 200 %d 100 %d 10\n", c.nodes/c.perSwitch, c.perSwitch, c.cores)
 			}
+			if c.perPod > 0 { // four levels: across the pods twice again
+				target = fmt.Sprintf("tleaf 4 %d 400 %d 200 %d 100 %d 10\n", c.nodes/c.perPod, c.perPod/c.perSwitch, c.perSwitch, c.cores)
+			}
 			os.WriteFile(tgt, []byte(target), 0o644)
 			for b.Loop() {
 				var lt, lcpu, lrss, st []float64
@@ -439,8 +459,8 @@ func BenchmarkPlaceCLI(b *testing.B) {
 					}
 				}
 				pairs, _ := os.Stat(filepath.Join(sv, survey.PairsFile))
-				fmt.Printf("\n%d ranks (%dx%dx%d stencil) on %d nodes x %d cores (%d a switch, 0: one switch; scope %q); survey pairs.csv %.1f MB; medians of %d runs\n",
-					n, c.dims[0], c.dims[1], c.dims[2], c.nodes, c.cores, c.perSwitch, c.scope, float64(pairs.Size())/1e6, benchRepeats)
+				fmt.Printf("\n%d ranks (%dx%dx%d stencil) on %d nodes x %d cores (%d a switch, 0: one switch; %d a pod, 0: no pods; scope %q); survey pairs.csv %.1f MB; medians of %d runs\n",
+					n, c.dims[0], c.dims[1], c.dims[2], c.nodes, c.cores, c.perSwitch, c.perPod, c.scope, float64(pairs.Size())/1e6, benchRepeats)
 				fmt.Printf("  bin/latmap place: %.3f s wall, %.3f s cpu, %.0f MiB max RSS\n", stats.Median(lt), stats.Median(lcpu), stats.Median(lrss))
 				b.ReportMetric(stats.Median(lt), "place_s")
 				if len(st) > 0 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/internal/shapes"
@@ -247,4 +248,79 @@ func TestPortsSpreadTraffic(t *testing.T) {
 			t.Errorf("%s: run %.6g s, want %.6g", c.name, got, c.want)
 		}
 	}
+}
+
+// TestSwapAllMatchesScratch: whole nodes exchanged rank by rank with
+// SwapAll, priced once after the last pair, leave the evaluator where a
+// fresh one is (objective, critical rank, every rank), on a level
+// machine with node links, with priced switch uplinks and on a routed
+// torus; and where exchanging the pairs one Swap at a time leaves it.
+func TestSwapAllMatchesScratch(t *testing.T) {
+	flows, n := shapes.RandomSparse(32, 4, 7)
+	for i := range flows {
+		flows[i].Bytes *= 1000
+	}
+	tr := shapes.MustTraffic(flows, n)
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = float64(i%5) * 1e-4
+	}
+	level, _ := model.NewModel(model.NewLevelMachine(4, 2, 4, shapes.WorkedLevels), nil, model.ModelOptions{})
+	for _, c := range []struct {
+		name string
+		md   *model.Model
+	}{
+		{"level machine", level},
+		{"switch uplinks", switchedModel(t, 16, 8, []float64{300, 200})},
+		{"routed torus", routedModel(t, 16, 2, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			slots, _ := c.md.SelectSlots(n, model.SelectOptions{})
+			place := model.Block(slots, n)
+			ev := model.NewEvaluator(c.md, tr, base, place)
+			one := append([]int32(nil), place...)
+			seq := model.NewEvaluator(c.md, tr, base, one)
+			per := n / len(c.md.Hosts)
+			for k := 0; k < 6; k++ {
+				a, b := k%len(c.md.Hosts), (3*k+1)%len(c.md.Hosts)
+				if a == b {
+					continue
+				}
+				// Ranks move: exchange whoever sits on the two nodes now.
+				var pairs [][2]int32
+				for x := 0; x < per; x++ {
+					pairs = append(pairs, [2]int32{rankAt(place, slots[a*per+x]), rankAt(place, slots[b*per+(x+k)%per])})
+				}
+				ev.SwapAll(pairs)
+				for _, p := range pairs {
+					seq.Swap(p[0], p[1])
+				}
+				fresh := model.NewEvaluator(c.md, tr, base, append([]int32(nil), place...))
+				if got, want := ev.Objective(), fresh.Objective(); !shapes.Near(got.Run, want.Run) || math.Abs(got.Transfer-want.Transfer) > 1e-9*want.Transfer {
+					t.Fatalf("exchange %d (nodes %d and %d): SwapAll %+v, fresh %+v", k, a, b, got, want)
+				}
+				if got, want := ev.Objective(), seq.Objective(); !shapes.Near(got.Run, want.Run) {
+					t.Fatalf("exchange %d: SwapAll %+v, one Swap at a time %+v", k, got, want)
+				}
+				if c := ev.Critical(); !shapes.Near(fresh.Objective().Run, ev.MaxRun()) || c < 0 {
+					t.Fatalf("exchange %d: critical rank %d, run %.9g against fresh %.9g", k, c, ev.MaxRun(), fresh.Objective().Run)
+				}
+				for u := int32(0); u < int32(n); u++ {
+					x, _ := ev.Comm(u)
+					y, _ := fresh.Comm(u)
+					if math.Abs(x-y) > 1e-9*math.Max(x, 1e-12) {
+						t.Fatalf("exchange %d, rank %d: SwapAll %.9g, fresh %.9g", k, u, x, y)
+					}
+				}
+			}
+			if !slices.Equal(place, one) {
+				t.Errorf("SwapAll placed %v, one Swap at a time %v", place, one)
+			}
+		})
+	}
+}
+
+// rankAt is the rank place puts on slot s.
+func rankAt(place []int32, s int32) int32 {
+	return int32(slices.Index(place, s))
 }

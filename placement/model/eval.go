@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 
+	"github.com/latmap/latmap/internal/maxtree"
 	"github.com/latmap/latmap/placement/model/ports"
 )
 
@@ -57,9 +58,9 @@ type rankParts struct {
 
 // nodeLoads are the evaluator's per-node quantities.
 type nodeLoads struct {
-	out, in, mem []float64 // bytes sent off, received, moved inside
-	members      [][]int32 // node -> its ranks
-	tree         maxTree   // its slowest rank's run
+	out, in, mem []float64    // bytes sent off, received, moved inside
+	members      [][]int32    // node -> its ranks
+	tree         maxtree.Tree // its slowest rank's run
 }
 
 // groupLoads are the evaluator's per switch group quantities, by switch
@@ -73,13 +74,13 @@ type nodeLoads struct {
 // uplink times): the max splits, so a group's uplink load changes its
 // group's one value, never its ranks' runs one by one.
 type groupLoads struct {
-	of      [][]int32   // level -> node -> group
-	out, in [][]float64 // level -> group -> bytes
-	cross   [][]int32   // level -> rank -> neighbours outside its group
-	node    [][]maxTree // level -> group -> over its nodes
-	slot    [][]int32   // level -> node -> its place in its group's tree
-	members [][][]int32 // level -> group -> its nodes
-	top     []maxTree   // level -> over the groups
+	of      [][]int32        // level -> node -> group
+	out, in [][]float64      // level -> group -> bytes
+	cross   [][]int32        // level -> rank -> neighbours outside its group
+	node    [][]maxtree.Tree // level -> group -> over its nodes
+	slot    [][]int32        // level -> node -> its place in its group's tree
+	members [][][]int32      // level -> group -> its nodes
+	top     []maxtree.Tree   // level -> over the groups
 }
 
 // groupRef names switch level k's group g.
@@ -113,7 +114,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	ev := &Evaluator{md: md, t: t, base: base, place: place,
 		r: rankParts{node: make([]int32, t.N), pOn: make([]float64, t.N), pOff: make([]float64, t.N),
 			nOn: make([]int32, t.N), nOff: make([]int32, t.N), pos: make([]int32, t.N)},
-		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: newMaxTree(k)},
+		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: maxtree.New(k)},
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.net = newNetLoads(md.Routes, t.N)
@@ -141,18 +142,18 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		}
 	}
 	for n := range ev.n.members {
-		ev.n.tree.set(n, ev.nodeRun(int32(n)))
+		ev.n.tree.Set(n, ev.nodeRun(int32(n)))
 	}
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
 			nl.longT[u] = nl.longest(u)
-			nl.tree.set(int(u), nl.value(u, md.Scale[1]))
+			nl.tree.Set(int(u), nl.value(u, md.Scale[1]))
 		}
 	}
 	if ev.g != nil {
 		for k, groups := range ev.g.members {
 			for g := range groups {
-				ev.g.top[k].set(g, ev.groupRun(int32(k), int32(g)))
+				ev.g.top[k].Set(g, ev.groupRun(int32(k), int32(g)))
 			}
 		}
 	}
@@ -183,14 +184,14 @@ func newGroupLoads(md *Model, n int, tch *touchSet) *groupLoads {
 			slot[node] = int32(len(members[g]))
 			members[g] = append(members[g], int32(node))
 		}
-		trees := make([]maxTree, ng)
+		trees := make([]maxtree.Tree, ng)
 		for g := range trees {
-			trees[g] = newMaxTree(len(members[g]))
+			trees[g] = maxtree.New(len(members[g]))
 		}
 		gl.out, gl.in = append(gl.out, make([]float64, ng)), append(gl.in, make([]float64, ng))
 		gl.cross = append(gl.cross, make([]int32, n))
 		gl.node, gl.slot, gl.members = append(gl.node, trees), append(gl.slot, slot), append(gl.members, members)
-		gl.top = append(gl.top, newMaxTree(ng))
+		gl.top = append(gl.top, maxtree.New(ng))
 		tch.gstamp[k] = make([]int32, ng)
 	}
 	return gl
@@ -373,7 +374,7 @@ func (ev *Evaluator) nodeRun(n int32) float64 {
 	}
 	if gl != nil {
 		for k := range gl.of {
-			gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), fixed[k])
+			gl.node[k][gl.of[k][n]].Set(int(gl.slot[k][n]), fixed[k])
 		}
 	}
 	return best
@@ -389,7 +390,7 @@ const maxSwitchLevels = 8
 // rank's traffic leaves it: then no byte does either).
 func (ev *Evaluator) groupRun(k, g int32) float64 {
 	gl := ev.g
-	return gl.node[k][g].max() + ev.md.Scale[1]*ev.md.uplinkTime(int(k), g, gl.out[k][g], gl.in[k][g])
+	return gl.node[k][g].Max() + ev.md.Scale[1]*ev.md.uplinkTime(int(k), g, gl.out[k][g], gl.in[k][g])
 }
 
 func (ev *Evaluator) Objective() Objective {
@@ -398,25 +399,25 @@ func (ev *Evaluator) Objective() Objective {
 
 // Critical is the rank with the largest run.
 func (ev *Evaluator) Critical() int32 {
-	n := ev.n.tree.argmax()
-	level, run := -1, ev.n.tree.max()
+	n := ev.n.tree.Argmax()
+	level, run := -1, ev.n.tree.Max()
 	if gl := ev.g; gl != nil {
 		for k := range gl.top {
-			if v := gl.top[k].max(); v > run {
+			if v := gl.top[k].Max(); v > run {
 				level, run = k, v
 			}
 		}
 	}
-	if nl := ev.net; nl != nil && nl.tree.max() > run {
+	if nl := ev.net; nl != nil && nl.tree.Max() > run {
 		// A rank bound by a link its flows cross.
-		return nl.tree.argmax()
+		return nl.tree.Argmax()
 	}
 	if level >= 0 {
 		// A rank bound by its group's uplinks: on the group's node with
 		// the largest fixed and on-node time of a rank leaving it.
 		gl := ev.g
-		g := gl.top[level].argmax()
-		n = gl.members[level][g][gl.node[level][g].argmax()]
+		g := gl.top[level].Argmax()
+		n = gl.members[level][g][gl.node[level][g].Argmax()]
 	}
 	best, arg := -1.0, int32(-1)
 	for _, u := range ev.n.members[n] {
@@ -439,7 +440,7 @@ func (ev *Evaluator) touch(n int32) {
 	if ev.tch.stamp[n] != ev.tch.epoch {
 		ev.tch.stamp[n] = ev.tch.epoch
 		ev.tch.touched = append(ev.tch.touched, n)
-		ev.tch.before = append(ev.tch.before, ev.n.tree.value(int(n)))
+		ev.tch.before = append(ev.tch.before, ev.n.tree.Value(int(n)))
 		if gl := ev.g; gl != nil {
 			x := len(ev.tch.touched) - 1
 			if x == len(ev.tch.nodeBefore) {
@@ -447,7 +448,7 @@ func (ev *Evaluator) touch(n int32) {
 			}
 			for k := range gl.of {
 				g := gl.of[k][n]
-				ev.tch.nodeBefore[x][k] = gl.node[k][g].value(int(gl.slot[k][n]))
+				ev.tch.nodeBefore[x][k] = gl.node[k][g].Value(int(gl.slot[k][n]))
 				ev.touchGroup(int32(k), g)
 			}
 		}
@@ -460,7 +461,7 @@ func (ev *Evaluator) touchGroup(k, g int32) {
 	if ev.tch.gstamp[k][g] != ev.tch.epoch {
 		ev.tch.gstamp[k][g] = ev.tch.epoch
 		ev.tch.groups = append(ev.tch.groups, groupRef{k, g})
-		ev.tch.gbefore = append(ev.tch.gbefore, ev.g.top[k].value(int(g)))
+		ev.tch.gbefore = append(ev.tch.gbefore, ev.g.top[k].Value(int(g)))
 	}
 }
 
@@ -470,11 +471,32 @@ func (ev *Evaluator) touchGroup(k, g int32) {
 // the switch groups touched.
 func (ev *Evaluator) Swap(i, j int32) {
 	ev.exchange(i, j)
+	ev.settle()
+}
+
+// SwapAll exchanges the slots of each pair of ranks in turn, as Swap
+// does, but prices the nodes, switch groups and links the exchanges
+// touch once, after the last: a whole node exchanged rank by rank costs
+// one pricing of each node it touches, not one per rank.
+func (ev *Evaluator) SwapAll(pairs [][2]int32) {
+	if len(pairs) == 0 {
+		return
+	}
+	ev.begin()
+	for _, p := range pairs {
+		ev.move(p[0], p[1])
+	}
+	ev.settle()
+}
+
+// settle prices the nodes, switch groups and links the exchanges since
+// begin touched.
+func (ev *Evaluator) settle() {
 	for _, n := range ev.tch.touched {
-		ev.n.tree.set(int(n), ev.nodeRun(n))
+		ev.n.tree.Set(int(n), ev.nodeRun(n))
 	}
 	for _, r := range ev.tch.groups {
-		ev.g.top[r.k].set(int(r.g), ev.groupRun(r.k, r.g))
+		ev.g.top[r.k].Set(int(r.g), ev.groupRun(r.k, r.g))
 	}
 	if ev.net != nil {
 		ev.net.reprice(ev.md.Scale[1])
@@ -484,13 +506,24 @@ func (ev *Evaluator) Swap(i, j int32) {
 // exchange is Swap without the nodes' slowest runs: it leaves the
 // touched nodes (and their runs before) in ev.tch.
 func (ev *Evaluator) exchange(i, j int32) {
-	t := ev.t
+	ev.begin()
+	ev.move(i, j)
+}
+
+// begin starts the exchanges whose touched nodes settle prices.
+func (ev *Evaluator) begin() {
 	ev.tch.epoch++
 	if ev.net != nil {
 		ev.net.begin()
 	}
 	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
 	ev.tch.groups, ev.tch.gbefore = ev.tch.groups[:0], ev.tch.gbefore[:0]
+}
+
+// move exchanges the slots of ranks i and j and their pairs' costs,
+// recording the nodes it touches.
+func (ev *Evaluator) move(i, j int32) {
+	t := ev.t
 	for _, u := range [2]int32{i, j} {
 		ev.touch(ev.r.node[u])
 		for e := t.Start[u]; e < t.Start[u+1]; e++ {
@@ -567,71 +600,29 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 		ev.net.restore()
 	}
 	for x, n := range tc.savedNodes {
-		ev.n.tree.set(int(n), tc.saved[x])
+		ev.n.tree.Set(int(n), tc.saved[x])
 		if gl != nil {
 			for k := range gl.of {
-				gl.node[k][gl.of[k][n]].set(int(gl.slot[k][n]), tc.savedNodeC[x][k])
+				gl.node[k][gl.of[k][n]].Set(int(gl.slot[k][n]), tc.savedNodeC[x][k])
 			}
 		}
 	}
 	for x, r := range tc.savedGroups {
-		gl.top[r.k].set(int(r.g), tc.savedG[x])
+		gl.top[r.k].Set(int(r.g), tc.savedG[x])
 	}
 	return o
 }
 
-// maxTree is a tournament tree: the largest of k values and where it is.
-type maxTree struct {
-	size int
-	v    []float64
-	at   []int32
-}
-
-func newMaxTree(k int) maxTree {
-	size := 1
-	for size < k {
-		size *= 2
-	}
-	t := maxTree{size: size, v: make([]float64, 2*size), at: make([]int32, 2*size)}
-	for i := 0; i < size; i++ {
-		t.at[size+i] = int32(i)
-	}
-	for p := size - 1; p >= 1; p-- {
-		t.at[p] = t.at[2*p]
-	}
-	return t
-}
-
-func (t *maxTree) set(i int, x float64) {
-	p := t.size + i
-	t.v[p] = x
-	for p /= 2; p >= 1; p /= 2 {
-		l, r := 2*p, 2*p+1
-		if t.v[r] > t.v[l] {
-			t.v[p], t.at[p] = t.v[r], t.at[r]
-		} else {
-			t.v[p], t.at[p] = t.v[l], t.at[l]
-		}
-	}
-}
-
-func (t *maxTree) max() float64 { return t.v[1] }
-
-// value is value i.
-func (t *maxTree) value(i int) float64 { return t.v[t.size+i] }
-
-func (t *maxTree) argmax() int32 { return t.at[1] }
-
 // MaxRun is the slowest rank's run.
 func (ev *Evaluator) MaxRun() float64 {
-	run := ev.n.tree.max()
+	run := ev.n.tree.Max()
 	if gl := ev.g; gl != nil {
 		for k := range gl.top {
-			run = math.Max(run, gl.top[k].max())
+			run = math.Max(run, gl.top[k].Max())
 		}
 	}
 	if ev.net != nil {
-		run = math.Max(run, ev.net.tree.max())
+		run = math.Max(run, ev.net.tree.Max())
 	}
 	return run
 }

@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/latmap/latmap/internal/maxtree"
+)
 
 // netLoads are the evaluator's per-link and per-rank quantities of a
 // routed network (Model.Routes): each link's bytes, how many of each
@@ -18,7 +22,7 @@ type netLoads struct {
 	// pairMax is each rank's costliest transfer off its node: its
 	// off-node time before the links (not the sum of its transfers).
 	pairMax []float64
-	tree    maxTree
+	tree    maxtree.Tree
 	// The links an exchange changed (once each), and the nodes it
 	// re-priced with their values before.
 	lstamp, nstamp []int32
@@ -41,7 +45,7 @@ func newNetLoads(rt *Routes, n int) *netLoads {
 		return nil
 	}
 	return &netLoads{rt: rt, load: make([]float64, rt.nl), cross: make([]int32, n*rt.nl), longT: make([]float64, n), fixed: make([]float64, n), pairMax: make([]float64, n),
-		tree: newMaxTree(n), lstamp: make([]int32, rt.nl), nstamp: make([]int32, n)}
+		tree: maxtree.New(n), lstamp: make([]int32, rt.nl), nstamp: make([]int32, n)}
 }
 
 // flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
@@ -90,7 +94,7 @@ func (nl *netLoads) value(n int32, scale float64) float64 {
 func (nl *netLoads) save(n int32) {
 	if nl.nstamp[n] != nl.epoch {
 		nl.nstamp[n] = nl.epoch
-		nl.saved = append(nl.saved, netSaved{n, nl.longT[n], nl.fixed[n], nl.tree.value(int(n))})
+		nl.saved = append(nl.saved, netSaved{n, nl.longT[n], nl.fixed[n], nl.tree.Value(int(n))})
 	}
 }
 
@@ -114,7 +118,7 @@ func (nl *netLoads) reprice(scale float64) {
 	}
 	for _, s := range nl.saved {
 		nl.longT[s.n] = nl.longest(s.n)
-		nl.tree.set(int(s.n), nl.value(s.n, scale))
+		nl.tree.Set(int(s.n), nl.value(s.n, scale))
 	}
 }
 
@@ -122,6 +126,6 @@ func (nl *netLoads) reprice(scale float64) {
 func (nl *netLoads) restore() {
 	for _, s := range nl.kept {
 		nl.longT[s.n], nl.fixed[s.n] = s.longT, s.fixed
-		nl.tree.set(int(s.n), s.value)
+		nl.tree.Set(int(s.n), s.value)
 	}
 }

@@ -947,3 +947,16 @@ func (sw *swapper) swap(i, j int32) {
 	sw.slotRank[sw.place[i]] = i
 	sw.slotRank[sw.place[j]] = j
 }
+
+// swapAll exchanges the slots of each pair of ranks in turn, priced
+// once after the last (Evaluator.SwapAll).
+func (sw *swapper) swapAll(pairs [][2]int32) {
+	if sw.logging {
+		sw.journal = append(sw.journal, pairs...)
+	}
+	sw.ev.SwapAll(pairs)
+	for _, p := range pairs {
+		sw.slotRank[sw.place[p[0]]] = p[0]
+		sw.slotRank[sw.place[p[1]]] = p[1]
+	}
+}

@@ -138,8 +138,10 @@ func (sw *swapper) swapNodes(ga, gb int32) bool {
 			return false
 		}
 	}
+	pairs := make([][2]int32, len(a))
 	for x := range a {
-		sw.swap(sw.slotRank[a[x]], sw.slotRank[b[x]])
+		pairs[x] = [2]int32{sw.slotRank[a[x]], sw.slotRank[b[x]]}
 	}
+	sw.swapAll(pairs)
 	return true
 }

@@ -15,7 +15,12 @@ import (
 type Spec struct {
 	Nodes, Sockets, Cores int
 	// NodesPerSwitch groups nodes under switches; 0 puts all under one.
-	NodesPerSwitch int
+	// NodesPerPod, a multiple of it, groups the switches into pods (a
+	// second switch level; 0: none), PodRTT the round trip in
+	// microseconds between pods (RTT[3] is then between switches of a
+	// pod).
+	NodesPerSwitch, NodesPerPod int
+	PodRTT                      float64
 	// Layout places ranks on nodes: "block" (default) fills a node before
 	// the next, "cyclic" deals ranks round robin.
 	Layout string
@@ -119,6 +124,8 @@ func (g *gen) set(t *survey.PairTable, a, b int) {
 		rtt = g.spec.RTT[1]
 	case g.sw(pa.node) == g.sw(pb.node):
 		rtt = g.spec.RTT[2]
+	case g.spec.NodesPerPod > 0 && pa.node/g.spec.NodesPerPod != pb.node/g.spec.NodesPerPod:
+		rtt = g.spec.PodRTT
 	}
 	v := rtt * math.Exp(g.spec.Noise*g.rng.NormFloat64())
 	g.p = survey.PairStats{A: a, B: b, Size: g.spec.Size, Samples: g.spec.Repeats, Mean: v, Median: v,
