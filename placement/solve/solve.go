@@ -464,8 +464,14 @@ func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, op
 			break
 		}
 		n += sw.exchangeNodes(4 * len(md.Hosts))
+		// Where that stalls, whole switch groups (one exchange moves
+		// many nodes' ranks, so it is tried last).
 		if !sw.ev.Objective().Better(before) {
-			break
+			g := sw.exchangeGroups(4 * len(md.Hosts))
+			if g == 0 {
+				break
+			}
+			n += g
 		}
 	}
 	if nodesDiffer {

@@ -132,15 +132,81 @@ func (sw *swapper) exchangeNodes(budget int) int {
 // swapNodes exchanges the ranks of node groups ga and gb slot by slot
 // (false, and nothing done, when either has a free slot).
 func (sw *swapper) swapNodes(ga, gb int32) bool {
-	a, b := sw.groups[ga], sw.groups[gb]
-	for x := range a {
-		if sw.slotRank[a[x]] < 0 || sw.slotRank[b[x]] < 0 {
-			return false
+	return sw.swapGroups([]int32{ga}, []int32{gb})
+}
+
+// exchangeGroups lowers the slowest rank by exchanging all the ranks of
+// its switch group, at each switch level, with those of another group
+// of as many nodes (node by node, in node order, each pair of nodes of
+// as many slots), every rank moved priced once (swapGroups). That is a
+// move no exchange of ranks or of nodes makes when a group's nodes
+// belong together: a stencil's block a pod away from its neighbours,
+// where moving one of its nodes first makes the run slower. The best
+// exchange is kept when it improves the objective, and it repeats while
+// one does, pricing at most budget exchanges. It returns the number kept.
+func (sw *swapper) exchangeGroups(budget int) int {
+	m := sw.m
+	members := make([][][]int32, len(m.NetGroups)) // level, group: its node groups
+	for _, ng := range sw.nodeGroups() {
+		node := m.Slots[sw.groups[ng][0]].Node
+		for k, of := range m.NetGroups {
+			g := int(of[node])
+			for len(members[k]) <= g {
+				members[k] = append(members[k], nil)
+			}
+			members[k][g] = append(members[k][g], ng)
 		}
 	}
-	pairs := make([][2]int32, len(a))
+	kept := 0
+	for budget > 0 {
+		c := sw.ev.Critical()
+		if c < 0 {
+			break
+		}
+		node := m.Slots[sw.groups[sw.nodeGroup[sw.place[c]]][0]].Node
+		best, bestK, bestG := sw.ev.Objective(), -1, -1
+		for k, groups := range members {
+			ga := int(m.NetGroups[k][node])
+			for gb := range groups {
+				if gb == ga || !sw.swapGroups(groups[ga], groups[gb]) {
+					continue
+				}
+				budget--
+				if o := sw.ev.Objective(); o.Better(best) {
+					best, bestK, bestG = o, k, gb
+				}
+				sw.swapGroups(groups[ga], groups[gb])
+			}
+		}
+		if bestK < 0 {
+			break
+		}
+		sw.swapGroups(members[bestK][m.NetGroups[bestK][node]], members[bestK][bestG])
+		kept++
+	}
+	return kept
+}
+
+// swapGroups exchanges the ranks of node groups a[x] and b[x] for every
+// x, slot by slot, priced once (false, and nothing done, when the two
+// differ in nodes or a node's slots, or either has a free slot).
+func (sw *swapper) swapGroups(a, b []int32) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	var pairs [][2]int32
 	for x := range a {
-		pairs[x] = [2]int32{sw.slotRank[a[x]], sw.slotRank[b[x]]}
+		sa, sb := sw.groups[a[x]], sw.groups[b[x]]
+		if len(sa) != len(sb) {
+			return false
+		}
+		for y := range sa {
+			ra, rb := sw.slotRank[sa[y]], sw.slotRank[sb[y]]
+			if ra < 0 || rb < 0 {
+				return false
+			}
+			pairs = append(pairs, [2]int32{ra, rb})
+		}
 	}
 	sw.swapAll(pairs)
 	return true
