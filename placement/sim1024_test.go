@@ -43,7 +43,7 @@ const fatTree1024Target = "tleaf 4 4 40 4 20 4 10 16 1\n"
 // target (terminal k: core k%cores of node k/cores, nodes in the
 // platform's order), no imbalance allowed (-b0), and returns each rank's
 // host and cpu, and gmap's wall time.
-func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, target string) ([]placefile.RankSlot, float64) {
+func scotchHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, n int, target string) ([]placefile.RankSlot, float64) {
 	t.Helper()
 	gmap, err := exec.LookPath("scotch_gmap")
 	if err != nil {
@@ -68,17 +68,43 @@ func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, targe
 	if err != nil {
 		t.Fatal(err)
 	}
-	slots := make([]placefile.RankSlot, n)
-	used := make([]int, len(c.hosts))
+	nodeOf := make([]int, n)
 	for r, k := range terms {
-		node := k / c.cores
-		if used[node] == c.cores {
-			t.Fatalf("scotch_gmap -b0 put more than %d ranks on node %d", c.cores, node)
-		}
-		slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
-		used[node]++
+		nodeOf[r] = k / cores
+	}
+	slots, moved := fillNodes(nodeOf, hosts, cores)
+	if moved > 0 {
+		t.Fatalf("scotch_gmap -b0 put more than %d ranks on a node (%d over)", cores, moved)
 	}
 	return slots, took
+}
+
+// fillNodes gives rank r a cpu of node nodeOf[r] (hosts[node], cores
+// each), in rank order; a rank whose node is full goes to the first node
+// with room, and moved counts them.
+func fillNodes(nodeOf []int, hosts []string, cores int) (slots []placefile.RankSlot, moved int) {
+	slots = make([]placefile.RankSlot, len(nodeOf))
+	used := make([]int, len(hosts))
+	var over []int
+	for r, node := range nodeOf {
+		if used[node] < cores {
+			slots[r] = placefile.RankSlot{Host: hosts[node], Group: -1, CPU: used[node]}
+			used[node]++
+		} else {
+			over = append(over, r)
+		}
+	}
+	for _, r := range over {
+		for node := range used {
+			if used[node] < cores {
+				slots[r] = placefile.RankSlot{Host: hosts[node], Group: -1, CPU: used[node]}
+				used[node]++
+				moved++
+				break
+			}
+		}
+	}
+	return slots, moved
 }
 
 // kahipHosts maps flows (n ranks) with KaHIP's process mapping (kaffpa
@@ -91,7 +117,7 @@ func scotchHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, targe
 // take two vertices: they go to the first nodes with room). Without
 // kaffpa on PATH, or when it takes over kahipTimeout, it returns no slots
 // (and the seconds it was given).
-func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierarchy, distance string) ([]placefile.RankSlot, float64, int) {
+func kahipHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, n int, hierarchy, distance string) ([]placefile.RankSlot, float64, int) {
 	t.Helper()
 	kaffpa, err := exec.LookPath("kaffpa")
 	if err != nil {
@@ -130,31 +156,15 @@ func kahipHosts(t testing.TB, c *simCluster, flows []profile.Flow, n int, hierar
 	if len(pes) != n {
 		t.Fatalf("kaffpa mapped %d ranks, want %d", len(pes), n)
 	}
-	slots := make([]placefile.RankSlot, n)
-	used, moved := make([]int, len(c.hosts)), 0
-	var over []int
+	nodeOf := make([]int, n)
 	for r, f := range pes {
 		p, err := strconv.Atoi(f)
-		if err != nil || p < 0 || p/c.cores >= len(c.hosts) {
+		if err != nil || p < 0 || p/cores >= len(hosts) {
 			t.Fatalf("kaffpa's PE %q for rank %d", f, r)
 		}
-		if node := p / c.cores; used[node] < c.cores {
-			slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
-			used[node]++
-		} else {
-			over = append(over, r)
-		}
+		nodeOf[r] = p / cores
 	}
-	for _, r := range over {
-		for node := range used {
-			if used[node] < c.cores {
-				slots[r] = placefile.RankSlot{Host: c.hosts[node], Group: -1, CPU: used[node]}
-				used[node]++
-				moved++
-				break
-			}
-		}
-	}
+	slots, moved := fillNodes(nodeOf, hosts, cores)
 	return slots, took, moved
 }
 
@@ -165,6 +175,13 @@ const kahipTimeout = 3 * time.Minute
 // predictCurrent is latmap place's predicted run of the placement slots
 // (scored as --current) for the replayed matrix mx on survey sv.
 func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) float64 {
+	t.Helper()
+	return scoreCurrent(t, sv, mx, slots).Run
+}
+
+// scoreCurrent is latmap place's prediction of the placement slots
+// (scored as --current) for the matrix mx on survey sv.
+func scoreCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) placefile.Prediction {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "current.rankfile")
 	lf, err := placefile.Write(placefile.FormatOpenMPI, slots, nil, file, nil)
@@ -178,7 +195,7 @@ func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) flo
 	if len(a.Predictions) == 0 || a.Predictions[0].Name != "current" {
 		t.Fatalf("no prediction of the current placement: %+v", a.Predictions)
 	}
-	return a.Predictions[0].Run
+	return a.Predictions[0]
 }
 
 // BenchmarkSimFatTree1024 is make bench-sim's large case: a simulated
@@ -229,7 +246,7 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 				t1 := time.Now()
 				sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
 				if !declared {
-					slots, took := scotchHosts(b, c, app.flows, n, fatTree1024Target)
+					slots, took := scotchHosts(b, c.hosts, c.cores, app.flows, n, fatTree1024Target)
 					hosts := make([]string, n)
 					for r, sl := range slots {
 						hosts[r] = sl.Host
@@ -237,7 +254,7 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 					sc.simulated["scotch"] = c.replay(b, sc.replayArg, app.iter, hosts)
 					sc.predicted["scotch"] = predictCurrent(b, sv, sc.matrix, slots)
 					fmt.Printf("  (scotch_gmap %.2f s)\n", took)
-					if kslots, ktook, moved := kahipHosts(b, c, app.flows, n, "16:4:4:4", "1:10:20:40"); kslots == nil && ktook > 0 {
+					if kslots, ktook, moved := kahipHosts(b, c.hosts, c.cores, app.flows, n, "16:4:4:4", "1:10:20:40"); kslots == nil && ktook > 0 {
 						fmt.Printf("  (kaffpa --enable_mapping stopped after %.0f s)\n", ktook)
 					} else if kslots == nil {
 						fmt.Printf("  (no KaHIP: %s)\n", kahipMissing)

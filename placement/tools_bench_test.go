@@ -1,0 +1,263 @@
+package placement
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/solve"
+)
+
+// toolMachine is a synthetic machine of four levels: cores, nodes,
+// switches of perSwitch nodes, pods of perPod nodes (round trips 2 us
+// inside a node, 20 under a switch, 40 across switches, 80 across pods;
+// node links 10 GB/s, a switch's uplinks half its nodes' links, a pod's
+// a quarter: 2:1 at both levels).
+type toolMachine struct {
+	nodes, cores, perSwitch, perPod int
+	scope                           string
+}
+
+func (tm toolMachine) ranks() int { return tm.nodes * tm.cores }
+
+// survey writes the machine's synthetic survey (with switches.csv,
+// nodebw.csv and switchbw.csv as latmap survey writes them) to dir and
+// returns it with its hosts in order.
+func (tm toolMachine) survey(b testing.TB, dir string) (*survey.Survey, []string) {
+	s := synth.New(synth.Spec{Nodes: tm.nodes, Sockets: 1, Cores: tm.cores, NodesPerSwitch: tm.perSwitch, NodesPerPod: tm.perPod, PodRTT: 80,
+		RTT: [4]float64{2, 2, 20, 40}, Noise: 0.03, Seed: 42, Scope: tm.scope})
+	var of [][]int
+	var note string
+	if s.Switches, of, note = topo.SwitchGroups(s); len(of) != 2 {
+		b.Fatalf("the synthetic survey shows %d switch levels, want 2: %s", len(of), note)
+	}
+	hosts := make([]string, tm.nodes)
+	for h := range hosts {
+		hosts[h] = s.Ranks[h*tm.cores].Host
+		s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: hosts[h], Peer: s.Ranks[(h+1)%tm.nodes*tm.cores].Host,
+			Ranks: tm.cores, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 10000, PairMBps: 9000})
+	}
+	for k, groups := range of {
+		per, share := tm.perSwitch, 2.0
+		if k == 1 {
+			per, share = tm.perPod, 4
+		}
+		seen := map[int]bool{}
+		for _, g := range groups {
+			if !seen[g] {
+				seen[g] = true
+				s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: k + 1, Group: g, PeerGroup: g, Hosts: per, Ranks: per * tm.cores,
+					Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: float64(per) * 10000 / share})
+			}
+		}
+	}
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
+		b.Fatal(err)
+	}
+	return s, hosts
+}
+
+// tleaf is Scotch's target of the machine: pods, switches, nodes, cores,
+// a byte across the pods costing twice one across switches, four times
+// one under a switch, forty times one inside a node.
+func (tm toolMachine) tleaf() string {
+	return fmt.Sprintf("tleaf 4 %d 400 %d 200 %d 100 %d 10\n", tm.nodes/tm.perPod, tm.perPod/tm.perSwitch, tm.perSwitch, tm.cores)
+}
+
+// hierarchy and distances are KaHIP's process mapping's view of it, from
+// the cores up.
+func (tm toolMachine) hierarchy() (string, string) {
+	return fmt.Sprintf("%d:%d:%d:%d", tm.cores, tm.perSwitch, tm.perPod/tm.perSwitch, tm.nodes/tm.perPod), "1:10:20:40"
+}
+
+// sized gives every flow msgs messages of size bytes.
+func sized(flows []profile.Flow, msgs int, size float64) []profile.Flow {
+	out := append([]profile.Flow(nil), flows...)
+	for i := range out {
+		out[i].Messages, out[i].Bytes = float64(msgs), float64(msgs)*size
+	}
+	return out
+}
+
+// toolApps are the applications placed on machine tm: 3-D stencils with
+// small (100 x 8 KiB) and large (10 x 1 MiB) messages, periodic and not,
+// a random sparse graph, the real 64-rank matrices of testdata at 64
+// ranks, and an all-to-all up to 1,024 ranks (at 4,096 it is 16.8
+// million rows).
+func toolApps(b *testing.B, tm toolMachine) []simApp {
+	n := tm.ranks()
+	dims := map[int][3]int{64: {4, 4, 4}, 1024: {16, 8, 8}, 4096: {16, 16, 16}, 16384: {32, 32, 16}}[n]
+	d := fmt.Sprintf("%dx%dx%d", dims[0], dims[1], dims[2])
+	open, _ := shapes.Halo3D(dims[0], dims[1], dims[2], false)
+	wrap, _ := shapes.Halo3D(dims[0], dims[1], dims[2], true)
+	apps := []simApp{
+		{"stencil " + d + ", 100 x 8 KiB", sized(open, 100, 8<<10)},
+		{"stencil " + d + ", 10 x 1 MiB", sized(open, 10, 1<<20)},
+		{"periodic " + d + ", 100 x 8 KiB", sized(wrap, 100, 8<<10)},
+		{"periodic " + d + ", 10 x 1 MiB", sized(wrap, 10, 1<<20)},
+		{"random sparse, 10 x 1 MiB", sized(first(shapes.RandomSparse(n, 4, 1)), 10, 1<<20)},
+	}
+	if n <= 1024 {
+		apps = append(apps, simApp{"all-to-all, 10 x 16 KiB", sized(first(shapes.AllToAll(n)), 10, 16<<10)})
+	}
+	if n == 64 {
+		apps = append(apps, simRealApps(b)...)
+	}
+	return apps
+}
+
+// BenchmarkPlaceTools is make bench-place's comparison of latmap place
+// with Scotch (scotch_gmap -b0 onto a tleaf of the machine's four
+// levels), METIS (gpmetis into one part per node, the parts on the nodes
+// in order: no level-by-level assignment) and KaHIP's process mapping
+// (kaffpa --enable_mapping onto the same hierarchy, when on PATH), on
+// synthetic four-level machines of 64, 1,024, 4,096 and 16,384 ranks
+// and the applications of toolApps. Every tool's mapping is scored by
+// latmap's model as --current: the predicted run and the summed
+// transfer, beside the tool's seconds (latmap's: bin/latmap place end to
+// end, survey and matrix read from disk; the others': the tool's own
+// run on its input files).
+func BenchmarkPlaceTools(b *testing.B) {
+	machines := []toolMachine{
+		{16, 4, 4, 8, survey.ScopeAll},
+		{64, 16, 4, 16, survey.ScopeNodes},
+		{64, 64, 4, 16, survey.ScopeNodes},
+		{256, 64, 16, 64, survey.ScopeNodes},
+	}
+	for _, tm := range machines {
+		b.Run(strconv.Itoa(tm.ranks()), func(b *testing.B) {
+			dir := b.TempDir()
+			sv := filepath.Join(dir, "survey")
+			_, hosts := tm.survey(b, sv)
+			hier, dist := tm.hierarchy()
+			for b.Loop() {
+				fmt.Printf("\n%d ranks: %d nodes x %d cores, %d nodes a switch, %d a pod (scope %s); Scotch's target %q, KaHIP's hierarchy %s, distances %s\n",
+					tm.ranks(), tm.nodes, tm.cores, tm.perSwitch, tm.perPod, tm.scope, strings.TrimSpace(tm.tleaf()), hier, dist)
+				fmt.Printf("  %-34s %-8s %9s %14s %13s %9s\n", "application", "tool", "seconds", "predicted run", "transfer (s)", "vs latmap")
+				for _, app := range toolApps(b, tm) {
+					toolRows(b, tm, sv, hosts, app)
+				}
+			}
+		})
+	}
+}
+
+// toolRows prints one application's row per tool.
+func toolRows(b *testing.B, tm toolMachine, sv string, hosts []string, app simApp) {
+	n := tm.ranks()
+	mx := writeMatrix(b, app.flows)
+	secs, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile"), "--force")
+	if !ok {
+		testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
+	}
+	// The timed run's proposal (its default seed, 1).
+	a, _ := placeHosts(b, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
+	mine := a.ProposalPrediction()
+	row := func(tool string, secs float64, p placefile.Prediction, note string) {
+		fmt.Printf("  %-34s %-8s %9.3f %14.5g %13.5g %8.2fx  %s\n", app.name, tool, secs, p.Run, p.Transfer, p.Run/mine.Run, note)
+	}
+	row("latmap", secs, mine, "")
+	if blk := a.Predictions[0]; blk.Name == "block" {
+		row("block", 0, blk, "")
+	}
+	if _, err := exec.LookPath("scotch_gmap"); err == nil {
+		slots, took := scotchHosts(b, hosts, tm.cores, app.flows, n, tm.tleaf())
+		row("scotch", took, scoreCurrent(b, sv, mx, slots), "")
+	} else {
+		fmt.Printf("  %-34s scotch: not installed (apt-get install scotch)\n", app.name)
+	}
+	if gpmetis, err := exec.LookPath("gpmetis"); err == nil {
+		slots, took, moved := metisHosts(b, gpmetis, hosts, tm.cores, app.flows, n)
+		row("metis", took, scoreCurrent(b, sv, mx, slots), fmt.Sprintf("(%d ranks over a full node moved)", moved))
+	} else {
+		fmt.Printf("  %-34s metis: not installed (apt-get install metis)\n", app.name)
+	}
+	hier, dist := tm.hierarchy()
+	switch slots, took, moved := kahipHosts(b, hosts, tm.cores, app.flows, n, hier, dist); {
+	case slots == nil && took > 0:
+		fmt.Printf("  %-34s kahip: kaffpa --enable_mapping stopped after %.0f s\n", app.name, took)
+	case slots == nil:
+		fmt.Printf("  %-34s kahip: %s\n", app.name, kahipMissing)
+	default:
+		row("kahip", took, scoreCurrent(b, sv, mx, slots), fmt.Sprintf("(%d ranks over a full node moved)", moved))
+	}
+}
+
+// metisHosts partitions flows (n ranks) into one part per node with
+// gpmetis (-ptype=kway -ufactor=1, writeMetisGraph's weights), part p on
+// node p, and returns each rank's host and cpu, gpmetis's wall time and
+// how many ranks a full node could not take (METIS's imbalance).
+func metisHosts(b *testing.B, gpmetis string, hosts []string, cores int, flows []profile.Flow, n int) ([]placefile.RankSlot, float64, int) {
+	path := writeMetisGraph(b, shapes.MustTraffic(flows, n))
+	t0 := time.Now()
+	if out, err := exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(len(hosts))).CombinedOutput(); err != nil {
+		b.Fatalf("gpmetis: %v\n%s", err, out)
+	}
+	took := time.Since(t0).Seconds()
+	data, err := os.ReadFile(fmt.Sprintf("%s.part.%d", path, len(hosts)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	parts := strings.Fields(string(data))
+	if len(parts) != n {
+		b.Fatalf("gpmetis gave %d parts, want %d", len(parts), n)
+	}
+	nodeOf := make([]int, n)
+	for r, p := range parts {
+		if nodeOf[r], err = strconv.Atoi(p); err != nil || nodeOf[r] < 0 || nodeOf[r] >= len(hosts) {
+			b.Fatalf("gpmetis: part %q", p)
+		}
+	}
+	slots, moved := fillNodes(nodeOf, hosts, cores)
+	return slots, took, moved
+}
+
+// TestPlaceAgainstScotchFourLevels: on the synthetic four-level machine
+// of 64 ranks (16 nodes x 4 cores, 4 nodes a switch, 8 a pod, 2:1 at
+// both levels), for the real application matrices of testdata, latmap's
+// proposal is predicted at or below block and at or below Scotch's
+// mapping onto the machine's tleaf (scored as --current), with at most
+// 1.02x Scotch's summed transfer, or a shorter predicted run (the run is
+// the objective; the transfer its tie-break). Refining only the best
+// starts, GROMACS's proposal was predicted at 0.0996 s (seed 0) or
+// 0.0863 s (seed 1, the CLI's), and KaHIP's process mapping (kaffpa
+// --enable_mapping 4:4:2:2, 1:10:20:40; make bench-place, KaHIP is not in
+// CI) at 0.0834 s: the test holds GROMACS's proposal at or below that.
+// Every start refined, 0.0816 s (seed 1).
+func TestPlaceAgainstScotchFourLevels(t *testing.T) {
+	if _, err := exec.LookPath("scotch_gmap"); err != nil {
+		testutil.Missing(t, testutil.NeedScotch, "scotch_gmap not installed (apt-get install scotch)")
+	}
+	tm := toolMachine{16, 4, 4, 8, survey.ScopeAll}
+	sv := filepath.Join(t.TempDir(), "survey")
+	_, hosts := tm.survey(t, sv)
+	for _, app := range simRealApps(t) {
+		mx := writeMatrix(t, app.flows)
+		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
+		mine, blk := a.ProposalPrediction(), a.Predictions[0]
+		slots, _ := scotchHosts(t, hosts, tm.cores, app.flows, tm.ranks(), tm.tleaf())
+		sc := scoreCurrent(t, sv, mx, slots)
+		t.Logf("%s: latmap %.5g s (transfer %.4g s), Scotch %.5g s (%.4g s), block %.5g s", app.name, mine.Run, mine.Transfer, sc.Run, sc.Transfer, blk.Run)
+		if mine.Run > blk.Run*(1+1e-9) || mine.Run > sc.Run*(1+1e-9) {
+			t.Errorf("%s: latmap's proposal predicted %.5g s, block %.5g s, Scotch's mapping %.5g s", app.name, mine.Run, blk.Run, sc.Run)
+		}
+		if kahip := 0.083423; app.name == "gromacs-water-64" && mine.Run > kahip {
+			t.Errorf("%s: latmap's proposal predicted %.5g s, KaHIP's process mapping %.5g s", app.name, mine.Run, kahip)
+		}
+		if mine.Transfer > 1.02*sc.Transfer && mine.Run >= sc.Run*(1-1e-9) {
+			t.Errorf("%s: summed transfer %.4g s against Scotch's %.4g s at no shorter run", app.name, mine.Transfer, sc.Transfer)
+		}
+	}
+}
