@@ -42,7 +42,7 @@ const fatTree1024Target = "tleaf 4 4 40 4 20 4 10 16 1\n"
 // scotchHosts maps flows (n ranks) with scotch_gmap onto the tleaf
 // target (terminal k: core k%cores of node k/cores, nodes in the
 // platform's order), no imbalance allowed (-b0), and returns each rank's
-// host and cpu, and gmap's wall time.
+// host and cpu (none when gmap fails), and gmap's wall time.
 func scotchHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, n int, target string) ([]placefile.RankSlot, float64) {
 	t.Helper()
 	gmap, err := exec.LookPath("scotch_gmap")
@@ -61,7 +61,10 @@ func scotchHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, 
 	}
 	t0 := time.Now()
 	if out, err := exec.Command(gmap, "-b0", grf, tgt, mp).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", gmap, err, out)
+		// Debian's scotch_gmap 7.0 crashes on some random sparse graphs
+		// of 1,024 ranks and more: no mapping, and the caller says so.
+		t.Logf("%s -b0: %v\n%s", gmap, err, out)
+		return nil, time.Since(t0).Seconds()
 	}
 	took := time.Since(t0).Seconds()
 	terms, err := testutil.ReadScotchMapping(mp, n)
@@ -247,6 +250,9 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 				sc := placeAndSimulateAs(b, c, sv, app.name, app.flows, app.as, n, app.iter)
 				if !declared {
 					slots, took := scotchHosts(b, c.hosts, c.cores, app.flows, n, fatTree1024Target)
+					if slots == nil {
+						b.Fatalf("scotch_gmap failed on %s", app.name)
+					}
 					hosts := make([]string, n)
 					for r, sl := range slots {
 						hosts[r] = sl.Host

@@ -173,8 +173,11 @@ func toolRows(b *testing.B, tm toolMachine, sv string, hosts []string, app simAp
 		row("block", 0, blk, "")
 	}
 	if _, err := exec.LookPath("scotch_gmap"); err == nil {
-		slots, took := scotchHosts(b, hosts, tm.cores, app.flows, n, tm.tleaf())
-		row("scotch", took, scoreCurrent(b, sv, mx, slots), "")
+		if slots, took := scotchHosts(b, hosts, tm.cores, app.flows, n, tm.tleaf()); slots != nil {
+			row("scotch", took, scoreCurrent(b, sv, mx, slots), "")
+		} else {
+			fmt.Printf("  %-34s scotch: scotch_gmap -b0 failed after %.2f s (crashed; the benchmark's log says how)\n", app.name, took)
+		}
 	} else {
 		fmt.Printf("  %-34s scotch: not installed (apt-get install scotch)\n", app.name)
 	}
@@ -248,6 +251,9 @@ func TestPlaceAgainstScotchFourLevels(t *testing.T) {
 		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
 		mine, blk := a.ProposalPrediction(), a.Predictions[0]
 		slots, _ := scotchHosts(t, hosts, tm.cores, app.flows, tm.ranks(), tm.tleaf())
+		if slots == nil {
+			t.Fatalf("%s: scotch_gmap failed", app.name)
+		}
 		sc := scoreCurrent(t, sv, mx, slots)
 		t.Logf("%s: latmap %.5g s (transfer %.4g s), Scotch %.5g s (%.4g s), block %.5g s", app.name, mine.Run, mine.Transfer, sc.Run, sc.Transfer, blk.Run)
 		if mine.Run > blk.Run*(1+1e-9) || mine.Run > sc.Run*(1+1e-9) {
