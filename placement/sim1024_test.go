@@ -60,9 +60,12 @@ func scotchHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, 
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	if out, err := exec.Command(gmap, "-b0", grf, tgt, mp).CombinedOutput(); err != nil {
-		// Debian's scotch_gmap 7.0 crashes on some random sparse graphs
-		// of 1,024 ranks and more: no mapping, and the caller says so.
+	ctx, cancel := context.WithTimeout(context.Background(), scotchTimeout)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, gmap, "-b0", grf, tgt, mp).CombinedOutput(); err != nil {
+		// Debian's scotch_gmap 7.0 crashes, or hangs without using the
+		// cpu, on some random sparse graphs of 1,024 ranks and more: no
+		// mapping, and the caller says so.
 		t.Logf("%s -b0: %v\n%s", gmap, err, out)
 		return nil, time.Since(t0).Seconds()
 	}
@@ -170,6 +173,9 @@ func kahipHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, n
 	slots, moved := fillNodes(nodeOf, hosts, cores)
 	return slots, took, moved
 }
+
+// scotchTimeout bounds scotch_gmap, which hung on a random sparse graph.
+const scotchTimeout = 2 * time.Minute
 
 // kahipTimeout bounds kaffpa --enable_mapping: on the 1,024-rank
 // all-to-all (a complete graph) it ran over 10 minutes.
