@@ -32,14 +32,7 @@ func TestConstructTree(t *testing.T) {
 			flows = append(flows, profile.Flow{Src: a, Dst: b, Bytes: 1e6, Messages: 10}, profile.Flow{Src: b, Dst: a, Bytes: 1e6, Messages: 10})
 		}
 	}
-	tr, err := model.NewTraffic(16, flows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := m.SelectSlots(16, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, slots := trafficOn(t, m, flows, 16)
 	for seed := uint64(0); seed < 4; seed++ {
 		var rng *rand.Rand
 		if seed > 0 {
@@ -103,14 +96,7 @@ func TestExchangeGroupsLeavesLocalOptimum(t *testing.T) {
 		talk(i, 4+i, 800)    // A with B
 		talk(8+i, 12+i, 800) // C with D
 	}
-	tr, err := model.NewTraffic(16, flows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := m.SelectSlots(16, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, slots := trafficOn(t, m, flows, 16)
 	// A on switch 0, C on switch 1 (pod 0), B on switch 2, D on switch 3.
 	start := make([]int32, 16)
 	for r := range start {
@@ -140,4 +126,19 @@ func TestExchangeGroupsLeavesLocalOptimum(t *testing.T) {
 		}
 	}
 	t.Logf("predicted run %.4g s -> %.4g s", before.Run, after.Run)
+}
+
+// trafficOn is flows among n ranks as traffic, and the n slots m's
+// selection gives them.
+func trafficOn(t *testing.T, m *model.Machine, flows []profile.Flow, n int) (*model.Traffic, []int32) {
+	t.Helper()
+	tr, err := model.NewTraffic(n, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots, err := m.SelectSlots(n, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, slots
 }
