@@ -120,34 +120,12 @@ func (sw *swapper) wholeLow(run float64) float64 {
 // objective, and repeats while one does, pricing at most budget
 // exchanges. It returns the number kept.
 func (sw *swapper) exchangeNodes(budget int) int {
-	ev := sw.ev
 	nodes := sw.nodeGroups()
-	kept := 0
-	for budget > 0 {
-		c := ev.Critical()
-		if c < 0 {
-			break
-		}
-		ga := sw.nodeGroup[sw.place[c]]
-		bestG, best := int32(-1), ev.Objective()
-		low := sw.wholeLow(best.Run)
-		for _, gb := range nodes {
-			if gb == ga || len(sw.groups[gb]) != len(sw.groups[ga]) || !sw.swapNodes(ga, gb) {
-				continue
-			}
-			budget--
-			if o := ev.Objective(); o.Run <= low && o.Better(best) {
-				bestG, best = gb, o
-			}
-			sw.swapNodes(ga, gb)
-		}
-		if bestG < 0 {
-			break
-		}
-		sw.swapNodes(ga, bestG)
-		kept++
+	lv := wholeLevel{members: make([][]int32, len(nodes)), of: sw.unplaced()}
+	for i, ng := range nodes {
+		lv.members[i], lv.of[ng] = []int32{ng}, i
 	}
-	return kept
+	return sw.exchangeWhole([]wholeLevel{lv}, budget)
 }
 
 // swapNodes exchanges the ranks of node groups ga and gb slot by slot
@@ -167,43 +145,74 @@ func (sw *swapper) swapNodes(ga, gb int32) bool {
 // one does, pricing at most budget exchanges. It returns the number kept.
 func (sw *swapper) exchangeGroups(budget int) int {
 	m := sw.m
-	members := make([][][]int32, len(m.NetGroups)) // level, group: its node groups
+	levels := make([]wholeLevel, len(m.NetGroups))
+	for k := range levels {
+		levels[k].of = sw.unplaced()
+	}
 	for _, ng := range sw.nodeGroups() {
 		node := m.Slots[sw.groups[ng][0]].Node
 		for k, of := range m.NetGroups {
+			lv := &levels[k]
 			g := int(of[node])
-			for len(members[k]) <= g {
-				members[k] = append(members[k], nil)
+			for len(lv.members) <= g {
+				lv.members = append(lv.members, nil)
 			}
-			members[k][g] = append(members[k][g], ng)
+			lv.members[g], lv.of[ng] = append(lv.members[g], ng), g
 		}
 	}
+	return sw.exchangeWhole(levels, budget)
+}
+
+// wholeLevel is a level of whole exchanges: its groups' node groups
+// (sw.groups indexes, in node order) and each node group's group (-1:
+// none of the placement's).
+type wholeLevel struct {
+	members [][]int32
+	of      []int
+}
+
+// unplaced is a node group -> group table with no group yet.
+func (sw *swapper) unplaced() []int {
+	of := make([]int, len(sw.groups))
+	for i := range of {
+		of[i] = -1
+	}
+	return of
+}
+
+// exchangeWhole is exchangeNodes and exchangeGroups: while budget lasts,
+// the slowest rank's group at each level is exchanged, group by group,
+// with every other group of the level; the exchange that lowers the
+// objective most (by wholeLow's margin on large jobs) is kept, and the
+// others undone. It returns the number kept.
+func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
 	kept := 0
 	for budget > 0 {
 		c := sw.ev.Critical()
 		if c < 0 {
 			break
 		}
-		node := m.Slots[sw.groups[sw.nodeGroup[sw.place[c]]][0]].Node
+		ng := sw.nodeGroup[sw.place[c]]
 		best, bestK, bestG := sw.ev.Objective(), -1, -1
 		low := sw.wholeLow(best.Run)
-		for k, groups := range members {
-			ga := int(m.NetGroups[k][node])
-			for gb := range groups {
-				if gb == ga || !sw.swapGroups(groups[ga], groups[gb]) {
+		for k, lv := range levels {
+			ga := lv.of[ng]
+			for gb := range lv.members {
+				if gb == ga || !sw.swapGroups(lv.members[ga], lv.members[gb]) {
 					continue
 				}
 				budget--
 				if o := sw.ev.Objective(); o.Run <= low && o.Better(best) {
 					best, bestK, bestG = o, k, gb
 				}
-				sw.swapGroups(groups[ga], groups[gb])
+				sw.swapGroups(lv.members[ga], lv.members[gb])
 			}
 		}
 		if bestK < 0 {
 			break
 		}
-		sw.swapGroups(members[bestK][m.NetGroups[bestK][node]], members[bestK][bestG])
+		lv := levels[bestK]
+		sw.swapGroups(lv.members[lv.of[ng]], lv.members[bestG])
 		kept++
 	}
 	return kept
