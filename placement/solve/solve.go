@@ -27,7 +27,8 @@ type Options struct {
 	// MaxPasses bounds the pair-swap refinement passes (default 30).
 	MaxPasses int
 	// Refine is how many of the best starts (multilevel trials, block,
-	// cyclic, the given ones) get refined (default 2).
+	// cyclic, the given ones) get refined (default 2) above
+	// refineAllRanks ranks; up to it, every start is.
 	Refine int
 	// Descent bounds the exchanges priced while lowering the slowest
 	// rank (default 4 per rank + 1000).
@@ -46,9 +47,6 @@ func (opt *Options) defaults(n int) {
 	}
 	if opt.Refine <= 0 {
 		opt.Refine = 2
-		if n <= refineAllRanks {
-			opt.Refine = math.MaxInt
-		}
 	}
 	if opt.Descent <= 0 {
 		opt.Descent = 4*n + 1000
@@ -202,8 +200,9 @@ func buildStarts(md *model.Model, t *model.Traffic, base []float64, slots []int3
 }
 
 // refineBest refines the best start, and the next ones (up to opt.Refine)
-// when they are within RefineMargin of it; each refined placement is a new
-// candidate, the start stays one as it is.
+// when they are within RefineMargin of it, or every start up to
+// refineAllRanks ranks; each refined placement is a new candidate, the
+// start stays one as it is.
 func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candidate, places [][]int32, opt Options) ([]Candidate, [][]int32) {
 	order := make([]int, len(cands))
 	for i := range order {
@@ -213,8 +212,12 @@ func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candi
 	sort.SliceStable(order, func(x, y int) bool { return obj(order[x]).Better(obj(order[y])) })
 	top := obj(order[0])
 	pick := []int{order[0]}
-	for _, i := range order[1:min(opt.Refine, len(order))] {
-		if o := obj(i); t.N <= refineAllRanks || o.Run <= (1+RefineMargin)*top.Run && o.Transfer <= (1+RefineMargin)*top.Transfer {
+	limit, all := opt.Refine, t.N <= refineAllRanks
+	if all {
+		limit = len(order)
+	}
+	for _, i := range order[1:min(limit, len(order))] {
+		if o := obj(i); all || o.Run <= (1+RefineMargin)*top.Run && o.Transfer <= (1+RefineMargin)*top.Transfer {
 			pick = append(pick, i)
 		}
 	}
@@ -248,7 +251,7 @@ func constructed(name string) bool {
 }
 
 // refineAllRanks is the job size up to which every start is refined
-// (Options.Refine's default, and RefineMargin is not applied): on a
+// (neither Options.Refine nor RefineMargin applies): on a
 // four-level machine of 64 ranks, GROMACS's best start (0.117 s
 // predicted) refined to 0.0996 s while another start, 14% slower before
 // refinement, refined to 0.0863 s, and which one was best depended on
