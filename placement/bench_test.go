@@ -2,7 +2,6 @@ package placement
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"fmt"
 	"os"
@@ -184,19 +183,7 @@ func scoreScotch(b *testing.B, s *survey.Survey, sv, mx, mp string, n, cores int
 		slots[r] = placefile.RankSlot{Host: rk.Host, Group: -1, CPU: rk.CPU}
 		used[node]++
 	}
-	file := filepath.Join(b.TempDir(), "scotch.rankfile")
-	lf, err := placefile.Write(placefile.FormatOpenMPI, slots, nil, file, nil)
-	if err == nil {
-		err = os.WriteFile(file, lf.Data, 0o644)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out bytes.Buffer
-	a, err := Run(Options{Survey: sv, Matrix: mx, Current: file, JSON: true, Out: &out})
-	if err != nil || a.Predictions[0].Name != "current" {
-		b.Fatalf("scoring Scotch's mapping: %v", err)
-	}
+	a := currentAdvice(b, sv, mx, slots)
 	return a.Predictions[0], a.ProposalPrediction()
 }
 
@@ -255,10 +242,17 @@ func runScotch(b *testing.B, gmap string, m *model.Machine, tr *model.Traffic, n
 // cost of its mapping under m, the parts taken as the nodes in order (on
 // a level machine every node is alike).
 func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic, nodes int) (float64, float64, string) {
+	how, parts, cmd := metisCommand(b, gpmetis, tr, nodes)
+	return runPartitioner(b, m, tr, nodes, how, parts, cmd)
+}
+
+// metisCommand writes tr's METIS graph and returns the gpmetis command
+// that partitions it into one part per node (-ptype=kway, imbalance
+// bounded at -ufactor=1, 0.1%), described, and the file it writes.
+func metisCommand(b *testing.B, gpmetis string, tr *model.Traffic, nodes int) (how, parts string, cmd *exec.Cmd) {
 	path := writeMetisGraph(b, tr)
-	how := "gpmetis -ptype=kway -ufactor=1"
-	return runPartitioner(b, m, tr, nodes, how, fmt.Sprintf("%s.part.%d", path, nodes),
-		exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes)))
+	return "gpmetis -ptype=kway -ufactor=1", fmt.Sprintf("%s.part.%d", path, nodes),
+		exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes))
 }
 
 // runKaHIP partitions tr into one part per node with KaHIP's kaffpa (the
@@ -301,27 +295,14 @@ func writeMetisGraph(b *testing.B, tr *model.Traffic) string {
 }
 
 // runPartitioner runs cmd (described by how), reads the part of each rank
-// from the file parts, one per line, and returns the wall time and the
-// cost under m of the parts taken as the nodes in order.
+// from the file parts, and returns the wall time and the cost under m of
+// the parts taken as the nodes in order.
 func runPartitioner(b *testing.B, m *model.Machine, tr *model.Traffic, nodes int, how, parts string, cmd *exec.Cmd) (float64, float64, string) {
-	t0 := time.Now()
-	out, err := cmd.CombinedOutput()
-	el := time.Since(t0).Seconds()
-	if err != nil {
-		b.Fatalf("%s: %v\n%s", how, err, out)
-	}
-	data, err := os.ReadFile(parts)
-	if err != nil {
-		b.Fatal(err)
-	}
+	part, el := partition(b, how, parts, tr.N, nodes, cmd)
 	terms := make([]int, 0, tr.N)
 	used := make([]int, nodes)
 	over := 0
-	for _, line := range strings.Fields(string(data)) {
-		p, err := strconv.Atoi(line)
-		if err != nil || p < 0 || p >= nodes {
-			b.Fatalf("%s: part %q", how, line)
-		}
+	for _, p := range part {
 		if used[p] == 64 {
 			over++
 		}
@@ -333,6 +314,33 @@ func runPartitioner(b *testing.B, m *model.Machine, tr *model.Traffic, nodes int
 		note = fmt.Sprintf("(%s; the partition overloads nodes by %d ranks, cost counted by node)", how, over)
 	}
 	return el, nodeCost(m, tr, terms), note
+}
+
+// partition runs cmd (described by how) and reads the part of each of n
+// ranks, each below nodes, from the file parts, one per line: the parts
+// and the wall time.
+func partition(b *testing.B, how, parts string, n, nodes int, cmd *exec.Cmd) ([]int, float64) {
+	t0 := time.Now()
+	out, err := cmd.CombinedOutput()
+	el := time.Since(t0).Seconds()
+	if err != nil {
+		b.Fatalf("%s: %v\n%s", how, err, out)
+	}
+	data, err := os.ReadFile(parts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) != n {
+		b.Fatalf("%s: %d parts, want %d", how, len(fields), n)
+	}
+	part := make([]int, n)
+	for r, f := range fields {
+		if part[r], err = strconv.Atoi(f); err != nil || part[r] < 0 || part[r] >= nodes {
+			b.Fatalf("%s: part %q", how, f)
+		}
+	}
+	return part, el
 }
 
 // nodeCost is model.Machine.Cost for a level machine with one socket, from each

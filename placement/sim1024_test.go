@@ -192,6 +192,13 @@ func predictCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) flo
 // (scored as --current) for the matrix mx on survey sv.
 func scoreCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) placefile.Prediction {
 	t.Helper()
+	return currentAdvice(t, sv, mx, slots).Predictions[0]
+}
+
+// currentAdvice is latmap place's advice for the matrix mx on survey sv
+// with the placement slots as --current (its first prediction).
+func currentAdvice(t testing.TB, sv, mx string, slots []placefile.RankSlot) placefile.Advice {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "current.rankfile")
 	lf, err := placefile.Write(placefile.FormatOpenMPI, slots, nil, file, nil)
 	if err != nil {
@@ -204,7 +211,7 @@ func scoreCurrent(t testing.TB, sv, mx string, slots []placefile.RankSlot) place
 	if len(a.Predictions) == 0 || a.Predictions[0].Name != "current" {
 		t.Fatalf("no prediction of the current placement: %+v", a.Predictions)
 	}
-	return a.Predictions[0]
+	return a
 }
 
 // BenchmarkSimFatTree1024 is make bench-sim's large case: a simulated

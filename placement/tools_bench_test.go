@@ -2,13 +2,11 @@ package placement
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/placefile"
@@ -203,26 +201,8 @@ func toolRows(b *testing.B, tm toolMachine, sv string, hosts []string, app simAp
 // node p, and returns each rank's host and cpu, gpmetis's wall time and
 // how many ranks a full node could not take (METIS's imbalance).
 func metisHosts(b *testing.B, gpmetis string, hosts []string, cores int, flows []profile.Flow, n int) ([]placefile.RankSlot, float64, int) {
-	path := writeMetisGraph(b, shapes.MustTraffic(flows, n))
-	t0 := time.Now()
-	if out, err := exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(len(hosts))).CombinedOutput(); err != nil {
-		b.Fatalf("gpmetis: %v\n%s", err, out)
-	}
-	took := time.Since(t0).Seconds()
-	data, err := os.ReadFile(fmt.Sprintf("%s.part.%d", path, len(hosts)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	parts := strings.Fields(string(data))
-	if len(parts) != n {
-		b.Fatalf("gpmetis gave %d parts, want %d", len(parts), n)
-	}
-	nodeOf := make([]int, n)
-	for r, p := range parts {
-		if nodeOf[r], err = strconv.Atoi(p); err != nil || nodeOf[r] < 0 || nodeOf[r] >= len(hosts) {
-			b.Fatalf("gpmetis: part %q", p)
-		}
-	}
+	how, parts, cmd := metisCommand(b, gpmetis, shapes.MustTraffic(flows, n), len(hosts))
+	nodeOf, took := partition(b, how, parts, n, len(hosts), cmd)
 	slots, moved := fillNodes(nodeOf, hosts, cores)
 	return slots, took, moved
 }
