@@ -24,6 +24,7 @@ const (
 	NeedChromium = "chromium" // Debian's chromium
 	NeedFortran  = "fortran"  // gfortran through mpif90
 	NeedScotch   = "scotch"   // scotch_gmap, to compare placements with
+	NeedMetis    = "metis"    // gpmetis, to compare partitions with
 	NeedElk      = "elk"      // elk-lapw, a Fortran MPI application from Debian
 	NeedSimGrid  = "simgrid"  // SimGrid SMPI: smpicc, smpirun (libsimgrid-dev)
 	NeedHwloc    = "hwloc"    // hwloc-calc (hwloc-nox), to check logical core numbers

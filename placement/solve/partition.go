@@ -238,8 +238,17 @@ func partition(g *pgraph, caps []int, rng *rand.Rand) []int32 {
 			}
 			cpart = fine
 		}
-		refineMoves(gl, cpart, caps, lvl == 0)
+		limit := make([]int, k)
+		for q, c := range caps {
+			limit[q] = c + max(1, int(partSlack*float64(c)+0.999))
+		}
+		r := newMover(gl, cpart, limit)
+		for q := range limit {
+			r.unload(int32(q))
+		}
+		fmRefine(gl, cpart, limit)
 	}
+	refineMoves(g, cpart, caps, true)
 	return cpart
 }
 
