@@ -173,7 +173,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates}
+	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates, Note: sol.Note}
 	predict(a, in, slots, usable, sol.Place)
 	a.Network = networkInfo(in.md)
 	if err := predictWhatIfs(a, opt, in, slots); err != nil {

@@ -305,6 +305,8 @@ type SolverInfo struct {
 	Winner     string      `json:"winner"`
 	FellBack   bool        `json:"fell_back"`
 	Candidates []Candidate `json:"candidates"`
+	// Note says why the solver did not search, when it did not.
+	Note string `json:"note,omitempty"`
 }
 
 // Candidate is one placement the solver considered.

@@ -142,3 +142,55 @@ func trafficOn(t *testing.T, m *model.Machine, flows []profile.Flow, n int) (*mo
 	}
 	return tr, slots
 }
+
+// TestSolveAllToAllNotSearched: on a machine of switches and pods, an
+// all-to-all of equal messages has the same predicted run and transfer
+// in any order of its ranks on the same slots (the premise of alike), so
+// Solve prices its starts and says why it did not search; one pair's
+// traffic doubled, it searches again.
+func TestSolveAllToAllNotSearched(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 4, NodesPerSwitch: 2, NodesPerPod: 4, PodRTT: 30, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	const n = 24
+	var flows []profile.Flow
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			if a != b {
+				flows = append(flows, profile.Flow{Src: a, Dst: b, Bytes: 1 << 16, Messages: 4})
+			}
+		}
+	}
+	tr, slots := trafficOn(t, m, flows, n)
+	want := model.NewEvaluator(md, tr, nil, slices.Clone(slots)).Objective()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 20; trial++ {
+		place := slices.Clone(slots)
+		rng.Shuffle(n, func(i, j int) { place[i], place[j] = place[j], place[i] })
+		if got := model.NewEvaluator(md, tr, nil, place).Objective(); !near(got, want) {
+			t.Fatalf("the all-to-all in another order on the same slots: %+v, in slot order %+v", got, want)
+		}
+	}
+	sol, err := Solve(md, tr, nil, slots, nil, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Note != NoteAlike || len(sol.Candidates) != 2 || sol.Winner != "block" || !slices.Equal(sol.Place, model.Block(slots, n)) {
+		t.Errorf("all-to-all: winner %s of %d candidates, note %q; want block of block and cyclic, note NoteAlike", sol.Winner, len(sol.Candidates), sol.Note)
+	}
+	flows[0].Bytes *= 2
+	tr, _ = trafficOn(t, m, flows, n)
+	if sol, err = Solve(md, tr, nil, slots, nil, Options{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if sol.Note != "" || !slices.ContainsFunc(sol.Candidates, func(c Candidate) bool { return constructed(c.Name) }) {
+		t.Errorf("one pair doubled: note %q, candidates %+v; want a search", sol.Note, sol.Candidates)
+	}
+}

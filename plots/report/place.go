@@ -86,6 +86,9 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 	if a.Solver.FellBack {
 		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
 	}
+	if a.Solver.Note != "" {
+		fmt.Fprint(w, "; "+a.Solver.Note)
+	}
 	fmt.Fprintln(w)
 }
 
