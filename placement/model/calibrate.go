@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/placement/model/factors"
 )
 
 // Calibration limits, chosen policy: factors are folded into the model
@@ -18,9 +18,6 @@ import (
 const (
 	MaxFactor     = 3.0
 	FoldRankError = 0.25
-	// minShare: a level carrying less than this share of the modelled
-	// communication keeps factor 1 (its factor cannot be told from noise).
-	minShare = 0.05
 )
 
 // Calibrate predicts the placement the profile ran under, compares it with
@@ -40,10 +37,10 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 		c.PredictedCommS += on[i] + off[i]
 		c.MeasuredCommS += meas[i]
 	}
-	on, off, meas = critical(on, off, meas)
-	c.RankError = rankError(on, off, meas, 1, 1)
-	c.OnNode, c.OffNode = fitFactors(on, off, meas)
-	c.FoldedRankError = rankError(on, off, meas, c.OnNode, c.OffNode)
+	on, off, meas = factors.Critical(on, off, meas)
+	c.RankError = factors.RankError(on, off, meas, 1, 1)
+	c.OnNode, c.OffNode = factors.Fit(on, off, meas)
+	c.FoldedRankError = factors.RankError(on, off, meas, c.OnNode, c.OffNode)
 	switch {
 	case c.MeasuredCommS <= 0 || c.PredictedCommS <= 0:
 		c.Note = "no communication time to compare"
@@ -64,7 +61,7 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 		c.PredictedS, c.Error = cur.Run, cur.Run/measured-1
 		// Out of sample: the factors of each half of the ranks predict
 		// the run (and the other half's ranks).
-		halves, rankErr := heldOutFactors(on, off, meas)
+		halves, rankErr := factors.HeldOut(on, off, meas)
 		if !math.IsNaN(rankErr) {
 			c.HeldOutRankError = rankErr
 		}
@@ -83,111 +80,4 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 		c.OnNode, c.OffNode = 1, 1
 	}
 	return c
-}
-
-// criticalShare: the factors are fitted on the ranks whose modelled
-// communication is at least this share of the largest, the ranks that
-// set the run (a chosen policy). A rank that communicates less waits for
-// them, in a barrier or a blocking receive, and that wait is in its
-// measured MPI time: on the simulated fat tree, a random sparse exchange
-// with computation and a barrier after each step
-// (TestSimComputationOutOfSample) folded an off-node factor of 1.30 over
-// all ranks (1.30 over those above half the largest) and predicted its
-// own run 17% high; over the ranks within 10% of the largest, 1.115 and
-// within 0.5%.
-const criticalShare = 0.9
-
-// critical keeps the ranks whose modelled communication on + off is at
-// least criticalShare of the largest.
-func critical(on, off, meas []float64) (kon, koff, kmeas []float64) {
-	top := 0.0
-	for i := range on {
-		top = math.Max(top, on[i]+off[i])
-	}
-	for i := range on {
-		if on[i]+off[i] >= criticalShare*top {
-			kon, koff, kmeas = append(kon, on[i]), append(koff, off[i]), append(kmeas, meas[i])
-		}
-	}
-	return kon, koff, kmeas
-}
-
-// heldOutFactors fits the factors on the even ranks and on the odd ranks
-// (each half has ranks on every node of a block or cyclic layout), and
-// returns both pairs and the median over ranks of |predicted / measured -
-// 1| with the factors of the half the rank is not in (NaN when no rank
-// can be scored).
-func heldOutFactors(on, off, meas []float64) ([2][2]float64, float64) {
-	var halves [2][2]float64
-	var split [2][3][]float64
-	for i := range meas {
-		h := i % 2
-		split[h][0], split[h][1], split[h][2] = append(split[h][0], on[i]), append(split[h][1], off[i]), append(split[h][2], meas[i])
-	}
-	var errs []float64
-	for h := range halves {
-		a, b := fitFactors(split[h][0], split[h][1], split[h][2])
-		halves[h] = [2]float64{a, b}
-		o := split[1-h]
-		for i := range o[2] {
-			if p := a*o[0][i] + b*o[1][i]; o[2][i] > 0 && p > 0 {
-				errs = append(errs, math.Abs(p/o[2][i]-1))
-			}
-		}
-	}
-	if len(errs) == 0 {
-		return halves, math.NaN()
-	}
-	return halves, stats.Median(errs)
-}
-
-// fitFactors fits measured ~ a*on + b*off over the ranks by least squares;
-// a level with under minShare of the modelled time keeps factor 1, and
-// when the two-factor fit is not positive both get one common factor.
-func fitFactors(on, off, meas []float64) (a, b float64) {
-	var son, soff, oo, ff, of, om, fm float64
-	for i := range meas {
-		son += on[i]
-		soff += off[i]
-		oo += on[i] * on[i]
-		ff += off[i] * off[i]
-		of += on[i] * off[i]
-		om += on[i] * meas[i]
-		fm += off[i] * meas[i]
-	}
-	tot := son + soff
-	if tot <= 0 {
-		return 1, 1
-	}
-	switch {
-	case son < minShare*tot:
-		return 1, (fm - of) / ff
-	case soff < minShare*tot:
-		return (om - of) / oo, 1
-	}
-	det := oo*ff - of*of
-	if det > 1e-12*oo*ff {
-		a, b = (om*ff-fm*of)/det, (fm*oo-om*of)/det
-		if a > 0 && b > 0 {
-			return a, b
-		}
-	}
-	g := (om + fm) / (oo + 2*of + ff)
-	return g, g
-}
-
-// rankError is the median over ranks with modelled and measured
-// communication of |(a*on + b*off) / measured - 1| (NaN when none).
-func rankError(on, off, meas []float64, a, b float64) float64 {
-	var e []float64
-	for i := range meas {
-		p := a*on[i] + b*off[i]
-		if meas[i] > 0 && p > 0 {
-			e = append(e, math.Abs(p/meas[i]-1))
-		}
-	}
-	if len(e) == 0 {
-		return math.NaN()
-	}
-	return stats.Median(e)
 }
