@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
@@ -88,6 +89,11 @@ func loadInputs(opt Options) (*inputs, error) {
 	in.warnings = append(append(in.warnings, notes...), in.md.AddSwitches(s.SwitchBandwidth)...)
 	if err := in.addTopology(opt.Topology, opt.Model.Routing, s); err != nil {
 		return nil, err
+	}
+	if opt.Topology == "" {
+		if err := in.addDirect(s); err != nil {
+			return nil, err
+		}
 	}
 	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
 		in.warnings = append(in.warnings, note)
@@ -266,6 +272,50 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 			}
 		}
 	}
+	return nil
+}
+
+// addDirect prices the network, where none is declared, as the direct
+// network (a torus's or a mesh's) found in the survey's round trips
+// between nodes (topo.FindDirect), when the node phase's fan-out found
+// that nodes drive several links at once: every flow spread evenly over
+// its shortest paths (fabric.NewDirect), each link priced at the median
+// bandwidth measured between the nodes it joins. It says what it found,
+// or why not.
+func (in *inputs) addDirect(s *survey.Survey) error {
+	md := in.md
+	if md.Routes != nil || md.Ports <= 1 {
+		return nil
+	}
+	first := md.FirstSlots()
+	d, why := topo.FindDirect(len(md.Hosts), func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
+	var bws []float64
+	if d != nil {
+		for _, l := range d.Links {
+			if ib := md.Link(first[l[0]], first[l[1]]).InvBandwidth; ib > 0 {
+				bws = append(bws, 1/ib)
+			}
+		}
+	}
+	if len(bws) == 0 {
+		if why == "" {
+			why = "no bandwidth was measured between linked nodes"
+		}
+		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
+		return nil
+	}
+	f, err := fabric.NewDirect(md.Hosts, d.Links, stats.Median(bws), d.PerHop/2)
+	if err != nil {
+		return err
+	}
+	f.Source = "the survey's round trips"
+	// The links' capacities are the survey's own: AddRoutes' check of
+	// declared bandwidths against it has nothing to say.
+	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
+		return err
+	}
+	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube): declare the network with --topology to route as the machine does",
+		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, stats.Median(bws)/1e6))
 	return nil
 }
 

@@ -11,6 +11,8 @@ const (
 	KindTree      = "tree"
 	KindTorus     = "torus"
 	KindDragonfly = "dragonfly"
+	// KindDirect is a direct network found in a survey (NewDirect).
+	KindDirect = "direct"
 )
 
 // Link is one direction of a physical link (or of a bundle of parallel
@@ -28,7 +30,7 @@ type Link struct {
 // Fabric is a network: its hosts (the nodes ranks run on), its directed
 // links, and the route between any two hosts.
 type Fabric struct {
-	// Kind is KindTree, KindTorus or KindDragonfly; Source the file it
+	// Kind is KindTree, KindTorus, KindDragonfly or KindDirect; Source the file it
 	// was read from and Shape its dimensions in words ("4x4x4 torus").
 	Kind, Source, Shape string
 	Hosts               []string
@@ -38,6 +40,8 @@ type Fabric struct {
 	// routers, chassis and groups; none on a torus).
 	Levels []GroupLevel
 	route  func(a, b int, visit func(link int32))
+	// shares spreads a message over several routes (nil: Route's one).
+	shares func(a, b int, visit func(link int32, share float64))
 	// spread is the same network with a group's parallel uplinks as one
 	// link of their summed bandwidth (nil: routed the same either way).
 	spread *Fabric
@@ -87,6 +91,22 @@ type GroupLevel struct {
 func (f *Fabric) Route(a, b int, visit func(link int32)) {
 	if a != b {
 		f.route(a, b, visit)
+	}
+}
+
+// RouteShares calls visit with each directed link a message from host a
+// to host b crosses and the share of its bytes that crosses it: 1 each
+// on Route's links where the network routes one way, and on a direct
+// network found in a survey (NewDirect), whose routing is not known, an
+// even split at every host over the links one hop nearer, as adaptive
+// routing spreads it.
+func (f *Fabric) RouteShares(a, b int, visit func(link int32, share float64)) {
+	switch {
+	case a == b:
+	case f.shares != nil:
+		f.shares(a, b, visit)
+	default:
+		f.route(a, b, func(l int32) { visit(l, 1) })
 	}
 }
 

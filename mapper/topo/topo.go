@@ -177,7 +177,11 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		return nil, fmt.Errorf("topology needs at least 2 ranks, the survey has %d", n)
 	}
 	if t.Sparse() {
-		return inferByNodes(s, t, m, opt)
+		tp, err := inferByNodes(s, t, m, opt)
+		if err == nil {
+			tp.noteDirect(s, t, m)
+		}
+		return tp, err
 	}
 	vals := t.Values[m]
 	dg := cluster(n, vals, opt.ProfileWeight)
@@ -230,6 +234,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	for _, r := range outliers {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}
+	topo.noteDirect(s, t, m)
 	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
 	if topo.Outliers, err = FindOutliers(s); err != nil {
 		return nil, err

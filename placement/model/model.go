@@ -131,7 +131,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		}
 		if md.Ports > 1 {
 			md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", md.Ports)
-			first := m.firstSlots() // a node pair's round trip: between a slot of each
+			first := m.FirstSlots() // a node pair's round trip: between a slot of each
 			md.near = ports.Near(k, func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
 		}
 	}
@@ -216,8 +216,8 @@ func (md *Model) memTime(n int32, bytes float64) float64 {
 	return math.Max(bytes, 0) * md.InvMemory[n]
 }
 
-// firstSlots is each node's first slot.
-func (m *Machine) firstSlots() []int {
+// FirstSlots is each node's first slot (a node pair's round trip is between them).
+func (m *Machine) FirstSlots() []int {
 	first := make([]int, len(m.Hosts))
 	for i := len(m.Slots) - 1; i >= 0; i-- {
 		first[m.Slots[i].Node] = i

@@ -55,9 +55,13 @@ func (nl *netLoads) flow(u, v, a, b int32, bytes, sign float64) {
 		return
 	}
 	w, cnt := sign*bytes, int32(sign)
-	ra, rb := int(u)*nl.rt.nl, int(v)*nl.rt.nl
-	for _, l := range nl.rt.path(a, b) {
-		nl.load[l] += w
+	ra, rb, at := int(u)*nl.rt.nl, int(v)*nl.rt.nl, int(nl.rt.start[int(a)*nl.rt.k+int(b)])
+	for i, l := range nl.rt.path(a, b) {
+		x := w
+		if nl.rt.share != nil {
+			x *= float64(nl.rt.share[at+i])
+		}
+		nl.load[l] += x
 		nl.cross[ra+int(l)] += cnt
 		nl.cross[rb+int(l)] += cnt
 		if nl.lstamp[l] != nl.epoch {

@@ -34,8 +34,10 @@ type Routes struct {
 	Derate float64
 	host   []int32 // machine node -> fabric host
 	k, nl  int
-	// Routes between machine nodes a and b (a*k+b): links[start[i]:start[i+1]].
+	// Routes between machine nodes a and b (a*k+b): links[start[i]:start[i+1]],
+	// each carrying share of the bytes (nil: all of them).
 	start, links []int32
+	share        []float32
 }
 
 // maxRouteTable bounds the route table (entries), and maxCrossTable the
@@ -91,9 +93,14 @@ func (rt *Routes) table() error {
 	rt.start = make([]int32, rt.k*rt.k+1)
 	for a := 0; a < rt.k; a++ {
 		for b := 0; b < rt.k; b++ {
-			if a != b {
-				rt.Fabric.Route(int(rt.host[a]), int(rt.host[b]), func(l int32) { rt.links = append(rt.links, l) })
-			}
+			rt.Fabric.RouteShares(int(rt.host[a]), int(rt.host[b]), func(l int32, x float64) {
+				if x != 1 && rt.share == nil {
+					rt.share = slices.Repeat([]float32{1}, len(rt.links))
+				}
+				if rt.links = append(rt.links, l); rt.share != nil {
+					rt.share = append(rt.share, float32(x))
+				}
+			})
 			if len(rt.links) > maxRouteTable {
 				return fmt.Errorf("%s: the routes between %d nodes take more than %d entries", rt.Fabric.Source, rt.k, maxRouteTable)
 			}
@@ -115,7 +122,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	f := rt.Fabric
 	var notes []string
 	var ratios []float64
-	first := md.firstSlots()
+	first := md.FirstSlots()
 	for a := 0; a < rt.k && len(ratios) < 4096; a++ {
 		for b := a + 1; b < rt.k && len(ratios) < 4096; b++ {
 			narrow := math.Inf(1)
@@ -129,7 +136,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 			}
 		}
 	}
-	rt.Source = "declared in " + f.Source
+	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[f.Kind == fabric.KindDirect]
 	if len(ratios) > 0 {
 		d := stats.Median(ratios)
 		switch {

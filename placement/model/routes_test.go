@@ -69,7 +69,41 @@ func TestRoutedWorkedExample(t *testing.T) {
 	}
 }
 
-// TestRoutedSwapsMatchScratch: on a routed 4 x 4 torus and a dragonfly,
+// torusLinks are the neighbour pairs of an x by y torus (x first).
+func torusLinks(x, y int) [][2]int32 {
+	var links [][2]int32
+	for p := 0; p < x*y; p++ {
+		for _, q := range []int{p/x*x + (p%x+1)%x, (p + x) % (x * y)} {
+			links = append(links, [2]int32{int32(min(p, q)), int32(max(p, q))})
+		}
+	}
+	return links
+}
+
+// TestRoutedSpreadExample: on a direct network of 4 x 4 nodes of 2
+// cores (a torus found in a survey, one link of 1 GB/s each way between
+// neighbours), ranks 0 and 1 on node 0 each send 2e6 B to a rank on
+// node 5, one step in x and one in y. Spread evenly over the two
+// shortest paths, each link on them carries 2e6 B, 2 ms, as each pair
+// alone takes: the ranks take 2 ms. Over one path the two flows would
+// share its links: 4 ms.
+func TestRoutedSpreadExample(t *testing.T) {
+	md := routedModel(t, 16, 2, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 1e9, 1e-6) })
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 10, Bytes: 2e6, Messages: 1}, {Src: 1, Dst: 11, Bytes: 2e6, Messages: 1}}, 32)
+	place := make([]int32, 32)
+	for i := range place {
+		place[i] = int32(i)
+	}
+	p := model.Predict("block", md, tr, place, nil)
+	for _, r := range []int{0, 1, 10, 11} {
+		if !shapes.Near(p.PerRank[r], 1e-6+2e-3) {
+			t.Errorf("rank %d: %.6g s, want 2 ms and the latency (half of each flow on each path)", r, p.PerRank[r])
+		}
+	}
+}
+
+// TestRoutedSwapsMatchScratch: on a routed 4 x 4 torus, a dragonfly and
+// a direct network whose flows spread over their shortest paths,
 // tried and kept exchanges leave the incremental evaluator where a fresh
 // one is, its critical rank the slowest, and some ranks bound by a link.
 func TestRoutedSwapsMatchScratch(t *testing.T) {
@@ -82,6 +116,7 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 		{"dragonfly 2x2x2x2", 16, func(h []string) (*fabric.Fabric, error) {
 			return fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
 		}},
+		{"direct 4x4 (flows spread)", 16, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 1e9, 1e-6) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			md := routedModel(t, c.nodes, 2, ringLevels, c.build)

@@ -1,0 +1,223 @@
+package topo
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// Direct is a direct network found in the round trips between nodes (a
+// torus's or a mesh's: each node linked to a few others, a message
+// hopping over the nodes between), by FindDirect.
+type Direct struct {
+	// Links are the node pairs joined by a link (a < b).
+	Links [][2]int32
+	// Base and PerHop fit the round trips: Base + PerHop x hops;
+	// Residual is their root mean square error over PerHop.
+	Base, PerHop, Residual float64
+	// Diameter is the most hops between two nodes; MinDegree and
+	// MaxDegree the fewest and most links of a node.
+	Diameter, MinDegree, MaxDegree int
+}
+
+// maxHopResidual is the largest root mean square error, as a fraction
+// of a hop's round trip, of a hop count that explains the round trips.
+// On Blue Gene/L's 8 x 4 partition (testdata's mmpi log, 0.2 us a hop)
+// it is 0.20; a fat tree's or a dragonfly's round trips have no graph
+// that fits at all (each node's nearest form cliques).
+const maxHopResidual = 0.3
+
+// minDiameter is the fewest hops across a network FindDirect takes for
+// a direct one: with two, a torus of 4 nodes is as much a switch tree's
+// two levels.
+const minDiameter = 3
+
+// MaxDirectNodes is the most nodes FindDirect looks at: each threshold
+// it tries walks the hops between every two nodes.
+const MaxDirectNodes = 1024
+
+// directSteps is how many link thresholds FindDirect tries: from
+// 1/directSteps of the spread between the smallest and the median round
+// trip between nodes, up to 3/4 of it.
+const directSteps = 64
+
+// FindDirect looks in the round trips rtt(a, b) between k nodes for a
+// direct network: a graph that links each node to the nodes within some
+// threshold of its nearest one, joins every node, has at most
+// maxDirectDegree links a node (not a tree's switch), is at least
+// minDiameter hops across, and whose hop counts explain every round trip
+// (Base + PerHop x hops, within maxHopResidual of a hop). Thresholds are
+// tried from the smallest up, until a graph explains the round trips
+// worse than the one before: that one. nil, and a sentence saying why,
+// when no graph does.
+func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
+	if k < 2*minDiameter {
+		return nil, fmt.Sprintf("%d nodes are too few to tell a direct network from switches", k)
+	}
+	if k > MaxDirectNodes {
+		return nil, fmt.Sprintf("%d nodes are more than the %d a direct network is looked for in", k, MaxDirectNodes)
+	}
+	lat := make([]float64, k*k)
+	near := make([]float64, k)
+	var all []float64
+	for a := 0; a < k; a++ {
+		near[a] = math.Inf(1)
+		for b := 0; b < k; b++ {
+			if a != b {
+				lat[a*k+b] = rtt(a, b)
+				near[a] = min(near[a], lat[a*k+b])
+				if a < b {
+					all = append(all, lat[a*k+b])
+				}
+			}
+		}
+	}
+	slices.Sort(all)
+	lo, med := all[0], all[len(all)/2]
+	if !(med > lo) || math.IsInf(med, 0) {
+		return nil, "the round trips between nodes are all alike: no hops in them"
+	}
+	var best *Direct
+	why, edges := "no threshold links every node", -1
+	for j := 1; j <= directSteps*3/4; j++ {
+		theta := float64(j) / directSteps * (med - lo)
+		nbrs := make([][]int32, k)
+		var links [][2]int32
+		for a := 0; a < k; a++ {
+			for b := a + 1; b < k; b++ {
+				if l := lat[a*k+b]; l <= near[a]+theta || l <= near[b]+theta {
+					links = append(links, [2]int32{int32(a), int32(b)})
+					nbrs[a], nbrs[b] = append(nbrs[a], int32(b)), append(nbrs[b], int32(a))
+				}
+			}
+		}
+		if len(links) == edges {
+			continue // the graph of the threshold before
+		}
+		edges = len(links)
+		if w := sparseAndJoined(nbrs); w != "" {
+			why = w
+			continue
+		}
+		d, w := fitHops(k, lat, nbrs)
+		if d == nil {
+			why = w
+			continue
+		}
+		d.Links = links
+		if best != nil && d.Residual > best.Residual {
+			break // more links than the best graph's only blur the hops
+		}
+		best = d
+	}
+	if best == nil {
+		return nil, why
+	}
+	if best.Residual > maxHopResidual {
+		return nil, fmt.Sprintf("the hops of the best graph explain the round trips only within %.2f of a hop (%.3g each)", best.Residual, best.PerHop)
+	}
+	return best, ""
+}
+
+// maxDirectDegree is the most links a node of a direct network has
+// (a 6-D torus's 12; Tofu's 10).
+const maxDirectDegree = 16
+
+// sparseAndJoined says why the graph nbrs is no direct network's when
+// a node has more than maxDirectDegree links or the links leave nodes
+// apart ("" when neither): a cheap test before the hops are counted.
+func sparseAndJoined(nbrs [][]int32) string {
+	root := make([]int32, len(nbrs))
+	for i := range root {
+		root[i] = int32(i)
+	}
+	var find func(x int32) int32
+	find = func(x int32) int32 {
+		for root[x] != x {
+			root[x] = root[root[x]]
+			x = root[x]
+		}
+		return x
+	}
+	parts := len(nbrs)
+	for a, n := range nbrs {
+		if len(n) > maxDirectDegree {
+			return fmt.Sprintf("the nearest nodes are more than %d a node (a switch's)", maxDirectDegree)
+		}
+		for _, b := range n {
+			if ra, rb := find(int32(a)), find(b); ra != rb {
+				root[ra] = rb
+				parts--
+			}
+		}
+	}
+	if parts > 1 {
+		return "the nearest nodes form groups that no link joins (a tree's switches)"
+	}
+	return ""
+}
+
+// fitHops fits the round trips lat to the hop counts of the graph nbrs:
+// nil and why when the graph does not join every node, is all to all or
+// is under minDiameter across.
+func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
+	d := &Direct{MinDegree: k}
+	for _, n := range nbrs {
+		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(n)), max(d.MaxDegree, len(n))
+	}
+	if d.MaxDegree == k-1 {
+		return nil, "the nearest nodes are all the nodes (a switch's)"
+	}
+	hops := fabric.HopTable(nbrs)
+	var sh, sl, shh, shl, n float64
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			h := hops[a*k+b]
+			if h == fabric.Unreached {
+				return nil, "the nearest nodes form groups that no link joins (a tree's switches)"
+			}
+			d.Diameter = max(d.Diameter, int(h))
+			x, y := float64(h), lat[a*k+b]
+			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
+		}
+	}
+	if d.Diameter < minDiameter {
+		return nil, fmt.Sprintf("the graph of nearest nodes is %d hops across", d.Diameter)
+	}
+	d.PerHop = (n*shl - sh*sl) / (n*shh - sh*sh)
+	d.Base = (sl - d.PerHop*sh) / n
+	if !(d.PerHop > 0) {
+		return nil, "the round trips do not grow with the hops"
+	}
+	var ss float64
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			r := lat[a*k+b] - d.Base - d.PerHop*float64(hops[a*k+b])
+			ss += r * r
+		}
+	}
+	d.Residual = math.Sqrt(ss/n) / d.PerHop
+	return d, ""
+}
+
+// noteDirect notes the direct network FindDirect finds in the median
+// round trips between s's hosts (metric m of t), when every host pair
+// was measured.
+func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey.Metric) {
+	host, k := survey.HostIndex(s.Ranks)
+	if k < 2*minDiameter || k > MaxDirectNodes {
+		return
+	}
+	cross, _ := hostPairValues(t, m, host, k)
+	if len(cross) < k*(k-1)/2 {
+		return
+	}
+	hp := medians(cross)
+	d, _ := FindDirect(k, func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] })
+	if d != nil {
+		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a torus's or a mesh's, no switch tree", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
+	}
+}

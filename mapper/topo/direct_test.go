@@ -1,0 +1,132 @@
+package topo
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+)
+
+// TestFindDirectBlueGeneL: Blue Gene/L's mmpi log names each rank's
+// torus coordinates (<x,y,z,t>): 32 nodes, x 0-7 around the machine's
+// ring of 8, y 0-3 (a mesh: half of a ring of 8). The links FindDirect
+// finds in the round trips alone are exactly the pairs one step apart
+// in x (around the ring) or y, and the graph is 4 + 3 hops across.
+func TestFindDirectBlueGeneL(t *testing.T) {
+	s := readTestLog(t, "blue_gene_ammpi_32_64_100.dat", survey.MMPIOptions{})
+	re := regexp.MustCompile(`<(\d+),(\d+),(\d+),(\d+)>`)
+	n := s.N()
+	x, y := make([]int, n), make([]int, n)
+	for i, r := range s.Ranks {
+		m := re.FindStringSubmatch(r.Host)
+		if m == nil {
+			t.Fatalf("rank %d: no coordinates in %q", i, r.Host)
+		}
+		x[i], _ = strconv.Atoi(m[1])
+		y[i], _ = strconv.Atoi(m[2])
+	}
+	tab := s.Tables[0]
+	d, why := FindDirect(n, func(a, b int) float64 { return (tab.At(survey.Mean, a, b) + tab.At(survey.Mean, b, a)) / 2 })
+	if d == nil {
+		t.Fatalf("no direct network found: %s", why)
+	}
+	var want [][2]int32
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			dx, dy := (x[a]-x[b]+8)%8, y[a]-y[b]
+			if (dy == 0 && (dx == 1 || dx == 7)) || (dx == 0 && (dy == 1 || dy == -1)) {
+				want = append(want, [2]int32{int32(a), int32(b)})
+			}
+		}
+	}
+	if !slices.Equal(d.Links, want) {
+		t.Errorf("links %v, want the torus neighbours %v", d.Links, want)
+	}
+	if d.Diameter != 7 || d.MinDegree != 3 || d.MaxDegree != 4 {
+		t.Errorf("diameter %d, degrees %d-%d; want 7 and 3-4", d.Diameter, d.MinDegree, d.MaxDegree)
+	}
+	t.Logf("Blue Gene/L: %d links, %.3f us + %.3f us a hop, residual %.2f of a hop", len(d.Links), d.Base, d.PerHop, d.Residual)
+	// latmap topo says so.
+	tp, err := Infer(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.HasPrefix(n, "direct network: the round trips between nodes fit 56 links") }) {
+		t.Errorf("latmap topo's notes %q do not name the direct network", tp.Notes)
+	}
+}
+
+// TestFindDirectNotTrees: the round trips of switch trees (two and three
+// levels, noisy), of a dragonfly's levels (router, chassis, group) and
+// of one switch are no direct network: each node's nearest form groups.
+func TestFindDirectNotTrees(t *testing.T) {
+	for _, spec := range []synth.Spec{
+		{Nodes: 16, Sockets: 1, Cores: 1, NodesPerSwitch: 4, RTT: [4]float64{1, 1, 3, 5}, Noise: 0.05, Seed: 1},
+		{Nodes: 64, Sockets: 1, Cores: 1, NodesPerSwitch: 4, NodesPerPod: 16, PodRTT: 9, RTT: [4]float64{1, 1, 3, 5}, Noise: 0.1, Seed: 2},
+		{Nodes: 32, Sockets: 1, Cores: 1, RTT: [4]float64{1, 1, 4, 4}, Noise: 0.1, Seed: 3},
+	} {
+		s := synth.New(spec)
+		tab := s.Tables[0]
+		if d, _ := FindDirect(s.N(), func(a, b int) float64 { return tab.At(survey.Mean, a, b) }); d != nil {
+			t.Errorf("%+v: found a direct network %+v", spec, d)
+		}
+	}
+	// A dragonfly: 2 nodes a router, 4 routers a chassis, 2 chassis a
+	// group, 4 groups; 1 us more a level.
+	const k = 64
+	level := func(a, b int) int {
+		for l, size := range []int{2, 8, 16, 64} {
+			if a/size == b/size {
+				return l
+			}
+		}
+		return 4
+	}
+	rtt := func(a, b int) float64 { return 2 + float64(level(a, b)) + 0.01*math.Sin(float64(a*k+b)) }
+	if d, why := FindDirect(k, rtt); d != nil {
+		t.Errorf("dragonfly: found a direct network %+v", d)
+	} else {
+		t.Logf("dragonfly: %s", why)
+	}
+}
+
+// TestFindDirectTorus: a 3-D torus of 4 x 4 x 2 (a ring of 2 is one
+// neighbour each way) with noisy round trips of 3 us + 0.5 a hop.
+func TestFindDirectTorus(t *testing.T) {
+	dims := []int{4, 4, 2}
+	k := 32
+	coord := func(p int) []int { return []int{p % 4, p / 4 % 4, p / 16} }
+	hops := func(a, b int) int {
+		h := 0
+		ca, cb := coord(a), coord(b)
+		for j, d := range dims {
+			x := (ca[j] - cb[j] + d) % d
+			h += min(x, d-x)
+		}
+		return h
+	}
+	rtt := func(a, b int) float64 { return 3 + 0.5*float64(hops(a, b)) + 0.05*math.Sin(float64(7*a+13*b)) }
+	d, why := FindDirect(k, rtt)
+	if d == nil {
+		t.Fatalf("no direct network: %s", why)
+	}
+	var want [][2]int32
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			if hops(a, b) == 1 {
+				want = append(want, [2]int32{int32(a), int32(b)})
+			}
+		}
+	}
+	if !slices.Equal(d.Links, want) || d.Diameter != 5 {
+		t.Errorf("links %v (diameter %d), want %v (5)", d.Links, d.Diameter, want)
+	}
+	if math.Abs(d.PerHop-0.5) > 0.02 || math.Abs(d.Base-3) > 0.05 {
+		t.Errorf("fit %.3f + %.3f a hop, want 3 + 0.5", d.Base, d.PerHop)
+	}
+}
