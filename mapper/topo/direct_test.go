@@ -56,7 +56,9 @@ func TestFindDirectBlueGeneL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.HasPrefix(n, "direct network: the round trips between nodes fit 56 links") }) {
+	if !slices.ContainsFunc(tp.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "direct network: the round trips between nodes fit 56 links")
+	}) {
 		t.Errorf("latmap topo's notes %q do not name the direct network", tp.Notes)
 	}
 }
