@@ -399,7 +399,10 @@ const MaxNodeQAP = 128
 // makes one restart of 2 iterations instead of 2 of 8: on four-level
 // machines of 1,024 and 4,096 ranks (64 nodes) the search took 85% of
 // place (0.54 s of 0.62 at 4,096 ranks) and the lighter one led to the
-// same proposals in a third of the time (make bench-place).
+// same proposals in a third of the time (make bench-place). On such
+// machines of switch levels it is now not made at all above it (see
+// mapPartsToNodes); the lighter search is for machines whose node pairs
+// differ otherwise (a routed network).
 const lightQAPNodes = 32
 
 // mapPartsToNodes decides which node each part of the node-level
@@ -408,10 +411,14 @@ const lightQAPNodes = 32
 // QAP over the parts' traffic and the mean node-to-node costs, solved by
 // local search from the identity. It returns nil when there is nothing to
 // gain (level costs, fewer than 3 nodes, unequal node sizes, or more than
-// MaxNodeQAP nodes).
+// MaxNodeQAP nodes), and on a machine of switch levels above
+// lightQAPNodes nodes: there the tree constructions map parts down the
+// levels, and the QAP took a third of place at 4,096 ranks (64 nodes)
+// for the same proposals or worse (make bench-place: the 1,024-rank
+// 8 KiB stencil 0.00914 s without it, 0.00987 s with it).
 func mapPartsToNodes(m *model.Machine, t *model.Traffic, part []int32, nodes [][]int32) []int {
 	k := len(nodes)
-	if !m.PerPair() || k < 3 || k > MaxNodeQAP {
+	if !m.PerPair() || k < 3 || k > MaxNodeQAP || len(m.NetGroups) > 0 && k > lightQAPNodes {
 		return nil
 	}
 	for _, n := range nodes {
