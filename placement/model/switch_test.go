@@ -3,6 +3,7 @@ package model_test
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -121,5 +122,32 @@ func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
 	}
 	if swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), base, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
 		t.Errorf("no rank is bound by a node link or uplink: the test does not exercise them")
+	}
+}
+
+// TestUplinkPartialRowsNotPriced: a group whose switch-phase rows are of
+// some of its hosts only (2 of 4 sent: its siblings had 2) does not have
+// its uplinks priced, and a note says so; a group measured with all its
+// hosts sending is priced at its rate.
+func TestUplinkPartialRowsNotPriced(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	row := func(g, hosts int) survey.SwitchBandwidth {
+		return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: 1 - g, Hosts: hosts, Ranks: 2 * hosts, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 100}
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	notes := md.AddSwitches([]survey.SwitchBandwidth{row(0, 4), row(1, 2)})
+	if len(notes) != 1 || !strings.Contains(notes[0], "1 of the 2 level-1 groups sent from only some of their hosts") {
+		t.Errorf("notes %q", notes)
+	}
+	if u := md.Uplinks[0]; u.InvUp[0] != 1/100e6 || u.InvUp[1] != 0 || u.InvDown[1] != 1/100e6 {
+		t.Errorf("uplinks %+v: want group 0 out at 100 MB/s, group 1 not priced out (in: group 0's row)", u)
 	}
 }

@@ -50,7 +50,11 @@ func (m *Machine) numGroups(k int) int {
 // rate in the median of the rows it received (a row "to the rest", peer
 // group = group, counts both ways: every group sent and received alike in
 // its step); a group without rows takes
-// its level's median (with a note). Without rows, or without switch
+// its level's median (with a note); a group whose rows are all of some of
+// its hosts only (its siblings smaller: a dragonfly's chassis beside its
+// routers) is not priced (with a note): on the simulated 1,024-rank
+// dragonfly two of a chassis's 8 nodes sent, on one router, and priced
+// it at one link's 1.05 GB/s, where its four routers' links carry 5. Without rows, or without switch
 // levels, uplinks are not priced, and the notes say so when the survey
 // found switch levels. Sharing is a node's own uplinks: a rank whose
 // traffic leaves its group waits, like for its node's link, for
@@ -69,9 +73,19 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	for k := range m.NetGroups {
 		ng := m.numGroups(k)
 		up, down := make([][]float64, ng), make([][]float64, ng)
+		size, partial := make([]int, ng), make([]bool, ng)
+		for _, g := range m.NetGroups[k] {
+			size[g]++
+		}
 		var all []float64
 		for _, r := range rows {
 			if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
+				continue
+			}
+			if r.Hosts < size[r.Group] {
+				// Some of its hosts sent (its siblings are smaller): what
+				// left is theirs, not what its uplinks carry.
+				partial[r.Group] = true
 				continue
 			}
 			up[r.Group] = append(up[r.Group], r.AggregateMBps)
@@ -82,9 +96,17 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %s has no row of level %d: its uplinks are not priced", survey.SwitchBandwidthFile, k+1))
 			continue
 		}
-		def, missing := stats.Median(all), 0
+		def, missing, unmeasured := stats.Median(all), 0, 0
 		u := Uplink{InvUp: make([]float64, ng), InvDown: make([]float64, ng)}
 		for g := 0; g < ng; g++ {
+			if len(up[g]) == 0 && partial[g] {
+				// Its way out not priced: its rows are some of its hosts'
+				// (its way in, where others' rows measured it).
+				if unmeasured++; len(down[g]) > 0 {
+					u.InvDown[g] = 1 / (stats.Median(down[g]) * 1e6)
+				}
+				continue
+			}
 			o, i := def, def
 			if len(up[g]) > 0 {
 				o = stats.Median(up[g])
@@ -100,6 +122,9 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		measured = append(measured, fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def))
 		if missing > 0 {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
+		}
+		if unmeasured > 0 {
+			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of their hosts (their siblings have fewer), which does not measure their uplinks: their way out is not priced", unmeasured, ng, k+1))
 		}
 	}
 	// Where the capacities came from, and what was measured: the report
