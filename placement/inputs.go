@@ -304,7 +304,7 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
 		return nil
 	}
-	f, err := fabric.NewDirect(md.Hosts, d.Links, stats.Median(bws), d.PerHop/2)
+	f, err := fabric.NewDirect(md.Hosts, d.Links, stats.Median(bws), d.PerHop)
 	if err != nil {
 		return err
 	}
