@@ -218,8 +218,9 @@ func currentAdvice(t testing.TB, sv, mx string, slots []placefile.RankSlot) plac
 // 1,024-rank three-level fat tree (64 nodes x 16 cores, 2:1 uplinks at
 // both levels), the survey of scope nodes measured inside the simulation
 // by latmap's measuring core with its switch phase, and a 16 x 8 x 8
-// stencil and an all-to-all replayed under block, cyclic, latmap's
-// proposal and scotch_gmap's mapping onto a tleaf of the tree's levels:
+// stencil (1 MiB and 8 KiB messages: the latter is issue 29's case) and
+// an all-to-all replayed under block, cyclic, latmap's proposal,
+// scotch_gmap's mapping onto a tleaf of the tree's levels and KaHIP's:
 // predicted (latmap's model, raw) and simulated runs; then the same
 // priced with the network declared (--topology, the platform file).
 func BenchmarkSimFatTree1024(b *testing.B) {
@@ -246,6 +247,7 @@ func BenchmarkSimFatTree1024(b *testing.B) {
 			iter  int
 		}{
 			{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20), "", 10},
+			{"stencil 16x8x8, 10 x 8 KiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<13), "", 10},
 			{"alltoall-1024, 2 x 16 KiB", scaleFlows(first(shapes.AllToAll(n)), 2<<14), "alltoall:16384", 2},
 		}
 		for _, declared := range []bool{false, true} {
