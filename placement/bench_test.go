@@ -326,19 +326,9 @@ func partition(b *testing.B, how, parts string, n, nodes int, cmd *exec.Cmd) ([]
 	if err != nil {
 		b.Fatalf("%s: %v\n%s", how, err, out)
 	}
-	data, err := os.ReadFile(parts)
+	part, err := testutil.ReadParts(parts, n, nodes)
 	if err != nil {
-		b.Fatal(err)
-	}
-	fields := strings.Fields(string(data))
-	if len(fields) != n {
-		b.Fatalf("%s: %d parts, want %d", how, len(fields), n)
-	}
-	part := make([]int, n)
-	for r, f := range fields {
-		if part[r], err = strconv.Atoi(f); err != nil || part[r] < 0 || part[r] >= nodes {
-			b.Fatalf("%s: part %q", how, f)
-		}
+		b.Fatalf("%s: %v", how, err)
 	}
 	return part, el
 }

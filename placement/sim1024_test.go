@@ -154,21 +154,12 @@ func kahipHosts(t testing.TB, hosts []string, cores int, flows []profile.Flow, n
 		t.Fatalf("kaffpa: %v\n%s", err, o)
 	}
 	took := time.Since(t0).Seconds()
-	data, err := os.ReadFile(out)
+	nodeOf, err := testutil.ReadParts(out, n, len(hosts)*cores)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("kaffpa's mapping: %v", err)
 	}
-	pes := strings.Fields(string(data))
-	if len(pes) != n {
-		t.Fatalf("kaffpa mapped %d ranks, want %d", len(pes), n)
-	}
-	nodeOf := make([]int, n)
-	for r, f := range pes {
-		p, err := strconv.Atoi(f)
-		if err != nil || p < 0 || p/cores >= len(hosts) {
-			t.Fatalf("kaffpa's PE %q for rank %d", f, r)
-		}
-		nodeOf[r] = p / cores
+	for r, pe := range nodeOf {
+		nodeOf[r] = pe / cores
 	}
 	slots, moved := fillNodes(nodeOf, hosts, cores)
 	return slots, took, moved

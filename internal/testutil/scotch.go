@@ -29,3 +29,24 @@ func ReadScotchMapping(path string, n int) ([]int, error) {
 	}
 	return out, nil
 }
+
+// ReadParts reads a partitioner's output for a graph of n vertices, one
+// part per line as gpmetis and kaffpa write it; every part must be below
+// k. It returns each vertex's part.
+func ReadParts(path string, n, k int) ([]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) != n {
+		return nil, fmt.Errorf("parts %s: %d parts, want %d", path, len(fields), n)
+	}
+	out := make([]int, n)
+	for v, f := range fields {
+		if out[v], err = strconv.Atoi(f); err != nil || out[v] < 0 || out[v] >= k {
+			return nil, fmt.Errorf("parts %s: part %q of vertex %d, want 0-%d", path, f, v, k-1)
+		}
+	}
+	return out, nil
+}

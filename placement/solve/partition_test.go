@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
@@ -107,20 +106,12 @@ func metisParts(t *testing.T, gpmetis string, g *pgraph, k int) []int32 {
 	if out, err := exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(k)).CombinedOutput(); err != nil {
 		t.Fatalf("gpmetis: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(fmt.Sprintf("%s.part.%d", path, k))
+	parts, err := testutil.ReadParts(fmt.Sprintf("%s.part.%d", path, k), g.n, k)
 	if err != nil {
-		t.Fatal(err)
-	}
-	fields := strings.Fields(string(data))
-	if len(fields) != g.n {
-		t.Fatalf("gpmetis: %d parts for %d vertices", len(fields), g.n)
+		t.Fatalf("gpmetis: %v", err)
 	}
 	part := make([]int32, g.n)
-	for v, s := range fields {
-		p, err := strconv.Atoi(s)
-		if err != nil || p < 0 || p >= k {
-			t.Fatalf("gpmetis: part %q", s)
-		}
+	for v, p := range parts {
 		part[v] = int32(p)
 	}
 	return part
