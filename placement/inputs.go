@@ -304,7 +304,8 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
 		return nil
 	}
-	f, err := fabric.NewDirect(md.Hosts, d.Links, stats.Median(bws), d.PerHop)
+	bw := stats.Median(bws)
+	f, err := fabric.NewDirect(md.Hosts, d.Links, bw, d.PerHop)
 	if err != nil {
 		return err
 	}
@@ -315,7 +316,7 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 		return err
 	}
 	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube): declare the network with --topology to route as the machine does",
-		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, stats.Median(bws)/1e6))
+		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6))
 	return nil
 }
 

@@ -29,7 +29,6 @@ func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, erro
 	// out[a] lists a's neighbours and the link to each, by neighbour.
 	type hop struct{ to, link int32 }
 	out := make([][]hop, k)
-	nbrs := make([][]int32, k)
 	for _, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
@@ -37,10 +36,13 @@ func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, erro
 		}
 		up, down := s.duplex(fmt.Sprintf("direct_%s_to_%s", hosts[a], hosts[b]), "direct", bw, lat)
 		out[a], out[b] = append(out[a], hop{b, up}), append(out[b], hop{a, down})
-		nbrs[a], nbrs[b] = append(nbrs[a], b), append(nbrs[b], a)
 	}
+	nbrs := make([][]int32, k)
 	for a := range out {
 		slices.SortFunc(out[a], func(x, y hop) int { return int(x.to - y.to) })
+		for _, h := range out[a] {
+			nbrs[a] = append(nbrs[a], h.to)
+		}
 	}
 	dist := HopTable(nbrs)
 	for _, d := range dist[:k] {

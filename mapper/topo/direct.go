@@ -160,25 +160,20 @@ func sparseAndJoined(nbrs [][]int32) string {
 	return ""
 }
 
-// fitHops fits the round trips lat to the hop counts of the graph nbrs:
-// nil and why when the graph does not join every node, is all to all or
-// is under minDiameter across.
+// fitHops fits the round trips lat to the hop counts of the graph nbrs,
+// which joins every node (sparseAndJoined): nil and why when it is under
+// minDiameter across (all to all, a switch's, is 1) or the round trips do
+// not grow with the hops.
 func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
 	d := &Direct{MinDegree: k}
 	for _, n := range nbrs {
 		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(n)), max(d.MaxDegree, len(n))
-	}
-	if d.MaxDegree == k-1 {
-		return nil, "the nearest nodes are all the nodes (a switch's)"
 	}
 	hops := fabric.HopTable(nbrs)
 	var sh, sl, shh, shl, n float64
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
 			h := hops[a*k+b]
-			if h == fabric.Unreached {
-				return nil, "the nearest nodes form groups that no link joins (a tree's switches)"
-			}
 			d.Diameter = max(d.Diameter, int(h))
 			x, y := float64(h), lat[a*k+b]
 			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
