@@ -249,7 +249,7 @@ func runMetis(b *testing.B, gpmetis string, m *model.Machine, tr *model.Traffic,
 // metisCommand writes tr's METIS graph and returns the gpmetis command
 // that partitions it into one part per node (-ptype=kway, imbalance
 // bounded at -ufactor=1, 0.1%), described, and the file it writes.
-func metisCommand(b *testing.B, gpmetis string, tr *model.Traffic, nodes int) (how, parts string, cmd *exec.Cmd) {
+func metisCommand(b testing.TB, gpmetis string, tr *model.Traffic, nodes int) (how, parts string, cmd *exec.Cmd) {
 	path := writeMetisGraph(b, tr)
 	return "gpmetis -ptype=kway -ufactor=1", fmt.Sprintf("%s.part.%d", path, nodes),
 		exec.Command(gpmetis, "-ptype=kway", "-ufactor=1", path, strconv.Itoa(nodes))
@@ -272,7 +272,7 @@ func runKaHIP(b *testing.B, kaffpa string, m *model.Machine, tr *model.Traffic, 
 
 // writeMetisGraph writes tr as a METIS graph file (what gpmetis and
 // kaffpa read), edge weights the modelled cost in ns, and returns its path.
-func writeMetisGraph(b *testing.B, tr *model.Traffic) string {
+func writeMetisGraph(b testing.TB, tr *model.Traffic) string {
 	path := filepath.Join(b.TempDir(), "g.metis")
 	f, err := os.Create(path)
 	if err != nil {
@@ -319,7 +319,7 @@ func runPartitioner(b *testing.B, m *model.Machine, tr *model.Traffic, nodes int
 // partition runs cmd (described by how) and reads the part of each of n
 // ranks, each below nodes, from the file parts, one per line: the parts
 // and the wall time.
-func partition(b *testing.B, how, parts string, n, nodes int, cmd *exec.Cmd) ([]int, float64) {
+func partition(b testing.TB, how, parts string, n, nodes int, cmd *exec.Cmd) ([]int, float64) {
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()
 	el := time.Since(t0).Seconds()

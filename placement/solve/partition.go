@@ -84,12 +84,13 @@ func (r rowSort) sort() {
 // coarsen merges pairs of vertices joined by their heaviest edge (heavy
 // edge matching) whose combined weight stays within maxVW. Vertices are
 // visited in order (identity when order is nil); ties go to the lighter,
-// then the lower-numbered neighbour, so on a regular grid visited in index
-// order the matching pairs whole rows, then columns, then layers, and
-// repeated coarsening builds boxes. cmap maps each vertex to its coarse
-// vertex, numbered in visiting order.
-func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
-	cmap, nc := matchHeavyEdges(g, maxVW, order)
+// then the lower-numbered neighbour (the higher-numbered when last), so on
+// a regular grid visited in index order the matching pairs whole rows,
+// then columns, then layers (layers first when last), and repeated
+// coarsening builds boxes. cmap maps each vertex to its coarse vertex,
+// numbered in visiting order.
+func coarsen(g *pgraph, maxVW int32, order []int32, last bool) (*pgraph, []int32) {
+	cmap, nc := matchHeavyEdges(g, maxVW, order, last)
 	// Members of each coarse vertex, in coarse order.
 	first := make([]int32, nc)
 	second := make([]int32, nc)
@@ -131,9 +132,9 @@ func coarsen(g *pgraph, maxVW int32, order []int32) (*pgraph, []int32) {
 
 // matchHeavyEdges matches each vertex (in order, index order when nil)
 // with its unmatched neighbour of the heaviest edge whose weights together
-// fit maxVW (the lighter on ties); it returns each vertex's coarse vertex
-// and their number.
-func matchHeavyEdges(g *pgraph, maxVW int32, order []int32) ([]int32, int32) {
+// fit maxVW (the lighter on ties, then the first, or the last when last);
+// it returns each vertex's coarse vertex and their number.
+func matchHeavyEdges(g *pgraph, maxVW int32, order []int32, last bool) ([]int32, int32) {
 	cmap := make([]int32, g.n)
 	for i := range cmap {
 		cmap[i] = -1
@@ -151,7 +152,7 @@ func matchHeavyEdges(g *pgraph, maxVW int32, order []int32) ([]int32, int32) {
 				continue
 			}
 			w := g.ew[e]
-			if w > bw || (w == bw && best >= 0 && g.vw[u] < g.vw[best]) {
+			if w > bw || (w == bw && best >= 0 && (g.vw[u] < g.vw[best] || last && g.vw[u] == g.vw[best])) {
 				best, bw = u, w
 			}
 		}
@@ -192,13 +193,21 @@ func (cg *pgraph) mergeRow(g *pgraph, v, c int32, cmap, pos []int32, start int32
 	}
 }
 
+// matching is how partition's coarsening pairs vertices: in the order of
+// rng's permutations (index order when nil), ties to the last neighbour
+// when last (see coarsen).
+type matching struct {
+	rng  *rand.Rand
+	last bool
+}
+
 // partition splits g into len(caps) parts, part p holding vertices of total
 // weight caps[p] (sum(caps) must equal the total weight). It coarsens by
 // heavy edge matching while the coarse vertices fit the smallest part,
 // grows the parts greedily on the coarsest graph, then projects back,
 // improving with moves at every level and restoring exact sizes at the
-// finest. rng == nil visits vertices in index order.
-func partition(g *pgraph, caps []int, rng *rand.Rand) []int32 {
+// finest. m.rng == nil visits vertices in index order.
+func partition(g *pgraph, caps []int, m matching) []int32 {
 	k := len(caps)
 	part := make([]int32, g.n)
 	if k <= 1 {
@@ -213,13 +222,13 @@ func partition(g *pgraph, caps []int, rng *rand.Rand) []int32 {
 	cur := g
 	for cur.n > k && len(graphs) < 64 {
 		var order []int32
-		if rng != nil {
+		if m.rng != nil {
 			order = make([]int32, cur.n)
-			for i, v := range rng.Perm(cur.n) {
+			for i, v := range m.rng.Perm(cur.n) {
 				order[i] = int32(v)
 			}
 		}
-		cg, cmap := coarsen(cur, int32(minCap), order)
+		cg, cmap := coarsen(cur, int32(minCap), order, m.last)
 		if cg.n > cur.n-cur.n/20 {
 			break
 		}

@@ -50,7 +50,7 @@ func TestPartitionCutAgainstMETIS(t *testing.T) {
 			for i := range caps {
 				caps[i] = g.n / k
 			}
-			part := partition(g, caps, nil)
+			part := partition(g, caps, matching{})
 			load := make([]int, k)
 			for _, p := range part {
 				load[p]++

@@ -1,8 +1,6 @@
 package solve
 
 import (
-	"math/rand/v2"
-
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -13,7 +11,7 @@ import (
 // nodes, then sockets and cores (placeInNode). construct instead splits
 // into nodes at once and then maps parts to nodes; on a deep tree that
 // can keep neighbours a node apart but a switch apart too.
-func constructTree(m *model.Machine, t *model.Traffic, slots []int32, rng *rand.Rand) []int32 {
+func constructTree(m *model.Machine, t *model.Traffic, slots []int32, how matching) []int32 {
 	nodes := m.NodeGroups(slots)
 	intra := m.Levels[model.SameNode]
 	if intra == (model.LinkCost{}) {
@@ -44,7 +42,7 @@ func constructTree(m *model.Machine, t *model.Traffic, slots []int32, rng *rand.
 		}
 		part := make([]int32, len(ranks))
 		if len(groups) > 1 {
-			part = partition(subgraph(t, ranks, weight), caps, rng)
+			part = partition(subgraph(t, ranks, weight), caps, how)
 		}
 		members := make([][]int32, len(groups))
 		for i, p := range part {
