@@ -60,7 +60,10 @@ type SwitchStep struct {
 //     (m-1), so a group's hosts reach different groups at once, over all
 //     its links (a leaf's uplinks, a dragonfly group's global links, a
 //     router's local links). Each position's hosts shift by one amount,
-//     so every rank receives from one rank.
+//     so every rank receives from one rank. A last step (Shift 0, the
+//     pair step) has every group send to its next sibling alone: what
+//     one sibling can take, a dragonfly's one global link between two
+//     groups where the rest is three or more.
 func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 	l := newNodeLayout(hosts)
 	var steps []SwitchStep
@@ -80,12 +83,16 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 		for _, s := range sib {
 			most = max(most, len(s))
 		}
-		for _, shift := range nodeSteps(most) {
+		shifts := nodeSteps(most)
+		if most > 2 {
+			shifts = append(shifts, 0) // the pair step
+		}
+		for _, shift := range shifts {
 			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), Peer: make([]int, ng)}
 			for g := range st.Peer {
 				st.Peer[g] = -1
-				if set := sib[g]; len(set) == 2 {
-					st.Peer[g] = set[1-idx[g]]
+				if set := sib[g]; len(set) == 2 || len(set) > 2 && shift == 0 {
+					st.Peer[g] = set[(idx[g]+1)%len(set)]
 				} else if len(set) > 2 {
 					st.Peer[g] = g
 				}
@@ -103,7 +110,7 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 					continue
 				}
 				to := st.Peer[g] // the one sibling
-				if m > 2 {
+				if m > 2 && shift > 0 {
 					s1 := 1 + (shift-1)%(m-1)
 					to = set[(idx[g]+1+(s1-1+pos[h])%(m-1))%m]
 				}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,7 +74,8 @@ func TestSwitchPhase(t *testing.T) {
 // TestSwitchPhaseToRest: at a level of more than two sibling groups (4
 // groups at the top), the hosts of a group reach different groups in one
 // step, every rank receives from one rank, and the rows say "to the rest"
-// (peer group = group).
+// (peer group = group); in the last step (the pair step) every group's
+// hosts all send to its next sibling, and its rows name that sibling.
 func TestSwitchPhaseToRest(t *testing.T) {
 	var hosts []string
 	for h := 0; h < 12; h++ { // 4 groups of 3 hosts, 1 rank each
@@ -81,8 +83,8 @@ func TestSwitchPhaseToRest(t *testing.T) {
 	}
 	of := [][]int{{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}}
 	steps := SwitchPhase(hosts, of)
-	if len(steps) != 3 {
-		t.Fatalf("%d steps, want 3 (shifts 1-3)", len(steps))
+	if len(steps) != 4 || steps[3].Shift != 0 {
+		t.Fatalf("%d steps, want 4 (shifts 1-3, then the pair step)", len(steps))
 	}
 	times := make([][]float64, len(hosts))
 	for _, st := range steps {
@@ -101,8 +103,12 @@ func TestSwitchPhaseToRest(t *testing.T) {
 			for r := 3 * g; r < 3*g+3; r++ {
 				to[st.Dst[r]/3] = true
 			}
-			if len(to) != 3 {
-				t.Errorf("shift %d: group %d's hosts reach groups %v, want the 3 others", st.Shift, g, to)
+			want := map[int]bool{(g + 1) % 4: true}
+			if st.Shift > 0 {
+				want = map[int]bool{(g + 1) % 4: true, (g + 2) % 4: true, (g + 3) % 4: true}
+			}
+			if !reflect.DeepEqual(to, want) {
+				t.Errorf("shift %d: group %d's hosts reach groups %v, want %v", st.Shift, g, to, want)
 			}
 		}
 		if len(recv) != 12 {
@@ -110,16 +116,23 @@ func TestSwitchPhaseToRest(t *testing.T) {
 		}
 	}
 	for r := range times {
-		times[r] = []float64{1, 1, 1}
+		times[r] = []float64{1, 1, 1, 1}
 	}
 	rows, err := SwitchRows(hosts, steps, times, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
+	pairs := 0
 	for _, r := range rows {
-		if r.PeerGroup != r.Group || r.Hosts != 3 {
-			t.Errorf("row %+v: want peer group = group (to the rest), 3 hosts", r)
+		if r.Hosts != 3 || r.PeerGroup != r.Group && r.PeerGroup != (r.Group+1)%4 {
+			t.Errorf("row %+v: want 3 hosts, peer group = group (to the rest) or its next sibling", r)
 		}
+		if r.PeerGroup != r.Group {
+			pairs++
+		}
+	}
+	if len(rows) != 16 || pairs != 4 {
+		t.Errorf("%d rows, %d to one sibling: want 16 and 4", len(rows), pairs)
 	}
 }
 

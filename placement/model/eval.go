@@ -81,6 +81,9 @@ type groupLoads struct {
 	slot    [][]int32        // level -> node -> its place in its group's tree
 	members [][][]int32      // level -> group -> its nodes
 	top     []maxtree.Tree   // level -> over the groups
+	// level -> g*groups+h -> bytes from group g to its sibling h (nil:
+	// the level's sibling links are not priced).
+	pair [][]float64
 }
 
 // groupRef names switch level k's group g.
@@ -192,6 +195,11 @@ func newGroupLoads(md *Model, n int, tch *touchSet) *groupLoads {
 		gl.cross = append(gl.cross, make([]int32, n))
 		gl.node, gl.slot, gl.members = append(gl.node, trees), append(gl.slot, slot), append(gl.members, members)
 		gl.top = append(gl.top, maxtree.New(ng))
+		var pair []float64
+		if k < len(md.Uplinks) && md.Uplinks[k].InvPair > 0 {
+			pair = make([]float64, ng*ng)
+		}
+		gl.pair = append(gl.pair, pair)
 		tch.gstamp[k] = make([]int32, ng)
 	}
 	return gl
@@ -245,6 +253,12 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 			gl.in[k][gv] += o
 			gl.cross[k][u] += cnt
 			gl.cross[k][v] += cnt
+			if p := gl.pair[k]; p != nil && (k+1 == len(gl.of) || gl.of[k+1][nu] == gl.of[k+1][nv]) {
+				// Siblings: the link between them.
+				ng := int32(len(gl.out[k]))
+				p[gu*ng+gv] += o
+				p[gv*ng+gu] += i
+			}
 		}
 	}
 }
@@ -307,7 +321,7 @@ func (ev *Evaluator) uplinkOf(u int32) float64 {
 	for k := range gl.of {
 		if gl.cross[k][u] > 0 {
 			g := gl.of[k][n]
-			up = math.Max(up, ev.md.uplinkTime(k, g, gl.out[k][g], gl.in[k][g]))
+			up = math.Max(up, ev.groupTime(k, g))
 		}
 	}
 	return up
@@ -390,7 +404,23 @@ const maxSwitchLevels = 8
 // rank's traffic leaves it: then no byte does either).
 func (ev *Evaluator) groupRun(k, g int32) float64 {
 	gl := ev.g
-	return gl.node[k][g].Max() + ev.md.Scale[1]*ev.md.uplinkTime(int(k), g, gl.out[k][g], gl.in[k][g])
+	return gl.node[k][g].Max() + ev.md.Scale[1]*ev.groupTime(int(k), g)
+}
+
+// groupTime is switch level k's group g's time on its uplinks and, where
+// priced, on the busiest link to a sibling.
+func (ev *Evaluator) groupTime(k int, g int32) float64 {
+	gl := ev.g
+	t := ev.md.uplinkTime(k, g, gl.out[k][g], gl.in[k][g])
+	if p := gl.pair[k]; p != nil {
+		ng := int32(len(gl.out[k]))
+		most := 0.0
+		for h := int32(0); h < ng; h++ {
+			most = max(most, p[g*ng+h], p[h*ng+g])
+		}
+		t = max(t, most*ev.md.Uplinks[k].InvPair)
+	}
+	return t
 }
 
 func (ev *Evaluator) Objective() Objective {

@@ -151,3 +151,74 @@ func TestUplinkPartialRowsNotPriced(t *testing.T) {
 		t.Errorf("uplinks %+v: want group 0 out at 100 MB/s, group 1 not priced out (in: group 0's row)", u)
 	}
 }
+
+// siblingModel is switchedModel with four groups of two nodes whose rows
+// are the switch phase's at a level of more than two siblings: to the
+// rest at rest MB/s, then the pair step, each group to its next sibling
+// alone at pair MB/s.
+func siblingModel(t *testing.T, rest, pair float64) *model.Model {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	for g := 0; g < 4; g++ {
+		for _, r := range []struct {
+			peer int
+			mbps float64
+		}{{g, rest}, {(g + 1) % 4, pair}} {
+			s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: r.peer, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: r.mbps})
+		}
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 {
+		t.Fatalf("switches: %q", notes)
+	}
+	return md
+}
+
+// TestSiblingPairPriced: where a level's groups have three siblings and
+// the switch phase measured both a group's rate to the rest (3000 MB/s,
+// its uplinks) and to one sibling (1000 MB/s, a dragonfly's one global
+// link between two groups), a group's 2e9 B to one sibling take 2 s (the
+// pair link), not the 0.667 s its uplinks allow; the same bytes spread
+// over its three siblings take 1 s (1e9 B on the busiest pair). Ranks of
+// the first group (nodes 0 and 1, ranks 0-3) send 5e8 B each; the node
+// links carry the pairwise 3 GB/s. With the pair rows alone (no rows to
+// the rest: two siblings) they price the uplinks, as before.
+func TestSiblingPairPriced(t *testing.T) {
+	md := siblingModel(t, 3000, 1000)
+	if want := "1000 MB/s from one to one sibling"; !strings.Contains(md.SwitchSource, want) || md.Uplinks[0].InvUp[0] != 1/3000e6 {
+		t.Fatalf("switch source %q, uplinks %+v: want the rest at 3000 MB/s and %q", md.SwitchSource, md.Uplinks[0], want)
+	}
+	place := model.Block(func() []int32 { s, _ := md.SelectSlots(16, model.SelectOptions{}); return s }(), 16)
+	one := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 4, Bytes: 5e8, Messages: 1}, {Src: 1, Dst: 5, Bytes: 5e8, Messages: 1},
+		{Src: 2, Dst: 6, Bytes: 5e8, Messages: 1}, {Src: 3, Dst: 7, Bytes: 5e8, Messages: 1}}, 16)
+	spread := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 4, Bytes: 5e8, Messages: 1}, {Src: 1, Dst: 8, Bytes: 5e8, Messages: 1},
+		{Src: 2, Dst: 12, Bytes: 5e8, Messages: 1}, {Src: 3, Dst: 5, Bytes: 5e8, Messages: 1}}, 16)
+	for _, c := range []struct {
+		name string
+		tr   *model.Traffic
+		want float64
+	}{{"to one sibling", one, 2}, {"to three siblings", spread, 1}} {
+		if got := model.Predict("block", md, c.tr, place, nil).Run; !shapes.Near(got, c.want) {
+			t.Errorf("%s: run %.6g s, want %.6g", c.name, got, c.want)
+		}
+	}
+	flows, n := shapes.RandomSparse(16, 3, 5)
+	for i := range flows {
+		flows[i].Bytes *= 1000
+	}
+	if swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), nil, swapWalk{rounds: 300, step: 11, off: 3, keep: 4}) == 0 {
+		t.Errorf("no rank is bound by a node link or uplink: the test does not exercise them")
+	}
+	old := switchedModel(t, 8, 2, []float64{1000, 1000, 1000, 1000})
+	if old.Uplinks[0].InvPair != 0 || old.Uplinks[0].InvUp[0] != 1/1000e6 {
+		t.Errorf("rows to one sibling alone: uplinks %+v, want 1000 MB/s out and no pair priced", old.Uplinks[0])
+	}
+}

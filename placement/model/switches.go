@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -9,9 +10,12 @@ import (
 )
 
 // Uplink is one switch level's groups' uplinks: seconds per byte out of
-// (InvUp) and into (InvDown) each group, by group number (0: not priced).
+// (InvUp) and into (InvDown) each group, by group number (0: not priced),
+// and from one group to one sibling (InvPair, the level's median; 0: not
+// priced).
 type Uplink struct {
 	InvUp, InvDown []float64
+	InvPair        float64
 }
 
 // switchGroups sets the machine's NetGroups from the survey's
@@ -58,7 +62,13 @@ func (m *Machine) numGroups(k int) int {
 // levels, uplinks are not priced, and the notes say so when the survey
 // found switch levels. Sharing is a node's own uplinks: a rank whose
 // traffic leaves its group waits, like for its node's link, for
-// max(out(g) x InvUp(g), in(g) x InvDown(g)).
+// max(out(g) x InvUp(g), in(g) x InvDown(g)). Where a level's rows went
+// to the rest (three or more siblings), its rows to one sibling (the
+// pair step) price the link between two siblings (InvPair: a
+// dragonfly's one global link between two groups carries 1.25 GB/s
+// where a group's three carry 3): a rank whose traffic leaves its group
+// for a sibling also waits for the busiest of its group's sibling pairs,
+// bytes each way times InvPair.
 func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	m := md.Machine
 	if len(m.NetGroups) == 0 || md.NodeSource == noContention {
@@ -77,9 +87,16 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		for _, g := range m.NetGroups[k] {
 			size[g]++
 		}
-		var all []float64
+		var all, pair []float64
+		rest := slices.ContainsFunc(rows, func(r survey.SwitchBandwidth) bool { return r.Level == k+1 && r.PeerGroup == r.Group })
 		for _, r := range rows {
 			if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
+				continue
+			}
+			if rest && r.PeerGroup != r.Group && r.Hosts == size[r.Group] {
+				// The pair step, where the rows to the rest measured
+				// the uplinks.
+				pair = append(pair, r.AggregateMBps)
 				continue
 			}
 			if r.Hosts < size[r.Group] {
@@ -118,8 +135,13 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			}
 			u.InvUp[g], u.InvDown[g] = 1/(o*1e6), 1/(i*1e6)
 		}
+		desc := fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def)
+		if len(pair) > 0 && ng <= maxPairGroups {
+			u.InvPair = 1 / (stats.Median(pair) * 1e6)
+			desc += fmt.Sprintf(", %.4g MB/s from one to one sibling", stats.Median(pair))
+		}
 		md.Uplinks[k] = u
-		measured = append(measured, fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def))
+		measured = append(measured, desc)
 		if missing > 0 {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
 		}
@@ -135,6 +157,11 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	}
 	return notes
 }
+
+// maxPairGroups is the most groups a switch level may have for its
+// sibling pairs' links to be priced (the evaluator keeps a load per
+// ordered pair of groups).
+const maxPairGroups = 512
 
 // uplinkTime is switch level k's group g's time to move out bytes out of
 // the group and in bytes into it.
