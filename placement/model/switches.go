@@ -82,33 +82,7 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	var notes, measured []string
 	for k := range m.NetGroups {
 		ng := m.numGroups(k)
-		up, down := make([][]float64, ng), make([][]float64, ng)
-		size, partial := make([]int, ng), make([]bool, ng)
-		for _, g := range m.NetGroups[k] {
-			size[g]++
-		}
-		var all, pair []float64
-		rest := slices.ContainsFunc(rows, func(r survey.SwitchBandwidth) bool { return r.Level == k+1 && r.PeerGroup == r.Group })
-		for _, r := range rows {
-			if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
-				continue
-			}
-			if rest && r.PeerGroup != r.Group && r.Hosts == size[r.Group] {
-				// The pair step, where the rows to the rest measured
-				// the uplinks.
-				pair = append(pair, r.AggregateMBps)
-				continue
-			}
-			if r.Hosts < size[r.Group] {
-				// Some of its hosts sent (its siblings are smaller): what
-				// left is theirs, not what its uplinks carry.
-				partial[r.Group] = true
-				continue
-			}
-			up[r.Group] = append(up[r.Group], r.AggregateMBps)
-			down[r.PeerGroup] = append(down[r.PeerGroup], r.AggregateMBps)
-			all = append(all, r.AggregateMBps)
-		}
+		up, down, all, pair, partial := m.levelRates(rows, k)
 		if len(all) == 0 {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %s has no row of level %d: its uplinks are not priced", survey.SwitchBandwidthFile, k+1))
 			continue
@@ -156,6 +130,42 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		md.SwitchSource += " (measured: " + strings.Join(measured, "; ") + ")"
 	}
 	return notes
+}
+
+// levelRates sorts switch level k's rows (MB/s) by group: each group's
+// rates out (up) and in (down), all of them, the pair step's rows to one
+// sibling (pair: where the level's rows went to the rest too), and the
+// groups whose rows were of some of their hosts only (partial).
+func (m *Machine) levelRates(rows []survey.SwitchBandwidth, k int) (up, down [][]float64, all, pair []float64, partial []bool) {
+	ng := m.numGroups(k)
+	up, down = make([][]float64, ng), make([][]float64, ng)
+	size := make([]int, ng)
+	partial = make([]bool, ng)
+	for _, g := range m.NetGroups[k] {
+		size[g]++
+	}
+	rest := slices.ContainsFunc(rows, func(r survey.SwitchBandwidth) bool { return r.Level == k+1 && r.PeerGroup == r.Group })
+	for _, r := range rows {
+		if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
+			continue
+		}
+		if rest && r.PeerGroup != r.Group && r.Hosts == size[r.Group] {
+			// The pair step, where the rows to the rest measured the
+			// uplinks.
+			pair = append(pair, r.AggregateMBps)
+			continue
+		}
+		if r.Hosts < size[r.Group] {
+			// Some of its hosts sent (its siblings are smaller): what
+			// left is theirs, not what its uplinks carry.
+			partial[r.Group] = true
+			continue
+		}
+		up[r.Group] = append(up[r.Group], r.AggregateMBps)
+		down[r.PeerGroup] = append(down[r.PeerGroup], r.AggregateMBps)
+		all = append(all, r.AggregateMBps)
+	}
+	return up, down, all, pair, partial
 }
 
 // maxPairGroups is the most groups a switch level may have for its
