@@ -91,9 +91,12 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), Peer: make([]int, ng)}
 			for g := range st.Peer {
 				st.Peer[g] = -1
-				if set := sib[g]; len(set) == 2 || len(set) > 2 && shift == 0 {
+				// The pair step is of groups of three or more siblings:
+				// one of two has measured its one sibling already.
+				switch set := sib[g]; {
+				case len(set) == 2 && shift > 0, len(set) > 2 && shift == 0:
 					st.Peer[g] = set[(idx[g]+1)%len(set)]
-				} else if len(set) > 2 {
+				case len(set) > 2:
 					st.Peer[g] = g
 				}
 			}
@@ -106,7 +109,7 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 				st.Group[r] = g
 				st.Dst[r] = -1
 				set, m := sib[g], len(sib[g])
-				if m < 2 {
+				if m < 2 || st.Peer[g] < 0 {
 					continue
 				}
 				to := st.Peer[g] // the one sibling

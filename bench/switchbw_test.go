@@ -183,3 +183,28 @@ func TestSurveyTopologyPlansSwitchPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchPhasePairStepMixed: at a level where one parent has two
+// groups and another three, the pair step is of the three only (each to
+// its next sibling); the two, whose every step went to their one
+// sibling, do not send in it again.
+func TestSwitchPhasePairStepMixed(t *testing.T) {
+	var hosts []string
+	for h := 0; h < 10; h++ { // 5 groups of 2 hosts, 1 rank each
+		hosts = append(hosts, fmt.Sprintf("n%d", h))
+	}
+	of := [][]int{{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, {0, 0, 0, 0, 1, 1, 1, 1, 1, 1}}
+	var pair *SwitchStep
+	for i, st := range SwitchPhase(hosts, of) {
+		if st.Level == 1 && st.Shift == 0 {
+			pair = &SwitchPhase(hosts, of)[i]
+		}
+	}
+	if pair == nil {
+		t.Fatal("no pair step at level 1 (3 siblings under the second parent)")
+	}
+	want := []int{-1, -1, -1, -1, 6, 7, 8, 9, 4, 5}
+	if !reflect.DeepEqual(pair.Dst, want) || !reflect.DeepEqual(pair.Peer, []int{-1, -1, 3, 4, 2}) {
+		t.Errorf("pair step: destinations %v, peers %v; want %v, [-1 -1 3 4 2]", pair.Dst, pair.Peer, want)
+	}
+}

@@ -158,19 +158,29 @@ func TestUplinkPartialRowsNotPriced(t *testing.T) {
 // alone at pair MB/s.
 func siblingModel(t *testing.T, rest, pair float64) *model.Model {
 	t.Helper()
+	var rows []survey.SwitchBandwidth
+	for g := 0; g < 4; g++ {
+		rows = append(rows, groupRow(g, g, rest), groupRow(g, (g+1)%4, pair))
+	}
+	return fourGroups(t, rows)
+}
+
+// groupRow is switch level 1's row of group g's two hosts to peer at
+// mbps MB/s.
+func groupRow(g, peer int, mbps float64) survey.SwitchBandwidth {
+	return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: peer, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps}
+}
+
+// fourGroups is the model of 8 nodes x 2 cores in four switch groups of
+// two nodes with switchbw.csv's rows (the test fails on a note).
+func fourGroups(t *testing.T, rows []survey.SwitchBandwidth) *model.Model {
+	t.Helper()
 	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	var note string
 	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
 		t.Fatalf("no switch groups: %s", note)
 	}
-	for g := 0; g < 4; g++ {
-		for _, r := range []struct {
-			peer int
-			mbps float64
-		}{{g, rest}, {(g + 1) % 4, pair}} {
-			s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: r.peer, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: r.mbps})
-		}
-	}
+	s.SwitchBandwidth = rows
 	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -220,5 +230,17 @@ func TestSiblingPairPriced(t *testing.T) {
 	old := switchedModel(t, 8, 2, []float64{1000, 1000, 1000, 1000})
 	if old.Uplinks[0].InvPair != 0 || old.Uplinks[0].InvUp[0] != 1/1000e6 {
 		t.Errorf("rows to one sibling alone: uplinks %+v, want 1000 MB/s out and no pair priced", old.Uplinks[0])
+	}
+}
+
+// TestSiblingPairMixedLevel: at a level where groups 0 and 1 have one
+// sibling each (their rows, at 500 MB/s, go to it) and groups 2 and 3
+// more (rows to the rest at 3000 MB/s and the pair step's at 1000), the
+// first two's rows still price their uplinks: only a group that sent to
+// the rest has pair-step rows.
+func TestSiblingPairMixedLevel(t *testing.T) {
+	md := fourGroups(t, []survey.SwitchBandwidth{groupRow(0, 1, 500), groupRow(1, 0, 500), groupRow(2, 2, 3000), groupRow(2, 3, 1000), groupRow(3, 3, 3000), groupRow(3, 2, 1000)})
+	if u := md.Uplinks[0]; u.InvUp[0] != 1/500e6 || u.InvDown[1] != 1/500e6 || u.InvUp[2] != 1/3000e6 || u.InvPair != 1/1000e6 {
+		t.Errorf("uplinks %+v: want groups 0 and 1 at 500 MB/s, 2 and 3 at 3000, pairs at 1000", u)
 	}
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -111,8 +110,9 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		}
 		desc := fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def)
 		if len(pair) > 0 && ng <= maxPairGroups {
-			u.InvPair = 1 / (stats.Median(pair) * 1e6)
-			desc += fmt.Sprintf(", %.4g MB/s from one to one sibling", stats.Median(pair))
+			mbps := stats.Median(pair)
+			u.InvPair = 1 / (mbps * 1e6)
+			desc += fmt.Sprintf(", %.4g MB/s from one to one sibling", mbps)
 		}
 		md.Uplinks[k] = u
 		measured = append(measured, desc)
@@ -144,14 +144,20 @@ func (m *Machine) levelRates(rows []survey.SwitchBandwidth, k int) (up, down [][
 	for _, g := range m.NetGroups[k] {
 		size[g]++
 	}
-	rest := slices.ContainsFunc(rows, func(r survey.SwitchBandwidth) bool { return r.Level == k+1 && r.PeerGroup == r.Group })
+	rest := make([]bool, ng) // the group's rows went to the rest
+	for _, r := range rows {
+		if r.Level == k+1 && r.PeerGroup == r.Group && r.Group < ng {
+			rest[r.Group] = true
+		}
+	}
 	for _, r := range rows {
 		if r.Level != k+1 || r.AggregateMBps <= 0 || r.Group >= ng || r.PeerGroup >= ng {
 			continue
 		}
-		if rest && r.PeerGroup != r.Group && r.Hosts == size[r.Group] {
-			// The pair step, where the rows to the rest measured the
-			// uplinks.
+		if rest[r.Group] && r.PeerGroup != r.Group && r.Hosts == size[r.Group] {
+			// The pair step, where the group's rows to the rest
+			// measured its uplinks (a group of one sibling's rows are
+			// its uplinks').
 			pair = append(pair, r.AggregateMBps)
 			continue
 		}
