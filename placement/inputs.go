@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -284,8 +285,11 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 // or why not.
 func (in *inputs) addDirect(s *survey.Survey) error {
 	md := in.md
-	if md.Routes != nil || md.Ports <= 1 {
+	if md.Routes != nil {
 		return nil
+	}
+	if md.Ports <= 1 {
+		return in.addRouters(s)
 	}
 	first := md.FirstSlots()
 	d, why := topo.FindDirect(len(md.Hosts), func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
@@ -317,6 +321,75 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 	}
 	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube): declare the network with --topology to route as the machine does",
 		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6))
+	return nil
+}
+
+// addRouters prices the network, where none is declared and each node
+// drives one link, as a direct network of routers when the round trips
+// between routers show one (topo.FindDirect): the routers are the
+// innermost switch level's groups (a dragonfly's routers, each serving
+// a few nodes, linked all to all in a chassis and to the same router of
+// the group's other chassis), else each node is its own router's only
+// node. A tree's leaves all meet one hop above, which no direct network
+// explains. Each node's link to its router is priced as the survey's
+// node phase measured it, every flow between routers spread evenly over
+// their shortest paths (fabric.NewRouterNetwork), each link between
+// routers at the median bandwidth measured between the nodes of the
+// routers it joins. A switch level prices a group's links to the rest
+// as one; on a dragonfly one link (to the same router of the other
+// chassis, to another group) carries what a router sends to several,
+// which only routes price. It says what it found; where no direct
+// network is found the switch levels stay.
+func (in *inputs) addRouters(s *survey.Survey) error {
+	md := in.md
+	var tries [][]int32
+	if len(md.NetGroups) > 0 {
+		tries = append(tries, md.NetGroups[0])
+	}
+	own := make([]int32, len(md.Hosts))
+	for h := range own {
+		own[h] = int32(h)
+	}
+	first := md.FirstSlots()
+	for _, router := range append(tries, own) {
+		nr := int(slices.Max(router)) + 1
+		rep := make([]int, nr) // a host of each router
+		for h := len(router) - 1; h >= 0; h-- {
+			rep[router[h]] = h
+		}
+		link := func(a, b int) model.LinkCost { return md.Link(first[rep[a]], first[rep[b]]) }
+		d, _ := topo.FindDirect(nr, func(a, b int) float64 { return link(a, b).Latency })
+		if d == nil {
+			continue
+		}
+		var bws []float64
+		for _, l := range d.Links {
+			if ib := link(int(l[0]), int(l[1])).InvBandwidth; ib > 0 {
+				bws = append(bws, 1/ib)
+			}
+		}
+		if len(bws) == 0 {
+			return nil
+		}
+		bw := stats.Median(bws)
+		f, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, bw, d.PerHop)
+		if err != nil {
+			return err
+		}
+		f.Source = "the survey's round trips"
+		notes, err := md.AddRoutes(f, s.NodeBandwidth, nil)
+		if err != nil {
+			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
+			return nil
+		}
+		what := fmt.Sprintf("the level-1 switches show a direct network of %d routers of %d nodes (a dragonfly's, or a torus whose routers serve several nodes)", nr, len(md.Hosts))
+		if nr == len(md.Hosts) {
+			what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
+		}
+		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), every flow spread evenly over its shortest paths, as the routing is not in the round trips: declare the network with --topology to route as the machine does",
+			what, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth))
+		return nil
+	}
 	return nil
 }
 

@@ -21,80 +21,207 @@ const MaxDirectHosts = 4096
 // loads it with one (a ring's row ends on a 4 x 4 torus); the even
 // spread loads it with half of each.
 func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, error) {
-	k := len(hosts)
-	if k > MaxDirectHosts {
-		return nil, fmt.Errorf("a direct network of %d hosts is more than the %d its route table holds", k, MaxDirectHosts)
+	if len(hosts) > MaxDirectHosts {
+		return nil, fmt.Errorf("a direct network of %d hosts is more than the %d its route table holds", len(hosts), MaxDirectHosts)
 	}
+	f, err := newDirect(hosts, nil, len(hosts), links, bw, lat)
+	if err != nil {
+		return nil, err
+	}
+	f.Shape = fmt.Sprintf("direct network of %d nodes and %d links, shortest paths", len(hosts), len(links))
+	return f, nil
+}
+
+// NewRouterNetwork is a direct network of routers, each host attached
+// to its router router[h] (0 ... nr-1) by a node link of class "node"
+// (its bandwidth not declared: the model prices it from the survey's
+// node phase), the routers joined by a full-duplex link of bw bytes/s
+// and lat seconds for each pair in links (class "direct"): a
+// dragonfly's, or a torus whose routers serve several nodes, found in a
+// survey's round trips (topo.FindDirect over the innermost switch
+// level's groups). Its routing is not known: between routers as
+// NewDirect's between hosts.
+func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, bw, lat float64) (*Fabric, error) {
+	if nr > MaxDirectHosts {
+		return nil, fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
+	}
+	if len(router) != len(hosts) {
+		return nil, fmt.Errorf("%d hosts and %d routers of hosts", len(hosts), len(router))
+	}
+	for h, r := range router {
+		if r < 0 || int(r) >= nr {
+			return nil, fmt.Errorf("host %s on router %d of %d", hosts[h], r, nr)
+		}
+	}
+	f, err := newDirect(hosts, router, nr, links, bw, lat)
+	if err != nil {
+		return nil, err
+	}
+	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) and %d links between routers, shortest paths", nr, len(hosts), len(links))
+	return f, nil
+}
+
+// newDirect is NewDirect (router nil: each host is its own router, with
+// no node link) or NewRouterNetwork.
+func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat float64) (*Fabric, error) {
 	s := linkSet{}
-	// out[a] lists a's neighbours and the link to each, by neighbour.
-	type hop struct{ to, link int32 }
-	out := make([][]hop, k)
+	var up, down []int32 // each host's node link to and from its router
+	if router != nil {
+		for _, h := range hosts {
+			u, d := s.duplex("node_"+h, "node", 0, 0)
+			up, down = append(up, u), append(down, d)
+		}
+	}
+	name := func(r int32) string {
+		if router == nil {
+			return hosts[r]
+		}
+		return fmt.Sprintf("router%d", r)
+	}
+	g := &hopGraph{k: k, out: make([][]hop, k), share: make([]float64, k)}
 	for _, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
-			return nil, fmt.Errorf("link between hosts %d and %d of %d", a, b, k)
+			return nil, fmt.Errorf("link between %d and %d of %d", a, b, k)
 		}
-		up, down := s.duplex(fmt.Sprintf("direct_%s_to_%s", hosts[a], hosts[b]), "direct", bw, lat)
-		out[a], out[b] = append(out[a], hop{b, up}), append(out[b], hop{a, down})
+		u, d := s.duplex(fmt.Sprintf("direct_%s_to_%s", name(a), name(b)), "direct", bw, lat)
+		g.out[a], g.out[b] = append(g.out[a], hop{b, u}), append(g.out[b], hop{a, d})
 	}
-	nbrs := make([][]int32, k)
-	for a := range out {
-		slices.SortFunc(out[a], func(x, y hop) int { return int(x.to - y.to) })
-		for _, h := range out[a] {
+	if err := g.hops(); err != nil {
+		return nil, fmt.Errorf("%w of the network's %s", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+	}
+	f := &Fabric{Kind: KindDirect, Hosts: hosts, Links: s.links}
+	at := attached{g: g, router: router, up: up, down: down}
+	f.route = func(a, b int, visit func(int32)) {
+		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { g.path(a, b, visit) })
+	}
+	f.shares = at.spread
+	return f, nil
+}
+
+// attached is hosts on the vertices of a hop graph: host h on router[h]
+// by its links up[h] (to it) and down[h] (from it); router nil: the
+// hosts are the vertices, with no link of their own.
+type attached struct {
+	g        *hopGraph
+	router   []int32
+	up, down []int32
+}
+
+// ends wraps a walk between the hosts' routers with their links.
+func (at *attached) ends(a, b int, visit func(int32, float64), walk func(ra, rb int)) {
+	ra, rb := a, b
+	if at.router != nil {
+		ra, rb = int(at.router[a]), int(at.router[b])
+		visit(at.up[a], 1)
+	}
+	if ra != rb {
+		walk(ra, rb)
+	}
+	if at.router != nil {
+		visit(at.down[b], 1)
+	}
+}
+
+// spread is RouteShares over every shortest path between the hosts'
+// routers (hopGraph.spread), as minimal adaptive routing spreads a
+// message.
+func (at *attached) spread(a, b int, visit func(int32, float64)) {
+	at.ends(a, b, visit, func(a, b int) { at.g.spread(a, b, visit) })
+}
+
+// adaptive is f with RouteShares spreading every message evenly over
+// its shortest paths in g (its hosts attached as at says): Routed's
+// RoutingAdaptive for a torus or a dragonfly.
+func adaptive(f *Fabric, at attached) (*Fabric, error) {
+	if err := at.g.hops(); err != nil {
+		return nil, err
+	}
+	s := *f
+	s.shares = at.spread
+	s.Shape += ", routed adaptive (every message spread evenly over its shortest paths)"
+	return &s, nil
+}
+
+// hop is one link out of a vertex of a direct network: to its other end.
+type hop struct{ to, link int32 }
+
+// hopGraph is a direct network's vertices (hosts or routers), out[a]
+// a's links by neighbour, dist the hops between every two (HopTable).
+type hopGraph struct {
+	k    int
+	out  [][]hop
+	dist []uint16
+	// share and order are one spread's; mu guards them.
+	mu    sync.Mutex
+	share []float64
+	order []int32
+}
+
+// hops sorts each vertex's links by neighbour and counts the hops
+// between every two vertices; an error when the links do not join them.
+func (g *hopGraph) hops() error {
+	nbrs := make([][]int32, g.k)
+	for a := range g.out {
+		slices.SortFunc(g.out[a], func(x, y hop) int { return int(x.to - y.to) })
+		for _, h := range g.out[a] {
 			nbrs[a] = append(nbrs[a], h.to)
 		}
 	}
-	dist := HopTable(nbrs)
-	for _, d := range dist[:k] {
+	g.dist = HopTable(nbrs)
+	for _, d := range g.dist[:g.k] {
 		if d == Unreached {
-			return nil, fmt.Errorf("the links do not join all %d hosts", k)
+			return fmt.Errorf("the links do not join all %d", g.k)
 		}
 	}
-	f := &Fabric{Kind: KindDirect, Shape: fmt.Sprintf("direct network of %d nodes and %d links, shortest paths", k, len(links)), Hosts: hosts, Links: s.links}
-	f.route = func(a, b int, visit func(int32)) {
-		for cur := a; cur != b; {
-			here := dist[b*k+cur]
-			for _, h := range out[cur] {
-				if dist[b*k+int(h.to)] == here-1 {
-					visit(h.link)
-					cur = int(h.to)
-					break
-				}
+	return nil
+}
+
+// path visits one shortest path's links from a to b: from each vertex
+// on it, to the lowest-numbered neighbour one hop nearer b.
+func (g *hopGraph) path(cur, b int, visit func(int32)) {
+	for cur != b {
+		here := g.dist[b*g.k+cur]
+		for _, h := range g.out[cur] {
+			if g.dist[b*g.k+int(h.to)] == here-1 {
+				visit(h.link)
+				cur = int(h.to)
+				break
 			}
 		}
 	}
-	share := make([]float64, k)
-	var order []int32
-	var mu sync.Mutex // share and order are one walk's
-	f.shares = func(a, b int, visit func(int32, float64)) {
-		mu.Lock()
-		defer mu.Unlock()
-		// The hosts on a shortest path from a, farthest from b first: each
-		// passes its share on evenly to its neighbours one hop nearer.
-		order = append(order[:0], int32(a))
-		share[a] = 1
-		for i := 0; i < len(order); i++ {
-			cur := int(order[i])
-			here, next := dist[b*k+cur], 0
-			for _, h := range out[cur] {
-				if dist[b*k+int(h.to)] == here-1 {
-					next++
-				}
+}
+
+// spread visits the links of every shortest path from a to b with the
+// share of a message that crosses each: the vertices on them, farthest
+// from b first, each pass their share on evenly to their neighbours one
+// hop nearer.
+func (g *hopGraph) spread(a, b int, visit func(int32, float64)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k, share := g.k, g.share
+	g.order = append(g.order[:0], int32(a))
+	share[a] = 1
+	for i := 0; i < len(g.order); i++ {
+		cur := int(g.order[i])
+		here, next := g.dist[b*k+cur], 0
+		for _, h := range g.out[cur] {
+			if g.dist[b*k+int(h.to)] == here-1 {
+				next++
 			}
-			for _, h := range out[cur] {
-				if to := int(h.to); dist[b*k+to] == here-1 {
-					if share[to] == 0 && to != b {
-						order = append(order, h.to)
-					}
-					visit(h.link, share[cur]/float64(next))
-					share[to] += share[cur] / float64(next)
-				}
-			}
-			share[cur] = 0
 		}
-		share[b] = 0
+		for _, h := range g.out[cur] {
+			if to := int(h.to); g.dist[b*k+to] == here-1 {
+				if share[to] == 0 && to != b {
+					g.order = append(g.order, h.to)
+				}
+				visit(h.link, share[cur]/float64(next))
+				share[to] += share[cur] / float64(next)
+			}
+		}
+		share[cur] = 0
 	}
-	return f, nil
+	share[b] = 0
 }
 
 // Unreached is HopTable's count between hosts no path joins.

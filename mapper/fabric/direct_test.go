@@ -75,3 +75,48 @@ func TestDirectRoutes(t *testing.T) {
 		t.Error("host 2 joined by no link: no error")
 	}
 }
+
+// TestRouterNetworkRoutes: on a ring of 4 routers with 2 hosts each,
+// a message between the hosts of one router crosses their node links
+// alone; one to the opposite router leaves over its node link, splits
+// half and half over the ring's two ways (two hops each) and arrives
+// over the destination's node link; one to the next router crosses the
+// one link between them. Route takes one of the ways whole. A host on
+// a router the network does not have is an error.
+func TestRouterNetworkRoutes(t *testing.T) {
+	hosts := []string{"a0", "a1", "b0", "b1", "c0", "c1", "d0", "d1"}
+	router := []int32{0, 0, 1, 1, 2, 2, 3, 3}
+	f, err := NewRouterNetwork(hosts, router, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {0, 3}}, 1e9, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.Links); got != 2*len(hosts)+2*4 {
+		t.Fatalf("%d links, want %d node links and 8 between routers", got, 2*len(hosts))
+	}
+	shares := func(a, b int) map[string]float64 {
+		m := map[string]float64{}
+		f.RouteShares(a, b, func(l int32, x float64) { m[f.Links[l].Name] += x })
+		return m
+	}
+	for _, c := range []struct {
+		a, b int
+		want map[string]float64
+	}{
+		{0, 1, map[string]float64{"node_a0_UP": 1, "node_a1_DOWN": 1}},
+		{1, 4, map[string]float64{"node_a1_UP": 1, "direct_router0_to_router1_UP": 0.5, "direct_router1_to_router2_UP": 0.5,
+			"direct_router0_to_router3_UP": 0.5, "direct_router2_to_router3_DOWN": 0.5, "node_c0_DOWN": 1}},
+		{7, 0, map[string]float64{"node_d1_UP": 1, "direct_router0_to_router3_DOWN": 1, "node_a0_DOWN": 1}},
+	} {
+		if got := shares(c.a, c.b); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s to %s: shares %v, want %v", hosts[c.a], hosts[c.b], got, c.want)
+		}
+		var path []string
+		f.Route(c.a, c.b, func(l int32) { path = append(path, f.Links[l].Name) })
+		if want := map[int]int{0: 2, 1: 4, 7: 3}[c.a]; len(path) != want {
+			t.Errorf("%s to %s: route %v, want %d links", hosts[c.a], hosts[c.b], path, want)
+		}
+	}
+	if _, err := NewRouterNetwork(hosts, []int32{0, 0, 1, 1, 2, 2, 3, 4}, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}}, 1e9, 1e-6); err == nil {
+		t.Error("a host on router 4 of 4: no error")
+	}
+}

@@ -109,7 +109,40 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 			f.Levels = append(f.Levels, lv)
 		}
 	}
-	return f, nil
+	at := attached{g: d.routerGraph(), router: make([]int32, total), up: make([]int32, total), down: make([]int32, total)}
+	for p := range hosts {
+		at.router[p], at.up[p], at.down[p] = int32(router[p]), d.local[2*p], d.local[2*p+1]
+	}
+	var err error
+	f.spread, err = adaptive(f, at)
+	return f, err
+}
+
+// routerGraph is the dragonfly's routers and the links between them:
+// green to the other blades of a chassis, black to the same blade of
+// the group's other chassis, blue from blade j of chassis 0 of group g
+// to blade g of chassis 0 of group j.
+func (d *dragonfly) routerGraph() *hopGraph {
+	s := d.s
+	nr, per := s.Groups*s.Chassis*s.Routers, s.Chassis*s.Routers
+	g := &hopGraph{k: nr, out: make([][]hop, nr), share: make([]float64, nr)}
+	for a := 0; a < nr; a++ {
+		grp, c, r := a/per, a/s.Routers%s.Chassis, a%s.Routers
+		for k := 0; k < s.Routers; k++ {
+			if k != r {
+				g.out[a] = append(g.out[a], hop{int32(s.router(grp, c, k)), d.green[a*s.Routers+k]})
+			}
+		}
+		for k := 0; k < s.Chassis; k++ {
+			if k != c {
+				g.out[a] = append(g.out[a], hop{int32(s.router(grp, k, r)), d.black[a*s.Chassis+k]})
+			}
+		}
+		if l := d.blue[a]; l >= 0 {
+			g.out[a] = append(g.out[a], hop{int32(s.router(a%per, 0, grp)), l})
+		}
+	}
+	return g
 }
 
 // route is SimGrid's minimal dragonfly route (DragonflyZone's

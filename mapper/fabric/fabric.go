@@ -42,8 +42,10 @@ type Fabric struct {
 	route  func(a, b int, visit func(link int32))
 	// shares spreads a message over several routes (nil: Route's one).
 	shares func(a, b int, visit func(link int32, share float64))
-	// spread is the same network with a group's parallel uplinks as one
-	// link of their summed bandwidth (nil: routed the same either way).
+	// spread is the same network routed adaptive (Routed): a fat tree's
+	// group's parallel uplinks as one link of their summed bandwidth, a
+	// torus's or a dragonfly's messages over all their shortest paths
+	// (nil: routed the same either way).
 	spread *Fabric
 }
 
@@ -52,16 +54,24 @@ type Fabric struct {
 // FatTreeZone and InfiniBand's ftree routing, dimension order on a torus,
 // minimal on a dragonfly); RoutingAdaptive spreads a group's traffic
 // evenly over its parallel uplinks (a fat tree's), as adaptive routing
-// does when many flows leave the group.
+// does when many flows leave the group, and a torus's or a dragonfly's
+// messages evenly over their shortest paths.
 const (
 	RoutingStatic   = "static"
 	RoutingAdaptive = "adaptive"
 )
 
 // Routed is f routed as routing (RoutingStatic or RoutingAdaptive, ""
-// static). A network with one path between two hosts (a torus, a
-// dragonfly, a tree whose parallel uplinks are not told apart: Slurm's
-// topology.conf) routes the same either way, and is f.
+// static). Adaptive, a fat tree's group sends over its parallel uplinks
+// as one; a torus or a dragonfly spreads every message evenly over its
+// shortest paths by hops (a torus's dimensions in any order, a
+// dragonfly group's chassis either way round, and, on a small
+// dragonfly, a path through a third group as short as the direct one;
+// not the longer paths adaptive routing also takes when the shortest
+// are loaded). A network with
+// one path between two hosts (a tree whose parallel uplinks are not
+// told apart: Slurm's topology.conf) routes the same either way, and is
+// f.
 func (f *Fabric) Routed(routing string) (*Fabric, error) {
 	switch routing {
 	case "", RoutingStatic:
@@ -69,7 +79,9 @@ func (f *Fabric) Routed(routing string) (*Fabric, error) {
 	case RoutingAdaptive:
 		if f.spread != nil {
 			s := *f.spread
-			s.Source, s.Shape = f.Source, s.Shape+", routed adaptive (a group's parallel uplinks as one)"
+			if s.Source = f.Source; f.Kind == KindTree {
+				s.Shape += ", routed adaptive (a group's parallel uplinks as one)"
+			}
 			return &s, nil
 		}
 		return f, nil

@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,6 +93,60 @@ func TestDragonflyRoutes(t *testing.T) {
 	}
 	if _, err := NewDragonfly(hostsN(24), DragonflyShape{Groups: 3, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 0, false); err == nil {
 		t.Errorf("3 groups on 2 routers per chassis: want an error")
+	}
+}
+
+// TestAdaptiveTorusDragonfly: routed adaptive, a 4 x 4 torus spreads
+// (0,0) -> (1,1) half x first, half y first, and a tie at half a ring
+// half each way round; a dragonfly spreads a message between chassis
+// half over each blade's black link, and a message between groups over
+// every path as short as the one over their global link. Static routing
+// stays one path.
+func TestAdaptiveTorusDragonfly(t *testing.T) {
+	shares := func(f *Fabric, a, b int) map[string]float64 {
+		m := map[string]float64{}
+		f.RouteShares(a, b, func(l int32, x float64) { m[f.Links[l].Name] += x })
+		return m
+	}
+	torus, err := NewTorus(hostsN(16), []int{4, 4}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fly, err := NewDragonfly(hostsN(64), DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    *Fabric
+		a, b int
+		want map[string]float64
+	}{
+		{torus, 0, 5, map[string]float64{"torus_naa_to_nab_UP": 0.5, "torus_nab_to_naf_UP": 0.5, "torus_naa_to_nae_UP": 0.5, "torus_nae_to_naf_UP": 0.5}},
+		{torus, 0, 2, map[string]float64{"torus_naa_to_nab_UP": 0.5, "torus_nab_to_nac_UP": 0.5, "torus_nad_to_naa_DOWN": 0.5, "torus_nac_to_nad_DOWN": 0.5}},
+		// Group 0, chassis 1 blade 1 -> chassis 0 blade 2.
+		{fly, 10, 4, map[string]float64{"local_nak_UP": 1, "black_g0_c0_c1_r1_DOWN": 0.5, "green_g0_c0_r1_r2_UP": 0.5,
+			"green_g0_c1_r1_r2_UP": 0.5, "black_g0_c0_c1_r2_DOWN": 0.5, "local_nae_DOWN": 1}},
+	} {
+		a, err := c.f.Routed(RoutingAdaptive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := shares(a, c.a, c.b); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s, %d -> %d adaptive: %v, want %v", c.f.Shape, c.a, c.b, got, c.want)
+		}
+		if got := shares(c.f, c.a, c.b); len(got) != len(names(c.f, c.a, c.b)) {
+			t.Errorf("%s, %d -> %d static: %v, not one path", c.f.Shape, c.a, c.b, got)
+		}
+	}
+	// Group 1 chassis 1 blade 3 -> group 2 chassis 1 blade 3, 5 hops:
+	// to chassis 0 either way (black first from blade 3, or green to
+	// blade 2 first), then group 1's global link to group 2 (from blade
+	// 2) or to group 3 (from blade 3: through group 3 is 5 hops too), so
+	// 3/4 cross group 1's link to group 2 and 1/4 group 3's.
+	a, _ := fly.Routed(RoutingAdaptive)
+	got := shares(a, ((1*2+1)*4+3)*2, ((2*2+1)*4+3)*2)
+	if got["blue_g1_g2_UP"] != 0.75 || got["blue_g1_g3_UP"] != 0.25 || got["blue_g2_g3_DOWN"] != 0.25 || got["black_g1_c0_c1_r3_DOWN"] != 0.5 {
+		t.Errorf("group 1 -> group 2 adaptive: %v", got)
 	}
 }
 

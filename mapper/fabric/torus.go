@@ -27,8 +27,9 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 	s := linkSet{shared: shared}
 	nd := len(dimensions)
 	// up[p*nd+j] goes from p to its next neighbour in dimension j, down
-	// the other way.
+	// the other way; g (for adaptive routing) has both.
 	up, down := make([]int32, total*nd), make([]int32, total*nd)
+	g := &hopGraph{k: total, out: make([][]hop, total), share: make([]float64, total)}
 	for p := 0; p < total; p++ {
 		stride := 1
 		for j, d := range dimensions {
@@ -37,12 +38,20 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 				next = p - (d-1)*stride
 			}
 			up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
+			if next != p {
+				g.out[p] = append(g.out[p], hop{int32(next), up[p*nd+j]})
+				g.out[next] = append(g.out[next], hop{int32(p), down[p*nd+j]})
+			}
 			stride *= d
 		}
 	}
 	f := &Fabric{Kind: KindTorus, Shape: dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
 	f.route = func(a, b int, visit func(int32)) { torusRoute(dimensions, up, down, a, b, visit) }
-	return f, nil
+	// Adaptive: every minimal path, each dimension either way round where
+	// both are as short (half a ring).
+	var err error
+	f.spread, err = adaptive(f, attached{g: g})
+	return f, err
 }
 
 // torusRoute walks from a to b in dimension order.

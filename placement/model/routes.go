@@ -159,7 +159,12 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 			undeclared++
 		}
 	}
-	if undeclared > 0 {
+	if undeclared > 0 && f.Kind == fabric.KindDirect {
+		// A direct network found in the survey: its node links are the
+		// survey's.
+		rt.nodeLinksFrom(out, in)
+		rt.Source += map[bool]string{true: ", node links from nodebw.csv", false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)"}[len(ports.ShiftRows(rows)) > 0]
+	} else if undeclared > 0 {
 		filled := rt.nodeLinksFrom(out, in)
 		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes only where the survey's switch phase measured them (latmap survey --topology %s), else not at all (or declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0], f.Source))
 		rt.Source = "node links measured (no bandwidth declared)"

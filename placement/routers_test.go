@@ -1,0 +1,81 @@
+package placement
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+)
+
+// routerSurvey is a survey of 16 nodes of one rank, two behind each of
+// 8 routers (switches.csv's level 1), whose round trips are 4 us behind
+// one router and 4 + 3 us a hop between routers, hops(a, b) between
+// routers a and b.
+func routerSurvey(t *testing.T, hops func(a, b int) int) string {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	s.Switches = nil
+	for h := 0; h < 16; h++ {
+		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 1, Group: h / 2})
+	}
+	tb := s.Tables[0]
+	tb.Each(func(a, b, i int) {
+		v := float32(4 + 3*hops(a/2, b/2))
+		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+			if len(tb.Values[m]) > 0 {
+				tb.Values[m][i] = v
+			}
+		}
+	})
+	return writeSurvey(t, s)
+}
+
+// TestPlaceRouterNetworkFromSurvey: where the round trips between the
+// level-1 switches show a direct network (8 routers in a ring), place
+// routes over it: the two nodes of router 0 each sending B to a node of
+// router 1 share the one link between the routers, and block is
+// predicted at twice its run with one of the two flows. On a tree of
+// the same size (every router one hop from every other: no direct
+// network) the two flows are priced at their own node links alone, as
+// the one flow is.
+func TestPlaceRouterNetworkFromSurvey(t *testing.T) {
+	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
+	tree := func(a, b int) int { return map[bool]int{true: 0, false: 2}[a == b] }
+	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e8, Messages: 10}})
+	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e8, Messages: 10}, {Src: 1, Dst: 3, Bytes: 1e8, Messages: 10}})
+	for _, c := range []struct {
+		name   string
+		hops   func(a, b int) int
+		ratio  float64
+		routed bool
+	}{{"ring", ring, 2, true}, {"tree", tree, 1, false}} {
+		sv := routerSurvey(t, c.hops)
+		block := func(mx string) (float64, string) {
+			var out bytes.Buffer
+			a, err := runReport(Options{Survey: sv, Matrix: mx, Out: &out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range a.Predictions {
+				if p.Name == "block" {
+					return p.Run, out.String()
+				}
+			}
+			t.Fatalf("no block prediction")
+			return 0, ""
+		}
+		r1, _ := block(one)
+		r2, out := block(two)
+		if got := strings.Contains(out, "direct network of 8 routers of 16 nodes") && strings.Contains(out, "8 links between them"); got != c.routed {
+			t.Errorf("%s: found the direct network of routers: %v, want %v\n%s", c.name, got, c.routed, out)
+		}
+		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx", c.name, r2, r2/r1, r1, c.ratio)
+		}
+	}
+}
