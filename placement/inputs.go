@@ -91,7 +91,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	if err := in.addTopology(opt.Topology, opt.Model.Routing, s); err != nil {
 		return nil, err
 	}
-	if opt.Topology == "" {
+	if opt.Topology == "" && !opt.Model.NoContention {
 		if err := in.addDirect(s); err != nil {
 			return nil, err
 		}

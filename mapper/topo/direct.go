@@ -200,7 +200,9 @@ func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
 
 // noteDirect notes the direct network FindDirect finds in the median
 // round trips between s's hosts (metric m of t), when every host pair
-// was measured.
+// was measured: between the routers, the groups of the first level above
+// the nodes (a dragonfly's routers, each serving a few nodes), where
+// there are enough of them and they fit one; else between the nodes.
 func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey.Metric) {
 	host, k := survey.HostIndex(s.Ranks)
 	if k < 2*minDiameter || k > MaxDirectNodes {
@@ -211,8 +213,41 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 		return
 	}
 	hp := medians(cross)
+	if router, nr := topo.routers(host, k); nr >= 2*minDiameter {
+		between := map[[2]int][]float64{}
+		for p, v := range hp {
+			if a, b := router[p[0]], router[p[1]]; a != b {
+				between[[2]int{min(a, b), max(a, b)}] = append(between[[2]int{min(a, b), max(a, b)}], v)
+			}
+		}
+		rp := medians(between)
+		if d, _ := FindDirect(nr, func(a, b int) float64 { return rp[[2]int{min(a, b), max(a, b)}] }); d != nil {
+			topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between the %d groups of level %s fit %d links between them as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes", nr, topo.Levels[topo.NodeLevel+1].Name, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
+			return
+		}
+	}
 	d, _ := FindDirect(k, func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] })
 	if d != nil {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a torus's or a mesh's, no switch tree", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
 	}
+}
+
+// routers numbers each of the k hosts' group at the first level above
+// the nodes (host[rank]: the rank's host), and returns how many there
+// are: 0 where there is no such level below the whole network, or its
+// groups are not made of whole hosts.
+func (topo *Topology) routers(host []int, k int) ([]int, int) {
+	l := topo.NodeLevel + 1
+	if topo.NodeLevel < 0 || l >= len(topo.Levels)-1 || topo.Levels[l].Groups < 2 || topo.Levels[l].Groups >= k {
+		return nil, 0
+	}
+	router := slices.Repeat([]int{-1}, k)
+	for r, h := range host {
+		if g := topo.Group[l][r]; router[h] < 0 {
+			router[h] = g
+		} else if router[h] != g {
+			return nil, 0
+		}
+	}
+	return renumber(router), topo.Levels[l].Groups
 }

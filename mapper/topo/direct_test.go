@@ -132,3 +132,35 @@ func TestFindDirectTorus(t *testing.T) {
 		t.Errorf("fit %.3f + %.3f a hop, want 3 + 0.5", d.Base, d.PerHop)
 	}
 }
+
+// TestNoteDirectRouters: 16 nodes of 2 ranks, two nodes behind each of
+// 8 routers joined in a ring (4 us between the nodes of a router, 4 + 3
+// us a hop between routers): latmap topo names the ring of 8 routers
+// (8 links, 4 hops across), not a network between the nodes.
+func TestNoteDirectRouters(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	host, _ := survey.HostIndex(s.Ranks)
+	tab := s.Tables[0]
+	tab.Each(func(a, b, i int) {
+		ra, rb := host[a]/2, host[b]/2
+		if host[a] == host[b] {
+			return
+		}
+		d := (ra - rb + 8) % 8
+		v := float32(4 + 3*min(d, 8-d))
+		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+			if len(tab.Values[m]) > 0 {
+				tab.Values[m][i] = v
+			}
+		}
+	})
+	tp, err := Infer(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(tp.Notes, func(n string) bool {
+		return strings.Contains(n, "the round trips between the 8 groups of level") && strings.Contains(n, "fit 8 links between them as routers (2-2 a router, 4 hops across)")
+	}) {
+		t.Errorf("latmap topo's notes %q do not name the ring of routers", tp.Notes)
+	}
+}
