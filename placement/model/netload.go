@@ -1,8 +1,6 @@
 package model
 
 import (
-	"math"
-
 	"github.com/latmap/latmap/internal/maxtree"
 )
 
@@ -71,15 +69,24 @@ func (nl *netLoads) flow(u, v, a, b int32, bytes, sign float64) {
 	}
 }
 
-// linkTime is link l's time to carry its load.
-func (nl *netLoads) linkTime(l int) float64 { return math.Max(nl.load[l], 0) * nl.rt.Inv[l] }
+// linkTime is link l's time to carry its load (a load rounded below 0
+// is none). Plain comparisons, not math.Max: this is the evaluator's
+// innermost loop, and loads are never NaN.
+func (nl *netLoads) linkTime(l int) float64 {
+	if x := nl.load[l]; x > 0 {
+		return x * nl.rt.Inv[l]
+	}
+	return 0
+}
 
 // longest is the longest time of a link rank n's flows cross.
 func (nl *netLoads) longest(n int32) float64 {
 	best, row := 0.0, nl.cross[int(n)*nl.rt.nl:int(n+1)*nl.rt.nl]
 	for l, c := range row {
 		if c > 0 {
-			best = math.Max(best, nl.linkTime(l))
+			if t := nl.linkTime(l); t > best {
+				best = t
+			}
 		}
 	}
 	return best
