@@ -68,10 +68,9 @@ const (
 // dragonfly group's chassis either way round, and, on a small
 // dragonfly, a path through a third group as short as the direct one;
 // not the longer paths adaptive routing also takes when the shortest
-// are loaded). A network with
-// one path between two hosts (a tree whose parallel uplinks are not
-// told apart: Slurm's topology.conf) routes the same either way, and is
-// f.
+// are loaded). A network with one path between two hosts (a tree whose
+// parallel uplinks are not told apart: Slurm's topology.conf) routes
+// the same either way, and is f.
 func (f *Fabric) Routed(routing string) (*Fabric, error) {
 	switch routing {
 	case "", RoutingStatic:

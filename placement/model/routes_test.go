@@ -102,8 +102,9 @@ func TestRoutedSpreadExample(t *testing.T) {
 	}
 }
 
-// TestRoutedSwapsMatchScratch: on a routed 4 x 4 torus, a dragonfly and
-// a direct network whose flows spread over their shortest paths,
+// TestRoutedSwapsMatchScratch: on a routed 4 x 4 torus, a dragonfly, a
+// direct network and a network of routers whose flows spread over their
+// shortest paths, and the torus and the dragonfly routed adaptive,
 // tried and kept exchanges leave the incremental evaluator where a fresh
 // one is, its critical rank the slowest, and some ranks bound by a link.
 func TestRoutedSwapsMatchScratch(t *testing.T) {
@@ -117,6 +118,27 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 			return fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
 		}},
 		{"direct 4x4 (flows spread)", 16, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 1e9, 1e-6) }},
+		{"routers 2x4 (node links, flows spread)", 16, func(h []string) (*fabric.Fabric, error) {
+			router := make([]int32, len(h))
+			for i := range router {
+				router[i] = int32(i / 2)
+			}
+			return fabric.NewRouterNetwork(h, router, 8, torusLinks(4, 2), 1e9, 1e-6)
+		}},
+		{"torus 4x4 adaptive", 16, func(h []string) (*fabric.Fabric, error) {
+			f, err := fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false)
+			if err != nil {
+				return nil, err
+			}
+			return f.Routed(fabric.RoutingAdaptive)
+		}},
+		{"dragonfly 2x2x2x2 adaptive", 16, func(h []string) (*fabric.Fabric, error) {
+			f, err := fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+			if err != nil {
+				return nil, err
+			}
+			return f.Routed(fabric.RoutingAdaptive)
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			md := routedModel(t, c.nodes, 2, ringLevels, c.build)
