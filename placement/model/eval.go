@@ -149,7 +149,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	}
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
-			nl.longT[u] = nl.longest(u)
+			nl.longT[u], nl.longL[u] = nl.longest(u)
 			nl.tree.Set(int(u), nl.value(u, md.Scale[1]))
 		}
 	}
@@ -464,7 +464,7 @@ func (ev *Evaluator) Critical() int32 {
 func (ev *Evaluator) touch(n int32) {
 	if ev.net != nil {
 		for _, u := range ev.n.members[n] {
-			ev.net.save(u)
+			ev.net.save(u, true)
 		}
 	}
 	if ev.tch.stamp[n] != ev.tch.epoch {
