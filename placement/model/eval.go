@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/latmap/latmap/internal/maxtree"
+	"github.com/latmap/latmap/placement/model/netload"
 	"github.com/latmap/latmap/placement/model/ports"
 )
 
@@ -41,9 +42,9 @@ type Evaluator struct {
 	place    []int32   // rank -> slot (the caller's slice, changed by Swap)
 	r        rankParts
 	n        nodeLoads
-	g        *groupLoads   // nil when no switch uplink is priced
-	net      *netLoads     // nil without a routed network
-	spread   *ports.Spread // nil unless a node drives several links (Model.Ports)
+	g        *groupLoads    // nil when no switch uplink is priced
+	net      *netload.Loads // nil without a routed network
+	spread   *ports.Spread  // nil unless a node drives several links (Model.Ports)
 	transfer float64
 	tch      touchSet
 }
@@ -120,7 +121,9 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: maxtree.New(k)},
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
-	ev.net = newNetLoads(md.Routes, t.N)
+	if md.Routes != nil {
+		ev.net = netload.New(&md.Routes.Table, t.N)
+	}
 	if md.Ports > 1 && md.Routes == nil && md.near != nil {
 		ev.spread = ports.New(md.Ports, md.near)
 	}
@@ -141,7 +144,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	// known before the nodes' runs are.
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
-			nl.pairMax[u] = ev.largestPair(u)
+			nl.PairMax[u] = ev.largestPair(u)
 		}
 	}
 	for n := range ev.n.members {
@@ -149,8 +152,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	}
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
-			nl.longT[u], nl.longL[u] = nl.longest(u)
-			nl.tree.Set(int(u), nl.value(u, md.Scale[1]))
+			nl.Price(u, md.Scale[1])
 		}
 	}
 	if ev.g != nil {
@@ -231,8 +233,8 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.n.out[nv] += i
 	ev.n.in[nv] += o
 	if nl := ev.net; nl != nil {
-		nl.flow(u, v, nu, nv, t.Out[e], sign)
-		nl.flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
+		nl.Flow(u, v, nu, nv, t.Out[e], sign)
+		nl.Flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
 	}
 	if sp := ev.spread; sp != nil {
 		sp.Add(nu, nv, o)
@@ -286,7 +288,7 @@ func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
 func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bound bool) {
 	on, off = math.Max(ev.r.pOn[u], 0), math.Max(ev.r.pOff[u], 0)
 	if ev.net != nil {
-		off = ev.net.pairMax[u]
+		off = ev.net.PairMax[u]
 	}
 	if ev.r.nOn[u] > 0 && mem > on {
 		on, bound = mem, true
@@ -304,8 +306,8 @@ func (ev *Evaluator) fullParts(u int32) (on, off float64, bound bool) {
 	if up := ev.uplinkOf(u); up > off {
 		off, bound = up, true
 	}
-	if nl := ev.net; nl != nil && nl.longT[u] > off {
-		off, bound = nl.longT[u], true
+	if nl := ev.net; nl != nil && nl.LongT[u] > off {
+		off, bound = nl.LongT[u], true
 	}
 	return on, off, bound
 }
@@ -376,7 +378,7 @@ func (ev *Evaluator) nodeRun(n int32) float64 {
 		r, f := ev.runWith(u, mem, link)
 		best = math.Max(best, r)
 		if ev.net != nil {
-			ev.net.fixed[u] = f
+			ev.net.Fixed[u] = f
 		}
 		if gl != nil {
 			for k := range gl.of {
@@ -438,9 +440,9 @@ func (ev *Evaluator) Critical() int32 {
 			}
 		}
 	}
-	if nl := ev.net; nl != nil && nl.tree.Max() > run {
+	if nl := ev.net; nl != nil && nl.Tree.Max() > run {
 		// A rank bound by a link its flows cross.
-		return nl.tree.Argmax()
+		return nl.Tree.Argmax()
 	}
 	if level >= 0 {
 		// A rank bound by its group's uplinks: on the group's node with
@@ -464,7 +466,7 @@ func (ev *Evaluator) Critical() int32 {
 func (ev *Evaluator) touch(n int32) {
 	if ev.net != nil {
 		for _, u := range ev.n.members[n] {
-			ev.net.save(u, true)
+			ev.net.Save(u, true)
 		}
 	}
 	if ev.tch.stamp[n] != ev.tch.epoch {
@@ -529,7 +531,7 @@ func (ev *Evaluator) settle() {
 		ev.g.top[r.k].Set(int(r.g), ev.groupRun(r.k, r.g))
 	}
 	if ev.net != nil {
-		ev.net.reprice(ev.md.Scale[1])
+		ev.net.Reprice(ev.md.Scale[1])
 	}
 }
 
@@ -544,7 +546,7 @@ func (ev *Evaluator) exchange(i, j int32) {
 func (ev *Evaluator) begin() {
 	ev.tch.epoch++
 	if ev.net != nil {
-		ev.net.begin()
+		ev.net.Begin()
 	}
 	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
 	ev.tch.groups, ev.tch.gbefore = ev.tch.groups[:0], ev.tch.gbefore[:0]
@@ -578,9 +580,9 @@ func (ev *Evaluator) move(i, j int32) {
 	}
 	if nl := ev.net; nl != nil {
 		for _, u := range [2]int32{i, j} {
-			nl.pairMax[u] = ev.largestPair(u)
+			nl.PairMax[u] = ev.largestPair(u)
 			for e := t.Start[u]; e < t.Start[u+1]; e++ {
-				nl.pairMax[t.Adj[e]] = ev.largestPair(t.Adj[e])
+				nl.PairMax[t.Adj[e]] = ev.largestPair(t.Adj[e])
 			}
 		}
 	}
@@ -623,11 +625,11 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 		}
 	}
 	if nl := ev.net; nl != nil {
-		nl.kept = append(nl.kept[:0], nl.saved...)
+		nl.Keep()
 	}
 	ev.exchange(i, j)
 	if ev.net != nil {
-		ev.net.restore()
+		ev.net.Restore()
 	}
 	for x, n := range tc.savedNodes {
 		ev.n.tree.Set(int(n), tc.saved[x])
@@ -652,7 +654,7 @@ func (ev *Evaluator) MaxRun() float64 {
 		}
 	}
 	if ev.net != nil {
-		run = math.Max(run, ev.net.tree.Max())
+		run = math.Max(run, ev.net.Tree.Max())
 	}
 	return run
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/model/netload"
 	"github.com/latmap/latmap/placement/model/ports"
 )
 
@@ -26,18 +27,14 @@ import (
 // is its own). Node links and switch uplinks are the tree case.
 type Routes struct {
 	Fabric *fabric.Fabric
-	// Inv is each link's seconds per byte (0: not limited).
-	Inv []float64
+	// Table is the routes between the machine's nodes and each link's
+	// seconds per byte (Inv; 0: not limited).
+	netload.Table
 	// Source says where the capacities came from; Derate is the factor
 	// applied to the declared bandwidths (1: none).
 	Source string
 	Derate float64
 	host   []int32 // machine node -> fabric host
-	k, nl  int
-	// Routes between machine nodes a and b (a*k+b): links[start[i]:start[i+1]],
-	// each carrying share of the bytes (nil: all of them).
-	start, links []int32
-	share        []float32
 }
 
 // maxRouteTable bounds the route table (entries), and maxCrossTable the
@@ -67,12 +64,12 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 		return nil, fmt.Errorf("%s does not describe host(s) %s of the survey; give the description of the machine the survey ran on", f.Source, strings.Join(miss, ", "))
 	}
 	idx := f.HostIndex()
-	rt := &Routes{Fabric: f, host: make([]int32, len(md.Hosts)), k: len(md.Hosts), nl: len(f.Links), Derate: 1}
+	rt := &Routes{Fabric: f, host: make([]int32, len(md.Hosts)), Table: netload.Table{K: len(md.Hosts), NL: len(f.Links)}, Derate: 1}
 	for n, h := range md.Hosts {
 		rt.host[n] = int32(idx[h])
 	}
-	if rt.k*rt.nl > maxCrossTable {
-		return nil, fmt.Errorf("%s: %d nodes x %d links is more than the routed model holds (%d)", f.Source, rt.k, rt.nl, maxCrossTable)
+	if rt.K*rt.NL > maxCrossTable {
+		return nil, fmt.Errorf("%s: %d nodes x %d links is more than the routed model holds (%d)", f.Source, rt.K, rt.NL, maxCrossTable)
 	}
 	if err := rt.table(); err != nil {
 		return nil, err
@@ -90,30 +87,24 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 
 // table precomputes the routes between the machine's nodes.
 func (rt *Routes) table() error {
-	rt.start = make([]int32, rt.k*rt.k+1)
-	for a := 0; a < rt.k; a++ {
-		for b := 0; b < rt.k; b++ {
+	rt.Start = make([]int32, rt.K*rt.K+1)
+	for a := 0; a < rt.K; a++ {
+		for b := 0; b < rt.K; b++ {
 			rt.Fabric.RouteShares(int(rt.host[a]), int(rt.host[b]), func(l int32, x float64) {
-				if x != 1 && rt.share == nil {
-					rt.share = slices.Repeat([]float32{1}, len(rt.links))
+				if x != 1 && rt.Share == nil {
+					rt.Share = slices.Repeat([]float32{1}, len(rt.Links))
 				}
-				if rt.links = append(rt.links, l); rt.share != nil {
-					rt.share = append(rt.share, float32(x))
+				if rt.Links = append(rt.Links, l); rt.Share != nil {
+					rt.Share = append(rt.Share, float32(x))
 				}
 			})
-			if len(rt.links) > maxRouteTable {
-				return fmt.Errorf("%s: the routes between %d nodes take more than %d entries", rt.Fabric.Source, rt.k, maxRouteTable)
+			if len(rt.Links) > maxRouteTable {
+				return fmt.Errorf("%s: the routes between %d nodes take more than %d entries", rt.Fabric.Source, rt.K, maxRouteTable)
 			}
-			rt.start[a*rt.k+b+1] = int32(len(rt.links))
+			rt.Start[a*rt.K+b+1] = int32(len(rt.Links))
 		}
 	}
 	return nil
-}
-
-// path is the route from machine node a to node b.
-func (rt *Routes) path(a, b int32) []int32 {
-	i := int(a)*rt.k + int(b)
-	return rt.links[rt.start[i]:rt.start[i+1]]
 }
 
 // capacities sets Inv from the declared bandwidths, derated by the
@@ -123,10 +114,10 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	var notes []string
 	var ratios []float64
 	first := md.FirstSlots()
-	for a := 0; a < rt.k && len(ratios) < 4096; a++ {
-		for b := a + 1; b < rt.k && len(ratios) < 4096; b++ {
+	for a := 0; a < rt.K && len(ratios) < 4096; a++ {
+		for b := a + 1; b < rt.K && len(ratios) < 4096; b++ {
 			narrow := math.Inf(1)
-			for _, l := range rt.path(int32(a), int32(b)) {
+			for _, l := range rt.Path(int32(a), int32(b)) {
 				if bw := f.Links[l].Bandwidth; bw > 0 {
 					narrow = min(narrow, bw)
 				}
@@ -149,7 +140,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 		}
 	}
 	out, in := md.nodeRates(rows)
-	rt.Inv = make([]float64, rt.nl)
+	rt.Inv = make([]float64, rt.NL)
 	undeclared := 0
 	for l, link := range f.Links {
 		switch {
@@ -219,9 +210,9 @@ func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
 // link of a node's route up, the last of a route down) the node's rate.
 func (rt *Routes) nodeLinksFrom(out, in []float64) int {
 	filled := 0
-	for a := 0; a < rt.k; a++ {
-		for b := 0; b < rt.k; b++ {
-			p := rt.path(int32(a), int32(b))
+	for a := 0; a < rt.K; a++ {
+		for b := 0; b < rt.K; b++ {
+			p := rt.Path(int32(a), int32(b))
 			if a == b || len(p) == 0 {
 				continue
 			}

@@ -1,0 +1,224 @@
+// Package netload is the routed model's incremental state: each link's
+// load, the links each rank's flows cross, and each rank's longest link
+// time, kept as the solver exchanges ranks (model.Evaluator).
+package netload
+
+import "github.com/latmap/latmap/internal/maxtree"
+
+// Table is the routes between a machine's nodes and each link's
+// capacity: the route from node a to node b is
+// Links[Start[a*K+b]:Start[a*K+b+1]], each carrying Share of the bytes
+// (nil: all of them); NL links, Inv[l] seconds per byte (0: not
+// limited).
+type Table struct {
+	K, NL        int
+	Start, Links []int32
+	Share        []float32
+	Inv          []float64
+}
+
+// Path is the route from node a to node b.
+func (t *Table) Path(a, b int32) []int32 {
+	i := int(a)*t.K + int(b)
+	return t.Links[t.Start[i]:t.Start[i+1]]
+}
+
+// Loads are the evaluator's per-link and per-rank quantities of a
+// routed network (model.Routes' Table): each link's bytes, how many of
+// each rank's flows cross each link, and per rank the longest time of a
+// link they cross and its fixed time (the rest of its run, set by the
+// evaluator). A rank's value, Fixed + scale x its longest link time,
+// bounds its run; an exchange re-routes only the moved ranks' flows,
+// and re-prices the ranks whose flows cross a link whose load changed.
+type Loads struct {
+	rt    *Table
+	load  []float64
+	cross []int32 // rank*nl + link: the rank's flows crossing it
+	// LongT is each rank's longest link time, longL that link (-1: none).
+	LongT []float64
+	longL []int32
+	Fixed []float64
+	// PairMax is each rank's costliest transfer off its node: its
+	// off-node time before the links (not the sum of its transfers).
+	PairMax []float64
+	Tree    maxtree.Tree
+	exchange
+}
+
+// exchange is what one exchange changed: the links (once each) and their
+// loads before (lold, by link), and the ranks it re-priced with their
+// values before; a rank whose own flows moved (full: fstamp) is priced
+// again from all its links, the others from the links that changed.
+type exchange struct {
+	lstamp, nstamp, fstamp []int32
+	epoch                  int32
+	dirty, changed         []int32
+	lold                   []float64
+	saved                  []netSaved
+	kept                   []netSaved // Keep's copy of saved
+}
+
+// netSaved is a rank's values before an exchange.
+type netSaved struct {
+	n            int32 // the rank
+	longL        int32
+	LongT, Fixed float64
+	value        float64
+}
+
+// New makes the state of n ranks (nil without routes).
+func New(rt *Table, n int) *Loads {
+	if rt == nil {
+		return nil
+	}
+	return &Loads{rt: rt, load: make([]float64, rt.NL), cross: make([]int32, n*rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
+		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)}}
+}
+
+// Flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
+// v on node b; both ranks wait for the links it crosses.
+func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
+	if bytes <= 0 {
+		return
+	}
+	w, cnt := sign*bytes, int32(sign)
+	nl.Save(u, true)
+	nl.Save(v, true)
+	ra, rb, at := int(u)*nl.rt.NL, int(v)*nl.rt.NL, int(nl.rt.Start[int(a)*nl.rt.K+int(b)])
+	for i, l := range nl.rt.Path(a, b) {
+		x := w
+		if nl.rt.Share != nil {
+			x *= float64(nl.rt.Share[at+i])
+		}
+		if nl.lstamp[l] != nl.epoch {
+			nl.lstamp[l], nl.lold[l] = nl.epoch, nl.load[l]
+			nl.dirty = append(nl.dirty, l)
+		}
+		nl.load[l] += x
+		nl.cross[ra+int(l)] += cnt
+		nl.cross[rb+int(l)] += cnt
+	}
+}
+
+// linkTime is link l's time to carry its load (a load rounded below 0
+// is none). Plain comparisons, not math.Max: this is the evaluator's
+// innermost loop, and loads are never NaN.
+func (nl *Loads) linkTime(l int) float64 {
+	if x := nl.load[l]; x > 0 {
+		return x * nl.rt.Inv[l]
+	}
+	return 0
+}
+
+// longest is the longest time of a link rank n's flows cross, and that
+// link (-1: none).
+func (nl *Loads) longest(n int32) (float64, int32) {
+	best, arg, row := 0.0, int32(-1), nl.cross[int(n)*nl.rt.NL:int(n+1)*nl.rt.NL]
+	for l, c := range row {
+		if c > 0 {
+			if t := nl.linkTime(l); t > best || arg < 0 {
+				best, arg = t, int32(l)
+			}
+		}
+	}
+	return best, arg
+}
+
+// longer is longest for a rank whose flows stayed where they were: the
+// longer of its longest link's time and those of the links the exchange
+// changed that it crosses, unless its longest link got shorter (then
+// all its links).
+func (nl *Loads) longer(n int32, changed []int32) (float64, int32) {
+	arg := nl.longL[n]
+	if arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
+		return nl.longest(n)
+	}
+	best, row := nl.linkTime(int(arg)), nl.cross[int(n)*nl.rt.NL:int(n+1)*nl.rt.NL]
+	for _, l := range changed {
+		if row[l] > 0 {
+			if t := nl.linkTime(int(l)); t > best {
+				best, arg = t, l
+			}
+		}
+	}
+	return best, arg
+}
+
+// value is rank n's bound on its run.
+func (nl *Loads) value(n int32, scale float64) float64 {
+	if nl.LongT[n] == 0 {
+		return 0
+	}
+	return nl.Fixed[n] + scale*nl.LongT[n]
+}
+
+// Save records rank n's values once per exchange (before nodeRun
+// changes its Fixed time: touch saves a node's ranks first, flow the
+// ranks whose flows it moves, both full).
+func (nl *Loads) Save(n int32, full bool) {
+	if nl.nstamp[n] != nl.epoch {
+		nl.nstamp[n] = nl.epoch
+		nl.saved = append(nl.saved, netSaved{n, nl.longL[n], nl.LongT[n], nl.Fixed[n], nl.Tree.Value(int(n))})
+	}
+	if full {
+		nl.fstamp[n] = nl.epoch
+	}
+}
+
+// Begin starts an exchange.
+func (nl *Loads) Begin() {
+	nl.epoch++
+	nl.dirty, nl.saved = nl.dirty[:0], nl.saved[:0]
+}
+
+// Reprice recomputes the ranks of the nodes the exchange touched (saved
+// by touch, their Fixed times set by nodeRun since) and the ranks whose
+// flows cross a changed link.
+func (nl *Loads) Reprice(scale float64) {
+	k := int32(len(nl.LongT))
+	// Only the links whose load changed re-price the ranks that cross
+	// them (a flow moved off a link and another onto it leaves it as it
+	// was); the ranks whose own flows moved are saved already.
+	changed := nl.changed[:0]
+	for _, l := range nl.dirty {
+		if nl.load[l] != nl.lold[l] {
+			changed = append(changed, l)
+		}
+	}
+	nl.changed = changed
+	for _, l := range changed {
+		for n := int32(0); n < k; n++ {
+			if nl.cross[int(n)*nl.rt.NL+int(l)] > 0 {
+				nl.Save(n, false)
+			}
+		}
+	}
+	for _, s := range nl.saved {
+		if nl.fstamp[s.n] == nl.epoch {
+			nl.LongT[s.n], nl.longL[s.n] = nl.longest(s.n)
+		} else {
+			nl.LongT[s.n], nl.longL[s.n] = nl.longer(s.n, changed)
+		}
+		if v := nl.value(s.n, scale); v != s.value {
+			nl.Tree.Set(int(s.n), v)
+		}
+	}
+}
+
+// Restore puts back the values saved (Keep's copy).
+func (nl *Loads) Restore() {
+	for _, s := range nl.kept {
+		nl.LongT[s.n], nl.longL[s.n], nl.Fixed[s.n] = s.LongT, s.longL, s.Fixed
+		nl.Tree.Set(int(s.n), s.value)
+	}
+}
+
+// Keep copies the values the last exchange saved, for Restore after it
+// is undone (Evaluator.Try).
+func (nl *Loads) Keep() { nl.kept = append(nl.kept[:0], nl.saved...) }
+
+// Price sets rank u's longest link and value from scratch.
+func (nl *Loads) Price(u int32, scale float64) {
+	nl.LongT[u], nl.longL[u] = nl.longest(u)
+	nl.Tree.Set(int(u), nl.value(u, scale))
+}
