@@ -1,0 +1,44 @@
+package placement
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// BenchmarkSimDragonfly36: a dragonfly of a shape the model was not
+// developed on (testdata/sim/dragonfly-36.xml: 3 groups of 2 chassis of
+// 3 routers of 2 nodes, 4 cores a node, 144 ranks), the survey of every
+// pair measured inside the simulation, then three applications placed
+// from the survey alone (routed over the routers found in its round
+// trips) and with the network declared, each layout replayed. It prints
+// predicted and simulated runs; docs/place.md has the table.
+func BenchmarkSimDragonfly36(b *testing.B) {
+	c := newSimCluster(b, "dragonfly-36.xml", simHosts(36), 4)
+	apps := []simApp{
+		{"halo 6x6x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(6, 6, 4, false)), 10<<20)},
+		{"halo 6x6x4 periodic, 10 x 64 KiB", scaleFlows(first(shapes.Halo3D(6, 6, 4, true)), 10<<16)},
+		{"random-sparse-144, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(144, 4, 1)), 10<<20)},
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		fmt.Printf("\ndragonfly 36 x 4 ranks: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
+		for _, declared := range []bool{false, true} {
+			c.topology = ""
+			if declared {
+				c.topology = c.platform
+			}
+			fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+			for _, app := range apps {
+				sc := placeAndSimulate(b, c, sv, app.name, app.flows, 144, 10)
+				for _, l := range []string{"block", "cyclic", "proposal"} {
+					p, s := sc.predicted[l], sc.simulated[l]
+					fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+				}
+			}
+		}
+	}
+}
