@@ -312,18 +312,25 @@ func BenchmarkSimDragonfly1024(b *testing.B) {
 		t0 := time.Now()
 		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
 		fmt.Printf("\ndragonfly 1,024 ranks (64 x 16): survey of scope nodes inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		for _, declared := range []bool{false, true} {
-			c.topology = ""
-			if declared {
-				c.topology = c.platform
-			}
-			fmt.Printf("network declared: %v\n%-32s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
-			for _, app := range apps {
-				sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, 10)
-				for _, l := range []string{"block", "cyclic", "proposal"} {
-					p, s := sc.predicted[l], sc.simulated[l]
-					fmt.Printf("%-32s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
-				}
+		printSurveyAloneAndDeclared(b, c, sv, apps, n)
+	}
+}
+
+// printSurveyAloneAndDeclared places each application from survey sv
+// alone, then with c's platform declared (--topology), replays block,
+// cyclic and the proposal on c and prints predicted and simulated runs.
+func printSurveyAloneAndDeclared(b *testing.B, c *simCluster, sv string, apps []simApp, n int) {
+	for _, declared := range []bool{false, true} {
+		c.topology = ""
+		if declared {
+			c.topology = c.platform
+		}
+		fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+		for _, app := range apps {
+			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, 10)
+			for _, l := range []string{"block", "cyclic", "proposal"} {
+				p, s := sc.predicted[l], sc.simulated[l]
+				fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
 			}
 		}
 	}

@@ -26,19 +26,6 @@ func BenchmarkSimDragonfly36(b *testing.B) {
 		t0 := time.Now()
 		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
 		fmt.Printf("\ndragonfly 36 x 4 ranks: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		for _, declared := range []bool{false, true} {
-			c.topology = ""
-			if declared {
-				c.topology = c.platform
-			}
-			fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
-			for _, app := range apps {
-				sc := placeAndSimulate(b, c, sv, app.name, app.flows, 144, 10)
-				for _, l := range []string{"block", "cyclic", "proposal"} {
-					p, s := sc.predicted[l], sc.simulated[l]
-					fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
-				}
-			}
-		}
+		printSurveyAloneAndDeclared(b, c, sv, apps, 144)
 	}
 }
