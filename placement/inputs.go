@@ -291,24 +291,11 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 	if md.Ports <= 1 {
 		return in.addRouters(s)
 	}
-	first := md.FirstSlots()
-	d, why := topo.FindDirect(len(md.Hosts), func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
-	var bws []float64
-	if d != nil {
-		for _, l := range d.Links {
-			if ib := md.Link(first[l[0]], first[l[1]]).InvBandwidth; ib > 0 {
-				bws = append(bws, 1/ib)
-			}
-		}
-	}
-	if len(bws) == 0 {
-		if why == "" {
-			why = "no bandwidth was measured between linked nodes"
-		}
+	d, bw, why := findDirect(md, ownRouters(len(md.Hosts)))
+	if bw == 0 {
 		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
 		return nil
 	}
-	bw := stats.Median(bws)
 	f, err := fabric.NewDirect(md.Hosts, d.Links, bw, d.PerHop)
 	if err != nil {
 		return err
@@ -346,32 +333,15 @@ func (in *inputs) addRouters(s *survey.Survey) error {
 	if len(md.NetGroups) > 0 {
 		tries = append(tries, md.NetGroups[0])
 	}
-	own := make([]int32, len(md.Hosts))
-	for h := range own {
-		own[h] = int32(h)
-	}
-	first := md.FirstSlots()
-	for _, router := range append(tries, own) {
-		nr := int(slices.Max(router)) + 1
-		rep := make([]int, nr) // a host of each router
-		for h := len(router) - 1; h >= 0; h-- {
-			rep[router[h]] = h
-		}
-		link := func(a, b int) model.LinkCost { return md.Link(first[rep[a]], first[rep[b]]) }
-		d, _ := topo.FindDirect(nr, func(a, b int) float64 { return link(a, b).Latency })
+	for _, router := range append(tries, ownRouters(len(md.Hosts))) {
+		d, bw, _ := findDirect(md, router)
 		if d == nil {
 			continue
 		}
-		var bws []float64
-		for _, l := range d.Links {
-			if ib := link(int(l[0]), int(l[1])).InvBandwidth; ib > 0 {
-				bws = append(bws, 1/ib)
-			}
-		}
-		if len(bws) == 0 {
+		if bw == 0 {
 			return nil
 		}
-		bw := stats.Median(bws)
+		nr := int(slices.Max(router)) + 1
 		f, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, bw, d.PerHop)
 		if err != nil {
 			return err
@@ -391,6 +361,43 @@ func (in *inputs) addRouters(s *survey.Survey) error {
 		return nil
 	}
 	return nil
+}
+
+// ownRouters numbers k nodes each its own router.
+func ownRouters(k int) []int32 {
+	own := make([]int32, k)
+	for h := range own {
+		own[h] = int32(h)
+	}
+	return own
+}
+
+// findDirect looks for a direct network between routers (router[node]:
+// its router, numbered from 0) in md's round trips between a node of
+// each (topo.FindDirect), and returns it with the median bandwidth
+// between the nodes of the routers its links join: bw 0, and why, when
+// there is no network or no bandwidth measured on its links.
+func findDirect(md *model.Model, router []int32) (d *topo.Direct, bw float64, why string) {
+	nr := int(slices.Max(router)) + 1
+	rep := make([]int, nr) // a node of each router, the first
+	for h := len(router) - 1; h >= 0; h-- {
+		rep[router[h]] = h
+	}
+	first := md.FirstSlots()
+	link := func(a, b int) model.LinkCost { return md.Link(first[rep[a]], first[rep[b]]) }
+	if d, why = topo.FindDirect(nr, func(a, b int) float64 { return link(a, b).Latency }); d == nil {
+		return nil, 0, why
+	}
+	var bws []float64
+	for _, l := range d.Links {
+		if ib := link(int(l[0]), int(l[1])).InvBandwidth; ib > 0 {
+			bws = append(bws, 1/ib)
+		}
+	}
+	if len(bws) == 0 {
+		return d, 0, "no bandwidth was measured between linked nodes"
+	}
+	return d, stats.Median(bws), ""
 }
 
 // readReruns reads --reruns' verification directory (none for ""),

@@ -78,7 +78,7 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat 
 		}
 		return fmt.Sprintf("router%d", r)
 	}
-	g := &hopGraph{k: k, out: make([][]hop, k), share: make([]float64, k)}
+	g := newHopGraph(k)
 	for _, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
@@ -156,6 +156,11 @@ type hopGraph struct {
 	mu    sync.Mutex
 	share []float64
 	order []int32
+}
+
+// newHopGraph is a graph of k vertices and no link yet.
+func newHopGraph(k int) *hopGraph {
+	return &hopGraph{k: k, out: make([][]hop, k), share: make([]float64, k)}
 }
 
 // hops sorts each vertex's links by neighbour and counts the hops

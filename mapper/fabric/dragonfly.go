@@ -125,7 +125,7 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 func (d *dragonfly) routerGraph() *hopGraph {
 	s := d.s
 	nr, per := s.Groups*s.Chassis*s.Routers, s.Chassis*s.Routers
-	g := &hopGraph{k: nr, out: make([][]hop, nr), share: make([]float64, nr)}
+	g := newHopGraph(nr)
 	for a := 0; a < nr; a++ {
 		grp, c, r := a/per, a/s.Routers%s.Chassis, a%s.Routers
 		for k := 0; k < s.Routers; k++ {

@@ -29,7 +29,7 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 	// up[p*nd+j] goes from p to its next neighbour in dimension j, down
 	// the other way; g (for adaptive routing) has both.
 	up, down := make([]int32, total*nd), make([]int32, total*nd)
-	g := &hopGraph{k: total, out: make([][]hop, total), share: make([]float64, total)}
+	g := newHopGraph(total)
 	for p := 0; p < total; p++ {
 		stride := 1
 		for j, d := range dimensions {

@@ -66,11 +66,8 @@ type netSaved struct {
 	value        float64
 }
 
-// New makes the state of n ranks (nil without routes).
+// New makes the state of n ranks on the routes of rt.
 func New(rt *Table, n int) *Loads {
-	if rt == nil {
-		return nil
-	}
 	return &Loads{rt: rt, load: make([]float64, rt.NL), cross: make([]int32, n*rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)}}
 }
