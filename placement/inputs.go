@@ -92,7 +92,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		return nil, err
 	}
 	if opt.Topology == "" && !opt.Model.NoContention {
-		if err := in.addDirect(s); err != nil {
+		if err := in.addDirect(s, opt.Model.Routing); err != nil {
 			return nil, err
 		}
 	}
@@ -279,11 +279,14 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 // addDirect prices the network, where none is declared, as the direct
 // network (a torus's or a mesh's) found in the survey's round trips
 // between nodes (topo.FindDirect), when the node phase's fan-out found
-// that nodes drive several links at once: every flow spread evenly over
-// its shortest paths (fabric.NewDirect), each link priced at the median
-// bandwidth measured between the nodes it joins. It says what it found,
-// or why not.
-func (in *inputs) addDirect(s *survey.Survey) error {
+// that nodes drive several links at once, each link priced at the
+// median bandwidth measured between the nodes it joins. Where its links
+// are a torus's with the nodes in coordinate order (topo.TorusInOrder)
+// it is that torus, routed as routing says (static: dimension order, x
+// first, as a torus routes by default); else every flow is spread
+// evenly over its shortest paths (fabric.NewDirect), as the routing is
+// not known. It says what it found, or why not.
+func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 	md := in.md
 	if md.Routes != nil {
 		return nil
@@ -296,7 +299,7 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
 		return nil
 	}
-	f, err := fabric.NewDirect(md.Hosts, d.Links, bw, d.PerHop)
+	f, routed, err := directFabric(md.Hosts, d, bw, routing)
 	if err != nil {
 		return err
 	}
@@ -306,9 +309,34 @@ func (in *inputs) addDirect(s *survey.Survey) error {
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
 		return err
 	}
-	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube): declare the network with --topology to route as the machine does",
-		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6))
+	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
+		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, routed))
 	return nil
+}
+
+// directFabric is the direct network d between hosts, each link of bw
+// bytes/s: the torus its links are in the hosts' order, routed as
+// routing says, else every flow spread over its shortest paths; and a
+// clause saying which.
+func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*fabric.Fabric, string, error) {
+	dims := topo.TorusInOrder(len(hosts), d.Links)
+	if dims == nil {
+		f, err := fabric.NewDirect(hosts, d.Links, bw, d.PerHop)
+		return f, "every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube, and these links are no torus's in the nodes' order): declare the network with --topology to route as the machine does", err
+	}
+	f, err := fabric.NewTorus(hosts, dims, bw, d.PerHop, false)
+	if err != nil {
+		return nil, "", err
+	}
+	shape := f.Shape
+	if f, err = f.Routed(routing); err != nil {
+		return nil, "", fmt.Errorf("--routing: %w", err)
+	}
+	how := "routed in dimension order, x first, the shorter way round (a torus's static routing; --routing adaptive spreads every flow over its shortest paths)"
+	if routing == fabric.RoutingAdaptive {
+		how = "every flow spread over its shortest paths (--routing adaptive)"
+	}
+	return f, fmt.Sprintf("its links those of a %s with the nodes in the survey's order (x = a node's place mod %d, ...), %s; declare the network with --topology if the machine routes otherwise", shape, dims[0], how), nil
 }
 
 // addRouters prices the network, where none is declared and each node

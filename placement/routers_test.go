@@ -10,6 +10,7 @@ import (
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/placement/model"
 )
 
 // routerSurvey is a survey of 16 nodes of one rank, two behind each of
@@ -73,6 +74,81 @@ func TestPlaceRouterNetworkFromSurvey(t *testing.T) {
 		r2, out := block(two)
 		if got := strings.Contains(out, "direct network of 8 routers of 16 nodes") && strings.Contains(out, "8 links between them"); got != c.routed {
 			t.Errorf("%s: found the direct network of routers: %v, want %v\n%s", c.name, got, c.routed, out)
+		}
+		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx", c.name, r2, r2/r1, r1, c.ratio)
+		}
+	}
+}
+
+// ringSurvey is a survey of 8 nodes of one rank, node pos[p] at place p
+// of a ring (4 us + 3 us a hop between nodes), each driving two links
+// at once (nodebw.csv's fan-out: twice its rate to one node).
+func ringSurvey(t *testing.T, pos []int) string {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 4}, Seed: 1})
+	place := make([]int, 8)
+	for p, h := range pos {
+		place[h] = p
+	}
+	tb := s.Tables[0]
+	tb.Each(func(a, b, i int) {
+		d := (place[a] - place[b] + 8) % 8
+		v := float32(4 + 3*min(d, 8-d))
+		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+			if len(tb.Values[m]) > 0 {
+				tb.Values[m][i] = v
+			}
+		}
+	})
+	for h := range 8 {
+		name := func(p int) string { return fmt.Sprintf("node%03d", pos[(place[h]+p+8)%8]) }
+		s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: name(0), Peer: name(1) + survey.FanOutPeers + name(-1),
+			Ranks: 1, Size: 1 << 20, Messages: 10, Seconds: 0.01, AggregateMBps: 2000, PairMBps: 1000})
+	}
+	return writeSurvey(t, s)
+}
+
+// TestPlaceTorusInOrderFromSurvey: where the round trips show a ring of
+// 8 nodes (a torus of one dimension) with the nodes in ring order, place
+// routes it as a torus routes by default, in dimension order, a tie at
+// half the ring one way round: two flows across half the ring, from
+// places 0 and 2, share two links, and block is predicted at twice its
+// run with one of them. With --routing adaptive, or with the nodes out
+// of ring order (no torus in their order: the routing is not known),
+// each flow is spread over both ways round, and the two cost what one
+// does.
+func TestPlaceTorusInOrderFromSurvey(t *testing.T) {
+	inOrder, shuffled := []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{0, 3, 6, 1, 4, 7, 2, 5}
+	for _, c := range []struct {
+		name    string
+		pos     []int
+		routing string
+		ratio   float64
+		torus   bool
+	}{{"in order", inOrder, "", 2, true}, {"in order, adaptive", inOrder, "adaptive", 1, true}, {"shuffled", shuffled, "", 1, false}} {
+		sv := ringSurvey(t, c.pos)
+		flow := func(from, to int) profile.Flow {
+			return profile.Flow{Src: c.pos[from], Dst: c.pos[to], Bytes: 1e8, Messages: 10}
+		}
+		block := func(flows ...profile.Flow) (float64, string) {
+			var out bytes.Buffer
+			a, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Out: &out, Model: model.ModelOptions{Routing: c.routing}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range a.Predictions {
+				if p.Name == "block" {
+					return p.Run, out.String()
+				}
+			}
+			t.Fatalf("no block prediction")
+			return 0, ""
+		}
+		r1, _ := block(flow(0, 4))
+		r2, out := block(flow(0, 4), flow(2, 6))
+		if got := strings.Contains(out, "those of a 8 torus with the nodes in the survey's order"); got != c.torus {
+			t.Errorf("%s: routed as a torus in order: %v, want %v\n%s", c.name, got, c.torus, out)
 		}
 		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
 			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx", c.name, r2, r2/r1, r1, c.ratio)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
@@ -228,7 +229,11 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 	}
 	d, _ := FindDirect(k, func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] })
 	if d != nil {
-		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a torus's or a mesh's, no switch tree", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
+		what := "a torus's or a mesh's, no switch tree"
+		if dims := TorusInOrder(k, d.Links); dims != nil {
+			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(dims)), "x"), "[]"), dims[0])
+		}
+		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
 	}
 }
 
@@ -250,4 +255,72 @@ func (topo *Topology) routers(host []int, k int) ([]int, int) {
 		}
 	}
 	return renumber(router), topo.Levels[l].Groups
+}
+
+// TorusInOrder returns the dimensions (x first) of the torus whose
+// links, with node p at position p (x = p mod dims[0], y = p / dims[0]
+// mod dims[1], ...: fabric.NewTorus's numbering), are exactly links
+// between k nodes, trying fewer dimensions first; nil when no torus in
+// that order has them. A graph FindDirect finds can be a torus in
+// several ways (a 4 x 4 torus is, link for link, a 4-dimensional
+// hypercube); the nodes' own order, where it follows the coordinates,
+// tells which, and so which links form a dimension: what dimension
+// order routing needs.
+func TorusInOrder(k int, links [][2]int32) []int {
+	if k < 2 || k > MaxDirectNodes {
+		return nil
+	}
+	want := make(map[[2]int32]bool, len(links))
+	for _, l := range links {
+		want[[2]int32{min(l[0], l[1]), max(l[0], l[1])}] = true
+	}
+	var found []int
+	for nd := 1; nd <= 24 && found == nil; nd++ {
+		eachFactoring(k, nd, nil, func(dims []int) bool {
+			if torusLinksAre(k, dims, want) {
+				found = slices.Clone(dims)
+			}
+			return found != nil
+		})
+	}
+	return found
+}
+
+// eachFactoring calls try with every ordered factoring of k into nd
+// factors of at least 2 (after the factors in dims), until try returns
+// true.
+func eachFactoring(k, nd int, dims []int, try func([]int) bool) bool {
+	if nd == 1 {
+		return k >= 2 && try(append(dims, k))
+	}
+	for f := 2; f <= k/2; f++ {
+		if k%f == 0 && eachFactoring(k/f, nd-1, append(dims, f), try) {
+			return true
+		}
+	}
+	return false
+}
+
+// torusLinksAre says whether the torus of dims (x first) joins exactly
+// the node pairs of want.
+func torusLinksAre(k int, dims []int, want map[[2]int32]bool) bool {
+	n := 0
+	for p := 0; p < k; p++ {
+		stride := 1
+		for _, d := range dims {
+			next := p + stride
+			if (p/stride)%d == d-1 {
+				next = p - (d-1)*stride
+			}
+			stride *= d
+			if d == 2 && next < p {
+				continue // a ring of 2 is one link, counted from its lower end
+			}
+			if !want[[2]int32{int32(min(p, next)), int32(max(p, next))}] {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(want)
 }

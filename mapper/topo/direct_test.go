@@ -133,6 +133,74 @@ func TestFindDirectTorus(t *testing.T) {
 	}
 }
 
+// torusLinks are the node pairs one hop apart on a torus of dims, node p
+// at coordinates p mod dims[0], p / dims[0] mod dims[1], ..., renamed
+// by name (nil: as numbered).
+func torusLinks(dims []int, name func(int) int) [][2]int32 {
+	k := 1
+	for _, d := range dims {
+		k *= d
+	}
+	if name == nil {
+		name = func(p int) int { return p }
+	}
+	var links [][2]int32
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			h, pa, pb := 0, a, b
+			for _, d := range dims {
+				x := (pa%d - pb%d + d) % d
+				h += min(x, d-x)
+				pa, pb = pa/d, pb/d
+			}
+			if h == 1 {
+				links = append(links, [2]int32{int32(name(a)), int32(name(b))})
+			}
+		}
+	}
+	return links
+}
+
+// TestTorusInOrder: the links of a torus with its nodes numbered in
+// coordinate order (x fastest) give back its dimensions, among the
+// tori those links also are in another order (4 x 4, 4 x 2 x 2 and
+// 2 x 2 x 2 x 2 are one graph); the same links with two nodes' numbers
+// swapped, or a mesh's, are no torus in order.
+func TestTorusInOrder(t *testing.T) {
+	for _, dims := range [][]int{{4, 4}, {4, 2, 2}, {2, 2, 4}, {2, 2, 2, 2}, {8}, {3, 5}, {4, 4, 2}, {6, 4, 3}} {
+		k := 1
+		for _, d := range dims {
+			k *= d
+		}
+		if got := TorusInOrder(k, torusLinks(dims, nil)); !slices.Equal(got, dims) {
+			t.Errorf("torus %v: TorusInOrder says %v", dims, got)
+		}
+		swap := func(p int) int {
+			switch p {
+			case 1:
+				return k - 2
+			case k - 2:
+				return 1
+			}
+			return p
+		}
+		if got := TorusInOrder(k, torusLinks(dims, swap)); got != nil {
+			t.Errorf("torus %v with nodes 1 and %d swapped: TorusInOrder says %v, want none", dims, k-2, got)
+		}
+	}
+	// An 8 x 4 mesh in y (Blue Gene/L's 32-node partition): a ring of
+	// 4 joins its y ends, a mesh does not.
+	var mesh [][2]int32
+	for _, l := range torusLinks([]int{8, 4}, nil) {
+		if l[1]-l[0] != 24 {
+			mesh = append(mesh, l)
+		}
+	}
+	if got := TorusInOrder(32, mesh); got != nil {
+		t.Errorf("an 8 x 4 mesh: TorusInOrder says %v, want none", got)
+	}
+}
+
 // TestNoteDirectRouters: 16 nodes of 2 ranks, two nodes behind each of
 // 8 routers joined in a ring (4 us between the nodes of a router, 4 + 3
 // us a hop between routers): latmap topo names the ring of 8 routers
@@ -162,5 +230,45 @@ func TestNoteDirectRouters(t *testing.T) {
 		return strings.Contains(n, "the round trips between the 8 groups of level") && strings.Contains(n, "fit 8 links between them as routers (2-2 a router, 4 hops across)")
 	}) {
 		t.Errorf("latmap topo's notes %q do not name the ring of routers", tp.Notes)
+	}
+}
+
+// TestNoteDirectTorusInOrder: 16 nodes whose round trips are 4 us + 3
+// us a hop of a 4 x 4 torus with the nodes in coordinate order: latmap
+// topo names the torus; with two nodes' places swapped, it names a
+// direct network and no torus.
+func TestNoteDirectTorusInOrder(t *testing.T) {
+	for _, swapped := range []bool{false, true} {
+		s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 4}, Seed: 1})
+		host, _ := survey.HostIndex(s.Ranks)
+		place := func(h int) int {
+			if swapped && (h == 1 || h == 14) {
+				return 15 - h
+			}
+			return h
+		}
+		tab := s.Tables[0]
+		tab.Each(func(a, b, i int) {
+			pa, pb := place(host[a]), place(host[b])
+			h := 0
+			for _, x := range []int{(pa%4 - pb%4 + 4) % 4, (pa/4 - pb/4 + 4) % 4} {
+				h += min(x, 4-x)
+			}
+			v := float32(4 + 3*h)
+			for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+				if len(tab.Values[m]) > 0 {
+					tab.Values[m][i] = v
+				}
+			}
+		})
+		tp, err := Infer(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.Contains(n, "fit 32 links between them (4-4 a node, 4 hops across)") })
+		torus := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.Contains(n, "a 4x4 torus's with the hosts in the survey's order") })
+		if !direct || torus == swapped {
+			t.Errorf("swapped %v: latmap topo's notes %q: direct network %v, 4x4 torus %v", swapped, tp.Notes, direct, torus)
+		}
 	}
 }
