@@ -24,15 +24,7 @@ func routerSurvey(t *testing.T, hops func(a, b int) int) string {
 	for h := 0; h < 16; h++ {
 		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 1, Group: h / 2})
 	}
-	tb := s.Tables[0]
-	tb.Each(func(a, b, i int) {
-		v := float32(4 + 3*hops(a/2, b/2))
-		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
-			if len(tb.Values[m]) > 0 {
-				tb.Values[m][i] = v
-			}
-		}
-	})
+	setRTT(s, func(a, b int) float32 { return float32(4 + 3*hops(a/2, b/2)) })
 	return writeSurvey(t, s)
 }
 
@@ -56,22 +48,8 @@ func TestPlaceRouterNetworkFromSurvey(t *testing.T) {
 		routed bool
 	}{{"ring", ring, 2, true}, {"tree", tree, 1, false}} {
 		sv := routerSurvey(t, c.hops)
-		block := func(mx string) (float64, string) {
-			var out bytes.Buffer
-			a, err := runReport(Options{Survey: sv, Matrix: mx, Out: &out})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range a.Predictions {
-				if p.Name == "block" {
-					return p.Run, out.String()
-				}
-			}
-			t.Fatalf("no block prediction")
-			return 0, ""
-		}
-		r1, _ := block(one)
-		r2, out := block(two)
+		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
+		r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
 		if got := strings.Contains(out, "direct network of 8 routers of 16 nodes") && strings.Contains(out, "8 links between them"); got != c.routed {
 			t.Errorf("%s: found the direct network of routers: %v, want %v\n%s", c.name, got, c.routed, out)
 		}
@@ -91,15 +69,9 @@ func ringSurvey(t *testing.T, pos []int) string {
 	for p, h := range pos {
 		place[h] = p
 	}
-	tb := s.Tables[0]
-	tb.Each(func(a, b, i int) {
+	setRTT(s, func(a, b int) float32 {
 		d := (place[a] - place[b] + 8) % 8
-		v := float32(4 + 3*min(d, 8-d))
-		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
-			if len(tb.Values[m]) > 0 {
-				tb.Values[m][i] = v
-			}
-		}
+		return float32(4 + 3*min(d, 8-d))
 	})
 	for h := range 8 {
 		name := func(p int) string { return fmt.Sprintf("node%03d", pos[(place[h]+p+8)%8]) }
@@ -131,22 +103,11 @@ func TestPlaceTorusInOrderFromSurvey(t *testing.T) {
 		flow := func(from, to int) profile.Flow {
 			return profile.Flow{Src: c.pos[from], Dst: c.pos[to], Bytes: 1e8, Messages: 10}
 		}
-		block := func(flows ...profile.Flow) (float64, string) {
-			var out bytes.Buffer
-			a, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Out: &out, Model: model.ModelOptions{Routing: c.routing}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range a.Predictions {
-				if p.Name == "block" {
-					return p.Run, out.String()
-				}
-			}
-			t.Fatalf("no block prediction")
-			return 0, ""
-		}
-		r1, _ := block(flow(0, 4))
-		r2, out := block(flow(0, 4), flow(2, 6))
+		opt := Options{Survey: sv, Model: model.ModelOptions{Routing: c.routing}}
+		opt.Matrix = writeMatrix(t, []profile.Flow{flow(0, 4)})
+		r1, _ := blockRun(t, opt)
+		opt.Matrix = writeMatrix(t, []profile.Flow{flow(0, 4), flow(2, 6)})
+		r2, out := blockRun(t, opt)
 		if got := strings.Contains(out, "those of a 8 torus with the nodes in the survey's order"); got != c.torus {
 			t.Errorf("%s: routed as a torus in order: %v, want %v\n%s", c.name, got, c.torus, out)
 		}
@@ -154,4 +115,37 @@ func TestPlaceTorusInOrderFromSurvey(t *testing.T) {
 			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx", c.name, r2, r2/r1, r1, c.ratio)
 		}
 	}
+}
+
+// setRTT sets every metric of survey s's first table, for each pair of
+// ranks a, b, to rtt(a, b).
+func setRTT(s *survey.Survey, rtt func(a, b int) float32) {
+	tb := s.Tables[0]
+	tb.Each(func(a, b, i int) {
+		v := rtt(a, b)
+		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+			if len(tb.Values[m]) > 0 {
+				tb.Values[m][i] = v
+			}
+		}
+	})
+}
+
+// blockRun is place's predicted run of the block layout with opt, and
+// its report.
+func blockRun(t *testing.T, opt Options) (float64, string) {
+	t.Helper()
+	var out bytes.Buffer
+	opt.Out = &out
+	a, err := runReport(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range a.Predictions {
+		if p.Name == "block" {
+			return p.Run, out.String()
+		}
+	}
+	t.Fatalf("no block prediction")
+	return 0, ""
 }

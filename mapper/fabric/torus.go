@@ -33,10 +33,7 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 	for p := 0; p < total; p++ {
 		stride := 1
 		for j, d := range dimensions {
-			next := p + stride
-			if (p/stride)%d == d-1 {
-				next = p - (d-1)*stride
-			}
+			next := TorusNext(p, stride, d)
 			up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
 			if next != p {
 				g.out[p] = append(g.out[p], hop{int32(next), up[p*nd+j]})
@@ -52,6 +49,16 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 	var err error
 	f.spread, err = adaptive(f, attached{g: g})
 	return f, err
+}
+
+// TorusNext is the node after node p, around the ring of d nodes whose
+// places are stride apart (NewTorus's numbering: stride 1 for x, dims[0]
+// for y, ...).
+func TorusNext(p, stride, d int) int {
+	if (p/stride)%d == d-1 {
+		return p - (d-1)*stride
+	}
+	return p + stride
 }
 
 // torusRoute walks from a to b in dimension order.

@@ -308,10 +308,7 @@ func torusLinksAre(k int, dims []int, want map[[2]int32]bool) bool {
 	for p := 0; p < k; p++ {
 		stride := 1
 		for _, d := range dims {
-			next := p + stride
-			if (p/stride)%d == d-1 {
-				next = p - (d-1)*stride
-			}
+			next := fabric.TorusNext(p, stride, d)
 			stride *= d
 			if d == 2 && next < p {
 				continue // a ring of 2 is one link, counted from its lower end

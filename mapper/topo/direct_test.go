@@ -207,20 +207,9 @@ func TestTorusInOrder(t *testing.T) {
 // (8 links, 4 hops across), not a network between the nodes.
 func TestNoteDirectRouters(t *testing.T) {
 	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	host, _ := survey.HostIndex(s.Ranks)
-	tab := s.Tables[0]
-	tab.Each(func(a, b, i int) {
-		ra, rb := host[a]/2, host[b]/2
-		if host[a] == host[b] {
-			return
-		}
-		d := (ra - rb + 8) % 8
-		v := float32(4 + 3*min(d, 8-d))
-		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
-			if len(tab.Values[m]) > 0 {
-				tab.Values[m][i] = v
-			}
-		}
+	setHostRTT(s, func(ha, hb int) float32 {
+		d := (ha/2 - hb/2 + 8) % 8
+		return float32(4 + 3*min(d, 8-d))
 	})
 	tp, err := Infer(s, DefaultOptions())
 	if err != nil {
@@ -240,35 +229,48 @@ func TestNoteDirectRouters(t *testing.T) {
 func TestNoteDirectTorusInOrder(t *testing.T) {
 	for _, swapped := range []bool{false, true} {
 		s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 4}, Seed: 1})
-		host, _ := survey.HostIndex(s.Ranks)
 		place := func(h int) int {
 			if swapped && (h == 1 || h == 14) {
 				return 15 - h
 			}
 			return h
 		}
-		tab := s.Tables[0]
-		tab.Each(func(a, b, i int) {
-			pa, pb := place(host[a]), place(host[b])
+		setHostRTT(s, func(ha, hb int) float32 {
+			pa, pb := place(ha), place(hb)
 			h := 0
 			for _, x := range []int{(pa%4 - pb%4 + 4) % 4, (pa/4 - pb/4 + 4) % 4} {
 				h += min(x, 4-x)
 			}
-			v := float32(4 + 3*h)
-			for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
-				if len(tab.Values[m]) > 0 {
-					tab.Values[m][i] = v
-				}
-			}
+			return float32(4 + 3*h)
 		})
 		tp, err := Infer(s, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
-		direct := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.Contains(n, "fit 32 links between them (4-4 a node, 4 hops across)") })
+		direct := slices.ContainsFunc(tp.Notes, func(n string) bool {
+			return strings.Contains(n, "fit 32 links between them (4-4 a node, 4 hops across)")
+		})
 		torus := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.Contains(n, "a 4x4 torus's with the hosts in the survey's order") })
 		if !direct || torus == swapped {
 			t.Errorf("swapped %v: latmap topo's notes %q: direct network %v, 4x4 torus %v", swapped, tp.Notes, direct, torus)
 		}
 	}
+}
+
+// setHostRTT sets every metric of survey s's first table, for each pair
+// of ranks on different hosts, to rtt of their hosts (survey.HostIndex).
+func setHostRTT(s *survey.Survey, rtt func(ha, hb int) float32) {
+	host, _ := survey.HostIndex(s.Ranks)
+	tab := s.Tables[0]
+	tab.Each(func(a, b, i int) {
+		if host[a] == host[b] {
+			return
+		}
+		v := rtt(host[a], host[b])
+		for _, m := range []survey.Metric{survey.Mean, survey.Min, survey.Median, survey.P99} {
+			if len(tab.Values[m]) > 0 {
+				tab.Values[m][i] = v
+			}
+		}
+	})
 }
