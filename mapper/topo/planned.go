@@ -107,7 +107,9 @@ type ClassShare struct {
 // the sibling its position picks), and the aggregate the declared links
 // allow (hosts sending / the most loaded link's load over its bandwidth)
 // set against the measured one. Steps bound by a node's own link are
-// the node phase's (nodebw.csv), not counted. Levels whose groups are
+// the node phase's (nodebw.csv), not counted, nor steps bound as much by
+// links of two classes (which of them falls short is not in the step).
+// Levels whose groups are
 // not a level of f, and descriptions that lack a surveyed host, give
 // none.
 func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
@@ -211,8 +213,9 @@ func groupMembers(groups []int) [][]int {
 }
 
 // routedAggregate is the bytes per second the declared links let row's
-// group send out in the step, and the class of the link that binds it
-// ("" when no link on the routes declares a bandwidth).
+// group send out in the step, and the class of the links that bind it
+// ("" when no link on the routes declares a bandwidth, or links of two
+// classes bind it as much).
 func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []int, r survey.SwitchBandwidth) (float64, string) {
 	var sib []int // the groups the step's hosts send to
 	if r.PeerGroup != r.Group {
@@ -241,7 +244,6 @@ func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []in
 	for l := range load {
 		links = append(links, l)
 	}
-	slices.Sort(links) // a tie goes to the lowest link id
 	worst, class := 0.0, ""
 	for _, l := range links {
 		if bw := f.Links[l].Bandwidth; bw > 0 && load[l]/bw > worst {
@@ -250,6 +252,14 @@ func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []in
 	}
 	if worst == 0 || math.IsInf(worst, 0) {
 		return 0, ""
+	}
+	// Bound as much by links of another class (a dragonfly's global
+	// links and the black links that feed them), the step measures
+	// neither class alone.
+	for _, l := range links {
+		if bw := f.Links[l].Bandwidth; bw > 0 && f.Links[l].Class != class && load[l]/bw >= worst*(1-1e-9) {
+			return 0, ""
+		}
 	}
 	return float64(flows) / worst, class
 }

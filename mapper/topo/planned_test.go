@@ -71,8 +71,8 @@ func TestPlanOnDeclaredLevels(t *testing.T) {
 // allow 1,000 MB/s out) and measured 500 MB/s: up-1 at 50%; pod 0's 4
 // hosts sending to pod 1 cross its uplink 4 times (4 / 1.5 GB/s, where
 // each leaf uplink carries 2 / 1 GB/s): 1,500 MB/s allowed, 1,200
-// measured, up-2 at 80%. A step bound by the node links counts for no
-// class; the latencies' level of 4 is the pods'; groups the description
+// measured, up-2 at 80%. A step bound by the node links, or by links
+// of two classes alike, counts for no class; the latencies' level of 4 is the pods'; groups the description
 // does not have give none.
 func TestSwitchShares(t *testing.T) {
 	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{1, 2, 10, 20}})
@@ -96,6 +96,18 @@ func TestSwitchShares(t *testing.T) {
 		if g.Class != w.Class || g.Name != w.Name || g.Level != w.Level || g.Groups != w.Groups || math.Abs(g.RoutedMBps-w.RoutedMBps) > 1e-6 || math.Abs(g.Share-w.Share) > 1e-9 {
 			t.Errorf("share %d: %+v, want %+v", i, g, w)
 		}
+	}
+	// With the pods' links at 2 GB/s, pod 0's step is bound as much by
+	// its uplink (4 / 2 GB/s) as by its leaves' (2 / 1 GB/s): it
+	// measures neither class alone, and gives none.
+	tied := declaredTree(t, hosts)
+	for l := range tied.Links {
+		if strings.HasSuffix(tied.Links[l].Class, "-2") {
+			tied.Links[l].Bandwidth = 2e9
+		}
+	}
+	if got := SwitchShares(s, tied); len(got) != 1 || got[0].Class != "up-1" {
+		t.Errorf("pod step bound by up-1 and up-2 alike: %+v, want up-1 alone", got)
 	}
 	// With node links of 0.5 GB/s, leaf 0's step is bound by them.
 	for l := range f.Links {
