@@ -1,0 +1,36 @@
+package placement
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/mapper/fabric"
+)
+
+// BenchmarkSimTorus8x4: a torus of a shape the model was not developed
+// on (testdata/sim/torus-8x4.xml: 8 x 4 nodes of 2 cores, 64 ranks), the
+// survey of every pair measured inside the simulation, then the
+// simulation benchmarks' applications placed from the survey alone (the
+// torus found in the hosts' order, routed in dimension order), the same
+// routed adaptive (every flow spread over its shortest paths, as the
+// survey alone was routed before), and with the network declared, each
+// layout replayed. It prints predicted and simulated runs; docs/place.md
+// has the table.
+func BenchmarkSimTorus8x4(b *testing.B) {
+	c := newSimCluster(b, "torus-8x4.xml", simHosts(32), 2)
+	apps := simBenchApps(b)
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		fmt.Printf("\ntorus 8 x 4 x 2 cores: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s; the survey alone\n", time.Since(t0).Seconds())
+		simTable(b, c, sv, apps)
+		c.routing = fabric.RoutingAdaptive
+		fmt.Printf("\nthe survey alone, --routing adaptive\n")
+		simTable(b, c, sv, apps)
+		c.routing, c.topology = "", c.platform
+		fmt.Printf("\nthe network declared (--topology %s)\n", "torus-8x4.xml")
+		simTable(b, c, sv, apps)
+		c.topology = ""
+	}
+}
