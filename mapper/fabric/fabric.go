@@ -210,8 +210,8 @@ func (s *linkSet) duplex(name, class string, bw, lat float64) (up, down int32) {
 	return s.add(name+"_UP", class, bw, lat), s.add(name+"_DOWN", class, bw, lat)
 }
 
-// dims formats dimensions as 4x4x4.
-func dims(d []int) string {
+// Dims formats dimensions as 4x4x4.
+func Dims(d []int) string {
 	var s []string
 	for _, v := range d {
 		s = append(s, fmt.Sprint(v))

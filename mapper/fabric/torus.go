@@ -18,11 +18,11 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 		}
 		total *= d
 		if total > 1<<24 {
-			return nil, fmt.Errorf("torus %s is larger than 16M nodes", dims(dimensions))
+			return nil, fmt.Errorf("torus %s is larger than 16M nodes", Dims(dimensions))
 		}
 	}
 	if len(dimensions) == 0 || total != len(hosts) {
-		return nil, fmt.Errorf("a %s torus has %d nodes, the description names %d", dims(dimensions), total, len(hosts))
+		return nil, fmt.Errorf("a %s torus has %d nodes, the description names %d", Dims(dimensions), total, len(hosts))
 	}
 	s := linkSet{shared: shared}
 	nd := len(dimensions)
@@ -42,7 +42,7 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 			stride *= d
 		}
 	}
-	f := &Fabric{Kind: KindTorus, Shape: dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
+	f := &Fabric{Kind: KindTorus, Shape: Dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
 	f.route = func(a, b int, visit func(int32)) { torusRoute(dimensions, up, down, a, b, visit) }
 	// Adaptive: every minimal path, each dimension either way round where
 	// both are as short (half a ring).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
@@ -231,7 +230,7 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 	if d != nil {
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := TorusInOrder(k, d.Links); dims != nil {
-			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(dims)), "x"), "[]"), dims[0])
+			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
 		}
 		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
 	}
