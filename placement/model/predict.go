@@ -5,6 +5,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/model/netload"
 )
 
 // RankTimes are the parts of each rank's run time that placement does not
@@ -60,11 +61,26 @@ func BaseTimes(rt *RankTimes, n int) []float64 {
 
 // Predict models placement place.
 func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) Prediction {
-	base := BaseTimes(rt, t.N)
+	return predictBase(name, md, t, place, BaseTimes(rt, t.N))
+}
+
+// PredictedRun is Predict's run of place with each rank's fixed time
+// base (nil: none): the solver's evaluator bounds it from below where
+// links are shared (Evaluator.fluid).
+func PredictedRun(md *Model, t *Traffic, place []int32, base []float64) float64 {
+	return predictBase("", md, t, place, base).Run
+}
+
+func predictBase(name string, md *Model, t *Traffic, place []int32, base []float64) Prediction {
 	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
 	pr := Prediction{Prediction: placefile.Prediction{Name: name, Transfer: ev.transfer, SlowestRank: -1}, PerRank: make([]float64, t.N), Comm: make([]float64, t.N)}
+	fluid := ev.fluid()
 	for i := int32(0); i < int32(t.N); i++ {
-		c, bound := ev.Comm(i)
+		on, off, bound := ev.fullParts(i)
+		if fluid != nil && fluid[i] > off {
+			off, bound = fluid[i], true
+		}
+		c := ev.scaled(on, off)
 		if bound {
 			pr.NodeBound++
 		}
@@ -82,6 +98,29 @@ func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) P
 		}
 	}
 	return pr
+}
+
+// fluid is each rank's time for its flows off its node to arrive when
+// all of them share the routed network's links max-min fairly
+// (netload.Table.Fluid; nil without a routed network).
+func (ev *Evaluator) fluid() []float64 {
+	if ev.net == nil {
+		return nil
+	}
+	t := ev.t
+	var flows []netload.FluidFlow
+	for u := int32(0); u < int32(t.N); u++ {
+		for e := t.Start[u]; e < t.Start[u+1]; e++ {
+			v := t.Adj[e]
+			nu, nv := ev.r.node[u], ev.r.node[v]
+			if v < u || nu == nv {
+				continue
+			}
+			flows = append(flows, netload.FluidFlow{U: u, V: v, A: nu, B: nv, Bytes: t.Out[e]},
+				netload.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: t.Bytes[e] - t.Out[e]})
+		}
+	}
+	return ev.md.Routes.Table.Fluid(t.N, flows)
 }
 
 // PerfectRun is the run time with a perfect interconnect (transfer time

@@ -152,6 +152,13 @@ func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, sta
 	if !obj(best).Better(obj(keep)) || cands[best].Run > (1-WorthIt)*cands[keep].Run {
 		best = keep
 	}
+	// The evaluator's run is a bound where links are shared; the
+	// prediction shares them flow by flow. On a simulated two-group
+	// dragonfly a proposal bound at 20% less than block was predicted
+	// 0.5% less, and ran 1% longer.
+	if best != keep && md.Routes != nil && model.PredictedRun(md, t, places[best], base) > (1-WorthIt)*model.PredictedRun(md, t, places[keep], base) {
+		best = keep
+	}
 	sol := &Solution{Candidates: cands, Place: places[best], Cost: cands[best].Cost, Run: cands[best].Run, Winner: cands[best].Name,
 		FellBack: !cands[best].Refined && !constructed(cands[best].Name)}
 	sol.Block, sol.Cyclic = cands[blk].Cost, cands[blk+1].Cost

@@ -1,0 +1,41 @@
+package netload
+
+import (
+	"math"
+	"testing"
+)
+
+// TestFluidLeavesTheBusiestLinkIdle: link X carries flows A and D (1
+// byte each, 1 byte/s), each also crossing a link (Y1, Y2) it shares
+// with a flow of one link (C1, C2: 0.9 bytes). The busiest link, X,
+// bounds the run at 2 s; but A and D cross two links each, so Y1 and Y2
+// give them a third of a byte a second against C's two thirds (weighted
+// max-min), and X runs at 2/3 until C ends at 1.35 s. A and D then
+// share X: 0.55 bytes each at 0.5, ending at 2.45 s.
+func TestFluidLeavesTheBusiestLinkIdle(t *testing.T) {
+	const x, y1, y2 = 0, 1, 2
+	routes := map[[2]int32][]int32{{0, 1}: {x, y1}, {2, 3}: {x, y2}, {4, 5}: {y1}, {6, 7}: {y2}}
+	tb := &Table{K: 8, NL: 3, Inv: []float64{1, 1, 1}, Start: make([]int32, 8*8+1)}
+	for i := range 8 * 8 {
+		tb.Links = append(tb.Links, routes[[2]int32{int32(i / 8), int32(i % 8)}]...)
+		tb.Start[i+1] = int32(len(tb.Links))
+	}
+	flows := []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}, {U: 2, V: 3, A: 2, B: 3, Bytes: 1}, {U: 4, V: 5, A: 4, B: 5, Bytes: 0.9}, {U: 6, V: 7, A: 6, B: 7, Bytes: 0.9}}
+	got := tb.Fluid(8, flows)
+	want := []float64{2.45, 2.45, 2.45, 2.45, 1.35, 1.35, 1.35, 1.35}
+	for r, w := range want {
+		if math.Abs(got[r]-w) > 1e-9 {
+			t.Fatalf("rank %d done at %.6g s, want %.6g (all: %v)", r, got[r], w, got)
+		}
+	}
+	// Half the bytes on each of two paths (Share): each half crosses
+	// one link, so the flow's weight is that of a one-link route, and it
+	// ends when the busier half does.
+	tb = &Table{K: 2, NL: 2, Inv: []float64{1, 0.5}, Start: []int32{0, 0, 2, 2, 2}, Links: []int32{0, 1}, Share: []float32{0.5, 0.5}}
+	if got := tb.Fluid(2, []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 2}}); math.Abs(got[0]-1) > 1e-9 || math.Abs(got[1]-1) > 1e-9 {
+		t.Fatalf("split flow done at %v, want 1 s (a byte over the 1 byte/s link)", got)
+	}
+	if got := tb.Fluid(2, make([]FluidFlow, maxFluidFlows+1)); got != nil {
+		t.Fatalf("%d flows: want nil (the bound alone), got %d times", maxFluidFlows+1, len(got))
+	}
+}
