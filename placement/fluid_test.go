@@ -32,11 +32,7 @@ func TestPlaceFlowsShareLinks(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hosts := make([]string, 16)
-	for i := range hosts {
-		hosts[i] = fmt.Sprintf("node%d", i)
-	}
-	sv := fakeSurveyHosts(t, hosts, 4)
+	sv := fakeSurveyHosts(t, simHosts(16), 4)
 	mx := writeMatrix(t, scaleFlows(first(shapes.Halo3D(4, 4, 4, true)), 10<<18))
 	var rf strings.Builder
 	for r, n := range []int{4, 0, 2, 1, 3, 5, 6, 7, 13, 9, 8, 11, 12, 10, 14, 15} {

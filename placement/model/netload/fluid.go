@@ -129,7 +129,7 @@ func (f *fluidState) rates() {
 		}
 	}
 	for _, i := range f.live {
-		f.frozen[i] = false
+		f.frozen[i], f.rate[i] = false, 0
 		for j := f.at[i]; j < f.at[i+1]; j++ {
 			l := f.links[j]
 			f.onLink[l] = append(f.onLink[l], i)
