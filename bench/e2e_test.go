@@ -19,6 +19,7 @@ import (
 	"github.com/latmap/latmap/internal/sysfs"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 )
 
 // mpirun runs args (an mpirun command line) with a time limit and returns
@@ -167,6 +168,23 @@ func testSurveyDefaultsWriteFit(t *testing.T, f testutil.Flavor) {
 	}
 	if fit := s.Fits[0]; !(fit.Bandwidth > 0) {
 		t.Errorf("the default sizes fitted no bandwidth: %+v", fit)
+	}
+	// The size sweep: the one pair at 64 B to 1 MiB doubling, a 1 MiB
+	// round trip slower than a 64 B one (the sizes were sent).
+	var small, large float64
+	for _, r := range s.Sweep {
+		if r.A != 0 || r.B != 1 || r.Where == sweep.Network {
+			t.Errorf("sweep row %+v: want ranks 0 and 1 on one node", r)
+		}
+		switch r.Size {
+		case 64:
+			small = r.MedianUs
+		case 1 << 20:
+			large = r.MedianUs
+		}
+	}
+	if len(s.Sweep) != 15 || !(large > small) {
+		t.Errorf("sweep: %d rows, 64 B %g us, 1 MiB %g us; want 15 sizes and 1 MiB slower", len(s.Sweep), small, large)
 	}
 }
 

@@ -84,6 +84,9 @@ type Options struct {
 	// switchbw.csv, at NodeBWSize); auto measures when there are switch
 	// levels.
 	SwitchBandwidth string
+	// SizeSweep is SizeSweepOn (auto is on) or SizeSweepOff: whether to
+	// time a few pairs at every size (sweep.csv, bench/sizesweep).
+	SizeSweep string
 	// Topology, when set, is a network description (mapper/fabric) whose
 	// levels above the nodes the switch phase measures, instead of the
 	// levels found in the latencies; fabric is it, read by Validate.
@@ -127,6 +130,7 @@ func DefaultOptions(out string) Options {
 		NodeBandwidth:    NodeBWAuto,
 		NodeBWSize:       DefaultNodeBWSize,
 		SwitchBandwidth:  SwitchBWAuto,
+		SizeSweep:        SizeSweepOn,
 	}
 }
 
@@ -220,7 +224,7 @@ func (o *Options) validateNodeBandwidth() error {
 	for _, ph := range []struct {
 		flag string
 		v    *string
-	}{{"--switch-bandwidth", &o.SwitchBandwidth}, {"--node-bandwidth", &o.NodeBandwidth}} {
+	}{{"--switch-bandwidth", &o.SwitchBandwidth}, {"--node-bandwidth", &o.NodeBandwidth}, {"--size-sweep", &o.SizeSweep}} {
 		switch *ph.v {
 		case NodeBWAuto, NodeBWOn, NodeBWOff:
 		case "":

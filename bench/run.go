@@ -18,6 +18,7 @@ import (
 	"github.com/latmap/latmap/bench/journal"
 	"github.com/latmap/latmap/bench/roundtrip"
 	"github.com/latmap/latmap/bench/schedule"
+	"github.com/latmap/latmap/bench/sizesweep"
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/progress"
 	"github.com/latmap/latmap/internal/stats"
@@ -208,7 +209,6 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	}
 	facts.CPUEnd = env.CPU()
 	facts.Migrated = facts.CPU >= 0 && facts.CPUEnd >= 0 && facts.CPU != facts.CPUEnd
-
 	all, err := rs.gather(facts, nodeTimes)
 	if err != nil {
 		return err
@@ -224,11 +224,14 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		}
 	}
 	var sw *switchPhase
-	stop, err := rs.stopBefore("switch phase")
+	stop, err := rs.stopBefore("switch phase and size sweep")
 	switch {
 	case err != nil:
 	case !stop:
 		sw, err = rs.switchBandwidth(as.s, asErr, names)
+		if err == nil && rs.opt.SizeSweep != SizeSweepOff {
+			err = sizesweep.Run(rs.c, as.s)
+		}
 	case rank == 0:
 		err = asErr
 	}
@@ -436,18 +439,6 @@ type turnState struct {
 // pair of it costs up to an idleNap a pass, while the other ranks sleep.
 const seqIsolationMax = 16
 
-// spread keeps at most k of the pairs, evenly spaced.
-func spread(pairs []schedule.Pair, k int) []schedule.Pair {
-	if len(pairs) <= k {
-		return pairs
-	}
-	out := make([]schedule.Pair, k)
-	for i := range out {
-		out[i] = pairs[i*len(pairs)/k]
-	}
-	return out
-}
-
 // newRankSurvey makes this rank's schedule of the survey of the scope in
 // spec, measuring spec's repeats in bursts of spec's burst.
 func newRankSurvey(c comm, opt Options, l nodeLayout, spec runSpec) *rankSurvey {
@@ -473,7 +464,7 @@ func newRankSurvey(c comm, opt Options, l nodeLayout, spec runSpec) *rankSurvey 
 		}
 	}
 	if opt.Schedule == Sequential {
-		rs.sched.iso = spread(rs.sched.iso, seqIsolationMax)
+		rs.sched.iso = schedule.Spread(rs.sched.iso, seqIsolationMax)
 	}
 	rs.sched.isoPlan = schedule.ListPlan(rs.sched.iso)
 	return rs

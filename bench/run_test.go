@@ -16,6 +16,7 @@ import (
 
 	"github.com/latmap/latmap/bench/schedule"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 )
 
 // fakeWorld stands in for MPI_COMM_WORLD in unit tests: ranks are
@@ -313,6 +314,35 @@ func linearRTT(a, b, size int) float64 {
 	return float64(10*a+b) + float64(size)/100
 }
 
+// checkFakeSweep checks the size sweep of a fake survey of 5 ranks (two
+// a host, one socket) and returns its timed round trips: rank 0 with
+// rank 1 on its socket and with the first ranks of the second and last
+// hosts, at 64 B to 1 MiB doubling and the survey's 8 and 800 bytes,
+// each row the fake's round trip.
+func checkFakeSweep(t *testing.T, s *survey.Survey) int {
+	t.Helper()
+	want := map[[2]int]string{{0, 1}: sweep.Socket, {0, 2}: sweep.Network, {0, 4}: sweep.Network}
+	perPair := map[[2]int]int{}
+	trips := 0
+	for _, r := range s.Sweep {
+		k := [2]int{r.A, r.B}
+		if want[k] != r.Where {
+			t.Errorf("sweep row %+v: want the pairs %v", r, want)
+		}
+		if rtt := linearRTT(r.A, r.B, r.Size); math.Abs(r.MedianUs-rtt) > 1e-3 || math.Abs(r.MinUs-rtt) > 1e-3 {
+			t.Errorf("sweep row %+v: want min and median %g", r, rtt)
+		}
+		perPair[k]++
+		trips += r.Count
+	}
+	for k := range want {
+		if perPair[k] != 17 {
+			t.Errorf("pair %v has %d sizes in the sweep, want 17 (64 B-1 MiB doubling, and 8 and 800)", k, perPair[k])
+		}
+	}
+	return trips
+}
+
 func TestSurveyFake(t *testing.T) {
 	for _, sched := range []Schedule{Rounds, Sequential} {
 		t.Run(string(sched), func(t *testing.T) {
@@ -330,12 +360,13 @@ func TestSurveyFake(t *testing.T) {
 			noRankErrors(t, errs)
 			pairs := n * (n - 1) / 2
 			iso := n // 5% of 10 pairs is 1, at least N = 5
-			if want := 2 * opt.Repeats * (pairs + iso); int(w.pings.Load()) != want {
-				t.Errorf("%d timed round trips, want %d", w.pings.Load(), want)
-			}
 			s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			swept := checkFakeSweep(t, s)
+			if want := 2*opt.Repeats*(pairs+iso) + swept; int(w.pings.Load()) != want {
+				t.Errorf("%d timed round trips, want %d", w.pings.Load(), want)
 			}
 			if got := s.Sizes(); len(got) != 2 || got[0] != 8 || got[1] != 800 {
 				t.Fatalf("sizes %v", got)
@@ -487,11 +518,11 @@ func TestInterferenceWarning(t *testing.T) {
 
 func TestSpread(t *testing.T) {
 	pairs := schedule.IsolationSample(40, 0.05) // 40 pairs
-	got := spread(pairs, seqIsolationMax)
+	got := schedule.Spread(pairs, seqIsolationMax)
 	if len(pairs) != 40 || len(got) != 16 || got[0] != pairs[0] || got[15] != pairs[37] {
 		t.Errorf("spread of %d pairs: %v", len(pairs), got)
 	}
-	if short := spread(pairs[:3], 16); len(short) != 3 {
+	if short := schedule.Spread(pairs[:3], 16); len(short) != 3 {
 		t.Errorf("spread of 3 pairs kept %d", len(short))
 	}
 }

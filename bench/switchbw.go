@@ -26,6 +26,9 @@ const (
 	SwitchBWAuto = NodeBWAuto
 	SwitchBWOn   = NodeBWOn
 	SwitchBWOff  = NodeBWOff
+	// The size sweep's settings (Options.SizeSweep): auto is on.
+	SizeSweepOn  = NodeBWOn
+	SizeSweepOff = NodeBWOff
 )
 
 // SwitchMessages is how many messages each rank sends in a step of the

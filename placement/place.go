@@ -278,7 +278,7 @@ func newAdvice(opt Options, in *inputs) *placefile.Advice {
 	a := &placefile.Advice{
 		Inputs: placefile.Inputs{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix},
 		MachineSummary: placefile.MachineSummary{Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, LeaderFilledPairs: m.LeaderFilled,
-			SurveyPairs: survey.TriLen(len(m.Slots)), Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, SwitchBandwidth: in.md.SwitchSource},
+			SurveyPairs: survey.TriLen(len(m.Slots)), Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, SwitchBandwidth: in.md.SwitchSource, MessageSizes: m.SizeSource()},
 		TrafficSummary: placefile.TrafficSummary{TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows},
 		Warnings:       append(append([]string(nil), in.warnings...), m.Notes...),
 	}

@@ -18,11 +18,13 @@ import (
 	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/bench/fit"
+	"github.com/latmap/latmap/bench/sizesweep"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
@@ -117,6 +119,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 		kept = filepath.Join(keep, fmt.Sprintf("%s-%s-%s", strings.TrimSuffix(filepath.Base(c.platform), ".xml"), scope, filepath.Base(c.topology)))
 		if _, err := os.Stat(filepath.Join(kept, survey.MetaFile)); err == nil {
 			t.Logf("the survey kept in %s, not measured again", kept)
+			c.keptSweep(t, kept)
 			return kept
 		}
 	}
@@ -146,6 +149,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 	}
 	c.switchPhase(t, s, hosts)
 	c.fanOutPhase(t, s, hosts)
+	c.sweepPhase(t, s, hosts)
 	s.Fits = fit.Survey(s)
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
 	out := filepath.Join(t.TempDir(), "fitted")
@@ -192,6 +196,62 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 		planned = c.topology
 	}
 	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps), Planned: planned}
+}
+
+// sweepPhase runs latmap survey's size sweep (bench/sizesweep's pairs
+// and sizes) in the simulation, each pair alone in a round of its own,
+// and adds its rows to s.
+func (c *simCluster) sweepPhase(t testing.TB, s *survey.Survey, hosts []string) {
+	t.Helper()
+	pairs, sizes := sizesweep.Plan(s)
+	plan := writeTable(t, len(hosts), len(pairs), func(r, k int) int {
+		switch r {
+		case pairs[k].A:
+			return pairs[k].B
+		case pairs[k].B:
+			return pairs[k].A
+		}
+		return -1
+	})
+	none := writeTable(t, len(hosts), 0, nil)
+	var sz []string
+	for _, v := range sizes {
+		sz = append(sz, strconv.Itoa(v))
+	}
+	dir := t.TempDir()
+	c.run(t, hosts, "simsurvey", dir, "pairs", plan, none, strings.Join(sz, ","), strconv.Itoa(sizesweep.MinRepeats), "all")
+	sw, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Sweep = nil
+	for _, p := range pairs {
+		for _, tab := range sw.Tables {
+			mn, med := tab.At(survey.Min, p.A, p.B), tab.At(survey.Median, p.A, p.B)
+			if math.IsNaN(med) {
+				t.Fatalf("size sweep: pair (%d, %d) at %d bytes not measured", p.A, p.B, tab.Size)
+			}
+			s.Sweep = append(s.Sweep, sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: tab.Size, Count: sizesweep.MinRepeats, MinUs: mn, MedianUs: med})
+		}
+	}
+}
+
+// keptSweep adds the size sweep to a kept survey that has none (kept
+// before the sweep existed).
+func (c *simCluster) keptSweep(t testing.TB, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, sweep.File)); err == nil {
+		return
+	}
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.sweepPhase(t, s, c.block(len(c.hosts)*c.cores))
+	if err := survey.WriteSurvey(dir, s, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("size sweep added to the kept survey %s", dir)
 }
 
 // exchange runs n steps of simultaneous exchanges (latmap survey's switch

@@ -182,3 +182,15 @@ func sampleIndices(rng *rand.Rand, total, k int) []int {
 	sort.Ints(idx)
 	return idx
 }
+
+// Spread keeps at most k of the pairs, evenly spaced.
+func Spread(pairs []Pair, k int) []Pair {
+	if len(pairs) <= k {
+		return pairs
+	}
+	out := make([]Pair, k)
+	for i := range out {
+		out[i] = pairs[i*len(pairs)/k]
+	}
+	return out
+}

@@ -23,7 +23,10 @@ ranks span several hosts nodebw.csv (each node's bandwidth with all its
 ranks sending at once against one rank alone), and when the latencies show
 switches above the nodes switches.csv (each host's switch group at each
 level) and switchbw.csv (what a group's uplinks carry with all its hosts
-sending outside it at once), which latmap place prices uplink sharing with.
+sending outside it at once), which latmap place prices uplink sharing with,
+and sweep.csv (rank 0 with one rank of each kind timed at every size from
+64 B up in steps of two), which latmap place prices messages between the
+sizes with: MPI's time is not a line between two sizes.
 With --topology FILE (the site's description of the network) the switch
 phase measures the levels FILE declares instead, and latmap place
 --topology FILE then prices each class of declared links at what the
@@ -70,6 +73,7 @@ See docs/survey.md.`,
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "measure each node's aggregate off-node bandwidth (nodebw.csv), and on 3 or more hosts how many links a node drives at once (its fan-out to its nearest hosts): auto (when the ranks span 2 or more hosts), on or off")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch bandwidth phases (K, M suffixes)")
 	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "find the switch levels above the nodes in the latencies and measure each switch group's uplinks with all its hosts sending out at once (switches.csv, switchbw.csv): auto (when there are switch levels), on or off")
+	f.StringVar(&opt.SizeSweep, "size-sweep", bench.SizeSweepOn, "after the pairs, time rank 0 with one rank of each kind (same socket, other socket, the second and the last host) at every size from 64 B to the largest --sizes (at least 1 MiB) in steps of two (sweep.csv: latmap place prices each message at its own size): on (auto is on) or off")
 	f.StringVar(&opt.Topology, "topology", "", "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md) whose levels above the nodes (switches; a dragonfly's routers, chassis, groups) the switch phase measures instead of the levels found in the latencies")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs to measure: all, nodes (pairs inside each node + node leaders), sample:K (nodes + K cross-node pairs per node), auto (all up to 2048 ranks, else sample:4)")
 	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "bound the measurement (10m, 1h): a probe round at each size estimates the survey, which lowers --repeats (never below 10) or narrows scope all to nodes to fit; recorded in meta.json (0: no bound)")
@@ -79,6 +83,7 @@ See docs/survey.md.`,
 	f.BoolVar(&opt.Force, "force", false, "replace existing output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("switch-bandwidth", cobra.FixedCompletions([]string{bench.SwitchBWAuto, bench.SwitchBWOn, bench.SwitchBWOff}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("size-sweep", cobra.FixedCompletions([]string{bench.SizeSweepOn, bench.SizeSweepOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{bench.ScopeAuto, "all", "nodes", "sample:4"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

@@ -105,6 +105,10 @@ type MachineSummary struct {
 	// came from (switchbw.csv, none); empty when the survey found no
 	// switch level.
 	SwitchBandwidth string `json:"switch_bandwidth_source,omitempty"`
+	// MessageSizes says where a message between the survey's sizes is
+	// priced from (the size sweep's sweep.csv); empty: the line through
+	// the survey's sizes.
+	MessageSizes string `json:"message_sizes_source,omitempty"`
 }
 
 // LevelInfo describes one hierarchy level of the machine.

@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/latmap/latmap/internal/csvfile"
 )
 
 // NodeBandwidthFile is the node aggregate-bandwidth file of a survey
@@ -136,5 +138,5 @@ func parseNodeBandwidth(rec []string) (NodeBandwidth, error) {
 }
 
 func readNodeBandwidthFile(path string) ([]NodeBandwidth, error) {
-	return readOptional(path, NodeBandwidthFile, ReadNodeBandwidth)
+	return csvfile.ReadOptional(path, NodeBandwidthFile, ReadNodeBandwidth)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/latmap/latmap/mapper/survey/sweep"
 )
 
 // Survey file names inside a survey directory.
@@ -621,6 +623,9 @@ type Survey struct {
 	// when the survey found no switch level.
 	Switches        []HostGroup
 	SwitchBandwidth []SwitchBandwidth
+	// Sweep holds sweep.csv's rows (a few pairs timed at every size);
+	// nil when the survey has none.
+	Sweep []sweep.Row
 	// Filled is how many unmeasured cross-node pairs of a survey whose
 	// scope is not "all" were filled from the pairs measured between their
 	// nodes when it was read (CrossNodeMedians; see FillNote).
@@ -692,6 +697,11 @@ func (s *Survey) Validate() error {
 			if !hosts[r.Host] {
 				return fmt.Errorf("%s names no group for host %s of rank %d", SwitchesFile, r.Host, r.Rank)
 			}
+		}
+	}
+	for _, r := range s.Sweep {
+		if max(r.A, r.B) >= len(s.Ranks) {
+			return fmt.Errorf("%s has a pair of ranks %d and %d; %s has %d ranks", sweep.File, r.A, r.B, RanksFile, len(s.Ranks))
 		}
 	}
 	return nil

@@ -16,8 +16,9 @@ import (
 	"strings"
 
 	"github.com/gocarina/gocsv"
-
 	"github.com/latmap/latmap/internal/atomicdir"
+	"github.com/latmap/latmap/internal/csvfile"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 )
 
 // PairsHeader is the exact header of pairs.csv.
@@ -69,10 +70,13 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if s.NodeBandwidth, err = readNodeBandwidthFile(filepath.Join(dir, NodeBandwidthFile)); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	if s.Switches, err = readOptional(filepath.Join(dir, SwitchesFile), SwitchesFile, ReadSwitches); err != nil {
+	if s.Switches, err = csvfile.ReadOptional(filepath.Join(dir, SwitchesFile), SwitchesFile, ReadSwitches); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	if s.SwitchBandwidth, err = readOptional(filepath.Join(dir, SwitchBandwidthFile), SwitchBandwidthFile, ReadSwitchBandwidth); err != nil {
+	if s.SwitchBandwidth, err = csvfile.ReadOptional(filepath.Join(dir, SwitchBandwidthFile), SwitchBandwidthFile, ReadSwitchBandwidth); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
+	if s.Sweep, err = csvfile.ReadOptional(filepath.Join(dir, sweep.File), sweep.File, sweep.Read); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
 	if err := s.Validate(); err != nil {
@@ -240,19 +244,7 @@ func readRanksFile(path string) ([]Rank, error) {
 }
 
 func readFitFile(path string) ([]Fit, error) {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := ReadFits(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", FitFile, err)
-	}
-	return rows, nil
+	return csvfile.ReadOptional(path, FitFile, ReadFits)
 }
 
 // FitHeader() names fit.csv's columns (in any order; others are ignored).
@@ -732,23 +724,22 @@ func WriteSurvey(dir string, s *Survey, force bool) error {
 		if err := atomicdir.CreateFile(filepath.Join(tmp, PairsFile), func(w io.Writer) error { return WritePairs(w, s.Tables) }); err != nil {
 			return err
 		}
-		if len(s.Fits) > 0 {
-			if err := atomicdir.CreateFile(filepath.Join(tmp, FitFile), func(w io.Writer) error { return WriteFits(w, s.Fits) }); err != nil {
-				return err
-			}
+		optional := []struct {
+			name  string
+			n     int
+			write func(io.Writer) error
+		}{
+			{FitFile, len(s.Fits), func(w io.Writer) error { return WriteFits(w, s.Fits) }},
+			{NodeBandwidthFile, len(s.NodeBandwidth), func(w io.Writer) error { return WriteNodeBandwidth(w, s.NodeBandwidth) }},
+			{SwitchesFile, len(s.Switches), func(w io.Writer) error { return WriteSwitches(w, s.Switches) }},
+			{SwitchBandwidthFile, len(s.SwitchBandwidth), func(w io.Writer) error { return WriteSwitchBandwidth(w, s.SwitchBandwidth) }},
+			{sweep.File, len(s.Sweep), func(w io.Writer) error { return sweep.Write(w, s.Sweep) }},
 		}
-		if len(s.NodeBandwidth) > 0 {
-			if err := atomicdir.CreateFile(filepath.Join(tmp, NodeBandwidthFile), func(w io.Writer) error { return WriteNodeBandwidth(w, s.NodeBandwidth) }); err != nil {
-				return err
+		for _, f := range optional {
+			if f.n == 0 {
+				continue
 			}
-		}
-		if len(s.Switches) > 0 {
-			if err := atomicdir.CreateFile(filepath.Join(tmp, SwitchesFile), func(w io.Writer) error { return WriteSwitches(w, s.Switches) }); err != nil {
-				return err
-			}
-		}
-		if len(s.SwitchBandwidth) > 0 {
-			if err := atomicdir.CreateFile(filepath.Join(tmp, SwitchBandwidthFile), func(w io.Writer) error { return WriteSwitchBandwidth(w, s.SwitchBandwidth) }); err != nil {
+			if err := atomicdir.CreateFile(filepath.Join(tmp, f.name), f.write); err != nil {
 				return err
 			}
 		}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
-	"strings"
+
+	"github.com/latmap/latmap/internal/csvfile"
 )
 
 // The switch files of a survey directory, written when the survey found
@@ -183,7 +183,7 @@ func writeCSV(w io.Writer, header []string, recs [][]string) error {
 // levels nest.
 func ReadSwitches(r io.Reader) ([]HostGroup, error) {
 	var rows []HostGroup
-	err := readRecords(r, SwitchesHeader(), func(rec []string) error {
+	err := csvfile.Records(r, SwitchesHeader(), func(rec []string) error {
 		if rec[0] == "" {
 			return errors.New("empty host")
 		}
@@ -207,7 +207,7 @@ func ReadSwitches(r io.Reader) ([]HostGroup, error) {
 // ReadSwitchBandwidth reads switchbw.csv, checking every field.
 func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 	var rows []SwitchBandwidth
-	err := readRecords(r, SwitchBandwidthHeader(), func(rec []string) error {
+	err := csvfile.Records(r, SwitchBandwidthHeader(), func(rec []string) error {
 		var b SwitchBandwidth
 		ints := []*int{&b.Level, &b.Group, &b.PeerGroup, &b.Hosts, &b.Ranks, &b.Size, &b.Messages}
 		for i, p := range ints {
@@ -233,57 +233,6 @@ func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 		return nil
 	})
 	return rows, err
-}
-
-// readRecords reads a CSV with exactly header, calling row for each
-// record (with its line in errors).
-func readRecords(r io.Reader, header []string, row func(rec []string) error) error {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return fmt.Errorf("empty file (want the header %s)", strings.Join(header, ","))
-	}
-	if err != nil {
-		return err
-	}
-	if strings.Join(head, ",") != strings.Join(header, ",") {
-		return fmt.Errorf("header %q, want %q", strings.Join(head, ","), strings.Join(header, ","))
-	}
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if len(rec) != len(header) {
-			return fmt.Errorf("line %d: %d fields, want %d", line, len(rec), len(header))
-		}
-		if err := row(rec); err != nil {
-			return fmt.Errorf("line %d: %w", line, err)
-		}
-	}
-}
-
-// readOptional opens path and reads it with read, or returns the zero
-// value when the file does not exist; errors name the file.
-func readOptional[T any](path, name string, read func(io.Reader) (T, error)) (T, error) {
-	var zero T
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return zero, nil
-	}
-	if err != nil {
-		return zero, err
-	}
-	defer f.Close()
-	v, err := read(f)
-	if err != nil {
-		return zero, fmt.Errorf("%s: %w", name, err)
-	}
-	return v, nil
 }
 
 // PairLevels names the level of the machine's hierarchy two ranks share,

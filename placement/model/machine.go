@@ -7,6 +7,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/model/sizes"
 )
 
 // Level is how close two slots are in the machine's hierarchy: SameSocket,
@@ -119,16 +120,24 @@ type Machine struct {
 	dense *denseCost
 	// nodes prices a sparse survey's pairs node pair by node pair.
 	nodes *nodeCost
-	// netLatency scales the latency between nodes (0: 1; a what-if).
+	// edge are EdgeCost's factors on the pairs' lines.
+	edge edgeFactors
+}
+
+// edgeFactors are EdgeCost's factors on a rank pair's line cost:
+// netLatency scales the latency between nodes (0: 1; a what-if), sizes
+// is the size sweep's curve (nil without one).
+type edgeFactors struct {
 	netLatency float64
+	sizes      *sizes.Curve
 }
 
 // netLatencyScale is the factor on the latency between nodes.
 func (m *Machine) netLatencyScale() float64 {
-	if m.netLatency == 0 {
+	if m.edge.netLatency == 0 {
 		return 1
 	}
-	return m.netLatency
+	return m.edge.netLatency
 }
 
 type denseCost struct {
@@ -250,12 +259,13 @@ func (m *Machine) PairCost(a, b int32, msgs, bytes float64) float64 {
 // busier direction: the network adapters move the two directions at once
 // over full-duplex links. On one node it is priced on both directions:
 // shared-memory copies are the cpus' work, so a rank's sends and receives
-// take turns on its cpu.
+// take turns on its cpu. Both take the size sweep's factor at the mean
+// message size (sizeFactor).
 func (m *Machine) EdgeCost(a, b int32, t *Traffic, e int32) float64 {
 	if m.Slots[a].Node == m.Slots[b].Node {
-		return m.PairCost(a, b, t.Msgs[e], t.Bytes[e])
+		return m.PairCost(a, b, t.Msgs[e], t.Bytes[e]) * m.sizeFactor(a, b, t.Msgs[e], t.Bytes[e])
 	}
-	return m.PairCost(a, b, t.BusyMsgs[e]*m.netLatencyScale(), t.BusyBytes[e])
+	return m.PairCost(a, b, t.BusyMsgs[e]*m.netLatencyScale(), t.BusyBytes[e]) * m.sizeFactor(a, b, t.BusyMsgs[e], t.BusyBytes[e])
 }
 
 // SurveyCostOptions set how a survey becomes link costs.
@@ -345,6 +355,7 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 			m.dense = &denseCost{n: n, lat: pc.lat, invB: pc.invB}
 		}
 	}
+	m.applySweep(s)
 	return m, nil
 }
 

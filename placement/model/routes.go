@@ -254,7 +254,7 @@ func (md *Model) WithLinks(class string, bw, lat float64) (*Model, int, error) {
 	}
 	c := *md
 	m := *md.Machine
-	m.netLatency = lat * md.netLatencyScale()
+	m.edge.netLatency = lat * md.netLatencyScale()
 	c.Machine = &m
 	if bw == 1 {
 		return &c, 0, nil

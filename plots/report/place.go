@@ -49,6 +49,9 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 	if a.SwitchBandwidth != "" {
 		switches = "; switch uplinks from " + a.SwitchBandwidth
 	}
+	if a.MessageSizes != "" {
+		switches += "; message sizes from " + a.MessageSizes
+	}
 	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s%s\n", a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth, switches)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")

@@ -1,0 +1,122 @@
+// Package sizesweep is the survey's size sweep phase (sweep.csv, see
+// mapper/survey/sweep): after the pairs, rank 0 times a few pairs of its
+// own, one of each kind the survey has, at every size from 64 bytes to
+// the survey's largest (at least 1 MiB) in steps of two, one pair at a
+// time while the other ranks sleep in a barrier.
+package sizesweep
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
+)
+
+// Comm is the part of MPI the sweep uses (bench's comm).
+type Comm interface {
+	Rank() int
+	PingPong(peer int, lo bool, size, warm int, out []float64) error
+	Wait(active bool) error
+	Bcast(b []byte) ([]byte, error)
+}
+
+// Repeats is how many round trips a pair times at each size up to
+// RepeatBytes; above it, as many as carry RepeatBytes each way, at least
+// MinRepeats. Warm round trips come first at each size.
+const (
+	Repeats     = 20
+	MinRepeats  = 3
+	RepeatBytes = 16 << 20
+	Warm        = 2
+)
+
+// repeats is how many round trips a pair times at size.
+func repeats(size int) int {
+	return max(MinRepeats, min(Repeats, RepeatBytes/max(size, 1)))
+}
+
+// plan is what rank 0 tells every rank to do.
+type plan struct {
+	Pairs []sweep.Pair
+	Sizes []int
+}
+
+// Plan is the sweep of a survey: its pairs and sizes (none for a nil
+// survey).
+func Plan(s *survey.Survey) ([]sweep.Pair, []int) {
+	if s == nil {
+		return nil, nil
+	}
+	hosts, sockets := make([]string, s.N()), make([]int, s.N())
+	for i, r := range s.Ranks {
+		hosts[i], sockets[i] = r.Host, r.Socket
+	}
+	return sweep.Pairs(hosts, sockets), sweep.Sizes(s.Sizes())
+}
+
+// Run is the sweep on every rank: rank 0 passes the survey it assembled
+// (nil on the other ranks, and on rank 0 when assembling failed: then
+// nothing is timed) and gets the rows in its Sweep.
+func Run(c Comm, s *survey.Survey) error {
+	rows, err := run(c, s)
+	if s != nil && err == nil {
+		s.Sweep = rows
+	}
+	return err
+}
+
+func run(c Comm, s *survey.Survey) ([]sweep.Row, error) {
+	var p plan
+	var b []byte
+	if c.Rank() == 0 {
+		p.Pairs, p.Sizes = Plan(s)
+		var err error
+		if b, err = json.Marshal(p); err != nil {
+			return nil, err
+		}
+	}
+	b, err := c.Bcast(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("size sweep: rank 0's plan: %w", err)
+	}
+	var rows []sweep.Row
+	out := make([]float64, Repeats)
+	for _, pr := range p.Pairs {
+		me, peer := c.Rank(), -1
+		switch c.Rank() {
+		case pr.A:
+			peer = pr.B
+		case pr.B:
+			peer = pr.A
+		}
+		for _, size := range p.Sizes {
+			if peer < 0 {
+				break
+			}
+			o := out[:repeats(size)]
+			if err := c.PingPong(peer, me < peer, size, Warm, o); err != nil {
+				return nil, err
+			}
+			if me == pr.A && me < peer {
+				rows = append(rows, row(pr, size, o))
+			}
+		}
+		if err := c.Wait(peer >= 0); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// row is a pair's round trips at size.
+func row(p sweep.Pair, size int, us []float64) sweep.Row {
+	s := slices.Clone(us)
+	slices.Sort(s)
+	return sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: size, Count: len(s), MinUs: s[0], MedianUs: stats.MedianSorted(s)}
+}
