@@ -96,7 +96,7 @@ func loadInputs(opt Options) (*inputs, error) {
 			return nil, err
 		}
 	}
-	if note := bandwidthSizeNote(in.m, s.Sizes(), in.t); note != "" {
+	if note := bandwidthSizeNote(in.m, measuredSizes(s, in.m), in.t); note != "" {
 		in.warnings = append(in.warnings, note)
 	}
 	if in.prof != nil {
@@ -226,6 +226,20 @@ func bandwidthSizeNote(m *model.Machine, sizes []int, t *model.Traffic) string {
 	}
 	return fmt.Sprintf("survey: the bandwidths were measured with messages of up to %s bytes, and this application's messages average %s: MPI moves large messages faster, so its transfers may be priced slower than they run; survey with --sizes 64,%s to measure at its size",
 		text.Size(largest), text.Size(mean), text.Size(float64(pow2Below(mean))))
+}
+
+// measuredSizes are the message sizes m's prices rest on, in increasing
+// order: the survey's, and its size sweep's when m prices messages with
+// it (model.Machine.SizeSource).
+func measuredSizes(s *survey.Survey, m *model.Machine) []int {
+	out := s.Sizes()
+	if m.SizeSource() != "" {
+		for _, r := range s.Sweep {
+			out = append(out, r.Size)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // pow2Below is the largest power of two at most x (1 for x < 2).

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
@@ -436,6 +438,42 @@ func TestBandwidthSizeNote(t *testing.T) {
 	m.Bandwidth = placefile.BandwidthDefaults
 	if note := bandwidthSizeNote(m, sizes, big); note != "" {
 		t.Errorf("default bandwidths: %q, want none (the verdict's caution covers it)", note)
+	}
+}
+
+// TestMeasuredSizes: a survey at 64 B and 64 KiB whose size sweep went
+// to 1 MiB has measured 1 MiB messages when the machine prices with the
+// sweep, and only its own sizes when it does not.
+func TestMeasuredSizes(t *testing.T) {
+	s := &survey.Survey{}
+	for i := range 4 {
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: i, Host: []string{"h0", "h1"}[i/2], CPU: i % 2})
+	}
+	for _, size := range []int{64, 64 << 10} {
+		tab := survey.NewPairTable(4, size, survey.Median)
+		for a := range 4 {
+			for b := a + 1; b < 4; b++ {
+				tab.Set(&survey.PairStats{A: a, B: b, Size: size, Samples: 5, Median: 10 + float64(size)/100})
+			}
+		}
+		s.Tables = append(s.Tables, tab)
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := measuredSizes(s, m); !slices.Equal(got, []int{64, 64 << 10}) {
+		t.Errorf("no sweep: %v", got)
+	}
+	for _, size := range sweep.Sizes(s.Sizes()) {
+		rtt := 2 * (10 + float64(size)/100)
+		s.Sweep = append(s.Sweep, sweep.Row{A: 0, B: 2, Where: sweep.Network, Size: size, Count: 3, MinUs: rtt, MedianUs: rtt})
+	}
+	if m, err = model.MachineFromSurvey(s, model.SurveyCostOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := measuredSizes(s, m); got[0] != 64 || got[len(got)-1] != 1<<20 || len(got) != 15 {
+		t.Errorf("with the sweep: %v, want 64 B-1 MiB doubling", got)
 	}
 }
 
