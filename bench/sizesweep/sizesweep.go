@@ -8,9 +8,8 @@ package sizesweep
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
-	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/bench/roundtrip"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/sweep"
 )
@@ -50,11 +49,12 @@ func Plan(s *survey.Survey) ([]sweep.Pair, []int) {
 	if s == nil {
 		return nil, nil
 	}
-	hosts, sockets := make([]string, s.N()), make([]int, s.N())
+	host, _ := survey.HostIndex(s.Ranks)
+	sockets := make([]int, s.N())
 	for i, r := range s.Ranks {
-		hosts[i], sockets[i] = r.Host, r.Socket
+		sockets[i] = r.Socket
 	}
-	return sweep.Pairs(hosts, sockets), sweep.Sizes(s.Sizes())
+	return sweep.Pairs(host, sockets), sweep.Sizes(s.Sizes())
 }
 
 // Run is the sweep on every rank: rank 0 passes the survey it assembled
@@ -114,9 +114,9 @@ func run(c Comm, s *survey.Survey) ([]sweep.Row, error) {
 	return rows, nil
 }
 
-// row is a pair's round trips at size.
+// row is a pair's round trips at size (us is sorted in place), summarised
+// as the survey summarises a pair's (roundtrip.Summarize).
 func row(p sweep.Pair, size int, us []float64) sweep.Row {
-	s := slices.Clone(us)
-	slices.Sort(s)
-	return sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: size, Count: len(s), MinUs: s[0], MedianUs: stats.MedianSorted(s)}
+	st := roundtrip.Summarize(us)
+	return sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: size, Count: st.Samples, MinUs: st.Min, MedianUs: st.Median}
 }

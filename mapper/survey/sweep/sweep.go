@@ -59,12 +59,12 @@ type Pair struct {
 	Where string
 }
 
-// Pairs chooses the sweep's pairs among ranks on hosts (a host name per
-// rank) with sockets (-1: unknown): rank 0 with the first rank on its
-// socket, the first on its host on another socket, the first of the
-// second host and the first of the last host (in the order hosts first
-// appear). Kinds the ranks do not have are left out.
-func Pairs(hosts []string, sockets []int) []Pair {
+// Pairs chooses the sweep's pairs among ranks on hosts numbered in order
+// of first appearance (host[rank], as survey.HostIndex numbers them) with
+// sockets (-1: unknown): rank 0 with the first rank on its socket, the
+// first on its host on another socket, the first of the second host and
+// the first of the last host. Kinds the ranks do not have are left out.
+func Pairs(host []int, sockets []int) []Pair {
 	var out []Pair
 	add := func(b int, where string) {
 		for _, p := range out {
@@ -74,26 +74,24 @@ func Pairs(hosts []string, sockets []int) []Pair {
 		}
 		out = append(out, Pair{0, b, where})
 	}
-	firstOf := map[string]int{}
-	var order []string
-	for r, h := range hosts {
-		if _, ok := firstOf[h]; !ok {
-			firstOf[h] = r
-			order = append(order, h)
+	var first []int // each host's first rank
+	for r, h := range host {
+		if h == len(first) {
+			first = append(first, r)
 		}
 	}
 	for _, where := range []string{Socket, Node} {
-		for r := 1; r < len(hosts); r++ {
+		for r := 1; r < len(host); r++ {
 			same := sockets[r] >= 0 && sockets[r] == sockets[0]
-			if hosts[r] == hosts[0] && same == (where == Socket) {
+			if host[r] == host[0] && same == (where == Socket) {
 				add(r, where)
 				break
 			}
 		}
 	}
-	if len(order) > 1 {
-		add(firstOf[order[1]], Network)
-		add(firstOf[order[len(order)-1]], Network)
+	if len(first) > 1 {
+		add(first[1], Network)
+		add(first[len(first)-1], Network)
 	}
 	return out
 }

@@ -9,8 +9,8 @@ import (
 )
 
 func TestPairs(t *testing.T) {
-	// Two sockets on host a, one on b, c and d; rank 5 is a's again.
-	hosts := []string{"a", "a", "a", "b", "c", "a", "d"}
+	// Two sockets on host 0, one on 1, 2 and 3; rank 5 is host 0's again.
+	hosts := []int{0, 0, 0, 1, 2, 0, 3}
 	sockets := []int{0, 1, 0, 0, 0, 1, 0}
 	want := []Pair{{0, 2, Socket}, {0, 1, Node}, {0, 3, Network}, {0, 6, Network}}
 	if got := Pairs(hosts, sockets); !reflect.DeepEqual(got, want) {
@@ -18,11 +18,11 @@ func TestPairs(t *testing.T) {
 	}
 	// Sockets unknown: no pair is on one socket; two hosts: the second
 	// host is the last, one pair between nodes.
-	got := Pairs([]string{"a", "a", "b", "b"}, []int{-1, -1, -1, -1})
+	got := Pairs([]int{0, 0, 1, 1}, []int{-1, -1, -1, -1})
 	if want := []Pair{{0, 1, Node}, {0, 2, Network}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Pairs, sockets unknown = %v, want %v", got, want)
 	}
-	if got := Pairs([]string{"a"}, []int{0}); len(got) != 0 {
+	if got := Pairs([]int{0}, []int{0}); len(got) != 0 {
 		t.Errorf("one rank: %v", got)
 	}
 }
