@@ -45,6 +45,7 @@ type Evaluator struct {
 	g        *groupLoads    // nil when no switch uplink is priced
 	net      *netload.Loads // nil without a routed network
 	spread   *ports.Spread  // nil unless a node drives several links (Model.Ports)
+	wire     []float64      // per edge, the factor on its bytes between nodes (Machine.wireFactors; nil: 1)
 	transfer float64
 	tch      touchSet
 }
@@ -121,6 +122,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		n:   nodeLoads{out: make([]float64, k), in: make([]float64, k), mem: make([]float64, k), members: make([][]int32, k), tree: maxtree.New(k)},
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
+	ev.wire = md.wireFactors(t)
 	if md.Routes != nil {
 		ev.net = netload.New(&md.Routes.Table, t.N)
 	}
@@ -227,14 +229,15 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.r.pOff[v] += c
 	ev.r.nOff[u] += cnt
 	ev.r.nOff[v] += cnt
-	o, i := sign*t.Out[e], sign*(t.Bytes[e]-t.Out[e])
+	out, in := ev.wireBytes(e)
+	o, i := sign*out, sign*in
 	ev.n.out[nu] += o
 	ev.n.in[nu] += i
 	ev.n.out[nv] += i
 	ev.n.in[nv] += o
 	if nl := ev.net; nl != nil {
-		nl.Flow(u, v, nu, nv, t.Out[e], sign)
-		nl.Flow(v, u, nv, nu, t.Bytes[e]-t.Out[e], sign)
+		nl.Flow(u, v, nu, nv, out, sign)
+		nl.Flow(v, u, nv, nu, in, sign)
 	}
 	if sp := ev.spread; sp != nil {
 		sp.Add(nu, nv, o)
@@ -263,6 +266,17 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 			}
 		}
 	}
+}
+
+// wireBytes are edge e's bytes each way as the links between nodes carry
+// them (Machine.wireFactors).
+func (ev *Evaluator) wireBytes(e int32) (out, in float64) {
+	t := ev.t
+	out, in = t.Out[e], t.Bytes[e]-t.Out[e]
+	if ev.wire != nil {
+		out, in = out*ev.wire[e], in*ev.wire[e]
+	}
+	return out, in
 }
 
 // parts are rank u's on-node and off-node communication times before

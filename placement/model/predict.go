@@ -116,8 +116,9 @@ func (ev *Evaluator) fluid() []float64 {
 			if v < u || nu == nv {
 				continue
 			}
-			flows = append(flows, netload.FluidFlow{U: u, V: v, A: nu, B: nv, Bytes: t.Out[e]},
-				netload.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: t.Bytes[e] - t.Out[e]})
+			out, in := ev.wireBytes(e)
+			flows = append(flows, netload.FluidFlow{U: u, V: v, A: nu, B: nv, Bytes: out},
+				netload.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: in})
 		}
 	}
 	return ev.md.Routes.Table.Fluid(t.N, flows)

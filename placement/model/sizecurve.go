@@ -1,10 +1,11 @@
 package model
 
 import (
+	"cmp"
 	"slices"
 
-	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/sweep"
 	"github.com/latmap/latmap/placement/model/sizes"
 )
 
@@ -34,30 +35,42 @@ func (m *Machine) sizeFactor(a, b int32, msgs, bytes float64) float64 {
 func (m *Machine) SizeSource() string { return m.edge.sizes.Source() }
 
 // applySweep builds the size curve (placement/model/sizes) from s's
-// sweep once the pairs are priced: at each size, the median over the
-// sweep's pairs of a kind of their measured one-way time over their line.
+// sweep once the pairs are priced: each swept pair's measured one-way
+// times and its line's, by size.
 func (m *Machine) applySweep(s *survey.Survey) {
-	type key struct{ kind, size int }
-	ratios := map[key][]float64{}
-	for _, r := range s.Sweep {
+	rows := slices.Clone(s.Sweep)
+	slices.SortStableFunc(rows, func(x, y sweep.Row) int { return cmp.Or(x.A-y.A, x.B-y.B, x.Size-y.Size) })
+	var pairs []sizes.Pair
+	for i, r := range rows {
 		if max(r.A, r.B) >= len(m.Slots) || r.A == r.B {
 			continue
 		}
 		a, b := int32(r.A), int32(r.B)
-		if line := m.PairCost(a, b, 1, float64(r.Size)); line > 0 {
-			k := key{m.sizeKind(a, b), r.Size}
-			ratios[k] = append(ratios[k], r.MedianUs*0.5e-6/line)
+		if i == 0 || rows[i-1].A != r.A || rows[i-1].B != r.B {
+			pairs = append(pairs, sizes.Pair{Kind: m.sizeKind(a, b)})
+		}
+		p := &pairs[len(pairs)-1]
+		p.Sizes = append(p.Sizes, float64(r.Size))
+		p.Measured = append(p.Measured, r.MedianUs*0.5e-6)
+		p.Line = append(p.Line, m.PairCost(a, b, 1, float64(r.Size)))
+	}
+	m.edge.sizes = sizes.New(pairs, s.Sizes())
+}
+
+// wireFactors is, for each edge of t, the factor on the bytes it puts on
+// the links between nodes (node links, switch uplinks, routed links):
+// the size sweep's wire factor between nodes at the edge's mean message
+// size (sizes.Curve.Wire). nil without a sweep.
+func (m *Machine) wireFactors(t *Traffic) []float64 {
+	if m.edge.sizes == nil {
+		return nil
+	}
+	out := make([]float64, len(t.Adj))
+	for e := range out {
+		out[e] = 1
+		if msgs := t.Msgs[e]; msgs > 0 {
+			out[e] = m.edge.sizes.Wire(sizes.Network, t.Bytes[e]/msgs)
 		}
 	}
-	var rs sizes.Ratios
-	for k := range ratios {
-		rs.Sizes[k.kind] = append(rs.Sizes[k.kind], float64(k.size))
-	}
-	for kind := range rs.Sizes {
-		slices.Sort(rs.Sizes[kind])
-		for _, x := range rs.Sizes[kind] {
-			rs.Ratio[kind] = append(rs.Ratio[kind], stats.Median(ratios[key{kind, int(x)}]))
-		}
-	}
-	m.edge.sizes = sizes.New(rs, s.Sizes())
+	return out
 }

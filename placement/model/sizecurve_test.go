@@ -110,3 +110,42 @@ func TestSizeSweep(t *testing.T) {
 		t.Errorf("no sweep: size source %q", src)
 	}
 }
+
+// TestSizeSweepWire: where the sweep's bytes between nodes cost 1.5
+// times the line's (16-32 KiB), a node link shared by two rank pairs of
+// 24 KiB messages carries them 1.5 times as long; 1 MiB messages, where
+// the sweep is the line, are priced as without a sweep.
+func TestSizeSweepWire(t *testing.T) {
+	bump := func(where string, size int) float64 {
+		if where == sweep.Network && size >= 16<<10 && size <= 32<<10 {
+			return 1.5
+		}
+		return 1
+	}
+	s := sweptSurvey(bump)
+	plain := *s
+	plain.Sweep = nil
+	rows := []survey.NodeBandwidth{{Host: "h0", Peer: "h1", Ranks: 2, AggregateMBps: 50}, {Host: "h1", Peer: "h0", Ranks: 2, AggregateMBps: 50}}
+	for _, c := range []struct{ size, want float64 }{{24 << 10, 1.5}, {1 << 20, 1}} {
+		tr, err := model.NewTraffic(4, []profile.Flow{{Src: 0, Dst: 2, Messages: 100, Bytes: 100 * c.size}, {Src: 1, Dst: 3, Messages: 100, Bytes: 100 * c.size}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var run [2]float64
+		for i, sv := range []*survey.Survey{s, &plain} {
+			m, err := model.MachineFromSurvey(sv, model.SurveyCostOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, _ := model.NewModel(m, rows, model.ModelOptions{})
+			p := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil)
+			if p.NodeBound == 0 {
+				t.Fatalf("%.0f B: no rank bound by the node link (run %.4g s)", c.size, p.Run)
+			}
+			run[i] = p.Run
+		}
+		if got := run[0] / run[1]; math.Abs(got-c.want) > 0.02 {
+			t.Errorf("100 x %.0f B a pair through one node link: %.3fx the run without a sweep, want %.2fx", c.size, got, c.want)
+		}
+	}
+}

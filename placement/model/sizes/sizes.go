@@ -8,6 +8,9 @@
 // time at each size over the line's, divided by the same ratio at the
 // survey's sizes: 1 at the survey's sizes, where the all-pairs
 // measurements stand, and the sweep's shape between and beyond them.
+// Its wire factor (Wire) is the sweep's cost of a further byte at a size
+// over the line's: how much longer a message's bytes keep a shared link
+// busy.
 package sizes
 
 import (
@@ -15,6 +18,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
 )
 
 // The kinds of pairs.
@@ -40,32 +45,34 @@ const (
 // Curve is the factor on a message's line cost by kind and size.
 type Curve struct {
 	// factor[k][bin] is kind k's factor at the sizes of fine bin bin
-	// (bin); nil when the sweep has no pair of that kind.
-	factor [kinds][]float32
-	source string
+	// (bin); nil when the sweep has no pair of that kind. wire[k][bin]
+	// is the factor on the time its bytes keep a link busy (Wire).
+	factor, wire [kinds][]float32
+	source       string
 }
 
-// Ratios are the sweep's medians of measured over line time, by kind,
-// at increasing sizes.
-type Ratios struct {
-	Sizes [kinds][]float64
-	Ratio [kinds][]float64
+// Pair is one pair of the sweep: its kind, and at increasing sizes its
+// measured one-way time and its line's (the same unit).
+type Pair struct {
+	Kind                  int
+	Sizes, Measured, Line []float64
 }
 
-// New is the curve of ratios measured around a survey of surveySizes
+// New is the curve of the pairs swept around a survey of surveySizes
 // (nil when no kind has two sizes). The two kinds inside a node use one
 // transport (shared memory): either stands for the other when the sweep
 // has one of them.
-func New(r Ratios, surveySizes []int) *Curve {
+func New(pairs []Pair, surveySizes []int) *Curve {
 	var c Curve
 	var notes []string
 	names := [kinds]string{"on a socket", "between sockets", "between nodes"}
 	for k := range kinds {
-		xs, ys := r.Sizes[k], r.Ratio[k]
-		if len(xs) < 2 || len(xs) != len(ys) {
+		xs, ys, slopes := medians(pairs, k)
+		if len(xs) < 2 {
 			continue
 		}
 		c.factor[k] = factors(xs, ys, surveySizes)
+		c.wire[k] = wires(xs, slopes)
 		worst, at := 1.0, xs[0]
 		for _, x := range xs {
 			if v := float64(c.factor[k][bin(x)]); math.Abs(math.Log(v)) > math.Abs(math.Log(worst)) {
@@ -79,7 +86,7 @@ func New(r Ratios, surveySizes []int) *Curve {
 	}
 	for k := range 2 {
 		if c.factor[k] == nil {
-			c.factor[k] = c.factor[1-k]
+			c.factor[k], c.wire[k] = c.factor[1-k], c.wire[1-k]
 		}
 	}
 	c.source = fmt.Sprintf("sweep.csv (each rank pair at its mean message size: %s, against the line through %v B)", strings.Join(notes, ", "), surveySizes)
@@ -92,6 +99,23 @@ func (c *Curve) Factor(kind int, meanSize float64) float64 {
 		return 1
 	}
 	return float64(c.factor[kind][bin(meanSize)])
+}
+
+// Wire is kind's factor on the time the bytes of messages of a mean
+// size keep a link busy (1 on a nil curve): the time a further byte took
+// in the sweep around that size over the line's, bounded to 1-FactorMax,
+// and 1 where the line's bytes take less than its latency. Where a
+// size's bytes cost more than the line's (SimGrid's bandwidth factors, a
+// fabric's per-packet overheads), flows that share a link take longer.
+// A latency step between two swept sizes (a rendezvous handshake) raises
+// Factor but is no cost per byte: each interval's slope is the median of
+// its own and its neighbours' (steady), so a step confined to one
+// interval does not count.
+func (c *Curve) Wire(kind int, meanSize float64) float64 {
+	if c == nil || c.wire[kind] == nil {
+		return 1
+	}
+	return float64(c.wire[kind][bin(meanSize)])
 }
 
 // Source says where message sizes are priced from ("" on a nil curve).
@@ -134,6 +158,90 @@ func factors(xs, ys []float64, surveySizes []int) []float32 {
 			f /= logInterp(rx, ry, x)
 		}
 		out[i] = float32(min(FactorMax, max(FactorMin, f)))
+	}
+	return out
+}
+
+// medians are, for the pairs of kind k, the sizes swept, the median
+// over the pairs of measured over line time at each, and at each size
+// but the last the median over the pairs of their steady slope (steady)
+// from it to the next size.
+func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
+	ratios, slope := map[float64][]float64{}, map[float64][]float64{}
+	for _, p := range pairs {
+		if p.Kind != k || len(p.Measured) != len(p.Sizes) || len(p.Line) != len(p.Sizes) {
+			continue
+		}
+		for i, x := range p.Sizes {
+			if p.Line[i] > 0 {
+				ratios[x] = append(ratios[x], p.Measured[i]/p.Line[i])
+			}
+		}
+		for i, v := range steady(p) {
+			if !math.IsNaN(v) {
+				slope[p.Sizes[i]] = append(slope[p.Sizes[i]], v)
+			}
+		}
+	}
+	for x := range ratios {
+		xs = append(xs, x)
+	}
+	slices.Sort(xs)
+	for i, x := range xs {
+		ys = append(ys, stats.Median(ratios[x]))
+		if i+1 < len(xs) {
+			slopes = append(slopes, 1)
+			if v := slope[x]; len(v) > 0 {
+				slopes[i] = stats.Median(v)
+			}
+		}
+	}
+	return xs, ys, slopes
+}
+
+// steady is p's slope over the line's from each size to the next, NaN
+// where it does not count: where the line's bytes take less than its
+// latency at the interval's lower size (there a slope is the latency's
+// noise and steps more than bytes) or the line does not rise. Each is
+// the median of its own and its neighbours' that count, the smaller of
+// two: a latency step confined to one interval (a rendezvous handshake,
+// an upward step) is not taken for bytes.
+func steady(p Pair) []float64 {
+	raw := make([]float64, max(0, len(p.Sizes)-1))
+	for i := range raw {
+		raw[i] = math.NaN()
+		dl, dx := p.Line[i+1]-p.Line[i], p.Sizes[i+1]-p.Sizes[i]
+		if lat := p.Line[i] - p.Sizes[i]*dl/dx; dl > 0 && dx > 0 && p.Line[i] >= 2*lat {
+			raw[i] = (p.Measured[i+1] - p.Measured[i]) / dl
+		}
+	}
+	out := make([]float64, len(raw))
+	for i := range raw {
+		out[i] = math.NaN()
+		if math.IsNaN(raw[i]) {
+			continue
+		}
+		w := slices.DeleteFunc(slices.Clone(raw[max(0, i-1):min(len(raw), i+2)]), math.IsNaN)
+		slices.Sort(w)
+		out[i] = w[(len(w)-1)/2]
+	}
+	return out
+}
+
+// wires is the wire factor at every bin: the slope of the interval of
+// xs that holds the bin's size (the last one beyond xs, 1 below xs),
+// bounded to 1-FactorMax.
+func wires(xs, slopes []float64) []float32 {
+	out := make([]float32, maxOctave*binsPerOctave)
+	for i := range out {
+		out[i] = 1
+		x := binSize(i)
+		if len(slopes) == 0 || x < xs[0] {
+			continue
+		}
+		j, _ := slices.BinarySearch(xs, x)
+		j = min(max(j-1, 0), len(slopes)-1)
+		out[i] = float32(min(max(1, slopes[j]), FactorMax))
 	}
 	return out
 }

@@ -21,19 +21,60 @@ func TestBins(t *testing.T) {
 }
 
 // TestNew: a kind measured at one size only has no curve; the kinds on
-// a node stand for each other; factors are bounded.
+// a node stand for each other; factors are bounded; the factor at a size
+// is the median over the pairs.
 func TestNew(t *testing.T) {
-	var r Ratios
-	r.Sizes[Network], r.Ratio[Network] = []float64{64}, []float64{2}
-	if c := New(r, []int{64, 65536}); c != nil || c.Factor(Network, 100) != 1 || c.Source() != "" {
+	one := []Pair{{Kind: Network, Sizes: []float64{64}, Measured: []float64{2}, Line: []float64{1}}}
+	if c := New(one, []int{64, 65536}); c != nil || c.Factor(Network, 100) != 1 || c.Wire(Network, 100) != 1 || c.Source() != "" {
 		t.Errorf("one size: curve %v", c)
 	}
-	r.Sizes[Socket], r.Ratio[Socket] = []float64{64, 1024, 65536}, []float64{1, 10, 1}
-	c := New(r, []int{64, 65536})
+	sock := func(m float64) Pair {
+		return Pair{Kind: Socket, Sizes: []float64{64, 1024, 65536}, Measured: []float64{1, m, 1}, Line: []float64{1, 1, 1}}
+	}
+	c := New([]Pair{sock(10), sock(1.5), sock(20)}, []int{64, 65536})
 	if got := c.Factor(Node, 1024); got != FactorMax {
 		t.Errorf("between sockets at 1 KiB: %g, want the socket's, bounded to %g", got, float64(FactorMax))
 	}
 	if got := c.Factor(Network, 1024); got != 1 {
 		t.Errorf("between nodes: %g, want 1 (no curve)", got)
+	}
+	c = New([]Pair{sock(3), sock(1.5), sock(2)}, []int{64, 65536})
+	if got := c.Factor(Socket, 1024); math.Abs(got-2) > 0.02 {
+		t.Errorf("on a socket at 1 KiB: %g, want the median pair's 2", got)
+	}
+}
+
+// TestWire: a pair whose bytes cost 1.4 times the line's from 16 KiB to
+// 64 KiB and whose latency steps up at 64 KiB (SimGrid SMPI's default
+// factors, a rendezvous) has a wire factor of 1.4 for 16-64 KiB
+// messages, not the step's slope, 1 above 64 KiB; 1 below the line's
+// half-bandwidth size (10 KB), where a slope is latency and noise.
+func TestWire(t *testing.T) {
+	const lat, invB = 10e-6, 1e-9 // 10 us, 1 GB/s
+	p := Pair{Kind: Network}
+	for x := 1024.0; x <= 1<<20; x *= 2 {
+		m := lat + x*invB
+		switch {
+		case x >= 64<<10:
+			m = 8*lat + x*invB
+		case x >= 16<<10:
+			m = 1.2*lat + x*1.4*invB
+		case x <= 4<<10:
+			m = lat * (1 + x/1024) // slopes of 10 below the half-bandwidth size
+		}
+		p.Sizes, p.Measured, p.Line = append(p.Sizes, x), append(p.Measured, m), append(p.Line, lat+x*invB)
+	}
+	c := New([]Pair{p}, []int{1024, 1 << 20})
+	for _, w := range []struct{ size, want float64 }{{2 << 10, 1}, {12 << 10, 1}, {20 << 10, 1.4}, {48 << 10, 1.4}, {96 << 10, 1}, {4 << 20, 1}} {
+		if got := c.Wire(Network, w.size); math.Abs(got-w.want) > 1e-3 {
+			t.Errorf("wire at %.0f B: %.3f, want %.3f", w.size, got, w.want)
+		}
+	}
+	// The raw slope from 32 to 64 KiB counts the step: 1.4 + 30/32.
+	if raw := (p.Measured[6] - p.Measured[5]) / (p.Line[6] - p.Line[5]); raw < 2 {
+		t.Fatalf("the test's step is too small to tell: slope %.2f", raw)
+	}
+	if got := c.Wire(Socket, 20<<10); got != 1 {
+		t.Errorf("no pair on a socket: wire %g", got)
 	}
 }
