@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -279,8 +280,10 @@ func testSurveyRankDies(t *testing.T, f testutil.Flavor) {
 // TestSurveyInterrupt: Ctrl-C to the launcher 3 s into a long survey
 // (300,000 round trips a pair: 11 s of passes here, 9 s on CI) stops it after its pass: the directory holds every pair with the round
 // trips measured until then, meta.json says so, topo and plot read it.
-// Under Open MPI a second survey, of 20,000 round trips a pair, is in its
-// isolation sample 3 s in (0.4 s of passes, 10 s of sample here): mpirun
+// Under Open MPI a second survey, of 20,000 round trips a pair, is stopped
+// once its progress shows the isolation sample (0.4 s of passes, 10 s of
+// sample here; on a busy CI machine it was still in its passes 3 s in,
+// so the signal waits for the phase, not the clock): mpirun
 // kills the ranks 1 s after passing the signal on (odls_base_sigkill_
 // timeout), so that one must stop after the sample's pass too. (It did
 // not before: CI's faster machine reached the sample of the first survey
@@ -288,7 +291,7 @@ func testSurveyRankDies(t *testing.T, f testutil.Flavor) {
 func TestSurveyInterrupt(t *testing.T) { forFlavors(t, testSurveyInterrupt) }
 
 func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
-	for _, c := range []struct{ repeats, where string }{{"300000", "passes over the pairs"}, {"20000", "isolation sample"}} {
+	for _, c := range []struct{ repeats, where, marker string }{{"300000", "passes over the pairs", ""}, {"20000", "isolation sample", ", isolation,"}} {
 		if c.repeats == "20000" && f.Name == testutil.MPICH.Name {
 			break // Hydra's ranks are 30 times slower here: still in the passes
 		}
@@ -301,7 +304,7 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 		// whatever the ranks do (a bare C program, MPI_Barrier and usleep in a
 		// loop, interrupted the same way gave status 0 in 1 of 6 runs), so the
 		// status is checked for Open MPI only.
-		o, err := stopMidway(t, args, 3*time.Second, func(p *os.Process) { p.Signal(syscall.SIGINT) })
+		o, err := stopAt(t, args, 3*time.Second, c.marker, func(p *os.Process) { p.Signal(syscall.SIGINT) })
 		if err == nil && f.Name != testutil.MPICH.Name {
 			t.Errorf("interrupted survey exited with status 0:\n%s", o)
 		}
@@ -322,8 +325,16 @@ func testSurveyInterrupt(t *testing.T, f testutil.Flavor) {
 // its output and exit error once it ends (failing after 60 s).
 func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *os.Process)) (string, error) {
 	t.Helper()
+	return stopAt(t, args, after, "", stop)
+}
+
+// stopAt is stopMidway that, after the wait, also waits (up to 60 s) for
+// the output to show marker: a busy machine can start a launcher seconds
+// late, and a phase is reached by what the job says, not by the clock.
+func stopAt(t *testing.T, args []string, after time.Duration, marker string, stop func(p *os.Process)) (string, error) {
+	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
-	var buf bytes.Buffer
+	var buf lockedBuffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -331,6 +342,9 @@ func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *o
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	time.Sleep(after)
+	for end := time.Now().Add(60 * time.Second); marker != "" && !strings.Contains(buf.String(), marker) && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
 	stop(cmd.Process)
 	select {
 	case err := <-done:
@@ -340,6 +354,24 @@ func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *o
 		t.Fatalf("%s still running 60 s after it was stopped:\n%s", strings.Join(args, " "), buf.String())
 	}
 	return "", nil
+}
+
+// lockedBuffer is a bytes.Buffer a job writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // checkResumed: latmap survey --resume out under the launcher prefix
