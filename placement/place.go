@@ -2,6 +2,7 @@ package placement
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -169,12 +170,16 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	if in.current != nil {
 		starts = append(starts, solve.Start{Name: solve.CurrentStart, Place: in.current})
 	}
-	sol, err := solve.Solve(in.md, in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
+	sol, err := solve.Solve(cmp.Or(in.search, in.md), in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
 	if err != nil {
 		return nil, nil, err
 	}
 	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates, Note: sol.Note}
 	predict(a, in, slots, usable, sol.Place)
+	if in.search != nil && keepRouted(a, sol, in, slots) {
+		a.Predictions, a.Placement = nil, nil
+		predict(a, in, slots, usable, sol.Place)
+	}
 	a.Network = networkInfo(in.md)
 	if err := predictWhatIfs(a, opt, in, slots); err != nil {
 		return nil, nil, err
@@ -185,6 +190,25 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	a.VerdictKind, _ = decide(a)
 	a.Verdict = verdictWords(a)
 	return a, sol.Place, nil
+}
+
+// keepRouted holds a proposal searched on another model than in.md's
+// (in.search) to solve.Solve's rule, by a's predictions on in.md: one
+// not predicted solve.WorthIt faster than the current placement (else
+// block) is that placement. It reports whether it changed the proposal.
+func keepRouted(a *placefile.Advice, sol *solve.Solution, in *inputs, slots []int32) bool {
+	keep, name := in.current, solve.CurrentStart
+	if keep == nil {
+		keep, name = model.Block(slots, in.t.N), "block"
+	}
+	i := slices.IndexFunc(a.Predictions, func(p placefile.Prediction) bool { return p.Name == name })
+	prop := a.Predictions[len(a.Predictions)-1]
+	if i < 0 || slices.Equal(sol.Place, keep) || prop.Run <= (1-solve.WorthIt)*a.Predictions[i].Run {
+		return false
+	}
+	sol.Place, a.Solver.Winner = keep, name
+	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") + "the proposal searched with each group's uplinks as one was not predicted faster routed: " + name + " kept"
+	return true
 }
 
 // selectSlots picks the slots to propose over, and the usable slots

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/solve"
 )
 
 // routerSurvey is a survey of 16 nodes of one rank, two behind each of
@@ -117,6 +121,62 @@ func TestPlaceTorusInOrderFromSurvey(t *testing.T) {
 	}
 }
 
+// treeSurvey is a survey of 16 nodes of one rank behind 4 leaf switches
+// of 4 (switches.csv's level 1; 4 us behind one leaf, 9 us across), each
+// node's link 1,000 MB/s (nodebw.csv) and each leaf sending leafMBps out
+// to the other leaves (switchbw.csv).
+func treeSurvey(t *testing.T, leafMBps float64) string {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	setRTT(s, func(a, b int) float32 { return map[bool]float32{true: 4, false: 9}[a/4 == b/4] })
+	for h := 0; h < 16; h++ {
+		name := fmt.Sprintf("node%03d", h)
+		s.Switches = append(s.Switches, survey.HostGroup{Host: name, Level: 1, Group: h / 4})
+		s.NodeBandwidth = append(s.NodeBandwidth, survey.NodeBandwidth{Host: name, Peer: fmt.Sprintf("node%03d", (h+1)%16), Ranks: 1, Size: 1 << 20, Messages: 10, Seconds: 0.01, AggregateMBps: 1000, PairMBps: 1000})
+	}
+	for g := 0; g < 4; g++ {
+		s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: g, Hosts: 4, Ranks: 4, Size: 1 << 20, Messages: 10, Seconds: 0.02, AggregateMBps: leafMBps})
+	}
+	return writeSurvey(t, s)
+}
+
+// TestPlaceFatTreeFromSurvey: where the switch levels are a fat tree's
+// (4 leaves of 4 nodes, each leaf's 2,000 MB/s out two node links'
+// worth), place routes it d-mod-k in the survey's order: nodes 0 and 1
+// sending to nodes 4 and 6 (even positions) share one uplink, and block
+// is predicted at twice its run with one flow; to nodes 4 and 5 they
+// take one each, as they do with --routing adaptive (a leaf's uplinks as
+// one of 2,000 MB/s) and where the leaves' rate is no whole number of
+// links (1,500 MB/s: the uplinks as one, 4/3 of one flow's time, and
+// the note says why).
+func TestPlaceFatTreeFromSurvey(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		leaf    float64
+		routing string
+		dst     int
+		ratio   float64
+		routed  string
+	}{
+		{"same uplink", 2000, "", 6, 2, "SimGrid's FAT_TREE 2;4,4;1,2;1,1"},
+		{"two uplinks", 2000, "", 5, 1, "SimGrid's FAT_TREE 2;4,4;1,2;1,1"},
+		{"adaptive", 2000, "adaptive", 6, 1, ""},
+		{"1.5 links", 1500, "", 6, 4.0 / 3, "1.50 times a node's link (1000 MB/s): not a whole number of links"},
+	} {
+		opt := Options{Survey: treeSurvey(t, c.leaf), Model: model.ModelOptions{Routing: c.routing}}
+		opt.Matrix = writeMatrix(t, []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e8, Messages: 10}})
+		r1, _ := blockRun(t, opt)
+		opt.Matrix = writeMatrix(t, []profile.Flow{{Src: 0, Dst: 4, Bytes: 1e8, Messages: 10}, {Src: 1, Dst: c.dst, Bytes: 1e8, Messages: 10}})
+		r2, out := blockRun(t, opt)
+		if c.routed == "" && strings.Contains(out, "FAT_TREE") || c.routed != "" && !strings.Contains(out, c.routed) {
+			t.Errorf("%s: want the report to say %q\n%s", c.name, c.routed, out)
+		}
+		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx", c.name, r2, r2/r1, r1, c.ratio)
+		}
+	}
+}
+
 // setRTT sets every metric of survey s's first table, for each pair of
 // ranks a, b, to rtt(a, b).
 func setRTT(s *survey.Survey, rtt func(a, b int) float32) {
@@ -148,4 +208,31 @@ func blockRun(t *testing.T, opt Options) (float64, string) {
 	}
 	t.Fatalf("no block prediction")
 	return 0, ""
+}
+
+// TestKeepRouted: a proposal searched with the uplinks as one and
+// predicted routed less than solve.WorthIt faster than block (1%) is
+// block, and the solver's note says so; 10% faster stays; with a current
+// placement, the current one is what is kept.
+func TestKeepRouted(t *testing.T) {
+	slots, prop, cur := []int32{0, 1, 2, 3}, []int32{3, 2, 1, 0}, []int32{1, 0, 3, 2}
+	in := &inputs{t: shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 1}}, 4)}
+	for _, c := range []struct {
+		name    string
+		current []int32
+		run     float64
+		kept    string
+	}{{"1% faster", nil, 0.99, "block"}, {"10% faster", nil, 0.9, ""}, {"1% faster than current", cur, 0.99, solve.CurrentStart}} {
+		in.current = c.current
+		a := &placefile.Advice{Predicted: placefile.Predicted{Predictions: []placefile.Prediction{{Name: "block", Run: 1}, {Name: "cyclic", Run: 2}, {Name: "proposal", Run: c.run}}}}
+		if c.current != nil {
+			a.Predictions = append([]placefile.Prediction{{Name: solve.CurrentStart, Run: 1}}, a.Predictions...)
+		}
+		sol := &solve.Solution{Place: slices.Clone(prop)}
+		changed := keepRouted(a, sol, in, slots)
+		want := map[string][]int32{"": prop, "block": slots, solve.CurrentStart: cur}[c.kept]
+		if changed != (c.kept != "") || !slices.Equal(sol.Place, want) || a.Solver.Winner != c.kept || changed && !strings.Contains(a.Solver.Note, c.kept+" kept") {
+			t.Errorf("%s: changed %v, place %v, winner %q, note %q; want %v kept", c.name, changed, sol.Place, a.Solver.Winner, a.Solver.Note, want)
+		}
+	}
 }

@@ -39,7 +39,11 @@ type Fabric struct {
 	// where the network has them (a tree's switches; a dragonfly's
 	// routers, chassis and groups; none on a torus).
 	Levels []GroupLevel
-	route  func(a, b int, visit func(link int32))
+	// Surveyed: the network was found in a survey, not declared; its
+	// links' bandwidths are the survey's own (no derating), its node
+	// links without one take the node phase's.
+	Surveyed bool
+	route    func(a, b int, visit func(link int32))
 	// shares spreads a message over several routes (nil: Route's one).
 	shares func(a, b int, visit func(link int32, share float64))
 	// spread is the same network routed adaptive (Routed): a fat tree's

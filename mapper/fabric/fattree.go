@@ -1,6 +1,9 @@
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // FatTreeShape is SimGrid's FAT_TREE parameters, level by level from
 // the nodes up: Children per switch, Parents of each node or switch
@@ -22,6 +25,13 @@ type ftNode struct {
 type ftEdge struct {
 	node     int
 	up, down int32
+}
+
+// String is s as SimGrid's topo_parameters: "levels;children,...;
+// parents,...;links,...".
+func (s FatTreeShape) String() string {
+	c := func(v []int) string { return strings.ReplaceAll(Dims(v), "x", ",") }
+	return fmt.Sprintf("%d;%s;%s;%s", len(s.Children), c(s.Children), c(s.Parents), c(s.Links))
 }
 
 type fatTree struct {

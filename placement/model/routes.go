@@ -114,7 +114,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	var notes []string
 	var ratios []float64
 	first := md.FirstSlots()
-	for a := 0; a < rt.K && len(ratios) < 4096; a++ {
+	for a := 0; a < rt.K && len(ratios) < 4096 && !f.Surveyed; a++ {
 		for b := a + 1; b < rt.K && len(ratios) < 4096; b++ {
 			narrow := math.Inf(1)
 			for _, l := range rt.Path(int32(a), int32(b)) {
@@ -127,7 +127,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 			}
 		}
 	}
-	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[f.Kind == fabric.KindDirect]
+	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[f.Kind == fabric.KindDirect || f.Surveyed]
 	if len(ratios) > 0 {
 		d := stats.Median(ratios)
 		switch {
@@ -150,8 +150,8 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 			undeclared++
 		}
 	}
-	if undeclared > 0 && f.Kind == fabric.KindDirect {
-		// A direct network found in the survey: its node links are the
+	if undeclared > 0 && (f.Kind == fabric.KindDirect || f.Surveyed) {
+		// A network found in the survey: its node links are the
 		// survey's.
 		rt.nodeLinksFrom(out, in)
 		rt.Source += map[bool]string{true: ", node links from nodebw.csv", false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)"}[len(ports.ShiftRows(rows)) > 0]
@@ -176,8 +176,9 @@ func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
 		// Declared without a bandwidth: what a group's links of the class
 		// carried out of it; else the measured share of the declared.
 		undeclared := sh.RoutedMBps == 0
-		what := fmt.Sprintf("%s links %.0f%% of declared (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the declared links allow, medians)",
-			sh.Class, 100*sh.Share, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
+		decl := map[bool]string{true: "assumed", false: "declared"}[rt.Fabric.Surveyed] // a tree found in the survey: a node link's rate
+		what := fmt.Sprintf("%s links %.0f%% of %s (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the %[3]s links allow, medians)",
+			sh.Class, 100*sh.Share, decl, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
 		if undeclared {
 			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
 		}

@@ -39,7 +39,7 @@ func (m *Machine) SizeSource() string { return m.edge.sizes.Source() }
 // times and its line's, by size.
 func (m *Machine) applySweep(s *survey.Survey) {
 	rows := slices.Clone(s.Sweep)
-	slices.SortStableFunc(rows, func(x, y sweep.Row) int { return cmp.Or(x.A-y.A, x.B-y.B, x.Size-y.Size) })
+	slices.SortFunc(rows, func(x, y sweep.Row) int { return cmp.Or(x.A-y.A, x.B-y.B, x.Size-y.Size) })
 	var pairs []sizes.Pair
 	for i, r := range rows {
 		if max(r.A, r.B) >= len(m.Slots) || r.A == r.B {

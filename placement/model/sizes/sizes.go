@@ -222,8 +222,7 @@ func steady(p Pair) []float64 {
 			continue
 		}
 		w := slices.DeleteFunc(slices.Clone(raw[max(0, i-1):min(len(raw), i+2)]), math.IsNaN)
-		slices.Sort(w)
-		out[i] = w[(len(w)-1)/2]
+		out[i] = stats.Select(w, (len(w)-1)/2)
 	}
 	return out
 }
