@@ -432,32 +432,31 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 	if routing == fabric.RoutingAdaptive || len(md.Uplinks) != len(md.NetGroups) || len(md.NetGroups) == 0 {
 		return nil
 	}
+	// The median rate (MB/s) of seconds-per-byte inv, those priced.
+	rate := func(inv []float64) float64 {
+		var r []float64
+		for _, x := range inv {
+			if x > 0 {
+				r = append(r, 1/x/1e6)
+			}
+		}
+		if len(r) == 0 {
+			return 0
+		}
+		return stats.Median(r)
+	}
 	of := make([][]int, len(md.NetGroups))
 	out := make([]float64, len(of))
 	for k, groups := range md.NetGroups {
 		for _, g := range groups {
 			of[k] = append(of[k], int(g))
 		}
-		var rates []float64
-		for _, inv := range md.Uplinks[k].InvUp {
-			if inv > 0 {
-				rates = append(rates, 1/inv/1e6)
-			}
-		}
-		if len(rates) > 0 {
-			out[k] = stats.Median(rates)
-		}
+		out[k] = rate(md.Uplinks[k].InvUp)
 	}
-	var links []float64
-	for _, inv := range md.InvInject {
-		if inv > 0 {
-			links = append(links, 1/inv/1e6)
-		}
-	}
-	if len(links) == 0 {
+	link := rate(md.InvInject)
+	if link == 0 {
 		return nil
 	}
-	link := stats.Median(links)
 	shape, parallel, why := topo.TreeShape(of, out, link)
 	if !parallel {
 		if why != "" {
@@ -470,8 +469,7 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 		return err
 	}
 	f.Source, f.Surveyed = "the survey's switch levels", true
-	agg := *md
-	agg.InvInject, agg.InvEject = slices.Clone(md.InvInject), slices.Clone(md.InvEject)
+	agg := *md // AddRoutes gives md new node link slices
 	for l := range f.Links {
 		if f.Links[l].Class == "node" {
 			f.Links[l].Bandwidth = 0 // the node phase's, node by node

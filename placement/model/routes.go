@@ -78,9 +78,9 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 	md.Routes = rt
 	md.NodeSource = "the network description's links (" + f.Source + ")"
 	md.SwitchSource = md.NodeSource
-	for n := range md.InvInject {
-		md.InvInject[n], md.InvEject[n] = 0, 0
-	}
+	// New slices: a copy of md made before (with its node links and
+	// uplinks) keeps its own.
+	md.InvInject, md.InvEject = make([]float64, len(md.InvInject)), make([]float64, len(md.InvEject))
 	md.Uplinks = nil
 	return notes, nil
 }
