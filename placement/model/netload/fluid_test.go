@@ -39,3 +39,52 @@ func TestFluidLeavesTheBusiestLinkIdle(t *testing.T) {
 		t.Fatalf("%d flows: want nil (the bound alone), got %d times", maxFluidFlows+1, len(got))
 	}
 }
+
+// oneLink is a table of k nodes whose every route crosses link 0 (1
+// byte/s).
+func oneLink(k int) *Table {
+	tb := &Table{K: k, NL: 1, Inv: []float64{1}, Start: make([]int32, k*k+1)}
+	for i := range k * k {
+		if i/k != i%k {
+			tb.Links = append(tb.Links, 0)
+		}
+		tb.Start[i+1] = int32(len(tb.Links))
+	}
+	return tb
+}
+
+// TestFluidClasses: flows of one route and size run as one class of as
+// many flows. Three 1-byte flows from node 0 to node 1 and a 2-byte
+// flow from 2 to 3 share a 1 byte/s link: a quarter byte a second each,
+// so the three end at 4 s and the fourth, alone with its last byte, at
+// 5 s. Counted as one flow, the class would take half the link and end
+// at 2 s.
+func TestFluidClasses(t *testing.T) {
+	flows := []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}, {U: 2, V: 3, A: 2, B: 3, Bytes: 2}, {U: 4, V: 5, A: 0, B: 1, Bytes: 1}, {U: 6, V: 7, A: 0, B: 1, Bytes: 1}}
+	// Two flows crossing no limited link take no time.
+	tb := oneLink(4)
+	tb.Inv = append(tb.Inv, 0)
+	tb.Links[tb.Start[3*4+2]] = 1
+	flows = append(flows, FluidFlow{U: 8, V: 9, A: 3, B: 2, Bytes: 1}, FluidFlow{U: 10, V: 11, A: 3, B: 2, Bytes: 1})
+	tb.NL = 2
+	got := tb.Fluid(12, flows)
+	want := []float64{4, 4, 5, 5, 4, 4, 4, 4, 0, 0, 0, 0}
+	for r, w := range want {
+		if math.Abs(got[r]-w) > 1e-9 {
+			t.Fatalf("rank %d done at %.6g s, want %.6g (all: %v)", r, got[r], w, got)
+		}
+	}
+}
+
+// TestFluidBatch: flows ending within fluidBatch of the first to end
+// end in its step, each at its own time then. Two flows of 1 and 1 +
+// 2.5e-4 bytes share the 1 byte/s link: the first ends at 2 s, the
+// second, alone for its last 2.5e-4 bytes, at 2.00025 s. Ended with the
+// first at its rate then (half the link), it is put at 2.0005 s: within
+// fluidBatch of its time, not at 2 s.
+func TestFluidBatch(t *testing.T) {
+	got := oneLink(4).Fluid(4, []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}, {U: 2, V: 3, A: 2, B: 3, Bytes: 1 + 2.5e-4}})
+	if math.Abs(got[0]-2) > 1e-9 || got[2] <= 2 || math.Abs(got[2]-2.00025) > fluidBatch*2.00025 {
+		t.Fatalf("done at %v, want 2 s and 2.00025 s within %g of it", got, fluidBatch)
+	}
+}
