@@ -142,11 +142,12 @@ bench-scale: build
 # Scotch (scotch_gmap), METIS (gpmetis) and KaHIP (kaffpa, when on PATH:
 # Debian has no package; build it from its public source, as the
 # benchmark's note says) against latmap's solver on 3-D stencils; prints
-# times and costs side by side.
+# times and costs side by side; and place's time on a fat tree found in
+# the survey, routed, against --routing adaptive (BenchmarkPlaceRouted).
 bench-place:
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
 	@command -v gpmetis >/dev/null || ./scripts/ensure-packages.sh metis
-	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI|PlaceTools' -benchtime 1x -timeout 60m ./placement/
+	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI|PlaceTools|PlaceRouted' -benchtime 1x -timeout 60m ./placement/
 
 # latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
 # < 5 s and < 1 GiB); prints in-process time and peak heap, and the built

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
@@ -293,5 +294,41 @@ func TestPlaceAgainstMETISStencils(t *testing.T) {
 					periodic, size/1024, mine.Run, metis.Run)
 			}
 		}
+	}
+}
+
+// BenchmarkPlaceRouted is make bench-place's time of latmap place on a
+// fat tree found in the survey alone (routed d-mod-k, every layout priced
+// flow by flow) against --routing adaptive (the uplinks as one): 4,096
+// ranks on a synthetic tree of 256 nodes x 16 cores, 4 nodes a switch,
+// 16 a pod, 2:1 at both levels, the periodic 16x16x16 grid with 10 x 1
+// MiB messages; bin/latmap end to end, medians of 3 alternating runs
+// (wall seconds and max RSS).
+func BenchmarkPlaceRouted(b *testing.B) {
+	tm := toolMachine{256, 16, 4, 16, survey.ScopeNodes}
+	sv := filepath.Join(b.TempDir(), "survey")
+	tm.survey(b, sv)
+	wrap, _ := shapes.Halo3D(16, 16, 16, true)
+	mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+	for b.Loop() {
+		secs, rss := map[string][]float64{}, map[string][]float64{}
+		for range benchRepeats {
+			for _, routing := range []string{"", "adaptive"} {
+				args := []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile")}
+				if routing != "" {
+					args = append(args, "--routing", routing)
+				}
+				s, _, r, ok := testutil.TimeBinary(b, args...)
+				if !ok {
+					testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
+				}
+				secs[routing], rss[routing] = append(secs[routing], s), append(rss[routing], r)
+			}
+		}
+		routed, adaptive := stats.Median(secs[""]), stats.Median(secs["adaptive"])
+		fmt.Printf("\nplace, 4,096 ranks on a 256 x 16 tree found in the survey (periodic 16x16x16, 1 MiB): routed d-mod-k %.2f s %.0f MiB, --routing adaptive %.2f s %.0f MiB (medians of %d)\n",
+			routed, stats.Median(rss[""]), adaptive, stats.Median(rss["adaptive"]), benchRepeats)
+		b.ReportMetric(routed, "routed_s")
+		b.ReportMetric(adaptive, "adaptive_s")
 	}
 }

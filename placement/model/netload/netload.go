@@ -3,7 +3,11 @@
 // time, kept as the solver exchanges ranks (model.Evaluator).
 package netload
 
-import "github.com/latmap/latmap/internal/maxtree"
+import (
+	"slices"
+
+	"github.com/latmap/latmap/internal/maxtree"
+)
 
 // Table is the routes between a machine's nodes and each link's
 // capacity: the route from node a to node b is
@@ -43,6 +47,40 @@ type Loads struct {
 	PairMax []float64
 	Tree    maxtree.Tree
 	exchange
+	crossing
+}
+
+// crossing indexes cross both ways: each rank's links and each link's
+// ranks (in no order). A rank's flows cross a few of a large network's
+// links, and a link is crossed by a few of its ranks: pricing a rank,
+// or finding the ranks a changed link re-prices, walks those, not every
+// link or every rank.
+type crossing struct {
+	rlinks, lranks [][]int32
+}
+
+// mark adds (cnt 1) or removes (-1) a flow of rank n across link l,
+// keeping the index when the rank starts or stops crossing it.
+func (nl *Loads) mark(n int32, l int32, cnt int32) {
+	i := int(n)*nl.rt.NL + int(l)
+	was := nl.cross[i]
+	nl.cross[i] += cnt
+	switch {
+	case was == 0 && cnt > 0:
+		nl.rlinks[n] = append(nl.rlinks[n], l)
+		nl.lranks[l] = append(nl.lranks[l], n)
+	case was > 0 && nl.cross[i] == 0:
+		nl.rlinks[n] = unlist(nl.rlinks[n], l)
+		nl.lranks[l] = unlist(nl.lranks[l], n)
+	}
+}
+
+// unlist removes x from list (where it is once), putting the last in
+// its place.
+func unlist(list []int32, x int32) []int32 {
+	at := slices.Index(list, x)
+	list[at] = list[len(list)-1]
+	return list[:len(list)-1]
 }
 
 // exchange is what one exchange changed: the links (once each) and their
@@ -69,7 +107,8 @@ type netSaved struct {
 // New makes the state of n ranks on the routes of rt.
 func New(rt *Table, n int) *Loads {
 	return &Loads{rt: rt, load: make([]float64, rt.NL), cross: make([]int32, n*rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
-		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)}}
+		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
+		crossing: crossing{rlinks: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
 }
 
 // Flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
@@ -81,7 +120,7 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 	w, cnt := sign*bytes, int32(sign)
 	nl.Save(u, true)
 	nl.Save(v, true)
-	ra, rb, at := int(u)*nl.rt.NL, int(v)*nl.rt.NL, int(nl.rt.Start[int(a)*nl.rt.K+int(b)])
+	at := int(nl.rt.Start[int(a)*nl.rt.K+int(b)])
 	for i, l := range nl.rt.Path(a, b) {
 		x := w
 		if nl.rt.Share != nil {
@@ -92,8 +131,8 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 			nl.dirty = append(nl.dirty, l)
 		}
 		nl.load[l] += x
-		nl.cross[ra+int(l)] += cnt
-		nl.cross[rb+int(l)] += cnt
+		nl.mark(u, l, cnt)
+		nl.mark(v, l, cnt)
 	}
 }
 
@@ -108,14 +147,12 @@ func (nl *Loads) linkTime(l int) float64 {
 }
 
 // longest is the longest time of a link rank n's flows cross, and that
-// link (-1: none).
+// link (-1: none; of equal times the first link).
 func (nl *Loads) longest(n int32) (float64, int32) {
-	best, arg, row := 0.0, int32(-1), nl.cross[int(n)*nl.rt.NL:int(n+1)*nl.rt.NL]
-	for l, c := range row {
-		if c > 0 {
-			if t := nl.linkTime(l); t > best || arg < 0 {
-				best, arg = t, int32(l)
-			}
+	best, arg := 0.0, int32(-1)
+	for _, l := range nl.rlinks[n] {
+		if t := nl.linkTime(int(l)); t > best || arg < 0 || t == best && l < arg {
+			best, arg = t, l
 		}
 	}
 	return best, arg
@@ -172,7 +209,6 @@ func (nl *Loads) Begin() {
 // by touch, their Fixed times set by nodeRun since) and the ranks whose
 // flows cross a changed link.
 func (nl *Loads) Reprice(scale float64) {
-	k := int32(len(nl.LongT))
 	// Only the links whose load changed re-price the ranks that cross
 	// them (a flow moved off a link and another onto it leaves it as it
 	// was); the ranks whose own flows moved are saved already.
@@ -184,10 +220,8 @@ func (nl *Loads) Reprice(scale float64) {
 	}
 	nl.changed = changed
 	for _, l := range changed {
-		for n := int32(0); n < k; n++ {
-			if nl.cross[int(n)*nl.rt.NL+int(l)] > 0 {
-				nl.Save(n, false)
-			}
+		for _, n := range nl.lranks[l] {
+			nl.Save(n, false)
 		}
 	}
 	for _, s := range nl.saved {
