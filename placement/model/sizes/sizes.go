@@ -135,9 +135,10 @@ func bin(x float64) int {
 	return min(i, maxOctave*binsPerOctave-1)
 }
 
-// binSize is the middle of bin i's sizes.
+// binSize is the smallest of bin i's sizes: a power of two, the sweep's
+// sizes and the commonest message sizes, is its bin's own.
 func binSize(i int) float64 {
-	return math.Ldexp(1+(float64(i%binsPerOctave)+0.5)/binsPerOctave, i/binsPerOctave)
+	return math.Ldexp(1+float64(i%binsPerOctave)/binsPerOctave, i/binsPerOctave)
 }
 
 // factors is the factor at every bin: the sweep's ratio (ys at sizes xs,

@@ -12,7 +12,7 @@ func TestBins(t *testing.T) {
 		i := bin(x)
 		lo, hi := math.Ldexp(1+float64(i%binsPerOctave)/binsPerOctave, i/binsPerOctave), math.Ldexp(1+float64(i%binsPerOctave+1)/binsPerOctave, i/binsPerOctave)
 		if x < lo || x >= hi || binSize(i) < lo || binSize(i) >= hi {
-			t.Errorf("size %g in bin %d [%g, %g), middle %g", x, i, lo, hi, binSize(i))
+			t.Errorf("size %g in bin %d [%g, %g), its size %g", x, i, lo, hi, binSize(i))
 		}
 	}
 	if bin(0) != 0 || bin(math.NaN()) != 0 || bin(math.Inf(1)) != maxOctave*binsPerOctave-1 {
@@ -76,5 +76,31 @@ func TestWire(t *testing.T) {
 	}
 	if got := c.Wire(Socket, 20<<10); got != 1 {
 		t.Errorf("no pair on a socket: wire %g", got)
+	}
+}
+
+// TestSweptSizeIsItsOwn: a message of a swept size is priced at the
+// sweep's measure there, not toward the next size's. The pair's time is
+// the line's up to 8 KiB and three times it from 16 KiB (SMPI's
+// protocol steps between them, at 9,376 and 15,424 B): an 8 KiB message
+// takes factor 1 and the wire factor of the interval below it (1), and
+// a 16 KiB one the step's full factor. Priced at its bin's middle (8,448
+// B), the 8 KiB message took 1.09.
+func TestSweptSizeIsItsOwn(t *testing.T) {
+	const lat, invB = 10e-6, 1e-9
+	p := Pair{Kind: Network}
+	for x := 1024.0; x <= 1<<20; x *= 2 {
+		m := lat + x*invB
+		if x >= 16<<10 {
+			m *= 3
+		}
+		p.Sizes, p.Measured, p.Line = append(p.Sizes, x), append(p.Measured, m), append(p.Line, lat+x*invB)
+	}
+	c := New([]Pair{p}, []int{1024})
+	if f, w := c.Factor(Network, 8<<10), c.Wire(Network, 8<<10); math.Abs(f-1) > 1e-6 || w != 1 {
+		t.Errorf("8 KiB: factor %.4g, wire %.4g, want 1 and 1", f, w)
+	}
+	if f := c.Factor(Network, 16<<10); math.Abs(f-3) > 1e-6 {
+		t.Errorf("16 KiB: factor %.4g, want 3", f)
 	}
 }
