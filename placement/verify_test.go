@@ -362,9 +362,12 @@ func TestVerifyCLILocal(t *testing.T) {
 			}
 			// The medians of 2 runs are their means: runs 1 and 3 are the
 			// current ones, 2 and 4 the proposal's. The speedups are their
-			// ratios, and on one host both launches place 2 ranks alike, so
-			// the whole launches (about 0.3-0.6 s here, mostly mpirun's own
-			// start) take alike times: well within 2x of each other.
+			// ratios (checked exactly above), and on one host both launches
+			// place 2 ranks alike, so the whole launches (about 0.1-0.6 s
+			// here, mostly the launcher's own start) take alike times:
+			// within 4x of each other. One MPICH launch of 0.3 s among
+			// 0.1 s ones doubles a mean of two (2.22x in a CI run,
+			// 2026-11-27), so 2x is the machine's noise, not verify's.
 			curW, propW := (runs[0].Wall+runs[2].Wall)/2, (runs[1].Wall+runs[3].Wall)/2
 			curApp, propApp := (runs[0].App+runs[2].App)/2, (runs[1].App+runs[3].App)/2
 			launch := []float64{runs[0].Wall - runs[0].App, runs[1].Wall - runs[1].App, runs[2].Wall - runs[2].App, runs[3].Wall - runs[3].App}
@@ -376,8 +379,8 @@ func TestVerifyCLILocal(t *testing.T) {
 				t.Errorf("verification %+v: want medians %.4f / %.4f s (speedup %.4f), application %.4f / %.4f s (speedup %.4f), launch %.4f s from runs.csv %+v",
 					v.Measured, curW, propW, curW/propW, curApp, propApp, curApp/propApp, (launch[1]+launch[2])/2, runs)
 			}
-			if !(v.Speedup > 0.5 && v.Speedup < 2) {
-				t.Errorf("speedup %.2f of alike launches on one host: want within 2x of 1", v.Speedup)
+			if !(v.Speedup > 0.25 && v.Speedup < 4) {
+				t.Errorf("speedup %.2f of alike launches on one host: want within 4x of 1", v.Speedup)
 			}
 			t.Logf("%s: current %.3f s, proposal %.3f s, speedup %.2f (95%% %.2f-%.2f); application %.3f / %.3f s, launch %.3f s", tc.flavor.Name, v.CurrentMedian, v.ProposalMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1], v.CurrentAppMedian, v.ProposalAppMedian, v.LaunchMedian)
 		})
