@@ -68,13 +68,15 @@ func (t *Table) Fluid(n int, flows []FluidFlow) []float64 {
 		end := now + dt
 		keep := f.live[:0]
 		for _, c := range f.live {
-			r := f.rate[c]
-			if r <= 0 || now+f.left[c]/r > end*(1+fluidBatch) {
+			r, at := f.rate[c], math.Inf(1)
+			if r > 0 {
+				at = now + f.left[c]/r
+			}
+			if at > end*(1+fluidBatch) {
 				f.left[c] -= r * dt
 				keep = append(keep, c)
 				continue
 			}
-			at := now + f.left[c]/r
 			for i := f.first[c]; i >= 0; i = f.next[i] {
 				done[flows[i].U] = max(done[flows[i].U], at)
 				done[flows[i].V] = max(done[flows[i].V], at)
@@ -151,7 +153,6 @@ func newFluidState(t *Table, flows []FluidFlow) *fluidState {
 			f.live = append(f.live, c)
 			continue
 		}
-		f.links, f.w = f.links[:f.at[len(f.at)-1]], f.w[:f.at[len(f.at)-1]]
 		class[key] = -1
 	}
 	nc := len(f.first)
@@ -160,8 +161,8 @@ func newFluidState(t *Table, flows []FluidFlow) *fluidState {
 }
 
 // addRoute appends the limited links of the route from node a to node b
-// as the next class's, and returns its seconds per byte (0: none
-// limits it, and the links are not the class's).
+// as the next class's, and returns its seconds per byte (0: none limits
+// it, and nothing was appended).
 func (f *fluidState) addRoute(a, b int32) float64 {
 	t, route := f.t, 0.0
 	at := int(t.Start[int(a)*t.K+int(b)])
