@@ -310,7 +310,7 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 		return nil
 	}
 	if md.Ports <= 1 {
-		if err := in.addRouters(s); err != nil || md.Routes != nil {
+		if err := in.addRouters(s, routing); err != nil || md.Routes != nil {
 			return err
 		}
 		return in.addTree(s, routing)
@@ -369,14 +369,16 @@ func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*
 // node. A tree's leaves all meet one hop above, which no direct network
 // explains. Each node's link to its router is priced as the survey's
 // node phase measured it, every flow between routers spread evenly over
-// their shortest paths (fabric.NewRouterNetwork), each link between
+// their shortest paths (fabric.NewRouterNetwork; where the outermost
+// switch level groups the routers as a dragonfly's groups, over the
+// minimal ones, local, global, local, unless routing is adaptive), each link between
 // routers at the median bandwidth measured between the nodes of the
 // routers it joins. A switch level prices a group's links to the rest
 // as one; on a dragonfly one link (to the same router of the other
 // chassis, to another group) carries what a router sends to several,
 // which only routes price. It says what it found; where no direct
 // network is found the switch levels stay.
-func (in *inputs) addRouters(s *survey.Survey) error {
+func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 	md := in.md
 	var tries [][]int32
 	if len(md.NetGroups) > 0 {
@@ -391,9 +393,23 @@ func (in *inputs) addRouters(s *survey.Survey) error {
 			return nil
 		}
 		nr := int(slices.Max(router)) + 1
-		f, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, bw, d.PerHop)
+		groups := routerGroups(md.NetGroups, router, nr)
+		f, whyNot, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, bw, d.PerHop, groups)
 		if err != nil {
 			return err
+		}
+		routed := "every flow spread evenly over its shortest paths, as the routing is not in the round trips"
+		switch {
+		case groups == nil:
+		case whyNot != "":
+			routed += fmt.Sprintf(" (the outermost switch level's %d groups are no dragonfly's: %s)", slices.Max(groups)+1, whyNot)
+		case routing == fabric.RoutingAdaptive:
+			routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
+		default:
+			routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), spread evenly over such shortest paths, as the choice among them is not in the round trips (--routing adaptive: over all shortest paths, a third group's too)", slices.Max(groups)+1)
+		}
+		if f, err = f.Routed(routing); err != nil {
+			return fmt.Errorf("--routing: %w", err)
 		}
 		f.Source = "the survey's round trips"
 		notes, err := md.AddRoutes(f, s.NodeBandwidth, nil)
@@ -405,8 +421,8 @@ func (in *inputs) addRouters(s *survey.Survey) error {
 		if nr == len(md.Hosts) {
 			what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
 		}
-		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), every flow spread evenly over its shortest paths, as the routing is not in the round trips: declare the network with --topology to route as the machine does",
-			what, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth))
+		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
+			what, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
 		return nil
 	}
 	return nil
@@ -494,6 +510,36 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 // simulated 1,024-rank tree's survey the routed search took 2.9 s at 64
 // ranks (0.7 s as one), 4.7 s at 256 (0.4 s), 4.0 s at 1,024 (0.4 s).
 const routedSearchMax = 256
+
+// routerGroups is each of nr routers' group (router[node]: its router)
+// at the outermost switch level (netGroups[k][node]: the node's group
+// at level k), numbered from 0: a dragonfly's groups, where the levels
+// found in the round trips are its routers, chassis and groups. Nil
+// where that level does not group the routers (it is the routers' own,
+// or has one group) or splits a router's nodes.
+func routerGroups(netGroups [][]int32, router []int32, nr int) []int32 {
+	if len(netGroups) == 0 {
+		return nil
+	}
+	top := netGroups[len(netGroups)-1]
+	groups := slices.Repeat([]int32{-1}, nr)
+	ids := map[int32]int32{}
+	for h, r := range router {
+		id, ok := ids[top[h]]
+		if !ok {
+			id = int32(len(ids))
+			ids[top[h]] = id
+		}
+		if groups[r] >= 0 && groups[r] != id {
+			return nil
+		}
+		groups[r] = id
+	}
+	if len(ids) < 2 || len(ids) == nr {
+		return nil
+	}
+	return groups
+}
 
 // ownRouters numbers k nodes each its own router.
 func ownRouters(k int) []int32 {

@@ -24,7 +24,7 @@ func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, erro
 	if len(hosts) > MaxDirectHosts {
 		return nil, fmt.Errorf("a direct network of %d hosts is more than the %d its route table holds", len(hosts), MaxDirectHosts)
 	}
-	f, err := newDirect(hosts, nil, len(hosts), links, bw, lat)
+	f, _, _, err := newDirect(hosts, nil, len(hosts), links, bw, lat)
 	if err != nil {
 		return nil, err
 	}
@@ -40,30 +40,52 @@ func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, erro
 // dragonfly's, or a torus whose routers serve several nodes, found in a
 // survey's round trips (topo.FindDirect over the innermost switch
 // level's groups). Its routing is not known: between routers as
-// NewDirect's between hosts.
-func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, bw, lat float64) (*Fabric, error) {
+// NewDirect's between hosts, unless groups (each router's group, 0 ...
+// G-1; nil: none known) are a dragonfly's: each joined by its own links
+// and every two by a link. Then it routes as a dragonfly's minimal
+// routing does (local, global, local: minimal), spread evenly over such
+// paths, and Routed's RoutingAdaptive over all shortest paths; why says
+// why groups were not so used.
+func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
 	if nr > MaxDirectHosts {
-		return nil, fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
+		return nil, "", fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
 	}
 	if len(router) != len(hosts) {
-		return nil, fmt.Errorf("%d hosts and %d routers of hosts", len(hosts), len(router))
+		return nil, "", fmt.Errorf("%d hosts and %d routers of hosts", len(hosts), len(router))
 	}
 	for h, r := range router {
 		if r < 0 || int(r) >= nr {
-			return nil, fmt.Errorf("host %s on router %d of %d", hosts[h], r, nr)
+			return nil, "", fmt.Errorf("host %s on router %d of %d", hosts[h], r, nr)
 		}
 	}
-	f, err := newDirect(hosts, router, nr, links, bw, lat)
+	f, g, at, err := newDirect(hosts, router, nr, links, bw, lat)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) and %d links between routers, shortest paths", nr, len(hosts), len(links))
-	return f, nil
+	if groups == nil {
+		return f, "", nil
+	}
+	m, why := newMinimal(g, groups)
+	if m == nil {
+		return f, why, nil
+	}
+	s := *f
+	s.Shape += ", routed adaptive (every message spread evenly over its shortest paths)"
+	f.spread = &s
+	f.route = func(a, b int, visit func(int32)) {
+		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { m.path(a, b, visit) })
+	}
+	f.shares = func(a, b int, visit func(int32, float64)) {
+		at.ends(a, b, visit, func(a, b int) { m.spread(a, b, visit) })
+	}
+	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, minimal paths (local, global, local)", nr, len(hosts), len(m.mem), len(links))
+	return f, "", nil
 }
 
 // newDirect is NewDirect (router nil: each host is its own router, with
-// no node link) or NewRouterNetwork.
-func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat float64) (*Fabric, error) {
+// no node link) or NewRouterNetwork, with its graph and its hosts on it.
+func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat float64) (*Fabric, *hopGraph, attached, error) {
 	s := linkSet{}
 	var up, down []int32 // each host's node link to and from its router
 	if router != nil {
@@ -82,13 +104,13 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat 
 	for _, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
-			return nil, fmt.Errorf("link between %d and %d of %d", a, b, k)
+			return nil, nil, attached{}, fmt.Errorf("link between %d and %d of %d", a, b, k)
 		}
 		u, d := s.duplex(fmt.Sprintf("direct_%s_to_%s", name(a), name(b)), "direct", bw, lat)
 		g.out[a], g.out[b] = append(g.out[a], hop{b, u}), append(g.out[b], hop{a, d})
 	}
 	if err := g.hops(); err != nil {
-		return nil, fmt.Errorf("%w of the network's %s", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+		return nil, nil, attached{}, fmt.Errorf("%w of the network's %s", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
 	}
 	f := &Fabric{Kind: KindDirect, Hosts: hosts, Links: s.links}
 	at := attached{g: g, router: router, up: up, down: down}
@@ -96,7 +118,7 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat 
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { g.path(a, b, visit) })
 	}
 	f.shares = at.spread
-	return f, nil
+	return f, g, at, nil
 }
 
 // attached is hosts on the vertices of a hop graph: host h on router[h]

@@ -86,7 +86,7 @@ func TestDirectRoutes(t *testing.T) {
 func TestRouterNetworkRoutes(t *testing.T) {
 	hosts := []string{"a0", "a1", "b0", "b1", "c0", "c1", "d0", "d1"}
 	router := []int32{0, 0, 1, 1, 2, 2, 3, 3}
-	f, err := NewRouterNetwork(hosts, router, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {0, 3}}, 1e9, 1e-6)
+	f, _, err := NewRouterNetwork(hosts, router, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {0, 3}}, 1e9, 1e-6, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestRouterNetworkRoutes(t *testing.T) {
 			t.Errorf("%s to %s: route %v, want %d links", hosts[c.a], hosts[c.b], path, want)
 		}
 	}
-	if _, err := NewRouterNetwork(hosts, []int32{0, 0, 1, 1, 2, 2, 3, 4}, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}}, 1e9, 1e-6); err == nil {
+	if _, _, err := NewRouterNetwork(hosts, []int32{0, 0, 1, 1, 2, 2, 3, 4}, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}}, 1e9, 1e-6, nil); err == nil {
 		t.Error("a host on router 4 of 4: no error")
 	}
 }

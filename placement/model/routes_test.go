@@ -123,7 +123,8 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 			for i := range router {
 				router[i] = int32(i / 2)
 			}
-			return fabric.NewRouterNetwork(h, router, 8, torusLinks(4, 2), 1e9, 1e-6)
+			f, _, err := fabric.NewRouterNetwork(h, router, 8, torusLinks(4, 2), 1e9, 1e-6, nil)
+			return f, err
 		}},
 		{"torus 4x4 adaptive", 16, func(h []string) (*fabric.Fabric, error) {
 			f, err := fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false)

@@ -1,0 +1,192 @@
+package fabric
+
+import (
+	"fmt"
+	"sync"
+)
+
+// minimal routes a direct network of routers in groups (a dragonfly's,
+// found in a survey) as a dragonfly's minimal routing does: a message
+// between groups stays in its source group until it crosses one link
+// into its destination group, and then stays there (local, global,
+// local); within a group it stays in the group. Among the paths that do
+// so it takes the shortest, spread evenly where several are as short.
+// A shortest path by hops alone may cross a third group (two global
+// links, as short as one global link and the local hops on either side),
+// which minimal routing does not take.
+type minimal struct {
+	g   *hopGraph
+	grp []int32 // each vertex's group
+	pos []int32 // each vertex's place in its group
+	mem [][]int32
+	// in[gr] is the hops between two vertices of group gr inside it:
+	// entry i*len(mem[gr])+j from its i-th vertex to its j-th.
+	in [][]uint16
+	// cross[ga*G+gb] is the links from group ga into group gb.
+	cross [][]hop
+	from  [][]int32 // the vertex each of cross's links leaves
+
+	mu    sync.Mutex
+	share []float64
+	dd    []int32 // a spread's hops to its destination, -1 not yet
+	seen  []int32 // the vertices dd holds
+	order []int32
+}
+
+// newMinimal is g's vertices in groups grp (0 ... G-1) routed minimally;
+// nil and why when a group's links do not join it or two groups have no
+// link between them (no dragonfly's groups: g routes by hops alone).
+func newMinimal(g *hopGraph, grp []int32) (*minimal, string) {
+	if len(grp) != g.k {
+		return nil, fmt.Sprintf("%d vertices and %d groups of vertices", g.k, len(grp))
+	}
+	m := &minimal{g: g, grp: grp, pos: make([]int32, g.k), share: make([]float64, g.k), dd: make([]int32, g.k)}
+	for v, gr := range grp {
+		if gr < 0 {
+			return nil, fmt.Sprintf("vertex %d in group %d", v, gr)
+		}
+		for int(gr) >= len(m.mem) {
+			m.mem = append(m.mem, nil)
+		}
+		m.pos[v] = int32(len(m.mem[gr]))
+		m.mem[gr] = append(m.mem[gr], int32(v))
+	}
+	ng := len(m.mem)
+	if ng < 2 {
+		return nil, "one group"
+	}
+	m.cross, m.from = make([][]hop, ng*ng), make([][]int32, ng*ng)
+	nbrs := make([][]int32, 0, g.k)
+	for gr, mem := range m.mem {
+		if len(mem) == 0 {
+			return nil, fmt.Sprintf("group %d has no vertex", gr)
+		}
+		nbrs = nbrs[:0]
+		for _, v := range mem {
+			var in []int32
+			for _, h := range g.out[v] {
+				if grp[h.to] == int32(gr) {
+					in = append(in, m.pos[h.to])
+				} else {
+					c := gr*ng + int(grp[h.to])
+					m.cross[c], m.from[c] = append(m.cross[c], h), append(m.from[c], v)
+				}
+			}
+			nbrs = append(nbrs, in)
+		}
+		d := HopTable(nbrs)
+		for _, x := range d {
+			if x == Unreached {
+				return nil, fmt.Sprintf("group %d's own links do not join its %d vertices", gr, len(mem))
+			}
+		}
+		m.in = append(m.in, d)
+	}
+	for ga := 0; ga < ng; ga++ {
+		for gb := 0; gb < ng; gb++ {
+			if ga != gb && len(m.cross[ga*ng+gb]) == 0 {
+				return nil, fmt.Sprintf("no link joins group %d to group %d", ga, gb)
+			}
+		}
+	}
+	for i := range m.dd {
+		m.dd[i] = -1
+	}
+	return m, ""
+}
+
+// inside is the hops from v to b inside their group.
+func (m *minimal) inside(v, b int) int32 {
+	gr := m.grp[v]
+	return int32(m.in[gr][int(m.pos[b])*len(m.mem[gr])+int(m.pos[v])])
+}
+
+// hops is the hops from v to b of a minimal path (v in b's group or in
+// the message's source group).
+func (m *minimal) hops(v, b int) int32 {
+	gv, gb := int(m.grp[v]), int(m.grp[b])
+	if gv == gb {
+		return m.inside(v, b)
+	}
+	c := gv*len(m.mem) + gb
+	best := int32(-1)
+	for i, h := range m.cross[c] {
+		if d := m.inside(v, int(m.from[c][i])) + 1 + m.inside(int(h.to), b); best < 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// next calls visit with each link out of cur, on a minimal path to b,
+// one hop nearer b: within cur's group, or into b's.
+func (m *minimal) next(cur, b int, d func(int) int32, visit func(hop)) {
+	here := d(cur)
+	for _, h := range m.g.out[cur] {
+		to := int(h.to)
+		if m.grp[to] != m.grp[cur] && m.grp[to] != m.grp[b] {
+			continue
+		}
+		if d(to) == here-1 {
+			visit(h)
+		}
+	}
+}
+
+// path visits one minimal path's links from a to b: from each vertex,
+// the first link next names.
+func (m *minimal) path(a, b int, visit func(int32)) {
+	d := func(v int) int32 { return m.hops(v, b) }
+	for cur := a; cur != b; {
+		moved := false
+		m.next(cur, b, d, func(h hop) {
+			if !moved {
+				visit(h.link)
+				cur, moved = int(h.to), true
+			}
+		})
+		if !moved { // newMinimal's checks leave none such
+			panic(fmt.Sprintf("fabric: no minimal hop from vertex %d to %d", cur, b))
+		}
+	}
+}
+
+// spread visits the links of every minimal path from a to b with the
+// share of a message that crosses each, as hopGraph.spread does over
+// the shortest paths.
+func (m *minimal) spread(a, b int, visit func(int32, float64)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	dd := m.dd
+	m.seen = m.seen[:0]
+	d := func(v int) int32 {
+		if dd[v] < 0 {
+			dd[v] = m.hops(v, b)
+			m.seen = append(m.seen, int32(v))
+		}
+		return dd[v]
+	}
+	share := m.share
+	m.order = append(m.order[:0], int32(a))
+	share[a] = 1
+	var hops []hop
+	for i := 0; i < len(m.order); i++ {
+		cur := int(m.order[i])
+		hops = hops[:0]
+		m.next(cur, b, d, func(h hop) { hops = append(hops, h) })
+		for _, h := range hops {
+			to := int(h.to)
+			if share[to] == 0 && to != b {
+				m.order = append(m.order, h.to)
+			}
+			x := share[cur] / float64(len(hops))
+			visit(h.link, x)
+			share[to] += x
+		}
+		share[cur] = 0
+	}
+	share[b] = 0
+	for _, v := range m.seen {
+		dd[v] = -1
+	}
+}
