@@ -237,6 +237,43 @@ func TestKeepRouted(t *testing.T) {
 	}
 }
 
+// TestPlaceRouterGroupsMinimal: 8 routers in a ring (routerSurvey) in
+// three groups at switch level 2 ({0,1,2}, {3,4,5}, {6,7}), each joined
+// by its own links and every two by one. A flow from router 2 to router
+// 6 has two shortest paths, through group 1 (2-3-4-5-6) and minimal
+// (2-1-0-7-6); a second flow, from router 3 to router 4, crosses link
+// 3-4 alone where the first is routed minimally. So block with both
+// flows is predicted at its run with the second alone, and with
+// --routing adaptive (half the first over 3-4) slower.
+func TestPlaceRouterGroupsMinimal(t *testing.T) {
+	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
+	sv := routerSurvey(t, ring)
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h := 0; h < 16; h++ {
+		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 2, Group: []int{0, 0, 0, 1, 1, 1, 2, 2}[h/2]})
+	}
+	sv = writeSurvey(t, s)
+	// Node 2h is router h's first node.
+	second := []profile.Flow{{Src: 6, Dst: 8, Bytes: 1e8, Messages: 10}}
+	both := writeMatrix(t, append([]profile.Flow{{Src: 4, Dst: 12, Bytes: 1e8, Messages: 10}}, second...))
+	alone := writeMatrix(t, second)
+	r1, _ := blockRun(t, Options{Survey: sv, Matrix: alone})
+	r2, out := blockRun(t, Options{Survey: sv, Matrix: both})
+	if !strings.Contains(out, "minimal routing, the outermost switch level's 3 groups") {
+		t.Errorf("not routed minimally in the 3 groups:\n%s", out)
+	}
+	if math.Abs(r2/r1-1) > 0.02 {
+		t.Errorf("minimal: block with both flows %.4g s, %.3gx its %.4g s with the second alone; want 1x", r2, r2/r1, r1)
+	}
+	ra, _ := blockRun(t, Options{Survey: sv, Matrix: both, Model: model.ModelOptions{Routing: "adaptive"}})
+	if ra < 1.1*r1 {
+		t.Errorf("adaptive: block with both flows %.4g s, %.3gx its %.4g s with the second alone; want over 1.1x (half the first on link 3-4)", ra, ra/r1, r1)
+	}
+}
+
 // TestRouterGroups: the routers' groups are the outermost switch
 // level's, numbered from 0 in the order met; none where that level is
 // the routers' own, has one group, or splits a router's nodes.
