@@ -109,8 +109,9 @@ demo-cluster: build
 # then a 1,024-rank three-level fat tree (64 x 16, 2:1 at both levels) with
 # a stencil and an all-to-all, scotch_gmap's mapping beside latmap's (needs
 # scotch) and KaHIP's process mapping (kaffpa --enable_mapping, when on
-# PATH), and a 1,024-rank dragonfly. Prints predicted and simulated runs
-# and speedups; about 40 minutes.
+# PATH), a 1,024-rank dragonfly, and dragonflies of 36 x 4 and 100 x 2
+# (three and five groups). Prints predicted and simulated runs and
+# speedups; about 45 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
