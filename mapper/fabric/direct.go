@@ -174,15 +174,12 @@ type hopGraph struct {
 	k    int
 	out  [][]hop
 	dist []uint16
-	// share and order are one spread's; mu guards them.
-	mu    sync.Mutex
-	share []float64
-	order []int32
+	sp   spreader
 }
 
 // newHopGraph is a graph of k vertices and no link yet.
 func newHopGraph(k int) *hopGraph {
-	return &hopGraph{k: k, out: make([][]hop, k), share: make([]float64, k)}
+	return &hopGraph{k: k, out: make([][]hop, k), sp: newSpreader(k)}
 }
 
 // hops sorts each vertex's links by neighbour and counts the hops
@@ -220,31 +217,54 @@ func (g *hopGraph) path(cur, b int, visit func(int32)) {
 }
 
 // spread visits the links of every shortest path from a to b with the
-// share of a message that crosses each: the vertices on them, farthest
-// from b first, each pass their share on evenly to their neighbours one
-// hop nearer.
+// share of a message that crosses each (spreader.pass: from each
+// vertex, evenly over its links one hop nearer b).
 func (g *hopGraph) spread(a, b int, visit func(int32, float64)) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	k, share := g.k, g.share
-	g.order = append(g.order[:0], int32(a))
-	share[a] = 1
-	for i := 0; i < len(g.order); i++ {
-		cur := int(g.order[i])
-		here, next := g.dist[b*k+cur], 0
+	g.sp.mu.Lock()
+	defer g.sp.mu.Unlock()
+	k := g.k
+	g.sp.pass(a, b, func(cur int, out []hop) []hop {
+		here := g.dist[b*k+cur]
 		for _, h := range g.out[cur] {
 			if g.dist[b*k+int(h.to)] == here-1 {
-				next++
+				out = append(out, h)
 			}
 		}
-		for _, h := range g.out[cur] {
-			if to := int(h.to); g.dist[b*k+to] == here-1 {
-				if share[to] == 0 && to != b {
-					g.order = append(g.order, h.to)
-				}
-				visit(h.link, share[cur]/float64(next))
-				share[to] += share[cur] / float64(next)
+		return out
+	}, visit)
+}
+
+// spreader is the scratch of spreading messages over several paths,
+// one message at a time (its users hold mu): each vertex's share of the
+// message (0 between messages), the vertices reached, a vertex's links
+// onward.
+type spreader struct {
+	mu    sync.Mutex
+	share []float64
+	order []int32
+	next  []hop
+}
+
+// newSpreader is a spreader over k vertices.
+func newSpreader(k int) spreader { return spreader{share: make([]float64, k)} }
+
+// pass visits the links a message from a to b crosses with the share of
+// it that crosses each: the vertices it reaches, nearest a first, each
+// pass their share on evenly over the links next appends to out (every
+// link onward on the paths taken; none at b). The caller holds mu.
+func (sp *spreader) pass(a, b int, next func(cur int, out []hop) []hop, visit func(int32, float64)) {
+	share := sp.share
+	sp.order = append(sp.order[:0], int32(a))
+	share[a] = 1
+	for i := 0; i < len(sp.order); i++ {
+		cur := int(sp.order[i])
+		sp.next = next(cur, sp.next[:0])
+		for _, h := range sp.next {
+			if to := int(h.to); share[to] == 0 && to != b {
+				sp.order = append(sp.order, h.to)
 			}
+			visit(h.link, share[cur]/float64(len(sp.next)))
+			share[h.to] += share[cur] / float64(len(sp.next))
 		}
 		share[cur] = 0
 	}

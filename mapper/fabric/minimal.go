@@ -1,9 +1,6 @@
 package fabric
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // minimal routes a direct network of routers in groups (a dragonfly's,
 // found in a survey) as a dragonfly's minimal routing does: a message
@@ -26,11 +23,9 @@ type minimal struct {
 	cross [][]hop
 	from  [][]int32 // the vertex each of cross's links leaves
 
-	mu    sync.Mutex
-	share []float64
-	dd    []int32 // a spread's hops to its destination, -1 not yet
-	seen  []int32 // the vertices dd holds
-	order []int32
+	sp   spreader
+	dd   []int32 // a spread's hops to its destination, -1 not yet
+	seen []int32 // the vertices dd holds
 }
 
 // newMinimal is g's vertices in groups grp (0 ... G-1) routed minimally;
@@ -40,7 +35,7 @@ func newMinimal(g *hopGraph, grp []int32) (*minimal, string) {
 	if len(grp) != g.k {
 		return nil, fmt.Sprintf("%d vertices and %d groups of vertices", g.k, len(grp))
 	}
-	m := &minimal{g: g, grp: grp, pos: make([]int32, g.k), share: make([]float64, g.k), dd: make([]int32, g.k)}
+	m := &minimal{g: g, grp: grp, pos: make([]int32, g.k), sp: newSpreader(g.k), dd: make([]int32, g.k)}
 	for v, gr := range grp {
 		if gr < 0 {
 			return nil, fmt.Sprintf("vertex %d in group %d", v, gr)
@@ -152,13 +147,13 @@ func (m *minimal) path(a, b int, visit func(int32)) {
 }
 
 // spread visits the links of every minimal path from a to b with the
-// share of a message that crosses each, as hopGraph.spread does over
-// the shortest paths.
+// share of a message that crosses each (spreader.pass, as
+// hopGraph.spread over the shortest paths), caching each vertex's hops
+// to b in dd while it holds the spreader's lock.
 func (m *minimal) spread(a, b int, visit func(int32, float64)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.sp.mu.Lock()
+	defer m.sp.mu.Unlock()
 	dd := m.dd
-	m.seen = m.seen[:0]
 	d := func(v int) int32 {
 		if dd[v] < 0 {
 			dd[v] = m.hops(v, b)
@@ -166,27 +161,12 @@ func (m *minimal) spread(a, b int, visit func(int32, float64)) {
 		}
 		return dd[v]
 	}
-	share := m.share
-	m.order = append(m.order[:0], int32(a))
-	share[a] = 1
-	var hops []hop
-	for i := 0; i < len(m.order); i++ {
-		cur := int(m.order[i])
-		hops = hops[:0]
-		m.next(cur, b, d, func(h hop) { hops = append(hops, h) })
-		for _, h := range hops {
-			to := int(h.to)
-			if share[to] == 0 && to != b {
-				m.order = append(m.order, h.to)
-			}
-			x := share[cur] / float64(len(hops))
-			visit(h.link, x)
-			share[to] += x
-		}
-		share[cur] = 0
-	}
-	share[b] = 0
+	m.sp.pass(a, b, func(cur int, out []hop) []hop {
+		m.next(cur, b, d, func(h hop) { out = append(out, h) })
+		return out
+	}, visit)
 	for _, v := range m.seen {
 		dd[v] = -1
 	}
+	m.seen = m.seen[:0]
 }
