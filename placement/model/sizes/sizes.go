@@ -40,6 +40,9 @@ const (
 	// costs 4 times the line is more likely noise than the library.
 	FactorMin = 0.25
 	FactorMax = 4
+	// ownTolerance is how far apart (log ratio) two intervals' slopes
+	// may be and still be one regime's (own).
+	ownTolerance = 0.1
 )
 
 // Curve is the factor on a message's line cost by kind and size.
@@ -67,12 +70,12 @@ func New(pairs []Pair, surveySizes []int) *Curve {
 	var notes []string
 	names := [kinds]string{"on a socket", "between sockets", "between nodes"}
 	for k := range kinds {
-		xs, ys, slopes := medians(pairs, k)
+		xs, ys, slopes, points := medians(pairs, k)
 		if len(xs) < 2 {
 			continue
 		}
 		c.factor[k] = factors(xs, ys, surveySizes)
-		c.wire[k] = wires(xs, slopes)
+		c.wire[k] = wires(xs, slopes, points)
 		worst, at := 1.0, xs[0]
 		for _, x := range xs {
 			if v := float64(c.factor[k][bin(x)]); math.Abs(math.Log(v)) > math.Abs(math.Log(worst)) {
@@ -110,7 +113,8 @@ func (c *Curve) Factor(kind int, meanSize float64) float64 {
 // A latency step between two swept sizes (a rendezvous handshake) raises
 // Factor but is no cost per byte: each interval's slope is the median of
 // its own and its neighbours' (steady), so a step confined to one
-// interval does not count.
+// interval does not count. A swept size takes the slope of the side of
+// such a step it is on (own).
 func (c *Curve) Wire(kind int, meanSize float64) float64 {
 	if c == nil || c.wire[kind] == nil {
 		return 1
@@ -164,11 +168,12 @@ func factors(xs, ys []float64, surveySizes []int) []float32 {
 }
 
 // medians are, for the pairs of kind k, the sizes swept, the median
-// over the pairs of measured over line time at each, and at each size
-// but the last the median over the pairs of their steady slope (steady)
-// from it to the next size.
-func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
-	ratios, slope := map[float64][]float64{}, map[float64][]float64{}
+// over the pairs of measured over line time at each, at each size but
+// the last the median over the pairs of their steady slope (steady)
+// from it to the next size, and at each size the median of their slopes
+// at it (own; NaN where no pair has one).
+func medians(pairs []Pair, k int) (xs, ys, slopes, at []float64) {
+	ratios, slope, atx := map[float64][]float64{}, map[float64][]float64{}, map[float64][]float64{}
 	for _, p := range pairs {
 		if p.Kind != k || len(p.Measured) != len(p.Sizes) || len(p.Line) != len(p.Sizes) {
 			continue
@@ -178,9 +183,15 @@ func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
 				ratios[x] = append(ratios[x], p.Measured[i]/p.Line[i])
 			}
 		}
-		for i, v := range steady(p) {
+		sl, own := steady(p)
+		for i, v := range sl {
 			if !math.IsNaN(v) {
 				slope[p.Sizes[i]] = append(slope[p.Sizes[i]], v)
+			}
+		}
+		for i, v := range own {
+			if !math.IsNaN(v) {
+				atx[p.Sizes[i]] = append(atx[p.Sizes[i]], v)
 			}
 		}
 	}
@@ -190,6 +201,10 @@ func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
 	slices.Sort(xs)
 	for i, x := range xs {
 		ys = append(ys, stats.Median(ratios[x]))
+		at = append(at, math.NaN())
+		if v := atx[x]; len(v) > 0 {
+			at[i] = stats.Median(v)
+		}
 		if i+1 < len(xs) {
 			slopes = append(slopes, 1)
 			if v := slope[x]; len(v) > 0 {
@@ -197,7 +212,7 @@ func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
 			}
 		}
 	}
-	return xs, ys, slopes
+	return xs, ys, slopes, at
 }
 
 // steady is p's slope over the line's from each size to the next, NaN
@@ -206,8 +221,9 @@ func medians(pairs []Pair, k int) (xs, ys, slopes []float64) {
 // noise and steps more than bytes) or the line does not rise. Each is
 // the median of its own and its neighbours' that count, the smaller of
 // two: a latency step confined to one interval (a rendezvous handshake,
-// an upward step) is not taken for bytes.
-func steady(p Pair) []float64 {
+// an upward step) is not taken for bytes. own is the slope at each size
+// itself (own).
+func steady(p Pair) (slopes, at []float64) {
 	raw := make([]float64, max(0, len(p.Sizes)-1))
 	for i := range raw {
 		raw[i] = math.NaN()
@@ -216,22 +232,50 @@ func steady(p Pair) []float64 {
 			raw[i] = (p.Measured[i+1] - p.Measured[i]) / dl
 		}
 	}
-	out := make([]float64, len(raw))
+	slopes = make([]float64, len(raw))
 	for i := range raw {
-		out[i] = math.NaN()
+		slopes[i] = math.NaN()
 		if math.IsNaN(raw[i]) {
 			continue
 		}
 		w := slices.DeleteFunc(slices.Clone(raw[max(0, i-1):min(len(raw), i+2)]), math.IsNaN)
-		out[i] = stats.Select(w, (len(w)-1)/2)
+		slopes[i] = stats.Select(w, (len(w)-1)/2)
+	}
+	return slopes, own(raw)
+}
+
+// own is, at each size of slopes raw (one more than raw), the slope of
+// the side it belongs to: a protocol's step lies between two swept
+// sizes, and the size at the step's end is either the last of the
+// regime below (an eager limit that holds its own size) or the first of
+// the regime above (SimGrid's factors step at 65,472 B, under 64 KiB).
+// Its side is the one whose slope the next interval out continues,
+// within ownTolerance (the nearer of two); NaN where neither does (then
+// the interval below's steady slope stands).
+func own(raw []float64) []float64 {
+	out := make([]float64, len(raw)+1)
+	for j := range out {
+		out[j] = math.NaN()
+		off := func(a, b int) float64 {
+			if a < 0 || b >= len(raw) || math.IsNaN(raw[a]) || math.IsNaN(raw[b]) || raw[a] <= 0 || raw[b] <= 0 {
+				return math.Inf(1)
+			}
+			return math.Abs(math.Log(raw[a] / raw[b]))
+		}
+		switch below, above := off(j-2, j-1), off(j, j+1); {
+		case above <= below && above <= ownTolerance:
+			out[j] = raw[j]
+		case below <= ownTolerance:
+			out[j] = raw[j-1]
+		}
 	}
 	return out
 }
 
-// wires is the wire factor at every bin: the slope of the interval of
-// xs that holds the bin's size (the last one beyond xs, 1 below xs),
-// bounded to 1-FactorMax.
-func wires(xs, slopes []float64) []float32 {
+// wires is the wire factor at every bin: the slope at a swept size (at)
+// where the bin's size is one, else of the interval of xs that holds it
+// (the last one beyond xs, 1 below xs), bounded to 1-FactorMax.
+func wires(xs, slopes, at []float64) []float32 {
 	out := make([]float32, maxOctave*binsPerOctave)
 	for i := range out {
 		out[i] = 1
@@ -239,9 +283,12 @@ func wires(xs, slopes []float64) []float32 {
 		if len(slopes) == 0 || x < xs[0] {
 			continue
 		}
-		j, _ := slices.BinarySearch(xs, x)
-		j = min(max(j-1, 0), len(slopes)-1)
-		out[i] = float32(min(max(1, slopes[j]), FactorMax))
+		j, found := slices.BinarySearch(xs, x)
+		v := slopes[min(max(j-1, 0), len(slopes)-1)]
+		if found && !math.IsNaN(at[j]) {
+			v = at[j]
+		}
+		out[i] = float32(min(max(1, v), FactorMax))
 	}
 	return out
 }

@@ -104,3 +104,33 @@ func TestSweptSizeIsItsOwn(t *testing.T) {
 		t.Errorf("16 KiB: factor %.4g, want 3", f)
 	}
 }
+
+// TestWireAtAStep: a protocol's step between two swept sizes puts the
+// upper size on one side or the other, and its wire factor is that
+// side's. The pair's bytes cost 1.4 times the line's below the step and
+// the line's above it, with a latency step there. With the step under
+// 64 KiB (SimGrid's 65,472 B), a 64 KiB message's bytes cost the line's;
+// with it just over 64 KiB (an eager limit that holds its own size),
+// 1.4 times. Messages between the swept sizes keep the interval's
+// steady slope either way, and 32 and 128 KiB their own side's.
+func TestWireAtAStep(t *testing.T) {
+	const lat, invB = 10e-6, 1e-9
+	for _, c := range []struct {
+		step, want64 float64
+	}{{65472, 1}, {65536 + 1, 1.4}} {
+		p := Pair{Kind: Network}
+		for x := 1024.0; x <= 1<<20; x *= 2 {
+			m := 1.2*lat + x*1.4*invB
+			if x >= c.step {
+				m = 8*lat + x*invB
+			}
+			p.Sizes, p.Measured, p.Line = append(p.Sizes, x), append(p.Measured, m), append(p.Line, lat+x*invB)
+		}
+		w := New([]Pair{p}, []int{1024, 1 << 20})
+		for _, s := range []struct{ size, want float64 }{{32 << 10, 1.4}, {48 << 10, 1.4}, {64 << 10, c.want64}, {128 << 10, 1}} {
+			if got := w.Wire(Network, s.size); math.Abs(got-s.want) > 1e-3 {
+				t.Errorf("step at %.0f B: wire at %.0f B %.3f, want %.3f", c.step, s.size, got, s.want)
+			}
+		}
+	}
+}
