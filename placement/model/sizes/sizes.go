@@ -40,9 +40,11 @@ const (
 	// costs 4 times the line is more likely noise than the library.
 	FactorMin = 0.25
 	FactorMax = 4
-	// ownTolerance is how far apart (log ratio) two intervals' slopes
-	// may be and still be one regime's (own).
-	ownTolerance = 0.1
+	// ownTolerance is how far apart (log ratio, 1.4x) two intervals'
+	// slopes may be and still be one regime's (own): a real sweep's
+	// slopes in one regime scatter by a quarter (Open MPI over TCP
+	// between two namespaces here), a protocol's step is 2-8x.
+	ownTolerance = 0.336
 )
 
 // Curve is the factor on a message's line cost by kind and size.
