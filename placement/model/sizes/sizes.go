@@ -223,7 +223,7 @@ func medians(pairs []Pair, k int) (xs, ys, slopes, at []float64) {
 // noise and steps more than bytes) or the line does not rise. Each is
 // the median of its own and its neighbours' that count, the smaller of
 // two: a latency step confined to one interval (a rendezvous handshake,
-// an upward step) is not taken for bytes. own is the slope at each size
+// an upward step) is not taken for bytes. at is the slope at each size
 // itself (own).
 func steady(p Pair) (slopes, at []float64) {
 	raw := make([]float64, max(0, len(p.Sizes)-1))
