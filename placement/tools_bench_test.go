@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -330,5 +331,46 @@ func BenchmarkPlaceRouted(b *testing.B) {
 			routed, stats.Median(rss[""]), adaptive, stats.Median(rss["adaptive"]), benchRepeats)
 		b.ReportMetric(routed, "routed_s")
 		b.ReportMetric(adaptive, "adaptive_s")
+	}
+}
+
+// BenchmarkPlaceTorus is make bench-place's time of latmap place on a
+// declared torus (latmap's plain description, dimension-order routes,
+// every flow routed and priced link by link): 4,096 ranks on an 8x8x4
+// torus of 16-core nodes (the periodic 16x16x16 grid) and 16,384 on a
+// 16x8x8 one (the periodic 32x32x16 grid), 10 x 1 MiB messages, over
+// the synthetic machine's survey of its nodes; bin/latmap end to end,
+// medians of 3 (wall seconds and max RSS).
+func BenchmarkPlaceTorus(b *testing.B) {
+	for _, c := range []struct {
+		dims, grid [3]int
+	}{{[3]int{8, 8, 4}, [3]int{16, 16, 16}}, {[3]int{16, 8, 8}, [3]int{32, 32, 16}}} {
+		nodes := c.dims[0] * c.dims[1] * c.dims[2]
+		b.Run(strconv.Itoa(nodes*16), func(b *testing.B) {
+			sv, topology := filepath.Join(b.TempDir(), "survey"), filepath.Join(b.TempDir(), "torus.txt")
+			_, hosts := toolMachine{nodes, 16, 4, 16, survey.ScopeNodes}.survey(b, sv)
+			desc := fmt.Sprintf("torus %dx%dx%d bw=12.5GBps lat=0.5us\n", c.dims[0], c.dims[1], c.dims[2])
+			for h, name := range hosts {
+				desc += fmt.Sprintf("%s %d %d %d\n", name, h%c.dims[0], h/c.dims[0]%c.dims[1], h/(c.dims[0]*c.dims[1]))
+			}
+			if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			wrap, _ := shapes.Halo3D(c.grid[0], c.grid[1], c.grid[2], true)
+			mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+			for b.Loop() {
+				var secs, rss []float64
+				for range benchRepeats {
+					s, _, r, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile"))
+					if !ok {
+						testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
+					}
+					secs, rss = append(secs, s), append(rss, r)
+				}
+				fmt.Printf("\nplace, %d ranks on a declared %dx%dx%d torus of 16-core nodes (periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB (medians of %d)\n",
+					nodes*16, c.dims[0], c.dims[1], c.dims[2], c.grid[0], c.grid[1], c.grid[2], stats.Median(secs), stats.Median(rss), benchRepeats)
+				b.ReportMetric(stats.Median(secs), "place_s")
+			}
+		})
 	}
 }

@@ -35,9 +35,8 @@ func (t *Table) Path(a, b int32) []int32 {
 // bounds its run; an exchange re-routes only the moved ranks' flows,
 // and re-prices the ranks whose flows cross a link whose load changed.
 type Loads struct {
-	rt    *Table
-	load  []float64
-	cross []int32 // rank*nl + link: the rank's flows crossing it
+	rt   *Table
+	load []float64
 	// LongT is each rank's longest link time, longL that link (-1: none).
 	LongT []float64
 	longL []int32
@@ -50,27 +49,33 @@ type Loads struct {
 	crossing
 }
 
-// crossing indexes cross both ways: each rank's links and each link's
-// ranks (in no order). A rank's flows cross a few of a large network's
-// links, and a link is crossed by a few of its ranks: pricing a rank,
-// or finding the ranks a changed link re-prices, walks those, not every
-// link or every rank.
+// crossing indexes which ranks' flows cross which links both ways:
+// each rank's links with how many of its flows cross each (rcount,
+// parallel to rlinks), and each link's ranks (in no order). A rank's
+// flows cross a few of a large network's links, and a link is crossed
+// by a few of its ranks: pricing a rank, or finding the ranks a changed
+// link re-prices, walks those, not every link or every rank; and the
+// counts take memory by the flows' hops, not ranks x links (16,384
+// ranks on a torus of 8,192 links took 1.4 GB as a dense table).
 type crossing struct {
-	rlinks, lranks [][]int32
+	rlinks, rcount, lranks [][]int32
 }
 
 // mark adds (cnt 1) or removes (-1) a flow of rank n across link l,
-// keeping the index when the rank starts or stops crossing it.
+// listing the link and the rank each with the other while any of the
+// rank's flows cross it.
 func (nl *Loads) mark(n int32, l int32, cnt int32) {
-	i := int(n)*nl.rt.NL + int(l)
-	was := nl.cross[i]
-	nl.cross[i] += cnt
-	switch {
-	case was == 0 && cnt > 0:
-		nl.rlinks[n] = append(nl.rlinks[n], l)
+	links, counts := nl.rlinks[n], nl.rcount[n]
+	k := slices.Index(links, l)
+	if k < 0 {
+		nl.rlinks[n], nl.rcount[n] = append(links, l), append(counts, cnt)
 		nl.lranks[l] = append(nl.lranks[l], n)
-	case was > 0 && nl.cross[i] == 0:
-		nl.rlinks[n] = unlist(nl.rlinks[n], l)
+		return
+	}
+	if counts[k] += cnt; counts[k] == 0 {
+		last := len(links) - 1
+		links[k], counts[k] = links[last], counts[last]
+		nl.rlinks[n], nl.rcount[n] = links[:last], counts[:last]
 		nl.lranks[l] = unlist(nl.lranks[l], n)
 	}
 }
@@ -106,9 +111,9 @@ type netSaved struct {
 
 // New makes the state of n ranks on the routes of rt.
 func New(rt *Table, n int) *Loads {
-	return &Loads{rt: rt, load: make([]float64, rt.NL), cross: make([]int32, n*rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
+	return &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
-		crossing: crossing{rlinks: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
+		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
 }
 
 // Flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
@@ -159,18 +164,18 @@ func (nl *Loads) longest(n int32) (float64, int32) {
 }
 
 // longer is longest for a rank whose flows stayed where they were: the
-// longer of its longest link's time and those of the links the exchange
-// changed that it crosses, unless its longest link got shorter (then
-// all its links).
-func (nl *Loads) longer(n int32, changed []int32) (float64, int32) {
+// longer of its longest link's time and those of its links the exchange
+// changed (Reprice's changed: touched, load not as before), unless its
+// longest link got shorter (then all its links).
+func (nl *Loads) longer(n int32) (float64, int32) {
 	arg := nl.longL[n]
 	if arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
 		return nl.longest(n)
 	}
-	best, row := nl.linkTime(int(arg)), nl.cross[int(n)*nl.rt.NL:int(n+1)*nl.rt.NL]
-	for _, l := range changed {
-		if row[l] > 0 {
-			if t := nl.linkTime(int(l)); t > best {
+	best := nl.linkTime(int(arg))
+	for _, l := range nl.rlinks[n] {
+		if nl.lstamp[l] == nl.epoch && nl.load[l] != nl.lold[l] {
+			if t := nl.linkTime(int(l)); t > best || t == best && l < arg {
 				best, arg = t, l
 			}
 		}
@@ -228,7 +233,7 @@ func (nl *Loads) Reprice(scale float64) {
 		if nl.fstamp[s.n] == nl.epoch {
 			nl.LongT[s.n], nl.longL[s.n] = nl.longest(s.n)
 		} else {
-			nl.LongT[s.n], nl.longL[s.n] = nl.longer(s.n, changed)
+			nl.LongT[s.n], nl.longL[s.n] = nl.longer(s.n)
 		}
 		if v := nl.value(s.n, scale); v != s.value {
 			nl.Tree.Set(int(s.n), v)
