@@ -165,8 +165,8 @@ func (nl *Loads) longest(n int32) (float64, int32) {
 
 // longer is longest for a rank whose flows stayed where they were: the
 // longer of its longest link's time and those of its links the exchange
-// changed (Reprice's changed: touched, load not as before), unless its
-// longest link got shorter (then all its links).
+// changed (moved), unless its longest link got shorter (then all its
+// links).
 func (nl *Loads) longer(n int32) (float64, int32) {
 	arg := nl.longL[n]
 	if arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
@@ -174,13 +174,19 @@ func (nl *Loads) longer(n int32) (float64, int32) {
 	}
 	best := nl.linkTime(int(arg))
 	for _, l := range nl.rlinks[n] {
-		if nl.lstamp[l] == nl.epoch && nl.load[l] != nl.lold[l] {
+		if nl.moved(l) {
 			if t := nl.linkTime(int(l)); t > best || t == best && l < arg {
 				best, arg = t, l
 			}
 		}
 	}
 	return best, arg
+}
+
+// moved is whether the exchange changed link l's load (touched it, and
+// it is not as before).
+func (nl *Loads) moved(l int32) bool {
+	return nl.lstamp[l] == nl.epoch && nl.load[l] != nl.lold[l]
 }
 
 // value is rank n's bound on its run.
@@ -219,7 +225,7 @@ func (nl *Loads) Reprice(scale float64) {
 	// was); the ranks whose own flows moved are saved already.
 	changed := nl.changed[:0]
 	for _, l := range nl.dirty {
-		if nl.load[l] != nl.lold[l] {
+		if nl.moved(l) {
 			changed = append(changed, l)
 		}
 	}

@@ -255,15 +255,17 @@ func steady(p Pair) (slopes, at []float64) {
 // within ownTolerance (the nearer of two); NaN where neither does (then
 // the interval below's steady slope stands).
 func own(raw []float64) []float64 {
+	// off is how far apart intervals a and b's slopes are (Inf where
+	// either is missing).
+	off := func(a, b int) float64 {
+		if a < 0 || b >= len(raw) || math.IsNaN(raw[a]) || math.IsNaN(raw[b]) || raw[a] <= 0 || raw[b] <= 0 {
+			return math.Inf(1)
+		}
+		return math.Abs(math.Log(raw[a] / raw[b]))
+	}
 	out := make([]float64, len(raw)+1)
 	for j := range out {
 		out[j] = math.NaN()
-		off := func(a, b int) float64 {
-			if a < 0 || b >= len(raw) || math.IsNaN(raw[a]) || math.IsNaN(raw[b]) || raw[a] <= 0 || raw[b] <= 0 {
-				return math.Inf(1)
-			}
-			return math.Abs(math.Log(raw[a] / raw[b]))
-		}
 		switch below, above := off(j-2, j-1), off(j, j+1); {
 		case above <= below && above <= ownTolerance:
 			out[j] = raw[j]
