@@ -251,8 +251,9 @@ func profiledCount(dir string) int {
 // it on 0-1, vertices 0 and 1. The checksum is the plain run's; three
 // alternating runs each of plain mpirun (Open MPI's treematch, its
 // reorder for distributed graphs) and --reorder: latmap's median at
-// least as fast. Three more with an earlier profile's matrix
-// (--reorder-matrix): a predicted gain of at least 2x (weights alone are
+// least as fast. Five more with an earlier profile's matrix
+// (--reorder-matrix; their median steadier than three's beside other
+// work): a predicted gain of at least 2x (weights alone are
 // unitless: taken as messages, their predicted gain is not a time). The
 // ring from MPI_Graph_create and MPI_Dist_graph_create is renumbered the
 // same way.
@@ -307,7 +308,7 @@ func TestReorderDistGraph(t *testing.T) {
 		// prediction is of bytes, and must come true.
 		matrix := filepath.Join(dir, fmt.Sprintf("p%d", n-1), profile.MatrixFile)
 		var withMatrix []float64
-		for k := 0; k < 3; k++ {
+		for k := 0; k < 5; k++ {
 			_, secs, world, meta := run(c.weights, "--reorder", sv, "--reorder-matrix", matrix)
 			if world[c.a]%2 != world[c.b]%2 || len(meta.Reorders) != 1 {
 				t.Fatalf("weights %v with the matrix: vertices are world ranks %v, reorders %+v", c.weights, world, meta.Reorders)
@@ -316,14 +317,19 @@ func TestReorderDistGraph(t *testing.T) {
 			predicted = meta.Reorders[0].PredictedSpeedup
 		}
 		measured = stats.Median(plain) / stats.Median(withMatrix)
-		t.Logf("  with --reorder-matrix: %.3f s (median of 3): %.2fx measured, %.2fx predicted", stats.Median(withMatrix), measured, predicted)
-		// The model under-predicts this gain (0.63-1.03 of it in ten
-		// runs here): the
-		// program shifts one way, then the other, so each direction of
-		// the node links is busy half the time, where the model lets a
-		// rank's sends and receives overlap. Held to the direction and
-		// size of the gain, not to 0.8-1.25 (issue 30 asks that of the
-		// Cartesian check, which holds it).
+		t.Logf("  with --reorder-matrix: %.3f s (median of 5): %.2fx measured, %.2fx predicted", stats.Median(withMatrix), measured, predicted)
+		// The program shifts one way, then the other, so each direction
+		// of the node links is busy half the time, where the model lets
+		// a rank's sends and receives overlap. With a rank's on-node and
+		// off-node parts added the model under-predicted this gain
+		// (0.63-1.03 of it in ten runs here; 5.08x against 5.19-5.62x
+		// on 2026-11-27); overlapped, as they are (factors.Overlap),
+		// 6.47-6.50x against 5.78x, 5.82x, 5.89x and 7.67x (medians of
+		// 5, idle machine; 5.10x and 5.79x, medians of 3, beside a
+		// simulation): this 2-core machine runs the 4 ranks' copies and
+		// TCP on 2 cpus, so they overlap only in part. Held to the direction and size of the
+		// gain, not to 0.8-1.25 (issue 30 asks that of the Cartesian
+		// check, which holds it).
 		if predicted < 2 || predicted > 1.25*measured {
 			t.Errorf("weights %v with the matrix: predicted %.2fx, measured %.2fx: want at least 2x and not over 1.25x the measured", c.weights, predicted, measured)
 		}

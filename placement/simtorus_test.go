@@ -34,3 +34,26 @@ func BenchmarkSimTorus8x4(b *testing.B) {
 		c.topology = ""
 	}
 }
+
+// BenchmarkSimTorus4x4x4: a three-dimensional torus the model was not
+// developed on (testdata/sim/torus-4x4x4.xml: 4 x 4 x 4 nodes of 2
+// cores, 25 Gbit/s links), the 64-rank applications on half its 128
+// slots (block on the first 32 nodes, cyclic one rank on each of the
+// 64), the survey of every pair measured inside the simulation, then
+// placed from the survey alone (the torus found in the hosts' order) and
+// with the network declared, each layout replayed. It prints predicted
+// and simulated runs; docs/place.md has the table.
+func BenchmarkSimTorus4x4x4(b *testing.B) {
+	c := newSimCluster(b, "torus-4x4x4.xml", simHosts(64), 2)
+	apps := simBenchApps(b)
+	for b.Loop() {
+		t0 := time.Now()
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		fmt.Printf("\ntorus 4 x 4 x 4 x 2 cores, 64 of 128 slots: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s; the survey alone\n", time.Since(t0).Seconds())
+		simTable(b, c, sv, apps)
+		c.topology = c.platform
+		fmt.Printf("\nthe network declared (--topology %s)\n", "torus-4x4x4.xml")
+		simTable(b, c, sv, apps)
+		c.topology = ""
+	}
+}

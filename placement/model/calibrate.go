@@ -34,7 +34,7 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 		if int(i) < len(rt.Comm) {
 			meas[i] = rt.Comm[i]
 		}
-		c.PredictedCommS += on[i] + off[i]
+		c.PredictedCommS += factors.Overlap(on[i], off[i])
 		c.MeasuredCommS += meas[i]
 	}
 	on, off, meas = factors.Critical(on, off, meas)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/latmap/latmap/internal/maxtree"
+	"github.com/latmap/latmap/placement/model/factors"
 	"github.com/latmap/latmap/placement/model/netload"
 	"github.com/latmap/latmap/placement/model/ports"
 )
@@ -69,12 +70,13 @@ type nodeLoads struct {
 // level (Machine.NetGroups): the bytes leaving and entering each group,
 // each rank's neighbours outside its group, and for the slowest run a
 // rank bound by its group's uplinks could have: per group, over its
-// nodes, the largest fixed time plus on-node part of a rank with traffic
-// leaving the group (node[k][g], a tree per group, at each node's slot in
-// it), and over the groups that plus the group's uplink time (top[k]).
-// A rank's run is max(its node-local run, fixed + on + its groups'
-// uplink times): the max splits, so a group's uplink load changes its
-// group's one value, never its ranks' runs one by one.
+// nodes, the largest fixed time of a rank with traffic leaving the
+// group (node[k][g], a tree per group, at each node's slot in it), and
+// over the groups that plus the group's uplink time (top[k]). A rank's
+// run is max(its node-local run, fixed + its groups' uplink times; its
+// on-node part overlaps them, factors.Overlap): the max splits, so a group's
+// uplink load changes its group's one value, never its ranks' runs one
+// by one.
 type groupLoads struct {
 	of      [][]int32        // level -> node -> group
 	out, in [][]float64      // level -> group -> bytes
@@ -351,9 +353,10 @@ func (ev *Evaluator) Comm(u int32) (float64, bool) {
 	return ev.scaled(on, off), bound
 }
 
-// scaled is communication of on-node and off-node parts, calibrated.
+// scaled is communication of on-node and off-node parts, calibrated:
+// the longer of the two (factors.Overlap).
 func (ev *Evaluator) scaled(on, off float64) float64 {
-	return ev.md.Scale[0]*on + ev.md.Scale[1]*off
+	return factors.Overlap(ev.md.Scale[0]*on, ev.md.Scale[1]*off)
 }
 
 // fullRun is rank u's predicted run, Predict's per-rank figure: its
@@ -367,17 +370,15 @@ func (ev *Evaluator) fullRun(u int32) float64 {
 	return r
 }
 
-// runWith is rank u's node-local run, its fixed time plus communication
-// without its switch groups' uplinks, with its node's memory and link
-// times given; and the part of it an uplink-bound run keeps (fixed time
-// and on-node part).
-func (ev *Evaluator) runWith(u int32, mem, link float64) (run, fixedOn float64) {
+// runWith is rank u's node-local run (its fixed time plus communication
+// without its groups' uplinks, given its node's memory and link times),
+// and the fixed time an uplink-bound run keeps (on-node overlaps it).
+func (ev *Evaluator) runWith(u int32, mem, link float64) (run, fixed float64) {
 	on, off, _ := ev.partsWith(u, mem, link)
-	fixedOn = ev.md.Scale[0] * on
 	if ev.base != nil {
-		fixedOn += ev.base[u]
+		fixed = ev.base[u]
 	}
-	return fixedOn + ev.md.Scale[1]*off, fixedOn
+	return fixed + ev.scaled(on, off), fixed
 }
 
 // nodeRun is the node-local run of node n's slowest rank (0 for an empty
@@ -415,8 +416,8 @@ func (ev *Evaluator) nodeRun(n int32) float64 {
 const maxSwitchLevels = 8
 
 // groupRun is the run of switch level k's group g's slowest rank bound
-// by the group's uplinks: the largest fixed and on-node time of a rank
-// with traffic leaving the group, plus the group's uplink time (0 when no
+// by the group's uplinks: the largest fixed time of a rank with traffic
+// leaving the group, plus the group's uplink time (0 when no
 // rank's traffic leaves it: then no byte does either).
 func (ev *Evaluator) groupRun(k, g int32) float64 {
 	gl := ev.g
@@ -460,7 +461,7 @@ func (ev *Evaluator) Critical() int32 {
 	}
 	if level >= 0 {
 		// A rank bound by its group's uplinks: on the group's node with
-		// the largest fixed and on-node time of a rank leaving it.
+		// the largest fixed time of a rank leaving it.
 		gl := ev.g
 		g := gl.top[level].Argmax()
 		n = gl.members[level][g][gl.node[level][g].Argmax()]

@@ -1,5 +1,6 @@
 // Package factors fits per-level factors to a measured run: measured
-// communication ~ a x on-node + b x off-node time of the model, by rank,
+// communication ~ the longer of a x on-node and b x off-node time of the
+// model (the two overlap: Overlap), by rank,
 // on the ranks that set the run, and judges the fit out of sample
 // (placement/model's Calibrate folds them into the model).
 package factors
@@ -9,6 +10,13 @@ import (
 
 	"github.com/latmap/latmap/internal/stats"
 )
+
+// Overlap is a rank's communication of its on-node and off-node parts:
+// they move over different resources, the node's memory and its network
+// links, at once (a rank posts its transfers to every partner, and the
+// adapter moves the off-node bytes while the on-node copies run), so the
+// longer of the two.
+func Overlap(on, off float64) float64 { return math.Max(on, off) }
 
 // MinShare: a level carrying less than this share of the modelled
 // communication keeps factor 1 (its factor cannot be told from noise).
@@ -26,15 +34,15 @@ const MinShare = 0.05
 // within 0.5%.
 const CriticalShare = 0.9
 
-// Critical keeps the ranks whose modelled communication on + off is at
-// least CriticalShare of the largest.
+// Critical keeps the ranks whose modelled communication (the longer of
+// on and off) is at least CriticalShare of the largest.
 func Critical(on, off, meas []float64) (kon, koff, kmeas []float64) {
 	top := 0.0
 	for i := range on {
-		top = math.Max(top, on[i]+off[i])
+		top = math.Max(top, Overlap(on[i], off[i]))
 	}
 	for i := range on {
-		if on[i]+off[i] >= CriticalShare*top {
+		if Overlap(on[i], off[i]) >= CriticalShare*top {
 			kon, koff, kmeas = append(kon, on[i]), append(koff, off[i]), append(kmeas, meas[i])
 		}
 	}
@@ -59,7 +67,7 @@ func HeldOut(on, off, meas []float64) ([2][2]float64, float64) {
 		halves[h] = [2]float64{a, b}
 		o := split[1-h]
 		for i := range o[2] {
-			if p := a*o[0][i] + b*o[1][i]; o[2][i] > 0 && p > 0 {
+			if p := Overlap(a*o[0][i], b*o[1][i]); o[2][i] > 0 && p > 0 {
 				errs = append(errs, math.Abs(p/o[2][i]-1))
 			}
 		}
@@ -70,47 +78,69 @@ func HeldOut(on, off, meas []float64) ([2][2]float64, float64) {
 	return halves, stats.Median(errs)
 }
 
-// Fit fits measured ~ a*on + b*off over the ranks by least squares;
-// a level with under MinShare of the modelled time keeps factor 1, and
-// when the two-factor fit is not positive both get one common factor.
+// Fit fits measured ~ max(a*on, b*off) over the ranks: each rank's
+// measured time is its longer part's, so a is fitted by least squares on
+// the ranks whose on-node part is the longer and b on the others, and
+// the ranks are sorted again with the new factors until none moves (at
+// most fitRounds). A level with under MinShare of the modelled time
+// keeps factor 1; a factor fitted not positive gives both one common
+// factor.
 func Fit(on, off, meas []float64) (a, b float64) {
-	var son, soff, oo, ff, of, om, fm float64
-	for i := range meas {
-		son += on[i]
-		soff += off[i]
-		oo += on[i] * on[i]
-		ff += off[i] * off[i]
-		of += on[i] * off[i]
-		om += on[i] * meas[i]
-		fm += off[i] * meas[i]
-	}
-	tot := son + soff
-	if tot <= 0 {
-		return 1, 1
-	}
-	switch {
-	case son < MinShare*tot:
-		return 1, (fm - of) / ff
-	case soff < MinShare*tot:
-		return (om - of) / oo, 1
-	}
-	det := oo*ff - of*of
-	if det > 1e-12*oo*ff {
-		a, b = (om*ff-fm*of)/det, (fm*oo-om*of)/det
-		if a > 0 && b > 0 {
-			return a, b
+	a, b = 1, 1
+	for range fitRounds {
+		var son, soff, oo, om, ff, fm float64
+		for i := range meas {
+			if a*on[i] >= b*off[i] {
+				son, oo, om = son+on[i], oo+on[i]*on[i], om+on[i]*meas[i]
+			} else {
+				soff, ff, fm = soff+off[i], ff+off[i]*off[i], fm+off[i]*meas[i]
+			}
 		}
+		tot := son + soff
+		if tot <= 0 {
+			return 1, 1
+		}
+		na, nb := 1.0, 1.0
+		if son >= MinShare*tot && oo > 0 {
+			na = om / oo
+		}
+		if soff >= MinShare*tot && ff > 0 {
+			nb = fm / ff
+		}
+		if !(na > 0 && nb > 0) {
+			g := common(on, off, meas)
+			return g, g
+		}
+		if na == a && nb == b {
+			break
+		}
+		a, b = na, nb
 	}
-	g := (om + fm) / (oo + 2*of + ff)
-	return g, g
+	return a, b
+}
+
+// fitRounds bounds Fit's rounds of sorting the ranks by their longer part.
+const fitRounds = 20
+
+// common is the one factor g fitting measured ~ g * max(on, off).
+func common(on, off, meas []float64) float64 {
+	var pp, pm float64
+	for i := range meas {
+		p := Overlap(on[i], off[i])
+		pp, pm = pp+p*p, pm+p*meas[i]
+	}
+	if pp <= 0 {
+		return 1
+	}
+	return pm / pp
 }
 
 // RankError is the median over ranks with modelled and measured
-// communication of |(a*on + b*off) / measured - 1| (NaN when none).
+// communication of |max(a*on, b*off) / measured - 1| (NaN when none).
 func RankError(on, off, meas []float64, a, b float64) float64 {
 	var e []float64
 	for i := range meas {
-		p := a*on[i] + b*off[i]
+		p := Overlap(a*on[i], b*off[i])
 		if meas[i] > 0 && p > 0 {
 			e = append(e, math.Abs(p/meas[i]-1))
 		}

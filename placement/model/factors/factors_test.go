@@ -28,3 +28,22 @@ func TestHeldOut(t *testing.T) {
 		t.Errorf("held-out rank error %g, want 0.75", e)
 	}
 }
+
+// TestFitOverlapped: each rank measures the longer of its parts times
+// that level's factor (on-node x2, off-node x1.5), on ranks with both
+// parts: Fit finds 2 and 1.5, where a fit of the sum finds neither.
+func TestFitOverlapped(t *testing.T) {
+	on := []float64{1, 2, 3, 0.2, 0.5, 1, 4, 0}
+	off := []float64{0.1, 0.5, 1, 2, 3, 2.5, 0.3, 1}
+	meas := make([]float64, len(on))
+	for i := range on {
+		meas[i] = math.Max(2*on[i], 1.5*off[i])
+	}
+	a, b := Fit(on, off, meas)
+	if math.Abs(a-2) > 1e-9 || math.Abs(b-1.5) > 1e-9 {
+		t.Errorf("factors %g, %g, want 2 and 1.5", a, b)
+	}
+	if e := RankError(on, off, meas, a, b); e > 1e-9 {
+		t.Errorf("rank error %g with the fitted factors, want 0", e)
+	}
+}
