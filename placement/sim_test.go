@@ -777,17 +777,7 @@ func BenchmarkSimFatTree(b *testing.B) {
 // crosses, and shares, the links of the nodes between; latmap's model
 // prices the nodes' own links only.
 func BenchmarkSimTorus(b *testing.B) {
-	c := sim16x4(b, "torus-4x4.xml")
-	apps := simBenchApps(b)
-	for b.Loop() {
-		t0 := time.Now()
-		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
-		fmt.Printf("\ntorus 4 x 4 x 4 cores: survey inside the simulation, 64 ranks, all pairs, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		simTable(b, c, sv, apps)
-		c.topology = c.platform
-		fmt.Printf("\nthe same, the network declared (--topology %s)\n", filepath.Base(c.platform))
-		simTable(b, c, sv, apps)
-	}
+	simAloneAndDeclared(b, sim16x4(b, "torus-4x4.xml"), "torus 4 x 4 x 4 cores, 64 ranks")
 }
 
 // BenchmarkSimDragonfly is make bench-sim's fourth shape: the same

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -44,15 +45,21 @@ func BenchmarkSimTorus8x4(b *testing.B) {
 // with the network declared, each layout replayed. It prints predicted
 // and simulated runs; docs/place.md has the table.
 func BenchmarkSimTorus4x4x4(b *testing.B) {
-	c := newSimCluster(b, "torus-4x4x4.xml", simHosts(64), 2)
+	simAloneAndDeclared(b, newSimCluster(b, "torus-4x4x4.xml", simHosts(64), 2), "torus 4 x 4 x 4 x 2 cores, 64 of 128 slots")
+}
+
+// simAloneAndDeclared surveys every pair of c inside the simulation and
+// prints simTable of the simulation benchmarks' applications placed from
+// the survey alone, then with c's platform declared.
+func simAloneAndDeclared(b *testing.B, c *simCluster, what string) {
 	apps := simBenchApps(b)
 	for b.Loop() {
 		t0 := time.Now()
 		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
-		fmt.Printf("\ntorus 4 x 4 x 4 x 2 cores, 64 of 128 slots: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s; the survey alone\n", time.Since(t0).Seconds())
+		fmt.Printf("\n%s: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s; the survey alone\n", what, time.Since(t0).Seconds())
 		simTable(b, c, sv, apps)
 		c.topology = c.platform
-		fmt.Printf("\nthe network declared (--topology %s)\n", "torus-4x4x4.xml")
+		fmt.Printf("\nthe network declared (--topology %s)\n", filepath.Base(c.platform))
 		simTable(b, c, sv, apps)
 		c.topology = ""
 	}
