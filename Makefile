@@ -77,7 +77,7 @@ test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) build -o bin/testsum ./internal/testsum
-	set -o pipefail; $(GO) test -p 1 -count=1 -timeout 20m -json ./... | bin/testsum
+	set -o pipefail; $(GO) test -p 1 -count=1 -timeout 30m -json ./... | bin/testsum
 	# Every command once under the race detector, on good and bad input.
 	$(GO) test -race -count=1 -run 'TestBadInputs|TestBadFlags|TestImportTopoPlotCompare' ./cmd/latmap/
 
