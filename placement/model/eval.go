@@ -74,9 +74,9 @@ type nodeLoads struct {
 // group (node[k][g], a tree per group, at each node's slot in it), and
 // over the groups that plus the group's uplink time (top[k]). A rank's
 // run is max(its node-local run, fixed + its groups' uplink times; its
-// on-node part overlaps them, factors.Overlap): the max splits, so a group's
-// uplink load changes its group's one value, never its ranks' runs one
-// by one.
+// on-node part overlaps them, factors.Overlap): the max splits, so a
+// group's uplink load changes its group's one value, never its ranks'
+// runs one by one.
 type groupLoads struct {
 	of      [][]int32        // level -> node -> group
 	out, in [][]float64      // level -> group -> bytes
