@@ -88,6 +88,29 @@ func (c *simCluster) run(t testing.TB, rankHosts []string, prog string, args ...
 	return out
 }
 
+// runInto runs prog with its results written to a file, or a directory
+// (dir), given as its first argument before args, and returns that
+// file's path. The run is memoised for the test process (simMemo) by
+// args' contents: a survey's phases that do not depend on the declared
+// network are simulated once for the survey alone and the declared one.
+func (c *simCluster) runInto(t testing.TB, rankHosts []string, prog string, dir bool, args ...string) string {
+	t.Helper()
+	key := simKey(append(append([]string{"into", c.platform, prog, strings.Join(rankHosts, ",")}, args...), c.cfg...)...)
+	return memoSim(key, func() string {
+		out := filepath.Join(simProcessDir(t), key)
+		if err := os.RemoveAll(out); err != nil { // a failed run's
+			t.Fatal(err)
+		}
+		if dir {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.run(t, rankHosts, prog, append([]string{out}, args...)...)
+		return out
+	})
+}
+
 // block and cyclic are the launchers' default layouts of n ranks.
 func (c *simCluster) block(n int) []string {
 	var out []string
@@ -123,10 +146,26 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 			return kept
 		}
 	}
-	dir := filepath.Join(t.TempDir(), "survey")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+	s := c.measureSurvey(t, scope, sizes, repeats)
+	out := filepath.Join(t.TempDir(), "fitted")
+	for _, dir := range []string{out, kept} {
+		if dir == "" {
+			continue
+		}
+		if err := survey.WriteSurvey(dir, s, false); err != nil {
+			t.Fatal(err)
+		}
 	}
+	if kept != "" {
+		t.Logf("survey kept in %s", kept)
+	}
+	return out
+}
+
+// measureSurvey measures and fits the survey of survey() in the
+// simulation.
+func (c *simCluster) measureSurvey(t testing.TB, scope string, sizes []int, repeats int) *survey.Survey {
+	t.Helper()
 	var sz []string
 	for _, s := range sizes {
 		sz = append(sz, strconv.Itoa(s))
@@ -142,7 +181,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 		t.Fatal(err)
 	}
 	isoPlan := writeTable(t, len(hosts), len(iso), func(r, k int) int { return iso[k].Other(r) })
-	c.run(t, hosts, "simsurvey", dir, "pairs", plan, isoPlan, strings.Join(sz, ","), strconv.Itoa(repeats), scope)
+	dir := c.runInto(t, hosts, "simsurvey", true, "pairs", plan, isoPlan, strings.Join(sz, ","), strconv.Itoa(repeats), scope)
 	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -152,17 +191,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 	c.sweepPhase(t, s, hosts)
 	s.Fits = fit.Survey(s)
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
-	out := filepath.Join(t.TempDir(), "fitted")
-	if err := survey.WriteSurvey(out, s, false); err != nil {
-		t.Fatal(err)
-	}
-	if kept != "" {
-		if err := survey.WriteSurvey(kept, s, false); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("survey kept in %s", kept)
-	}
-	return out
+	return s
 }
 
 // switchPhase runs latmap survey's switch bandwidth phase in the
@@ -218,8 +247,7 @@ func (c *simCluster) sweepPhase(t testing.TB, s *survey.Survey, hosts []string) 
 	for _, v := range sizes {
 		sz = append(sz, strconv.Itoa(v))
 	}
-	dir := t.TempDir()
-	c.run(t, hosts, "simsurvey", dir, "pairs", plan, none, strings.Join(sz, ","), strconv.Itoa(sizesweep.MinRepeats), "all")
+	dir := c.runInto(t, hosts, "simsurvey", true, "pairs", plan, none, strings.Join(sz, ","), strconv.Itoa(sizesweep.MinRepeats), "all")
 	sw, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -267,8 +295,7 @@ func (c *simCluster) exchange(t testing.TB, hosts []string, n int, at func(k, r 
 		}
 		return src
 	})
-	times := filepath.Join(t.TempDir(), "times")
-	c.run(t, hosts, "simsurvey", times, "exchange", file, strconv.Itoa(bench.DefaultNodeBWSize), strconv.Itoa(bench.SwitchMessages), strconv.Itoa(bench.SwitchWindow))
+	times := c.runInto(t, hosts, "simsurvey", false, "exchange", file, strconv.Itoa(bench.DefaultNodeBWSize), strconv.Itoa(bench.SwitchMessages), strconv.Itoa(bench.SwitchWindow))
 	b, err := os.ReadFile(times)
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +360,8 @@ func writeTable(t testing.TB, n, k int, at func(r, c int) int) string {
 // on rankHosts and returns the simulated run (s).
 func (c *simCluster) replay(t testing.TB, matrix string, iter int, rankHosts []string) float64 {
 	t.Helper()
-	return appSeconds(t, c.run(t, rankHosts, "replay", matrix, strconv.Itoa(iter)))
+	key := simKey(append([]string{"replay", c.platform, matrix, strconv.Itoa(iter), strings.Join(rankHosts, ",")}, c.cfg...)...)
+	return appSeconds(t, memoSim(key, func() string { return c.run(t, rankHosts, "replay", matrix, strconv.Itoa(iter)) }))
 }
 
 // replayMatrix writes flows as the replay sends them in iter iterations:
@@ -466,6 +494,7 @@ func simHosts(n int) []string {
 // case loads the leaves' uplinks: priced at the node links alone its
 // block layout is predicted at 0.62 of its simulated run.
 func TestSimFatTreeRatios(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := fatTree16x4(t)
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
@@ -546,8 +575,10 @@ func checkSimCase(t *testing.T, sc simCase) {
 // were 1.4-4x the simulated runs and one proposal simulated 1.6x slower
 // than block (make bench-sim; with the fan-out: TestSimTorusSurveyAlone).
 func TestSimRoutedNetworks(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	for _, platform := range []string{"torus-4x4.xml", "dragonfly-16x4.xml", "fattree-16x4-dmodk.xml"} {
 		t.Run(platform, func(t *testing.T) {
+			t.Parallel()
 			c := sim16x4(t, platform)
 			c.topology = c.platform
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
@@ -582,6 +613,7 @@ func TestSimRoutedNetworks(t *testing.T) {
 // refinement stopped at a proposal predicted 1.09x faster than block
 // that simulated 0.97x.
 func TestSimDragonflySurveyAlone(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := sim16x4(t, "dragonfly-16x4.xml")
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	apps := append(simRealApps(t),
@@ -658,6 +690,7 @@ func simRealApps(t testing.TB) []simApp {
 // over cyclic at 0.78 of the simulated ratio. The real matrices and
 // three shapes are held to checkSimCase's bounds.
 func TestSimTorusSurveyAlone(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := sim16x4(t, "torus-4x4.xml")
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	s := readSurveyT(t, sv)
@@ -735,6 +768,7 @@ func checkDirectIsTorus(t *testing.T, s *survey.Survey, platform string) {
 // proposal that ties on the run and is within TieMargin on the transfer
 // is block itself, and simulates as block does.
 func TestSimTorusTieKeepsBlock(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := sim16x4(t, "torus-4x4.xml")
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	sc := placeAndSimulate(t, c, sv, "ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20), 64, 10)
@@ -846,6 +880,7 @@ func scaleFlows(flows []profile.Flow, bytes float64) []profile.Flow {
 // placement made for the 4:1 tree never simulated slower than block
 // there.
 func TestSimWhatIfUplinksHalved(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := fatTree16x4(t)
 	c.topology = c.platform
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)

@@ -56,6 +56,7 @@ func appSeconds(t testing.TB, out string) float64 {
 // above 1.05x within 0.8-1.25 of it, and the proposal simulates faster
 // than the profiled layout and no slower than block.
 func TestSimComputationOutOfSample(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
 	c := fatTree16x4(t)
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	flows := scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)
