@@ -48,6 +48,20 @@ func BenchmarkSimTorus4x4x4(b *testing.B) {
 	simAloneAndDeclared(b, newSimCluster(b, "torus-4x4x4.xml", simHosts(64), 2), "torus 4 x 4 x 4 x 2 cores, 64 of 128 slots")
 }
 
+// BenchmarkSimTorus4x2x2 and BenchmarkSimDragonfly2Global: two more
+// networks of 16 nodes x 4 cores the model was not developed on
+// (testdata/sim/torus-4x2x2.xml, dragonfly-16x4-2global.xml), each
+// surveyed inside the simulation, then placed from the survey alone and
+// with the network declared, each layout replayed. docs/place.md has the
+// tables.
+func BenchmarkSimTorus4x2x2(b *testing.B) {
+	simAloneAndDeclared(b, sim16x4(b, "torus-4x2x2.xml"), "torus 4 x 2 x 2 x 4 cores")
+}
+
+func BenchmarkSimDragonfly2Global(b *testing.B) {
+	simAloneAndDeclared(b, sim16x4(b, "dragonfly-16x4-2global.xml"), "dragonfly 2 groups x 2 chassis x 4 routers x 1 node x 4 cores, two global links")
+}
+
 // simAloneAndDeclared surveys every pair of c inside the simulation and
 // prints simTable of the simulation benchmarks' applications placed from
 // the survey alone, then with c's platform declared.
