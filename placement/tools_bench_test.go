@@ -222,6 +222,7 @@ func metisHosts(b testing.TB, gpmetis string, hosts []string, cores int, flows [
 // CI) at 0.0834 s: the test holds GROMACS's proposal at or below that.
 // Every start refined, 0.0816 s (seed 1).
 func TestPlaceAgainstScotchFourLevels(t *testing.T) {
+	t.Parallel() // a synthetic survey, no timing: beside the simulations
 	if _, err := exec.LookPath("scotch_gmap"); err != nil {
 		testutil.Missing(t, testutil.NeedScotch, "scotch_gmap not installed (apt-get install scotch)")
 	}
@@ -274,6 +275,7 @@ const metisDmodkGap = 0.02
 // routed, 0.07483 s; with the uplinks as one, --routing adaptive, both
 // 0.0588 s). The test holds it within metisDmodkGap of METIS's.
 func TestPlaceAgainstMETISStencils(t *testing.T) {
+	t.Parallel() // a synthetic survey, no timing: beside the simulations
 	gpmetis, err := exec.LookPath("gpmetis")
 	if err != nil {
 		testutil.Missing(t, testutil.NeedMetis, "gpmetis not installed (apt-get install metis)")

@@ -111,6 +111,10 @@ func TestBadInputs(t *testing.T) {
 				}
 				for name, spoil := range cases {
 					t.Run(fmt.Sprintf("%d %s/%s/%s %s", ci, c.args[0], kind, file, name), func(t *testing.T) {
+						// In parallel: make test runs this under the race
+						// detector, where commands running at once in one
+						// process is a check of its own.
+						t.Parallel()
 						dir := t.TempDir()
 						in := fixtures(t, dir)
 						out := filepath.Join(dir, "out")
