@@ -360,6 +360,43 @@ func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*
 	return f, fmt.Sprintf("its links those of a %s with the nodes in the survey's order (x = a node's place mod %d, ...), %s; declare the network with --topology if the machine routes otherwise", shape, dims[0], how), nil
 }
 
+// maxSpreadHosts is the most hosts outerSpread looks at every pair of;
+// above, every k-th host.
+const maxSpreadHosts = 1024
+
+// outerSpread is how far the round trips between hosts of different
+// outermost switch groups spread: their 90th percentile over their 10th
+// (a pair or two slowed by noise does not move it; 1 when there are no
+// such hosts). A fat tree's top joins every two of its pods alike (a
+// simulated 2:1 tree's levels spread 1.06-1.07 from the shortest round
+// trip to the longest); a dragonfly's groups meet over global links at
+// particular routers, a few hops apart (the simulated two-group
+// dragonflies' 12-29 us: 1.74x).
+func outerSpread(m *model.Machine) float64 {
+	if len(m.NetGroups) == 0 {
+		return 1
+	}
+	outer, first := m.NetGroups[len(m.NetGroups)-1], m.FirstSlots()
+	step := max(1, (len(first)+maxSpreadHosts-1)/maxSpreadHosts)
+	var lat []float64
+	for a := 0; a < len(first); a += step {
+		for b := a + step; b < len(first); b += step {
+			if outer[a] != outer[b] {
+				lat = append(lat, m.Link(first[a], first[b]).Latency)
+			}
+		}
+	}
+	if len(lat) == 0 {
+		return 1
+	}
+	slices.Sort(lat)
+	lo, hi := lat[len(lat)/10], lat[len(lat)*9/10]
+	if !(lo > 0) {
+		return 1
+	}
+	return hi / lo
+}
+
 // addRouters prices the network, where none is declared and each node
 // drives one link, as a direct network of routers when the round trips
 // between routers show one (topo.FindDirect): the routers are the
@@ -471,6 +508,10 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 	}
 	link := rate(md.InvInject)
 	if link == 0 {
+		return nil
+	}
+	if sp := outerSpread(md.Machine); sp > topo.MaxSwitchSpread {
+		in.warnings = append(in.warnings, fmt.Sprintf("network: the switch levels are priced as groups whose uplinks share their summed bandwidth, not routed as a fat tree: the round trips between the outermost groups spread %.2fx (over %.2gx: a dragonfly's groups, whose links to each other start at particular routers, not a tree's parallel uplinks a flow is routed over by its destination)", sp, topo.MaxSwitchSpread))
 		return nil
 	}
 	shape, parallel, why := topo.TreeShape(of, out, link)

@@ -602,36 +602,50 @@ func TestSimRoutedNetworks(t *testing.T) {
 	}
 }
 
-// TestSimDragonflySurveyAlone: on the simulated dragonfly of two groups
-// with nothing declared (the survey alone: its node and group levels,
-// the groups' global links measured by the switch phase), no proposal
-// simulates slower than block or cyclic, and a proposal's speedup over
-// block is predicted within 0.8-1.25 of the simulated one wherever either
-// is above 1.05x. The raw times and the block-over-cyclic ratios are not
-// held (the group's local links are not priced: LAMMPS chain's block is
-// predicted at 0.74 of its run). Before the solver's kicks, GROMACS's
-// refinement stopped at a proposal predicted 1.09x faster than block
-// that simulated 0.97x.
+// TestSimDragonflySurveyAlone: on the simulated dragonflies of two
+// groups, joined by one global link and by two, with nothing declared
+// (the survey alone: its node and group levels, the groups' global links
+// measured by the switch phase), no proposal simulates slower than block
+// or cyclic, and a proposal's speedup over block is predicted within
+// 0.8-1.25 of the simulated one wherever either is above 1.05x. Before
+// the solver's kicks, GROMACS's refinement stopped at a proposal
+// predicted 1.09x faster than block that simulated 0.97x. While the
+// groups' uplinks were routed as a fat tree's parallel uplinks (by
+// destination; SimGrid makes the two global links one link between two
+// routers), on the two-link dragonfly LAMMPS peptide's proposal was
+// predicted 1.04x faster than block (advised) and simulated 0.94x, and
+// halo3d's 1.10x for 1.58x (outerSpread).
 func TestSimDragonflySurveyAlone(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	c := sim16x4(t, "dragonfly-16x4.xml")
-	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-	apps := append(simRealApps(t),
-		simApp{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
-		simApp{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
-	for _, app := range apps {
-		sc := placeAndSimulate(t, c, sv, app.name, app.flows, 64, 10)
-		sim, pred := sc.simulated["block"]/sc.simulated["proposal"], sc.predicted["block"]/sc.predicted["proposal"]
-		// Slower by more than the 0.02% block and cyclic differ by when
-		// the model rates them equal (the halo).
-		if p := sc.simulated["proposal"]; p > sc.simulated["block"]*1.005 || p > sc.simulated["cyclic"]*1.005 {
-			t.Errorf("%s: the proposal (predicted %.2fx block) simulates %.5f s, block %.5f s, cyclic %.5f s", sc.name, pred, p, sc.simulated["block"], sc.simulated["cyclic"])
-		}
-		if (sim > 1.05 || pred > 1.05) && (pred/sim < 0.8 || pred/sim > 1.25) {
-			t.Errorf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
-		}
-		t.Logf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
+	for _, platform := range []string{"dragonfly-16x4.xml", "dragonfly-16x4-2global.xml"} {
+		t.Run(platform, func(t *testing.T) {
+			t.Parallel()
+			c := sim16x4(t, platform)
+			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+			apps := append(simRealApps(t),
+				simApp{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
+				simApp{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+			for _, app := range apps {
+				checkProposalOverBlock(t, placeAndSimulate(t, c, sv, app.name, app.flows, 64, 10))
+			}
+		})
 	}
+}
+
+// checkProposalOverBlock: the proposal simulates no slower than block or
+// cyclic (by more than the 0.02% they differ by when the model rates
+// them equal: the halo), and its speedup over block is predicted within
+// 0.8-1.25 of the simulated one wherever either is above 1.05x.
+func checkProposalOverBlock(t *testing.T, sc simCase) {
+	t.Helper()
+	sim, pred := sc.simulated["block"]/sc.simulated["proposal"], sc.predicted["block"]/sc.predicted["proposal"]
+	if p := sc.simulated["proposal"]; p > sc.simulated["block"]*1.005 || p > sc.simulated["cyclic"]*1.005 {
+		t.Errorf("%s: the proposal (predicted %.2fx block) simulates %.5f s, block %.5f s, cyclic %.5f s", sc.name, pred, p, sc.simulated["block"], sc.simulated["cyclic"])
+	}
+	if (sim > 1.05 || pred > 1.05) && (pred/sim < 0.8 || pred/sim > 1.25) {
+		t.Errorf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
+	}
+	t.Logf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
 }
 
 // checkSimShares: the switch phase, planned on the declared network's
