@@ -17,6 +17,7 @@ import (
 	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
+	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
 )
 
@@ -374,5 +375,41 @@ func BenchmarkPlaceTorus(b *testing.B) {
 				b.ReportMetric(stats.Median(secs), "place_s")
 			}
 		})
+	}
+}
+
+// TestOuterSpread: on the synthetic four-level tree (its two pods meet
+// at one round trip, 3% noise) outerSpread is under MaxSwitchSpread, so
+// its switch levels stay a fat tree's; with the round trips between the
+// pods spread 1-2.2x (a dragonfly's groups, which meet over links at
+// particular routers, a few hops apart) it is over.
+func TestOuterSpread(t *testing.T) {
+	tm := toolMachine{16, 4, 4, 8, survey.ScopeAll}
+	s, _ := tm.survey(t, filepath.Join(t.TempDir(), "survey"))
+	spread := func() float64 {
+		m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outerSpread(m)
+	}
+	if sp := spread(); sp > topo.MaxSwitchSpread {
+		t.Errorf("the tree's pods: outerSpread %.2f, want under %.2g", sp, topo.MaxSwitchSpread)
+	}
+	node := func(r int) int { return r / tm.cores }
+	for _, tab := range s.Tables {
+		tab.Each(func(a, b, i int) {
+			if node(a)/tm.perPod != node(b)/tm.perPod {
+				f := float32(1 + 0.6*float64((node(a)+node(b))%3))
+				for _, v := range tab.Values {
+					if v != nil {
+						v[i] *= f
+					}
+				}
+			}
+		})
+	}
+	if sp := spread(); sp <= topo.MaxSwitchSpread {
+		t.Errorf("the pods' round trips spread 1-2.2x: outerSpread %.2f, want over %.2g", sp, topo.MaxSwitchSpread)
 	}
 }
