@@ -389,8 +389,7 @@ func outerSpread(m *model.Machine) float64 {
 	if len(lat) == 0 {
 		return 1
 	}
-	slices.Sort(lat)
-	lo, hi := lat[len(lat)/10], lat[len(lat)*9/10]
+	lo, hi := stats.Select(lat, len(lat)/10), stats.Select(lat, len(lat)*9/10)
 	if !(lo > 0) {
 		return 1
 	}
