@@ -330,8 +330,8 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
 		return err
 	}
-	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
-		len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, routed))
+	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links%s, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
+		len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, routed))
 	return nil
 }
 
@@ -457,8 +457,8 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		if nr == len(md.Hosts) {
 			what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
 		}
-		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
-			what, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
+		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them%s, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
+			what, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
 		return nil
 	}
 	return nil

@@ -62,6 +62,18 @@ func BenchmarkSimDragonfly2Global(b *testing.B) {
 	simAloneAndDeclared(b, sim16x4(b, "dragonfly-16x4-2global.xml"), "dragonfly 2 groups x 2 chassis x 4 routers x 1 node x 4 cores, two global links")
 }
 
+// BenchmarkSimDragonfly4Groups: a dragonfly of 4 groups of 2 chassis
+// of 4 routers, a node each (testdata/sim/dragonfly-32x2-4groups.xml:
+// 32 nodes x 2 cores, 64 ranks), made after the model was developed on
+// the other dragonflies; surveyed inside the simulation, then placed
+// from the survey alone (the routers' network found in the round
+// trips, chassis 1's green links among them: topo.FindDirect's
+// shortcuts) and with the network declared, each layout replayed.
+// docs/place.md has the tables.
+func BenchmarkSimDragonfly4Groups(b *testing.B) {
+	simAloneAndDeclared(b, newSimCluster(b, "dragonfly-32x2-4groups.xml", simHosts(32), 2), "dragonfly 4 groups x 2 chassis x 4 routers x 1 node x 2 cores")
+}
+
 // simAloneAndDeclared surveys every pair of c inside the simulation and
 // prints simTable of the simulation benchmarks' applications placed from
 // the survey alone, then with c's platform declared.

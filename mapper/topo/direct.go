@@ -21,6 +21,10 @@ type Direct struct {
 	// Diameter is the most hops between two nodes; MinDegree and
 	// MaxDegree the fewest and most links of a node.
 	Diameter, MinDegree, MaxDegree int
+	// Shortcuts counts the links added between nodes whose round trip
+	// is a hop or more shorter than the hops between them without it
+	// (linkShortcuts).
+	Shortcuts int
 }
 
 // maxHopResidual is the largest root mean square error, as a fraction
@@ -51,8 +55,9 @@ const directSteps = 64
 // minDiameter hops across, and whose hop counts explain every round trip
 // (Base + PerHop x hops, within maxHopResidual of a hop). Thresholds are
 // tried from the smallest up, until a graph explains the round trips
-// worse than the one before: that one. nil, and a sentence saying why,
-// when no graph does.
+// worse than the one before: that one, with a link added between nodes
+// whose round trip is a hop or more shorter than its hops say
+// (linkShortcuts). nil, and a sentence saying why, when no graph does.
 func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 	if k < 2*minDiameter {
 		return nil, fmt.Sprintf("%d nodes are too few to tell a direct network from switches", k)
@@ -119,7 +124,53 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 	if best.Residual > maxHopResidual {
 		return nil, fmt.Sprintf("the hops of the best graph explain the round trips only within %.2f of a hop (%.3g each)", best.Residual, best.PerHop)
 	}
-	return best, ""
+	return linkShortcuts(k, lat, best), ""
+}
+
+// ShortcutsNote says how many of d's links linkShortcuts added ("" none).
+func (d *Direct) ShortcutsNote() string {
+	if d.Shortcuts == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them added between nodes whose round trip is a hop or more shorter than the others' hops between them: a way between them those links lack)", d.Shortcuts)
+}
+
+// linkShortcuts adds to d a link between every two nodes whose round
+// trip is a hop or more (3/4 of one) shorter than d's hops between them
+// say: a way between them the graph lacks (a link whose round trip is
+// over the threshold's, or routes that do not retrace their way back:
+// SimGrid's dragonfly routes a message between two routers of a chassis
+// other than the first over their own link and the first chassis's
+// link into the destination, and back over theirs alone). Routed over
+// the graph without it, their messages would detour through other
+// nodes' links and load them with what the machine does not. d itself
+// when there is none, or when the links would leave the hops explaining
+// the round trips worse than maxHopResidual or give a node more than
+// maxDirectDegree links.
+func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
+	nbrs := make([][]int32, k)
+	for _, l := range d.Links {
+		nbrs[l[0]], nbrs[l[1]] = append(nbrs[l[0]], l[1]), append(nbrs[l[1]], l[0])
+	}
+	hops := fabric.HopTable(nbrs)
+	links := slices.Clone(d.Links)
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			if lat[a*k+b]-d.Base-d.PerHop*float64(hops[a*k+b]) <= -0.75*d.PerHop {
+				links = append(links, [2]int32{int32(a), int32(b)})
+				nbrs[a], nbrs[b] = append(nbrs[a], int32(b)), append(nbrs[b], int32(a))
+			}
+		}
+	}
+	if len(links) == len(d.Links) {
+		return d
+	}
+	r, _ := fitHops(k, lat, nbrs)
+	if r == nil || r.Residual > maxHopResidual || r.MaxDegree > maxDirectDegree {
+		return d
+	}
+	r.Links, r.Shortcuts = links, len(links)-len(d.Links)
+	return r
 }
 
 // maxDirectDegree is the most links a node of a direct network has
@@ -222,7 +273,7 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 		}
 		rp := medians(between)
 		if d, _ := FindDirect(nr, func(a, b int) float64 { return rp[[2]int{min(a, b), max(a, b)}] }); d != nil {
-			topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between the %d groups of level %s fit %d links between them as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes", nr, topo.Levels[topo.NodeLevel+1].Name, len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
+			topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between the %d groups of level %s fit %d links between them%s as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes", nr, topo.Levels[topo.NodeLevel+1].Name, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
 			return
 		}
 	}
@@ -232,7 +283,7 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 		if dims := TorusInOrder(k, d.Links); dims != nil {
 			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
 		}
-		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
+		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
 )
@@ -199,6 +200,47 @@ func TestTorusInOrder(t *testing.T) {
 	if got := TorusInOrder(32, mesh); got != nil {
 		t.Errorf("an 8 x 4 mesh: TorusInOrder says %v, want none", got)
 	}
+}
+
+// TestFindDirectShortcuts: the round trips of SimGrid's dragonfly of 4
+// groups x 2 chassis x 4 routers, a node each (its routes, quirks
+// included: fabric.NewDragonfly), 2 us a link crossed each way. A
+// message between two routers of chassis 1 crosses their own link and
+// chassis 0's link into the destination, and back their own link
+// alone: those 24 pairs are two links apart both ways, and the graph of
+// the one-link pairs routes them over chassis 0 (3 hops). FindDirect
+// links them: the graph is the dragonfly's 70 links, 48 within chassis,
+// 16 between the chassis of a group, 6 between groups. Blue Gene/L's
+// torus gets none (TestFindDirectBlueGeneL).
+func TestFindDirectShortcuts(t *testing.T) {
+	sh := fabric.DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 1, Blue: 1, Black: 1, Green: 1}
+	const k = 32
+	hosts := make([]string, k)
+	for h := range hosts {
+		hosts[h] = "node" + strconv.Itoa(h)
+	}
+	f, err := fabric.NewDragonfly(hosts, sh, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, why := FindDirect(k, func(a, b int) float64 { return float64(len(f.Path(a, b))+len(f.Path(b, a))) * 2 })
+	if d == nil {
+		t.Fatalf("no direct network: %s", why)
+	}
+	var want [][2]int32
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			ga, ca, ra, gb, cb, rb := a/8, a/4%2, a%4, b/8, b/4%2, b%4
+			if (ga == gb && (ca == cb || ra == rb)) || (ga != gb && ca == 0 && cb == 0 && ra == gb && rb == ga) {
+				want = append(want, [2]int32{int32(a), int32(b)})
+			}
+		}
+	}
+	slices.SortFunc(d.Links, func(x, y [2]int32) int { return int(x[0]-y[0])*k + int(x[1]-y[1]) })
+	if !slices.Equal(d.Links, want) || d.Shortcuts != 24 {
+		t.Errorf("%d links (%d added): %v; want the dragonfly's %d (24 added): %v", len(d.Links), d.Shortcuts, d.Links, len(want), want)
+	}
+	t.Logf("%d links%s, residual %.2f of a hop", len(d.Links), d.ShortcutsNote(), d.Residual)
 }
 
 // TestNoteDirectRouters: 16 nodes of 2 ranks, two nodes behind each of
