@@ -109,14 +109,15 @@ demo-cluster: build
 # then a 1,024-rank three-level fat tree (64 x 16, 2:1 at both levels) with
 # a stencil and an all-to-all, scotch_gmap's mapping beside latmap's (needs
 # scotch) and KaHIP's process mapping (kaffpa --enable_mapping, when on
-# PATH), a 1,024-rank dragonfly, and dragonflies of 36 x 4 and 100 x 2
-# (three and five groups). Prints predicted and simulated runs and
-# speedups; about 45 minutes.
+# PATH), a 1,024-rank dragonfly, dragonflies of 36 x 4 and 100 x 2
+# (three and five groups), and more networks of 64 ranks made to try the
+# model out of sample. Prints predicted and simulated runs and speedups;
+# about 90 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
 	@command -v gpmetis >/dev/null || ./scripts/ensure-packages.sh metis
-	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus|SimDragonfly' -benchtime 1x -timeout 80m ./placement/
+	$(GO) test -run '^$$' -bench 'SimFatTree|SimTorus|SimDragonfly|SimMoreShapes' -benchtime 1x -timeout 150m ./placement/
 
 # Rounds vs sequential wall time and overhead vs a bare C ping-pong, on a
 # virtual cluster of 4 nodes x 2 ranks (needs root); prints the figures.
