@@ -140,8 +140,8 @@ func (d *Direct) ShortcutsNote() string {
 // say: a way between them the graph lacks (a link whose round trip is
 // over the threshold's, or routes that do not retrace their way back:
 // SimGrid's dragonfly routes a message between two routers of a chassis
-// other than the first over their own link and the first chassis's
-// link into the destination, and back over theirs alone). Routed over
+// other than the first over their own link and then the first
+// chassis's link into the destination, both ways: two hops). Routed over
 // the graph without it, their messages would detour through other
 // nodes' links and load them with what the machine does not. d itself
 // when there is none, or when the links would leave the hops explaining

@@ -206,8 +206,8 @@ func TestTorusInOrder(t *testing.T) {
 // groups x 2 chassis x 4 routers, a node each (its routes, quirks
 // included: fabric.NewDragonfly), 2 us a link crossed each way. A
 // message between two routers of chassis 1 crosses their own link and
-// chassis 0's link into the destination, and back their own link
-// alone: those 24 pairs are two links apart both ways, and the graph of
+// then chassis 0's link into the destination, both ways: those 24
+// pairs are two links apart, and the graph of
 // the one-link pairs routes them over chassis 0 (3 hops). FindDirect
 // links them: the graph is the dragonfly's 70 links, 48 within chassis,
 // 16 between the chassis of a group, 6 between groups. Blue Gene/L's
