@@ -135,8 +135,15 @@ func (d *Direct) ShortcutsNote() string {
 	return fmt.Sprintf(" (%d of them added between nodes whose round trip is a hop or more shorter than the others' hops between them: a way between them those links lack)", d.Shortcuts)
 }
 
+// shortcutHops is how much shorter than the graph's hops a round trip
+// must be, in hops, for linkShortcuts to link its two nodes: a whole hop
+// less a quarter for noise (none of Blue Gene/L's round trips is more
+// than half a hop shorter than its graph's hops: none is linked there,
+// TestFindDirectBlueGeneL).
+const shortcutHops = 0.75
+
 // linkShortcuts adds to d a link between every two nodes whose round
-// trip is a hop or more (3/4 of one) shorter than d's hops between them
+// trip is a hop or more (shortcutHops) shorter than d's hops between them
 // say: a way between them the graph lacks (a link whose round trip is
 // over the threshold's, or routes that do not retrace their way back:
 // SimGrid's dragonfly routes a message between two routers of a chassis
@@ -156,7 +163,7 @@ func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
 	links := slices.Clone(d.Links)
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
-			if lat[a*k+b]-d.Base-d.PerHop*float64(hops[a*k+b]) <= -0.75*d.PerHop {
+			if lat[a*k+b]-d.Base-d.PerHop*float64(hops[a*k+b]) <= -shortcutHops*d.PerHop {
 				links = append(links, [2]int32{int32(a), int32(b)})
 				nbrs[a], nbrs[b] = append(nbrs[a], int32(b)), append(nbrs[b], int32(a))
 			}
