@@ -23,7 +23,18 @@ type event struct {
 	Package    string
 	Test       string
 	Output     string
-	ImportPath string // build-output and build-fail events
+	Elapsed    float64 // seconds, on pass and fail
+	ImportPath string  // build-output and build-fail events
+}
+
+// slowestShown is how many of the slowest tests finish lists: where a
+// long run's time went, for keeping make test within its budget.
+const slowestShown = 10
+
+// timed is a top-level test's wall time.
+type timed struct {
+	name string // "pkg Test"
+	secs float64
 }
 
 // summary accumulates a run.
@@ -34,6 +45,7 @@ type summary struct {
 	failedPkgs     map[string]bool     // packages that failed or did not build
 	output         map[string][]string // test output so far, by pkg + test
 	sawEvent       bool
+	times          []timed // top-level tests that passed or failed
 }
 
 func main() {
@@ -71,6 +83,9 @@ func (s *summary) read(r io.Reader) error {
 
 func (s *summary) add(e event) {
 	key := e.Package + " " + e.Test
+	if (e.Action == "pass" || e.Action == "fail") && e.Test != "" && !strings.Contains(e.Test, "/") {
+		s.times = append(s.times, timed{key, e.Elapsed})
+	}
 	switch {
 	case e.Action == "build-output":
 		fmt.Fprint(s.out, e.Output)
@@ -127,10 +142,23 @@ func (s *summary) finish() bool {
 			fmt.Fprintf(s.out, "  %s\n", k)
 		}
 	}
+	s.printSlowest()
 	failed := s.failed
 	if failed == 0 {
 		failed = len(s.failedPkgs) // a package that did not build has no failed test
 	}
 	fmt.Fprintf(s.out, "\n%d passed, %d failed, %d skipped\n", s.passed, failed, len(s.skipped))
 	return s.sawEvent && s.failed == 0 && len(s.failedPkgs) == 0
+}
+
+// printSlowest lists the slowest top-level tests, slowest first.
+func (s *summary) printSlowest() {
+	if len(s.times) == 0 {
+		return
+	}
+	sort.SliceStable(s.times, func(i, j int) bool { return s.times[i].secs > s.times[j].secs })
+	fmt.Fprintf(s.out, "\nslowest tests:\n")
+	for _, t := range s.times[:min(slowestShown, len(s.times))] {
+		fmt.Fprintf(s.out, "  %6.1f s  %s\n", t.secs, t.name)
+	}
 }

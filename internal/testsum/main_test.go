@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,34 @@ func TestSummary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSlowest: the closing list has the top-level tests slowest first,
+// their subtests not among them, and at most slowestShown of them.
+func TestSlowest(t *testing.T) {
+	var in strings.Builder
+	for i := 1; i <= slowestShown+2; i++ {
+		fmt.Fprintf(&in, `{"Action":"pass","Package":"p","Test":"Test%d","Elapsed":%d}`+"\n", i, i)
+	}
+	in.WriteString(`{"Action":"pass","Package":"p","Test":"Test1/sub","Elapsed":99}` + "\n")
+	in.WriteString(`{"Action":"fail","Package":"q","Test":"TestF","Elapsed":50.5}` + "\n")
+	var out bytes.Buffer
+	s := newSummary(&out)
+	if err := s.read(strings.NewReader(in.String())); err != nil {
+		t.Fatal(err)
+	}
+	s.finish()
+	got := out.String()
+	i := strings.Index(got, "slowest tests:\n")
+	if i < 0 {
+		t.Fatalf("no slowest tests:\n%s", got)
+	}
+	lines := strings.Split(strings.TrimSpace(got[i:]), "\n")[1 : slowestShown+1]
+	if !strings.Contains(lines[0], "50.5 s  q TestF") || !strings.Contains(lines[1], "12.0 s  p Test12") || !strings.Contains(lines[slowestShown-1], "4.0 s  p Test4") {
+		t.Errorf("slowest tests, want q TestF then p Test12 ... p Test4:\n%s", strings.Join(lines, "\n"))
+	}
+	if strings.Contains(got, "sub") || strings.Contains(got, " Test3\n") {
+		t.Errorf("a subtest or the %dth slowest listed:\n%s", slowestShown+2, got)
 	}
 }
