@@ -181,12 +181,16 @@ func TestReorderOnShapedCluster(t *testing.T) {
 // cluster: cart2d's grid made with reorder = 0 ("plain": grid rank r is
 // world rank r), started cyclic, so the heavy pairs (world ranks 0-1 and
 // 2-3) span the nodes. latmap place --same-slots --json on a profile of
-// one run gives the advice; five alternating runs without and with
-// --remap ADVICE: the same checksum, the heavy pairs on one node each
-// (the profile's hosts of the renumbered ranks), at least 1.3x faster
-// (medians) and the advice's predicted speedup within 0.8-1.25 of the
-// measured one. Started block, the advice is the identity and the
-// remapped runs are no slower (three alternating runs each).
+// one run gives the advice; a run without and one with --remap ADVICE:
+// the same checksum, the heavy pairs on one node each (the profile's
+// hosts of the renumbered ranks). That --remap's predicted speedup comes
+// true is TestPredictionsComeTrue's check (five alternating runs a
+// layout, three applications); five alternating runs of cart2d here
+// too, held to at least 1.3x faster and predicted within 0.8-1.25 (3.95x
+// measured, 3.97x predicted on 2026-11-28), took 21 s of make test (the
+// test 103 s, now 82 s). Started block, the
+// advice is the identity and the remapped runs are no slower (three
+// alternating runs each).
 func checkRemap(t *testing.T, sv, dir string, launch func(string) []string, profiled func([]string, ...string) reorderRun) {
 	bin := testutil.LatmapBin(t)
 	for _, start := range []string{"node", "slot"} {
@@ -200,7 +204,7 @@ func checkRemap(t *testing.T, sv, dir string, launch func(string) []string, prof
 		}
 		var plain, remapped []float64
 		var predicted float64
-		reps := 5
+		reps := 1
 		if start == "slot" {
 			reps = 3 // the identity: the same layout both ways
 		}
@@ -221,14 +225,8 @@ func checkRemap(t *testing.T, sv, dir string, launch func(string) []string, prof
 		}
 		measured := stats.Median(plain) / stats.Median(remapped)
 		t.Logf("--remap, cart2d plain started %s: plain %.3f s, remapped %.3f s (medians of %d): %.2fx measured, %.2fx predicted", start, stats.Median(plain), stats.Median(remapped), reps, measured, predicted)
-		if start == "slot" {
-			if measured < 1/1.1 {
-				t.Errorf("started block, the remapped identity ran %.2fx the plain runs' speed: slower", measured)
-			}
-			continue
-		}
-		if r := predicted / measured; measured < 1.3 || math.Abs(math.Log(r)) > math.Log(1.25) {
-			t.Errorf("--remap: %.2fx measured, %.2fx predicted: want at least 1.3x, predicted within 0.8-1.25 of it", measured, predicted)
+		if start == "slot" && measured < 1/1.1 {
+			t.Errorf("started block, the remapped identity ran %.2fx the plain runs' speed: slower", measured)
 		}
 	}
 }
