@@ -26,6 +26,11 @@ import (
 // mpirun on PATH is Open MPI 5, and Open MPI 4's otherwise.
 const FormatAuto = "auto"
 
+// DefaultSeed is latmap place's seed of the solver's randomised trials
+// (--seed): Options.Solve.Seed's zero value is a seed like any other, so
+// callers that mean to do what the command does set this one.
+const DefaultSeed = 1
+
 // Options are the inputs of latmap place.
 type Options struct {
 	// Survey is a survey directory, or an mmpi log file.

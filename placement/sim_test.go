@@ -28,6 +28,7 @@ import (
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/solve"
 )
 
 // A simulated cluster (SimGrid SMPI): the platform, its hosts and the
@@ -478,7 +479,11 @@ func placeAndSimulate(t testing.TB, c *simCluster, sv, name string, flows []prof
 func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []profile.Flow, as string, n, iter int) simCase {
 	t.Helper()
 	mx := replayMatrix(t, flows, iter)
-	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology, Model: model.ModelOptions{Routing: c.routing}})
+	// The solver's seed is latmap place's default: what a user gets. With
+	// seed 0 on a tapered dragonfly (green links doubled, declared),
+	// GROMACS's proposal stopped at 0.07001 s (block 0.07471) where seed
+	// 1's reached 0.06117, and simulated 4.9% slower than block.
+	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology, Model: model.ModelOptions{Routing: c.routing}, Solve: solve.Options{Seed: DefaultSeed}})
 	if n := a.Network; n != nil {
 		t.Logf("%s: network priced as %s", name, n.Capacity)
 	}

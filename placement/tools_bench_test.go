@@ -164,7 +164,7 @@ func toolRows(b *testing.B, tm toolMachine, sv string, hosts []string, app simAp
 		testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
 	}
 	// The timed run's proposal (its default seed, 1).
-	a, _ := placeHosts(b, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
+	a, _ := placeHosts(b, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: DefaultSeed}})
 	mine := a.ProposalPrediction()
 	row := func(tool string, secs float64, p placefile.Prediction, note string) {
 		fmt.Printf("  %-34s %-8s %9.3f %14.5g %13.5g %8.2fx  %s\n", app.name, tool, secs, p.Run, p.Transfer, p.Run/mine.Run, note)
@@ -232,7 +232,7 @@ func TestPlaceAgainstScotchFourLevels(t *testing.T) {
 	_, hosts := tm.survey(t, sv)
 	for _, app := range simRealApps(t) {
 		mx := writeMatrix(t, app.flows)
-		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
+		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: DefaultSeed}})
 		mine, blk := a.ProposalPrediction(), a.Predictions[0]
 		slots, _ := scotchHosts(t, hosts, tm.cores, app.flows, tm.ranks(), tm.tleaf())
 		if slots == nil {
@@ -289,7 +289,7 @@ func TestPlaceAgainstMETISStencils(t *testing.T) {
 		for _, size := range []float64{8 << 10, 1 << 20} {
 			flows := sized(grid, 10, size)
 			mx := writeMatrix(t, flows)
-			a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: 1}})
+			a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Solve: solve.Options{Seed: DefaultSeed}})
 			slots, _, _ := metisHosts(t, gpmetis, hosts, tm.cores, flows, tm.ranks())
 			mine, metis := a.ProposalPrediction(), scoreCurrent(t, sv, mx, slots)
 			t.Logf("periodic %v, %.0f KiB: latmap %.5g s, METIS %.5g s", periodic, size/1024, mine.Run, metis.Run)

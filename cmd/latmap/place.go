@@ -71,7 +71,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.Float64Var(&opt.Model.MemoryGBps, "memory-bandwidth", 0, "GB/s of each node's shared-memory transfers between its ranks (default: the on-node pair bandwidth x half the node's slots)")
 	f.BoolVar(&opt.Model.NoContention, "no-contention", false, "model each pair alone: no node link or memory shared by a node's ranks")
 	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use the smallest size's latency and the --bandwidth-* values even when fit.csv exists")
-	f.Uint64Var(&opt.Solve.Seed, "seed", 1, "seed of the solver's randomised trials")
+	f.Uint64Var(&opt.Solve.Seed, "seed", placement.DefaultSeed, "seed of the solver's randomised trials")
 	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials (more may find better placements, slower)")
 	f.StringVar(&opt.QAPLIB, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
 	f.IntVar(&opt.QAP.Restarts, "restarts", 16, "restarts of the --qaplib local search")
