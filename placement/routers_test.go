@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -293,5 +294,46 @@ func TestRouterGroups(t *testing.T) {
 		if got := routerGroups(c.levels, router, 4); !slices.Equal(got, c.want) {
 			t.Errorf("levels %v: groups %v, want %v", c.levels, got, c.want)
 		}
+	}
+}
+
+// TestPlaceShortcutLinks: 32 nodes of one rank whose round trips are
+// SimGrid's routes of a dragonfly of 4 groups x 2 chassis x 4 routers
+// (fabric.NewDragonfly, one node a router; 4 + 3 us a link crossed, there
+// and back averaged). SimGrid routes two routers of chassis 1 over their
+// green link and chassis 0's black link, so their round trip is two
+// links each way: the threshold graph lacks their link, and would route
+// node 4's flow to node 5 through chassis 0 (4, 0, 1, 5), over the link
+// node 0's flow to node 1 takes. topo.FindDirect adds the 24 links
+// (linkShortcuts), and place routes over them: the two flows share no
+// link, and block with both is predicted at the run of one alone, not
+// twice it (as without the added links).
+func TestPlaceShortcutLinks(t *testing.T) {
+	const k = 32
+	hosts := make([]string, k)
+	for h := range hosts {
+		hosts[h] = fmt.Sprintf("node%03d", h)
+	}
+	f, err := fabric.NewDragonfly(hosts, fabric.DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 1, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := synth.New(synth.Spec{Nodes: k, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	s.Switches = nil
+	setRTT(s, func(a, b int) float32 {
+		// The links between routers, there and back, halved (each way's
+		// route starts and ends on a node's own link).
+		return float32(4 + 3*float64(len(f.Path(a, b))+len(f.Path(b, a))-4)/2)
+	})
+	sv := writeSurvey(t, s)
+	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 10}})
+	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 10}, {Src: 4, Dst: 5, Bytes: 1e8, Messages: 10}})
+	r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
+	r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
+	if !strings.Contains(out, "70 links") || !strings.Contains(out, "24 of them added") {
+		t.Errorf("want the direct network of 70 links, 24 of them added:\n%s", out)
+	}
+	if math.Abs(r2/r1-1) > 0.05 {
+		t.Errorf("block with both flows predicted at %.4g s, %.3gx its %.4g s with one: want 1x (no link shared)\n%s", r2, r2/r1, r1, out)
 	}
 }
