@@ -192,10 +192,9 @@ func TestReorderOnShapedCluster(t *testing.T) {
 // true is TestPredictionsComeTrue's check (five alternating runs a
 // layout, three applications); five alternating runs of cart2d here
 // too, held to at least 1.3x faster and predicted within 0.8-1.25 (3.95x
-// measured, 3.97x predicted on 2026-11-28), took 21 s of make test (the
-// test 103 s, now 82 s). Started block, the
-// advice is the identity and the remapped runs are no slower (three
-// alternating runs each).
+// measured, 3.97x predicted with 10 steps on 2026-11-28), took 21 s of
+// make test. Started block, the advice is the identity and the remapped
+// runs are no slower (three alternating runs each).
 func checkRemap(t *testing.T, sv, dir string, launch func(string) []string, profiled func([]string, ...string) reorderRun) {
 	bin := testutil.LatmapBin(t)
 	for _, start := range []string{"node", "slot"} {

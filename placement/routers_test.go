@@ -310,11 +310,7 @@ func TestRouterGroups(t *testing.T) {
 // twice it (as without the added links).
 func TestPlaceShortcutLinks(t *testing.T) {
 	const k = 32
-	hosts := make([]string, k)
-	for h := range hosts {
-		hosts[h] = fmt.Sprintf("node%03d", h)
-	}
-	f, err := fabric.NewDragonfly(hosts, fabric.DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 1, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+	f, err := fabric.NewDragonfly(simHosts(k), fabric.DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 1, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -379,8 +379,8 @@ func (c *simCluster) replay(t testing.TB, matrix string, iter int, rankHosts []s
 // more has SimGrid solve its max-min sharing in full at every event
 // (network/optim:Full) rather than lazily: thousands of flows in flight
 // at once. The same simulated runs (LAMMPS peptide's 1,919 flows on the
-// 16 x 4 fat tree: 0.0827355 s both ways; alltoall-64's 4,032 flows
-// 0.2256248 s both ways) in 0.65 and 0.61 of the time (12.6 s and 41.8 s
+// 16 x 4 fat tree: 0.08273548 s lazily, 0.08273573 s in full;
+// alltoall-64's 4,032 flows 0.2256248 s both ways) in 0.65 and 0.61 of the time (12.6 s and 41.8 s
 // lazily); LAMMPS eam's 384 flows took 1.5x as long in full (0.41 s).
 const (
 	fullOptimRanks = 64
