@@ -218,3 +218,47 @@ func TestRestMedian(t *testing.T) {
 		}
 	}
 }
+
+// TestWideNetworkKeepsNodes is CI's cyclic survey at 256 KiB on the
+// virtual cluster (2 nodes x 2 ranks, 400 Mbit/s links): inside nodes 57
+// and 119 us, each wandering 10 us; between nodes 19.0-19.6 ms, wandering
+// 9.0-9.8 ms below their medians (a shaped link's queue over 10 ms on
+// the wire). The step from 119 us to 19.5 ms is twice both levels'
+// wander together; taking twice the larger wander as the noise put pair
+// 0-2 in the network and made three nodes of two hosts.
+func TestWideNetworkKeepsNodes(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 2, Sockets: 1, Cores: 2, Layout: "cyclic", RTT: [4]float64{50, 50, 15000, 15000}, Seed: 1})
+	tb := s.Tables[0]
+	n := s.N()
+	across := []float64{19000, 19512, 19560, 19601}
+	wander := []float64{9000, 9710, 9720, 9800}
+	k := 0
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			i := survey.TriIndex(n, a, b)
+			v, w := 0.0, 10.0
+			switch {
+			case a == 0 && b == 2:
+				v = 119
+			case a == 1 && b == 3:
+				v = 57
+			default:
+				v, w = across[k], wander[k]
+				k++
+			}
+			tb.Values[survey.Median][i], tb.Values[survey.Mean][i] = float32(v), float32(v)
+			tb.Values[survey.Min][i] = float32(v - w)
+		}
+	}
+	tp, err := Infer(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []int
+	for _, r := range tp.Ranks {
+		nodes = append(nodes, r.Node)
+	}
+	if !slices.Equal(nodes, []int{0, 1, 0, 1}) || tp.Layout != LayoutCyclic {
+		t.Errorf("nodes %v, layout %q; want [0 1 0 1], cyclic; levels %+v", nodes, tp.Layout, tp.Levels)
+	}
+}

@@ -304,10 +304,13 @@ func pairSpread(t *survey.PairTable) []float32 {
 // whose round trips are alike are one level: the boundary between the two
 // most alike is dropped until every step between successive levels'
 // medians is at least ratio and, when noise gives the levels' median
-// pair spread (median - min), at least twice the larger spread of the two:
-// a step the pairs' own round trips wander across is noise, not a level
-// (8 ranks on 4 virtual nodes sharing 2 cpus made "switch" levels at 52
-// and 93 us inside nodes whose pairs wander by 35 us and more).
+// pair spread (median - min), at least the two spreads together: a step
+// the pairs' own round trips wander across is noise, not a level (8
+// ranks on 4 virtual nodes sharing 2 cpus made "switch" levels at 52 and
+// 93 us inside nodes whose pairs wander by 35 us and more). The sum, not
+// twice the larger: a shaped link's 19.5 ms round trips wander 9.7 ms
+// down to the wire's 10 ms, and twice that outweighed the step from
+// 119 us inside a node, which put the node's pair in the network.
 func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []int, med []float64) {
 	for k := 0; k+1 < len(h); k++ {
 		if h[k] <= 0 || h[k+1]/h[k] >= ratio {
@@ -327,7 +330,7 @@ func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []
 		for i := 0; i+1 < len(med); i++ {
 			st := med[i+1] / med[i] / ratio
 			if spread != nil {
-				if w := 2 * math.Max(spread[i], spread[i+1]); w > 0 {
+				if w := spread[i] + spread[i+1]; w > 0 {
 					st = math.Min(st, (med[i+1]-med[i])/w)
 				}
 			}
