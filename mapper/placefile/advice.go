@@ -318,7 +318,9 @@ type Candidate struct {
 	Name string `json:"name"`
 	// Cost is the summed pairwise transfer time (the tie-break).
 	Cost float64 `json:"cost_s"`
-	// Run is the predicted run (the objective).
+	// Run is the predicted run (the objective; on a routed network the
+	// prediction with its flows' sharing, which the search's bound
+	// leaves out).
 	Run float64 `json:"predicted_run_s"`
 	// Refined is true when refinement ran on it.
 	Refined bool `json:"refined"`
