@@ -106,9 +106,9 @@ func Pairwise(m *model.Machine, t *model.Traffic, slots []int32, opt Options) (*
 // exchanges of the slowest rank (or its node's ranks) that lower it. Every
 // start is also a candidate as it is, so the proposal is never predicted
 // worse than any of them (on a routed network the candidates are
-// compared by their prediction, see predictRouted); and a proposal predicted less than WorthIt
-// faster than the current placement (the start named CurrentStart, else
-// block) is that placement.
+// compared by their prediction, see predictRouted); and a proposal
+// predicted less than WorthIt faster than the current placement (the
+// start named CurrentStart, else block) is that placement.
 func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, starts []Start, opt Options) (*Solution, error) {
 	if len(slots) != t.N {
 		return nil, fmt.Errorf("%d slots for %d ranks", len(slots), t.N)
