@@ -118,10 +118,9 @@ func TestClearlyBetter(t *testing.T) {
 // random sparse graphs of 32 ranks with 10 MiB flows, whose flows share
 // links unevenly: the proposal's run is its prediction (the flows'
 // sharing, which the evaluator's bound the search descends on leaves
-// out), and no candidate is predicted faster. Chosen by the bound, the
-// proposals of seeds 6 and 7 were predicted at 0.0647 and 0.0574 s
-// against 0.0641 and 0.0562 s (over seeds 1-30, 12 proposals changed,
-// each 1.0-10.6% faster predicted, median 3.0%).
+// out), and no candidate is predicted WorthIt faster. Chosen by the
+// bound, the proposals of seeds 14-17 were predicted 3.4-6.9% slower
+// than another candidate.
 func TestRoutedCandidatesPredicted(t *testing.T) {
 	m := model.NewLevelMachine(16, 1, 2, shapes.BenchLevels)
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
@@ -137,7 +136,7 @@ func TestRoutedCandidatesPredicted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for seed := uint64(5); seed <= 8; seed++ {
+	for seed := uint64(14); seed <= 17; seed++ {
 		flows, n := shapes.RandomSparse(32, 4, seed)
 		for i := range flows {
 			flows[i].Bytes = 10 << 20
@@ -151,7 +150,7 @@ func TestRoutedCandidatesPredicted(t *testing.T) {
 			t.Errorf("seed %d: proposal's run %.6g s, its prediction %.6g s", seed, sol.Run, pred)
 		}
 		for _, c := range sol.Candidates {
-			if c.Run < sol.Run*(1-1e-9) {
+			if c.Run < (1-WorthIt)*sol.Run {
 				t.Errorf("seed %d: candidate %s predicted %.6g s, the proposal (%s) %.6g s", seed, c.Name, c.Run, sol.Winner, sol.Run)
 			}
 		}
