@@ -223,9 +223,10 @@ func TestRestMedian(t *testing.T) {
 // virtual cluster (2 nodes x 2 ranks, 400 Mbit/s links): inside nodes 57
 // and 119 us, each wandering 10 us; between nodes 19.0-19.6 ms, wandering
 // 9.0-9.8 ms below their medians (a shaped link's queue over 10 ms on
-// the wire). The step from 119 us to 19.5 ms is twice both levels'
-// wander together; taking twice the larger wander as the noise put pair
-// 0-2 in the network and made three nodes of two hosts.
+// the wire). The network wandered down (9.8 ms) is still 76x the node
+// wandered up (129 us): a level (clearGap), though twice the larger
+// wander is wider than the step; taken as noise, it put pair 0-2 in the
+// network and made three nodes of two hosts.
 func TestWideNetworkKeepsNodes(t *testing.T) {
 	s := synth.New(synth.Spec{Nodes: 2, Sockets: 1, Cores: 2, Layout: "cyclic", RTT: [4]float64{50, 50, 15000, 15000}, Seed: 1})
 	tb := s.Tables[0]

@@ -304,13 +304,17 @@ func pairSpread(t *survey.PairTable) []float32 {
 // whose round trips are alike are one level: the boundary between the two
 // most alike is dropped until every step between successive levels'
 // medians is at least ratio and, when noise gives the levels' median
-// pair spread (median - min), at least the two spreads together: a step
-// the pairs' own round trips wander across is noise, not a level (8
-// ranks on 4 virtual nodes sharing 2 cpus made "switch" levels at 52 and
-// 93 us inside nodes whose pairs wander by 35 us and more). The sum, not
-// twice the larger: a shaped link's 19.5 ms round trips wander 9.7 ms
-// down to the wire's 10 ms, and twice that outweighed the step from
-// 119 us inside a node, which put the node's pair in the network.
+// pair spread (median - min), at least twice the larger spread of the two:
+// a step the pairs' own round trips wander across is noise, not a level
+// (8 ranks on 4 virtual nodes sharing 2 cpus made "switch" levels at 52
+// and 93 us inside nodes whose pairs wander by 35 us and more). A step
+// whose upper level, wandered down, is still clearGap times the lower
+// level wandered up is a level whatever the spreads: a shaped link's
+// 19.5 ms round trips wander 9.7 ms down to the wire's 10 ms, and twice
+// that outweighed the step from 119 us inside a node, which put the
+// node's pair in the network. (The two spreads added, not twice the
+// larger, fixed that but made a "core" level at 144 us under a node's
+// 327 us on 4 virtual nodes x 2.)
 func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []int, med []float64) {
 	for k := 0; k+1 < len(h); k++ {
 		if h[k] <= 0 || h[k+1]/h[k] >= ratio {
@@ -330,7 +334,8 @@ func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []
 		for i := 0; i+1 < len(med); i++ {
 			st := med[i+1] / med[i] / ratio
 			if spread != nil {
-				if w := spread[i] + spread[i+1]; w > 0 {
+				clear := med[i+1]-spread[i+1] >= clearGap*(med[i]+spread[i])
+				if w := 2 * math.Max(spread[i], spread[i+1]); w > 0 && !clear {
 					st = math.Min(st, (med[i+1]-med[i])/w)
 				}
 			}
@@ -344,6 +349,10 @@ func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []
 		bounds = append(bounds[:worst], bounds[worst+1:]...)
 	}
 }
+
+// clearGap is how far apart two levels' round trips, wandered toward
+// each other by their spreads, are two levels whatever the spreads.
+const clearGap = 2
 
 // nodeBoundary is the boundary between nodes, or -1: the largest step
 // between successive levels' medians, if at least NodeRatio, into round
