@@ -12,18 +12,11 @@ import (
 	"github.com/latmap/latmap/placement/model"
 )
 
-// routedModel is a level machine of nodes x cores (hosts node0, ...)
-// priced over fabric f (its hosts the same names).
+// routedModel is shapes.RoutedModel, the test failed on its error.
 func routedModel(t *testing.T, nodes, cores int, levels [3]model.LinkCost, build func(hosts []string) (*fabric.Fabric, error)) *model.Model {
 	t.Helper()
-	m := model.NewLevelMachine(nodes, 1, cores, levels)
-	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	f, err := build(m.Hosts)
+	md, err := shapes.RoutedModel(nodes, cores, levels, build)
 	if err != nil {
-		t.Fatal(err)
-	}
-	f.Source = "test"
-	if _, err := md.AddRoutes(f, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	return md

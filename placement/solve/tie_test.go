@@ -122,17 +122,11 @@ func TestClearlyBetter(t *testing.T) {
 // bound, the proposals of seeds 14-17 were predicted 3.4-6.9% slower
 // than another candidate.
 func TestRoutedCandidatesPredicted(t *testing.T) {
-	m := model.NewLevelMachine(16, 1, 2, shapes.BenchLevels)
-	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	f, err := fabric.NewTorus(m.Hosts, []int{4, 4}, 1e9, 1e-6, false)
+	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Source = "test"
-	if _, err := md.AddRoutes(f, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	slots, err := m.SelectSlots(32, model.SelectOptions{})
+	slots, err := md.SelectSlots(32, model.SelectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

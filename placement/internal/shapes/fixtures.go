@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
@@ -15,6 +16,22 @@ var WorkedLevels = [3]model.LinkCost{
 	model.SameSocket: {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9},
 	model.SameNode:   {Latency: 4.4e-6, InvBandwidth: 1 / 9.2e9},
 	model.Network:    {Latency: 20e-6, InvBandwidth: 1 / 49.8e6},
+}
+
+// RoutedModel is a level machine of nodes x cores (hosts node0, ...)
+// priced over the fabric build makes of its hosts (the same names).
+func RoutedModel(nodes, cores int, levels [3]model.LinkCost, build func(hosts []string) (*fabric.Fabric, error)) (*model.Model, error) {
+	m := model.NewLevelMachine(nodes, 1, cores, levels)
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	f, err := build(m.Hosts)
+	if err != nil {
+		return nil, err
+	}
+	f.Source = "test"
+	if _, err := md.AddRoutes(f, nil, nil); err != nil {
+		return nil, err
+	}
+	return md, nil
 }
 
 // TestRTT are the round trips (us) of Survey's usual tests: same socket,
