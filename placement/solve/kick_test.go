@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -53,4 +55,49 @@ func TestKickKeepsOnlyGains(t *testing.T) {
 // near: two objectives equal but for the rounding of incremental sums.
 func near(a, b model.Objective) bool {
 	return math.Abs(a.Run-b.Run) <= 1e-9*math.Abs(b.Run) && math.Abs(a.Transfer-b.Transfer) <= 1e-9*math.Abs(b.Transfer)
+}
+
+// TestKickStreamsDiffer: each refined start kicks with its own random
+// stream. Two starts that are the same placement (block), refined side by
+// side, made the same kicks with one stream and ended alike; with a
+// stream each they explore apart, and end apart for some traffic (the
+// routed 4 x 4 torus of TestRoutedCandidatesPredicted, where kicks are
+// kept).
+func TestKickStreamsDiffer(t *testing.T) {
+	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots, err := md.SelectSlots(32, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart := 0
+	for seed := uint64(14); seed <= 17; seed++ {
+		flows, n := shapes.RandomSparse(32, 4, seed)
+		for i := range flows {
+			flows[i].Bytes = 10 << 20
+		}
+		blk := model.Block(slots, n)
+		sol, err := Solve(md, shapes.MustTraffic(flows, n), nil, slots, []Start{{"a", slices.Clone(blk)}, {"b", slices.Clone(blk)}}, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]Candidate{}
+		for _, c := range sol.Candidates {
+			got[c.Name] = c
+		}
+		a, okA := got["a, refined"]
+		b, okB := got["b, refined"]
+		if !okA || !okB {
+			t.Fatalf("seed %d: no refined candidates of the two starts among %+v", seed, sol.Candidates)
+		}
+		t.Logf("seed %d: the same start refined to %.6g s (%d swaps) and %.6g s (%d swaps)", seed, a.Run, a.Swaps, b.Run, b.Swaps)
+		if a.Run != b.Run || a.Cost != b.Cost || a.Swaps != b.Swaps {
+			apart++
+		}
+	}
+	if apart == 0 {
+		t.Errorf("two copies of a start refined alike for every traffic: their kicks share a random stream")
+	}
 }

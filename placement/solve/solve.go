@@ -331,7 +331,7 @@ func refineBest(md *model.Model, t *model.Traffic, base []float64, cands []Candi
 	parallel(opt.Workers, len(pick), func(x int) {
 		i := pick[x]
 		p := append([]int32(nil), places[i]...)
-		swaps, o := refine(md, t, base, p, opt, max(1, opt.Workers/len(pick)))
+		swaps, o := refine(md, t, base, p, opt, max(1, opt.Workers/len(pick)), uint64(x))
 		refined[x] = Candidate{Name: cands[i].Name, Cost: o.Transfer, Run: o.Run, Refined: true, Swaps: swaps}
 		placed[x] = p
 	})
@@ -588,8 +588,10 @@ func placeInNode(m *model.Machine, t *model.Traffic, ranks []int32, slots []int3
 // refine improves place in two steps: pair swaps that lower the summed
 // transfer without raising the slowest rank (refineSwaps, pricing on up to
 // workers goroutines), then exchanges that lower the slowest rank
-// (descend). It returns the number of swaps and the placement's objective.
-func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options, workers int) (int, model.Objective) {
+// (descend), and where nodes differ, kicks (kick) drawn from the random
+// stream kickStream+stream of the seed: refineBest gives each start its
+// own. It returns the number of swaps and the placement's objective.
+func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, opt Options, workers int, stream uint64) (int, model.Objective) {
 	sw := newSwapper(md, t, base, place, workers)
 	n := sw.refineSwaps(opt.MaxPasses)
 	// Descend, then move whole nodes, while that improves the objective.
@@ -614,7 +616,7 @@ func refine(md *model.Model, t *model.Traffic, base []float64, place []int32, op
 		}
 	}
 	if nodesDiffer {
-		n += sw.kick(kicks(t.N), opt.Descent, rand.New(rand.NewPCG(opt.Seed, kickStream)))
+		n += sw.kick(kicks(t.N), opt.Descent, rand.New(rand.NewPCG(opt.Seed, kickStream+stream)))
 	}
 	return n, sw.ev.Objective()
 }
