@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/fabric"
-	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -64,22 +62,12 @@ func near(a, b model.Objective) bool {
 // routed 4 x 4 torus of TestRoutedCandidatesPredicted, where kicks are
 // kept).
 func TestKickStreamsDiffer(t *testing.T) {
-	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := md.SelectSlots(32, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	md, slots, sparse := routedTorusSparse(t)
 	apart := 0
 	for seed := uint64(14); seed <= 17; seed++ {
-		flows, n := shapes.RandomSparse(32, 4, seed)
-		for i := range flows {
-			flows[i].Bytes = 10 << 20
-		}
-		blk := model.Block(slots, n)
-		sol, err := Solve(md, shapes.MustTraffic(flows, n), nil, slots, []Start{{"a", slices.Clone(blk)}, {"b", slices.Clone(blk)}}, Options{Seed: 1})
+		tr := sparse(seed)
+		blk := model.Block(slots, tr.N)
+		sol, err := Solve(md, tr, nil, slots, []Start{{"a", slices.Clone(blk)}, {"b", slices.Clone(blk)}}, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,20 +122,9 @@ func TestClearlyBetter(t *testing.T) {
 // bound, the proposals of seeds 14-17 were predicted 3.4-6.9% slower
 // than another candidate.
 func TestRoutedCandidatesPredicted(t *testing.T) {
-	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := md.SelectSlots(32, model.SelectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	md, slots, sparse := routedTorusSparse(t)
 	for seed := uint64(14); seed <= 17; seed++ {
-		flows, n := shapes.RandomSparse(32, 4, seed)
-		for i := range flows {
-			flows[i].Bytes = 10 << 20
-		}
-		tr := shapes.MustTraffic(flows, n)
+		tr := sparse(seed)
 		sol, err := Solve(md, tr, nil, slots, nil, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -148,5 +137,27 @@ func TestRoutedCandidatesPredicted(t *testing.T) {
 				t.Errorf("seed %d: candidate %s predicted %.6g s, the proposal (%s) %.6g s", seed, c.Name, c.Run, sol.Winner, sol.Run)
 			}
 		}
+	}
+}
+
+// routedTorusSparse is a routed 4 x 4 torus of 2-core nodes, 32 of its
+// slots, and the random sparse graph of 32 ranks with 10 MiB flows of a
+// seed.
+func routedTorusSparse(t *testing.T) (*model.Model, []int32, func(seed uint64) *model.Traffic) {
+	t.Helper()
+	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots, err := md.SelectSlots(32, model.SelectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md, slots, func(seed uint64) *model.Traffic {
+		flows, n := shapes.RandomSparse(32, 4, seed)
+		for i := range flows {
+			flows[i].Bytes = 10 << 20
+		}
+		return shapes.MustTraffic(flows, n)
 	}
 }
