@@ -263,3 +263,36 @@ func TestWideNetworkKeepsNodes(t *testing.T) {
 		t.Errorf("nodes %v, layout %q; want [0 1 0 1], cyclic; levels %+v", nodes, tp.Layout, tp.Levels)
 	}
 }
+
+// TestOutliersAllowForInterference: a node whose links are 4x slower
+// than the other node pairs is named when nothing else slowed them, and
+// when the survey's concurrent rounds slowed a level's pairs 2x (meta.json's
+// fit_factors: 1.5 x 2 = 3x is the bar); not when they slowed them 3x
+// (4.5x the bar), as the schedule alone may make such a node. A factor of
+// the pairs inside a node, or of another size, does not count.
+func TestOutliersAllowForInterference(t *testing.T) {
+	slow := func(a, b int) bool { return a == 2 || b == 2 }
+	for _, c := range []struct {
+		ff    []survey.FitFactor
+		named bool
+		inter float64
+	}{
+		{nil, true, 0},
+		{[]survey.FitFactor{{SizeBytes: 256 << 10, Level: "network", Factor: 2}}, true, 2},
+		{[]survey.FitFactor{{SizeBytes: 256 << 10, Level: "same level-1 switch", Factor: 1.2}, {SizeBytes: 256 << 10, Level: "network", Factor: 3}}, false, 3},
+		{[]survey.FitFactor{{SizeBytes: 256 << 10, Level: "same node", Factor: 10}, {SizeBytes: 64, Level: "network", Factor: 10}}, true, 0},
+	} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			s := outlierSurvey(6, seed, slow)
+			s.Meta.FitFactors = c.ff
+			o, err := FindOutliers(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			named := len(o.SlowNodes) == 1 && o.SlowNodes[0].Host == "node002"
+			if named != c.named || len(o.SlowLinks) != 0 || o.Interference != c.inter || o.Ratio != OutlierRatioBandwidth*max(1, c.inter) {
+				t.Errorf("fit factors %+v (seed %d): node002 named %v, want %v; interference %v, ratio %v\n%s", c.ff, seed, named, c.named, o.Interference, o.Ratio, strings.Join(o.Lines(), "\n"))
+			}
+		}
+	}
+}
