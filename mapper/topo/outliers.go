@@ -112,7 +112,7 @@ func FindOutliers(s *survey.Survey) (*Outliers, error) {
 // none was recorded). On a simulated dragonfly of 32 nodes, the rounds
 // slowed the pairs between its groups 16.5x at 1 MiB, each pair by
 // which others it was measured beside: judged against the median alone,
-// 19 nodes and dozens of links were named slow, all alike but for the
+// 18 nodes and 24 links were named slow, all alike but for the
 // schedule.
 func crossInterference(ff []survey.FitFactor, size int) float64 {
 	f := 0.0
