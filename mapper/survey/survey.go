@@ -90,6 +90,12 @@ type FitFactor struct {
 	Factor float64 `json:"factor"`
 }
 
+// BetweenNodes reports whether f's level is one of pairs on different
+// nodes (not LevelSameSocket or LevelSameNode).
+func (f FitFactor) BetweenNodes() bool {
+	return f.Level != LevelSameSocket && f.Level != LevelSameNode
+}
+
 // ScopeCheck is meta.json's scope_check: how far the sampled cross-node
 // pairs of a sample:K survey were from their nodes' leader pair (median
 // round trip at the smallest size, sample over leader).

@@ -235,6 +235,13 @@ func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 	return rows, err
 }
 
+// The names PairLevels gives the two levels inside a node (the levels of
+// meta.json's fit_factors).
+const (
+	LevelSameSocket = "same socket"
+	LevelSameNode   = "same node"
+)
+
 // PairLevels names the level of the machine's hierarchy two ranks share,
 // from ranks.csv (host, socket) and switches.csv: 0 the same socket, 1
 // the same node, 2 the same level-1 switch group, ..., and the last, the
@@ -246,7 +253,7 @@ func (s *Survey) PairLevels() (level func(a, b int) int, names []string) {
 		hosts[h] = s.Ranks[r].Host
 	}
 	of, _ := SwitchLevels(s.Switches, hosts)
-	names = []string{"same socket", "same node"}
+	names = []string{LevelSameSocket, LevelSameNode}
 	for k := range of {
 		names = append(names, fmt.Sprintf("same level-%d switch", k+1))
 	}

@@ -95,19 +95,18 @@ func FindOutliers(s *survey.Survey) (*Outliers, error) {
 	}
 	cross, inside := hostPairValues(t, m, host, nh)
 	o := &Outliers{Metric: m.String(), SizeBytes: t.Size, Ratio: ratio}
-	between := ratio
 	if f := crossInterference(s.Meta.FitFactors, t.Size); f > 1 {
-		o.Interference, o.Ratio, between = f, ratio*f, ratio*f
+		o.Interference, o.Ratio = f, ratio*f
 	}
 	hp := medians(cross)
-	slow := o.slowNodes(hp, names, between)
-	o.slowLinks(hp, names, slow, between)
+	slow := o.slowNodes(hp, names, o.Ratio)
+	o.slowLinks(hp, names, slow, o.Ratio)
 	o.slowInside(inside, names, ratio)
 	return o, nil
 }
 
 // crossInterference is the largest of the fit factors at size of the
-// levels between nodes (not "same socket" or "same node"): how much
+// levels between nodes (FitFactor.BetweenNodes): how much
 // measuring pairs at the same time slowed a level's round trips (0 when
 // none was recorded). On a simulated dragonfly of 32 nodes, the rounds
 // slowed the pairs between its groups 16.5x at 1 MiB, each pair by
@@ -117,7 +116,7 @@ func FindOutliers(s *survey.Survey) (*Outliers, error) {
 func crossInterference(ff []survey.FitFactor, size int) float64 {
 	f := 0.0
 	for _, x := range ff {
-		if x.SizeBytes == size && x.Level != "same socket" && x.Level != "same node" {
+		if x.SizeBytes == size && x.BetweenNodes() {
 			f = max(f, x.Factor)
 		}
 	}
