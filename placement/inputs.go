@@ -324,7 +324,7 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 	if err != nil {
 		return err
 	}
-	f.Source = "the survey's round trips"
+	f.Source = fabric.FoundInSurvey
 	// The links' capacities are the survey's own: AddRoutes' check of
 	// declared bandwidths against it has nothing to say.
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
@@ -447,7 +447,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		if f, err = f.Routed(routing); err != nil {
 			return fmt.Errorf("--routing: %w", err)
 		}
-		f.Source = "the survey's round trips"
+		f.Source = fabric.FoundInSurvey
 		notes, err := md.AddRoutes(f, s.NodeBandwidth, nil)
 		if err != nil {
 			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))

@@ -43,7 +43,11 @@ type Fabric struct {
 	// links' bandwidths are the survey's own (no derating), its node
 	// links without one take the node phase's.
 	Surveyed bool
-	route    func(a, b int, visit func(link int32))
+	// Reverse is the share of a message's bytes its route back carries
+	// as it flows (acknowledgements; 0: none): SimGrid's cross traffic,
+	// 0.05 unless the platform turns network/crosstraffic off.
+	Reverse float64
+	route   func(a, b int, visit func(link int32))
 	// shares spreads a message over several routes (nil: Route's one).
 	shares func(a, b int, visit func(link int32, share float64))
 	// spread is the same network routed adaptive (Routed): a fat tree's
@@ -52,6 +56,12 @@ type Fabric struct {
 	// (nil: routed the same either way).
 	spread *Fabric
 }
+
+// FoundInSurvey is the Source of a network latmap found in a survey's
+// round trips (a torus in the nodes' order, a graph of routers): its
+// links are priced at what the survey measured between linked nodes,
+// not derated from a declared bandwidth.
+const FoundInSurvey = "the survey's round trips"
 
 // Routings say how a message picks among parallel paths: RoutingStatic
 // as the description's machine does (d-mod-k on a fat tree as SimGrid's
@@ -82,6 +92,7 @@ func (f *Fabric) Routed(routing string) (*Fabric, error) {
 	case RoutingAdaptive:
 		if f.spread != nil {
 			s := *f.spread
+			s.Reverse = f.Reverse
 			if s.Source = f.Source; f.Kind == KindTree {
 				s.Shape += ", routed adaptive (a group's parallel uplinks as one)"
 			}

@@ -199,6 +199,21 @@ func TestSimGridPlatforms(t *testing.T) {
 	if tor.Kind != KindTorus || len(tor.Links) != 64 || tor.Links[0].Latency != 1e-6 {
 		t.Errorf("torus: %s, %d links, latency %g", tor.Kind, len(tor.Links), tor.Links[0].Latency)
 	}
+	// SimGrid's cross traffic: on by default, off where the platform's
+	// <config> says so, and kept by adaptive routing.
+	if a, _ := ft.Routed(RoutingAdaptive); ft.Reverse != CrossTraffic || tor.Reverse != CrossTraffic || a.Reverse != CrossTraffic {
+		t.Errorf("cross traffic: fat tree %g (adaptive %g), torus %g, want %g", ft.Reverse, a.Reverse, tor.Reverse, CrossTraffic)
+	}
+	const cl = `<cluster id="c" prefix="n" radical="0-3" bw="1Gbps" lat="1us" topology="TORUS" topo_parameters="4"/>`
+	for v, want := range map[string]float64{"no": 0, "0": 0, "off": 0, "yes": CrossTraffic, "1": CrossTraffic} {
+		f, err := Parse([]byte(`<platform version="4.1"><config><prop id="network/crosstraffic" value="` + v + `"/></config>` + cl + `</platform>`))
+		if err != nil || f.Reverse != want {
+			t.Errorf("network/crosstraffic %s: error %v, reverse not %g", v, err, want)
+		}
+	}
+	if _, err := Parse([]byte(`<platform><config><prop id="network/crosstraffic" value="maybe"/></config>` + cl + `</platform>`)); err == nil || !strings.Contains(err.Error(), "crosstraffic") {
+		t.Errorf("network/crosstraffic maybe: error %v", err)
+	}
 }
 
 // TestParseErrors: every bad description is an error naming the

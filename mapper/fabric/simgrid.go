@@ -27,12 +27,29 @@ type simCluster struct {
 // as 0-999999999 must not allocate gigabytes).
 const maxHosts = 1 << 22
 
+// simProp is a <prop> of a SimGrid platform's <config>.
+type simProp struct {
+	ID    string `xml:"id,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// CrossTraffic is the share of a message's bytes SimGrid's network
+// models (CM02, LV08 and SMPI's) load on the links of its way back while
+// it flows (network/crosstraffic, on unless the platform's <config>
+// turns it off): each message's rate is then also shared on those
+// links, as if it were one of their flows.
+const CrossTraffic = 0.05
+
 // ReadSimGrid reads a SimGrid platform file (the XML of smpirun
 // -platform) whose one <cluster> is of topology FAT_TREE, TORUS or
 // DRAGONFLY, the cluster's bw and lat on every link. Hosts are
 // prefix + number + suffix for each number of the radical, in order.
+// The network carries SimGrid's cross traffic (Reverse) unless a
+// <config> <prop id="network/crosstraffic"> turns it off; a --cfg given
+// to smpirun itself is not in the file.
 func ReadSimGrid(r io.Reader) (*Fabric, error) {
 	var cl []simCluster
+	reverse := CrossTraffic
 	dec := xml.NewDecoder(r)
 	dec.Strict = false
 	for {
@@ -50,11 +67,39 @@ func ReadSimGrid(r io.Reader) (*Fabric, error) {
 			}
 			cl = append(cl, c)
 		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "prop" {
+			var p simProp
+			if err := dec.DecodeElement(&p, &se); err != nil {
+				return nil, fmt.Errorf("reading SimGrid platform: %w", err)
+			}
+			if p.ID == "network/crosstraffic" {
+				on, err := simBool(p.Value)
+				if err != nil {
+					return nil, fmt.Errorf("SimGrid platform: network/crosstraffic: %w", err)
+				}
+				reverse = map[bool]float64{true: CrossTraffic}[on]
+			}
+		}
 	}
 	if len(cl) != 1 {
 		return nil, fmt.Errorf("SimGrid platform has %d <cluster> elements; latmap reads platforms of exactly one cluster of topology FAT_TREE, TORUS or DRAGONFLY", len(cl))
 	}
-	return cl[0].fabric()
+	f, err := cl[0].fabric()
+	if f != nil {
+		f.Reverse = reverse
+	}
+	return f, err
+}
+
+// simBool reads a SimGrid configuration boolean.
+func simBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "on", "true", "1":
+		return true, nil
+	case "no", "off", "false", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not yes, no, on, off, true, false, 1 or 0", v)
 }
 
 // fabric builds the cluster's network.

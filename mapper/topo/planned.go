@@ -105,7 +105,8 @@ type ClassShare struct {
 // step of a group is routed over f, a host of the group to the host at
 // its position in the peer group (the phase's pairing; to the rest, to
 // the sibling its position picks), and the aggregate the declared links
-// allow (hosts sending / the most loaded link's load over its bandwidth)
+// allow (hosts sending / the most loaded link's load over its bandwidth,
+// with the network's cross traffic on each route back: Fabric.Reverse)
 // set against the measured one. Steps bound by a node's own link are
 // the node phase's (nodebw.csv), not counted, nor steps bound as much by
 // links of two classes (which of them falls short is not in the step).
@@ -230,6 +231,12 @@ func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []in
 	if len(sib) == 0 {
 		return 0, ""
 	}
+	// The network's cross traffic (Reverse) loads each route back. The
+	// group receives as it sends in a step (from the group as far back
+	// as its peer is on), and the cross traffic of what it receives
+	// leaves it as its own flows do: each route out carries 1 +
+	// Reverse, as it exactly does with one sibling.
+	out, back := 1+f.Reverse, f.Reverse
 	load := map[int32]float64{}
 	flows := 0
 	for i, h := range members[r.Group] {
@@ -238,7 +245,11 @@ func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []in
 			continue
 		}
 		flows++
-		f.Route(fhost[h], fhost[to[i%len(to)]], func(l int32) { load[l]++ })
+		a, b := fhost[h], fhost[to[i%len(to)]]
+		f.Route(a, b, func(l int32) { load[l] += out })
+		if back > 0 {
+			f.Route(b, a, func(l int32) { load[l] += back })
+		}
 	}
 	links := make([]int32, 0, len(load))
 	for l := range load {

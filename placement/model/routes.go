@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
-	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/model/derate"
 	"github.com/latmap/latmap/placement/model/netload"
 	"github.com/latmap/latmap/placement/model/ports"
 )
@@ -64,7 +64,7 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 		return nil, fmt.Errorf("%s does not describe host(s) %s of the survey; give the description of the machine the survey ran on", f.Source, strings.Join(miss, ", "))
 	}
 	idx := f.HostIndex()
-	rt := &Routes{Fabric: f, host: make([]int32, len(md.Hosts)), Table: netload.Table{K: len(md.Hosts), NL: len(f.Links)}, Derate: 1}
+	rt := &Routes{Fabric: f, host: make([]int32, len(md.Hosts)), Table: netload.Table{K: len(md.Hosts), NL: len(f.Links), Reverse: f.Reverse}, Derate: 1}
 	for n, h := range md.Hosts {
 		rt.host[n] = int32(idx[h])
 	}
@@ -74,7 +74,12 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 	if err := rt.table(); err != nil {
 		return nil, err
 	}
-	notes := append(rt.capacities(md, rows), rt.measuredClasses(shares)...)
+	notes := rt.capacities(md, rows)
+	classNotes, source := derate.Classes(f, shares, rt.Inv)
+	notes, rt.Source = append(notes, classNotes...), rt.Source+source
+	if f.Reverse > 0 {
+		rt.Source += fmt.Sprintf(", %.0f%% of each message on its way back (SimGrid's cross traffic)", 100*f.Reverse)
+	}
 	md.Routes = rt
 	md.NodeSource = "the network description's links (" + f.Source + ")"
 	md.SwitchSource = md.NodeSource
@@ -112,31 +117,17 @@ func (rt *Routes) table() error {
 func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	f := rt.Fabric
 	var notes []string
-	var ratios []float64
-	first := md.FirstSlots()
-	for a := 0; a < rt.K && len(ratios) < 4096 && !f.Surveyed; a++ {
-		for b := a + 1; b < rt.K && len(ratios) < 4096; b++ {
-			narrow := math.Inf(1)
-			for _, l := range rt.Path(int32(a), int32(b)) {
-				if bw := f.Links[l].Bandwidth; bw > 0 {
-					narrow = min(narrow, bw)
-				}
-			}
-			if ib := md.Link(first[a], first[b]).InvBandwidth; ib > 0 && !math.IsInf(narrow, 1) {
-				ratios = append(ratios, 1/ib/narrow)
-			}
-		}
-	}
+	ratios, what := rt.shares(md, rows)
 	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[f.Kind == fabric.KindDirect || f.Surveyed]
 	if len(ratios) > 0 {
 		d := stats.Median(ratios)
 		switch {
-		case plausibleShare(d):
+		case derate.Plausible(d):
 			rt.Derate = d
-			rt.Source += fmt.Sprintf(", every link priced at %.0f%% (the survey's pairs between nodes)", 100*d)
-			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", 100*d, f.Source))
+			rt.Source += fmt.Sprintf(", every link priced at %.0f%% (%s)", 100*d, what)
+			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", what, 100*d, f.Source))
 		default:
-			notes = append(notes, fmt.Sprintf("network: the survey's bandwidth between nodes is %.3g times the narrowest link %s declares on their routes: the description does not match the machine surveyed (its links are priced as declared)", d, f.Source))
+			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.3g times the narrowest link %s declares on their routes: the description does not match the machine surveyed (its links are priced as declared)", what, d, f.Source))
 		}
 	}
 	out, in := md.nodeRates(rows)
@@ -163,51 +154,33 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	return notes
 }
 
-// plausibleShare reports whether a measured share of declared bandwidth
-// (the pairs' derating, a switch phase's class) fits the machine the
-// description is of: 0.2-1.25; outside, the description does not match.
-func plausibleShare(x float64) bool { return x >= 0.2 && x <= 1.25 }
-
-// measuredClasses prices each link class the switch phase measured at
-// the share of its declared bandwidth measured, and says so.
-func (rt *Routes) measuredClasses(shares []topo.ClassShare) []string {
-	var notes, measured []string
-	for _, sh := range shares {
-		// Declared without a bandwidth: what a group's links of the class
-		// carried out of it; else the measured share of the declared.
-		undeclared := sh.RoutedMBps == 0
-		decl := map[bool]string{true: "assumed", false: "declared"}[rt.Fabric.Surveyed] // a tree found in the survey: a node link's rate
-		what := fmt.Sprintf("%s links %.0f%% of %s (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the %[3]s links allow, medians)",
-			sh.Class, 100*sh.Share, decl, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
-		if undeclared {
-			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
-		}
-		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !plausibleShare(sh.Share) {
-			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
-			continue
-		}
-		for l, link := range rt.Fabric.Links {
-			switch {
-			case link.Class != sh.Class:
-			case undeclared && link.Bandwidth == 0:
-				rt.Inv[l] = 1 / (sh.MeasuredMBps * 1e6)
-			case !undeclared && link.Bandwidth > 0:
-				rt.Inv[l] = 1 / (link.Bandwidth * sh.Share)
-			}
-		}
-		measured = append(measured, what)
+// shares is the survey's measured share of the declared links on each
+// route it has (package derate), and what it is of: the node phase's
+// streams, else the pairs' fit. A network found in the survey has its
+// links priced at what it measured.
+func (rt *Routes) shares(md *Model, rows []survey.NodeBandwidth) ([]float64, string) {
+	f := rt.Fabric
+	narrowest := func(a, b int32) float64 {
+		return derate.Narrowest(rt.Path(a, b), func(l int32) float64 { return f.Links[l].Bandwidth })
 	}
-	if len(measured) > 0 {
-		rt.Source += "; measured: " + strings.Join(measured, "; ")
-		notes = append(notes, "network: priced as measured: "+strings.Join(measured, "; "))
+	if !f.Surveyed && f.Kind != fabric.KindDirect && f.Source != fabric.FoundInSurvey {
+		if r := derate.Streams(rows, md.Hosts, narrowest); len(r) > 0 {
+			return r, derate.StreamsWhat
+		}
 	}
-	if unpriced := len(rt.Inv) - countPositive(rt.Inv); unpriced > 0 {
-		rt.Source += fmt.Sprintf("; %d of %d links not priced (no bandwidth declared or measured)", unpriced, len(rt.Inv))
+	if f.Surveyed {
+		return nil, ""
 	}
-	return notes
+	first := md.FirstSlots()
+	pairBW := func(a, b int) float64 {
+		if ib := md.Link(first[a], first[b]).InvBandwidth; ib > 0 {
+			return 1 / ib
+		}
+		return 0
+	}
+	return derate.Pairs(rt.K, pairBW, narrowest), derate.PairsWhat
 }
 
-// nodeLinksFrom gives each undeclared node link of the tree (the first
 // link of a node's route up, the last of a route down) the node's rate.
 func (rt *Routes) nodeLinksFrom(out, in []float64) int {
 	filled := 0
@@ -278,15 +251,4 @@ func (md *Model) WithLinks(class string, bw, lat float64) (*Model, int, error) {
 	}
 	c.Routes = &r
 	return &c, changed, nil
-}
-
-// countPositive is how many of v are above 0.
-func countPositive(v []float64) int {
-	n := 0
-	for _, x := range v {
-		if x > 0 {
-			n++
-		}
-	}
-	return n
 }

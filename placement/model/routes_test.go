@@ -277,3 +277,44 @@ func TestRoutedNodeLinksTakeShiftRows(t *testing.T) {
 		t.Errorf("rank 0 %.6g s, want 10 ms (node0's link at its node phase's 100 MB/s)", got)
 	}
 }
+
+// TestRoutedLinksPricedAtStreams: the declared links are priced at the
+// node phase's streams over them where the survey has them, not at the
+// pairs' fit of round trips (which also carries what a large message
+// costs beyond its bytes). On a ring of 4 nodes of 1 GB/s links whose
+// pairs measured 1 GB/s, each node streamed 800 MB/s to the next: rank
+// 0's 1e6 B to rank 1 take 1.25 ms over its link at 80%, not the pair's
+// 1 us + 1 ms. The network's cross traffic reaches the routed model.
+func TestRoutedLinksPricedAtStreams(t *testing.T) {
+	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 1}}, 4)
+	for _, c := range []struct {
+		stream float64
+		want   float64
+		note   string
+	}{{0, 1e-6 + 1e-3, "the survey's pairs between nodes is 100%"}, {800, 1.25e-3, "the node phase's streams between nodes is 80%"}} {
+		m := model.NewLevelMachine(4, 1, 1, ringLevels)
+		var rows []survey.NodeBandwidth
+		for h := 0; h < 4 && c.stream > 0; h++ {
+			rows = append(rows, survey.NodeBandwidth{Host: m.Hosts[h], Peer: m.Hosts[(h+1)%4], Ranks: 1, AggregateMBps: c.stream, PairMBps: c.stream})
+		}
+		md, _ := model.NewModel(m, rows, model.ModelOptions{})
+		f, err := fabric.NewTorus(m.Hosts, []int{4}, 1e9, 1e-6, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Source, f.Reverse = "ring", fabric.CrossTraffic
+		notes, err := md.AddRoutes(f, rows, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Predict("block", md, tr, []int32{0, 1, 2, 3}, nil).PerRank[0]; !shapes.Near(got, c.want) {
+			t.Errorf("streams %g MB/s: rank 0 %.6g s, want %.6g", c.stream, got, c.want)
+		}
+		if joined := strings.Join(notes, "\n"); !strings.Contains(joined, c.note) {
+			t.Errorf("streams %g MB/s: notes %q, want %q", c.stream, joined, c.note)
+		}
+		if md.Routes.Reverse != fabric.CrossTraffic || !strings.Contains(md.Routes.Source, "5% of each message on its way back") {
+			t.Errorf("streams %g MB/s: the routed model's cross traffic %g (%q), want the network's %g", c.stream, md.Routes.Reverse, md.Routes.Source, fabric.CrossTraffic)
+		}
+	}
+}

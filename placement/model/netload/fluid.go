@@ -41,6 +41,15 @@ const fluidBatch = 1e-3
 // than block, and ran 1% longer: the global link's short flows finished
 // first, and the long ones then ran alone.
 //
+// Where the network carries cross traffic (Reverse: SimGrid's, 5% of a
+// message's bytes on its way back), a flow also takes that share of its
+// rate on the links of its route back, and is held to their level as a
+// flow of theirs. On the simulated 16 x 4 dragonfly, GROMACS's
+// proposal was predicted at 0.91 of its simulated run and block at
+// 0.99; with the cross traffic (and the links priced at the node phase's
+// streams, model.Routes) both at 0.99, and the proposal found ran 4%
+// faster.
+//
 // Links with no limit (Inv 0) do not slow a flow; a flow crossing none
 // that does takes no time. Nil when there are more than maxFluidFlows
 // flows.
@@ -177,6 +186,21 @@ func (f *fluidState) addRoute(a, b int32) float64 {
 		f.links = append(f.links, l)
 		f.w = append(f.w, x)
 		route += x * t.Inv[l]
+	}
+	if route > 0 && t.Reverse > 0 {
+		// The way back carries Reverse of the bytes, and the flow's rate
+		// is shared there as on its own links (SimGrid's cross traffic).
+		back := int(t.Start[int(b)*t.K+int(a)])
+		for j, l := range t.Path(b, a) {
+			x := 1.0
+			if t.Share != nil {
+				x = float64(t.Share[back+j])
+			}
+			if t.Inv[l] > 0 && x > 0 {
+				f.links = append(f.links, l)
+				f.w = append(f.w, t.Reverse*x)
+			}
+		}
 	}
 	if route > 0 {
 		f.at = append(f.at, int32(len(f.links)))

@@ -88,3 +88,31 @@ func TestFluidBatch(t *testing.T) {
 		t.Fatalf("done at %v, want 2 s and 2.00025 s within %g of it", got, fluidBatch)
 	}
 }
+
+// TestFluidCrossTraffic: node 0 sends one byte to node 1 while node 1
+// sends three bytes back (three flows of one byte), each way over its own
+// link of 1 byte/s. Alone on its link, the one flow ends at 1 s and the
+// three at 3 s. With cross traffic (Reverse 0.05, SimGrid's), the way
+// back from 1 to 0 carries the three flows and 5% of the one: it fills
+// at 1/3.05 bytes/s a flow, and the one flow, a flow of that link too,
+// is held there with the three (SimGrid's max-min fixes every flow of a
+// full link): all four end at 3.05 s.
+func TestFluidCrossTraffic(t *testing.T) {
+	tb := &Table{K: 2, NL: 2, Inv: []float64{1, 1}, Start: []int32{0, 0, 1, 2, 2}, Links: []int32{0, 1}}
+	flows := []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}}
+	for r := int32(2); r < 8; r += 2 {
+		flows = append(flows, FluidFlow{U: r, V: r + 1, A: 1, B: 0, Bytes: 1})
+	}
+	for _, c := range []struct {
+		reverse float64
+		want    []float64
+	}{{0, []float64{1, 1, 3, 3, 3, 3, 3, 3}}, {0.05, []float64{3.05, 3.05, 3.05, 3.05, 3.05, 3.05, 3.05, 3.05}}} {
+		tb.Reverse = c.reverse
+		got := tb.Fluid(8, flows)
+		for r, w := range c.want {
+			if math.Abs(got[r]-w) > 1e-9 {
+				t.Fatalf("reverse %g: rank %d done at %.6g s, want %.6g (all: %v)", c.reverse, r, got[r], w, got)
+			}
+		}
+	}
+}

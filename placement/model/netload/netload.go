@@ -13,12 +13,14 @@ import (
 // capacity: the route from node a to node b is
 // Links[Start[a*K+b]:Start[a*K+b+1]], each carrying Share of the bytes
 // (nil: all of them); NL links, Inv[l] seconds per byte (0: not
-// limited).
+// limited). Reverse is the share of a flow's bytes the route back
+// carries as it flows (fabric.Fabric's).
 type Table struct {
 	K, NL        int
 	Start, Links []int32
 	Share        []float32
 	Inv          []float64
+	Reverse      float64
 }
 
 // Path is the route from node a to node b.
