@@ -46,14 +46,16 @@ const (
 
 // AddRoutes prices md's network as the declared fabric f: the machine's
 // hosts must all be in f. Declared bandwidths are derated by what the
-// survey measured between nodes (the median, over node pairs, of the
-// pair's bandwidth over the narrowest declared link of its route, when
-// it is between 0.2 and 1.25); links declared without a bandwidth (a
+// survey measured between nodes (the median of the node phase's streams,
+// else of the pairs' bandwidth, over the narrowest declared link of
+// their routes, when it is between 0.2 and 1.25: package derate); f's
+// cross traffic (Reverse) reaches the flow-level prediction
+// (netload.Table.Fluid); links declared without a bandwidth (a
 // Slurm topology.conf) take the survey's node bandwidth (nodebw.csv)
 // for node links, and are left unlimited above. A link class the
 // survey's switch phase measured (shares, topo.SwitchShares) is priced
 // at the share of its declared bandwidth the phase measured, when that
-// is between 0.2 and 1.25, instead of the pairs' derating. The node link
+// is between 0.2 and 1.25, instead of the links' derating. The node link
 // and switch uplink terms are then the fabric's: the model stops pricing
 // them apart.
 func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares []topo.ClassShare) ([]string, error) {
