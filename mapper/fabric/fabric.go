@@ -63,6 +63,13 @@ type Fabric struct {
 // not derated from a declared bandwidth.
 const FoundInSurvey = "the survey's round trips"
 
+// Declared reports whether f's bandwidths are a description's, to be
+// derated by what the survey measured: not a network found in the
+// survey (Surveyed, a direct network, or one of FoundInSurvey).
+func (f *Fabric) Declared() bool {
+	return !f.Surveyed && f.Kind != KindDirect && f.Source != FoundInSurvey
+}
+
 // Routings say how a message picks among parallel paths: RoutingStatic
 // as the description's machine does (d-mod-k on a fat tree as SimGrid's
 // FatTreeZone and InfiniBand's ftree routing, dimension order on a torus,

@@ -165,13 +165,13 @@ func (rt *Routes) shares(md *Model, rows []survey.NodeBandwidth) ([]float64, str
 	narrowest := func(a, b int32) float64 {
 		return derate.Narrowest(rt.Path(a, b), func(l int32) float64 { return f.Links[l].Bandwidth })
 	}
-	if !f.Surveyed && f.Kind != fabric.KindDirect && f.Source != fabric.FoundInSurvey {
+	if f.Surveyed {
+		return nil, ""
+	}
+	if f.Declared() {
 		if r := derate.Streams(rows, md.Hosts, narrowest); len(r) > 0 {
 			return r, derate.StreamsWhat
 		}
-	}
-	if f.Surveyed {
-		return nil, ""
 	}
 	first := md.FirstSlots()
 	pairBW := func(a, b int) float64 {
@@ -183,6 +183,7 @@ func (rt *Routes) shares(md *Model, rows []survey.NodeBandwidth) ([]float64, str
 	return derate.Pairs(rt.K, pairBW, narrowest), derate.PairsWhat
 }
 
+// nodeLinksFrom gives each undeclared node link of the tree (the first
 // link of a node's route up, the last of a route down) the node's rate.
 func (rt *Routes) nodeLinksFrom(out, in []float64) int {
 	filled := 0

@@ -130,7 +130,6 @@ func Classes(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes [
 	return notes, source
 }
 
-// nodeLinksFrom gives each undeclared node link of the tree (the first
 // countPositive is how many of v are above 0.
 func countPositive(v []float64) int {
 	n := 0

@@ -171,8 +171,24 @@ func newFluidState(t *Table, flows []FluidFlow) *fluidState {
 
 // addRoute appends the limited links of the route from node a to node b
 // as the next class's, and returns its seconds per byte (0: none limits
-// it, and nothing was appended).
+// it, and nothing was appended). The way back carries Reverse of the
+// bytes, and the flow's rate is shared there as on its own links
+// (SimGrid's cross traffic).
 func (f *fluidState) addRoute(a, b int32) float64 {
+	route := f.addPath(a, b, 1)
+	if route > 0 && f.t.Reverse > 0 {
+		f.addPath(b, a, f.t.Reverse)
+	}
+	if route > 0 {
+		f.at = append(f.at, int32(len(f.links)))
+	}
+	return route
+}
+
+// addPath appends the limited links of the route from node a to node b,
+// each carrying scale of the bytes it carries of the flow, and returns
+// the route's seconds per byte over them.
+func (f *fluidState) addPath(a, b int32, scale float64) float64 {
 	t, route := f.t, 0.0
 	at := int(t.Start[int(a)*t.K+int(b)])
 	for j, l := range t.Path(a, b) {
@@ -184,26 +200,8 @@ func (f *fluidState) addRoute(a, b int32) float64 {
 			continue
 		}
 		f.links = append(f.links, l)
-		f.w = append(f.w, x)
+		f.w = append(f.w, scale*x)
 		route += x * t.Inv[l]
-	}
-	if route > 0 && t.Reverse > 0 {
-		// The way back carries Reverse of the bytes, and the flow's rate
-		// is shared there as on its own links (SimGrid's cross traffic).
-		back := int(t.Start[int(b)*t.K+int(a)])
-		for j, l := range t.Path(b, a) {
-			x := 1.0
-			if t.Share != nil {
-				x = float64(t.Share[back+j])
-			}
-			if t.Inv[l] > 0 && x > 0 {
-				f.links = append(f.links, l)
-				f.w = append(f.w, t.Reverse*x)
-			}
-		}
-	}
-	if route > 0 {
-		f.at = append(f.at, int32(len(f.links)))
 	}
 	return route
 }
