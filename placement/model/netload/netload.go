@@ -61,33 +61,68 @@ type Loads struct {
 // ranks on a torus of 8,192 links took 1.4 GB as a dense table).
 type crossing struct {
 	rlinks, rcount, lranks [][]int32
+	// at finds them without a search where ranks x links is at most
+	// denseCrossing: at[n*NL+l] is 1 + l's index in rlinks[n], and 1 +
+	// n's index in lranks[l] (0: rank n's flows do not cross l). A
+	// rank's flows on a torus cross a hundred links and more: the
+	// search was most of the solver's time.
+	at [][2]int32
 }
+
+// denseCrossing is the most ranks x links crossing.at indexes (16 MB);
+// above it, a rank's links and a link's ranks are searched.
+const denseCrossing = 1 << 21
 
 // mark adds (cnt 1) or removes (-1) a flow of rank n across link l,
 // listing the link and the rank each with the other while any of the
 // rank's flows cross it.
 func (nl *Loads) mark(n int32, l int32, cnt int32) {
 	links, counts := nl.rlinks[n], nl.rcount[n]
-	k := slices.Index(links, l)
+	k := nl.linkAt(n, l)
 	if k < 0 {
 		nl.rlinks[n], nl.rcount[n] = append(links, l), append(counts, cnt)
 		nl.lranks[l] = append(nl.lranks[l], n)
+		nl.setAt(n, l, len(links), len(nl.lranks[l])-1)
 		return
 	}
 	if counts[k] += cnt; counts[k] == 0 {
 		last := len(links) - 1
 		links[k], counts[k] = links[last], counts[last]
 		nl.rlinks[n], nl.rcount[n] = links[:last], counts[:last]
-		nl.lranks[l] = unlist(nl.lranks[l], n)
+		ranks := nl.lranks[l]
+		at, end := nl.rankAt(n, l), len(ranks)-1
+		ranks[at] = ranks[end]
+		nl.lranks[l] = ranks[:end]
+		if nl.at != nil {
+			nl.at[int(n)*nl.rt.NL+int(links[k])][0] = int32(k + 1)
+			nl.at[int(ranks[at])*nl.rt.NL+int(l)][1] = int32(at + 1)
+			nl.at[int(n)*nl.rt.NL+int(l)] = [2]int32{}
+		}
 	}
 }
 
-// unlist removes x from list (where it is once), putting the last in
-// its place.
-func unlist(list []int32, x int32) []int32 {
-	at := slices.Index(list, x)
-	list[at] = list[len(list)-1]
-	return list[:len(list)-1]
+// linkAt is l's index in rank n's links (-1: not there).
+func (nl *Loads) linkAt(n, l int32) int {
+	if nl.at != nil {
+		return int(nl.at[int(n)*nl.rt.NL+int(l)][0]) - 1
+	}
+	return slices.Index(nl.rlinks[n], l)
+}
+
+// rankAt is n's index in link l's ranks (n is there).
+func (nl *Loads) rankAt(n, l int32) int {
+	if nl.at != nil {
+		return int(nl.at[int(n)*nl.rt.NL+int(l)][1]) - 1
+	}
+	return slices.Index(nl.lranks[l], n)
+}
+
+// setAt indexes rank n's link l at k in its links and n at r in l's
+// ranks.
+func (nl *Loads) setAt(n, l int32, k, r int) {
+	if nl.at != nil {
+		nl.at[int(n)*nl.rt.NL+int(l)] = [2]int32{int32(k + 1), int32(r + 1)}
+	}
 }
 
 // exchange is what one exchange changed: the links (once each) and their
@@ -113,9 +148,13 @@ type netSaved struct {
 
 // New makes the state of n ranks on the routes of rt.
 func New(rt *Table, n int) *Loads {
-	return &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
+	nl := &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
 		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
+	if n*rt.NL <= denseCrossing {
+		nl.at = make([][2]int32, n*rt.NL)
+	}
+	return nl
 }
 
 // Flow adds (sign 1) or removes (-1) bytes from rank u on node a to rank
