@@ -327,7 +327,7 @@ func printSurveyAloneAndDeclared(b *testing.B, c *simCluster, sv string, apps []
 		}
 		fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
 		for _, app := range apps {
-			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, 10)
+			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, app.iters())
 			for _, l := range []string{"block", "cyclic", "proposal"} {
 				p, s := sc.predicted[l], sc.simulated[l]
 				fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
