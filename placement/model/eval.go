@@ -2,7 +2,6 @@ package model
 
 import (
 	"math"
-	"slices"
 
 	"github.com/latmap/latmap/internal/maxtree"
 	"github.com/latmap/latmap/placement/model/factors"
@@ -46,7 +45,6 @@ type Evaluator struct {
 	n        nodeLoads
 	g        *groupLoads    // nil when no switch uplink is priced
 	net      *netload.Loads // nil without a routed network
-	off      *offPairs      // with net: each edge's cost off the node
 	spread   *ports.Spread  // nil unless a node drives several links (Model.Ports)
 	wire     []float64      // per edge, the factor on its bytes between nodes (Machine.wireFactors; nil: 1)
 	transfer float64
@@ -129,7 +127,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	ev.wire = md.wireFactors(t)
 	if md.Routes != nil {
 		ev.net = netload.New(&md.Routes.Table, t.N)
-		ev.off = newOffPairs(t)
+		ev.net.Pairs = netload.NewPairs(t.Start, t.Adj)
 	}
 	if md.Ports > 1 && md.Routes == nil && md.near != nil {
 		ev.spread = ports.New(md.Ports, md.near)
@@ -151,13 +149,9 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	// known before the nodes' runs are.
 	if nl := ev.net; nl != nil {
 		for u := int32(0); u < int32(t.N); u++ {
-			for e := t.Start[u]; e < t.Start[u+1]; e++ {
-				ev.off.cost[e] = ev.offCost(u, e)
-			}
+			nl.Pairs.Reprice(u, ev.offCost)
 		}
-		for u := int32(0); u < int32(t.N); u++ {
-			nl.PairMax[u] = ev.largestPair(u)
-		}
+		nl.PairsPriced()
 	}
 	for n := range ev.n.members {
 		ev.n.tree.Set(n, ev.nodeRun(int32(n)))
@@ -604,61 +598,23 @@ func (ev *Evaluator) move(i, j int32) {
 	if nl := ev.net; nl != nil {
 		// Only the moved ranks' edges changed cost, from either end.
 		for _, u := range [2]int32{i, j} {
-			for e := t.Start[u]; e < t.Start[u+1]; e++ {
-				r := ev.off.rev[e]
-				ev.off.cost[e], ev.off.cost[r] = ev.offCost(u, e), ev.offCost(t.Adj[e], r)
-			}
+			nl.Pairs.Reprice(u, ev.offCost)
 		}
 		for _, u := range [2]int32{i, j} {
-			nl.PairMax[u] = ev.largestPair(u)
-			for e := t.Start[u]; e < t.Start[u+1]; e++ {
-				nl.PairMax[t.Adj[e]] = ev.largestPair(t.Adj[e])
-			}
+			nl.PairsMoved(u)
 		}
 	}
 }
 
-// largestPair is rank u's costliest transfer with a rank on another
-// node: on a routed network a rank's transfers to several partners
-// overlap, up to what the links they cross carry (netLoads prices the
-// links).
-func (ev *Evaluator) largestPair(u int32) float64 {
-	t, best := ev.t, 0.0
-	for _, c := range ev.off.cost[t.Start[u]:t.Start[u+1]] {
-		if c > best {
-			best = c
-		}
-	}
-	return best
-}
-
-// offCost is the cost of rank u's edge e if it leaves u's node, else 0.
+// offCost is the cost of rank u's edge e if it leaves u's node, else 0:
+// on a routed network a rank's transfers to several partners overlap,
+// up to what the links they cross carry (netload prices the links), so
+// its off-node part is its costliest (PairMax).
 func (ev *Evaluator) offCost(u, e int32) float64 {
 	if v := ev.t.Adj[e]; ev.r.node[v] != ev.r.node[u] {
 		return ev.md.EdgeCost(ev.place[u], ev.place[v], ev.t, e)
 	}
 	return 0
-}
-
-// offPairs are a routed evaluator's costs of each rank's transfers off
-// its node (0 for a peer on it), by edge of Traffic from either end: a
-// rank's largest is its PairMax, and an exchange re-prices the two
-// moved ranks' edges, not every edge of their neighbours.
-type offPairs struct {
-	cost []float64
-	rev  []int32 // per edge u->v, v's edge to u
-}
-
-func newOffPairs(t *Traffic) *offPairs {
-	p := &offPairs{cost: make([]float64, len(t.Adj)), rev: make([]int32, len(t.Adj))}
-	for u := int32(0); u < int32(t.N); u++ {
-		for e := t.Start[u]; e < t.Start[u+1]; e++ {
-			v := t.Adj[e]
-			k, _ := slices.BinarySearch(t.Adj[t.Start[v]:t.Start[v+1]], u)
-			p.rev[e] = t.Start[v] + int32(k)
-		}
-	}
-	return p
 }
 
 // Try prices exchanging i and j without keeping it: it exchanges them,

@@ -46,6 +46,7 @@ type Loads struct {
 	// PairMax is each rank's costliest transfer off its node: its
 	// off-node time before the links (not the sum of its transfers).
 	PairMax []float64
+	Pairs   *Pairs // PairMax's transfers (set by the evaluator)
 	Tree    maxtree.Tree
 	exchange
 	crossing
