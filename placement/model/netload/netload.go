@@ -205,26 +205,6 @@ func (nl *Loads) longest(n int32) (float64, int32) {
 	return best, arg
 }
 
-// longer is longest for a rank whose flows stayed where they were: the
-// longer of its longest link's time and those of its links the exchange
-// changed (moved), unless its longest link got shorter (then all its
-// links).
-func (nl *Loads) longer(n int32) (float64, int32) {
-	arg := nl.longL[n]
-	if arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
-		return nl.longest(n)
-	}
-	best := nl.linkTime(int(arg))
-	for _, l := range nl.rlinks[n] {
-		if nl.moved(l) {
-			if t := nl.linkTime(int(l)); t > best || t == best && l < arg {
-				best, arg = t, l
-			}
-		}
-	}
-	return best, arg
-}
-
 // moved is whether the exchange changed link l's load (touched it, and
 // it is not as before).
 func (nl *Loads) moved(l int32) bool {
@@ -277,12 +257,29 @@ func (nl *Loads) Reprice(scale float64) {
 			nl.Save(n, false)
 		}
 	}
+	// A rank whose flows stayed where they were keeps its longest link
+	// unless that got shorter (then all its links are walked); the
+	// changed links raise it from the links' side. A changed global link
+	// re-prices hundreds of ranks, each crossing many links: walking
+	// each rank's links for the changed ones was most of place's time at
+	// 1,024 ranks.
 	for _, s := range nl.saved {
-		if nl.fstamp[s.n] == nl.epoch {
-			nl.LongT[s.n], nl.longL[s.n] = nl.longest(s.n)
+		n, arg := s.n, nl.longL[s.n]
+		if nl.fstamp[n] == nl.epoch || arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
+			nl.LongT[n], nl.longL[n] = nl.longest(n)
 		} else {
-			nl.LongT[s.n], nl.longL[s.n] = nl.longer(s.n)
+			nl.LongT[n] = nl.linkTime(int(arg))
 		}
+	}
+	for _, l := range changed {
+		t := nl.linkTime(int(l))
+		for _, n := range nl.lranks[l] {
+			if t > nl.LongT[n] || t == nl.LongT[n] && l < nl.longL[n] {
+				nl.LongT[n], nl.longL[n] = t, l
+			}
+		}
+	}
+	for _, s := range nl.saved {
 		if v := nl.value(s.n, scale); v != s.value {
 			nl.Tree.Set(int(s.n), v)
 		}
