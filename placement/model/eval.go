@@ -148,10 +148,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	// A routed rank's off-node part is its costliest pair (partsWith):
 	// known before the nodes' runs are.
 	if nl := ev.net; nl != nil {
-		for u := int32(0); u < int32(t.N); u++ {
-			nl.Pairs.Reprice(u, ev.offCost)
-		}
-		nl.PairsPriced()
+		nl.PairsPriced(ev.offCost)
 	}
 	for n := range ev.n.members {
 		ev.n.tree.Set(n, ev.nodeRun(int32(n)))

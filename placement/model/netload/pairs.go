@@ -56,9 +56,16 @@ func (nl *Loads) PairsMoved(u int32) {
 	}
 }
 
-// PairsPriced sets every rank's PairMax.
-func (nl *Loads) PairsPriced() {
+// PairsPriced sets the cost of every edge, each from its own end
+// (cost(x, e) is rank x's edge e's), and every rank's PairMax.
+func (nl *Loads) PairsPriced(cost func(x, e int32) float64) {
+	p := nl.Pairs
+	for u := range int32(len(p.start) - 1) {
+		for e := p.start[u]; e < p.start[u+1]; e++ {
+			p.cost[e] = cost(u, e)
+		}
+	}
 	for u := range nl.PairMax {
-		nl.PairMax[u] = nl.Pairs.largest(int32(u))
+		nl.PairMax[u] = p.largest(int32(u))
 	}
 }
