@@ -107,7 +107,7 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 			why = w
 			continue
 		}
-		d, w := fitHops(k, lat, nbrs)
+		d, w := fitHops(k, lat, nbrs, nil)
 		if d == nil {
 			why = w
 			continue
@@ -172,7 +172,15 @@ func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
 	if len(links) == len(d.Links) {
 		return d
 	}
-	r, _ := fitHops(k, lat, nbrs)
+	// The hops explain every other pair's round trip: a shortcut is a
+	// way its two nodes' messages take, not a hop of the graph's (on
+	// SimGrid's dragonfly, two routers' own link and a link of the first
+	// chassis: two hops), so its own pair is not fitted on its length.
+	short := map[[2]int32]bool{}
+	for _, l := range links[len(d.Links):] {
+		short[l] = true
+	}
+	r, _ := fitHops(k, lat, nbrs, func(a, b int) bool { return short[[2]int32{int32(a), int32(b)}] })
 	if r == nil || r.Residual > maxHopResidual || r.MaxDegree > maxDirectDegree {
 		return d
 	}
@@ -221,8 +229,9 @@ func sparseAndJoined(nbrs [][]int32) string {
 // fitHops fits the round trips lat to the hop counts of the graph nbrs,
 // which joins every node (sparseAndJoined): nil and why when it is under
 // minDiameter across (all to all, a switch's, is 1) or the round trips do
-// not grow with the hops.
-func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
+// not grow with the hops. The pairs skip reports (nil: none) are left
+// out of the fit.
+func fitHops(k int, lat []float64, nbrs [][]int32, skip func(a, b int) bool) (*Direct, string) {
 	d := &Direct{MinDegree: k}
 	for _, n := range nbrs {
 		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(n)), max(d.MaxDegree, len(n))
@@ -233,6 +242,9 @@ func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
 		for b := a + 1; b < k; b++ {
 			h := hops[a*k+b]
 			d.Diameter = max(d.Diameter, int(h))
+			if skip != nil && skip(a, b) {
+				continue
+			}
 			x, y := float64(h), lat[a*k+b]
 			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
 		}
@@ -248,6 +260,9 @@ func fitHops(k int, lat []float64, nbrs [][]int32) (*Direct, string) {
 	var ss float64
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
+			if skip != nil && skip(a, b) {
+				continue
+			}
 			r := lat[a*k+b] - d.Base - d.PerHop*float64(hops[a*k+b])
 			ss += r * r
 		}
