@@ -152,8 +152,8 @@ const shortcutHops = 0.75
 // the graph without it, their messages would detour through other
 // nodes' links and load them with what the machine does not. d itself
 // when there is none, or when the links would leave the hops explaining
-// the round trips worse than maxHopResidual or give a node more than
-// maxDirectDegree links.
+// the other pairs' round trips worse than maxHopResidual or give a node
+// more than maxDirectDegree links.
 func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
 	nbrs := make([][]int32, k)
 	for _, l := range d.Links {
