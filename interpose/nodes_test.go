@@ -16,13 +16,17 @@ import (
 	"github.com/latmap/latmap/mapper/profile"
 )
 
+// schedLag is how much longer than the late rank's extra computation
+// a rank may wait in one collective on this machine (seconds).
+const schedLag = 5e-3
+
 // TestProfileByNode: on the virtual cluster (4 nodes x 2, launched
 // cyclic), the ranks of one node compute 30% longer before each
 // MPI_Allreduce. latmap report (text, --json and the HTML page) names that
 // node and no other, its ranks grouped under it, and the other ranks'
 // collective wait matches the extra computation the program's own clock
-// measured, within 10%. Then the same program with no slow node names
-// nothing, in 10 runs of 10. Last, LAMMPS on 2 of the nodes: the by-node
+// measured, within 10% (and schedLag a call over). Then the same program
+// with no slow node names nothing, in 10 runs of 10. Last, LAMMPS on 2 of the nodes: the by-node
 // table (text and JSON) sums to the per-rank figures.
 func TestProfileByNode(t *testing.T) {
 	testutil.Short(t, "MPI runs")
@@ -66,8 +70,14 @@ func TestProfileByNode(t *testing.T) {
 		}
 		wait /= float64(nFast)
 		t.Logf("extra computation %.4f s per slow rank (program's clock), the others' collective wait %.4f s each", extra, wait)
-		if math.Abs(wait-extra) > 0.1*extra {
-			errs = append(errs, fmt.Sprintf("the others' collective wait %.4f s, want the extra computation %.4f s within 10%%", wait, extra))
+		// 8 ranks spin on 2 cores: a waiting rank sees the last one
+		// arrive only when it is scheduled again, so its wait may run
+		// over by a scheduler's slice a call (a failed CI run,
+		// 2026-11-29: 25-63 ms over 20 calls, up to 3.1 ms a call), never
+		// under.
+		near := func(got float64) bool { return got >= 0.9*extra && got <= 1.1*extra+iter*schedLag }
+		if !near(wait) {
+			errs = append(errs, fmt.Sprintf("the others' collective wait %.4f s, want the extra computation %.4f s within 10%% (and %.0f ms over, the scheduler's)", wait, extra, iter*schedLag*1e3))
 		}
 		// --json: the node, and no other.
 		js, err := testutil.Run(t, time.Minute, nil, bin, "report", "--json", dir)
@@ -83,8 +93,8 @@ func TestProfileByNode(t *testing.T) {
 			errs = append(errs, fmt.Sprintf("stragglers %+v, want %s only", nd.Stragglers, want))
 			return errs
 		}
-		if s := nd.Stragglers[0]; math.Abs(s.Caused-extra) > 0.1*extra {
-			errs = append(errs, fmt.Sprintf("the wait it caused %.4f s, want the extra computation %.4f s within 10%%", s.Caused, extra))
+		if s := nd.Stragglers[0]; !near(s.Caused) {
+			errs = append(errs, fmt.Sprintf("the wait it caused %.4f s, want the extra computation %.4f s within 10%% (and %.0f ms over, the scheduler's)", s.Caused, extra, iter*schedLag*1e3))
 		}
 		if fmt.Sprint(nd.Order) != "[0 4 1 5 2 6 3 7]" || !nd.Grouped || len(nd.Hosts) != 4 {
 			t.Errorf("order %v (grouped %v), %d hosts; want [0 4 1 5 2 6 3 7] by host, 4 hosts", nd.Order, nd.Grouped, len(nd.Hosts))
