@@ -342,7 +342,7 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*fabric.Fabric, string, error) {
 	dims := topo.TorusInOrder(len(hosts), d.Links)
 	if dims == nil {
-		f, err := fabric.NewDirect(hosts, d.Links, bw, d.PerHop)
+		f, err := fabric.NewDirect(hosts, d.Links, d.Shortcuts, bw, d.PerHop)
 		return f, "every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube, and these links are no torus's in the nodes' order): declare the network with --topology to route as the machine does", err
 	}
 	f, err := fabric.NewTorus(hosts, dims, bw, d.PerHop, false)
@@ -430,7 +430,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		}
 		nr := int(slices.Max(router)) + 1
 		groups := routerGroups(md.NetGroups, router, nr)
-		f, whyNot, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, bw, d.PerHop, groups)
+		f, whyNot, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, d.Shortcuts, bw, d.PerHop, groups)
 		if err != nil {
 			return err
 		}

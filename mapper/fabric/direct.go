@@ -19,12 +19,14 @@ const MaxDirectHosts = 4096
 // over the shortest paths, host by host. On a torus routed in dimension
 // order the one path can load a link with two flows where the machine
 // loads it with one (a ring's row ends on a 4 x 4 torus); the even
-// spread loads it with half of each.
-func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, error) {
+// spread loads it with half of each. The last shortcuts of links are
+// topo.FindDirect's shortcuts: a message that ends over one also crosses
+// the link into its destination of the path the other links give.
+func NewDirect(hosts []string, links [][2]int32, shortcuts int, bw, lat float64) (*Fabric, error) {
 	if len(hosts) > MaxDirectHosts {
 		return nil, fmt.Errorf("a direct network of %d hosts is more than the %d its route table holds", len(hosts), MaxDirectHosts)
 	}
-	f, _, _, err := newDirect(hosts, nil, len(hosts), links, bw, lat)
+	f, _, _, err := newDirect(hosts, nil, len(hosts), links, shortcuts, bw, lat)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +47,9 @@ func NewDirect(hosts []string, links [][2]int32, bw, lat float64) (*Fabric, erro
 // and every two by a link. Then it routes as a dragonfly's minimal
 // routing does (local, global, local: minimal), spread evenly over such
 // paths, and Routed's RoutingAdaptive over all shortest paths; why says
-// why groups were not so used.
-func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
+// why groups were not so used. The last shortcuts of links are
+// shortcuts, as NewDirect's.
+func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, shortcuts int, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
 	if nr > MaxDirectHosts {
 		return nil, "", fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
 	}
@@ -58,7 +61,7 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 			return nil, "", fmt.Errorf("host %s on router %d of %d", hosts[h], r, nr)
 		}
 	}
-	f, g, at, err := newDirect(hosts, router, nr, links, bw, lat)
+	f, g, at, err := newDirect(hosts, router, nr, links, shortcuts, bw, lat)
 	if err != nil {
 		return nil, "", err
 	}
@@ -85,7 +88,11 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 
 // newDirect is NewDirect (router nil: each host is its own router, with
 // no node link) or NewRouterNetwork, with its graph and its hosts on it.
-func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat float64) (*Fabric, *hopGraph, attached, error) {
+// The last shortcuts of links are shortcuts (hop.also).
+func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcuts int, bw, lat float64) (*Fabric, *hopGraph, attached, error) {
+	if shortcuts < 0 || shortcuts > len(links) {
+		return nil, nil, attached{}, fmt.Errorf("%d shortcuts among %d links", shortcuts, len(links))
+	}
 	s := linkSet{}
 	var up, down []int32 // each host's node link to and from its router
 	if router != nil {
@@ -100,17 +107,29 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, bw, lat 
 		}
 		return fmt.Sprintf("router%d", r)
 	}
-	g := newHopGraph(k)
-	for _, l := range links {
+	g, base := newHopGraph(k), newHopGraph(k)
+	for i, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
 			return nil, nil, attached{}, fmt.Errorf("link between %d and %d of %d", a, b, k)
 		}
 		u, d := s.duplex(fmt.Sprintf("direct_%s_to_%s", name(a), name(b)), "direct", bw, lat)
-		g.out[a], g.out[b] = append(g.out[a], hop{b, u}), append(g.out[b], hop{a, d})
+		g.out[a], g.out[b] = append(g.out[a], hop{b, u, -1}), append(g.out[b], hop{a, d, -1})
+		if i < len(links)-shortcuts {
+			base.out[a], base.out[b] = append(base.out[a], hop{b, u, -1}), append(base.out[b], hop{a, d, -1})
+		}
 	}
 	if err := g.hops(); err != nil {
 		return nil, nil, attached{}, fmt.Errorf("%w of the network's %s", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+	}
+	if shortcuts > 0 {
+		if err := base.hops(); err != nil {
+			return nil, nil, attached{}, fmt.Errorf("%w of the network's %s but its shortcuts", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+		}
+		for _, l := range links[len(links)-shortcuts:] {
+			g.also(base, int(l[0]), int(l[1]))
+			g.also(base, int(l[1]), int(l[0]))
+		}
 	}
 	f := &Fabric{Kind: KindDirect, Hosts: hosts, Links: s.links}
 	at := attached{g: g, router: router, up: up, down: down}
@@ -166,7 +185,22 @@ func adaptive(f *Fabric, at attached) (*Fabric, error) {
 }
 
 // hop is one link out of a vertex of a direct network: to its other end.
-type hop struct{ to, link int32 }
+// A message that ends at to also crosses also (-1: none): a shortcut's
+// way (topo.FindDirect's links between vertices whose round trip is a
+// hop shorter than the other links make it) ends over the link into to
+// of the path those links give. SimGrid's dragonfly routes a message
+// between two routers of a chassis other than the first over their own
+// link and then the first chassis's link into the destination: that
+// link carries both its own flows and theirs.
+type hop struct{ to, link, also int32 }
+
+// cross visits h's link, and its also where the message ends at h.to (b).
+func (h hop) cross(b int, share float64, visit func(int32, float64)) {
+	visit(h.link, share)
+	if h.also >= 0 && int(h.to) == b {
+		visit(h.also, share)
+	}
+}
 
 // hopGraph is a direct network's vertices (hosts or routers), out[a]
 // a's links by neighbour, dist the hops between every two (HopTable).
@@ -201,6 +235,19 @@ func (g *hopGraph) hops() error {
 	return nil
 }
 
+// also sets the shortcut from a to b's also: the last link of base's
+// path from a to b (hopGraph.path: SimGrid's dragonfly's route into the
+// destination from the first chassis).
+func (g *hopGraph) also(base *hopGraph, a, b int) {
+	last := int32(-1)
+	base.path(a, b, func(l int32) { last = l })
+	for i, h := range g.out[a] {
+		if int(h.to) == b {
+			g.out[a][i].also = last
+		}
+	}
+}
+
 // path visits one shortest path's links from a to b: from each vertex
 // on it, to the lowest-numbered neighbour one hop nearer b.
 func (g *hopGraph) path(cur, b int, visit func(int32)) {
@@ -209,6 +256,9 @@ func (g *hopGraph) path(cur, b int, visit func(int32)) {
 		for _, h := range g.out[cur] {
 			if g.dist[b*g.k+int(h.to)] == here-1 {
 				visit(h.link)
+				if h.also >= 0 && int(h.to) == b {
+					visit(h.also)
+				}
 				cur = int(h.to)
 				break
 			}
@@ -263,7 +313,7 @@ func (sp *spreader) pass(a, b int, next func(cur int, out []hop) []hop, visit fu
 			if to := int(h.to); share[to] == 0 && to != b {
 				sp.order = append(sp.order, h.to)
 			}
-			visit(h.link, share[cur]/float64(len(sp.next)))
+			h.cross(b, share[cur]/float64(len(sp.next)), visit)
 			share[h.to] += share[cur] / float64(len(sp.next))
 		}
 		share[cur] = 0

@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -24,7 +25,7 @@ func TestDirectRoutes(t *testing.T) {
 			links = append(links, [2]int32{int32(min(p, q)), int32(max(p, q))})
 		}
 	}
-	f, err := NewDirect(hosts, links, 1e9, 1e-6)
+	f, err := NewDirect(hosts, links, 0, 1e9, 1e-6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestDirectRoutes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewDirect(hosts[:3], [][2]int32{{0, 1}}, 1e9, 0); err == nil {
+	if _, err := NewDirect(hosts[:3], [][2]int32{{0, 1}}, 0, 1e9, 0); err == nil {
 		t.Error("host 2 joined by no link: no error")
 	}
 }
@@ -86,7 +87,7 @@ func TestDirectRoutes(t *testing.T) {
 func TestRouterNetworkRoutes(t *testing.T) {
 	hosts := []string{"a0", "a1", "b0", "b1", "c0", "c1", "d0", "d1"}
 	router := []int32{0, 0, 1, 1, 2, 2, 3, 3}
-	f, _, err := NewRouterNetwork(hosts, router, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {0, 3}}, 1e9, 1e-6, nil)
+	f, _, err := NewRouterNetwork(hosts, router, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {0, 3}}, 0, 1e9, 1e-6, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,56 @@ func TestRouterNetworkRoutes(t *testing.T) {
 			t.Errorf("%s to %s: route %v, want %d links", hosts[c.a], hosts[c.b], path, want)
 		}
 	}
-	if _, _, err := NewRouterNetwork(hosts, []int32{0, 0, 1, 1, 2, 2, 3, 4}, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}}, 1e9, 1e-6, nil); err == nil {
+	if _, _, err := NewRouterNetwork(hosts, []int32{0, 0, 1, 1, 2, 2, 3, 4}, 4, [][2]int32{{0, 1}, {1, 2}, {2, 3}}, 0, 1e9, 1e-6, nil); err == nil {
 		t.Error("a host on router 4 of 4: no error")
+	}
+}
+
+// TestRouterNetworkShortcut: routers 0-1, 0-2, 1-3 and 3-4, and a
+// shortcut 2-3 (the last link given: two routers of SimGrid's chassis
+// 1, whose messages cross their own link and chassis 0's link into the
+// destination). A message that ends over the shortcut also crosses the
+// link into its destination of the path the other links give (2 to 3:
+// 1 to 3; 3 to 2: 0 to 2), whole and spread alike; one that passes
+// over it (2 to 4) crosses the shortcut alone; without the shortcut
+// counted, none does.
+func TestRouterNetworkShortcut(t *testing.T) {
+	hosts := []string{"h0", "h1", "h2", "h3", "h4"}
+	links := [][2]int32{{0, 1}, {0, 2}, {1, 3}, {3, 4}, {2, 3}}
+	for _, c := range []struct {
+		shortcuts int
+		want      map[[2]int]string
+	}{
+		{1, map[[2]int]string{
+			{2, 3}: "node_h2_UP direct_router2_to_router3_UP direct_router1_to_router3_UP node_h3_DOWN",
+			{3, 2}: "node_h3_UP direct_router2_to_router3_DOWN direct_router0_to_router2_UP node_h2_DOWN",
+			{2, 4}: "node_h2_UP direct_router2_to_router3_UP direct_router3_to_router4_UP node_h4_DOWN",
+		}},
+		{0, map[[2]int]string{
+			{2, 3}: "node_h2_UP direct_router2_to_router3_UP node_h3_DOWN",
+			{3, 2}: "node_h3_UP direct_router2_to_router3_DOWN node_h2_DOWN",
+			{2, 4}: "node_h2_UP direct_router2_to_router3_UP direct_router3_to_router4_UP node_h4_DOWN",
+		}},
+	} {
+		f, _, err := NewRouterNetwork(hosts, []int32{0, 1, 2, 3, 4}, 5, links, c.shortcuts, 1e9, 1e-6, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ab, want := range c.want {
+			var path, spread []string
+			f.Route(ab[0], ab[1], func(l int32) { path = append(path, f.Links[l].Name) })
+			f.RouteShares(ab[0], ab[1], func(l int32, x float64) {
+				if x != 1 {
+					t.Errorf("%d shortcuts, %v: %s carries %g of the message, want all", c.shortcuts, ab, f.Links[l].Name, x)
+				}
+				spread = append(spread, f.Links[l].Name)
+			})
+			if got := strings.Join(path, " "); got != want || strings.Join(spread, " ") != want {
+				t.Errorf("%d shortcuts, router %d to %d: route %s, spread %v; want %s", c.shortcuts, ab[0], ab[1], got, spread, want)
+			}
+		}
+	}
+	if _, _, err := NewRouterNetwork(hosts, []int32{0, 1, 2, 3, 4}, 5, links, 6, 1e9, 1e-6, nil); err == nil {
+		t.Error("6 shortcuts among 5 links: no error")
 	}
 }

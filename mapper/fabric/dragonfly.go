@@ -130,16 +130,16 @@ func (d *dragonfly) routerGraph() *hopGraph {
 		grp, c, r := a/per, a/s.Routers%s.Chassis, a%s.Routers
 		for k := 0; k < s.Routers; k++ {
 			if k != r {
-				g.out[a] = append(g.out[a], hop{int32(s.router(grp, c, k)), d.green[a*s.Routers+k]})
+				g.out[a] = append(g.out[a], hop{int32(s.router(grp, c, k)), d.green[a*s.Routers+k], -1})
 			}
 		}
 		for k := 0; k < s.Chassis; k++ {
 			if k != c {
-				g.out[a] = append(g.out[a], hop{int32(s.router(grp, k, r)), d.black[a*s.Chassis+k]})
+				g.out[a] = append(g.out[a], hop{int32(s.router(grp, k, r)), d.black[a*s.Chassis+k], -1})
 			}
 		}
 		if l := d.blue[a]; l >= 0 {
-			g.out[a] = append(g.out[a], hop{int32(s.router(a%per, 0, grp)), l})
+			g.out[a] = append(g.out[a], hop{int32(s.router(a%per, 0, grp)), l, -1})
 		}
 	}
 	return g

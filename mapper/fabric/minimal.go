@@ -137,6 +137,9 @@ func (m *minimal) path(a, b int, visit func(int32)) {
 		m.next(cur, b, d, func(h hop) {
 			if !moved {
 				visit(h.link)
+				if h.also >= 0 && int(h.to) == b {
+					visit(h.also)
+				}
 				cur, moved = int(h.to), true
 			}
 		})

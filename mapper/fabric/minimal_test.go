@@ -20,7 +20,7 @@ func TestMinimalRoutes(t *testing.T) {
 	router := []int32{0, 1, 2, 3, 4, 5}
 	links := [][2]int32{{0, 1}, {2, 3}, {4, 5}, {0, 2}, {1, 3}, {1, 4}, {3, 5}, {2, 5}}
 	groups := []int32{0, 0, 1, 1, 2, 2}
-	f, why, err := NewRouterNetwork(hosts, router, 6, links, 1e9, 1e-6, groups)
+	f, why, err := NewRouterNetwork(hosts, router, 6, links, 0, 1e9, 1e-6, groups)
 	if err != nil || why != "" {
 		t.Fatal(err, why)
 	}
@@ -75,7 +75,7 @@ func TestMinimalRoutes(t *testing.T) {
 		{[]int32{0, 1, 1, 0, 2, 2}, "group 0's own links do not join its 2 vertices"},
 		{[]int32{0, 0, 1, 1, 2, 3}, "no link joins group 0 to group 3"},
 	} {
-		f, why, err := NewRouterNetwork(hosts, router, 6, links, 1e9, 1e-6, c.groups)
+		f, why, err := NewRouterNetwork(hosts, router, 6, links, 0, 1e9, 1e-6, c.groups)
 		if err != nil || why != c.why {
 			t.Errorf("groups %v: why %q, want %q (err %v)", c.groups, why, c.why, err)
 		}

@@ -36,8 +36,8 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 			next := TorusNext(p, stride, d)
 			up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
 			if next != p {
-				g.out[p] = append(g.out[p], hop{int32(next), up[p*nd+j]})
-				g.out[next] = append(g.out[next], hop{int32(p), down[p*nd+j]})
+				g.out[p] = append(g.out[p], hop{int32(next), up[p*nd+j], -1})
+				g.out[next] = append(g.out[next], hop{int32(p), down[p*nd+j], -1})
 			}
 			stride *= d
 		}

@@ -81,7 +81,7 @@ func torusLinks(x, y int) [][2]int32 {
 // alone takes: the ranks take 2 ms. Over one path the two flows would
 // share its links: 4 ms.
 func TestRoutedSpreadExample(t *testing.T) {
-	md := routedModel(t, 16, 2, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 1e9, 1e-6) })
+	md := routedModel(t, 16, 2, ringLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 0, 1e9, 1e-6) })
 	tr := shapes.MustTraffic([]profile.Flow{{Src: 0, Dst: 10, Bytes: 2e6, Messages: 1}, {Src: 1, Dst: 11, Bytes: 2e6, Messages: 1}}, 32)
 	place := make([]int32, 32)
 	for i := range place {
@@ -110,13 +110,13 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 		{"dragonfly 2x2x2x2", 16, func(h []string) (*fabric.Fabric, error) {
 			return fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
 		}},
-		{"direct 4x4 (flows spread)", 16, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 1e9, 1e-6) }},
+		{"direct 4x4 (flows spread)", 16, func(h []string) (*fabric.Fabric, error) { return fabric.NewDirect(h, torusLinks(4, 4), 0, 1e9, 1e-6) }},
 		{"routers 2x4 (node links, flows spread)", 16, func(h []string) (*fabric.Fabric, error) {
 			router := make([]int32, len(h))
 			for i := range router {
 				router[i] = int32(i / 2)
 			}
-			f, _, err := fabric.NewRouterNetwork(h, router, 8, torusLinks(4, 2), 1e9, 1e-6, nil)
+			f, _, err := fabric.NewRouterNetwork(h, router, 8, torusLinks(4, 2), 0, 1e9, 1e-6, nil)
 			return f, err
 		}},
 		{"torus 4x4 adaptive", 16, func(h []string) (*fabric.Fabric, error) {
