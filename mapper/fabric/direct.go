@@ -107,7 +107,12 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcut
 		}
 		return fmt.Sprintf("router%d", r)
 	}
-	g, base := newHopGraph(k), newHopGraph(k)
+	vertices := map[bool]string{true: "hosts", false: "routers"}[router == nil]
+	g := newHopGraph(k)
+	var base *hopGraph // the graph without the shortcuts (none without)
+	if shortcuts > 0 {
+		base = newHopGraph(k)
+	}
 	for i, l := range links {
 		a, b := l[0], l[1]
 		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
@@ -115,16 +120,16 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcut
 		}
 		u, d := s.duplex(fmt.Sprintf("direct_%s_to_%s", name(a), name(b)), "direct", bw, lat)
 		g.out[a], g.out[b] = append(g.out[a], hop{b, u, -1}), append(g.out[b], hop{a, d, -1})
-		if i < len(links)-shortcuts {
+		if base != nil && i < len(links)-shortcuts {
 			base.out[a], base.out[b] = append(base.out[a], hop{b, u, -1}), append(base.out[b], hop{a, d, -1})
 		}
 	}
 	if err := g.hops(); err != nil {
-		return nil, nil, attached{}, fmt.Errorf("%w of the network's %s", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+		return nil, nil, attached{}, fmt.Errorf("%w of the network's %s", err, vertices)
 	}
-	if shortcuts > 0 {
+	if base != nil {
 		if err := base.hops(); err != nil {
-			return nil, nil, attached{}, fmt.Errorf("%w of the network's %s but its shortcuts", err, map[bool]string{true: "hosts", false: "routers"}[router == nil])
+			return nil, nil, attached{}, fmt.Errorf("%w of the network's %s but its shortcuts", err, vertices)
 		}
 		for _, l := range links[len(links)-shortcuts:] {
 			g.also(base, int(l[0]), int(l[1]))
@@ -194,7 +199,15 @@ func adaptive(f *Fabric, at attached) (*Fabric, error) {
 // link carries both its own flows and theirs.
 type hop struct{ to, link, also int32 }
 
-// cross visits h's link, and its also where the message ends at h.to (b).
+// step visits h's link, and its also where the message ends at h.to (b).
+func (h hop) step(b int, visit func(int32)) {
+	visit(h.link)
+	if h.also >= 0 && int(h.to) == b {
+		visit(h.also)
+	}
+}
+
+// cross is step for a share of the message.
 func (h hop) cross(b int, share float64, visit func(int32, float64)) {
 	visit(h.link, share)
 	if h.also >= 0 && int(h.to) == b {
@@ -255,10 +268,7 @@ func (g *hopGraph) path(cur, b int, visit func(int32)) {
 		here := g.dist[b*g.k+cur]
 		for _, h := range g.out[cur] {
 			if g.dist[b*g.k+int(h.to)] == here-1 {
-				visit(h.link)
-				if h.also >= 0 && int(h.to) == b {
-					visit(h.also)
-				}
+				h.step(b, visit)
 				cur = int(h.to)
 				break
 			}

@@ -136,10 +136,7 @@ func (m *minimal) path(a, b int, visit func(int32)) {
 		moved := false
 		m.next(cur, b, d, func(h hop) {
 			if !moved {
-				visit(h.link)
-				if h.also >= 0 && int(h.to) == b {
-					visit(h.also)
-				}
+				h.step(b, visit)
 				cur, moved = int(h.to), true
 			}
 		})
