@@ -121,15 +121,39 @@ func (c *mpiComm) Idle() error {
 	return nil
 }
 
-func (c *mpiComm) Exchange(dst, src, size, count int) (float64, error) {
+func (c *mpiComm) Exchange(dst, src []int, size, count int) (float64, error) {
 	if err := grow(&c.buf, &c.bufLen, size); err != nil {
 		return 0, err
 	}
 	window := min(count, nodeBWWindow)
-	if err := grow(&c.rbuf, &c.rbufLen, size*window); err != nil {
+	if err := grow(&c.rbuf, &c.rbufLen, size*window*max(len(src), 1)); err != nil {
 		return 0, err
 	}
-	return float64(C.lm_exchange(C.int(dst), C.int(src), c.buf, c.rbuf, C.int(size), C.int(count), C.int(window))), nil
+	d, s := cInts(dst), cInts(src)
+	secs := float64(C.lm_exchange(d.ptr(), C.int(len(d)), s.ptr(), C.int(len(s)), c.buf, c.rbuf, C.int(size), C.int(count), C.int(window)))
+	if secs < 0 {
+		return 0, fmt.Errorf("allocating the requests of %d partners failed", len(dst)+len(src))
+	}
+	return secs, nil
+}
+
+// cIntSlice is ranks as C ints.
+type cIntSlice []C.int
+
+func cInts(v []int) cIntSlice {
+	out := make(cIntSlice, len(v))
+	for i, x := range v {
+		out[i] = C.int(x)
+	}
+	return out
+}
+
+// ptr is the first element's address (nil when empty).
+func (v cIntSlice) ptr() *C.int {
+	if len(v) == 0 {
+		return nil
+	}
+	return &v[0]
 }
 
 func (c *mpiComm) Signal(peer int) error {

@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -18,6 +20,40 @@ import (
 // hosts with two ranks: each sends from both ranks to the nearest host,
 // then one rank to each of the two others; the fake's time does not
 // depend on the destination, so both rates are the same (one link's
+// TestFanOutOneRankFake: 6 fake ranks, one a host (a job of one rank a
+// node). The node phase has no host of two ranks to measure, but the
+// fan-out still runs: the first and last hosts' one rank sends alone to
+// its nearest host, then to fanout.OneRankPeers hosts at once. The fake
+// exchange's time grows with its destinations (one link), so each row
+// is one rank to 4 hosts at the rate it moves to one.
+func TestFanOutOneRankFake(t *testing.T) {
+	opt := DefaultOptions(filepath.Join(t.TempDir(), "survey"))
+	opt.Repeats, opt.Warmup = 2, 0
+	opt.NodeBWSizeSpec = "1K"
+	w := newFakeWorld(6, linearRTT)
+	w.host = func(r int) string { return fmt.Sprintf("node%d", r) }
+	errs, _ := runFakeWorld(t, w, opt)
+	noRankErrors(t, errs)
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, r := range s.NodeBandwidth {
+		peers := strings.Split(r.Peer, survey.FanOutPeers)
+		if len(peers) < 2 {
+			continue
+		}
+		hosts = append(hosts, r.Host)
+		if len(peers) != fanout.OneRankPeers || r.Ranks != 1 || !within(r.AggregateMBps, r.PairMBps, 1e-3) || slices.Contains(peers, r.Host) {
+			t.Errorf("fan-out row %+v: want one rank to %d other hosts at the rate it moves to one", r, fanout.OneRankPeers)
+		}
+	}
+	if !slices.Equal(hosts, []string{"node0", "node5"}) {
+		t.Errorf("fan-out rows from %v, want node0 and node5 (the sampled hosts)", hosts)
+	}
+}
+
 // worth, as a node of a fat tree would measure).
 func TestNodeBandwidthFake(t *testing.T) {
 	dir := t.TempDir()

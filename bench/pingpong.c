@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -148,34 +149,39 @@ int lm_await(int peer, long spin_ns, long min_ns, long max_ns) {
 	return 0;
 }
 
-// lm_exchange sends count messages of size bytes to dst while receiving
-// as many from src (-1: none), window at a time in flight each way (rbuf
-// holds window messages), and returns the wall time in seconds: the node
-// bandwidth phase. Several messages in flight keep a link busy while one
-// message's acknowledgements are on their way.
-double lm_exchange(int dst, int src, void *sbuf, void *rbuf, int size, int count, int window) {
-	MPI_Request req[2 * 64];
-	int i, j, k, n = 0;
-	if (window > 64) {
-		window = 64;
+// lm_exchange sends count messages of size bytes to each of the nd ranks
+// dst while receiving as many from each of the ns ranks src, window at a
+// time in flight each way with each partner (rbuf holds ns * window
+// messages), and returns the wall time in seconds: the node bandwidth,
+// switch and fan-out phases. Several messages in flight keep a link busy
+// while one message's acknowledgements are on their way; several
+// partners at once are how one rank drives several links (a torus
+// node's, the fan-out with one rank a node). -1 when out of memory.
+double lm_exchange(const int *dst, int nd, const int *src, int ns, void *sbuf, void *rbuf, int size, int count, int window) {
+	int i, j, p, k, n;
+	MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)((nd + ns) * (window > 0 ? window : 1)));
+	if (req == NULL) {
+		return -1;
 	}
 	double t0 = MPI_Wtime();
 	for (i = 0; i < count; i += window) {
 		k = count - i < window ? count - i : window;
 		n = 0;
-		for (j = 0; j < k; j++) {
-			if (src >= 0) {
-				MPI_Irecv((char *)rbuf + (size_t)j * size, size, MPI_BYTE, src, bwTag, comm, &req[n++]);
+		for (p = 0; p < ns; p++) {
+			for (j = 0; j < k; j++) {
+				MPI_Irecv((char *)rbuf + ((size_t)p * window + j) * size, size, MPI_BYTE, src[p], bwTag, comm, &req[n++]);
 			}
 		}
-		for (j = 0; j < k; j++) {
-			if (dst >= 0) {
-				MPI_Isend(sbuf, size, MPI_BYTE, dst, bwTag, comm, &req[n++]);
+		for (p = 0; p < nd; p++) {
+			for (j = 0; j < k; j++) {
+				MPI_Isend(sbuf, size, MPI_BYTE, dst[p], bwTag, comm, &req[n++]);
 			}
 		}
 		MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
 	}
-	return MPI_Wtime() - t0;
+	double t = MPI_Wtime() - t0;
+	free(req);
+	return t;
 }
 
 int lm_gather_sizes(int len, int *lens) {

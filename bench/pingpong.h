@@ -11,7 +11,7 @@ void lm_pingpong(int peer, int lo, void *buf, int size, int warm, int ntimed, do
 int lm_wait(long spin_ns, long min_ns, long max_ns);
 int lm_signal(int peer);
 int lm_await(int peer, long spin_ns, long min_ns, long max_ns);
-double lm_exchange(int dst, int src, void *sbuf, void *rbuf, int size, int count, int window);
+double lm_exchange(const int *dst, int nd, const int *src, int ns, void *sbuf, void *rbuf, int size, int count, int window);
 int lm_gather_sizes(int len, int *lens);
 int lm_gatherv(const void *sbuf, int len, void *rbuf, const int *lens, const int *displs);
 int lm_bcast_len(int *len);

@@ -51,16 +51,25 @@ type comm interface {
 	// so the ranks that do not measure sleep.
 	Signal(peer int) error
 	Await(peer int) error
-	// Exchange sends count messages of size bytes to dst while receiving
-	// as many from src, a few in flight each way (dst or src -1: none),
-	// and returns its wall time in seconds.
-	Exchange(dst, src, size, count int) (float64, error)
+	// Exchange sends count messages of size bytes to each rank of dst
+	// while receiving as many from each of src, a few in flight each way
+	// with each partner (none: nil), and returns its wall time in
+	// seconds.
+	Exchange(dst, src []int, size, count int) (float64, error)
 	// Gather collects every rank's bytes at rank 0 (nil elsewhere).
 	Gather(b []byte) ([][]byte, error)
 	// Bcast returns rank 0's bytes on every rank.
 	Bcast(b []byte) ([]byte, error)
 	// Abort ends the whole job (MPI_Abort).
 	Abort(code int)
+}
+
+// partner is rank r as Exchange's partners (-1: none).
+func partner(r int) []int {
+	if r < 0 {
+		return nil
+	}
+	return []int{r}
 }
 
 // rankEnv is what a rank knows about itself and its MPI library.

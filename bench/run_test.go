@@ -183,20 +183,20 @@ func (c *fakeComm) Wait(bool) error {
 
 func (c *fakeComm) Idle() error { c.w.barrier(); return nil }
 
-// Exchange passes count messages to dst and takes as many from src, one
-// each way at a time; it "takes" count*size/1e8 s on even ranks and 3
-// times that on odd ones, so the node bandwidth rows can be checked
-// exactly.
-func (c *fakeComm) Exchange(dst, src, size, count int) (float64, error) {
+// Exchange passes count messages to each of dst and takes as many from
+// each of src, one each way with each partner at a time; it "takes"
+// count*size/1e8 s a destination on even ranks and 3 times that on odd
+// ones, so the node bandwidth rows can be checked exactly.
+func (c *fakeComm) Exchange(dst, src []int, size, count int) (float64, error) {
 	for i := 0; i < count; i++ {
-		if dst >= 0 {
-			c.w.link(c.rank, dst) <- c.rank
+		for _, d := range dst {
+			c.w.link(c.rank, d) <- c.rank
 		}
-		if src >= 0 {
-			c.recv(src)
+		for _, s := range src {
+			c.recv(s)
 		}
 	}
-	return float64(count*size) / 1e8 * float64(1+2*(c.rank%2)), nil
+	return float64(count*size*max(len(dst), 1)) / 1e8 * float64(1+2*(c.rank%2)), nil
 }
 
 func (c *fakeComm) Signal(peer int) error {

@@ -222,23 +222,33 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	}
 	start := time.Now()
 	steps := SwitchPhase(hosts, of)
-	for _, f := range fan {
-		steps = append(steps, SwitchStep{Level: -1, Dst: f.Dst, Src: f.Src})
-	}
-	if len(steps) == 0 {
+	ns := len(steps) // the switch steps, then the fan-out's
+	if ns+len(fan) == 0 {
 		return &ph, nil // every rank knows: nothing to gather
 	}
-	times := make([]float64, len(steps))
-	for i, st := range steps {
+	// Rank r's partners in step i: one each way in a switch step, any
+	// number in a fan-out's.
+	partners := func(i, r int) (dst, src []int) {
+		if i < ns {
+			return partner(steps[i].Dst[r]), partner(steps[i].Src[r])
+		}
+		return fan[i-ns].Dst[r], fan[i-ns].Src[r]
+	}
+	times := make([]float64, ns+len(fan))
+	for i := range times {
 		if err := rs.c.Wait(false); err != nil {
 			return nil, err
 		}
-		secs, err := rs.c.Exchange(st.Dst[rs.rank], st.Src[rs.rank], rs.opt.NodeBWSize, SwitchMessages)
+		dst, src := partners(i, rs.rank)
+		secs, err := rs.c.Exchange(dst, src, rs.opt.NodeBWSize, SwitchMessages)
 		if err != nil {
 			rs.c.Abort(1)
-			return nil, fmt.Errorf("switch or fan-out step %d (level %d, shift %d): %w", i, st.Level, st.Shift, err)
+			if i >= ns {
+				return nil, fmt.Errorf("fan-out step %d: %w", i-ns, err)
+			}
+			return nil, fmt.Errorf("switch step %d (level %d, shift %d): %w", i, steps[i].Level, steps[i].Shift, err)
 		}
-		if st.Dst[rs.rank] >= 0 {
+		if len(dst) > 0 {
 			times[i] = secs
 		}
 	}
@@ -246,12 +256,11 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	if err != nil || rs.rank != 0 {
 		return &ph, err
 	}
-	ns := len(steps) - len(fan) // the switch steps, then the fan-out's
 	ph.took, ph.steps = time.Since(start), ns
 	if ph.fan, err = fanout.Rows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
 		return nil, err
 	}
-	ph.rows, err = SwitchRows(hosts, steps[:ns], all, rs.opt.NodeBWSize)
+	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize)
 	return &ph, err
 }
 

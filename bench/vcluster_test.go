@@ -155,21 +155,7 @@ func TestFanOutVirtualCluster(t *testing.T) {
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit"})
 	out := filepath.Join(t.TempDir(), "survey")
 	s := runSurvey(t, append(c.MpirunArgs(8), "--bind-to", "core"), bin, out, "--repeats", "10", "--sizes", "64,64K", "--schedule", "sequential")
-	fans := 0
-	for _, r := range s.NodeBandwidth {
-		peers := strings.Split(r.Peer, survey.FanOutPeers)
-		if len(peers) < 2 {
-			continue
-		}
-		fans++
-		t.Logf("fan-out from %s to %v: %.1f MB/s, to %s alone %.1f MB/s (%.2fx)", r.Host, peers, r.AggregateMBps, peers[0], r.PairMBps, r.AggregateMBps/r.PairMBps)
-		if x := r.AggregateMBps / r.PairMBps; len(peers) != 2 || r.Ranks != 2 || x < 0.7 || x > 1.3 || slices.Contains(peers, r.Host) {
-			t.Errorf("fan-out row %+v: want 2 ranks to 2 other nodes at 0.7-1.3x the one-node rate", r)
-		}
-	}
-	if fans != 2 {
-		t.Fatalf("%d fan-out rows in nodebw.csv, want 2 (the sampled hosts)", fans)
-	}
+	checkFanOutRows(t, s, 2, 2, 0.7, 1.3)
 	matrix := filepath.Join(t.TempDir(), "app.csv")
 	if err := os.WriteFile(matrix, []byte("src,dst,bytes,messages\n0,2,1e8,100\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -177,6 +163,52 @@ func TestFanOutVirtualCluster(t *testing.T) {
 	o := testutil.MustRun(t, time.Minute, bin, "place", "--survey", out, "--matrix", matrix)
 	if !strings.Contains(o, "one link each") {
 		t.Errorf("latmap place does not say a node is one link:\n%s", o)
+	}
+}
+
+// TestFanOutOneRankVirtualCluster: the fan-out with one rank a node,
+// under real Open MPI on 4 virtual nodes x 1 rank whose traffic to each
+// other node goes through a shaped class of its own (100 Mbit/s a node
+// pair, vcluster's LinkRates: a node that drives a link to every other
+// node, as a torus node drives its neighbours'). The sampled nodes' one
+// rank sends to its nearest node, then to the 3 others at once
+// (fanout.OneRankPeers, capped by the hosts there are): 3 links' worth,
+// 2.2-3.3x the one-node rate.
+func TestFanOutOneRankVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	links := map[[2]int]string{}
+	for a := range 4 {
+		for b := a + 1; b < 4; b++ {
+			links[[2]int{a, b}] = "100mbit"
+		}
+	}
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, LinkRates: links})
+	out := filepath.Join(t.TempDir(), "survey")
+	s := runSurvey(t, append(c.MpirunArgs(4), "--bind-to", "core"), bin, out, "--repeats", "10", "--sizes", "64,64K", "--schedule", "sequential", "--nodebw-size", "256K")
+	checkFanOutRows(t, s, 3, 1, 2.2, 3.3)
+}
+
+// checkFanOutRows: s has a fan-out row for each of the 2 sampled hosts,
+// each from ranks ranks to peers other nodes at lo-hi times the rate to
+// the first alone.
+func checkFanOutRows(t *testing.T, s *survey.Survey, peers, ranks int, lo, hi float64) {
+	t.Helper()
+	fans := 0
+	for _, r := range s.NodeBandwidth {
+		to := strings.Split(r.Peer, survey.FanOutPeers)
+		if len(to) < 2 {
+			continue
+		}
+		fans++
+		x := r.AggregateMBps / r.PairMBps
+		t.Logf("fan-out from %s to %v: %.1f MB/s, to %s alone %.1f MB/s (%.2fx)", r.Host, to, r.AggregateMBps, to[0], r.PairMBps, x)
+		if len(to) != peers || r.Ranks != ranks || x < lo || x > hi || slices.Contains(to, r.Host) {
+			t.Errorf("fan-out row %+v: want %d ranks to %d other nodes at %g-%gx the one-node rate", r, ranks, peers, lo, hi)
+		}
+	}
+	if fans != 2 {
+		t.Fatalf("%d fan-out rows in nodebw.csv, want 2 (the sampled hosts)", fans)
 	}
 }
 

@@ -7,8 +7,9 @@
 // apart (every step sends a node's ranks to one node), so after the pairs
 // are measured a few sampled hosts each, alone, send from all their ranks
 // first to their nearest host, then one rank to each of their nearest
-// hosts: the second rate over the first is how many links' worth the
-// node drives at once (placement/model's ports).
+// hosts (a host of one rank: that rank to OneRankPeers of them at once):
+// the second rate over the first is how many links' worth the node
+// drives at once (placement/model's ports).
 package fanout
 
 import (
@@ -25,21 +26,28 @@ import (
 // MaxHosts is how many hosts are sampled (spread over the host order).
 const MaxHosts = 2
 
-// Step is one step: Dst and Src are each rank's partner (-1: none). Host
-// sends, alone: to one host (Fan false) or one rank to each of Peers.
+// OneRankPeers is how many hosts a host of one rank sends to at once: a
+// two-dimensional torus node's links, enough to tell a node of one link
+// from one of several (a job of one rank a node, MPI and OpenMP, puts
+// one rank on every torus node).
+const OneRankPeers = 4
+
+// Step is one step: Dst and Src are each rank's partners (nil: none).
+// Host sends, alone: to one host (Fan false) or to each of Peers, one of
+// its ranks to each (a host of one rank: that rank to all of them).
 type Step struct {
 	Host     int
 	Fan      bool
 	Peers    []int // the hosts sent to, nearest first
-	Dst, Src []int
+	Dst, Src [][]int
 }
 
 // Plan is the phase's schedule for the ranks on hosts (a host name per
 // rank) from the survey's pairs s (the round trips at its first size):
-// for up to MaxHosts hosts with at least two ranks, the nearest hosts by
-// median round trip, as many as the host has ranks. It is nil when the
-// ranks run on fewer than three hosts (a fan-out needs two peers) or no
-// host has two ranks.
+// for up to MaxHosts hosts with at least two ranks (where none has two,
+// of all), the nearest hosts by median round trip, as many as the host
+// has ranks (OneRankPeers for a host of one rank). It is nil when the
+// ranks run on fewer than three hosts (a fan-out needs two peers).
 func Plan(s *survey.Survey, hosts []string) []Step {
 	of, names := hostIndex(hosts)
 	nh := len(names)
@@ -50,9 +58,14 @@ func Plan(s *survey.Survey, hosts []string) []Step {
 	for r, h := range of {
 		members[h] = append(members[h], r)
 	}
-	var sample []int
+	var sample []int // hosts of two ranks or more; none: every host
 	for h := range members {
 		if len(members[h]) >= 2 {
+			sample = append(sample, h)
+		}
+	}
+	if sample == nil {
+		for h := range members {
 			sample = append(sample, h)
 		}
 	}
@@ -66,22 +79,32 @@ func Plan(s *survey.Survey, hosts []string) []Step {
 	near := nearest(s, of, nh, sample)
 	var steps []Step
 	for _, h := range sample {
-		peers := near[h][:min(len(near[h]), len(members[h]))]
+		from := members[h]
+		peers := near[h][:min(len(near[h]), len(from))]
+		if len(from) == 1 {
+			peers = near[h][:min(len(near[h]), OneRankPeers)]
+		}
 		if len(peers) < 2 {
 			continue
 		}
-		one := Step{Host: h, Peers: peers[:1], Dst: fill(len(hosts)), Src: fill(len(hosts))}
-		fan := Step{Host: h, Fan: true, Peers: peers, Dst: fill(len(hosts)), Src: fill(len(hosts))}
-		for i, r := range members[h][:len(peers)] {
+		one := Step{Host: h, Peers: peers[:1], Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
+		fan := Step{Host: h, Fan: true, Peers: peers, Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
+		for i, r := range from[:min(len(from), len(peers))] {
 			if p := members[peers[0]]; i < len(p) {
-				one.Dst[r], one.Src[p[i]] = p[i], r
+				one.send(r, p[i])
 			}
-			q := members[peers[i]][0]
-			fan.Dst[r], fan.Src[q] = q, r
+		}
+		for i, p := range peers {
+			fan.send(from[i%len(from)], members[p][0])
 		}
 		steps = append(steps, one, fan)
 	}
 	return steps
+}
+
+// send has rank r send to rank q in st.
+func (st *Step) send(r, q int) {
+	st.Dst[r], st.Src[q] = append(st.Dst[r], q), append(st.Src[q], r)
 }
 
 // hostIndex is each rank's host index (survey.HostIndex's numbering of
@@ -97,14 +120,6 @@ func hostIndex(hosts []string) (of []int, names []string) {
 		names[h] = hosts[r]
 	}
 	return of, names
-}
-
-func fill(n int) []int {
-	v := make([]int, n)
-	for i := range v {
-		v[i] = -1
-	}
-	return v
 }
 
 // nearest lists, for each sampled host, the other hosts by the median
@@ -152,7 +167,7 @@ func nearest(s *survey.Survey, of []int, nh int, sample []int) map[int][]int {
 }
 
 // Rows turns every rank's step times (times[rank][from+step], 0 where it
-// did not send; each sender sent messages of size bytes) into nodebw.csv's
+// did not send; it sent messages of size bytes to each of its partners) into nodebw.csv's
 // fan-out rows, one per sampled host: peer_host the hosts sent to joined
 // by survey.FanOutPeers, aggregate_MBps the fan-out's rate, pair_MBps the
 // same ranks' rate to the nearest host.
@@ -162,19 +177,19 @@ func Rows(hosts []string, steps []Step, times [][]float64, from, size, messages 
 	}
 	_, names := hostIndex(hosts)
 	rate := func(si int) (int, float64) {
-		n, secs := 0, 0.0
+		n, streams, secs := 0, 0, 0.0
 		for r := range hosts {
 			if len(times[r]) < from+len(steps) {
 				return 0, 0
 			}
-			if t := times[r][from+si]; steps[si].Dst[r] >= 0 && t > 0 {
-				n, secs = n+1, max(secs, t)
+			if t := times[r][from+si]; len(steps[si].Dst[r]) > 0 && t > 0 {
+				n, streams, secs = n+1, streams+len(steps[si].Dst[r]), max(secs, t)
 			}
 		}
 		if n == 0 {
 			return 0, 0
 		}
-		return n, float64(n) * float64(messages) * float64(size) / secs / 1e6
+		return n, float64(streams) * float64(messages) * float64(size) / secs / 1e6
 	}
 	var rows []survey.NodeBandwidth
 	for si := 0; si+1 < len(steps); si += 2 {
@@ -193,7 +208,7 @@ func Rows(hosts []string, steps []Step, times [][]float64, from, size, messages 
 		}
 		rows = append(rows, survey.NodeBandwidth{Host: names[fan.Host], Peer: strings.Join(peers, survey.FanOutPeers), Ranks: n,
 			Size: size, Messages: messages, AggregateMBps: agg, PairMBps: pair,
-			Seconds: float64(n) * float64(messages) * float64(size) / agg / 1e6})
+			Seconds: float64(len(fan.Peers)) * float64(messages) * float64(size) / agg / 1e6})
 	}
 	return rows, nil
 }

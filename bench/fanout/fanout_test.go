@@ -2,6 +2,7 @@ package fanout
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -67,29 +68,62 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("host %d's fan-out %+v, want to %v", want.host, fan, want.peers)
 		}
 		for i, r := range []int{2 * want.host, 2*want.host + 1} {
-			if d := fan.Dst[r]; d != 2*want.peers[i] || fan.Src[d] != r {
-				t.Errorf("host %d: rank %d sends to %d (its source %d), want the first rank of host %d", want.host, r, d, fan.Src[max(d, 0)], want.peers[i])
+			if d := fan.Dst[r]; !slices.Equal(d, []int{2 * want.peers[i]}) || !slices.Equal(fan.Src[d[0]], []int{r}) {
+				t.Errorf("host %d: rank %d sends to %v, want the first rank of host %d", want.host, r, d, want.peers[i])
 			}
 		}
 	}
 	for _, st := range steps {
-		senders := 0
-		for r, d := range st.Dst {
-			if d >= 0 {
-				senders++
-				if st.Src[d] != r || hosts[d] == hosts[r] {
-					t.Errorf("step %+v: rank %d sends to %d, whose source is %d", st, r, d, st.Src[d])
-				}
-			}
-		}
-		if senders != 2 {
-			t.Errorf("step %+v: %d senders, want the host's 2 ranks", st, senders)
+		if n := checkPartners(t, st, hosts); n != 2 {
+			t.Errorf("step %+v: %d senders, want the host's 2 ranks", st, n)
 		}
 	}
 	// Two hosts: no fan-out.
 	if s2, h2 := ringSurvey(2, 2); Plan(s2, h2) != nil {
 		t.Error("a fan-out planned on two hosts")
 	}
+}
+
+// TestPlanOneRank: on a ring of 6 hosts of one rank each (a job of one
+// rank a node), the sampled hosts' one rank sends to its OneRankPeers
+// nearest hosts at once, and alone to the nearest; every rank receives
+// from at most one.
+func TestPlanOneRank(t *testing.T) {
+	s, hosts := ringSurvey(6, 1)
+	steps := Plan(s, hosts)
+	if len(steps) != 2*MaxHosts {
+		t.Fatalf("%d steps, want %d", len(steps), 2*MaxHosts)
+	}
+	for _, st := range steps {
+		want := map[int][]int{0: {1, 5, 2, 4}, 5: {0, 4, 1, 3}}[st.Host]
+		if !st.Fan {
+			want = want[:1]
+		}
+		if !slices.Equal(st.Peers, want) || !slices.Equal(st.Dst[st.Host], want) {
+			t.Errorf("host %d (fan %v): peers %v, its rank sends to %v, want %v", st.Host, st.Fan, st.Peers, st.Dst[st.Host], want)
+		}
+		if n := checkPartners(t, st, hosts); n != 1 {
+			t.Errorf("step %+v: %d senders, want the host's one rank", st, n)
+		}
+	}
+}
+
+// checkPartners checks that every rank st sends to has it as its one
+// source, on another host, and returns how many ranks send.
+func checkPartners(t *testing.T, st Step, hosts []string) int {
+	t.Helper()
+	senders := 0
+	for r, dst := range st.Dst {
+		if len(dst) > 0 {
+			senders++
+		}
+		for _, d := range dst {
+			if !slices.Equal(st.Src[d], []int{r}) || hosts[d] == hosts[r] {
+				t.Errorf("step %+v: rank %d sends to %d, whose sources are %v", st, r, d, st.Src[d])
+			}
+		}
+	}
+	return senders
 }
 
 // TestRows: the fan-out's rate over the one-peer rate is what a node with
@@ -101,7 +135,7 @@ func TestRows(t *testing.T) {
 	for r := range times {
 		times[r] = make([]float64, 1+len(steps)) // one earlier step: from = 1
 		for k, st := range steps {
-			if st.Dst[r] >= 0 {
+			if len(st.Dst[r]) > 0 {
 				times[r][1+k] = map[bool]float64{false: 0.4, true: 0.1}[st.Fan]
 			}
 		}
@@ -120,5 +154,38 @@ func TestRows(t *testing.T) {
 	}
 	if _, err := Rows(hosts, steps[1:], times, 1, 1<<20, 16); err == nil {
 		t.Error("steps out of their pairs were taken")
+	}
+}
+
+// TestRowsOneRank: a host of one rank that moves as much to each of its
+// OneRankPeers nearest hosts at once as to one alone drives that many
+// links; one whose fan-out takes that many times longer drives one.
+func TestRowsOneRank(t *testing.T) {
+	s, hosts := ringSurvey(6, 1)
+	steps := Plan(s, hosts)
+	for _, c := range []struct {
+		fanSecs, want float64
+	}{{0.4, OneRankPeers}, {0.4 * OneRankPeers, 1}} {
+		times := make([][]float64, len(hosts))
+		for r := range times {
+			times[r] = make([]float64, len(steps))
+			for k, st := range steps {
+				if len(st.Dst[r]) > 0 {
+					times[r][k] = map[bool]float64{false: 0.4, true: c.fanSecs}[st.Fan]
+				}
+			}
+		}
+		rows, err := Rows(hosts, steps, times, 0, 1<<20, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != MaxHosts {
+			t.Fatalf("rows %+v, want %d", rows, MaxHosts)
+		}
+		for _, r := range rows {
+			if got := r.AggregateMBps / r.PairMBps; r.Ranks != 1 || got < c.want-0.001 || got > c.want+0.001 || math.Abs(r.Seconds-c.fanSecs) > 1e-9 {
+				t.Errorf("fan-out taking %g s: row %+v (%.3fx), want one rank at %gx, %g s", c.fanSecs, r, got, c.want, c.fanSecs)
+			}
+		}
 	}
 }

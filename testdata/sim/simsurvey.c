@@ -16,12 +16,13 @@
  *     order when ranks are dealt block), pairs.csv and meta.json; latmap's
  *     own fit makes fit.csv (the harness runs it).
  *
- *   simsurvey OUTFILE exchange STEPS SIZE MESSAGES WINDOW
- *     STEPS is one line per rank: its destination and source in each step
- *     (dst src dst src ..., -1: none), bench.SwitchPhase's or the node
- *     phase's. In each step every rank runs lm_exchange at once after a
- *     barrier; rank 0 writes each rank's step times (s), a line per rank,
- *     which latmap's Go code turns into switchbw.csv's rows. */
+ *   simsurvey OUTFILE exchange STEPS SIZE MESSAGES WINDOW PARTNERS
+ *     STEPS is one line per rank: in each step its PARTNERS destinations
+ *     then its PARTNERS sources (-1: none), bench.SwitchPhase's, the node
+ *     phase's or the fan-out's. In each step every rank runs lm_exchange
+ *     at once after a barrier; rank 0 writes each rank's step times (s),
+ *     a line per rank, which latmap's Go code turns into switchbw.csv's
+ *     and nodebw.csv's rows. */
 #include "../../bench/pingpong.c"
 
 #include <math.h>
@@ -189,16 +190,24 @@ static void pairs(const char *out, const char *roundsFile, const char *isoFile, 
 	fclose(f);
 }
 
-static void exchange(const char *out, const char *stepsFile, int size, int messages, int window)
+static void exchange(const char *out, const char *stepsFile, int size, int messages, int window, int partners)
 {
 	int me = lm_rank(), n = lm_size(), cols;
 	int *step = readTable(stepsFile, n, &cols);
-	int nsteps = cols / 2;
-	char *sbuf = calloc((size_t)size, 1), *rbuf = calloc((size_t)size * (size_t)window, 1);
+	int nsteps = cols / (2 * partners);
+	char *sbuf = calloc((size_t)size, 1), *rbuf = calloc((size_t)size * (size_t)window * (size_t)partners, 1);
 	double *t = calloc((size_t)(nsteps ? nsteps : 1), sizeof *t);
+	int *dst = malloc(sizeof(int) * (size_t)partners), *src = malloc(sizeof(int) * (size_t)partners);
 	for (int s = 0; s < nsteps; s++) {
+		int nd = 0, ns = 0, *p = step + 2 * partners * s;
+		for (int i = 0; i < partners; i++) {
+			if (p[i] >= 0)
+				dst[nd++] = p[i];
+			if (p[partners + i] >= 0)
+				src[ns++] = p[partners + i];
+		}
 		MPI_Barrier(MPI_COMM_WORLD);
-		t[s] = lm_exchange(step[2 * s], step[2 * s + 1], sbuf, rbuf, size, messages, window);
+		t[s] = lm_exchange(dst, nd, src, ns, sbuf, rbuf, size, messages, window);
 	}
 	double *all = me == 0 ? malloc((size_t)n * (size_t)(nsteps ? nsteps : 1) * sizeof *all) : NULL;
 	MPI_Gather(t, nsteps, MPI_DOUBLE, all, nsteps, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -219,11 +228,11 @@ int main(int argc, char **argv)
 	lm_init();
 	if (argc == 8 && !strcmp(argv[2], "pairs"))
 		pairs(argv[1], argv[3], argv[4], argv[5], atoi(argv[6]), argv[7]);
-	else if (argc == 7 && !strcmp(argv[2], "exchange"))
-		exchange(argv[1], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
+	else if (argc == 8 && !strcmp(argv[2], "exchange") && atoi(argv[7]) > 0)
+		exchange(argv[1], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
 	else {
 		fprintf(stderr, "usage: simsurvey OUTDIR pairs ROUNDS ISO SIZES REPEATS SCOPE\n"
-				"       simsurvey OUTFILE exchange STEPS SIZE MESSAGES WINDOW\n");
+				"       simsurvey OUTFILE exchange STEPS SIZE MESSAGES WINDOW PARTNERS\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	lm_finalize();
