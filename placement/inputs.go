@@ -407,7 +407,8 @@ func outerSpread(m *model.Machine) float64 {
 // node phase measured it, every flow between routers spread evenly over
 // their shortest paths (fabric.NewRouterNetwork; where the outermost
 // switch level groups the routers as a dragonfly's groups, over the
-// minimal ones, local, global, local, unless routing is adaptive), each link between
+// shortest minimal one, local, global, local, in dimension order in the
+// nodes' order, unless routing is adaptive), each link between
 // routers at the median bandwidth measured between the nodes of the
 // routers it joins. A switch level prices a group's links to the rest
 // as one; on a dragonfly one link (to the same router of the other
@@ -442,7 +443,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		case routing == fabric.RoutingAdaptive:
 			routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
 		default:
-			routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), spread evenly over such shortest paths, as the choice among them is not in the round trips (--routing adaptive: over all shortest paths, a third group's too)", slices.Max(groups)+1)
+			routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), the shortest such path in dimension order in the nodes' order (at each router, to the router nearest in number: a chassis's own links before the links between chassis, as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)", slices.Max(groups)+1)
 		}
 		if f, err = f.Routed(routing); err != nil {
 			return fmt.Errorf("--routing: %w", err)

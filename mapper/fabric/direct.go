@@ -45,9 +45,10 @@ func NewDirect(hosts []string, links [][2]int32, shortcuts int, bw, lat float64)
 // NewDirect's between hosts, unless groups (each router's group, 0 ...
 // G-1; nil: none known) are a dragonfly's: each joined by its own links
 // and every two by a link. Then it routes as a dragonfly's minimal
-// routing does (local, global, local: minimal), spread evenly over such
-// paths, and Routed's RoutingAdaptive over all shortest paths; why says
-// why groups were not so used. The last shortcuts of links are
+// routing does (local, global, local: minimal), one such path in
+// dimension order in the routers' numbering (minimal.path), and Routed's
+// RoutingAdaptive spreads every message over all shortest paths; why
+// says why groups were not so used. The last shortcuts of links are
 // shortcuts, as NewDirect's.
 func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, shortcuts int, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
 	if nr > MaxDirectHosts {
@@ -79,10 +80,8 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 	f.route = func(a, b int, visit func(int32)) {
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { m.path(a, b, visit) })
 	}
-	f.shares = func(a, b int, visit func(int32, float64)) {
-		at.ends(a, b, visit, func(a, b int) { m.spread(a, b, visit) })
-	}
-	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, minimal paths (local, global, local)", nr, len(hosts), len(m.mem), len(links))
+	f.shares = nil // Route's one path
+	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, minimal paths (local, global, local) in dimension order", nr, len(hosts), len(m.mem), len(links))
 	return f, "", nil
 }
 

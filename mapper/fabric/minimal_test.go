@@ -11,10 +11,10 @@ import (
 // 2 by 3-5 and 2-5. Routed minimally, router 0's message to router 5
 // goes 0-1-4-5 (local, global, local: three hops) where the shortest
 // path by hops is 0-2-5 (two hops through group 1, which adaptive
-// routing takes); to router 3 it splits half and half over 0-2-3 and
-// 0-1-3; to router 1 it stays in group 0. Route takes one minimal path
-// whole. Groups that a link does not join, or with no link between
-// two, are refused with the reason.
+// routing takes); to router 3, of 0-2-3 and 0-1-3, it takes 0-1-3
+// (router 1 is nearer 0 in number); to router 1 it stays in group 0.
+// Groups that a link does not join, or with no link between two, are
+// refused with the reason.
 func TestMinimalRoutes(t *testing.T) {
 	hosts := []string{"a", "b", "c", "d", "e", "f"}
 	router := []int32{0, 1, 2, 3, 4, 5}
@@ -47,7 +47,7 @@ func TestMinimalRoutes(t *testing.T) {
 		want string
 	}{
 		{0, 5, "map[direct_router0_to_router1_UP:1 direct_router1_to_router4_UP:1 direct_router4_to_router5_UP:1]"},
-		{0, 3, "map[direct_router0_to_router1_UP:0.5 direct_router0_to_router2_UP:0.5 direct_router1_to_router3_UP:0.5 direct_router2_to_router3_UP:0.5]"},
+		{0, 3, "map[direct_router0_to_router1_UP:1 direct_router1_to_router3_UP:1]"},
 		{0, 1, "map[direct_router0_to_router1_UP:1]"},
 		{5, 0, "map[direct_router0_to_router1_DOWN:1 direct_router1_to_router4_DOWN:1 direct_router4_to_router5_DOWN:1]"},
 	} {
@@ -57,9 +57,6 @@ func TestMinimalRoutes(t *testing.T) {
 	}
 	if p := path(f, 0, 5); fmt.Sprint(p) != "[direct_router0_to_router1_UP direct_router1_to_router4_UP direct_router4_to_router5_UP]" {
 		t.Errorf("minimal route a to f: %v", p)
-	}
-	if p := path(f, 0, 3); len(p) != 2 {
-		t.Errorf("minimal route a to d: %v, want 2 links", p)
 	}
 	a, err := f.Routed(RoutingAdaptive)
 	if err != nil {
@@ -81,6 +78,69 @@ func TestMinimalRoutes(t *testing.T) {
 		}
 		if got, want := shares(f, 0, 5), "map[direct_router0_to_router2_UP:1 direct_router2_to_router5_UP:1]"; got != want {
 			t.Errorf("groups %v: shares %s, want %s (the shortest paths)", c.groups, got, want)
+		}
+	}
+}
+
+// TestMinimalDimensionOrder: two groups of SimGrid's dragonfly shape, 2
+// chassis of 3 routers each (router g*6 + c*3 + b: group g, chassis c,
+// blade b; one host each), a chassis's routers joined all to all, a
+// blade's two routers joined, group 0's link to group 1 from its
+// chassis 0, blade 1 to group 1's chassis 0, blade 0. Minimal paths are
+// taken in dimension order, a chassis's own links first, as SimGrid's
+// dragonfly routes: 3 to 2 (chassis 1, blade 0 to chassis 0, blade 2)
+// crosses to blade 2 in chassis 1, then to chassis 0 (not to chassis 0
+// first); 5 to 11 goes to the global link's blade, then its chassis,
+// across, then to blade 2, then chassis 1.
+func TestMinimalDimensionOrder(t *testing.T) {
+	var links [][2]int32
+	for g := int32(0); g < 2; g++ {
+		for c := int32(0); c < 2; c++ {
+			for b := int32(0); b < 3; b++ {
+				for b2 := b + 1; b2 < 3; b2++ {
+					links = append(links, [2]int32{g*6 + c*3 + b, g*6 + c*3 + b2})
+				}
+			}
+		}
+		for b := int32(0); b < 3; b++ {
+			links = append(links, [2]int32{g*6 + b, g*6 + 3 + b})
+		}
+	}
+	links = append(links, [2]int32{1, 6})
+	var hosts []string
+	var router []int32
+	groups := make([]int32, 12)
+	for r := range int32(12) {
+		hosts, router, groups[r] = append(hosts, fmt.Sprintf("n%d", r)), append(router, r), r/6
+	}
+	f, why, err := NewRouterNetwork(hosts, router, 12, links, 0, 1e9, 1e-6, groups)
+	if err != nil || why != "" {
+		t.Fatal(err, why)
+	}
+	for _, c := range []struct {
+		a, b int
+		want []int32 // the routers passed
+	}{
+		{3, 2, []int32{3, 5, 2}},
+		{5, 11, []int32{5, 4, 1, 6, 8, 11}},
+		{11, 5, []int32{11, 9, 6, 1, 2, 5}},
+	} {
+		var got []string
+		f.RouteShares(c.a, c.b, func(l int32, x float64) {
+			if f.Links[l].Class != "node" {
+				got = append(got, fmt.Sprintf("%s:%g", f.Links[l].Name, x))
+			}
+		})
+		var want []string
+		for i := 1; i < len(c.want); i++ {
+			from, to, dir := c.want[i-1], c.want[i], "UP"
+			if from > to {
+				from, to, dir = to, from, "DOWN"
+			}
+			want = append(want, fmt.Sprintf("direct_router%d_to_router%d_%s:1", from, to, dir))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d to %d: %v, want %v", c.a, c.b, got, want)
 		}
 	}
 }
