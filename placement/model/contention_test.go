@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/fabric"
@@ -57,6 +58,13 @@ func TestContentionWorkedExample(t *testing.T) {
 	}
 	if got, want := model.Predict("cyclic", fb, tr, []int32{0, 2, 1, 3}, nil).Run, 2*S/49.8e6; !shapes.Near(got, want) {
 		t.Errorf("cyclic without nodebw.csv: %.6g, want %.6g", got, want)
+	}
+	// With only a fan-out's row (a survey that ran no node phase) the
+	// same, and the note says the file has no node phase rows.
+	fan := []survey.NodeBandwidth{{Host: m.Hosts[0], Peer: m.Hosts[1] + survey.FanOutPeers + m.Hosts[1], Ranks: 1, AggregateMBps: 50, PairMBps: 50}}
+	fo, notes := model.NewModel(m, fan, model.ModelOptions{})
+	if got := model.Predict("cyclic", fo, tr, []int32{0, 2, 1, 3}, nil).Run; !shapes.Near(got, 2*S/49.8e6) || len(notes) == 0 || !strings.Contains(notes[0], "no node phase rows in nodebw.csv, only the fan-out's") {
+		t.Errorf("fan-out rows only: cyclic %.6g, want %.6g; notes %q", got, 2*S/49.8e6, notes)
 	}
 	// Without contention: the pairwise time.
 	if got := model.Predict("cyclic", model.Pairwise(m), tr, []int32{0, 2, 1, 3}, nil).Run; !shapes.Near(got, pair) {

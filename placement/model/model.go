@@ -118,11 +118,14 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 			md.NodeSource = "none (one node)"
 			break
 		}
-		md.NodeSource = "pairwise bandwidth between nodes (no nodebw.csv)"
+		// Without the node phase's rows; with only the fan-out's (a
+		// survey that ran no node phase), say which.
+		missing := map[bool]string{false: "no nodebw.csv", true: "no node phase rows in nodebw.csv, only the fan-out's"}[len(rows) > 0]
+		md.NodeSource = "pairwise bandwidth between nodes (" + missing + ")"
 		for n := 0; n < k; n++ {
 			md.InvInject[n], md.InvEject[n] = ib, ib
 		}
-		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has no nodebw.csv, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", 1/ib/1e9, m.Bandwidth))
+		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has %s, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", missing, 1/ib/1e9, m.Bandwidth))
 	}
 	if md.NodeSource != "none (one node)" {
 		var note string
