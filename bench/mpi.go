@@ -130,30 +130,21 @@ func (c *mpiComm) Exchange(dst, src []int, size, count int) (float64, error) {
 		return 0, err
 	}
 	d, s := cInts(dst), cInts(src)
-	secs := float64(C.lm_exchange(d.ptr(), C.int(len(d)), s.ptr(), C.int(len(s)), c.buf, c.rbuf, C.int(size), C.int(count), C.int(window)))
+	secs := float64(C.lm_exchange(&d[0], C.int(len(dst)), &s[0], C.int(len(src)), c.buf, c.rbuf, C.int(size), C.int(count), C.int(window)))
 	if secs < 0 {
 		return 0, fmt.Errorf("allocating the requests of %d partners failed", len(dst)+len(src))
 	}
 	return secs, nil
 }
 
-// cIntSlice is ranks as C ints.
-type cIntSlice []C.int
-
-func cInts(v []int) cIntSlice {
-	out := make(cIntSlice, len(v))
+// cInts is ranks v as C ints, and one more so that the first's address
+// is one when v is empty.
+func cInts(v []int) []C.int {
+	out := make([]C.int, len(v)+1)
 	for i, x := range v {
 		out[i] = C.int(x)
 	}
 	return out
-}
-
-// ptr is the first element's address (nil when empty).
-func (v cIntSlice) ptr() *C.int {
-	if len(v) == 0 {
-		return nil
-	}
-	return &v[0]
 }
 
 func (c *mpiComm) Signal(peer int) error {

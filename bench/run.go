@@ -10,8 +10,6 @@ import (
 	"math"
 	"os"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/latmap/latmap/bench/fit"
@@ -765,13 +763,13 @@ func summarize(peer func(i int) int, sizes []int, samples [][][]float64, isoSamp
 // finish adds the interference, the warnings and the fits to s and writes
 // the outputs (rank 0).
 func finish(s *survey.Survey, ml *survey.MmpiLog, opt Options, stderr io.Writer) error {
-	if x, ok := Interference(s.Tables); ok {
+	if x, ok := fit.Interference(s.Tables); ok {
 		s.Meta.Interference = &x
 		if x > InterferenceWarn {
 			s.Meta.Warnings = append(s.Meta.Warnings, interferenceWarning(opt.Schedule, x))
 		}
 	}
-	if moved := migrated(s.Ranks); moved != "" {
+	if moved := survey.Migrated(s.Ranks); moved != "" {
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
 			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
@@ -865,36 +863,4 @@ func assemble(all [][]byte, opt Options, repeats, n int, sparse bool) (*survey.S
 		}
 	}
 	return s, ml, nodeTimes, nil
-}
-
-// Interference is the median, over every pair and size re-measured in
-// isolation, of the ratio of its median round trip measured concurrently
-// to the one measured alone. ok is false when no pair was re-measured.
-func Interference(tables []*survey.PairTable) (x float64, ok bool) {
-	var ratios []float64
-	for _, t := range tables {
-		iso, med := t.Values[survey.Isolated], t.Values[survey.Median]
-		if iso == nil || med == nil {
-			continue
-		}
-		t.Each(func(a, b, i int) {
-			if iso[i] > 0 && !math.IsNaN(float64(med[i])) {
-				ratios = append(ratios, float64(med[i])/float64(iso[i]))
-			}
-		})
-	}
-	if len(ratios) == 0 {
-		return 0, false
-	}
-	return stats.Median(ratios), true
-}
-
-func migrated(ranks []survey.Rank) string {
-	var moved []string
-	for _, r := range ranks {
-		if r.Migrated {
-			moved = append(moved, strconv.Itoa(r.Rank))
-		}
-	}
-	return strings.Join(moved, ", ")
 }

@@ -222,33 +222,29 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	}
 	start := time.Now()
 	steps := SwitchPhase(hosts, of)
-	ns := len(steps) // the switch steps, then the fan-out's
-	if ns+len(fan) == 0 {
+	// This rank's partners in each step, the switch steps' (one each
+	// way) then the fan-out's (any number).
+	var dsts, srcs [][]int
+	for _, st := range steps {
+		dsts, srcs = append(dsts, partner(st.Dst[rs.rank])), append(srcs, partner(st.Src[rs.rank]))
+	}
+	for _, f := range fan {
+		dsts, srcs = append(dsts, f.Dst[rs.rank]), append(srcs, f.Src[rs.rank])
+	}
+	if len(dsts) == 0 {
 		return &ph, nil // every rank knows: nothing to gather
 	}
-	// Rank r's partners in step i: one each way in a switch step, any
-	// number in a fan-out's.
-	partners := func(i, r int) (dst, src []int) {
-		if i < ns {
-			return partner(steps[i].Dst[r]), partner(steps[i].Src[r])
-		}
-		return fan[i-ns].Dst[r], fan[i-ns].Src[r]
-	}
-	times := make([]float64, ns+len(fan))
+	times := make([]float64, len(dsts))
 	for i := range times {
 		if err := rs.c.Wait(false); err != nil {
 			return nil, err
 		}
-		dst, src := partners(i, rs.rank)
-		secs, err := rs.c.Exchange(dst, src, rs.opt.NodeBWSize, SwitchMessages)
+		secs, err := rs.c.Exchange(dsts[i], srcs[i], rs.opt.NodeBWSize, SwitchMessages)
 		if err != nil {
 			rs.c.Abort(1)
-			if i >= ns {
-				return nil, fmt.Errorf("fan-out step %d: %w", i-ns, err)
-			}
-			return nil, fmt.Errorf("switch step %d (level %d, shift %d): %w", i, steps[i].Level, steps[i].Shift, err)
+			return nil, fmt.Errorf("switch or fan-out step %d of %d: %w", i+1, len(dsts), err)
 		}
-		if len(dst) > 0 {
+		if len(dsts[i]) > 0 {
 			times[i] = secs
 		}
 	}
@@ -256,6 +252,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	if err != nil || rs.rank != 0 {
 		return &ph, err
 	}
+	ns := len(steps) // the switch steps, then the fan-out's
 	ph.took, ph.steps = time.Since(start), ns
 	if ph.fan, err = fanout.Rows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
 		return nil, err

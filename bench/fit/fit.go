@@ -200,3 +200,25 @@ func ConcurrencyFactors(s *survey.Survey) []survey.FitFactor {
 	}
 	return out
 }
+
+// Interference is the median, over every pair and size re-measured in
+// isolation, of the ratio of its median round trip measured concurrently
+// to the one measured alone. ok is false when no pair was re-measured.
+func Interference(tables []*survey.PairTable) (x float64, ok bool) {
+	var ratios []float64
+	for _, t := range tables {
+		iso, med := t.Values[survey.Isolated], t.Values[survey.Median]
+		if iso == nil || med == nil {
+			continue
+		}
+		t.Each(func(a, b, i int) {
+			if iso[i] > 0 && !math.IsNaN(float64(med[i])) {
+				ratios = append(ratios, float64(med[i])/float64(iso[i]))
+			}
+		})
+	}
+	if len(ratios) == 0 {
+		return 0, false
+	}
+	return stats.Median(ratios), true
+}

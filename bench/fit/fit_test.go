@@ -77,3 +77,20 @@ func TestFitSurveyContended(t *testing.T) {
 		t.Errorf("%d fits, want %d", len(fits), n*(n-1)/2)
 	}
 }
+
+// TestInterference: the median over re-measured pairs of concurrent over
+// isolated round trip (2, 3 and 1.5: 2), pairs not re-measured left
+// out; none re-measured: not ok.
+func TestInterference(t *testing.T) {
+	tab := survey.NewPairTable(4, 64, survey.Median, survey.Isolated)
+	nan := math.NaN()
+	for _, p := range []survey.PairStats{{A: 0, B: 1, Samples: 10, Median: 4, Isolated: 2}, {A: 0, B: 2, Samples: 10, Median: 9, Isolated: 3}, {A: 1, B: 2, Samples: 10, Median: 3, Isolated: 2}, {A: 2, B: 3, Samples: 10, Median: 50, Isolated: nan}} {
+		tab.Set(&p)
+	}
+	if x, ok := Interference([]*survey.PairTable{tab}); !ok || x != 2 {
+		t.Errorf("interference %g (%v), want 2", x, ok)
+	}
+	if _, ok := Interference([]*survey.PairTable{survey.NewPairTable(4, 64, survey.Median)}); ok {
+		t.Error("interference without re-measured pairs")
+	}
+}

@@ -3,6 +3,7 @@ package survey
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/latmap/latmap/internal/sysfs"
@@ -97,4 +98,16 @@ func RankRanges(r []int, max int) string {
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// Migrated lists the ranks that ran on another cpu at the end than at
+// the start, comma-separated ("" when none moved).
+func Migrated(ranks []Rank) string {
+	var moved []string
+	for _, r := range ranks {
+		if r.Migrated {
+			moved = append(moved, strconv.Itoa(r.Rank))
+		}
+	}
+	return strings.Join(moved, ", ")
 }
