@@ -288,8 +288,9 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 // TestScopeNodesAgreesWithAll: on 4 virtual nodes x 2 with 400 Mbit/s
 // links, a survey of scope nodes (the pairs inside each node and the node
 // leaders' pairs: 10 of 28) gives the same inferred topology and the same
-// placement as one of every pair: the same nodes, the same levels, and a
-// proposal that puts the same ranks together on a node.
+// placement as one of every pair: the same nodes, the same levels from
+// the node up, and a proposal that puts the same ranks together on a
+// node.
 func TestScopeNodesAgreesWithAll(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
@@ -331,8 +332,15 @@ func TestScopeNodesAgreesWithAll(t *testing.T) {
 		if !tp.HostsAgree {
 			t.Errorf("scope %s: inferred nodes disagree with the hosts: %v", scope, tp.Disagreements)
 		}
+		// The levels from the node up. Below it, 4 same-node pairs at
+		// 256 KiB on this 2-core machine (8 ranks) spread 115-361 us in
+		// one CI run and 144-347 us in another, and their median split
+		// them into a "core" level under "node" in scope all, whatever
+		// the scope does with pairs between nodes.
 		for _, l := range tp.Levels {
-			o.levels = append(o.levels, l.Name)
+			if l.Name == topo.LevelNode || len(o.levels) > 0 {
+				o.levels = append(o.levels, l.Name)
+			}
 		}
 		var report bytes.Buffer
 		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Out: &report, Force: true})
