@@ -185,7 +185,7 @@ func TestFanOutOneRankVirtualCluster(t *testing.T) {
 	}
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, LinkRates: links})
 	out := filepath.Join(t.TempDir(), "survey")
-	s := runSurvey(t, append(c.MpirunArgs(4), "--bind-to", "core"), bin, out, "--repeats", "10", "--sizes", "64,64K", "--schedule", "sequential", "--nodebw-size", "256K")
+	s := runSurvey(t, append(c.MpirunArgs(4), "--bind-to", "core"), bin, out, "--repeats", "10", "--sizes", "64,64K", "--schedule", "sequential", "--nodebw-size", "256K", "--size-sweep", "off")
 	checkFanOutRows(t, s, 3, 1, 2.2, 3.3)
 }
 
