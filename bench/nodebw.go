@@ -132,7 +132,7 @@ func (rs *rankSurvey) nodeBandwidth(l nodeLayout) ([]int, []float64, error) {
 			if src >= 0 && l.peer(src, k, single) != rs.rank {
 				src = -1
 			}
-			secs, err := rs.c.Exchange(partner(dst), partner(src), rs.opt.NodeBWSize, nodeBWMessages)
+			secs, err := rs.c.Exchange(Partner(dst), Partner(src), rs.opt.NodeBWSize, nodeBWMessages)
 			if err != nil {
 				rs.c.Abort(1)
 				return nil, nil, fmt.Errorf("node bandwidth step %d: %w", k, err)

@@ -62,8 +62,9 @@ type comm interface {
 	Abort(code int)
 }
 
-// partner is rank r as Exchange's partners (-1: none).
-func partner(r int) []int {
+// Partner is rank r as Exchange's partners (-1: none): a switch or node
+// phase step's one partner.
+func Partner(r int) []int {
 	if r < 0 {
 		return nil
 	}

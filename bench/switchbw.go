@@ -226,7 +226,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	// way) then the fan-out's (any number).
 	var dsts, srcs [][]int
 	for _, st := range steps {
-		dsts, srcs = append(dsts, partner(st.Dst[rs.rank])), append(srcs, partner(st.Src[rs.rank]))
+		dsts, srcs = append(dsts, Partner(st.Dst[rs.rank])), append(srcs, Partner(st.Src[rs.rank]))
 	}
 	for _, f := range fan {
 		dsts, srcs = append(dsts, f.Dst[rs.rank]), append(srcs, f.Src[rs.rank])

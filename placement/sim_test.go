@@ -221,7 +221,7 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 	}
 	steps := bench.SwitchPhase(hosts, of)
 	size := bench.DefaultNodeBWSize
-	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return partner(steps[k].Dst[r]), partner(steps[k].Src[r]) })
+	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return bench.Partner(steps[k].Dst[r]), bench.Partner(steps[k].Src[r]) })
 	rows, err := bench.SwitchRows(hosts, steps, all, size)
 	if err != nil {
 		t.Fatal(err)
@@ -350,14 +350,6 @@ func (c *simCluster) fanOutPhase(t testing.TB, s *survey.Survey, hosts []string)
 		t.Logf("simulated survey: fan-out from %s to %s: %.0f MB/s, to the first alone %.0f MB/s (%.2fx)", r.Host, r.Peer, r.AggregateMBps, r.PairMBps, r.AggregateMBps/r.PairMBps)
 	}
 	s.NodeBandwidth = append(s.NodeBandwidth, rows...)
-}
-
-// partner is rank r as one partner of an exchange (-1: none).
-func partner(r int) []int {
-	if r < 0 {
-		return nil
-	}
-	return []int{r}
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the
