@@ -470,17 +470,15 @@ void mpi_waitall_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *array_
 	for (int i = 0; i < (int)*count; i++)
 		c_array_of_requests[i] = MPI_Request_f2c(array_of_requests[i]);
 	int ign_array_of_statuses = lmf_statuses_ignore(array_of_statuses);
-	MPI_Status *c_array_of_statuses = ign_array_of_statuses ? MPI_STATUSES_IGNORE : lmf_alloc((int)*count, sizeof(MPI_Status));
+	MPI_Status *c_array_of_statuses = lmf_alloc((int)*count, sizeof(MPI_Status));
 	int rc = MPI_Waitall((int)*count, c_array_of_requests, c_array_of_statuses);
 	for (int i = 0; i < (int)*count; i++)
 		array_of_requests[i] = MPI_Request_c2f(c_array_of_requests[i]);
 	free(c_array_of_requests);
-	if (!ign_array_of_statuses) {
-		if (rc == MPI_SUCCESS)
-			for (int i = 0; i < (int)*count; i++)
-				MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
-		free(c_array_of_statuses);
-	}
+	if (!ign_array_of_statuses && rc == MPI_SUCCESS)
+		for (int i = 0; i < (int)*count; i++)
+			MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
+	free(c_array_of_statuses);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;
 }
@@ -523,7 +521,7 @@ void mpi_waitsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
 		c_array_of_requests[i] = MPI_Request_f2c(array_of_requests[i]);
 	int c_outcount = 0;
 	int ign_array_of_statuses = lmf_statuses_ignore(array_of_statuses);
-	MPI_Status *c_array_of_statuses = ign_array_of_statuses ? MPI_STATUSES_IGNORE : lmf_alloc((int)*incount, sizeof(MPI_Status));
+	MPI_Status *c_array_of_statuses = lmf_alloc((int)*incount, sizeof(MPI_Status));
 	int rc = MPI_Waitsome((int)*incount, c_array_of_requests, &c_outcount, (int *)array_of_indices, c_array_of_statuses);
 	for (int i = 0; i < (int)*incount; i++)
 		array_of_requests[i] = MPI_Request_c2f(c_array_of_requests[i]);
@@ -532,12 +530,10 @@ void mpi_waitsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
 	if (rc == MPI_SUCCESS && c_outcount != MPI_UNDEFINED)
 		for (int i = 0; i < c_outcount; i++)
 			array_of_indices[i]++;
-	if (!ign_array_of_statuses) {
-		if (rc == MPI_SUCCESS)
-			for (int i = 0; i < (c_outcount == MPI_UNDEFINED ? 0 : c_outcount); i++)
-				MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
-		free(c_array_of_statuses);
-	}
+	if (!ign_array_of_statuses && rc == MPI_SUCCESS)
+		for (int i = 0; i < (c_outcount == MPI_UNDEFINED ? 0 : c_outcount); i++)
+			MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
+	free(c_array_of_statuses);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;
 }
@@ -576,18 +572,16 @@ void mpi_testall_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *flag, 
 		c_array_of_requests[i] = MPI_Request_f2c(array_of_requests[i]);
 	int c_flag = 0;
 	int ign_array_of_statuses = lmf_statuses_ignore(array_of_statuses);
-	MPI_Status *c_array_of_statuses = ign_array_of_statuses ? MPI_STATUSES_IGNORE : lmf_alloc((int)*count, sizeof(MPI_Status));
+	MPI_Status *c_array_of_statuses = lmf_alloc((int)*count, sizeof(MPI_Status));
 	int rc = MPI_Testall((int)*count, c_array_of_requests, &c_flag, c_array_of_statuses);
 	for (int i = 0; i < (int)*count; i++)
 		array_of_requests[i] = MPI_Request_c2f(c_array_of_requests[i]);
 	free(c_array_of_requests);
 	*flag = (MPI_Fint)c_flag;
-	if (!ign_array_of_statuses) {
-		if (rc == MPI_SUCCESS)
-			for (int i = 0; i < (int)*count; i++)
-				MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
-		free(c_array_of_statuses);
-	}
+	if (!ign_array_of_statuses && rc == MPI_SUCCESS)
+		for (int i = 0; i < (int)*count; i++)
+			MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
+	free(c_array_of_statuses);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;
 }
@@ -632,7 +626,7 @@ void mpi_testsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
 		c_array_of_requests[i] = MPI_Request_f2c(array_of_requests[i]);
 	int c_outcount = 0;
 	int ign_array_of_statuses = lmf_statuses_ignore(array_of_statuses);
-	MPI_Status *c_array_of_statuses = ign_array_of_statuses ? MPI_STATUSES_IGNORE : lmf_alloc((int)*incount, sizeof(MPI_Status));
+	MPI_Status *c_array_of_statuses = lmf_alloc((int)*incount, sizeof(MPI_Status));
 	int rc = MPI_Testsome((int)*incount, c_array_of_requests, &c_outcount, (int *)array_of_indices, c_array_of_statuses);
 	for (int i = 0; i < (int)*incount; i++)
 		array_of_requests[i] = MPI_Request_c2f(c_array_of_requests[i]);
@@ -641,12 +635,10 @@ void mpi_testsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
 	if (rc == MPI_SUCCESS && c_outcount != MPI_UNDEFINED)
 		for (int i = 0; i < c_outcount; i++)
 			array_of_indices[i]++;
-	if (!ign_array_of_statuses) {
-		if (rc == MPI_SUCCESS)
-			for (int i = 0; i < (c_outcount == MPI_UNDEFINED ? 0 : c_outcount); i++)
-				MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
-		free(c_array_of_statuses);
-	}
+	if (!ign_array_of_statuses && rc == MPI_SUCCESS)
+		for (int i = 0; i < (c_outcount == MPI_UNDEFINED ? 0 : c_outcount); i++)
+			MPI_Status_c2f(&c_array_of_statuses[i], array_of_statuses + i * LMF_STATUS_SIZE);
+	free(c_array_of_statuses);
 	if (ierr)
 		*ierr = (MPI_Fint)rc;
 }
