@@ -449,7 +449,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 			return fmt.Errorf("--routing: %w", err)
 		}
 		f.Source = fabric.FoundInSurvey
-		notes, err := md.AddRoutes(f, s.NodeBandwidth, nil)
+		notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 		if err != nil {
 			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
 			return nil

@@ -75,19 +75,22 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 	simAloneAndDeclared(b, newSimCluster(b, "dragonfly-32x2-4groups.xml", simHosts(32), 2), "dragonfly 4 groups x 2 chassis x 4 routers x 1 node x 2 cores")
 }
 
-// BenchmarkSimMoreShapes: seven more networks of 64 ranks the model was
+// BenchmarkSimMoreShapes: eight more networks of 64 ranks the model was
 // not developed on (testdata/sim: dragonfly-16x4-2nodes.xml, 2 nodes a
 // router; dragonfly-16x4-4groups.xml, 4 groups of one chassis;
 // dragonfly-32x2-4chassis.xml, 4 chassis a group; fattree-16x4-3levels.xml,
 // 2:1 at two levels; and, made 2026-11-29, dragonfly-32x2-4nodes.xml, 4
-// nodes a router; torus-2x2x8.xml; fattree-16x4-8leaves.xml, 4:1), each
-// as simAloneAndDeclared. docs/place.md has the tables.
+// nodes a router; torus-2x2x8.xml; fattree-16x4-8leaves.xml, 4:1; and,
+// made later that day, dragonfly-64x1-2global.xml, one rank a node, 2
+// global links between two groups), each as simAloneAndDeclared.
+// docs/place.md has the tables.
 func BenchmarkSimMoreShapes(b *testing.B) {
 	for _, p := range []struct {
 		platform string
 		nodes    int
 	}{{"dragonfly-16x4-2nodes.xml", 16}, {"dragonfly-16x4-4groups.xml", 16}, {"dragonfly-32x2-4chassis.xml", 32}, {"fattree-16x4-3levels.xml", 16},
-		{"dragonfly-32x2-4nodes.xml", 32}, {"torus-2x2x8.xml", 32}, {"fattree-16x4-8leaves.xml", 16}} {
+		{"dragonfly-32x2-4nodes.xml", 32}, {"torus-2x2x8.xml", 32}, {"fattree-16x4-8leaves.xml", 16},
+		{"dragonfly-64x1-2global.xml", 64}} {
 		b.Run(strings.TrimSuffix(p.platform, ".xml"), func(b *testing.B) {
 			simAloneAndDeclared(b, newSimCluster(b, p.platform, simHosts(p.nodes), 64/p.nodes), p.platform)
 		})

@@ -34,6 +34,10 @@ func NewDirect(hosts []string, links [][2]int32, shortcuts int, bw, lat float64)
 	return f, nil
 }
 
+// ClassGlobal is the class of a router network's links between groups
+// (NewRouterNetwork).
+const ClassGlobal = "global"
+
 // NewRouterNetwork is a direct network of routers, each host attached
 // to its router router[h] (0 ... nr-1) by a node link of class "node"
 // (its bandwidth not declared: the model prices it from the survey's
@@ -47,9 +51,10 @@ func NewDirect(hosts []string, links [][2]int32, shortcuts int, bw, lat float64)
 // and every two by a link. Then it routes as a dragonfly's minimal
 // routing does (local, global, local: minimal), one such path in
 // dimension order in the routers' numbering (minimal.path), and Routed's
-// RoutingAdaptive spreads every message over all shortest paths; why
-// says why groups were not so used. The last shortcuts of links are
-// shortcuts, as NewDirect's.
+// RoutingAdaptive spreads every message over all shortest paths; its
+// links between groups are then of class ClassGlobal, and the groups its
+// one level (Levels). why says why groups were not so used. The last
+// shortcuts of links are shortcuts, as NewDirect's.
 func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, shortcuts int, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
 	if nr > MaxDirectHosts {
 		return nil, "", fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
@@ -74,6 +79,22 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 	if m == nil {
 		return f, why, nil
 	}
+	// The links between groups are their own class (global), and the
+	// groups a level: the survey's switch phase prices them
+	// (topo.SwitchShares). A pair of groups may be joined by parallel
+	// links the round trips cannot tell from one.
+	for v := range g.out {
+		for _, h := range g.out[v] {
+			if groups[v] != groups[h.to] {
+				f.Links[h.link].Class = ClassGlobal
+			}
+		}
+	}
+	hostGroup := make([]int, len(hosts))
+	for h, r := range router {
+		hostGroup[h] = int(groups[r])
+	}
+	f.Levels = []GroupLevel{{Name: "group", Class: ClassGlobal, Group: hostGroup}}
 	s := *f
 	s.Shape += ", routed adaptive (every message spread evenly over its shortest paths)"
 	f.spread = &s

@@ -3,7 +3,6 @@ package topo
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
@@ -101,18 +100,16 @@ type ClassShare struct {
 }
 
 // SwitchShares compares the survey's switch phase (switches.csv,
-// switchbw.csv) with the network description f, level by level: each
-// step of a group is routed over f, a host of the group to the host at
-// its position in the peer group (the phase's pairing; to the rest, to
-// the sibling its position picks), and the aggregate the declared links
-// allow (hosts sending / the most loaded link's load over its bandwidth,
+// switchbw.csv) with the network description f, level by level: the
+// level's steps are routed over f as the phase runs them, every group at
+// once (routedSteps), and the aggregate the declared links allow a group
+// (its hosts sending / the most loaded link's load over its bandwidth,
 // with the network's cross traffic on each route back: Fabric.Reverse)
 // set against the measured one. Steps bound by a node's own link are
 // the node phase's (nodebw.csv), not counted, nor steps bound as much by
 // links of two classes (which of them falls short is not in the step).
-// Levels whose groups are
-// not a level of f, and descriptions that lack a surveyed host, give
-// none.
+// Levels whose groups are not a level of f, and descriptions that lack
+// a surveyed host, give none.
 func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 	names := hostNames(s)
 	of, ok := survey.SwitchLevels(s.Switches, names)
@@ -132,9 +129,10 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 		}
 		undeclared := !slices.ContainsFunc(f.Links, func(l fabric.Link) bool { return l.Class == lv.Class && l.Bandwidth > 0 })
 		members := groupMembers(groups)
-		var parent []int
-		if k+1 < len(of) {
-			parent = of[k+1]
+		var rest, pair []stepBound
+		if !undeclared {
+			sib, idx := Siblings(groups, len(members), of, k)
+			rest, pair = routedSteps(f, fhost, members, sib, idx)
 		}
 		by := map[string]*shareRows{}
 		for _, r := range s.SwitchBandwidth {
@@ -143,7 +141,8 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 			}
 			routed, class := 0.0, lv.Class
 			if !undeclared {
-				routed, class = routedAggregate(f, fhost, members, parent, r)
+				b := map[bool][]stepBound{true: rest, false: pair}[r.PeerGroup == r.Group][r.Group]
+				routed, class = b.bps, b.class
 			}
 			if class == "" || class == "node" || class == "local" {
 				continue
@@ -151,29 +150,52 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 			if by[class] == nil {
 				by[class] = &shareRows{}
 			}
-			by[class].add(r.AggregateMBps, routed/1e6)
+			by[class].add(r.AggregateMBps, routed/1e6, r.PeerGroup != r.Group)
 		}
 		for _, class := range slices.Sorted(maps.Keys(by)) {
-			out = append(out, by[class].share(class, lv.Name, k+1))
+			out = append(out, by[class].share(class, lv.Name, k+1, !f.Declared()))
 		}
 	}
 	return out
 }
 
-// shareRows gathers one class's steps at one level.
-type shareRows struct{ measured, routed, ratio []float64 }
+// shareRows gathers one class's steps at one level, those to the rest
+// ([0]) apart from those to one sibling ([1]).
+type shareRows struct {
+	measured, routed, ratio [2][]float64
+}
 
-func (b *shareRows) add(measured, routed float64) {
-	b.measured, b.routed = append(b.measured, measured), append(b.routed, routed)
+func (b *shareRows) add(measured, routed float64, pair bool) {
+	k := map[bool]int{false: 0, true: 1}[pair]
+	b.measured[k], b.routed[k] = append(b.measured[k], measured), append(b.routed[k], routed)
 	if routed > 0 {
-		b.ratio = append(b.ratio, measured/routed)
+		b.ratio[k] = append(b.ratio[k], measured/routed)
 	}
 }
 
-func (b *shareRows) share(class, name string, level int) ClassShare {
-	c := ClassShare{Class: class, Name: name, Level: level, Groups: len(b.measured), MeasuredMBps: stats.Median(b.measured)}
-	if len(b.ratio) > 0 {
-		c.RoutedMBps, c.Share = stats.Median(b.routed), stats.Median(b.ratio)
+// share is the class's ClassShare: the medians over its steps; in a
+// network found in the survey (assumed: its links all at one rate), over
+// the kind of step (to the rest, to one sibling) whose median ratio is
+// the larger. Each step's ratio bounds the class's capacity from below
+// where the other classes are priced right, and an assumed rate is low
+// on a class of parallel links: steps that run at the assumed class's
+// bound in the model may run at another class's on the machine. On the
+// dragonfly of 4 groups of 4 routers of 4 nodes with 2 global links
+// between two groups, the pair steps measured 1.93x one link, the steps
+// to the rest 1.50x (bound by the local links feeding the global ones,
+// as the network declared shows).
+func (b *shareRows) share(class, name string, level int, assumed bool) ClassShare {
+	pick := func(x [2][]float64) []float64 { return append(slices.Clone(x[0]), x[1]...) }
+	if assumed && len(b.ratio[0]) > 0 && len(b.ratio[1]) > 0 {
+		k := 0
+		if stats.Median(b.ratio[1]) > stats.Median(b.ratio[0]) {
+			k = 1
+		}
+		pick = func(x [2][]float64) []float64 { return x[k] }
+	}
+	c := ClassShare{Class: class, Name: name, Level: level, Groups: len(pick(b.measured)), MeasuredMBps: stats.Median(pick(b.measured))}
+	if r := pick(b.ratio); len(r) > 0 {
+		c.RoutedMBps, c.Share = stats.Median(pick(b.routed)), stats.Median(r)
 	}
 	return c
 }
@@ -211,68 +233,6 @@ func groupMembers(groups []int) [][]int {
 		members[g] = append(members[g], h)
 	}
 	return members
-}
-
-// routedAggregate is the bytes per second the declared links let row's
-// group send out in the step, and the class of the links that bind it
-// ("" when no link on the routes declares a bandwidth, or links of two
-// classes bind it as much).
-func routedAggregate(f *fabric.Fabric, fhost []int, members [][]int, parent []int, r survey.SwitchBandwidth) (float64, string) {
-	var sib []int // the groups the step's hosts send to
-	if r.PeerGroup != r.Group {
-		sib = []int{r.PeerGroup}
-	} else {
-		for g := range members {
-			if g != r.Group && len(members[g]) > 0 && (parent == nil || parent[members[g][0]] == parent[members[r.Group][0]]) {
-				sib = append(sib, g)
-			}
-		}
-	}
-	if len(sib) == 0 {
-		return 0, ""
-	}
-	// The network's cross traffic (Reverse) loads each route back. The
-	// group receives as it sends in a step (from the group as far back
-	// as its peer is on), and the cross traffic of what it receives
-	// leaves it as its own flows do: each route out carries 1 +
-	// Reverse, as it exactly does with one sibling.
-	out, back := 1+f.Reverse, f.Reverse
-	load := map[int32]float64{}
-	flows := 0
-	for i, h := range members[r.Group] {
-		to := members[sib[i%len(sib)]]
-		if len(sib) == 1 && i >= len(to) {
-			continue
-		}
-		flows++
-		a, b := fhost[h], fhost[to[i%len(to)]]
-		f.Route(a, b, func(l int32) { load[l] += out })
-		if back > 0 {
-			f.Route(b, a, func(l int32) { load[l] += back })
-		}
-	}
-	links := make([]int32, 0, len(load))
-	for l := range load {
-		links = append(links, l)
-	}
-	worst, class := 0.0, ""
-	for _, l := range links {
-		if bw := f.Links[l].Bandwidth; bw > 0 && load[l]/bw > worst {
-			worst, class = load[l]/bw, f.Links[l].Class
-		}
-	}
-	if worst == 0 || math.IsInf(worst, 0) {
-		return 0, ""
-	}
-	// Bound as much by links of another class (a dragonfly's global
-	// links and the black links that feed them), the step measures
-	// neither class alone.
-	for _, l := range links {
-		if bw := f.Links[l].Bandwidth; bw > 0 && f.Links[l].Class != class && load[l]/bw >= worst*(1-1e-9) {
-			return 0, ""
-		}
-	}
-	return float64(flows) / worst, class
 }
 
 // Siblings lists, for each group of level k (ng groups, groups[host]),

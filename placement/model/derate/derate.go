@@ -89,6 +89,12 @@ func Narrowest(links []int32, bw func(l int32) float64) float64 {
 // description is of: 0.2-1.25; outside, the description does not match.
 func Plausible(x float64) bool { return x >= 0.2 && x <= 1.25 }
 
+// MaxParallel is the most times a link's assumed bandwidth the switch
+// phase may measure of a class of links in a network found in the
+// survey: links in parallel, which the round trips do not show (a
+// dragonfly's groups joined by several global links).
+const MaxParallel = 16
+
 // Classes prices each link class of f the switch phase measured (inv:
 // each link's seconds per byte) at the share of its declared bandwidth
 // measured, and says so: notes, and what to add to the routed model's
@@ -99,13 +105,13 @@ func Classes(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes [
 		// Declared without a bandwidth: what a group's links of the class
 		// carried out of it; else the measured share of the declared.
 		undeclared := sh.RoutedMBps == 0
-		decl := map[bool]string{true: "assumed", false: "declared"}[f.Surveyed] // a tree found in the survey: a node link's rate
+		decl := map[bool]string{true: "assumed", false: "declared"}[!f.Declared()] // found in the survey: a node link's rate, the pairs
 		what := fmt.Sprintf("%s links %.0f%% of %s (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the %[3]s links allow, medians)",
 			sh.Class, 100*sh.Share, decl, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
 		if undeclared {
 			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
 		}
-		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !Plausible(sh.Share) {
+		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !Plausible(sh.Share) && !(!f.Declared() && sh.Share >= 1 && sh.Share <= MaxParallel) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
 			continue
 		}
