@@ -95,6 +95,15 @@ func Plausible(x float64) bool { return x >= 0.2 && x <= 1.25 }
 // dragonfly's groups joined by several global links).
 const MaxParallel = 16
 
+// FoundBand: a class of a network found in the round trips (all its
+// links at the pairs' rate) is priced as the switch phase measured it
+// only where that is over FoundBand times the pairs' rate, or under
+// 1/FoundBand. Within, it is one link like the others: the single
+// global links of the 144- and 200-rank dragonflies measured 104%, and
+// priced so, 4% cheaper than their local links (which are as fast),
+// their open halos' proposals simulated 15% and 7% slower.
+const FoundBand = 1.25
+
 // Classes prices each link class of f the switch phase measured (inv:
 // each link's seconds per byte) at the share of its declared bandwidth
 // measured, and says so: notes, and what to add to the routed model's
@@ -113,6 +122,10 @@ func Classes(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes [
 		}
 		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !Plausible(sh.Share) && !(!f.Declared() && sh.Share >= 1 && sh.Share <= MaxParallel) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
+			continue
+		}
+		if f.Kind == fabric.KindDirect && !undeclared && sh.Share >= 1/FoundBand && sh.Share <= FoundBand {
+			notes = append(notes, "network: the switch phase measured "+what+fmt.Sprintf(": within %.0f%% of the pairs' rate, at which every link found in the round trips is priced, so it stays at that rate (one link, not several in parallel; the phase's streams move a few per cent more than the pairs' fit on every class alike)", 100*(FoundBand-1)))
 			continue
 		}
 		for l, link := range f.Links {
