@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // The node bandwidth phase (nodebw.csv): like mpiGraph, in step k every
@@ -22,12 +23,11 @@ const (
 	// DefaultNodeBWSize is the phase's default message size (1 MiB).
 	DefaultNodeBWSize = 1 << 20
 	// nodeBWMessages is how many messages each sending rank exchanges in
-	// a step; nodeBWMaxSteps how many shift steps are sampled. At 1 MiB
+	// a step; topo.PhaseShifts how many shift steps are sampled. At 1 MiB
 	// over 400 Mbit/s links with 2 ranks a node a step takes about 1.5 s
 	// (0.8 s all ranks, 0.7 s one rank); with 4 in flight, fewer messages
 	// measured one rank at 60-70% of what 16 give.
 	nodeBWMessages = 16
-	nodeBWMaxSteps = 4
 	// nodeBWWindow is how many messages a rank keeps in flight each way.
 	nodeBWWindow = 4
 )
@@ -70,24 +70,6 @@ func (l nodeLayout) peer(r, shift int, single bool) int {
 	return m[li]
 }
 
-// nodeSteps samples the shift steps 1..hosts-1: all of them up to
-// nodeBWMaxSteps, else nodeBWMaxSteps spread evenly.
-func nodeSteps(hosts int) []int {
-	n := hosts - 1
-	if n <= nodeBWMaxSteps {
-		out := make([]int, n)
-		for i := range out {
-			out[i] = i + 1
-		}
-		return out
-	}
-	out := make([]int, nodeBWMaxSteps)
-	for j := range out {
-		out[j] = 1 + j*(n-1)/(nodeBWMaxSteps-1)
-	}
-	return out
-}
-
 // allHosts tells every rank every rank's host name.
 func allHosts(c comm, host string) ([]string, error) {
 	all, err := c.Gather([]byte(host))
@@ -121,7 +103,7 @@ func (rs *rankSurvey) nodeBandwidth(l nodeLayout) ([]int, []float64, error) {
 	if rs.opt.NodeBandwidth == NodeBWOff || len(l.hosts) < 2 {
 		return nil, nil, nil
 	}
-	steps := nodeSteps(len(l.hosts))
+	steps := topo.Shifts(len(l.hosts))
 	times := make([]float64, 0, 2*len(steps))
 	for _, k := range steps {
 		for _, single := range []bool{false, true} {

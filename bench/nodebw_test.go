@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -123,14 +122,3 @@ func TestNodeBandwidthFake(t *testing.T) {
 }
 
 func within(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
-
-func TestNodeSteps(t *testing.T) {
-	for _, c := range []struct {
-		hosts int
-		want  []int
-	}{{1, []int{}}, {2, []int{1}}, {5, []int{1, 2, 3, 4}}, {6, []int{1, 2, 3, 5}}, {64, []int{1, 21, 42, 63}}} {
-		if got := nodeSteps(c.hosts); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("nodeSteps(%d) = %v, want %v", c.hosts, got, c.want)
-		}
-	}
-}

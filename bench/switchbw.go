@@ -86,11 +86,7 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 		for _, s := range sib {
 			most = max(most, len(s))
 		}
-		shifts := nodeSteps(most)
-		if most > 2 {
-			shifts = append(shifts, 0) // the pair step
-		}
-		for _, shift := range shifts {
+		for _, shift := range topo.SwitchShifts(most) {
 			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), Peer: make([]int, ng)}
 			for g := range st.Peer {
 				st.Peer[g] = -1
@@ -111,14 +107,9 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 				g := groups[h]
 				st.Group[r] = g
 				st.Dst[r] = -1
-				set, m := sib[g], len(sib[g])
-				if m < 2 || st.Peer[g] < 0 {
+				to := topo.SwitchPeer(sib[g], idx[g], shift, pos[h])
+				if to < 0 {
 					continue
-				}
-				to := st.Peer[g] // the one sibling
-				if m > 2 && shift > 0 {
-					s1 := 1 + (shift-1)%(m-1)
-					to = set[(idx[g]+1+(s1-1+pos[h])%(m-1))%m]
 				}
 				peerHosts := members[to]
 				if pos[h] >= len(peerHosts) {

@@ -141,7 +141,10 @@ func SwitchShares(s *survey.Survey, f *fabric.Fabric) []ClassShare {
 			}
 			routed, class := 0.0, lv.Class
 			if !undeclared {
-				b := map[bool][]stepBound{true: rest, false: pair}[r.PeerGroup == r.Group][r.Group]
+				b := pair[r.Group]
+				if r.PeerGroup == r.Group {
+					b = rest[r.Group]
+				}
 				routed, class = b.bps, b.class
 			}
 			if class == "" || class == "node" || class == "local" {
@@ -166,7 +169,10 @@ type shareRows struct {
 }
 
 func (b *shareRows) add(measured, routed float64, pair bool) {
-	k := map[bool]int{false: 0, true: 1}[pair]
+	k := 0
+	if pair {
+		k = 1
+	}
 	b.measured[k], b.routed[k] = append(b.measured[k], measured), append(b.routed[k], routed)
 	if routed > 0 {
 		b.ratio[k] = append(b.ratio[k], measured/routed)

@@ -18,24 +18,68 @@ type stepBound struct {
 	class string
 }
 
-// maxRoutedShifts bounds the shifts of a level's step to the rest that
-// routedSteps routes (evenly spaced beyond).
-const maxRoutedShifts = 16
+// PhaseShifts is how many shift steps the node and switch phases sample
+// (a node phase step takes about 1.5 s: bench's nodeBWMessages).
+const PhaseShifts = 4
+
+// Shifts samples the shift steps 1 ... peers-1 of a phase among peers:
+// all of them up to PhaseShifts, else PhaseShifts spread evenly.
+func Shifts(peers int) []int {
+	n := peers - 1
+	if n <= PhaseShifts {
+		out := make([]int, max(n, 0))
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	}
+	out := make([]int, PhaseShifts)
+	for j := range out {
+		out[j] = 1 + j*(n-1)/(PhaseShifts-1)
+	}
+	return out
+}
+
+// SwitchShifts is the switch phase's steps at a level whose largest set
+// of siblings has most groups: Shifts(most), then the pair step (0).
+func SwitchShifts(most int) []int {
+	shifts := Shifts(most)
+	if most > 2 {
+		shifts = append(shifts, 0)
+	}
+	return shifts
+}
+
+// SwitchPeer is the group the host at position pos of a group sends to
+// in the switch phase's step of shift (0: the pair step), the group
+// being at index idx among its siblings sib (Siblings); -1 where it sends
+// in no step of that shift. With one sibling it sends to it in every
+// shift step; with m of them it sends to the rest, to sibling
+// idx+1+(s'-1+pos) mod (m-1) of the m, s' = 1 + (shift-1) mod (m-1),
+// and in the pair step to the next sibling alone.
+func SwitchPeer(sib []int, idx, shift, pos int) int {
+	m := len(sib)
+	switch {
+	case m < 2, m == 2 && shift == 0:
+		return -1
+	case m == 2, shift == 0:
+		return sib[(idx+1)%m]
+	}
+	s1 := 1 + (shift-1)%(m-1)
+	return sib[(idx+1+(s1-1+pos)%(m-1))%m]
+}
 
 // routedSteps routes the switch phase's steps at one level over f as
 // the phase runs them (bench.SwitchPhase): every group of the level at
 // once, each with its siblings (sib, idx: Siblings; members[g] its
-// hosts, fhost[h] host h's in f). A group of one sibling sends to it; of
-// more, to the rest: in shift s the host at position p of sibling j
-// sends to sibling j+1+(s-1+p) mod (m-1) of the m; then, in the pair
-// step, every such group to its next sibling alone; each host to the
-// host at its position in the group it sends to. Each flow loads the
-// links of its route, and those of the route back with f's cross
-// traffic (Reverse). A group's aggregate is its flows over the most
-// loaded link (load over bandwidth) on their routes either way. rest[g]
-// is the median over the shifts (switchbw.csv's rows do not say which
-// shift a row is); pair[g] the step to one sibling (the only step of a
-// group with one sibling).
+// hosts, fhost[h] host h's in f), in the steps SwitchShifts names, each
+// host to the host at its position in the group SwitchPeer names. Each
+// flow loads the links of its route, and those of the route back with
+// f's cross traffic (Reverse). A group's aggregate is its flows over
+// the most loaded link (load over bandwidth) on their routes either way.
+// rest[g] is the median over the shift steps (switchbw.csv's rows do not
+// say which shift a row is); pair[g] the step to one sibling (the only
+// step of a group with one sibling).
 //
 // Routed as the group alone, its flows and their way back only, the
 // steps to the rest of the dragonfly of 4 groups of 4 routers of 4
@@ -50,38 +94,18 @@ func routedSteps(f *fabric.Fabric, fhost []int, members [][]int, sib [][]int, id
 		most = max(most, len(s))
 	}
 	rest, pair = make([]stepBound, ng), make([]stepBound, ng)
-	if most < 2 {
-		return rest, pair
-	}
-	// peer is the group host position p of group g sends to in shift s
-	// (0: the pair step), or -1.
-	peer := func(g, p, s int) int {
-		set, m := sib[g], len(sib[g])
-		switch {
-		case m < 2, m == 2 && s == 0:
-			return -1
-		case m == 2, s == 0:
-			return set[(idx[g]+1)%m]
-		}
-		s1 := 1 + (s-1)%(m-1)
-		return set[(idx[g]+1+(s1-1+p)%(m-1))%m]
-	}
-	shifts := routedShifts(most - 1)
-	if most > 2 {
-		shifts = append(shifts, 0)
-	}
 	restBy := make([][]float64, ng)
 	restClass := make([]map[string]int, ng)
 	load := make([]float64, len(f.Links))
 	var on [][]int32 // each group's links this step
-	for _, s := range shifts {
+	for _, s := range SwitchShifts(most) {
 		clear(load)
 		on = on[:0]
 		flows := make([]int, ng)
 		for g := range members {
 			var links []int32
 			for p, h := range members[g] {
-				to := peer(g, p, s)
+				to := SwitchPeer(sib[g], idx[g], s, p)
 				if to < 0 || p >= len(members[to]) {
 					continue
 				}
@@ -155,17 +179,4 @@ func bound(f *fabric.Fabric, load []float64, links []int32, flows int) (float64,
 		}
 	}
 	return float64(flows) / worst, class
-}
-
-// routedShifts is 1 ... n, or maxRoutedShifts of them evenly spaced.
-func routedShifts(n int) []int {
-	k := min(n, maxRoutedShifts)
-	out := make([]int, k)
-	for j := range out {
-		out[j] = j + 1
-		if n > maxRoutedShifts {
-			out[j] = 1 + j*(n-1)/(k-1)
-		}
-	}
-	return out
 }

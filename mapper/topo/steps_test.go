@@ -2,6 +2,7 @@ package topo
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/fabric"
@@ -110,5 +111,18 @@ func TestSwitchSharesFoundRouters(t *testing.T) {
 	got := SwitchShares(s, f)
 	if len(got) != 1 || got[0].Class != fabric.ClassGlobal || got[0].Level != 2 || got[0].Groups != 4 || math.Abs(got[0].Share-5289.0/2825) > 0.01 {
 		t.Fatalf("shares %+v, want the global links at level 2 at 5289/2825 = 1.87 (the 4 pair steps)", got)
+	}
+}
+
+// TestShifts: the node and switch phases' shift steps, all of them up to
+// PhaseShifts, else PhaseShifts spread evenly over 1 ... peers-1.
+func TestShifts(t *testing.T) {
+	for _, c := range []struct {
+		hosts int
+		want  []int
+	}{{1, []int{}}, {2, []int{1}}, {5, []int{1, 2, 3, 4}}, {6, []int{1, 2, 3, 5}}, {64, []int{1, 21, 42, 63}}} {
+		if got := Shifts(c.hosts); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Shifts(%d) = %v, want %v", c.hosts, got, c.want)
+		}
 	}
 }

@@ -101,7 +101,10 @@ const MaxParallel = 16
 // 1/FoundBand. Within, it is one link like the others: the single
 // global links of the 144- and 200-rank dragonflies measured 104%, and
 // priced so, 4% cheaper than their local links (which are as fast),
-// their open halos' proposals simulated 15% and 7% slower.
+// their open halos' proposals simulated 15% and 7% slower. A fat tree
+// found in the switch levels (Surveyed, not a direct network) is not
+// held to it: its uplinks are already counted from that phase's
+// aggregates (topo.TreeShape), and the share only refines their rate.
 const FoundBand = 1.25
 
 // Classes prices each link class of f the switch phase measured (inv:
