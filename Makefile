@@ -112,7 +112,7 @@ demo-cluster: build
 # PATH), a 1,024-rank dragonfly, dragonflies of 36 x 4 and 100 x 2
 # (three and five groups), and more networks of 64 ranks made to try the
 # model out of sample. Prints predicted and simulated runs and speedups;
-# about 90 minutes.
+# about 110 minutes.
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch

@@ -82,7 +82,10 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 // 2:1 at two levels; and, made 2026-11-29, dragonfly-32x2-4nodes.xml, 4
 // nodes a router; torus-2x2x8.xml; fattree-16x4-8leaves.xml, 4:1; and,
 // made later that day, dragonfly-64x1-2global.xml, one rank a node, 2
-// global links between two groups), each as simAloneAndDeclared.
+// global links between two groups; and, later still, one rank a node on
+// each of torus-2x2x2x2x4.xml, five dimensions, dragonfly-64x1-8routers.xml,
+// 8 routers a chassis, and fattree-64x1-4to1.xml), each as
+// simAloneAndDeclared.
 // docs/place.md has the tables.
 func BenchmarkSimMoreShapes(b *testing.B) {
 	for _, p := range []struct {
@@ -90,7 +93,7 @@ func BenchmarkSimMoreShapes(b *testing.B) {
 		nodes    int
 	}{{"dragonfly-16x4-2nodes.xml", 16}, {"dragonfly-16x4-4groups.xml", 16}, {"dragonfly-32x2-4chassis.xml", 32}, {"fattree-16x4-3levels.xml", 16},
 		{"dragonfly-32x2-4nodes.xml", 32}, {"torus-2x2x8.xml", 32}, {"fattree-16x4-8leaves.xml", 16},
-		{"dragonfly-64x1-2global.xml", 64}} {
+		{"dragonfly-64x1-2global.xml", 64}, {"torus-2x2x2x2x4.xml", 64}, {"dragonfly-64x1-8routers.xml", 64}, {"fattree-64x1-4to1.xml", 64}} {
 		b.Run(strings.TrimSuffix(p.platform, ".xml"), func(b *testing.B) {
 			simAloneAndDeclared(b, newSimCluster(b, p.platform, simHosts(p.nodes), 64/p.nodes), p.platform)
 		})
