@@ -89,13 +89,11 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 		for _, shift := range topo.SwitchShifts(most) {
 			st := SwitchStep{Level: k + 1, Shift: shift, Dst: make([]int, len(hosts)), Src: make([]int, len(hosts)), Group: make([]int, len(hosts)), Peer: make([]int, ng)}
 			for g := range st.Peer {
-				st.Peer[g] = -1
-				// The pair step is of groups of three or more siblings:
-				// one of two has measured its one sibling already.
-				switch set := sib[g]; {
-				case len(set) == 2 && shift > 0, len(set) > 2 && shift == 0:
-					st.Peer[g] = set[(idx[g]+1)%len(set)]
-				case len(set) > 2:
+				// The group the step goes to (SwitchPeer: none in the pair
+				// step of a group with one sibling, which measured it
+				// already), or the group itself where it goes to the rest.
+				st.Peer[g] = topo.SwitchPeer(sib[g], idx[g], shift, 0)
+				if len(sib[g]) > 2 && shift > 0 {
 					st.Peer[g] = g
 				}
 			}

@@ -75,7 +75,7 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 	simAloneAndDeclared(b, newSimCluster(b, "dragonfly-32x2-4groups.xml", simHosts(32), 2), "dragonfly 4 groups x 2 chassis x 4 routers x 1 node x 2 cores")
 }
 
-// BenchmarkSimMoreShapes: eight more networks of 64 ranks the model was
+// BenchmarkSimMoreShapes: eleven more networks of 64 ranks the model was
 // not developed on (testdata/sim: dragonfly-16x4-2nodes.xml, 2 nodes a
 // router; dragonfly-16x4-4groups.xml, 4 groups of one chassis;
 // dragonfly-32x2-4chassis.xml, 4 chassis a group; fattree-16x4-3levels.xml,
@@ -85,8 +85,7 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 // global links between two groups; and, later still, one rank a node on
 // each of torus-2x2x2x2x4.xml, five dimensions, dragonfly-64x1-8routers.xml,
 // 8 routers a chassis, and fattree-64x1-4to1.xml), each as
-// simAloneAndDeclared.
-// docs/place.md has the tables.
+// simAloneAndDeclared. docs/place.md has the tables.
 func BenchmarkSimMoreShapes(b *testing.B) {
 	for _, p := range []struct {
 		platform string
