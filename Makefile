@@ -6,6 +6,8 @@ GO        ?= go
 MPICC     ?= mpicc
 # MPICH beside Open MPI (Debian's mpich package names its tools *.mpich).
 MPICH_CC  ?= mpicc.mpich
+# How many of the interposer's C files compile at once: the cpus.
+JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
 # The version latmap -v prints: VERSION=x.y.z on the command line, else
 # the VERSION file of a release tarball (make dist writes it), else git
 # describe of this checkout.
@@ -52,7 +54,7 @@ deps-test:
 build: deps
 	@mkdir -p bin lib
 	CC=$(MPICC) $(GOBUILD) -ldflags "$(LDFLAGS)" -o bin/latmap ./cmd/latmap
-	@if [ -f interpose/c/Makefile ]; then $(MAKE) -s -C interpose/c MPICC=$(MPICC) OUT=$(CURDIR)/lib; fi
+	@if [ -f interpose/c/Makefile ]; then $(MAKE) -s -j$(JOBS) -C interpose/c MPICC=$(MPICC) OUT=$(CURDIR)/lib; fi
 
 # latmap and the interposer built against MPICH (bin/latmap-mpich,
 # lib/liblatmap-mpich.so) when $(MPICH_CC) exists; the MPICH tests use them.
@@ -61,7 +63,7 @@ build-mpich:
 		mkdir -p bin lib && \
 		echo "CC=$(MPICH_CC) $(GO) build -tags mpi -o bin/latmap-mpich ./cmd/latmap" && \
 		CC=$(MPICH_CC) $(GOBUILD) -ldflags "$(LDFLAGS)" -o bin/latmap-mpich ./cmd/latmap && \
-		$(MAKE) -s -C interpose/c MPICC=$(MPICH_CC) OUT=$(CURDIR)/lib LIB=liblatmap-mpich.so; \
+		$(MAKE) -s -j$(JOBS) -C interpose/c MPICC=$(MPICH_CC) OUT=$(CURDIR)/lib LIB=liblatmap-mpich.so; \
 	else echo "latmap: $(MPICH_CC) not found, no MPICH build (apt-get install mpich libmpich-dev)"; fi
 
 # Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
