@@ -19,41 +19,9 @@ import (
 // hosts with two ranks: each sends from both ranks to the nearest host,
 // then one rank to each of the two others; the fake's time does not
 // depend on the destination, so both rates are the same (one link's
-// TestFanOutOneRankFake: 6 fake ranks, one a host (a job of one rank a
-// node). The node phase has no host of two ranks to measure, but the
-// fan-out still runs: the first and last hosts' one rank sends alone to
-// its nearest host, then to fanout.OneRankPeers hosts at once. The fake
-// exchange's time grows with its destinations (one link), so each row
-// is one rank to 4 hosts at the rate it moves to one.
-func TestFanOutOneRankFake(t *testing.T) {
-	opt := DefaultOptions(filepath.Join(t.TempDir(), "survey"))
-	opt.Repeats, opt.Warmup = 2, 0
-	opt.NodeBWSizeSpec = "1K"
-	w := newFakeWorld(6, linearRTT)
-	w.host = func(r int) string { return fmt.Sprintf("node%d", r) }
-	errs, _ := runFakeWorld(t, w, opt)
-	noRankErrors(t, errs)
-	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hosts []string
-	for _, r := range s.NodeBandwidth {
-		peers := strings.Split(r.Peer, survey.FanOutPeers)
-		if len(peers) < 2 {
-			continue
-		}
-		hosts = append(hosts, r.Host)
-		if len(peers) != fanout.OneRankPeers || r.Ranks != 1 || !within(r.AggregateMBps, r.PairMBps, 1e-3) || slices.Contains(peers, r.Host) {
-			t.Errorf("fan-out row %+v: want one rank to %d other hosts at the rate it moves to one", r, fanout.OneRankPeers)
-		}
-	}
-	if !slices.Equal(hosts, []string{"node0", "node5"}) {
-		t.Errorf("fan-out rows from %v, want node0 and node5 (the sampled hosts)", hosts)
-	}
-}
-
-// worth, as a node of a fat tree would measure).
+// worth, as a node of a fat tree would measure). Last, the both-ways
+// row (bench/bothways): node0's rank 0 and node1's rank 2, both on even
+// ranks, as fast both ways as one way.
 func TestNodeBandwidthFake(t *testing.T) {
 	dir := t.TempDir()
 	opt := DefaultOptions(filepath.Join(dir, "survey"))
@@ -81,8 +49,14 @@ func TestNodeBandwidthFake(t *testing.T) {
 		// step 2: 0->4 (1 has no partner); 2->0, 3->1; 4->2
 		row("node0", "node2", 1, even), row("node1", "node0", 2, odd), row("node2", "node1", 1, even),
 	}
-	if len(s.NodeBandwidth) != len(want)+2 {
-		t.Fatalf("nodebw rows %+v, want %+v and two fan-out rows", s.NodeBandwidth, want)
+	if len(s.NodeBandwidth) != len(want)+3 {
+		t.Fatalf("nodebw rows %+v, want %+v, two fan-out rows and the both-ways row", s.NodeBandwidth, want)
+	}
+	both := row("node0", survey.BothWaysPeer+"node1", 1, even)
+	both.AggregateMBps = both.PairMBps
+	if got := s.NodeBandwidth[len(want)+2]; got.Host != both.Host || got.Peer != both.Peer || got.Ranks != 1 || !within(got.Seconds, even, 1e-6) ||
+		!within(got.AggregateMBps, both.AggregateMBps, 1e-3) || !within(got.PairMBps, both.PairMBps, 1e-3) {
+		t.Errorf("both-ways row %+v, want %+v", got, both)
 	}
 	for i, h := range []string{"node0", "node1"} {
 		got, others := s.NodeBandwidth[len(want)+i], []string{}
@@ -118,6 +92,40 @@ func TestNodeBandwidthFake(t *testing.T) {
 	s, err = survey.ReadSurvey(opt.Out, survey.LoadOptions{})
 	if err != nil || s.NodeBandwidth != nil || !strings.Contains(strings.Join(s.Meta.Warnings, "\n"), "one host") {
 		t.Errorf("--node-bandwidth on, one host: %v, rows %v, warnings %q", err, s.NodeBandwidth, s.Meta.Warnings)
+	}
+}
+
+// TestFanOutOneRankFake: 6 fake ranks, one a host (a job of one rank a
+// node). The node phase has no host of two ranks to measure, but the
+// fan-out still runs: the first and last hosts' one rank sends alone to
+// its nearest host, then to fanout.OneRankPeers hosts at once. The fake
+// exchange's time grows with its destinations (one link), so each row
+// is one rank to 4 hosts at the rate it moves to one.
+func TestFanOutOneRankFake(t *testing.T) {
+	opt := DefaultOptions(filepath.Join(t.TempDir(), "survey"))
+	opt.Repeats, opt.Warmup = 2, 0
+	opt.NodeBWSizeSpec = "1K"
+	w := newFakeWorld(6, linearRTT)
+	w.host = func(r int) string { return fmt.Sprintf("node%d", r) }
+	errs, _ := runFakeWorld(t, w, opt)
+	noRankErrors(t, errs)
+	s, err := survey.ReadSurvey(opt.Out, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, r := range s.NodeBandwidth {
+		peers := strings.Split(r.Peer, survey.FanOutPeers)
+		if len(peers) < 2 {
+			continue
+		}
+		hosts = append(hosts, r.Host)
+		if len(peers) != fanout.OneRankPeers || r.Ranks != 1 || !within(r.AggregateMBps, r.PairMBps, 1e-3) || slices.Contains(peers, r.Host) {
+			t.Errorf("fan-out row %+v: want one rank to %d other hosts at the rate it moves to one", r, fanout.OneRankPeers)
+		}
+	}
+	if !slices.Equal(hosts, []string{"node0", "node5"}) {
+		t.Errorf("fan-out rows from %v, want node0 and node5 (the sampled hosts)", hosts)
 	}
 }
 

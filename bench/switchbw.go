@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/latmap/latmap/bench/bothways"
 	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
@@ -172,7 +173,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 
 // switchPhase is the outcome on rank 0 of the phases planned from the
 // latencies: the switch groups, the switch phase's rows and a note when it
-// did not run, and the node fan-out's rows (bench/fanout).
+// did not run, and the node fan-out's rows (bench/fanout) and both-ways
+// row (bench/bothways).
 type switchPhase struct {
 	groups []survey.HostGroup
 	rows   []survey.SwitchBandwidth
@@ -182,10 +184,11 @@ type switchPhase struct {
 	took   time.Duration
 }
 
-// switchBandwidth runs the switch phase and the node fan-out on every
-// rank. Rank 0 has the assembled survey s (nil elsewhere) and assembly's
-// error, finds the switch levels and the fan-out's hosts and tells every
-// rank; all run the steps; rank 0 gathers the times and returns the rows.
+// switchBandwidth runs the switch phase, the node fan-out and the
+// both-ways steps on every rank. Rank 0 has the assembled survey s (nil
+// elsewhere) and assembly's error, finds the switch levels and the
+// fan-out's hosts and tells every rank; all run the steps; rank 0 gathers
+// the times and returns the rows.
 func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts []string) (*switchPhase, error) {
 	var ph switchPhase
 	// Rank 0 plans the groups of each level and the fan-out (none: the
@@ -220,6 +223,14 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	for _, f := range fan {
 		dsts, srcs = append(dsts, f.Dst[rs.rank]), append(srcs, f.Src[rs.rank])
 	}
+	// Then the both-ways steps, planned from the hosts alone.
+	var both []bothways.Step
+	if rs.opt.NodeBandwidth != NodeBWOff {
+		both = bothways.Plan(hosts)
+	}
+	for _, b := range both {
+		dsts, srcs = append(dsts, b.Dst[rs.rank]), append(srcs, b.Src[rs.rank])
+	}
 	if len(dsts) == 0 {
 		return &ph, nil // every rank knows: nothing to gather
 	}
@@ -231,9 +242,9 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		secs, err := rs.c.Exchange(dsts[i], srcs[i], rs.opt.NodeBWSize, SwitchMessages)
 		if err != nil {
 			rs.c.Abort(1)
-			return nil, fmt.Errorf("switch or fan-out step %d of %d: %w", i+1, len(dsts), err)
+			return nil, fmt.Errorf("switch, fan-out or both-ways step %d of %d: %w", i+1, len(dsts), err)
 		}
-		if len(dsts[i]) > 0 {
+		if len(dsts[i]) > 0 || len(srcs[i]) > 0 { // a receiver's: bench/bothways
 			times[i] = secs
 		}
 	}
@@ -245,6 +256,13 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	ph.took, ph.steps = time.Since(start), ns
 	if ph.fan, err = fanout.Rows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
 		return nil, err
+	}
+	row, err := bothways.Row(hosts, both, all, ns+len(fan), rs.opt.NodeBWSize, SwitchMessages)
+	if err != nil {
+		return nil, err
+	}
+	if row != nil {
+		ph.fan = append(ph.fan, *row)
 	}
 	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize)
 	return &ph, err

@@ -127,10 +127,12 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 	if m := s.Meta.NodeBandwidth; m == nil || m.Steps != 1 || m.SizeBytes != 1<<20 {
 		t.Fatalf("meta node_bandwidth %+v, want 1 step of 1 MiB", m)
 	}
-	if len(s.NodeBandwidth) != 2 {
-		t.Fatalf("nodebw rows %+v, want one per node", s.NodeBandwidth)
+	rows := s.NodeBandwidth
+	if len(rows) != 3 {
+		t.Fatalf("nodebw rows %+v, want one per node and the both-ways row", rows)
 	}
-	for i, r := range s.NodeBandwidth {
+	checkBothWays(t, rows[2], nodes)
+	for i, r := range rows[:2] {
 		t.Logf("nodebw %s -> %s: %d ranks, aggregate %.1f MB/s, one rank %.1f MB/s (%.3f s)", r.Host, r.Peer, r.Ranks, r.AggregateMBps, r.PairMBps, r.Seconds)
 		if r.Host != nodes[i] || r.Peer != nodes[1-i] || r.Ranks != 2 {
 			t.Errorf("row %d: %+v, want %s -> %s with 2 ranks", i, r, nodes[i], nodes[1-i])
@@ -138,6 +140,25 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 		if !(r.AggregateMBps > 15 && r.AggregateMBps < 55) || !(r.PairMBps > 10 && r.PairMBps < 55) {
 			t.Errorf("row %d: aggregate %.1f MB/s, one rank %.1f MB/s; want the aggregate near and under the link's 50 MB/s, one rank under it", i, r.AggregateMBps, r.PairMBps)
 		}
+	}
+}
+
+// checkBothWays: the both-ways row (bench/bothways) of 2 virtual nodes
+// with 400 Mbit/s (50 MB/s) links. One rank sending alone moves near the
+// link's rate (47.9 MB/s measured); the two sending to each other at
+// once move about half of it each way (24.0 MB/s): each node's
+// acknowledgements of what it receives queue behind its own data in its
+// link's shaper, as the node phase's one rank a node shows (24-25 MB/s).
+// latmap place prices that cross traffic at its most (100%: as if the
+// link were half-duplex) on a network found in the survey.
+func checkBothWays(t *testing.T, r survey.NodeBandwidth, nodes []string) {
+	t.Helper()
+	t.Logf("both ways %s <-> %s: %.1f MB/s each way, one way alone %.1f MB/s", r.Host, strings.TrimPrefix(r.Peer, survey.BothWaysPeer), r.AggregateMBps, r.PairMBps)
+	if r.Host != nodes[0] || r.Peer != survey.BothWaysPeer+nodes[1] || r.Ranks != 1 {
+		t.Errorf("both-ways row %+v, want %s to %s%s, one rank", r, nodes[0], survey.BothWaysPeer, nodes[1])
+	}
+	if !(r.PairMBps > 30 && r.PairMBps < 55) || !(r.PairMBps > 1.4*r.AggregateMBps) {
+		t.Errorf("both-ways row: one way %.1f MB/s, each way both sending %.1f MB/s; want one way near the link's 50 MB/s and over 1.4x each way", r.PairMBps, r.AggregateMBps)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/model/ports"
 )
 
 // loadSurvey reads a survey directory or an mmpi log (survey.LoadWith),
@@ -325,6 +326,7 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 		return err
 	}
 	f.Source = fabric.FoundInSurvey
+	in.crossTraffic(s, f)
 	// The links' capacities are the survey's own: AddRoutes' check of
 	// declared bandwidths against it has nothing to say.
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
@@ -449,6 +451,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 			return fmt.Errorf("--routing: %w", err)
 		}
 		f.Source = fabric.FoundInSurvey
+		in.crossTraffic(s, f)
 		notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 		if err != nil {
 			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
@@ -526,6 +529,7 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 		return err
 	}
 	f.Source, f.Surveyed = "the survey's switch levels", true
+	in.crossTraffic(s, f)
 	agg := *md // AddRoutes gives md new node link slices
 	for l := range f.Links {
 		if f.Links[l].Class == "node" {
@@ -543,6 +547,21 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the switch levels are a fat tree's (SimGrid's FAT_TREE %s: %s), routed statically by destination, d-mod-k with the hosts numbered in the survey's order, as InfiniBand's ftree routing and SimGrid's FatTreeZone do; each node's link priced from the node phase, each uplink at a node link's %.4g MB/s and as the switch phase measured its class. %s --routing adaptive prices a group's uplinks as one (traffic spread evenly over them); declare the network with --topology if it routes otherwise",
 		shape, f.Shape, link, map[bool]string{true: "The solver searches routed.", false: fmt.Sprintf("The solver searches with each group's uplinks as one above %d ranks (routed, its search took 4 s at 1,024 ranks against 0.4 s), and every layout is priced routed.", routedSearchMax)}[in.t.N <= routedSearchMax]))
 	return nil
+}
+
+// crossTraffic gives f, a network found in the survey, the cross traffic
+// the survey measured (ports.Reverse: nodebw.csv's both-ways row), and
+// says so. Its links between nodes are priced at what pairs moved one way
+// at a time, so a message's way back is not in their price (AddRoutes
+// takes it out of the node links' rates, which the node phase measured
+// both ways); the switch phase's steps are routed with it
+// (topo.SwitchShares).
+func (in *inputs) crossTraffic(s *survey.Survey, f *fabric.Fabric) {
+	x, note := ports.Reverse(s.NodeBandwidth)
+	f.Reverse = x
+	if note != "" {
+		in.warnings = append(in.warnings, "network: "+note)
+	}
 }
 
 // routedSearchMax is the most ranks the solver searches for routed on a

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench"
+	"github.com/latmap/latmap/bench/bothways"
 	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/bench/sizesweep"
@@ -150,6 +151,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 		if _, err := os.Stat(filepath.Join(kept, survey.MetaFile)); err == nil {
 			t.Logf("the survey kept in %s, not measured again", kept)
 			c.keptSweep(t, kept)
+			c.keptBothWays(t, kept)
 			return kept
 		}
 	}
@@ -195,6 +197,7 @@ func (c *simCluster) measureSurvey(t testing.TB, scope string, sizes []int, repe
 	}
 	c.switchPhase(t, s, hosts)
 	c.fanOutPhase(t, s, hosts)
+	c.bothWaysPhase(t, s, hosts)
 	c.sweepPhase(t, s, hosts)
 	s.Fits = fit.Survey(s)
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
@@ -350,6 +353,43 @@ func (c *simCluster) fanOutPhase(t testing.TB, s *survey.Survey, hosts []string)
 		t.Logf("simulated survey: fan-out from %s to %s: %.0f MB/s, to the first alone %.0f MB/s (%.2fx)", r.Host, r.Peer, r.AggregateMBps, r.PairMBps, r.AggregateMBps/r.PairMBps)
 	}
 	s.NodeBandwidth = append(s.NodeBandwidth, rows...)
+}
+
+// bothWaysPhase runs latmap survey's both-ways steps (bench/bothways)
+// in the simulation and adds their row to s's nodebw.csv.
+func (c *simCluster) bothWaysPhase(t testing.TB, s *survey.Survey, hosts []string) {
+	t.Helper()
+	steps := bothways.Plan(hosts)
+	if len(steps) == 0 {
+		return
+	}
+	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return steps[k].Dst[r], steps[k].Src[r] })
+	row, err := bothways.Row(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("simulated survey: %s <-> %s: %.0f MB/s each way, one way alone %.0f MB/s", row.Host, strings.TrimPrefix(row.Peer, survey.BothWaysPeer), row.AggregateMBps, row.PairMBps)
+	s.NodeBandwidth = append(s.NodeBandwidth, *row)
+}
+
+// keptBothWays adds the both-ways row to a kept survey that has none
+// (kept before the survey measured it).
+func (c *simCluster) keptBothWays(t testing.TB, dir string) {
+	t.Helper()
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.NodeBandwidth {
+		if strings.HasPrefix(r.Peer, survey.BothWaysPeer) {
+			return
+		}
+	}
+	c.bothWaysPhase(t, s, c.block(len(c.hosts)*c.cores))
+	if err := survey.WriteSurvey(dir, s, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("both-ways row added to the kept survey %s", dir)
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the

@@ -145,9 +145,17 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	}
 	if undeclared > 0 && (f.Kind == fabric.KindDirect || f.Surveyed) {
 		// A network found in the survey: its node links are the
-		// survey's.
+		// survey's. Each node phase step had every node receive as it
+		// sent, so its link out carried the cross traffic of what came
+		// in: a link's rate alone is (1 + Reverse) times what it moved.
+		shift := len(ports.ShiftRows(rows)) > 0
+		if shift && f.Reverse > 0 {
+			for n := range out {
+				out[n], in[n] = out[n]/(1+f.Reverse), in[n]/(1+f.Reverse)
+			}
+		}
 		rt.nodeLinksFrom(out, in)
-		rt.Source += map[bool]string{true: ", node links from nodebw.csv", false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)"}[len(ports.ShiftRows(rows)) > 0]
+		rt.Source += map[bool]string{true: ", node links from nodebw.csv", false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)"}[shift]
 	} else if undeclared > 0 {
 		filled := rt.nodeLinksFrom(out, in)
 		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes only where the survey's switch phase measured them (latmap survey --topology %s), else not at all (or declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0], f.Source))

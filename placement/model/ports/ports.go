@@ -2,7 +2,9 @@
 // node's links, a node with several adapters) from the survey alone:
 // latmap survey's fan-out (bench/fanout) measures how much more a node
 // moves to several nodes at once than to one, and Spread keeps how each
-// node's traffic spreads over the nodes near it.
+// node's traffic spreads over the nodes near it. Reverse reads the
+// survey's both-ways row (bench/bothways): what a message's way back
+// carries.
 package ports
 
 import (
@@ -17,11 +19,11 @@ import (
 )
 
 // ShiftRows are nodebw.csv's rows of the node phase's shift steps (one
-// peer each), without the fan-out's.
+// peer each), without the fan-out's and the both-ways row.
 func ShiftRows(rows []survey.NodeBandwidth) []survey.NodeBandwidth {
 	var out []survey.NodeBandwidth
 	for _, r := range rows {
-		if !strings.Contains(r.Peer, survey.FanOutPeers) {
+		if !strings.Contains(r.Peer, survey.FanOutPeers) && !strings.HasPrefix(r.Peer, survey.BothWaysPeer) {
 			out = append(out, r)
 		}
 	}
@@ -52,6 +54,33 @@ func FromRows(rows []survey.NodeBandwidth) (float64, string) {
 
 // minPorts is the fan-out ratio under which a node has one link.
 const minPorts = 1.25
+
+// Reverse is the share of a message's bytes its way back carries, from
+// nodebw.csv's both-ways row (bench/bothways): the rate of one rank
+// sending alone over the rate each way of two sending to each other,
+// less one; 0 under MinReverse (a full-duplex fabric, or noise), at most
+// 1 (a half-duplex link: what one way carries, the other does too). The
+// note says what was measured ("" without the row).
+func Reverse(rows []survey.NodeBandwidth) (float64, string) {
+	for _, r := range rows {
+		peer, ok := strings.CutPrefix(r.Peer, survey.BothWaysPeer)
+		if !ok || !(r.AggregateMBps > 0) || !(r.PairMBps > 0) {
+			continue
+		}
+		x := r.PairMBps/r.AggregateMBps - 1
+		what := fmt.Sprintf("cross traffic: %s and %s sending to each other at once moved %.4g MB/s each way, one sending alone %.4g MB/s (nodebw.csv's both-ways row)", r.Host, peer, r.AggregateMBps, r.PairMBps)
+		if x < MinReverse {
+			return 0, fmt.Sprintf("%s: within %.0f%%, so a message's way back is priced as carrying nothing", what, 100*MinReverse)
+		}
+		x = min(x, 1)
+		return x, fmt.Sprintf("%s: a message's way back is priced as carrying %.3g%% of its bytes, on every link of the network found in the round trips", what, 100*x)
+	}
+	return 0, ""
+}
+
+// MinReverse is the least share Reverse prices: a few per cent is
+// within what two runs of the same step differ by on a real fabric.
+const MinReverse = 0.02
 
 // Spread is what placement/model's evaluator keeps on nodes that drive
 // several links at once (FromRows). The fan-out measured them to a node's

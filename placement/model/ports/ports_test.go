@@ -63,3 +63,32 @@ func TestSpread(t *testing.T) {
 		t.Errorf("ring after removal: %g, want 130", got)
 	}
 }
+
+// TestReverse: the both-ways row's one-way rate over its rate each way,
+// less one; under MinReverse nothing, at most 1; no row, no note. The
+// row is no shift step's.
+func TestReverse(t *testing.T) {
+	row := func(each, alone float64) survey.NodeBandwidth {
+		return survey.NodeBandwidth{Host: "a", Peer: survey.BothWaysPeer + "b", Ranks: 1, Size: 1, Messages: 1, AggregateMBps: each, PairMBps: alone}
+	}
+	shift := survey.NodeBandwidth{Host: "a", Peer: "b", Ranks: 1, Size: 1, Messages: 1, AggregateMBps: 500, PairMBps: 500}
+	for _, c := range []struct {
+		rows []survey.NodeBandwidth
+		want float64
+		note string
+	}{
+		{[]survey.NodeBandwidth{shift, row(1000, 1050)}, 0.05, "priced as carrying 5% of its bytes"},
+		{[]survey.NodeBandwidth{row(1000, 1010)}, 0, "within 2%"},
+		{[]survey.NodeBandwidth{row(1000, 990)}, 0, "within 2%"},
+		{[]survey.NodeBandwidth{row(300, 1000)}, 1, "priced as carrying 100% of its bytes"},
+		{[]survey.NodeBandwidth{shift}, 0, ""},
+	} {
+		got, note := Reverse(c.rows)
+		if math.Abs(got-c.want) > 1e-9 || c.note == "" && note != "" || !strings.Contains(note, c.note) {
+			t.Errorf("%+v: %g, %q; want %g, %q", c.rows, got, note, c.want, c.note)
+		}
+	}
+	if got := ShiftRows([]survey.NodeBandwidth{shift, row(1000, 1050)}); len(got) != 1 || got[0] != shift {
+		t.Errorf("ShiftRows kept %+v, want the shift row alone", got)
+	}
+}
