@@ -43,7 +43,7 @@ func TestCrossTrafficFound(t *testing.T) {
 	for _, c := range []struct {
 		each, ratio float64
 		priced      string
-	}{{800, 1.25, "priced as carrying 25% of its bytes"}, {990, 1, "within 2%, so a message's way back is priced as carrying nothing"}} {
+	}{{800, 1.25, "25% of each message on its way back (measured both ways, nodebw.csv)"}, {990, 1, "within 2%, so a message's way back is priced as carrying nothing"}} {
 		sv := withBothWays(t, ring, c.each, 1000)
 		r1, _ := run(sv, one)
 		r2, out := run(sv, both)

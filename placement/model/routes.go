@@ -80,7 +80,7 @@ func (md *Model) AddRoutes(f *fabric.Fabric, rows []survey.NodeBandwidth, shares
 	classNotes, source := derate.Classes(f, shares, rt.Inv)
 	notes, rt.Source = append(notes, classNotes...), rt.Source+source
 	if f.Reverse > 0 {
-		rt.Source += fmt.Sprintf(", %.0f%% of each message on its way back (SimGrid's cross traffic)", 100*f.Reverse)
+		rt.Source += fmt.Sprintf(", %.3g%% of each message on its way back (%s)", 100*f.Reverse, map[bool]string{true: "SimGrid's cross traffic", false: "measured both ways, nodebw.csv"}[f.Declared()])
 	}
 	md.Routes = rt
 	md.NodeSource = "the network description's links (" + f.Source + ")"
