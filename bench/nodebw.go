@@ -41,11 +41,7 @@ type nodeLayout struct {
 }
 
 func newNodeLayout(names []string) nodeLayout {
-	ranks := make([]survey.Rank, len(names))
-	for i, h := range names {
-		ranks[i].Host = h
-	}
-	idx, nh := survey.HostIndex(ranks)
+	idx, nh := survey.HostIndexOf(names)
 	l := nodeLayout{hosts: make([]string, nh), host: idx, local: make([]int, len(names)), members: make([][]int, nh)}
 	for r, h := range idx {
 		l.hosts[h] = names[r]

@@ -55,11 +55,7 @@ func Plan(hosts []string) []Step {
 
 // firstRanks are the first ranks of the first two hosts (-1: no second).
 func firstRanks(hosts []string) (int, int) {
-	ranks := make([]survey.Rank, len(hosts))
-	for r, h := range hosts {
-		ranks[r].Host = h
-	}
-	of, _ := survey.HostIndex(ranks)
+	of, _ := survey.HostIndexOf(hosts)
 	a, b := -1, -1
 	for r, h := range of {
 		switch {
@@ -104,7 +100,11 @@ func Row(hosts []string, steps []Step, times [][]float64, from, size, messages i
 				}
 			}
 		}
-		if best := map[bool]*float64{false: &one, true: &both}[st.Both]; *best == 0 || secs < *best {
+		best := &one
+		if st.Both {
+			best = &both
+		}
+		if *best == 0 || secs < *best {
 			*best = secs
 		}
 	}

@@ -110,11 +110,7 @@ func (st *Step) send(r, q int) {
 // hostIndex is each rank's host index (survey.HostIndex's numbering of
 // hosts, a host name per rank) and each host's name.
 func hostIndex(hosts []string) (of []int, names []string) {
-	ranks := make([]survey.Rank, len(hosts))
-	for r, h := range hosts {
-		ranks[r].Host = h
-	}
-	of, nh := survey.HostIndex(ranks)
+	of, nh := survey.HostIndexOf(hosts)
 	names = make([]string, nh)
 	for r, h := range of {
 		names[h] = hosts[r]

@@ -716,13 +716,23 @@ func (s *Survey) Validate() error {
 // HostIndex numbers the ranks' hosts in order of first appearance: idx[r]
 // is rank r's host number, hosts how many distinct hosts there are.
 func HostIndex(ranks []Rank) (idx []int, hosts int) {
+	return hostIndex(len(ranks), func(r int) string { return ranks[r].Host })
+}
+
+// HostIndexOf is HostIndex of ranks given by their host names (a name
+// per rank), as the survey's phases know them.
+func HostIndexOf(names []string) (idx []int, hosts int) {
+	return hostIndex(len(names), func(r int) string { return names[r] })
+}
+
+func hostIndex(n int, host func(r int) string) ([]int, int) {
 	num := map[string]int{}
-	idx = make([]int, len(ranks))
-	for i, r := range ranks {
-		v, ok := num[r.Host]
+	idx := make([]int, n)
+	for i := range idx {
+		v, ok := num[host(i)]
 		if !ok {
 			v = len(num)
-			num[r.Host] = v
+			num[host(i)] = v
 		}
 		idx[i] = v
 	}
