@@ -66,12 +66,17 @@ build-mpich:
 		$(MAKE) -s -j$(JOBS) -C interpose/c MPICC=$(MPICH_CC) OUT=$(CURDIR)/lib LIB=liblatmap-mpich.so; \
 	else echo "latmap: $(MPICH_CC) not found, no MPICH build (apt-get install mpich libmpich-dev)"; fi
 
+# The packages whose tests start no MPI job, Slurm daemon or network
+# namespace and time nothing against the clock (test-unit, below).
+UNIT_PKGS = ./mapper/... ./plots/... ./placement/model/... ./placement/solve/... ./placement/qap/... ./internal/text/... ./internal/stats/...
+
 # Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
 # bin/latmap and lib/liblatmap.so (the MPICH tests bin/latmap-mpich and
 # lib/liblatmap-mpich.so) and skip with a reason when what they need is
-# missing. -p 1 runs packages one at a time, so the timing tests of one
+# missing. The unit packages (UNIT_PKGS) run first, two at a time; then
+# -p 1 runs the others one at a time, so the timing tests of one
 # (late-sender time, same-node vs cross-node latency) never share the cores
-# with another package's MPI jobs; the whole run takes about a minute.
+# with another package's MPI jobs or simulations.
 # The run ends with the skipped tests, each with its reason, and a line
 # "N passed, N failed, N skipped"; LATMAP_REQUIRE=mpi,mpich,... (as .ci/run
 # sets it) turns a skip for a missing tool into a failure.
@@ -79,7 +84,9 @@ test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) build -o bin/testsum ./internal/testsum
-	set -o pipefail; $(GO) test -p 1 -count=1 -timeout 30m -json ./... | bin/testsum
+	set -o pipefail; { $(GO) test -count=1 -timeout 30m -json $(UNIT_PKGS); u=$$?; \
+		$(GO) test -p 1 -count=1 -timeout 30m -json $$($(GO) list ./... | grep -vxF "$$($(GO) list $(UNIT_PKGS))"); \
+		[ $$? = 0 ] && [ $$u = 0 ]; } | bin/testsum
 	# Every command once under the race detector, on good and bad input.
 	$(GO) test -race -count=1 -run 'TestBadInputs|TestBadFlags|TestImportTopoPlotCompare' ./cmd/latmap/
 
@@ -90,7 +97,7 @@ test-short:
 # (even as root) and need no compiler but Go: the model, the pictures and
 # the solver. Spack's install --test=root runs them.
 test-unit:
-	$(GO) test -short ./mapper/... ./plots/... ./placement/model/... ./placement/solve/... ./placement/qap/... ./internal/text/... ./internal/stats/...
+	$(GO) test -short $(UNIT_PKGS)
 
 # The whole flow on this machine: survey (one rank per cpu), pictures,
 # topology, profiles, placement advice and demo/report.html.
