@@ -158,6 +158,10 @@ type Prediction struct {
 	// rank's communication (s).
 	NodeBound  int     `json:"node_bound_ranks"`
 	Contention float64 `json:"contention_s"`
+	// Collectives is the slowest rank's small collectives (a profile's
+	// barriers, and allreduces, reduces and broadcasts of a few KiB),
+	// priced by their rounds' latencies in this layout (s; 0 without).
+	Collectives float64 `json:"collectives_s,omitempty"`
 }
 
 // Check is what the profile says about the run it measured and how the

@@ -6,6 +6,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/model/netload"
+	"github.com/latmap/latmap/placement/model/rounds"
 )
 
 // RankTimes are the parts of each rank's run time that placement does not
@@ -15,17 +16,21 @@ import (
 type RankTimes struct {
 	Comput, Sync, Late []float64
 	Elapsed, MPI, Comm []float64
+	// Rounds is each rank's calls of small collectives by rounds.Kind,
+	// priced by layout (CollectiveLatency); their time is not in Comm.
+	Rounds [rounds.Kinds][]float64
 }
 
 // TimesFromProfile sums a profile's per-rank times.
 func TimesFromProfile(p *profile.Profile) *RankTimes {
 	n := len(p.Ranks)
 	rt := &RankTimes{Comput: make([]float64, n), Sync: make([]float64, n), Late: make([]float64, n),
-		Elapsed: make([]float64, n), MPI: make([]float64, n), Comm: make([]float64, n)}
+		Elapsed: make([]float64, n), MPI: make([]float64, n), Comm: make([]float64, n), Rounds: rounds.NewCalls(n)}
 	for i, r := range p.Ranks {
 		rt.Comput[i] = r.Comput
 		rt.Elapsed[i] = r.Elapsed
 	}
+	inMatrix := p.HasMode(profile.ModeCollectivesInMatrix)
 	for _, f := range p.Functions {
 		if f.Rank < 0 || f.Rank >= n {
 			continue
@@ -33,6 +38,10 @@ func TimesFromProfile(p *profile.Profile) *RankTimes {
 		rt.Sync[f.Rank] += f.Sync
 		rt.Late[f.Rank] += f.Late
 		rt.MPI[f.Rank] += f.Time + f.Sync + f.Late
+		if k := rounds.Kind(f); !inMatrix && k != rounds.None {
+			rt.Rounds[k][f.Rank] += float64(f.Calls)
+			continue
+		}
 		rt.Comm[f.Rank] += f.Time
 	}
 	return rt
@@ -59,9 +68,23 @@ func BaseTimes(rt *RankTimes, n int) []float64 {
 	return b
 }
 
-// Predict models placement place.
+// Predict models placement place: each rank's fixed time (BaseTimes),
+// its small collectives' rounds in this layout, and its communication.
 func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) Prediction {
-	return predictBase(name, md, t, place, BaseTimes(rt, t.N))
+	base, coll := BaseTimes(rt, t.N), []float64(nil)
+	if rt != nil {
+		coll = rounds.Add(base, &rt.Rounds, func(k int) float64 { return md.CollectiveLatency(k, place) })
+	}
+	pr := predictBase(name, md, t, place, base)
+	if pr.SlowestRank >= 0 && coll != nil {
+		pr.Collectives = coll[pr.SlowestRank]
+	}
+	return pr
+}
+
+// CollectiveLatency is rounds.Latency over the machine's latencies.
+func (m *Machine) CollectiveLatency(kind int, place []int32) float64 {
+	return rounds.Latency(kind, place, func(a, b int32) float64 { return m.Link(int(a), int(b)).Latency })
 }
 
 // PredictedRun is Predict's run of place with each rank's fixed time

@@ -85,6 +85,15 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t\t0\t\t0\t\n", a.PerfectRun)
 	}
 	tw.Flush()
+	var coll []string
+	for _, p := range a.Predictions {
+		if p.Collectives > 0 {
+			coll = append(coll, fmt.Sprintf("%s %.4g s", p.Name, p.Collectives))
+		}
+	}
+	if len(coll) > 0 {
+		fmt.Fprintf(w, "small collectives (barriers; allreduces, reduces and broadcasts of at most 4 KiB a call) of the slowest rank, priced by their rounds' latencies in each layout (included above): %s\n", strings.Join(coll, ", "))
+	}
 	fmt.Fprintf(w, "solver: %s won in %.2f s (seed %d)", a.Solver.Winner, a.Solver.Seconds, a.Solver.Seed)
 	if a.Solver.FellBack {
 		fmt.Fprint(w, "; no candidate beat it, so the proposal is that baseline")
