@@ -31,15 +31,14 @@ type reorderRun struct {
 	hosts []string // the host of each (world) rank, from the profile
 }
 
-// reorderCluster starts the shaped 2 x 2 virtual cluster of the reorder
-// checks (400 Mbit/s links), surveys it, and builds testdata/mpi/NAME.c
-// into dir.
+// reorderCluster is the shared shaped 2 x 2 virtual cluster
+// (shapedCluster: 400 Mbit/s links) and its survey, with
+// testdata/mpi/NAME.c built into dir.
 func reorderCluster(t *testing.T, name string) (c *vcluster.Cluster, sv, dir, prog string) {
 	t.Helper()
 	testutil.Short(t, "the virtual-cluster reorder check")
 	testutil.RequireMPI(t)
-	c = vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	sv = surveyCluster(t, c, 4)
+	c, sv = shapedCluster(t)
 	dir = t.TempDir()
 	prog = testutil.BuildMPIProgram(t, dir, name, filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", name+".c"))
 	return c, sv, dir, prog

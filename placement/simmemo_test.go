@@ -89,6 +89,7 @@ func simProcessDir(t testing.TB) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeShaped()
 	if simMemo.dir != "" {
 		os.RemoveAll(simMemo.dir)
 	}

@@ -108,14 +108,24 @@ func Start(t testing.TB, nodes, slotsPerNode int) *Cluster {
 // defaults to the test's temporary directory.
 func StartWith(t testing.TB, opt Options) *Cluster {
 	t.Helper()
+	if opt.Dir == "" {
+		opt.Dir = t.TempDir()
+	}
+	c := StartKept(t, opt)
+	t.Cleanup(c.Close)
+	return c
+}
+
+// StartKept is StartWith for a cluster several tests share: it outlives
+// the test that starts it, and its owner calls Close (from TestMain) and
+// removes opt.Dir, which it must give.
+func StartKept(t testing.TB, opt Options) *Cluster {
+	t.Helper()
 	if why := Unavailable(); why != "" {
 		testutil.Missing(t, testutil.NeedVCluster, "%s", why)
 	}
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	os.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	if opt.Dir == "" {
-		opt.Dir = t.TempDir()
-	}
 	c, err := New(opt)
 	if err != nil {
 		if errors.Is(err, errNoNamespaces) {
@@ -123,7 +133,6 @@ func StartWith(t testing.TB, opt Options) *Cluster {
 		}
 		t.Fatalf("vcluster: %v", err)
 	}
-	t.Cleanup(c.Close)
 	return c
 }
 
