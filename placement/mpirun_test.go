@@ -241,16 +241,15 @@ func TestLatmapPlaceBinary(t *testing.T) {
 
 // TestPlaceOnRealSurvey: the whole chain on the virtual cluster with real
 // measurements: latmap survey (two sizes, so fit.csv too) on 2 nodes x 2
-// slots with 400 Mbit/s links, latmap place on that survey, and the
-// rankfile run by mpirun.
+// slots with 400 Mbit/s links (the shared shapedCluster), latmap place on
+// that survey, and the rankfile run by mpirun.
 // The measured hierarchy must show (shared memory inside a node, TCP
 // between), and ranks 0-3 and 1-2, which talk, must share nodes.
 func TestPlaceOnRealSurvey(t *testing.T) {
 	testutil.RequireMPI(t)
-	bin := testutil.LatmapBin(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 2, SlotsPerNode: 2, Rate: "400mbit"})
-	sv := filepath.Join(t.TempDir(), "survey")
-	testutil.MustRun(t, 3*time.Minute, append(c.MpirunArgs(4), "--bind-to", "core", bin, "survey", "-o", sv, "--repeats", "20", "--sizes", "64,256K", "--schedule", "sequential")...)
+	// The shared shaped cluster's survey (shapedCluster: latmap survey
+	// of every slot, 64 B and 256 KiB, with the node bandwidth phase).
+	c, sv := shapedCluster(t)
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var report bytes.Buffer
