@@ -337,8 +337,11 @@ func TestPredictionsComeTrue(t *testing.T) {
 	for _, sh := range shapes {
 		name := fmt.Sprintf("%dx%d", sh[0], sh[1])
 		np := sh[0] * sh[1]
-		c, sv := shapedCluster(t)
-		if sh != [2]int{2, 2} {
+		var c *vcluster.Cluster
+		var sv string
+		if sh == [2]int{2, 2} {
+			c, sv = shapedCluster(t)
+		} else {
 			c = vcluster.StartWith(t, vcluster.Options{Nodes: sh[0], SlotsPerNode: sh[1], Rate: "400mbit"})
 			sv = surveyCluster(t, c, np)
 		}

@@ -729,10 +729,11 @@ func hostIndex(n int, host func(r int) string) ([]int, int) {
 	num := map[string]int{}
 	idx := make([]int, n)
 	for i := range idx {
-		v, ok := num[host(i)]
+		h := host(i)
+		v, ok := num[h]
 		if !ok {
 			v = len(num)
-			num[host(i)] = v
+			num[h] = v
 		}
 		idx[i] = v
 	}
