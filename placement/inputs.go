@@ -51,6 +51,9 @@ type inputs struct {
 	// a fat tree found in the survey is searched with each group's
 	// uplinks as one (addTree), and priced routed.
 	search *model.Model
+	// spread is md with every flow spread over its shortest paths, where
+	// md routes a network found in the survey as a guess (addSpread).
+	spread *model.Model
 }
 
 func loadInputs(opt Options) (*inputs, error) {
@@ -327,6 +330,7 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 	}
 	f.Source = fabric.FoundInSurvey
 	in.crossTraffic(s, f)
+	in.addSpread(f, s, routing)
 	// The links' capacities are the survey's own: AddRoutes' check of
 	// declared bandwidths against it has nothing to say.
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
@@ -335,6 +339,23 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links%s, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
 		len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, routed))
 	return nil
+}
+
+// addSpread keeps in.spread: in.md, before it is routed over f (a
+// network found in the survey, its routing a guess: dimension order,
+// minimal in dimension order), routed over f with every flow spread
+// over its shortest paths instead, to hold the proposal to
+// (keepOnEitherRouting). None where the routing was given as adaptive,
+// or f routes one way.
+func (in *inputs) addSpread(f *fabric.Fabric, s *survey.Survey, routing string) {
+	g, err := f.Routed(fabric.RoutingAdaptive)
+	if routing == fabric.RoutingAdaptive || err != nil || g == f {
+		return
+	}
+	md := *in.md
+	if _, err := md.AddRoutes(g, s.NodeBandwidth, topo.SwitchShares(s, g)); err == nil {
+		in.spread = &md
+	}
 }
 
 // directFabric is the direct network d between hosts, each link of bw
@@ -452,6 +473,7 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		}
 		f.Source = fabric.FoundInSurvey
 		in.crossTraffic(s, f)
+		in.addSpread(f, s, routing)
 		notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 		if err != nil {
 			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))

@@ -247,16 +247,7 @@ func TestKeepRouted(t *testing.T) {
 // flows is predicted at its run with the second alone, and with
 // --routing adaptive (half the first over 3-4) slower.
 func TestPlaceRouterGroupsMinimal(t *testing.T) {
-	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
-	sv := routerSurvey(t, ring)
-	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for h := 0; h < 16; h++ {
-		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 2, Group: []int{0, 0, 0, 1, 1, 1, 2, 2}[h/2]})
-	}
-	sv = writeSurvey(t, s)
+	sv := groupedRingSurvey(t)
 	// Node 2h is router h's first node.
 	second := []profile.Flow{{Src: 6, Dst: 8, Bytes: 1e8, Messages: 10}}
 	both := writeMatrix(t, append([]profile.Flow{{Src: 4, Dst: 12, Bytes: 1e8, Messages: 10}}, second...))
@@ -272,6 +263,69 @@ func TestPlaceRouterGroupsMinimal(t *testing.T) {
 	ra, _ := blockRun(t, Options{Survey: sv, Matrix: both, Model: model.ModelOptions{Routing: "adaptive"}})
 	if ra < 1.1*r1 {
 		t.Errorf("adaptive: block with both flows %.4g s, %.3gx its %.4g s with the second alone; want over 1.1x (half the first on link 3-4)", ra, ra/r1, r1)
+	}
+}
+
+// groupedRingSurvey is routerSurvey's ring of 8 routers, the routers in
+// three groups at switch level 2: {0, 1, 2}, {3, 4, 5} and {6, 7}.
+func groupedRingSurvey(t *testing.T) string {
+	t.Helper()
+	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
+	s, err := survey.ReadSurvey(routerSurvey(t, ring), survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h := 0; h < 16; h++ {
+		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 2, Group: []int{0, 0, 0, 1, 1, 1, 2, 2}[h/2]})
+	}
+	return writeSurvey(t, s)
+}
+
+// TestKeepOnEitherRouting: on groupedRingSurvey's routers, found in the
+// round trips and routed minimally, with TestPlaceRouterGroupsMinimal's
+// two flows (node 4 to node 12, routers 2 to 6; node 6 to node 8, routers
+// 3 to 4), place keeps the network with every flow spread over its
+// shortest paths beside it (none with --routing adaptive). Spread, half
+// the first flow shares link 3-4 with the second under block. A proposal
+// moving rank 12 to router 1 (swapped with rank 2: the first flow one
+// hop, no link shared) is predicted faster spread, and stays; one
+// moving rank 4 to router 3 (swapped with rank 7: the first flow's one
+// shortest path, 3-4-5-6, all of it over link 3-4 with the second)
+// slower, and is block, with the solver's note saying why.
+func TestKeepOnEitherRouting(t *testing.T) {
+	sv := groupedRingSurvey(t)
+	mx := writeMatrix(t, []profile.Flow{{Src: 4, Dst: 12, Bytes: 1e8, Messages: 10}, {Src: 6, Dst: 8, Bytes: 1e8, Messages: 10}})
+	if in, err := loadInputs(Options{Survey: sv, Matrix: mx, Ranks: 16, Model: model.ModelOptions{Routing: "adaptive"}}); err != nil || in.spread != nil {
+		t.Fatalf("--routing adaptive: err %v, a spread model kept: %v", err, in != nil && in.spread != nil)
+	}
+	in, err := loadInputs(Options{Survey: sv, Matrix: mx, Ranks: 16})
+	if err != nil || in.spread == nil {
+		t.Fatalf("err %v; no spread model kept", err)
+	}
+	slots, _, err := selectSlots(Options{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := model.Block(slots, in.t.N)
+	swapped := func(i, j int) []int32 {
+		p := slices.Clone(block)
+		p[i], p[j] = p[j], p[i]
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		prop []int32
+		kept bool
+	}{{"rank 12 to router 1", swapped(12, 2), false}, {"rank 4 to router 3", swapped(4, 7), true}} {
+		a := &placefile.Advice{}
+		sol := &solve.Solution{Place: slices.Clone(c.prop)}
+		changed := keepOnEitherRouting(a, sol, in, slots)
+		p, b := model.Predict("", in.spread, in.t, c.prop, nil).Run, model.Predict("", in.spread, in.t, block, nil).Run
+		want := map[bool][]int32{true: block, false: c.prop}[c.kept]
+		if changed != c.kept || !slices.Equal(sol.Place, want) || c.kept && !strings.Contains(a.Solver.Note, "slower than block with every flow spread over its shortest paths") {
+			t.Errorf("%s (spread %.4g s, block %.4g s): changed %v, place %v, note %q; want kept %v", c.name, p, b, changed, sol.Place, a.Solver.Note, c.kept)
+		}
+		t.Logf("%s: spread %.4g s, block %.4g s; %s", c.name, p, b, a.Solver.Note)
 	}
 }
 
