@@ -18,6 +18,7 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/model/rounds"
 	"github.com/latmap/latmap/placement/qap"
 	"github.com/latmap/latmap/placement/solve"
 )
@@ -174,6 +175,12 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	}
 	if in.current != nil {
 		starts = append(starts, solve.Start{Name: solve.CurrentStart, Place: in.current})
+	}
+	if in.rt != nil && slices.ContainsFunc(in.rt.Rounds[:], func(c []float64) bool { return slices.ContainsFunc(c, func(x float64) bool { return x > 0 }) }) {
+		// Small collectives: the candidates are compared with them.
+		opt.Solve.Collectives = func(place []int32) []float64 {
+			return rounds.Add(make([]float64, in.t.N), &in.rt.Rounds, func(k int) float64 { return in.md.CollectiveLatency(k, place) })
+		}
 	}
 	sol, err := solve.Solve(cmp.Or(in.search, in.md), in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
 	if err != nil {
