@@ -291,39 +291,43 @@ func groupedRingSurvey(t *testing.T) string {
 // hop, no link shared) is predicted faster spread, and stays; one
 // moving rank 4 to router 3 (swapped with rank 7: the first flow's one
 // shortest path, 3-4-5-6, all of it over link 3-4 with the second)
-// slower, and is block, with the solver's note saying why.
+// slower, and is block, with the solver's note saying why. So is the
+// first beside a flow 20 times heavier between two nodes of router 7:
+// it sets the run of both, and the proposal is predicted no faster
+// spread (under solve.WorthIt).
 func TestKeepOnEitherRouting(t *testing.T) {
 	sv := groupedRingSurvey(t)
-	mx := writeMatrix(t, []profile.Flow{{Src: 4, Dst: 12, Bytes: 1e8, Messages: 10}, {Src: 6, Dst: 8, Bytes: 1e8, Messages: 10}})
+	flows := []profile.Flow{{Src: 4, Dst: 12, Bytes: 1e8, Messages: 10}, {Src: 6, Dst: 8, Bytes: 1e8, Messages: 10}}
+	mx := writeMatrix(t, flows)
 	if in, err := loadInputs(Options{Survey: sv, Matrix: mx, Ranks: 16, Model: model.ModelOptions{Routing: "adaptive"}}); err != nil || in.spread != nil {
 		t.Fatalf("--routing adaptive: err %v, a spread model kept: %v", err, in != nil && in.spread != nil)
 	}
-	in, err := loadInputs(Options{Survey: sv, Matrix: mx, Ranks: 16})
-	if err != nil || in.spread == nil {
-		t.Fatalf("err %v; no spread model kept", err)
-	}
-	slots, _, err := selectSlots(Options{}, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := model.Block(slots, in.t.N)
-	swapped := func(i, j int) []int32 {
-		p := slices.Clone(block)
-		p[i], p[j] = p[j], p[i]
-		return p
-	}
+	heavy := writeMatrix(t, append(flows, profile.Flow{Src: 14, Dst: 15, Bytes: 2e9, Messages: 10}))
 	for _, c := range []struct {
-		name string
-		prop []int32
-		kept bool
-	}{{"rank 12 to router 1", swapped(12, 2), false}, {"rank 4 to router 3", swapped(4, 7), true}} {
+		name   string
+		matrix string
+		i, j   int // the proposal: block with ranks i and j swapped
+		kept   string
+	}{{"rank 12 to router 1", mx, 12, 2, ""}, {"rank 4 to router 3", mx, 4, 7, "slower than block"},
+		{"rank 12 to router 1, beside a flow 20 times heavier", heavy, 12, 2, "only 0.0% faster than block"}} {
+		in, err := loadInputs(Options{Survey: sv, Matrix: c.matrix, Ranks: 16})
+		if err != nil || in.spread == nil {
+			t.Fatalf("err %v; no spread model kept", err)
+		}
+		slots, _, err := selectSlots(Options{}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		block := model.Block(slots, in.t.N)
+		prop := slices.Clone(block)
+		prop[c.i], prop[c.j] = prop[c.j], prop[c.i]
 		a := &placefile.Advice{}
-		sol := &solve.Solution{Place: slices.Clone(c.prop)}
+		sol := &solve.Solution{Place: slices.Clone(prop)}
 		changed := keepOnEitherRouting(a, sol, in, slots)
-		p, b := model.Predict("", in.spread, in.t, c.prop, nil).Run, model.Predict("", in.spread, in.t, block, nil).Run
-		want := map[bool][]int32{true: block, false: c.prop}[c.kept]
-		if changed != c.kept || !slices.Equal(sol.Place, want) || c.kept && !strings.Contains(a.Solver.Note, "slower than block with every flow spread over its shortest paths") {
-			t.Errorf("%s (spread %.4g s, block %.4g s): changed %v, place %v, note %q; want kept %v", c.name, p, b, changed, sol.Place, a.Solver.Note, c.kept)
+		p, b := model.Predict("", in.spread, in.t, prop, nil).Run, model.Predict("", in.spread, in.t, block, nil).Run
+		want := map[bool][]int32{true: block, false: prop}[c.kept != ""]
+		if changed != (c.kept != "") || !slices.Equal(sol.Place, want) || !strings.Contains(a.Solver.Note, c.kept+" with every flow spread over its shortest paths") && c.kept != "" {
+			t.Errorf("%s (spread %.4g s, block %.4g s): changed %v, place %v, note %q; want kept: %q", c.name, p, b, changed, sol.Place, a.Solver.Note, c.kept)
 		}
 		t.Logf("%s: spread %.4g s, block %.4g s; %s", c.name, p, b, a.Solver.Note)
 	}
