@@ -706,7 +706,13 @@ func TestSimRoutedNetworks(t *testing.T) {
 // destination; SimGrid makes the two global links one link between two
 // routers), on the two-link dragonfly LAMMPS peptide's proposal was
 // predicted 1.04x faster than block (advised) and simulated 0.94x, and
-// halo3d's 1.10x for 1.58x (outerSpread).
+// halo3d's 1.10x for 1.58x (outerSpread). Found as routers (since
+// 2026-11-29, session 30), LAMMPS peptide's proposal on the two-link one
+// was predicted 1.05x faster and simulated 0.94x, until it was held to
+// the spread routing too (keepOnEitherRouting). LAMMPS melt and chain,
+// block on both from the survey alone and declared, are left to make
+// bench-sim, to keep make test under 15 minutes (15m13s with them:
+// place on a found routed network costs what a declared one does).
 func TestSimDragonflySurveyAlone(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	for _, platform := range []string{"dragonfly-16x4.xml", "dragonfly-16x4-2global.xml"} {
@@ -714,7 +720,8 @@ func TestSimDragonflySurveyAlone(t *testing.T) {
 			t.Parallel()
 			c := sim16x4(t, platform)
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-			apps := append(simRealApps(t),
+			real := slices.DeleteFunc(simRealApps(t), func(a simApp) bool { return a.name == "lammps-melt-64" || a.name == "lammps-chain-64" })
+			apps := append(real,
 				simApp{"halo3d 4x4x4, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
 				simApp{"random-sparse-64, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
 			for _, app := range apps {
