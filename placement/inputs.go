@@ -303,7 +303,7 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 // between nodes (topo.FindDirect), when the node phase's fan-out found
 // that nodes drive several links at once, each link priced at the
 // median bandwidth measured between the nodes it joins. Where its links
-// are a torus's with the nodes in coordinate order (topo.TorusInOrder)
+// are a torus's with the nodes in coordinate order (fabric.TorusInOrder)
 // it is that torus, routed as routing says (static: dimension order, x
 // first, as a torus routes by default); else every flow is spread
 // evenly over its shortest paths (fabric.NewDirect), as the routing is
@@ -365,7 +365,7 @@ func (in *inputs) addSpread(f *fabric.Fabric, s *survey.Survey, routing string) 
 // routing says, else every flow spread over its shortest paths; and a
 // clause saying which.
 func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*fabric.Fabric, string, error) {
-	dims := topo.TorusInOrder(len(hosts), d.Links)
+	dims := fabric.TorusInOrder(len(hosts), d.Links)
 	if dims == nil {
 		f, err := fabric.NewDirect(hosts, d.Links, d.Shortcuts, bw, d.PerHop)
 		return f, "every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube, and these links are no torus's in the nodes' order): declare the network with --topology to route as the machine does", err
@@ -442,6 +442,9 @@ func outerSpread(m *model.Machine) float64 {
 // network is found the switch levels stay.
 func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 	md := in.md
+	if found, err := in.addDragonfly(s, routing); found || err != nil {
+		return err
+	}
 	var tries [][]int32
 	if len(md.NetGroups) > 0 {
 		tries = append(tries, md.NetGroups[0])
@@ -490,6 +493,69 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 		return nil
 	}
 	return nil
+}
+
+// addDragonfly prices the network, where none is declared and each node
+// drives one link, as the dragonfly whose static minimal routes explain
+// the round trips between the survey's nodes (fabric.FitDragonfly: the
+// shape of groups, chassis, routers and nodes, with the nodes in the
+// hosts' order, whose routes there and back, SimGrid's DragonflyZone's,
+// have the lengths the round trips say), routed as those routes go,
+// every link at the median bandwidth between nodes: as if declared with
+// that shape. Routes that are not a graph's shortest paths (within a
+// group, SimGrid's continue from chassis 0) are what made the graphs
+// FindDirect tries miss: SimGrid's dragonflies of 8 chassis, or of 4
+// chassis of 4 routers, were found in no other way. Where the fitted
+// routes are all shortest paths, the round trips do not show which of
+// them the machine takes, and a proposal is held to the spread routing
+// too (addSpread); where some are longer, they show a static routing.
+// It reports whether it found one.
+func (in *inputs) addDragonfly(s *survey.Survey, routing string) (bool, error) {
+	md := in.md
+	first := md.FirstSlots()
+	link := func(a, b int) model.LinkCost { return md.Link(first[a], first[b]) }
+	fit, _ := fabric.FitDragonfly(len(md.Hosts), func(a, b int) float64 { return link(a, b).Latency })
+	if fit == nil {
+		return false, nil
+	}
+	var bws []float64
+	for a := range md.Hosts {
+		for b := a + 1; b < len(md.Hosts); b++ {
+			if ib := link(a, b).InvBandwidth; ib > 0 {
+				bws = append(bws, 1/ib)
+			}
+		}
+	}
+	if len(bws) == 0 {
+		return false, nil
+	}
+	bw := stats.Median(bws)
+	f, err := fabric.NewDragonfly(md.Hosts, fit.Shape, bw, fit.PerHop, false)
+	if err != nil {
+		return false, err
+	}
+	if f, err = f.Routed(routing); err != nil {
+		return false, fmt.Errorf("--routing: %w", err)
+	}
+	f.Source = fabric.FoundInSurvey
+	in.crossTraffic(s, f)
+	routed := "routed statically as SimGrid's DragonflyZone routes (minimal: local, global, local; within a group a green hop, then on from chassis 0), which the round trips follow where those routes are longer than the shortest paths"
+	switch {
+	case routing == fabric.RoutingAdaptive:
+		routed = "every flow spread evenly over its shortest paths (--routing adaptive)"
+	case !fit.Static:
+		routed = "routed minimally as SimGrid's DragonflyZone routes (local, global, local); its routes are all shortest paths, so the round trips do not show which the machine takes, and a proposal must also be faster with every flow spread over them"
+		in.addSpread(f, s, routing)
+	}
+	notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
+	if err != nil {
+		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between the nodes fit a dragonfly (SimGrid's DRAGONFLY %s), not priced: %v", fit.Shape, err))
+		in.spread = nil
+		return false, nil
+	}
+	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between the %d nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes (SimGrid's DRAGONFLY %s, the nodes in the hosts' order: a message's latency %.3g us + %.3g us a link, within %.2f of a link; the best other shape within %.2f), each link at %.4g MB/s (the median bandwidth between nodes, from %s), %s: declare the network with --topology to route as the machine does",
+		len(md.Hosts), fit.Shape.Groups, fit.Shape.Chassis, fit.Shape.Routers, fit.Shape.Nodes, fit.Shape, fit.Base*1e6, fit.PerHop*1e6, fit.Residual, fit.Next, bw/1e6, md.Machine.Bandwidth, routed))
+	return true, nil
 }
 
 // addTree prices the network, where none is declared, each node drives

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -372,22 +373,53 @@ func TestPlaceShortcutLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := synth.New(synth.Spec{Nodes: k, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	s.Switches = nil
-	setRTT(s, func(a, b int) float32 {
-		// The links between routers, there and back, halved (each way's
-		// route starts and ends on a node's own link).
-		return float32(4 + 3*float64(len(f.Path(a, b))+len(f.Path(b, a))-4)/2)
-	})
-	sv := writeSurvey(t, s)
-	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 10}})
-	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e8, Messages: 10}, {Src: 4, Dst: 5, Bytes: 1e8, Messages: 10}})
-	r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
-	r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
-	if !strings.Contains(out, "70 links") || !strings.Contains(out, "24 of them added") {
-		t.Errorf("want the direct network of 70 links, 24 of them added:\n%s", out)
+	// The hosts' order shuffled: no dragonfly in that order explains the
+	// round trips (addDragonfly), and the graph of routers is found.
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(k)
+	at := make([]int, k) // node n's place in the hosts' order
+	for i, p := range perm {
+		at[p] = i
 	}
-	if math.Abs(r2/r1-1) > 0.05 {
-		t.Errorf("block with both flows predicted at %.4g s, %.3gx its %.4g s with one: want 1x (no link shared)\n%s", r2, r2/r1, r1, out)
+	survey := func(order []int) string {
+		s := synth.New(synth.Spec{Nodes: k, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+		s.Switches = nil
+		setRTT(s, func(a, b int) float32 {
+			// The links between routers, there and back, halved (each
+			// way's route starts and ends on a node's own link).
+			a, b = order[a], order[b]
+			return float32(4 + 3*float64(len(f.Path(a, b))+len(f.Path(b, a))-4)/2)
+		})
+		return writeSurvey(t, s)
+	}
+	flows := func(order []int, pairs ...[2]int) string {
+		var fl []profile.Flow
+		for _, p := range pairs {
+			fl = append(fl, profile.Flow{Src: order[p[0]], Dst: order[p[1]], Bytes: 1e8, Messages: 10})
+		}
+		return writeMatrix(t, fl)
+	}
+	in := []int{}
+	for n := range k {
+		in = append(in, n)
+	}
+	for _, c := range []struct {
+		name       string
+		order, pos []int
+		want       []string
+	}{
+		{"in order", in, in, []string{"dragonfly of 4 groups x 2 chassis x 4 routers x 1 nodes", "DRAGONFLY 4,1;2,1;4,1;1"}},
+		{"shuffled", perm, at, []string{"70 links", "24 of them added"}},
+	} {
+		sv := survey(c.order)
+		r1, _ := blockRun(t, Options{Survey: sv, Matrix: flows(c.pos, [2]int{0, 1})})
+		r2, out := blockRun(t, Options{Survey: sv, Matrix: flows(c.pos, [2]int{0, 1}, [2]int{4, 5})})
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: want %q:\n%s", c.name, w, out)
+			}
+		}
+		if math.Abs(r2/r1-1) > 0.05 {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one: want 1x (no link shared)\n%s", c.name, r2, r2/r1, r1, out)
+		}
 	}
 }

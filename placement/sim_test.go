@@ -790,7 +790,7 @@ func simRealApps(t testing.TB) []simApp {
 // what it moves to one node), and the round trips between nodes show a
 // direct network (topo.FindDirect) whose links are exactly the
 // platform's torus neighbours, and a 4 x 4 torus in the hosts' order
-// (topo.TorusInOrder); place routes every flow over it in dimension
+// (fabric.TorusInOrder); place routes every flow over it in dimension
 // order, as the platform does. Before, with every node one link: raw
 // predictions 1.6-4.0x the simulated runs, and halo3d's proposal
 // predicted 1.32x faster than block for 1.00x; with a node's traffic to
@@ -903,7 +903,7 @@ func checkDirectIsTorus(t *testing.T, s *survey.Survey, platform string, dims []
 	if !maps.Equal(got, want) {
 		t.Errorf("direct network of %d links %v, the platform's %d %v", len(got), got, len(want), want)
 	}
-	if got := topo.TorusInOrder(len(m.Hosts), d.Links); !slices.Equal(got, dims) {
+	if got := fabric.TorusInOrder(len(m.Hosts), d.Links); !slices.Equal(got, dims) {
 		t.Errorf("the direct network's links in the hosts' order are a torus of %v, want %v", got, dims)
 	}
 	t.Logf("direct network: %d links, %d hops across, %.3g us + %.3g us a hop (within %.2f of a hop)", len(d.Links), d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual)

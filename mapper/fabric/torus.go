@@ -1,6 +1,9 @@
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // NewTorus is a torus of the given dimensions (x first) whose host at
 // position p (x = p mod dims[0], y = p / dims[0] mod dims[1], ...) is
@@ -99,4 +102,73 @@ func axisName(j int) string {
 		return string(rune('x' + j))
 	}
 	return fmt.Sprintf("d%d", j)
+}
+
+// maxTorusNodes is the most nodes TorusInOrder looks at (topo's
+// MaxDirectNodes: the most a direct network is looked for in).
+const maxTorusNodes = 1024
+
+// TorusInOrder returns the dimensions (x first) of the torus whose
+// links, with node p at position p (x = p mod dims[0], y = p / dims[0]
+// mod dims[1], ...: NewTorus's numbering), are exactly links
+// between k nodes, trying fewer dimensions first; nil when no torus in
+// that order has them. A graph topo.FindDirect finds can be a torus in
+// several ways (a 4 x 4 torus is, link for link, a 4-dimensional
+// hypercube); the nodes' own order, where it follows the coordinates,
+// tells which, and so which links form a dimension: what dimension
+// order routing needs.
+func TorusInOrder(k int, links [][2]int32) []int {
+	if k < 2 || k > maxTorusNodes {
+		return nil
+	}
+	want := make(map[[2]int32]bool, len(links))
+	for _, l := range links {
+		want[[2]int32{min(l[0], l[1]), max(l[0], l[1])}] = true
+	}
+	var found []int
+	for nd := 1; nd <= 24 && found == nil; nd++ {
+		eachFactoring(k, nd, nil, func(dims []int) bool {
+			if torusLinksAre(k, dims, want) {
+				found = slices.Clone(dims)
+			}
+			return found != nil
+		})
+	}
+	return found
+}
+
+// eachFactoring calls try with every ordered factoring of k into nd
+// factors of at least 2 (after the factors in dims), until try returns
+// true.
+func eachFactoring(k, nd int, dims []int, try func([]int) bool) bool {
+	if nd == 1 {
+		return k >= 2 && try(append(dims, k))
+	}
+	for f := 2; f <= k/2; f++ {
+		if k%f == 0 && eachFactoring(k/f, nd-1, append(dims, f), try) {
+			return true
+		}
+	}
+	return false
+}
+
+// torusLinksAre says whether the torus of dims (x first) joins exactly
+// the node pairs of want.
+func torusLinksAre(k int, dims []int, want map[[2]int32]bool) bool {
+	n := 0
+	for p := 0; p < k; p++ {
+		stride := 1
+		for _, d := range dims {
+			next := TorusNext(p, stride, d)
+			stride *= d
+			if d == 2 && next < p {
+				continue // a ring of 2 is one link, counted from its lower end
+			}
+			if !want[[2]int32{int32(min(p, next)), int32(max(p, next))}] {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(want)
 }

@@ -275,9 +275,10 @@ func fitHops(k int, lat []float64, nbrs [][]int32, skip func(a, b int) bool) (*D
 	return d, ""
 }
 
-// noteDirect notes the direct network FindDirect finds in the median
-// round trips between s's hosts (metric m of t), when every host pair
-// was measured: between the routers, the groups of the first level above
+// noteDirect notes the direct network found in the median round trips
+// between s's hosts (metric m of t), when every host pair was measured:
+// the dragonfly whose routes they follow (fabric.FitDragonfly), else
+// FindDirect's graph between the routers, the groups of the first level above
 // the nodes (a dragonfly's routers, each serving a few nodes), where
 // there are enough of them and they fit one; else between the nodes.
 func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey.Metric) {
@@ -290,6 +291,12 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 		return
 	}
 	hp := medians(cross)
+	rtt := func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] }
+	if f, _ := fabric.FitDragonfly(k, rtt); f != nil {
+		s := f.Shape
+		topo.Notes = append(topo.Notes, fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)", s.Groups, s.Chassis, s.Routers, s.Nodes, s, f.Base, f.PerHop, f.Residual, f.Next))
+		return
+	}
 	if router, nr := topo.routers(host, k); nr >= 2*minDiameter {
 		between := map[[2]int][]float64{}
 		for p, v := range hp {
@@ -303,10 +310,10 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 			return
 		}
 	}
-	d, _ := FindDirect(k, func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] })
+	d, _ := FindDirect(k, rtt)
 	if d != nil {
 		what := "a torus's or a mesh's, no switch tree"
-		if dims := TorusInOrder(k, d.Links); dims != nil {
+		if dims := fabric.TorusInOrder(k, d.Links); dims != nil {
 			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
 		}
 		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
@@ -331,69 +338,4 @@ func (topo *Topology) routers(host []int, k int) ([]int, int) {
 		}
 	}
 	return renumber(router), topo.Levels[l].Groups
-}
-
-// TorusInOrder returns the dimensions (x first) of the torus whose
-// links, with node p at position p (x = p mod dims[0], y = p / dims[0]
-// mod dims[1], ...: fabric.NewTorus's numbering), are exactly links
-// between k nodes, trying fewer dimensions first; nil when no torus in
-// that order has them. A graph FindDirect finds can be a torus in
-// several ways (a 4 x 4 torus is, link for link, a 4-dimensional
-// hypercube); the nodes' own order, where it follows the coordinates,
-// tells which, and so which links form a dimension: what dimension
-// order routing needs.
-func TorusInOrder(k int, links [][2]int32) []int {
-	if k < 2 || k > MaxDirectNodes {
-		return nil
-	}
-	want := make(map[[2]int32]bool, len(links))
-	for _, l := range links {
-		want[[2]int32{min(l[0], l[1]), max(l[0], l[1])}] = true
-	}
-	var found []int
-	for nd := 1; nd <= 24 && found == nil; nd++ {
-		eachFactoring(k, nd, nil, func(dims []int) bool {
-			if torusLinksAre(k, dims, want) {
-				found = slices.Clone(dims)
-			}
-			return found != nil
-		})
-	}
-	return found
-}
-
-// eachFactoring calls try with every ordered factoring of k into nd
-// factors of at least 2 (after the factors in dims), until try returns
-// true.
-func eachFactoring(k, nd int, dims []int, try func([]int) bool) bool {
-	if nd == 1 {
-		return k >= 2 && try(append(dims, k))
-	}
-	for f := 2; f <= k/2; f++ {
-		if k%f == 0 && eachFactoring(k/f, nd-1, append(dims, f), try) {
-			return true
-		}
-	}
-	return false
-}
-
-// torusLinksAre says whether the torus of dims (x first) joins exactly
-// the node pairs of want.
-func torusLinksAre(k int, dims []int, want map[[2]int32]bool) bool {
-	n := 0
-	for p := 0; p < k; p++ {
-		stride := 1
-		for _, d := range dims {
-			next := fabric.TorusNext(p, stride, d)
-			stride *= d
-			if d == 2 && next < p {
-				continue // a ring of 2 is one link, counted from its lower end
-			}
-			if !want[[2]int32{int32(min(p, next)), int32(max(p, next))}] {
-				return false
-			}
-			n++
-		}
-	}
-	return n == len(want)
 }

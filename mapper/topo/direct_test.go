@@ -173,7 +173,7 @@ func TestTorusInOrder(t *testing.T) {
 		for _, d := range dims {
 			k *= d
 		}
-		if got := TorusInOrder(k, torusLinks(dims, nil)); !slices.Equal(got, dims) {
+		if got := fabric.TorusInOrder(k, torusLinks(dims, nil)); !slices.Equal(got, dims) {
 			t.Errorf("torus %v: TorusInOrder says %v", dims, got)
 		}
 		swap := func(p int) int {
@@ -185,7 +185,7 @@ func TestTorusInOrder(t *testing.T) {
 			}
 			return p
 		}
-		if got := TorusInOrder(k, torusLinks(dims, swap)); got != nil {
+		if got := fabric.TorusInOrder(k, torusLinks(dims, swap)); got != nil {
 			t.Errorf("torus %v with nodes 1 and %d swapped: TorusInOrder says %v, want none", dims, k-2, got)
 		}
 	}
@@ -197,7 +197,7 @@ func TestTorusInOrder(t *testing.T) {
 			mesh = append(mesh, l)
 		}
 	}
-	if got := TorusInOrder(32, mesh); got != nil {
+	if got := fabric.TorusInOrder(32, mesh); got != nil {
 		t.Errorf("an 8 x 4 mesh: TorusInOrder says %v, want none", got)
 	}
 }
@@ -333,4 +333,39 @@ func setHostRTT(s *survey.Survey, rtt func(ha, hb int) float32) {
 			}
 		}
 	})
+}
+
+// TestNoteDragonfly: 32 nodes whose round trips follow the routes of
+// SimGrid's dragonfly of 4 groups x 2 chassis x 4 routers (4 us + 3 us
+// a link, there and back averaged): latmap topo names the dragonfly;
+// with two nodes' places swapped it names none (the graph of routers
+// FindDirect finds, with the links it lacks added, is the rest).
+func TestNoteDragonfly(t *testing.T) {
+	f, err := fabric.NewDragonfly(make([]string, 32), fabric.DragonflyShape{Groups: 4, Chassis: 2, Routers: 4, Nodes: 1, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, swapped := range []bool{false, true} {
+		s := synth.New(synth.Spec{Nodes: 32, Sockets: 1, Cores: 1, RTT: [4]float64{0.5, 0.8, 4, 4}, Seed: 1})
+		place := func(h int) int {
+			if swapped && (h == 1 || h == 30) {
+				return 31 - h
+			}
+			return h
+		}
+		setHostRTT(s, func(ha, hb int) float32 {
+			a, b := place(ha), place(hb)
+			return float32(4 + 3*float64(len(f.Path(a, b))+len(f.Path(b, a))-4)/2)
+		})
+		tp, err := Infer(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := slices.ContainsFunc(tp.Notes, func(n string) bool {
+			return strings.Contains(n, "dragonfly of 4 groups x 2 chassis x 4 routers x 1 nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY 4,1;2,1;4,1;1)")
+		})
+		if found == swapped {
+			t.Errorf("swapped %v: latmap topo's notes %q: the dragonfly named %v", swapped, tp.Notes, found)
+		}
+	}
 }

@@ -120,7 +120,7 @@ func (rt *Routes) capacities(md *Model, rows []survey.NodeBandwidth) []string {
 	f := rt.Fabric
 	var notes []string
 	ratios, what := rt.shares(md, rows)
-	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[f.Kind == fabric.KindDirect || f.Surveyed]
+	rt.Source = map[bool]string{true: "measured between linked nodes", false: "declared in " + f.Source}[!f.Declared()]
 	if len(ratios) > 0 {
 		d := stats.Median(ratios)
 		switch {
