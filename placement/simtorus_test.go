@@ -84,15 +84,18 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 // made later that day, dragonfly-64x1-2global.xml, one rank a node, 2
 // global links between two groups; and, later still, one rank a node on
 // each of torus-2x2x2x2x4.xml, five dimensions, dragonfly-64x1-8routers.xml,
-// 8 routers a chassis, and fattree-64x1-4to1.xml), each as
-// simAloneAndDeclared. docs/place.md has the tables.
+// 8 routers a chassis, and fattree-64x1-4to1.xml; and, made in session
+// 31, dragonfly-64x1-8chassis.xml and dragonfly-64x1-4x4x4.xml, whose
+// routers no graph found), each as simAloneAndDeclared. docs/place.md
+// has the tables.
 func BenchmarkSimMoreShapes(b *testing.B) {
 	for _, p := range []struct {
 		platform string
 		nodes    int
 	}{{"dragonfly-16x4-2nodes.xml", 16}, {"dragonfly-16x4-4groups.xml", 16}, {"dragonfly-32x2-4chassis.xml", 32}, {"fattree-16x4-3levels.xml", 16},
 		{"dragonfly-32x2-4nodes.xml", 32}, {"torus-2x2x8.xml", 32}, {"fattree-16x4-8leaves.xml", 16},
-		{"dragonfly-64x1-2global.xml", 64}, {"torus-2x2x2x2x4.xml", 64}, {"dragonfly-64x1-8routers.xml", 64}, {"fattree-64x1-4to1.xml", 64}} {
+		{"dragonfly-64x1-2global.xml", 64}, {"torus-2x2x2x2x4.xml", 64}, {"dragonfly-64x1-8routers.xml", 64}, {"fattree-64x1-4to1.xml", 64},
+		{"dragonfly-64x1-8chassis.xml", 64}, {"dragonfly-64x1-4x4x4.xml", 64}} {
 		b.Run(strings.TrimSuffix(p.platform, ".xml"), func(b *testing.B) {
 			simAloneAndDeclared(b, newSimCluster(b, p.platform, simHosts(p.nodes), 64/p.nodes), p.platform)
 		})

@@ -82,7 +82,7 @@ func TestFitDragonfly(t *testing.T) {
 }
 
 // BenchmarkFitDragonfly: the fit at 1,024 nodes (every shape's routes
-// on 16,000 host pairs).
+// on 15,345 host pairs).
 func BenchmarkFitDragonfly(b *testing.B) {
 	s := DragonflyShape{Groups: 4, Chassis: 4, Routers: 8, Nodes: 8, Blue: 1, Black: 1, Green: 1}
 	f, err := NewDragonfly(hostNames(1024), s, 1e9, 1e-6, false)
