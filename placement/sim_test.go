@@ -694,8 +694,8 @@ func TestSimRoutedNetworks(t *testing.T) {
 	}
 }
 
-// TestSimDragonflySurveyAlone: on the simulated dragonflies of two
-// groups, joined by one global link and by two, with nothing declared
+// TestSimDragonflySurveyAlone: on the simulated dragonfly of two
+// groups joined by two global links, with nothing declared
 // (the survey alone: its node and group levels, the groups' global links
 // measured by the switch phase), no proposal simulates slower than block
 // or cyclic, and a proposal's speedup over block is predicted within
@@ -712,10 +712,14 @@ func TestSimRoutedNetworks(t *testing.T) {
 // the spread routing too (keepOnEitherRouting). LAMMPS melt and chain,
 // block on both from the survey alone and declared, are left to make
 // bench-sim, to keep make test under 15 minutes (15m13s with them:
-// place on a found routed network costs what a declared one does).
+// place on a found routed network costs what a declared one does). So
+// is the one-link dragonfly since session 31, whose round trips now fit
+// its shape (fabric.FitDragonfly), as the two-link one's do: from the
+// survey alone it is priced as TestSimRoutedNetworks declares it
+// (BenchmarkSimDragonfly has both; make test took 15m59s with it).
 func TestSimDragonflySurveyAlone(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	for _, platform := range []string{"dragonfly-16x4.xml", "dragonfly-16x4-2global.xml"} {
+	for _, platform := range []string{"dragonfly-16x4-2global.xml"} {
 		t.Run(platform, func(t *testing.T) {
 			t.Parallel()
 			c := sim16x4(t, platform)
