@@ -342,8 +342,9 @@ func (in *inputs) addDirect(s *survey.Survey, routing string) error {
 
 // addSpread keeps in.spread: in.md, before it is routed over f (routers
 // found in the survey in a dragonfly's groups, routed minimally in
-// dimension order: a guess, where Aries and Slingshot route adaptively
-// by default), routed over f with every flow spread over its shortest
+// dimension order, or a dragonfly fitted whose routes are all shortest
+// paths: a guess, where Aries and Slingshot route adaptively by
+// default), routed over f with every flow spread over its shortest
 // paths instead, to hold the proposal to (keepOnEitherRouting). None
 // where the routing was given as adaptive, or f routes one way. A torus
 // found in the hosts' order is not held so: dimension order is what tori
@@ -518,18 +519,16 @@ func (in *inputs) addDragonfly(s *survey.Survey, routing string) (bool, error) {
 	if fit == nil {
 		return false, nil
 	}
-	var bws []float64
+	var inv []float64
 	for a := range md.Hosts {
 		for b := a + 1; b < len(md.Hosts); b++ {
-			if ib := link(a, b).InvBandwidth; ib > 0 {
-				bws = append(bws, 1/ib)
-			}
+			inv = append(inv, link(a, b).InvBandwidth)
 		}
 	}
-	if len(bws) == 0 {
+	bw := medianRate(inv)
+	if bw == 0 {
 		return false, nil
 	}
-	bw := stats.Median(bws)
 	f, err := fabric.NewDragonfly(md.Hosts, fit.Shape, bw, fit.PerHop, false)
 	if err != nil {
 		return false, err
@@ -578,19 +577,7 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 	if routing == fabric.RoutingAdaptive || len(md.Uplinks) != len(md.NetGroups) || len(md.NetGroups) == 0 {
 		return nil
 	}
-	// The median rate (MB/s) of seconds-per-byte inv, those priced.
-	rate := func(inv []float64) float64 {
-		var r []float64
-		for _, x := range inv {
-			if x > 0 {
-				r = append(r, 1/x/1e6)
-			}
-		}
-		if len(r) == 0 {
-			return 0
-		}
-		return stats.Median(r)
-	}
+	rate := func(inv []float64) float64 { return medianRate(inv) / 1e6 } // MB/s
 	of := make([][]int, len(md.NetGroups))
 	out := make([]float64, len(of))
 	for k, groups := range md.NetGroups {
@@ -716,16 +703,29 @@ func findDirect(md *model.Model, router []int32) (d *topo.Direct, bw float64, wh
 	if d, why = topo.FindDirect(nr, func(a, b int) float64 { return link(a, b).Latency }); d == nil {
 		return nil, 0, why
 	}
-	var bws []float64
-	for _, l := range d.Links {
-		if ib := link(int(l[0]), int(l[1])).InvBandwidth; ib > 0 {
-			bws = append(bws, 1/ib)
-		}
+	inv := make([]float64, len(d.Links))
+	for i, l := range d.Links {
+		inv[i] = link(int(l[0]), int(l[1])).InvBandwidth
 	}
-	if len(bws) == 0 {
+	if bw = medianRate(inv); bw == 0 {
 		return d, 0, "no bandwidth was measured between linked nodes"
 	}
-	return d, stats.Median(bws), ""
+	return d, bw, ""
+}
+
+// medianRate is the median rate (bytes/s) of the seconds-per-byte inv
+// that are priced (over 0); 0 where none is.
+func medianRate(inv []float64) float64 {
+	var r []float64
+	for _, x := range inv {
+		if x > 0 {
+			r = append(r, 1/x)
+		}
+	}
+	if len(r) == 0 {
+		return 0
+	}
+	return stats.Median(r)
 }
 
 // readReruns reads --reruns' verification directory (none for ""),

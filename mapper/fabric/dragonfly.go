@@ -62,8 +62,7 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 	if s.Groups > s.Routers {
 		return nil, fmt.Errorf("dragonfly of %d groups: the global link to group g leaves from blade g of chassis 0, and a chassis has %d routers (SimGrid's rule); describe at most %d groups", s.Groups, s.Routers, s.Routers)
 	}
-	nr := s.Groups * s.Chassis * s.Routers
-	d := &dragonfly{s: s, local: make([]int32, 2*total), green: make([]int32, nr*s.Routers), black: make([]int32, nr*s.Chassis), blue: make([]int32, nr)}
+	d := emptyDragonfly(s)
 	ls := linkSet{shared: shared}
 	for p := range hosts {
 		d.local[2*p], d.local[2*p+1] = ls.duplex(fmt.Sprintf("local_%s", hosts[p]), "local", bw, lat)
@@ -83,9 +82,6 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 				}
 			}
 		}
-	}
-	for i := range d.blue {
-		d.blue[i] = -1
 	}
 	per := s.Chassis * s.Routers
 	for i := 0; i < s.Groups; i++ {

@@ -52,10 +52,10 @@ const minFitNodes = 8
 // FindDirect's graphs do not explain them. It returns the shape that
 // explains them best, or nil and why none does.
 func FitDragonfly(k int, rtt func(a, b int) float64) (*DragonflyFit, string) {
-	pairs := fitSample(k)
 	if k < minFitNodes {
 		return nil, fmt.Sprintf("%d hosts are too few for a dragonfly", k)
 	}
+	pairs := fitSample(k)
 	y := make([]float64, len(pairs))
 	for i, p := range pairs {
 		y[i] = rtt(int(p[0]), int(p[1]))
@@ -97,9 +97,12 @@ func longerThanShortest(s DragonflyShape) bool {
 	}
 	for a := 0; a < g.k; a++ {
 		for b := 0; b < g.k; b++ {
+			if a == b {
+				continue
+			}
 			n := -2 // the nodes' own links
 			d.route(a*s.Nodes, b*s.Nodes, func(int32) { n++ })
-			if a != b && n > int(g.dist[b*g.k+a]) {
+			if n > int(g.dist[b*g.k+a]) {
 				return true
 			}
 		}
@@ -108,8 +111,8 @@ func longerThanShortest(s DragonflyShape) bool {
 }
 
 // emptyDragonfly is shape s's routing with every link id 0 (blue: -1
-// where a router has no global link, as NewDragonfly's): what walks its
-// routes' lengths needs, with no link made.
+// where a router has no global link): what walks its routes' lengths
+// needs, with no link made, and what NewDragonfly gives its links.
 func emptyDragonfly(s DragonflyShape) *dragonfly {
 	nr, per := s.Groups*s.Chassis*s.Routers, s.Chassis*s.Routers
 	d := &dragonfly{s: s, local: make([]int32, 2*nr*s.Nodes), green: make([]int32, nr*s.Routers), black: make([]int32, nr*s.Chassis), blue: slices.Repeat([]int32{-1}, nr)}

@@ -104,9 +104,10 @@ func axisName(j int) string {
 	return fmt.Sprintf("d%d", j)
 }
 
-// maxTorusNodes is the most nodes TorusInOrder looks at (topo's
-// MaxDirectNodes: the most a direct network is looked for in).
-const maxTorusNodes = 1024
+// MaxDirectNodes is the most nodes a direct network is looked for in
+// (topo.FindDirect: each threshold it tries walks the hops between every
+// two nodes) and TorusInOrder looks at.
+const MaxDirectNodes = 1024
 
 // TorusInOrder returns the dimensions (x first) of the torus whose
 // links, with node p at position p (x = p mod dims[0], y = p / dims[0]
@@ -118,7 +119,7 @@ const maxTorusNodes = 1024
 // tells which, and so which links form a dimension: what dimension
 // order routing needs.
 func TorusInOrder(k int, links [][2]int32) []int {
-	if k < 2 || k > maxTorusNodes {
+	if k < 2 || k > MaxDirectNodes {
 		return nil
 	}
 	want := make(map[[2]int32]bool, len(links))

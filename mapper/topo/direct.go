@@ -39,9 +39,9 @@ const maxHopResidual = 0.3
 // two levels.
 const minDiameter = 3
 
-// MaxDirectNodes is the most nodes FindDirect looks at: each threshold
-// it tries walks the hops between every two nodes.
-const MaxDirectNodes = 1024
+// MaxDirectNodes is the most nodes FindDirect looks at
+// (fabric.MaxDirectNodes).
+const MaxDirectNodes = fabric.MaxDirectNodes
 
 // directSteps is how many link thresholds FindDirect tries: from
 // 1/directSteps of the spread between the smallest and the median round
@@ -293,8 +293,8 @@ func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey
 	hp := medians(cross)
 	rtt := func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] }
 	if f, _ := fabric.FitDragonfly(k, rtt); f != nil {
-		s := f.Shape
-		topo.Notes = append(topo.Notes, fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)", s.Groups, s.Chassis, s.Routers, s.Nodes, s, f.Base, f.PerHop, f.Residual, f.Next))
+		sh := f.Shape
+		topo.Notes = append(topo.Notes, fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)", sh.Groups, sh.Chassis, sh.Routers, sh.Nodes, sh, f.Base, f.PerHop, f.Residual, f.Next))
 		return
 	}
 	if router, nr := topo.routers(host, k); nr >= 2*minDiameter {
