@@ -193,7 +193,8 @@ func TestPortsSwapMatchScratch(t *testing.T) {
 }
 
 // swapWalk is a sequence of exchanges: in round k ranks k*7 and
-// k*step+off (mod n), kept (Swap) every keep-th round, tried otherwise.
+// k*step+off (mod n), kept (Swap) every keep-th round, tried otherwise
+// (in odd rounds with two more exchanges, walkPairs).
 type swapWalk struct{ rounds, step, off, keep int }
 
 // swapsMatchScratch walks w on md's evaluator of tr (fixed times base,
@@ -215,7 +216,15 @@ func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []
 			continue
 		}
 		before := ev.Objective()
-		if o := ev.Try(i, j); k%w.keep == 0 {
+		var o model.Objective
+		if k%w.keep == 0 || k%2 == 0 {
+			o = ev.Try(i, j)
+		} else {
+			// Several exchanges tried at once, a rank in more than
+			// one (undone in reverse order, or the ranks end apart).
+			o = ev.TryAll(walkPairs(i, j, n))
+		}
+		if k%w.keep == 0 {
 			ev.Swap(i, j)
 			// A fresh evaluator's bound (Predict's run adds the fluid
 			// sharing of routed links, which the evaluator leaves out).
@@ -230,6 +239,10 @@ func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []
 				t.Fatalf("swap %d: predicted %.9g, under the evaluator's bound %.9g", k, p.Run, fresh.MaxRun())
 			}
 			commMatches(t, k, n, ev, fresh)
+			// Nothing tried leaves the exchange just kept as it is.
+			if ev.TryAll(nil); !shapes.Near(ev.MaxRun(), fresh.MaxRun()) {
+				t.Fatalf("swap %d: an empty try changed the run to %.9g, fresh %.9g", k, ev.MaxRun(), fresh.MaxRun())
+			}
 		} else if got := ev.Objective(); !shapes.Near(got.Run, before.Run) || !shapes.Near(got.Transfer, before.Transfer) {
 			t.Fatalf("try %d changed the state: %+v -> %+v", k, before, got)
 		}
@@ -241,6 +254,18 @@ func swapsMatchScratch(t *testing.T, md *model.Model, tr *model.Traffic, base []
 		}
 	}
 	return bound
+}
+
+// walkPairs are three exchanges from i and j among n ranks that share
+// ranks (none a rank with itself).
+func walkPairs(i, j int32, n int) [][2]int32 {
+	var pairs [][2]int32
+	for _, p := range [][2]int32{{i, j}, {i, (j + 3) % int32(n)}, {j, (i + 5) % int32(n)}} {
+		if p[0] != p[1] {
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
 }
 
 // commMatches: after kept exchange k every rank's communication on the

@@ -516,7 +516,8 @@ func (ev *Evaluator) touchGroup(k, g int32) {
 // bytes, the slowest rank of every node touched, and with priced uplinks
 // the switch groups touched.
 func (ev *Evaluator) Swap(i, j int32) {
-	ev.exchange(i, j)
+	ev.begin()
+	ev.move(i, j)
 	ev.settle()
 }
 
@@ -525,9 +526,6 @@ func (ev *Evaluator) Swap(i, j int32) {
 // touch once, after the last: a whole node exchanged rank by rank costs
 // one pricing of each node it touches, not one per rank.
 func (ev *Evaluator) SwapAll(pairs [][2]int32) {
-	if len(pairs) == 0 {
-		return
-	}
 	ev.begin()
 	for _, p := range pairs {
 		ev.move(p[0], p[1])
@@ -547,13 +545,6 @@ func (ev *Evaluator) settle() {
 	if ev.net != nil {
 		ev.net.Reprice(ev.md.Scale[1])
 	}
-}
-
-// exchange is Swap without the nodes' slowest runs: it leaves the
-// touched nodes (and their runs before) in ev.tch.
-func (ev *Evaluator) exchange(i, j int32) {
-	ev.begin()
-	ev.move(i, j)
 }
 
 // begin starts the exchanges whose touched nodes settle prices.
@@ -618,7 +609,14 @@ func (ev *Evaluator) offCost(u, e int32) float64 {
 // then exchanges them back and restores the touched nodes' runs as they
 // were (not recomputed).
 func (ev *Evaluator) Try(i, j int32) Objective {
-	ev.Swap(i, j)
+	p := [1][2]int32{{i, j}}
+	return ev.TryAll(p[:])
+}
+
+// TryAll is Try of SwapAll's exchanges: the whole-node exchanges the
+// solver prices one after another.
+func (ev *Evaluator) TryAll(pairs [][2]int32) Objective {
+	ev.SwapAll(pairs)
 	o := ev.Objective()
 	// The second exchange touches the same nodes (in another order) and
 	// would record the runs Swap set: keep the runs from before.
@@ -639,7 +637,10 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 	if nl := ev.net; nl != nil {
 		nl.Keep()
 	}
-	ev.exchange(i, j)
+	ev.begin()
+	for x := len(pairs) - 1; x >= 0; x-- {
+		ev.move(pairs[x][0], pairs[x][1])
+	}
 	if ev.net != nil {
 		ev.net.Restore()
 	}

@@ -1,6 +1,9 @@
 package solve
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Leaving a local optimum. refine's descent and node exchanges stop where
 // no single exchange of two ranks or two nodes improves the objective; on
@@ -47,14 +50,15 @@ const kickStream = 0x6b69636b
 func (sw *swapper) kick(k, budget int, rng *rand.Rand) int {
 	nodes := sw.nodeGroups()
 	kept := 0
+	from := make([]int32, len(sw.place))
 	for ; k > 0; k-- {
 		best := sw.ev.Objective()
-		sw.journal = sw.journal[:0]
-		sw.logging = true
+		copy(from, sw.place)
+		sw.kicking, sw.kicked = true, 0
 		if len(nodes) >= 2 && rng.IntN(2) == 0 {
 			a, b := nodes[rng.IntN(len(nodes))], nodes[rng.IntN(len(nodes))]
 			if a == b || len(sw.groups[a]) != len(sw.groups[b]) || !sw.swapNodes(a, b) {
-				sw.logging = false
+				sw.kicking = false
 				continue
 			}
 		} else {
@@ -67,17 +71,33 @@ func (sw *swapper) kick(k, budget int, rng *rand.Rand) int {
 		}
 		sw.descend(budget)
 		sw.exchangeNodes(4 * len(nodes))
-		sw.logging = false
+		sw.kicking = false
 		if sw.ev.Objective().Run < best.Run*(1-WorthIt) {
-			kept += len(sw.journal)
+			kept += sw.kicked
 			continue
 		}
-		for x := len(sw.journal) - 1; x >= 0; x-- {
-			sw.swap(sw.journal[x][0], sw.journal[x][1])
+		sw.swapAll(sw.backTo(from))
+	}
+	return kept
+}
+
+// backTo is the exchanges, made in turn, that put every rank back on its
+// slot in from: one per rank moved less one per cycle of the moves, which
+// undoes a kick in one pricing (swapAll), not its exchanges one by one in
+// reverse (the undo was half of place's time on routed networks).
+func (sw *swapper) backTo(from []int32) [][2]int32 {
+	var pairs [][2]int32
+	at := slices.Clone(sw.slotRank)
+	now := slices.Clone(sw.place)
+	for r := range now {
+		for now[r] != from[r] {
+			s := at[from[r]] // the rank on r's slot to be
+			pairs = append(pairs, [2]int32{int32(r), s})
+			now[r], now[s] = now[s], now[r]
+			at[now[r]], at[now[s]] = int32(r), s
 		}
 	}
-	sw.journal = sw.journal[:0]
-	return kept
+	return pairs
 }
 
 // nodeGroups are the node groups of the slots the placement uses.

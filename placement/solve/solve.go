@@ -858,9 +858,10 @@ type swapper struct {
 	// minLink is the machine's MinLink, nodeUniform its NodeUniform.
 	minLink     model.LinkCost
 	nodeUniform bool
-	// journal records the exchanges made while logging (kick undoes them).
-	journal [][2]int32
-	logging bool
+	// kicked counts the exchanges made since a kick began (while
+	// kicking).
+	kicking bool
+	kicked  int
 }
 
 // scratch is what one worker prices ranks with: candidateGroups' list,
@@ -1121,8 +1122,8 @@ func cannotBeat(lb, bd, scale float64) bool {
 
 // swap exchanges the slots of ranks i and j.
 func (sw *swapper) swap(i, j int32) {
-	if sw.logging {
-		sw.journal = append(sw.journal, [2]int32{i, j})
+	if sw.kicking {
+		sw.kicked++
 	}
 	sw.ev.Swap(i, j) // swaps sw.place too
 	sw.slotRank[sw.place[i]] = i
@@ -1132,8 +1133,8 @@ func (sw *swapper) swap(i, j int32) {
 // swapAll exchanges the slots of each pair of ranks in turn, priced
 // once after the last (Evaluator.SwapAll).
 func (sw *swapper) swapAll(pairs [][2]int32) {
-	if sw.logging {
-		sw.journal = append(sw.journal, pairs...)
+	if sw.kicking {
+		sw.kicked += len(pairs)
 	}
 	sw.ev.SwapAll(pairs)
 	for _, p := range pairs {

@@ -196,14 +196,17 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
 		for k, lv := range levels {
 			ga := lv.of[ng]
 			for gb := range lv.members {
-				if gb == ga || !sw.swapGroups(lv.members[ga], lv.members[gb]) {
+				if gb == ga {
+					continue
+				}
+				pairs := sw.groupPairs(lv.members[ga], lv.members[gb])
+				if pairs == nil {
 					continue
 				}
 				budget--
-				if o := sw.ev.Objective(); o.Run <= low && o.Better(best) {
+				if o := sw.ev.TryAll(pairs); o.Run <= low && o.Better(best) {
 					best, bestK, bestG = o, k, gb
 				}
-				sw.swapGroups(lv.members[ga], lv.members[gb])
 			}
 		}
 		if bestK < 0 {
@@ -220,23 +223,31 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
 // x, slot by slot, priced once (false, and nothing done, when the two
 // differ in nodes or a node's slots, or either has a free slot).
 func (sw *swapper) swapGroups(a, b []int32) bool {
+	pairs := sw.groupPairs(a, b)
+	sw.swapAll(pairs)
+	return pairs != nil
+}
+
+// groupPairs are the exchanges of ranks, slot by slot, that exchange node
+// groups a[x] and b[x] for every x (nil when the two differ in nodes or a
+// node's slots, or either has a free slot).
+func (sw *swapper) groupPairs(a, b []int32) [][2]int32 {
 	if len(a) != len(b) || len(a) == 0 {
-		return false
+		return nil
 	}
 	var pairs [][2]int32
 	for x := range a {
 		sa, sb := sw.groups[a[x]], sw.groups[b[x]]
 		if len(sa) != len(sb) {
-			return false
+			return nil
 		}
 		for y := range sa {
 			ra, rb := sw.slotRank[sa[y]], sw.slotRank[sb[y]]
 			if ra < 0 || rb < 0 {
-				return false
+				return nil
 			}
 			pairs = append(pairs, [2]int32{ra, rb})
 		}
 	}
-	sw.swapAll(pairs)
-	return true
+	return pairs
 }

@@ -60,7 +60,7 @@ func TestCrossingIndexed(t *testing.T) {
 			for _, nl := range []*Loads{dense, searched} {
 				got := map[int32]int32{}
 				for x, l := range nl.rlinks[n] {
-					got[l] = nl.rcount[n][x]
+					got[l] = *nl.counted(n, l, x)
 				}
 				if len(got) != len(want[n]) {
 					t.Fatalf("step %d, rank %d: links %v, want %v", step, n, got, want[n])

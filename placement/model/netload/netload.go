@@ -53,53 +53,74 @@ type Loads struct {
 }
 
 // crossing indexes which ranks' flows cross which links both ways:
-// each rank's links with how many of its flows cross each (rcount,
-// parallel to rlinks), and each link's ranks (in no order). A rank's
-// flows cross a few of a large network's links, and a link is crossed
-// by a few of its ranks: pricing a rank, or finding the ranks a changed
-// link re-prices, walks those, not every link or every rank; and the
-// counts take memory by the flows' hops, not ranks x links (16,384
-// ranks on a torus of 8,192 links took 1.4 GB as a dense table).
+// each rank's links with how many of its flows cross each, and each
+// link's ranks (in no order). A rank's flows cross a few of a large
+// network's links, and a link is crossed by a few of its ranks: pricing
+// a rank, or finding the ranks a changed link re-prices, walks those,
+// not every link or every rank; and the counts take memory by the flows'
+// hops, not ranks x links (16,384 ranks on a torus of 8,192 links took
+// 1.4 GB as a dense table).
 type crossing struct {
-	rlinks, rcount, lranks [][]int32
+	rlinks, lranks [][]int32
 	// at finds them without a search where ranks x links is at most
-	// denseCrossing: at[n*NL+l] is 1 + l's index in rlinks[n], and 1 +
-	// n's index in lranks[l] (0: rank n's flows do not cross l). A
-	// rank's flows on a torus cross a hundred links and more: the
-	// search was most of the solver's time.
-	at [][2]int32
+	// denseCrossing: at[n*NL+l] is 1 + l's index in rlinks[n], 1 + n's
+	// index in lranks[l], and the count (all 0: rank n's flows do not
+	// cross l). A rank's flows on a torus cross a hundred links and
+	// more: the search was most of the solver's time. Above it rcount
+	// holds the counts, parallel to rlinks.
+	at     [][3]int32
+	rcount [][]int32
 }
 
-// denseCrossing is the most ranks x links crossing.at indexes (16 MB);
+// denseCrossing is the most ranks x links crossing.at indexes (24 MB);
 // above it, a rank's links and a link's ranks are searched.
 const denseCrossing = 1 << 21
 
 // mark adds (cnt 1) or removes (-1) a flow of rank n across link l,
 // listing the link and the rank each with the other while any of the
-// rank's flows cross it.
+// rank's flows cross it. Indexed, a flow that does not list or unlist
+// touches one entry of at: this is the evaluator's innermost step.
 func (nl *Loads) mark(n int32, l int32, cnt int32) {
-	links, counts := nl.rlinks[n], nl.rcount[n]
 	k := nl.linkAt(n, l)
 	if k < 0 {
-		nl.rlinks[n], nl.rcount[n] = append(links, l), append(counts, cnt)
+		nl.rlinks[n] = append(nl.rlinks[n], l)
 		nl.lranks[l] = append(nl.lranks[l], n)
-		nl.setAt(n, l, len(links), len(nl.lranks[l])-1)
+		if nl.at != nil {
+			nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{int32(len(nl.rlinks[n])), int32(len(nl.lranks[l])), cnt}
+		} else {
+			nl.rcount[n] = append(nl.rcount[n], cnt)
+		}
 		return
 	}
-	if counts[k] += cnt; counts[k] == 0 {
-		last := len(links) - 1
-		links[k], counts[k] = links[last], counts[last]
-		nl.rlinks[n], nl.rcount[n] = links[:last], counts[:last]
-		ranks := nl.lranks[l]
-		at, end := nl.rankAt(n, l), len(ranks)-1
-		ranks[at] = ranks[end]
-		nl.lranks[l] = ranks[:end]
-		if nl.at != nil {
-			nl.at[int(n)*nl.rt.NL+int(links[k])][0] = int32(k + 1)
-			nl.at[int(ranks[at])*nl.rt.NL+int(l)][1] = int32(at + 1)
-			nl.at[int(n)*nl.rt.NL+int(l)] = [2]int32{}
-		}
+	c := nl.counted(n, l, k)
+	if *c += cnt; *c != 0 {
+		return
 	}
+	links := nl.rlinks[n]
+	last := len(links) - 1
+	links[k] = links[last]
+	nl.rlinks[n] = links[:last]
+	ranks := nl.lranks[l]
+	at, end := nl.rankAt(n, l), len(ranks)-1
+	ranks[at] = ranks[end]
+	nl.lranks[l] = ranks[:end]
+	if nl.at == nil {
+		counts := nl.rcount[n]
+		counts[k] = counts[last]
+		nl.rcount[n] = counts[:last]
+		return
+	}
+	nl.at[int(n)*nl.rt.NL+int(links[k])][0] = int32(k + 1)
+	nl.at[int(ranks[at])*nl.rt.NL+int(l)][1] = int32(at + 1)
+	nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{}
+}
+
+// counted is the count of rank n's flows across link l, its k-th link.
+func (nl *Loads) counted(n, l int32, k int) *int32 {
+	if nl.at != nil {
+		return &nl.at[int(n)*nl.rt.NL+int(l)][2]
+	}
+	return &nl.rcount[n][k]
 }
 
 // linkAt is l's index in rank n's links (-1: not there).
@@ -116,14 +137,6 @@ func (nl *Loads) rankAt(n, l int32) int {
 		return int(nl.at[int(n)*nl.rt.NL+int(l)][1]) - 1
 	}
 	return slices.Index(nl.lranks[l], n)
-}
-
-// setAt indexes rank n's link l at k in its links and n at r in l's
-// ranks.
-func (nl *Loads) setAt(n, l int32, k, r int) {
-	if nl.at != nil {
-		nl.at[int(n)*nl.rt.NL+int(l)] = [2]int32{int32(k + 1), int32(r + 1)}
-	}
 }
 
 // exchange is what one exchange changed: the links (once each) and their
@@ -153,7 +166,7 @@ func New(rt *Table, n int) *Loads {
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
 		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
 	if n*rt.NL <= denseCrossing {
-		nl.at = make([][2]int32, n*rt.NL)
+		nl.at = make([][3]int32, n*rt.NL)
 	}
 	return nl
 }
