@@ -413,3 +413,57 @@ func TestOuterSpread(t *testing.T) {
 		t.Errorf("the pods' round trips spread 1-2.2x: outerSpread %.2f, want over %.2g", sp, topo.MaxSwitchSpread)
 	}
 }
+
+// BenchmarkPlaceSmallRouted is make bench-place's time of latmap place
+// where the solver's kicks are most of it: 64 ranks, one a node, on a
+// declared 4x4x4 torus and a declared dragonfly of 4 groups x 4 chassis
+// x 4 routers (latmap's plain descriptions over the synthetic machine's
+// survey), with testdata's LAMMPS peptide and GROMACS matrices; bin/latmap
+// end to end, medians of 3. With LATMAP_BENCH_BASE=BIN (another build of
+// latmap) it alternates the two binaries and prints their ratio, measured
+// in the same run.
+func BenchmarkPlaceSmallRouted(b *testing.B) {
+	dir := b.TempDir()
+	sv := filepath.Join(dir, "survey")
+	_, hosts := toolMachine{64, 1, 4, 16, survey.ScopeAll}.survey(b, sv)
+	torus, dfly := "torus 4x4x4 bw=12.5GBps lat=0.5us\n", "dragonfly groups=4,1 chassis=4,1 routers=4,1 nodes=1 bw=12.5GBps lat=0.5us\n"
+	for h, name := range hosts {
+		torus += fmt.Sprintf("%s %d %d %d\n", name, h%4, h/4%4, h/16)
+		dfly += fmt.Sprintf("%s %d %d %d 0\n", name, h/16, h/4%4, h%4)
+	}
+	bins := map[string]string{"this": filepath.Join(testutil.RepoRoot(b), "bin", "latmap")}
+	if base := os.Getenv("LATMAP_BENCH_BASE"); base != "" {
+		bins["base"] = base
+	}
+	for b.Loop() {
+		for _, network := range []struct{ name, desc string }{{"torus", torus}, {"dragonfly", dfly}} {
+			topology := filepath.Join(dir, network.name+".txt")
+			if err := os.WriteFile(topology, []byte(network.desc), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for _, app := range []string{"lammps-peptide-64", "gromacs-water-64"} {
+				mx := filepath.Join(testutil.RepoRoot(b), "testdata", "matrix", app+".csv")
+				secs := map[string][]float64{}
+				for range benchRepeats {
+					for _, which := range []string{"this", "base"} {
+						if bins[which] == "" {
+							continue
+						}
+						b.Setenv("LATMAP_BIN", bins[which])
+						s, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
+						if !ok {
+							testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
+						}
+						secs[which] = append(secs[which], s)
+					}
+				}
+				line := fmt.Sprintf("place, 64 ranks on a declared %s, %s: %.2f s", network.name, app, stats.Median(secs["this"]))
+				if len(secs["base"]) > 0 {
+					line += fmt.Sprintf(", LATMAP_BENCH_BASE %.2f s (%.2fx)", stats.Median(secs["base"]), stats.Median(secs["base"])/stats.Median(secs["this"]))
+				}
+				fmt.Printf("\n%s (medians of %d)\n", line, benchRepeats)
+				b.ReportMetric(stats.Median(secs["this"]), network.name+"_"+app[:6]+"_s")
+			}
+		}
+	}
+}

@@ -196,7 +196,20 @@ func Solve(md *model.Model, t *model.Traffic, base []float64, slots []int32, sta
 // a candidate whose collectives' rounds cross fewer slow links wins
 // only WorthIt faster.
 func predictRouted(md *model.Model, t *model.Traffic, base []float64, cands []Candidate, places [][]int32, opt Options) {
-	parallel(opt.Workers, len(cands), func(i int) {
+	// Candidates that are one placement (block and cyclic with a slot a
+	// node, starts refined to the same optimum) are predicted once.
+	var uniq []int
+	same := make([]int, len(cands))
+	for i := range cands {
+		same[i] = slices.IndexFunc(uniq, func(j int) bool { return slices.Equal(places[j], places[i]) })
+		if same[i] < 0 {
+			same[i] = len(uniq)
+			uniq = append(uniq, i)
+		}
+	}
+	runs := make([]float64, len(uniq))
+	parallel(opt.Workers, len(uniq), func(x int) {
+		i := uniq[x]
 		b := base
 		if opt.Collectives != nil {
 			b = slices.Clone(opt.Collectives(places[i]))
@@ -206,8 +219,11 @@ func predictRouted(md *model.Model, t *model.Traffic, base []float64, cands []Ca
 				}
 			}
 		}
-		cands[i].Run = model.PredictedRun(md, t, places[i], b)
+		runs[x] = model.PredictedRun(md, t, places[i], b)
 	})
+	for i := range cands {
+		cands[i].Run = runs[same[i]]
+	}
 }
 
 // transferTie is the fraction of summed transfer below which two

@@ -120,15 +120,17 @@ type fluidClasses struct {
 }
 
 // fluidLinks are Fluid's links: per link its frozen flows' bytes/s, the
-// summed weights of the flows still rising on it, how many classes rise
-// on it, and its live classes; the links of the live classes (active),
-// those with rising classes (rise), and those that may be full at a
-// step's level (full).
+// summed weights of the flows still rising on it, the level it fills at
+// and its slack there (fills and slack, kept as those change: the
+// search for the next full link was most of Fluid's time), how many
+// classes rise on it, and its live classes; the links of the live
+// classes (active), those with rising classes (rise), and those that may
+// be full at a step's level (full).
 type fluidLinks struct {
-	used, weight       []float64
-	rising             []int32
-	onLink             [][]int32
-	active, rise, full []int32
+	used, weight, fill, slk []float64
+	rising                  []int32
+	onLink                  [][]int32
+	active, rise, full      []int32
 }
 
 // fluidKey is what makes flows one class: their nodes and size.
@@ -139,7 +141,7 @@ type fluidKey struct {
 
 func newFluidState(t *Table, flows []FluidFlow) *fluidState {
 	f := &fluidState{t: t, fluidClasses: fluidClasses{at: make([]int32, 1), next: make([]int32, len(flows))},
-		fluidLinks: fluidLinks{used: make([]float64, t.NL), weight: make([]float64, t.NL), rising: make([]int32, t.NL), onLink: make([][]int32, t.NL)}}
+		fluidLinks: fluidLinks{used: make([]float64, t.NL), weight: make([]float64, t.NL), fill: make([]float64, t.NL), slk: make([]float64, t.NL), rising: make([]int32, t.NL), onLink: make([][]int32, t.NL)}}
 	class := make(map[fluidKey]int32)
 	for i, fl := range flows {
 		f.next[i] = -1
@@ -229,6 +231,9 @@ func (f *fluidState) rates() {
 			f.rising[l]++
 		}
 	}
+	for _, l := range f.active {
+		f.level(l)
+	}
 	rise := append(f.rise[:0], f.active...)
 	for len(rise) > 0 {
 		level, full, keep := math.Inf(1), f.full[:0], rise[:0]
@@ -237,15 +242,15 @@ func (f *fluidState) rates() {
 				continue
 			}
 			keep = append(keep, l)
-			at := f.fills(l)
-			if at <= level+f.slack(l) {
+			at := f.fill[l]
+			if at <= level+f.slk[l] {
 				full = append(full, l)
 				level = min(level, at)
 			}
 		}
 		rise = keep
 		for _, l := range full {
-			if f.rising[l] == 0 || f.fills(l)-level > f.slack(l) {
+			if f.rising[l] == 0 || f.fill[l]-level > f.slk[l] {
 				continue
 			}
 			for _, c := range f.onLink[l] {
@@ -259,15 +264,12 @@ func (f *fluidState) rates() {
 	f.rise = rise
 }
 
-// fills is the level at which link l is full.
-func (f *fluidState) fills(l int32) float64 {
-	return (1/f.t.Inv[l] - f.used[l]) / f.weight[l]
-}
-
-// slack is how far above the lowest level a link fills at still counts
-// as full there: a billionth of its capacity left.
-func (f *fluidState) slack(l int32) float64 {
-	return 1e-9 / f.t.Inv[l] / f.weight[l]
+// level sets the level at which link l is full (fill), and how far above
+// the lowest level a link fills at still counts as full there (slk): a
+// billionth of its capacity left.
+func (f *fluidState) level(l int32) {
+	f.fill[l] = (1/f.t.Inv[l] - f.used[l]) / f.weight[l]
+	f.slk[l] = 1e-9 / f.t.Inv[l] / f.weight[l]
 }
 
 // freeze keeps class c at the level's rate: it no longer rises on its
@@ -279,5 +281,6 @@ func (f *fluidState) freeze(c int32, level float64) {
 		f.used[l] += level * x
 		f.weight[l] -= x
 		f.rising[l]--
+		f.level(l)
 	}
 }
