@@ -2,6 +2,7 @@ package netload
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -113,6 +114,148 @@ func TestFluidCrossTraffic(t *testing.T) {
 			if math.Abs(got[r]-w) > 1e-9 {
 				t.Fatalf("reverse %g: rank %d done at %.6g s, want %.6g (all: %v)", c.reverse, r, got[r], w, got)
 			}
+		}
+	}
+}
+
+// TestFluidRatesMaxMin: filling by scan and by heap, on random networks (12 nodes, 20 links of
+// random capacity, each route 1-4 links, with and without split routes
+// and cross traffic) and random flows of three sizes, the rates Fluid
+// gives the live classes are the weighted max-min fair ones of the
+// textbook progressive filling (every rising flow's level recomputed
+// from every link at each step), for all classes and for a random half
+// of them (a later step).
+func TestFluidRatesMaxMin(t *testing.T) {
+	bothFills(t, testFluidRatesMaxMin)
+}
+
+// bothFills runs test with rates filling by scan and by heap, and by
+// heap looking at every link within half the level above it (each
+// then full or not by its own slack: those not go back in the heap).
+func bothFills(t *testing.T, test func(t *testing.T)) {
+	defer func(n int, w float64) { heapLinks, fillWindow = n, w }(heapLinks, fillWindow)
+	for _, c := range []struct {
+		name   string
+		links  int
+		window float64
+	}{{"scan", 1 << 30, fillWindow}, {"heap", 0, fillWindow}, {"heap, wide", 0, 0.5}} {
+		heapLinks, fillWindow = c.links, c.window
+		t.Run(c.name, test)
+	}
+}
+
+func testFluidRatesMaxMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	for trial := range 40 {
+		const k, nl = 12, 20
+		tb := &Table{K: k, NL: nl, Inv: make([]float64, nl), Start: make([]int32, k*k+1)}
+		for l := range tb.Inv {
+			tb.Inv[l] = 0.5 + 1.5*rng.Float64()
+		}
+		split := trial%2 == 1
+		for i := range k * k {
+			for _, l := range rng.Perm(nl)[:1+rng.IntN(4)] {
+				tb.Links = append(tb.Links, int32(l))
+				if split {
+					tb.Share = append(tb.Share, float32(0.25+0.75*rng.Float64()))
+				}
+			}
+			tb.Start[i+1] = int32(len(tb.Links))
+		}
+		if trial%4 >= 2 {
+			tb.Reverse = 0.05
+		}
+		var flows []FluidFlow
+		for range 60 {
+			a, b := int32(rng.IntN(k)), int32(rng.IntN(k))
+			flows = append(flows, FluidFlow{U: a, V: b, A: a, B: b, Bytes: float64(1 + rng.IntN(3))})
+		}
+		f := newFluidState(tb, flows)
+		for half := range 2 {
+			if half == 1 {
+				rng.Shuffle(len(f.live), func(i, j int) { f.live[i], f.live[j] = f.live[j], f.live[i] })
+				f.live = f.live[:len(f.live)/2]
+			}
+			f.rates()
+			want := maxMinRates(f)
+			for _, c := range f.live {
+				if math.Abs(f.rate[c]-want[c]) > 1e-9*want[c] {
+					t.Fatalf("trial %d (half %d): class %d at %.12g bytes/s, max-min fair %.12g", trial, half, c, f.rate[c], want[c])
+				}
+			}
+		}
+	}
+}
+
+// maxMinRates is the live classes' weighted max-min fair rates by plain
+// progressive filling: at each step every link's level is computed from
+// scratch, and every class crossing a link full at the lowest level
+// keeps it.
+func maxMinRates(f *fluidState) map[int32]float64 {
+	tb := f.t
+	used := make([]float64, tb.NL)
+	rate := map[int32]float64{}
+	for {
+		weight := make([]float64, tb.NL)
+		for _, c := range f.live {
+			if _, done := rate[c]; !done {
+				for j := f.at[c]; j < f.at[c+1]; j++ {
+					weight[f.links[j]] += f.m[c] * f.w[j] * f.wt[c]
+				}
+			}
+		}
+		fills := func(l int32) float64 { return (1/tb.Inv[l] - used[l]) / weight[l] }
+		level := math.Inf(1)
+		for l := range weight {
+			if weight[l] > 0 {
+				level = min(level, fills(int32(l)))
+			}
+		}
+		if math.IsInf(level, 1) {
+			return rate
+		}
+		var now []int32
+		for _, c := range f.live {
+			if _, done := rate[c]; done {
+				continue
+			}
+			for j := f.at[c]; j < f.at[c+1]; j++ {
+				if fills(f.links[j]) <= level*(1+1e-9) {
+					now = append(now, c)
+					break
+				}
+			}
+		}
+		for _, c := range now {
+			rate[c] = level * f.wt[c]
+			for j := f.at[c]; j < f.at[c+1]; j++ {
+				used[f.links[j]] += level * f.m[c] * f.w[j] * f.wt[c]
+			}
+		}
+	}
+}
+
+// TestFluidNearLevels: links that fill a millionth above the lowest
+// level (beyond their own slack, within that of a link of 10,000 times
+// the capacity) are full at their own level, not lost: flow A alone on
+// link 0 (level 1); B on link 1 and a link of 10^6 bytes/s (level 1 +
+// 1e-6); C on a link of 10^4 bytes/s and link 4 (its level 1.0001, the
+// fast link's 10^4).
+func TestFluidNearLevels(t *testing.T) { bothFills(t, testFluidNearLevels) }
+
+func testFluidNearLevels(t *testing.T) {
+	routes := map[[2]int32][]int32{{0, 1}: {0}, {2, 3}: {1, 2}, {4, 5}: {3, 4}}
+	tb := &Table{K: 6, NL: 5, Inv: []float64{1, 1, 1e-6, 1e-4, 1}, Start: make([]int32, 6*6+1)}
+	for i := range 6 * 6 {
+		tb.Links = append(tb.Links, routes[[2]int32{int32(i / 6), int32(i % 6)}]...)
+		tb.Start[i+1] = int32(len(tb.Links))
+	}
+	f := newFluidState(tb, []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}, {U: 2, V: 3, A: 2, B: 3, Bytes: 1}, {U: 4, V: 5, A: 4, B: 5, Bytes: 1}})
+	f.rates()
+	want := maxMinRates(f)
+	for _, c := range f.live {
+		if math.Abs(f.rate[c]-want[c]) > 1e-9*want[c] || math.Abs(f.rate[c]-1) > 1e-3 {
+			t.Errorf("class %d at %.12g bytes/s, max-min fair %.12g (each about 1)", c, f.rate[c], want[c])
 		}
 	}
 }
