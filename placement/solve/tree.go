@@ -224,8 +224,11 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
 // differ in nodes or a node's slots, or either has a free slot).
 func (sw *swapper) swapGroups(a, b []int32) bool {
 	pairs := sw.groupPairs(a, b)
+	if pairs == nil {
+		return false
+	}
 	sw.swapAll(pairs)
-	return pairs != nil
+	return true
 }
 
 // groupPairs are the exchanges of ranks, slot by slot, that exchange node
