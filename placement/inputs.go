@@ -9,12 +9,12 @@ import (
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/model"
-	"github.com/latmap/latmap/placement/model/ports"
 )
 
 // loadSurvey reads a survey directory or an mmpi log (survey.LoadWith),
@@ -51,6 +51,9 @@ type inputs struct {
 	// a fat tree found in the survey is searched with each group's
 	// uplinks as one (addTree), and priced routed.
 	search *model.Model
+	// found is the network found in the survey's round trips
+	// (network.Discover), where none is declared; nil otherwise.
+	found *network.Network
 	// spread is md with every flow spread over its shortest paths, where
 	// md routes a network found in the survey as a guess (addSpread).
 	spread *model.Model
@@ -100,7 +103,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		return nil, err
 	}
 	if opt.Topology == "" && !opt.Model.NoContention {
-		if err := in.addDirect(s, opt.Model.Routing); err != nil {
+		if err := in.addFound(s, opt.Model.Routing); err != nil {
 			return nil, err
 		}
 	}
@@ -298,30 +301,58 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 	return nil
 }
 
-// addDirect prices the network, where none is declared, as the direct
-// network (a torus's or a mesh's) found in the survey's round trips
-// between nodes (topo.FindDirect), when the node phase's fan-out found
-// that nodes drive several links at once, each link priced at the
-// median bandwidth measured between the nodes it joins. Where its links
-// are a torus's with the nodes in coordinate order (fabric.TorusInOrder)
-// it is that torus, routed as routing says (static: dimension order, x
-// first, as a torus routes by default); else every flow is spread
-// evenly over its shortest paths (fabric.NewDirect), as the routing is
-// not known. It says what it found, or why not.
-func (in *inputs) addDirect(s *survey.Survey, routing string) error {
-	md := in.md
-	if md.Routes != nil {
+// addFound prices the network, where none is declared, as the one found
+// in the survey's round trips (network.Discover, which latmap topo names
+// too): a direct network between the nodes where the node phase's
+// fan-out found that nodes drive several links at once (addDirect), a
+// dragonfly whose routes the round trips follow (addDragonfly), a graph
+// of routers (addRouters), else the survey's switch levels routed as a
+// fat tree where their shape is one (addTree). A network found that
+// cannot be priced leaves the switch levels. It says what it found, or
+// why not.
+func (in *inputs) addFound(s *survey.Survey, routing string) error {
+	if in.md.Routes != nil {
 		return nil
 	}
-	if md.Ports <= 1 {
-		if err := in.addRouters(s, routing); err != nil || md.Routes != nil {
+	nin, err := network.FromSurvey(s)
+	if err != nil {
+		return err
+	}
+	in.found = network.Discover(nin)
+	switch in.found.Kind {
+	case network.KindDirect:
+		return in.addDirect(s, in.found.Graph, routing)
+	case network.KindDragonfly:
+		if ok, err := in.addDragonfly(s, in.found.Fit, routing); ok || err != nil {
 			return err
 		}
-		return in.addTree(s, routing)
+	case network.KindRouters:
+		if err := in.addRouters(s, in.found, routing); err != nil || in.md.Routes != nil {
+			return err
+		}
 	}
-	d, bw, why := findDirect(md, ownRouters(len(md.Hosts)))
+	if nin.Ports > 1 {
+		if in.found.Kind == network.KindNone {
+			in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+in.found.Why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
+		}
+		return nil
+	}
+	return in.addTree(s, routing)
+}
+
+// addDirect prices the network as d, the direct network (a torus's or a
+// mesh's) found in the survey's round trips between nodes, each link
+// priced at the median bandwidth measured between the nodes it joins.
+// Where its links are a torus's with the nodes in coordinate order
+// (fabric.TorusInOrder) it is that torus, routed as routing says
+// (static: dimension order, x first, as a torus routes by default); else
+// every flow is spread evenly over its shortest paths (fabric.NewDirect),
+// as the routing is not known.
+func (in *inputs) addDirect(s *survey.Survey, d *network.Direct, routing string) error {
+	md := in.md
+	bw := linkRate(md, network.OwnRouters(len(md.Hosts)), d)
 	if bw == 0 {
-		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
+		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network (no bandwidth was measured between linked nodes): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
 		return nil
 	}
 	f, routed, err := directFabric(md.Hosts, d, bw, routing)
@@ -365,7 +396,7 @@ func (in *inputs) addSpread(f *fabric.Fabric, s *survey.Survey, routing string) 
 // bytes/s: the torus its links are in the hosts' order, routed as
 // routing says, else every flow spread over its shortest paths; and a
 // clause saying which.
-func directFabric(hosts []string, d *topo.Direct, bw float64, routing string) (*fabric.Fabric, string, error) {
+func directFabric(hosts []string, d *network.Direct, bw float64, routing string) (*fabric.Fabric, string, error) {
 	dims := fabric.TorusInOrder(len(hosts), d.Links)
 	if dims == nil {
 		f, err := fabric.NewDirect(hosts, d.Links, d.Shortcuts, bw, d.PerHop)
@@ -424,7 +455,7 @@ func outerSpread(m *model.Machine) float64 {
 
 // addRouters prices the network, where none is declared and each node
 // drives one link, as a direct network of routers when the round trips
-// between routers show one (topo.FindDirect): the routers are the
+// between routers show one (network.Discover's Routers): the routers are the
 // innermost switch level's groups (a dragonfly's routers, each serving
 // a few nodes, linked all to all in a chassis and to the same router of
 // the group's other chassis), else each node is its own router's only
@@ -441,64 +472,50 @@ func outerSpread(m *model.Machine) float64 {
 // chassis, to another group) carries what a router sends to several,
 // which only routes price. It says what it found; where no direct
 // network is found the switch levels stay.
-func (in *inputs) addRouters(s *survey.Survey, routing string) error {
+func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing string) error {
 	md := in.md
-	if found, err := in.addDragonfly(s, routing); found || err != nil {
-		return err
-	}
-	var tries [][]int32
-	if len(md.NetGroups) > 0 {
-		tries = append(tries, md.NetGroups[0])
-	}
-	for _, router := range append(tries, ownRouters(len(md.Hosts))) {
-		d, bw, _ := findDirect(md, router)
-		if d == nil {
-			continue
-		}
-		if bw == 0 {
-			return nil
-		}
-		nr := int(slices.Max(router)) + 1
-		groups := routerGroups(md.NetGroups, router, nr)
-		f, whyNot, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, d.Shortcuts, bw, d.PerHop, groups)
-		if err != nil {
-			return err
-		}
-		routed := "every flow spread evenly over its shortest paths, as the routing is not in the round trips"
-		switch {
-		case groups == nil:
-		case whyNot != "":
-			routed += fmt.Sprintf(" (the outermost switch level's %d groups are no dragonfly's: %s)", slices.Max(groups)+1, whyNot)
-		case routing == fabric.RoutingAdaptive:
-			routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
-		default:
-			routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), the shortest such path in dimension order in the nodes' order (at each router, to the router nearest in number: a chassis's own links before the links between chassis, as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)", slices.Max(groups)+1)
-		}
-		if f, err = f.Routed(routing); err != nil {
-			return fmt.Errorf("--routing: %w", err)
-		}
-		f.Source = fabric.FoundInSurvey
-		in.crossTraffic(s, f)
-		in.addSpread(f, s, routing)
-		notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
-		if err != nil {
-			in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
-			return nil
-		}
-		what := fmt.Sprintf("the level-1 switches show a direct network of %d routers of %d nodes (a dragonfly's, or a torus whose routers serve several nodes)", nr, len(md.Hosts))
-		if nr == len(md.Hosts) {
-			what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
-		}
-		in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them%s, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
-			what, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
+	d, router, nr, groups := found.Graph, found.Router, found.Routers, found.Groups
+	bw := linkRate(md, router, d)
+	if bw == 0 {
 		return nil
 	}
+	f, whyNot, err := fabric.NewRouterNetwork(md.Hosts, router, nr, d.Links, d.Shortcuts, bw, d.PerHop, groups)
+	if err != nil {
+		return err
+	}
+	routed := "every flow spread evenly over its shortest paths, as the routing is not in the round trips"
+	switch {
+	case groups == nil:
+	case whyNot != "":
+		routed += fmt.Sprintf(" (the outermost switch level's %d groups are no dragonfly's: %s)", slices.Max(groups)+1, whyNot)
+	case routing == fabric.RoutingAdaptive:
+		routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
+	default:
+		routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), the shortest such path in dimension order in the nodes' order (at each router, to the router nearest in number: a chassis's own links before the links between chassis, as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)", slices.Max(groups)+1)
+	}
+	if f, err = f.Routed(routing); err != nil {
+		return fmt.Errorf("--routing: %w", err)
+	}
+	f.Source = fabric.FoundInSurvey
+	in.crossTraffic(s, f)
+	in.addSpread(f, s, routing)
+	notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
+	if err != nil {
+		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
+		return nil
+	}
+	what := fmt.Sprintf("the level-1 switches show a direct network of %d routers of %d nodes (a dragonfly's, or a torus whose routers serve several nodes)", nr, len(md.Hosts))
+	if nr == len(md.Hosts) {
+		what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
+	}
+	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them%s, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
+		what, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
 	return nil
 }
 
 // addDragonfly prices the network, where none is declared and each node
 // drives one link, as the dragonfly whose static minimal routes explain
-// the round trips between the survey's nodes (fabric.FitDragonfly: the
+// the round trips between the survey's nodes (network.FitDragonfly: the
 // shape of groups, chassis, routers and nodes, with the nodes in the
 // hosts' order, whose routes there and back, SimGrid's DragonflyZone's,
 // have the lengths the round trips say), routed as those routes go,
@@ -511,14 +528,10 @@ func (in *inputs) addRouters(s *survey.Survey, routing string) error {
 // them the machine takes, and a proposal is held to the spread routing
 // too (addSpread); where some are longer, they show a static routing.
 // It reports whether it found one.
-func (in *inputs) addDragonfly(s *survey.Survey, routing string) (bool, error) {
+func (in *inputs) addDragonfly(s *survey.Survey, fit *network.DragonflyFit, routing string) (bool, error) {
 	md := in.md
 	first := md.FirstSlots()
 	link := func(a, b int) model.LinkCost { return md.Link(first[a], first[b]) }
-	fit, _ := fabric.FitDragonfly(len(md.Hosts), func(a, b int) float64 { return link(a, b).Latency })
-	if fit == nil {
-		return false, nil
-	}
 	var inv []float64
 	for a := range md.Hosts {
 		for b := a + 1; b < len(md.Hosts); b++ {
@@ -627,14 +640,14 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 }
 
 // crossTraffic gives f, a network found in the survey, the cross traffic
-// the survey measured (ports.Reverse: nodebw.csv's both-ways row), and
+// the survey measured (network.Reverse: nodebw.csv's both-ways row), and
 // says so. Its links between nodes are priced at what pairs moved one way
 // at a time, so a message's way back is not in their price (AddRoutes
 // takes it out of the node links' rates, which the node phase measured
 // both ways); the switch phase's steps are routed with it
 // (topo.SwitchShares).
 func (in *inputs) crossTraffic(s *survey.Survey, f *fabric.Fabric) {
-	x, note := ports.Reverse(s.NodeBandwidth)
+	x, note := network.Reverse(s.NodeBandwidth)
 	f.Reverse = x
 	if note != "" {
 		in.warnings = append(in.warnings, "network: "+note)
@@ -648,69 +661,17 @@ func (in *inputs) crossTraffic(s *survey.Survey, f *fabric.Fabric) {
 // ranks (0.7 s as one), 4.7 s at 256 (0.4 s), 4.0 s at 1,024 (0.4 s).
 const routedSearchMax = 256
 
-// routerGroups is each of nr routers' group (router[node]: its router)
-// at the outermost switch level (netGroups[k][node]: the node's group
-// at level k), numbered from 0: a dragonfly's groups, where the levels
-// found in the round trips are its routers, chassis and groups. Nil
-// where that level does not group the routers (it is the routers' own,
-// or has one group) or splits a router's nodes.
-func routerGroups(netGroups [][]int32, router []int32, nr int) []int32 {
-	if len(netGroups) == 0 {
-		return nil
-	}
-	top := netGroups[len(netGroups)-1]
-	groups := slices.Repeat([]int32{-1}, nr)
-	ids := map[int32]int32{}
-	for h, r := range router {
-		id, ok := ids[top[h]]
-		if !ok {
-			id = int32(len(ids))
-			ids[top[h]] = id
-		}
-		if groups[r] >= 0 && groups[r] != id {
-			return nil
-		}
-		groups[r] = id
-	}
-	if len(ids) < 2 || len(ids) == nr {
-		return nil
-	}
-	return groups
-}
-
-// ownRouters numbers k nodes each its own router.
-func ownRouters(k int) []int32 {
-	own := make([]int32, k)
-	for h := range own {
-		own[h] = int32(h)
-	}
-	return own
-}
-
-// findDirect looks for a direct network between routers (router[node]:
-// its router, numbered from 0) in md's round trips between a node of
-// each (topo.FindDirect), and returns it with the median bandwidth
-// between the nodes of the routers its links join: bw 0, and why, when
-// there is no network or no bandwidth measured on its links.
-func findDirect(md *model.Model, router []int32) (d *topo.Direct, bw float64, why string) {
-	nr := int(slices.Max(router)) + 1
-	rep := make([]int, nr) // a node of each router, the first
-	for h := len(router) - 1; h >= 0; h-- {
-		rep[router[h]] = h
-	}
-	first := md.FirstSlots()
-	link := func(a, b int) model.LinkCost { return md.Link(first[rep[a]], first[rep[b]]) }
-	if d, why = topo.FindDirect(nr, func(a, b int) float64 { return link(a, b).Latency }); d == nil {
-		return nil, 0, why
-	}
+// linkRate is the median bandwidth (bytes/s) measured between the
+// nodes of the routers d's links join (router[node]: its router; a node
+// of each, the first): what each of its links is priced at; 0 where none
+// was measured.
+func linkRate(md *model.Model, router []int32, d *network.Direct) float64 {
+	rep, first := network.Representatives(router), md.FirstSlots()
 	inv := make([]float64, len(d.Links))
 	for i, l := range d.Links {
-		inv[i] = link(int(l[0]), int(l[1])).InvBandwidth
+		inv[i] = md.Link(first[rep[l[0]]], first[rep[l[1]]]).InvBandwidth
 	}
-	if bw = medianRate(inv); bw == 0 {
-		return d, 0, "no bandwidth was measured between linked nodes"
-	}
-	return d, bw, ""
+	return medianRate(inv)
 }
 
 // medianRate is the median rate (bytes/s) of the seconds-per-byte inv

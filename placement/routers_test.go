@@ -334,28 +334,6 @@ func TestKeepOnEitherRouting(t *testing.T) {
 	}
 }
 
-// TestRouterGroups: the routers' groups are the outermost switch
-// level's, numbered from 0 in the order met; none where that level is
-// the routers' own, has one group, or splits a router's nodes.
-func TestRouterGroups(t *testing.T) {
-	router := []int32{0, 0, 1, 1, 2, 2, 3, 3}
-	for _, c := range []struct {
-		levels [][]int32
-		want   []int32
-	}{
-		{[][]int32{{0, 0, 1, 1, 2, 2, 3, 3}, {7, 7, 7, 7, 5, 5, 5, 5}}, []int32{0, 0, 1, 1}},
-		{[][]int32{{0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 0, 0, 1, 1}, {4, 4, 4, 4, 9, 9, 9, 9}}, []int32{0, 0, 1, 1}},
-		{[][]int32{{0, 0, 1, 1, 2, 2, 3, 3}}, nil},
-		{[][]int32{{0, 0, 1, 1, 2, 2, 3, 3}, {1, 1, 1, 1, 1, 1, 1, 1}}, nil},
-		{[][]int32{{0, 0, 1, 1, 2, 2, 3, 3}, {0, 1, 1, 1, 2, 2, 2, 2}}, nil},
-		{nil, nil},
-	} {
-		if got := routerGroups(c.levels, router, 4); !slices.Equal(got, c.want) {
-			t.Errorf("levels %v: groups %v, want %v", c.levels, got, c.want)
-		}
-	}
-}
-
 // TestPlaceShortcutLinks: 32 nodes of one rank whose round trips are
 // SimGrid's routes of a dragonfly of 4 groups x 2 chassis x 4 routers
 // (fabric.NewDragonfly, one node a router; 4 + 3 us a link crossed, there
@@ -363,7 +341,7 @@ func TestRouterGroups(t *testing.T) {
 // green link and chassis 0's black link, so their round trip is two
 // links each way: the threshold graph lacks their link, and would route
 // node 4's flow to node 5 through chassis 0 (4, 0, 1, 5), over the link
-// node 0's flow to node 1 takes. topo.FindDirect adds the 24 links
+// node 0's flow to node 1 takes. network.FindDirect adds the 24 links
 // (linkShortcuts), and place routes over them: the two flows share no
 // link, and block with both is predicted at the run of one alone, not
 // twice it (as without the added links).

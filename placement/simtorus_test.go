@@ -68,7 +68,7 @@ func BenchmarkSimDragonfly2Global(b *testing.B) {
 // 32 nodes x 2 cores, 64 ranks), made after the model was developed on
 // the other dragonflies; surveyed inside the simulation, then placed
 // from the survey alone (the routers' network found in the round
-// trips, chassis 1's green links among them: topo.FindDirect's
+// trips, chassis 1's green links among them: network.FindDirect's
 // shortcuts) and with the network declared, each layout replayed.
 // docs/place.md has the tables.
 func BenchmarkSimDragonfly4Groups(b *testing.B) {

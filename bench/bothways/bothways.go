@@ -9,7 +9,7 @@
 // its second alone, then both send to each other at once, twice over
 // (after the node fan-out); the best one-way rate over the best
 // both-ways rate, less one, is the share of a message's bytes its way
-// back carries (placement/model/ports.Reverse), which the model prices
+// back carries (mapper/network.Reverse), which the model prices
 // on a network found in the survey, whose links are priced from pairs
 // measured one way at a time.
 package bothways

@@ -13,14 +13,14 @@ const MaxDirectHosts = 4096
 // NewDirect is a direct network: hosts joined by a full-duplex link of
 // bw bytes/s and lat seconds for each pair in links, and no switch (a
 // torus's or a mesh's, found in a survey's round trips rather than
-// declared: topo.FindDirect). Its routing is not known: Route takes one
+// declared: network.FindDirect). Its routing is not known: Route takes one
 // shortest path (from each host on it, to the lowest-numbered neighbour
 // one hop nearer the destination), RouteShares spreads a message evenly
 // over the shortest paths, host by host. On a torus routed in dimension
 // order the one path can load a link with two flows where the machine
 // loads it with one (a ring's row ends on a 4 x 4 torus); the even
 // spread loads it with half of each. The last shortcuts of links are
-// topo.FindDirect's shortcuts: a message that ends over one also crosses
+// network.FindDirect's shortcuts: a message that ends over one also crosses
 // the link into its destination of the path the other links give.
 func NewDirect(hosts []string, links [][2]int32, shortcuts int, bw, lat float64) (*Fabric, error) {
 	if len(hosts) > MaxDirectHosts {
@@ -44,7 +44,7 @@ const ClassGlobal = "global"
 // node phase), the routers joined by a full-duplex link of bw bytes/s
 // and lat seconds for each pair in links (class "direct"): a
 // dragonfly's, or a torus whose routers serve several nodes, found in a
-// survey's round trips (topo.FindDirect over the innermost switch
+// survey's round trips (network.FindDirect over the innermost switch
 // level's groups). Its routing is not known: between routers as
 // NewDirect's between hosts, unless groups (each router's group, 0 ...
 // G-1; nil: none known) are a dragonfly's: each joined by its own links
@@ -211,7 +211,7 @@ func adaptive(f *Fabric, at attached) (*Fabric, error) {
 
 // hop is one link out of a vertex of a direct network: to its other end.
 // A message that ends at to also crosses also (-1: none): a shortcut's
-// way (topo.FindDirect's links between vertices whose round trip is a
+// way (network.FindDirect's links between vertices whose round trip is a
 // hop shorter than the other links make it) ends over the link into to
 // of the path those links give. SimGrid's dragonfly routes a message
 // between two routers of a chassis other than the first over their own

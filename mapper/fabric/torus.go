@@ -105,7 +105,7 @@ func axisName(j int) string {
 }
 
 // MaxDirectNodes is the most nodes a direct network is looked for in
-// (topo.FindDirect: each threshold it tries walks the hops between every
+// (network.FindDirect: each threshold it tries walks the hops between every
 // two nodes) and TorusInOrder looks at.
 const MaxDirectNodes = 1024
 
@@ -113,7 +113,7 @@ const MaxDirectNodes = 1024
 // links, with node p at position p (x = p mod dims[0], y = p / dims[0]
 // mod dims[1], ...: NewTorus's numbering), are exactly links
 // between k nodes, trying fewer dimensions first; nil when no torus in
-// that order has them. A graph topo.FindDirect finds can be a torus in
+// that order has them. A graph network.FindDirect finds can be a torus in
 // several ways (a 4 x 4 torus is, link for link, a 4-dimensional
 // hypercube); the nodes' own order, where it follows the coordinates,
 // tells which, and so which links form a dimension: what dimension

@@ -179,7 +179,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	if t.Sparse() {
 		tp, err := inferByNodes(s, t, m, opt)
 		if err == nil {
-			tp.noteDirect(s, t, m)
+			tp.noteFound(s)
 		}
 		return tp, err
 	}
@@ -234,7 +234,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	for _, r := range outliers {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}
-	topo.noteDirect(s, t, m)
+	topo.noteFound(s)
 	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
 	if topo.Outliers, err = FindOutliers(s); err != nil {
 		return nil, err

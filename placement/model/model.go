@@ -6,6 +6,7 @@ import (
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
+	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model/ports"
 )
@@ -129,7 +130,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 	}
 	if md.NodeSource != "none (one node)" {
 		var note string
-		if md.Ports, note = ports.FromRows(rows); note != "" {
+		if md.Ports, note = network.FanOut(rows); note != "" {
 			notes = append(notes, note)
 		}
 		if md.Ports > 1 {

@@ -1,4 +1,4 @@
-package topo
+package network
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/latmap/latmap/mapper/fabric"
-	"github.com/latmap/latmap/mapper/survey"
 )
 
 // Direct is a direct network found in the round trips between nodes (a
@@ -273,69 +272,4 @@ func fitHops(k int, lat []float64, nbrs [][]int32, skip func(a, b int) bool) (*D
 	}
 	d.Residual = math.Sqrt(ss/n) / d.PerHop
 	return d, ""
-}
-
-// noteDirect notes the direct network found in the median round trips
-// between s's hosts (metric m of t), when every host pair was measured:
-// the dragonfly whose routes they follow (fabric.FitDragonfly), else
-// FindDirect's graph between the routers, the groups of the first level above
-// the nodes (a dragonfly's routers, each serving a few nodes), where
-// there are enough of them and they fit one; else between the nodes.
-func (topo *Topology) noteDirect(s *survey.Survey, t *survey.PairTable, m survey.Metric) {
-	host, k := survey.HostIndex(s.Ranks)
-	if k < 2*minDiameter || k > MaxDirectNodes {
-		return
-	}
-	cross, _ := hostPairValues(t, m, host, k)
-	if len(cross) < k*(k-1)/2 {
-		return
-	}
-	hp := medians(cross)
-	rtt := func(a, b int) float64 { return hp[[2]int{min(a, b), max(a, b)}] }
-	if f, _ := fabric.FitDragonfly(k, rtt); f != nil {
-		sh := f.Shape
-		topo.Notes = append(topo.Notes, fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)", sh.Groups, sh.Chassis, sh.Routers, sh.Nodes, sh, f.Base, f.PerHop, f.Residual, f.Next))
-		return
-	}
-	if router, nr := topo.routers(host, k); nr >= 2*minDiameter {
-		between := map[[2]int][]float64{}
-		for p, v := range hp {
-			if a, b := router[p[0]], router[p[1]]; a != b {
-				between[[2]int{min(a, b), max(a, b)}] = append(between[[2]int{min(a, b), max(a, b)}], v)
-			}
-		}
-		rp := medians(between)
-		if d, _ := FindDirect(nr, func(a, b int) float64 { return rp[[2]int{min(a, b), max(a, b)}] }); d != nil {
-			topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between the %d groups of level %s fit %d links between them%s as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes", nr, topo.Levels[topo.NodeLevel+1].Name, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual))
-			return
-		}
-	}
-	d, _ := FindDirect(k, rtt)
-	if d != nil {
-		what := "a torus's or a mesh's, no switch tree"
-		if dims := fabric.TorusInOrder(k, d.Links); dims != nil {
-			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
-		}
-		topo.Notes = append(topo.Notes, fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s", len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base, d.PerHop, d.Residual, what))
-	}
-}
-
-// routers numbers each of the k hosts' group at the first level above
-// the nodes (host[rank]: the rank's host), and returns how many there
-// are: 0 where there is no such level below the whole network, or its
-// groups are not made of whole hosts.
-func (topo *Topology) routers(host []int, k int) ([]int, int) {
-	l := topo.NodeLevel + 1
-	if topo.NodeLevel < 0 || l >= len(topo.Levels)-1 || topo.Levels[l].Groups < 2 || topo.Levels[l].Groups >= k {
-		return nil, 0
-	}
-	router := slices.Repeat([]int{-1}, k)
-	for r, h := range host {
-		if g := topo.Group[l][r]; router[h] < 0 {
-			router[h] = g
-		} else if router[h] != g {
-			return nil, 0
-		}
-	}
-	return renumber(router), topo.Levels[l].Groups
 }

@@ -1,9 +1,10 @@
-package fabric
+package network
 
 import (
 	"fmt"
 	"math"
-	"slices"
+
+	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // DragonflyFit is the dragonfly whose routes explain the round trips
@@ -12,7 +13,7 @@ import (
 // route there and the route back (a dragonfly's static routes differ
 // in length each way), within Residual of a hop (root mean square).
 type DragonflyFit struct {
-	Shape                  DragonflyShape
+	Shape                  fabric.DragonflyShape
 	Base, PerHop, Residual float64
 	// Next is the residual of the best other shape (+Inf: none fits at
 	// all): how clearly the round trips tell this shape from the rest.
@@ -62,7 +63,7 @@ func FitDragonfly(k int, rtt func(a, b int) float64) (*DragonflyFit, string) {
 	}
 	var best *DragonflyFit
 	next := math.Inf(1)
-	for _, s := range dragonflyShapes(k) {
+	for _, s := range fabric.DragonflyShapes(k) {
 		base, perHop, res := fitShape(s, pairs, y)
 		if best == nil || res < best.Residual {
 			if best != nil {
@@ -83,75 +84,8 @@ func FitDragonfly(k int, rtt func(a, b int) float64) (*DragonflyFit, string) {
 	if best.Residual > maxFitResidual {
 		return nil, fmt.Sprintf("no dragonfly's routes explain the round trips within %.2f of a hop (the best, %s, within %.2f)", maxFitResidual, best.Shape, best.Residual)
 	}
-	best.Static = longerThanShortest(best.Shape)
+	best.Static = best.Shape.LongerThanShortest()
 	return best, ""
-}
-
-// longerThanShortest reports whether some route of shape s between two
-// routers crosses more links than the shortest path between them.
-func longerThanShortest(s DragonflyShape) bool {
-	d := emptyDragonfly(s)
-	g := d.routerGraph()
-	if g.hops() != nil {
-		return false
-	}
-	for a := 0; a < g.k; a++ {
-		for b := 0; b < g.k; b++ {
-			if a == b {
-				continue
-			}
-			n := -2 // the nodes' own links
-			d.route(a*s.Nodes, b*s.Nodes, func(int32) { n++ })
-			if n > int(g.dist[b*g.k+a]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// emptyDragonfly is shape s's routing with every link id 0 (blue: -1
-// where a router has no global link): what walks its routes' lengths
-// needs, with no link made, and what NewDragonfly gives its links.
-func emptyDragonfly(s DragonflyShape) *dragonfly {
-	nr, per := s.Groups*s.Chassis*s.Routers, s.Chassis*s.Routers
-	d := &dragonfly{s: s, local: make([]int32, 2*nr*s.Nodes), green: make([]int32, nr*s.Routers), black: make([]int32, nr*s.Chassis), blue: slices.Repeat([]int32{-1}, nr)}
-	for i := 0; i < s.Groups; i++ {
-		for j := 0; j < s.Groups; j++ {
-			if i != j {
-				d.blue[i*per+j] = 0
-			}
-		}
-	}
-	return d
-}
-
-// String is the shape as SimGrid's topo_parameters spell it.
-func (s DragonflyShape) String() string {
-	return fmt.Sprintf("%d,%d;%d,%d;%d,%d;%d", s.Groups, s.Blue, s.Chassis, s.Black, s.Routers, s.Green, s.Nodes)
-}
-
-// dragonflyShapes are the dragonflies of k nodes, one link of each
-// kind, of two groups or more and no more groups than a chassis has
-// routers (SimGrid's rule: NewDragonfly).
-func dragonflyShapes(k int) []DragonflyShape {
-	var out []DragonflyShape
-	for g := 2; g <= k; g++ {
-		if k%g != 0 {
-			continue
-		}
-		for c := 1; c <= k/g; c++ {
-			if k/g%c != 0 {
-				continue
-			}
-			for r := g; r <= k/g/c; r++ {
-				if k/g/c%r == 0 {
-					out = append(out, DragonflyShape{Groups: g, Chassis: c, Routers: r, Nodes: k / g / c / r, Blue: 1, Black: 1, Green: 1})
-				}
-			}
-		}
-	}
-	return out
 }
 
 // fitSample is the host pairs a shape is fitted on: every pair of up to
@@ -177,8 +111,8 @@ func fitSample(k int) [][2]int32 {
 // (the mean of the links there and back) by least squares, and returns
 // the line and its root mean square error over its slope (+Inf where
 // the lengths do not rise with the round trips).
-func fitShape(s DragonflyShape, pairs [][2]int32, y []float64) (base, perHop, res float64) {
-	hops := routeLengths(s)
+func fitShape(s fabric.DragonflyShape, pairs [][2]int32, y []float64) (base, perHop, res float64) {
+	hops := s.RouteLengths()
 	x := make([]float64, len(pairs))
 	var mx, my float64
 	for i, p := range pairs {
@@ -204,16 +138,4 @@ func fitShape(s DragonflyShape, pairs [][2]int32, y []float64) (base, perHop, re
 		sse += e * e
 	}
 	return base, perHop, math.Sqrt(sse/n) / perHop
-}
-
-// routeLengths counts the links of shape s's route from node a to node
-// b, walking the route NewDragonfly's fabric takes (the link ids do not
-// matter, so none are made).
-func routeLengths(s DragonflyShape) func(a, b int) int {
-	d := emptyDragonfly(s)
-	return func(a, b int) int {
-		n := 0
-		d.route(a, b, func(int32) { n++ })
-		return n
-	}
 }

@@ -1,0 +1,222 @@
+package network
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/latmap/latmap/mapper/fabric"
+)
+
+// Kind is the kind of network Discover found.
+type Kind int
+
+const (
+	// KindNone: no network was found in the round trips (Network.Why says
+	// why); the survey's levels are all there is.
+	KindNone Kind = iota
+	// KindDirect: a direct network between the nodes (a torus's or a
+	// mesh's), found where each node drives several links at once.
+	KindDirect
+	// KindDragonfly: the dragonfly whose static minimal routes the round
+	// trips follow (Network.Fit).
+	KindDragonfly
+	// KindRouters: a direct network between routers (Network.Router), the
+	// innermost switch level's groups or each node its own.
+	KindRouters
+	// KindTree: no direct network; the survey's switch levels, a tree.
+	KindTree
+)
+
+// String names the kind as latmap topo and place say it.
+func (k Kind) String() string {
+	return [...]string{"none", "direct network", "dragonfly", "graph of routers", "switch tree"}[k]
+}
+
+// Input is what Discover reads of a survey (FromSurvey).
+type Input struct {
+	// Hosts is how many hosts (nodes) the survey measured, numbered in
+	// the order the survey's ranks name them.
+	Hosts int
+	// Latency is a message's one-way latency between hosts a and b, in
+	// seconds (HostLatency); nil where not every host pair was measured.
+	Latency func(a, b int) float64
+	// Unmeasured says why Latency is nil ("" when it is not).
+	Unmeasured string
+	// Ports is how many links' worth a node drives at once (FanOut: the
+	// node phase's fan-out; 1 without it).
+	Ports float64
+	// Switches are the survey's switch levels, innermost first:
+	// Switches[k][host] is the host's group at level k (switches.csv).
+	Switches [][]int32
+}
+
+// Network is the network Discover found, and how.
+type Network struct {
+	Kind Kind
+	// Why says why no network of a kind before Kind was found ("" when
+	// none was looked for or the first kind was found).
+	Why string
+	// Fit is the dragonfly fitted (KindDragonfly).
+	Fit *DragonflyFit
+	// Graph is the direct network between the routers (KindDirect,
+	// KindRouters): its links join routers.
+	Graph *Direct
+	// Router is each host's router, numbered from 0, and Routers how
+	// many there are (KindDirect: each host its own).
+	Router  []int32
+	Routers int
+	// Groups is each router's group at the outermost switch level where
+	// that level groups the routers as a dragonfly's groups (RouterGroups;
+	// nil otherwise).
+	Groups []int32
+	// FromSwitches: the routers are the innermost switch level's groups,
+	// not the nodes.
+	FromSwitches bool
+}
+
+// Discover names the network in's round trips show, trying in this order
+// and taking the first found:
+//
+//   - where a node drives several links at once (in.Ports > 1), a direct
+//     network between the nodes (FindDirect), or KindNone and why;
+//   - the dragonfly whose static minimal routes the round trips follow
+//     (FitDragonfly);
+//   - a direct network between routers: the innermost switch level's
+//     groups, then each node its own (FindDirect, on the round trips
+//     between a node of each router, the first);
+//   - the switch levels (KindTree), where the survey has them; else
+//     KindNone.
+//
+// Nothing is looked for where some host pair was not measured.
+func Discover(in Input) *Network {
+	k := in.Hosts
+	if in.Latency == nil {
+		return &Network{Why: in.Unmeasured}
+	}
+	if in.Ports > 1 {
+		d, why := FindDirect(k, in.Latency)
+		if d == nil {
+			return &Network{Why: why}
+		}
+		return &Network{Kind: KindDirect, Graph: d, Router: OwnRouters(k), Routers: k}
+	}
+	var whys []string
+	fit, why := FitDragonfly(k, in.Latency)
+	if fit != nil {
+		return &Network{Kind: KindDragonfly, Fit: fit}
+	}
+	whys = append(whys, "dragonfly: "+why)
+	var tries [][]int32
+	if len(in.Switches) > 0 {
+		tries = append(tries, in.Switches[0])
+	}
+	for i, router := range append(tries, OwnRouters(k)) {
+		d, why := FindRouters(router, in.Latency)
+		if d == nil {
+			whys = append(whys, "routers: "+why)
+			continue
+		}
+		nr := int(slices.Max(router)) + 1
+		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: RouterGroups(in.Switches, router, nr), FromSwitches: i < len(tries)}
+	}
+	n := &Network{Why: joinWhys(whys)}
+	if len(in.Switches) > 0 {
+		n.Kind = KindTree
+	}
+	return n
+}
+
+func joinWhys(w []string) string {
+	out := ""
+	for i, s := range w {
+		if i > 0 {
+			out += "; "
+		}
+		out += s
+	}
+	return out
+}
+
+// FindRouters is FindDirect between routers (router[node]: its router,
+// numbered from 0), on the latencies lat between a node of each, the
+// first.
+func FindRouters(router []int32, lat func(a, b int) float64) (*Direct, string) {
+	nr := int(slices.Max(router)) + 1
+	rep := Representatives(router)
+	return FindDirect(nr, func(a, b int) float64 { return lat(rep[a], rep[b]) })
+}
+
+// Representatives is a node of each router (router[node]: its router,
+// numbered from 0): the first.
+func Representatives(router []int32) []int {
+	rep := make([]int, int(slices.Max(router))+1)
+	for h := len(router) - 1; h >= 0; h-- {
+		rep[router[h]] = h
+	}
+	return rep
+}
+
+// OwnRouters numbers k nodes each its own router.
+func OwnRouters(k int) []int32 {
+	own := make([]int32, k)
+	for h := range own {
+		own[h] = int32(h)
+	}
+	return own
+}
+
+// RouterGroups is each of nr routers' group (router[node]: its router)
+// at the outermost switch level (switches[k][node]: the node's group at
+// level k), numbered from 0: a dragonfly's groups, where the levels
+// found in the round trips are its routers, chassis and groups. Nil
+// where that level does not group the routers (it is the routers' own,
+// or has one group) or splits a router's nodes.
+func RouterGroups(switches [][]int32, router []int32, nr int) []int32 {
+	if len(switches) == 0 {
+		return nil
+	}
+	top := switches[len(switches)-1]
+	groups := slices.Repeat([]int32{-1}, nr)
+	ids := map[int32]int32{}
+	for h, r := range router {
+		id, ok := ids[top[h]]
+		if !ok {
+			id = int32(len(ids))
+			ids[top[h]] = id
+		}
+		if groups[r] >= 0 && groups[r] != id {
+			return nil
+		}
+		groups[r] = id
+	}
+	if len(ids) < 2 || len(ids) == nr {
+		return nil
+	}
+	return groups
+}
+
+// Describe is one line naming n as latmap topo and place say it, with the
+// figures that found it (latencies in us).
+func (n *Network) Describe() string {
+	switch n.Kind {
+	case KindDragonfly:
+		f, sh := n.Fit, n.Fit.Shape
+		return fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)",
+			sh.Groups, sh.Chassis, sh.Routers, sh.Nodes, sh, 2*f.Base*1e6, 2*f.PerHop*1e6, f.Residual, f.Next)
+	case KindRouters, KindDirect:
+		d := n.Graph
+		if n.FromSwitches {
+			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes",
+				n.Routers, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual)
+		}
+		what := "a torus's or a mesh's, no switch tree"
+		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {
+			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
+		}
+		return fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s",
+			len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual, what)
+	case KindTree:
+		return "switch tree: the round trips show no direct network between nodes or routers; the survey's switch levels are the network"
+	}
+	return ""
+}
