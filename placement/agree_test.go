@@ -88,7 +88,9 @@ func TestTopoAndPlaceAgree(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		named := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.HasPrefix(n, "direct network") || strings.HasPrefix(n, "dragonfly") })
+		named := slices.ContainsFunc(tp.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "direct network") || strings.HasPrefix(n, "dragonfly")
+		})
 		if d := pin.found.Describe(); c.want == network.KindTree {
 			if named {
 				t.Errorf("%s: place found a tree of switches, topo's notes name another network: %q", c.name, tp.Notes)
