@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -211,12 +212,12 @@ func TestImportGraph(t *testing.T) {
 	}
 }
 
-// Size limits of docs/architecture.md: functions, types and packages a
+// Size limits of docs/architecture.md: functions, types and files a
 // person can hold in their head.
 const (
 	maxFuncLines   = 80
 	maxStructField = 15
-	maxPkgLines    = 3000
+	maxGoFileLines = 800
 	maxCFileLines  = 800
 )
 
@@ -237,11 +238,12 @@ var sizeExempt = map[string]string{
 // TestSizes holds every non-test, non-generated Go file (with and without
 // the mpi tag: every file is parsed) to the limits: no function over
 // maxFuncLines lines outside internal/, no struct over maxStructField
-// fields but the exempt ones, no package over maxPkgLines lines.
+// fields but the exempt ones. TestArchitectureFileLines holds the files
+// themselves to maxGoFileLines.
 func TestSizes(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	pkgLines := map[string]int{}
+	files := 0
 	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
@@ -257,7 +259,7 @@ func TestSizes(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		pkgLines[filepath.Dir(rel)] += fset.Position(f.End()).Line
+		files++
 		checkSizes(t, fset, f, rel)
 		checkGlobals(t, fset, f, rel)
 		return nil
@@ -265,15 +267,163 @@ func TestSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for dir, n := range pkgLines {
-		if n > maxPkgLines {
-			t.Errorf("package %s has %d lines of Go (limit %d): split it by concept", dir, n, maxPkgLines)
-		}
-	}
-	if len(pkgLines) < 20 {
-		t.Fatalf("only %d packages seen", len(pkgLines))
+	if files < 100 {
+		t.Fatalf("only %d Go files seen", files)
 	}
 	t.Run("C", func(t *testing.T) { checkCSizes(t, root) })
+}
+
+// goPackageDirs is every directory of the module holding Go files (a
+// package, whatever its build tags), slash-separated from root, each with
+// its Go files' names; testdata, vendor and hidden directories aside.
+func goPackageDirs(t *testing.T, root string) map[string][]string {
+	dirs := map[string][]string{}
+	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		name := info.Name()
+		if info.IsDir() && p != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if info.IsDir() || !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		rel = filepath.ToSlash(rel)
+		dirs[rel] = append(dirs[rel], name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 30 {
+		t.Fatalf("only %d packages seen", len(dirs))
+	}
+	return dirs
+}
+
+// docPending are the packages whose package comment is not yet in a
+// doc.go, each with why; none may join. A package leaves the list when
+// its doc.go is written: the test fails while one listed has it.
+var docPending = map[string]string{
+	"bench/bothways":        "its comment in bothways.go is being rewritten with mapper/network (issue 70)",
+	"placement/model/ports": "ports.go is being split into mapper/network (issue 70); its comment moves with what stays",
+	"mapper/survey/sweep":   "its comment is in sweep.go, under mapper/, being edited alongside issue 70",
+}
+
+// TestArchitectureDocGo: every package has a doc.go whose package comment
+// (non-empty) says what the package owns, and it is the package's one
+// package comment: no other file of the directory, tests included,
+// carries one (godoc would join them).
+func TestArchitectureDocGo(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	for dir, names := range goPackageDirs(t, root) {
+		hasDoc := false
+		var others []string
+		for _, name := range names {
+			f, err := parser.ParseFile(fset, filepath.Join(root, dir, name), nil, parser.PackageClauseOnly|parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := ""
+			if f.Doc != nil {
+				text = strings.TrimSpace(f.Doc.Text())
+			}
+			switch {
+			case name == "doc.go":
+				hasDoc = text != ""
+				if !hasDoc {
+					t.Errorf("%s/doc.go has no package comment: say what package %s owns", dir, f.Name.Name)
+				}
+			case f.Doc != nil:
+				others = append(others, name)
+			}
+		}
+		if why, pending := docPending[dir]; pending {
+			if hasDoc && len(others) == 0 {
+				t.Errorf("%s has its doc.go now (pending: %s): remove it from docPending", dir, why)
+			}
+			continue
+		}
+		if !slices.Contains(names, "doc.go") {
+			t.Errorf("package %s has no doc.go: write one whose package comment says what the package owns", dir)
+		}
+		if len(others) > 0 {
+			sort.Strings(others)
+			t.Errorf("package %s has a package comment outside doc.go, in %s: a package has one, in doc.go", dir, strings.Join(others, ", "))
+		}
+	}
+	for dir := range docPending {
+		if _, err := os.Stat(filepath.Join(root, dir)); err != nil {
+			t.Errorf("docPending lists %s, which is gone: remove it", dir)
+		}
+	}
+}
+
+// fileLinesPending are the hand-written Go files still over
+// maxGoFileLines, with their lines now: none may join, a listed one may
+// not grow, and it leaves the list once split (the test fails while one
+// listed is within the limit or gone).
+var fileLinesPending = map[string]int{
+	"mapper/topo/topo.go": 849, // under mapper/, being edited alongside issue 70
+}
+
+// generated reports whether a Go file says it is generated: a line
+// "// Code generated ... DO NOT EDIT." above its package clause.
+func generated(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if strings.Contains(line, "Code generated") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestArchitectureFileLines: no hand-written Go file (generated ones
+// aside), test files included and with or without build tags, has over
+// maxGoFileLines lines; a longer one is split by concept.
+func TestArchitectureFileLines(t *testing.T) {
+	root := filepath.Join("..", "..")
+	seen := 0
+	for dir, names := range goPackageDirs(t, root) {
+		for _, name := range names {
+			rel := dir + "/" + name
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if generated(b) {
+				continue
+			}
+			seen++
+			n := strings.Count(string(b), "\n")
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				n++
+			}
+			limit, pending := fileLinesPending[rel]
+			switch {
+			case pending && n <= maxGoFileLines:
+				t.Errorf("%s has %d lines now (limit %d): remove it from fileLinesPending", rel, n, maxGoFileLines)
+			case pending && n > limit:
+				t.Errorf("%s has %d lines, more than the %d it is allowed while pending (limit %d): split it by concept", rel, n, limit, maxGoFileLines)
+			case !pending && n > maxGoFileLines:
+				t.Errorf("%s has %d lines (limit %d): split it by concept", rel, n, maxGoFileLines)
+			}
+		}
+	}
+	if seen < 100 {
+		t.Fatalf("only %d hand-written Go files seen", seen)
+	}
+	for rel := range fileLinesPending {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+			t.Errorf("fileLinesPending lists %s, which is gone: remove it", rel)
+		}
+	}
 }
 
 // checkGlobals reports exported package-level slices and maps: every

@@ -1,6 +1,3 @@
-// Command latmap measures the latency between every pair of MPI ranks,
-// profiles how an MPI application communicates, and proposes a better
-// rank placement. Run "latmap --help" for the commands.
 package main
 
 import (

@@ -1,4 +1,3 @@
-// Package text holds the little wording helpers latmap's messages share.
 package text
 
 import (

@@ -1,5 +1,3 @@
-// Package version holds latmap's version, set at link time by make build
-// (-ldflags "-X github.com/latmap/latmap/internal/version.Version=...").
 package version
 
 // Version is latmap's version.

@@ -1,0 +1,7 @@
+// Command latmap measures the latency between every pair of MPI ranks,
+// profiles how an MPI application communicates, and proposes a better
+// rank placement: one file per subcommand (survey, import, plot, topo,
+// compare, profile, report, export, place, verify, gen-man), each turning
+// its flags into options and one call of the library. Run "latmap --help"
+// for the commands.
+package main
