@@ -307,9 +307,7 @@ func goPackageDirs(t *testing.T, root string) map[string][]string {
 // doc.go, each with why; none may join. A package leaves the list when
 // its doc.go is written: the test fails while one listed has it.
 var docPending = map[string]string{
-	"bench/bothways":        "its comment in bothways.go is being rewritten with mapper/network (issue 70)",
-	"placement/model/ports": "ports.go is being split into mapper/network (issue 70); its comment moves with what stays",
-	"mapper/survey/sweep":   "its comment is in sweep.go, under mapper/, being edited alongside issue 70",
+	"mapper/survey/sweep": "its comment is in sweep.go, under mapper/, being edited alongside issue 70",
 }
 
 // TestArchitectureDocGo: every package has a doc.go whose package comment

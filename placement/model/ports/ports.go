@@ -1,10 +1,3 @@
-// Package ports prices nodes that drive several links at once (a torus
-// node's links, a node with several adapters) from the survey alone:
-// latmap survey's fan-out (bench/fanout) measures how much more a node
-// moves to several nodes at once than to one, and Spread keeps how each
-// node's traffic spreads over the nodes near it. Reverse reads the
-// survey's both-ways row (bench/bothways): what a message's way back
-// carries.
 package ports
 
 import (
