@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/latmap/latmap/mapper/fabric"
 )
@@ -119,22 +120,11 @@ func Discover(in Input) *Network {
 		nr := int(slices.Max(router)) + 1
 		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: RouterGroups(in.Switches, router, nr), FromSwitches: i < len(tries)}
 	}
-	n := &Network{Why: joinWhys(whys)}
+	n := &Network{Why: strings.Join(whys, "; ")}
 	if len(in.Switches) > 0 {
 		n.Kind = KindTree
 	}
 	return n
-}
-
-func joinWhys(w []string) string {
-	out := ""
-	for i, s := range w {
-		if i > 0 {
-			out += "; "
-		}
-		out += s
-	}
-	return out
 }
 
 // FindRouters is FindDirect between routers (router[node]: its router,
