@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -15,12 +14,12 @@ import (
 // and node2 (4). In step 1 rank 3 has no partner (node2 has one rank), so
 // node1 sends with one rank; the fake exchange takes messages*size/1e8 s
 // on even ranks and 3 times that on odd ones, so every figure is known.
-// After the pairs, the fan-out (bench/fanout) samples node0 and node1, the
+// After the pairs, the fan-out (bench/fanout.go) samples node0 and node1, the
 // hosts with two ranks: each sends from both ranks to the nearest host,
 // then one rank to each of the two others; the fake's time does not
 // depend on the destination, so both rates are the same (one link's
 // worth, as a node of a fat tree would measure). Last, the both-ways
-// row (bench/bothways): node0's rank 0 and node1's rank 2, both on even
+// row (bench/bothways.go): node0's rank 0 and node1's rank 2, both on even
 // ranks, as fast both ways as one way.
 func TestNodeBandwidthFake(t *testing.T) {
 	dir := t.TempDir()
@@ -98,7 +97,7 @@ func TestNodeBandwidthFake(t *testing.T) {
 // TestFanOutOneRankFake: 6 fake ranks, one a host (a job of one rank a
 // node). The node phase has no host of two ranks to measure, but the
 // fan-out still runs: the first and last hosts' one rank sends alone to
-// its nearest host, then to fanout.OneRankPeers hosts at once. The fake
+// its nearest host, then to FanOutOneRankPeers hosts at once. The fake
 // exchange's time grows with its destinations (one link), so each row
 // is one rank to 4 hosts at the rate it moves to one.
 func TestFanOutOneRankFake(t *testing.T) {
@@ -120,8 +119,8 @@ func TestFanOutOneRankFake(t *testing.T) {
 			continue
 		}
 		hosts = append(hosts, r.Host)
-		if len(peers) != fanout.OneRankPeers || r.Ranks != 1 || !within(r.AggregateMBps, r.PairMBps, 1e-3) || slices.Contains(peers, r.Host) {
-			t.Errorf("fan-out row %+v: want one rank to %d other hosts at the rate it moves to one", r, fanout.OneRankPeers)
+		if len(peers) != FanOutOneRankPeers || r.Ranks != 1 || !within(r.AggregateMBps, r.PairMBps, 1e-3) || slices.Contains(peers, r.Host) {
+			t.Errorf("fan-out row %+v: want one rank to %d other hosts at the rate it moves to one", r, FanOutOneRankPeers)
 		}
 	}
 	if !slices.Equal(hosts, []string{"node0", "node5"}) {

@@ -85,7 +85,7 @@ type Options struct {
 	// levels.
 	SwitchBandwidth string
 	// SizeSweep is SizeSweepOn (auto is on) or SizeSweepOff: whether to
-	// time a few pairs at every size (sweep.csv, bench/sizesweep).
+	// time a few pairs at every size (sweep.csv, bench/sweep.go).
 	SizeSweep string
 	// Topology, when set, is a network description (mapper/fabric) whose
 	// levels above the nodes the switch phase measures, instead of the

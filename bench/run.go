@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/latmap/latmap/bench/sizesweep"
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -209,7 +208,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	case !stop:
 		sw, err = rs.switchBandwidth(as.s, asErr, names)
 		if err == nil && rs.opt.SizeSweep != SizeSweepOff {
-			err = sizesweep.Run(rs.c, as.s)
+			err = runSweep(rs.c, as.s)
 		}
 	case rank == 0:
 		err = asErr

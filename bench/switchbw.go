@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/latmap/latmap/bench/bothways"
-	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -173,8 +171,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 
 // switchPhase is the outcome on rank 0 of the phases planned from the
 // latencies: the switch groups, the switch phase's rows and a note when it
-// did not run, and the node fan-out's rows (bench/fanout) and both-ways
-// row (bench/bothways).
+// did not run, and the node fan-out's rows (bench/fanout.go) and both-ways
+// row (bench/bothways.go).
 type switchPhase struct {
 	groups []survey.HostGroup
 	rows   []survey.SwitchBandwidth
@@ -194,13 +192,13 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	// Rank 0 plans the groups of each level and the fan-out (none: the
 	// phase does not run), or stops every rank with assembly's error.
 	var of [][]int
-	var fan []fanout.Step
+	var fan []FanOutStep
 	if err := agree(rs.c, func() error {
 		if assembleErr == nil && rs.opt.SwitchBandwidth != SwitchBWOff {
 			ph.groups, of, ph.note = topo.PlanSwitchGroups(s, rs.opt.fabric)
 		}
 		if assembleErr == nil && rs.opt.NodeBandwidth != NodeBWOff {
-			fan = fanout.Plan(s, hosts)
+			fan = FanOutPlan(s, hosts)
 		}
 		return assembleErr
 	}); err != nil {
@@ -224,9 +222,9 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 		dsts, srcs = append(dsts, f.Dst[rs.rank]), append(srcs, f.Src[rs.rank])
 	}
 	// Then the both-ways steps, planned from the hosts alone.
-	var both []bothways.Step
+	var both []BothWaysStep
 	if rs.opt.NodeBandwidth != NodeBWOff {
-		both = bothways.Plan(hosts)
+		both = BothWaysPlan(hosts)
 	}
 	for _, b := range both {
 		dsts, srcs = append(dsts, b.Dst[rs.rank]), append(srcs, b.Src[rs.rank])
@@ -244,7 +242,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 			rs.c.Abort(1)
 			return nil, fmt.Errorf("switch, fan-out or both-ways step %d of %d: %w", i+1, len(dsts), err)
 		}
-		if len(dsts[i]) > 0 || len(srcs[i]) > 0 { // a receiver's: bench/bothways
+		if len(dsts[i]) > 0 || len(srcs[i]) > 0 { // a receiver's: bench/bothways.go
 			times[i] = secs
 		}
 	}
@@ -254,10 +252,10 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	}
 	ns := len(steps) // the switch steps, then the fan-out's
 	ph.took, ph.steps = time.Since(start), ns
-	if ph.fan, err = fanout.Rows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
+	if ph.fan, err = FanOutRows(hosts, fan, all, ns, rs.opt.NodeBWSize, SwitchMessages); err != nil {
 		return nil, err
 	}
-	row, err := bothways.Row(hosts, both, all, ns+len(fan), rs.opt.NodeBWSize, SwitchMessages)
+	row, err := BothWaysRow(hosts, both, all, ns+len(fan), rs.opt.NodeBWSize, SwitchMessages)
 	if err != nil {
 		return nil, err
 	}

@@ -143,7 +143,7 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 	}
 }
 
-// checkBothWays: the both-ways row (bench/bothways) of 2 virtual nodes
+// checkBothWays: the both-ways row (bench/bothways.go) of 2 virtual nodes
 // with 400 Mbit/s (50 MB/s) links. One rank sending alone moves near the
 // link's rate (47.9 MB/s measured); the two sending to each other at
 // once move about half of it each way (24.0 MB/s): each node's
@@ -193,7 +193,7 @@ func TestFanOutVirtualCluster(t *testing.T) {
 // pair, vcluster's LinkRates: a node that drives a link to every other
 // node, as a torus node drives its neighbours'). The sampled nodes' one
 // rank sends to its nearest node, then to the 3 others at once
-// (fanout.OneRankPeers, capped by the hosts there are): 3 links' worth,
+// (FanOutOneRankPeers, capped by the hosts there are): 3 links' worth,
 // 2.2-3.3x the one-node rate.
 func TestFanOutOneRankVirtualCluster(t *testing.T) {
 	testutil.RequireMPI(t)

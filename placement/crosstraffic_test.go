@@ -10,7 +10,7 @@ import (
 )
 
 // withBothWays is survey directory sv with nodebw.csv's both-ways row
-// (bench/bothways): node000 and node001 sending to each other at once
+// (bench/bothways.go): node000 and node001 sending to each other at once
 // moved each MB/s each way, one alone alone MB/s.
 func withBothWays(t *testing.T, sv string, each, alone float64) string {
 	t.Helper()

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latmap/latmap/bench/fanout"
+	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/network"
@@ -367,7 +367,7 @@ func TestSimTorusSurveyAlone(t *testing.T) {
 // TestSimTorusOneRankANode: on a simulated 4 x 4 x 2 x 2 torus of 64
 // nodes with one rank each (a job of MPI and OpenMP, one rank a node),
 // the survey's fan-out has each sampled node's one rank send to 4 nodes
-// at once (fanout.OneRankPeers), which measures 4 links' worth, so place
+// at once (bench.FanOutOneRankPeers), which measures 4 links' worth, so place
 // routes the torus the round trips show, in dimension order; raw
 // predictions and speedups within the bounds. Before, the
 // fan-out needed two ranks on a node, a node of one rank was priced as
@@ -378,7 +378,7 @@ func TestSimTorusOneRankANode(t *testing.T) {
 	c := newSimCluster(t, "torus-4x4x2x2.xml", simHosts(64), 1)
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	s := readSurveyT(t, sv)
-	checkFanOut(t, s, fanout.OneRankPeers)
+	checkFanOut(t, s, bench.FanOutOneRankPeers)
 	checkDirectIsTorus(t, s, c.platform, []int{4, 4, 2, 2})
 	// GROMACS (its runs over 10 ms) and random sparse, whose proposal
 	// the network decides (LAMMPS peptide's dense matrix took 15 s more).

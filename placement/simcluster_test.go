@@ -14,10 +14,7 @@ import (
 	"time"
 
 	"github.com/latmap/latmap/bench"
-	"github.com/latmap/latmap/bench/bothways"
-	"github.com/latmap/latmap/bench/fanout"
 	"github.com/latmap/latmap/bench/fit"
-	"github.com/latmap/latmap/bench/sizesweep"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
@@ -231,12 +228,12 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: len(of), SizeBytes: size, Steps: len(steps), Planned: planned}
 }
 
-// sweepPhase runs latmap survey's size sweep (bench/sizesweep's pairs
+// sweepPhase runs latmap survey's size sweep (bench/sweep.go's pairs
 // and sizes) in the simulation, each pair alone in a round of its own,
 // and adds its rows to s.
 func (c *simCluster) sweepPhase(t testing.TB, s *survey.Survey, hosts []string) {
 	t.Helper()
-	pairs, sizes := sizesweep.Plan(s)
+	pairs, sizes := bench.SweepPlan(s)
 	plan := writeTable(t, len(hosts), len(pairs), func(r, k int) int {
 		switch r {
 		case pairs[k].A:
@@ -251,7 +248,7 @@ func (c *simCluster) sweepPhase(t testing.TB, s *survey.Survey, hosts []string) 
 	for _, v := range sizes {
 		sz = append(sz, strconv.Itoa(v))
 	}
-	dir := c.runInto(t, hosts, "simsurvey", true, "pairs", plan, none, strings.Join(sz, ","), strconv.Itoa(sizesweep.MinRepeats), "all")
+	dir := c.runInto(t, hosts, "simsurvey", true, "pairs", plan, none, strings.Join(sz, ","), strconv.Itoa(bench.SweepMinRepeats), "all")
 	sw, err := survey.ReadSurvey(dir, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +260,7 @@ func (c *simCluster) sweepPhase(t testing.TB, s *survey.Survey, hosts []string) 
 			if math.IsNaN(med) {
 				t.Fatalf("size sweep: pair (%d, %d) at %d bytes not measured", p.A, p.B, tab.Size)
 			}
-			s.Sweep = append(s.Sweep, sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: tab.Size, Count: sizesweep.MinRepeats, MinUs: mn, MedianUs: med})
+			s.Sweep = append(s.Sweep, sweep.Row{A: p.A, B: p.B, Where: p.Where, Size: tab.Size, Count: bench.SweepMinRepeats, MinUs: mn, MedianUs: med})
 		}
 	}
 }
@@ -330,16 +327,16 @@ func (c *simCluster) exchange(t testing.TB, hosts []string, n int, at func(k, r 
 	return all
 }
 
-// fanOutPhase runs latmap survey's node fan-out (bench/fanout) in the
+// fanOutPhase runs latmap survey's node fan-out (bench/fanout.go) in the
 // simulation and adds its rows to s's nodebw.csv.
 func (c *simCluster) fanOutPhase(t testing.TB, s *survey.Survey, hosts []string) {
 	t.Helper()
-	steps := fanout.Plan(s, hosts)
+	steps := bench.FanOutPlan(s, hosts)
 	if len(steps) == 0 {
 		return
 	}
 	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return steps[k].Dst[r], steps[k].Src[r] })
-	rows, err := fanout.Rows(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
+	rows, err := bench.FanOutRows(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,16 +346,16 @@ func (c *simCluster) fanOutPhase(t testing.TB, s *survey.Survey, hosts []string)
 	s.NodeBandwidth = append(s.NodeBandwidth, rows...)
 }
 
-// bothWaysPhase runs latmap survey's both-ways steps (bench/bothways)
+// bothWaysPhase runs latmap survey's both-ways steps (bench/bothways.go)
 // in the simulation and adds their row to s's nodebw.csv.
 func (c *simCluster) bothWaysPhase(t testing.TB, s *survey.Survey, hosts []string) {
 	t.Helper()
-	steps := bothways.Plan(hosts)
+	steps := bench.BothWaysPlan(hosts)
 	if len(steps) == 0 {
 		return
 	}
 	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return steps[k].Dst[r], steps[k].Src[r] })
-	row, err := bothways.Row(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
+	row, err := bench.BothWaysRow(hosts, steps, all, 0, bench.DefaultNodeBWSize, bench.SwitchMessages)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func FanOut(rows []survey.NodeBandwidth) (float64, string) {
 const minPorts = 1.25
 
 // Reverse is the share of a message's bytes its way back carries, from
-// nodebw.csv's both-ways row (bench/bothways): the rate of one rank
+// nodebw.csv's both-ways row (bench/bothways.go): the rate of one rank
 // sending alone over the rate each way of two sending to each other,
 // less one; 0 under MinReverse (a full-duplex fabric, or noise), at most
 // 1 (a half-duplex link: what one way carries, the other does too). The

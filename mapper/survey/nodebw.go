@@ -15,8 +15,8 @@ import (
 
 // NodeBandwidthFile is the node aggregate-bandwidth file of a survey
 // directory (written when the survey spans at least two hosts). A fan-out
-// row (bench/fanout) names its peers joined by FanOutPeers; the both-ways
-// row (bench/bothways) its peer after BothWaysPeer.
+// row (bench/fanout.go) names its peers joined by FanOutPeers; the both-ways
+// row (bench/bothways.go) its peer after BothWaysPeer.
 const NodeBandwidthFile, FanOutPeers, BothWaysPeer = "nodebw.csv", "+", "<>"
 
 // NodeBandwidthHeader is the exact header of nodebw.csv.

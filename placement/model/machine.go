@@ -7,7 +7,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
-	"github.com/latmap/latmap/placement/model/sizes"
+	"github.com/latmap/latmap/placement/model/sweepcurve"
 )
 
 // Level is how close two slots are in the machine's hierarchy: SameSocket,
@@ -129,7 +129,7 @@ type Machine struct {
 // is the size sweep's curve (nil without one).
 type edgeFactors struct {
 	netLatency float64
-	sizes      *sizes.Curve
+	sizes      *sweepcurve.Curve
 }
 
 // netLatencyScale is the factor on the latency between nodes.

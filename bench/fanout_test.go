@@ -1,4 +1,4 @@
-package fanout
+package bench
 
 import (
 	"fmt"
@@ -44,21 +44,21 @@ func abs(x int) int {
 	return x
 }
 
-// TestPlan: on a ring of 6 hosts of 2 ranks, the sampled hosts (the first
-// and last) fan out to their two neighbours (the nearest), the one-peer
+// TestFanOutPlan: on a ring of 6 hosts of 2 ranks, the sampled hosts (the first
+// and last) fan out to their two neighbours (the fanOutNearest), the one-peer
 // step sends both ranks to the first of them, and every rank receives
 // from at most one.
-func TestPlan(t *testing.T) {
+func TestFanOutPlan(t *testing.T) {
 	s, hosts := ringSurvey(6, 2)
-	steps := Plan(s, hosts)
-	if len(steps) != 2*MaxHosts {
-		t.Fatalf("%d steps, want %d", len(steps), 2*MaxHosts)
+	steps := FanOutPlan(s, hosts)
+	if len(steps) != 2*FanOutMaxHosts {
+		t.Fatalf("%d steps, want %d", len(steps), 2*FanOutMaxHosts)
 	}
 	for _, want := range []struct {
 		host  int
 		peers []int
 	}{{0, []int{1, 5}}, {5, []int{0, 4}}} {
-		var fan *Step
+		var fan *FanOutStep
 		for i := range steps {
 			if steps[i].Host == want.host && steps[i].Fan {
 				fan = &steps[i]
@@ -79,20 +79,20 @@ func TestPlan(t *testing.T) {
 		}
 	}
 	// Two hosts: no fan-out.
-	if s2, h2 := ringSurvey(2, 2); Plan(s2, h2) != nil {
+	if s2, h2 := ringSurvey(2, 2); FanOutPlan(s2, h2) != nil {
 		t.Error("a fan-out planned on two hosts")
 	}
 }
 
 // TestPlanOneRank: on a ring of 6 hosts of one rank each (a job of one
-// rank a node), the sampled hosts' one rank sends to its OneRankPeers
-// nearest hosts at once, and alone to the nearest; every rank receives
+// rank a node), the sampled hosts' one rank sends to its FanOutOneRankPeers
+// fanOutNearest hosts at once, and alone to the fanOutNearest; every rank receives
 // from at most one.
 func TestPlanOneRank(t *testing.T) {
 	s, hosts := ringSurvey(6, 1)
-	steps := Plan(s, hosts)
-	if len(steps) != 2*MaxHosts {
-		t.Fatalf("%d steps, want %d", len(steps), 2*MaxHosts)
+	steps := FanOutPlan(s, hosts)
+	if len(steps) != 2*FanOutMaxHosts {
+		t.Fatalf("%d steps, want %d", len(steps), 2*FanOutMaxHosts)
 	}
 	for _, st := range steps {
 		want := map[int][]int{0: {1, 5, 2, 4}, 5: {0, 4, 1, 3}}[st.Host]
@@ -110,7 +110,7 @@ func TestPlanOneRank(t *testing.T) {
 
 // checkPartners checks that every rank st sends to has it as its one
 // source, on another host, and returns how many ranks send.
-func checkPartners(t *testing.T, st Step, hosts []string) int {
+func checkPartners(t *testing.T, st FanOutStep, hosts []string) int {
 	t.Helper()
 	senders := 0
 	for r, dst := range st.Dst {
@@ -126,11 +126,11 @@ func checkPartners(t *testing.T, st Step, hosts []string) int {
 	return senders
 }
 
-// TestRows: the fan-out's rate over the one-peer rate is what a node with
+// TestFanOutRows: the fan-out's rate over the one-peer rate is what a node with
 // several links moves at once (4x here), one row a sampled host.
-func TestRows(t *testing.T) {
+func TestFanOutRows(t *testing.T) {
 	s, hosts := ringSurvey(6, 4)
-	steps := Plan(s, hosts)
+	steps := FanOutPlan(s, hosts)
 	times := make([][]float64, len(hosts))
 	for r := range times {
 		times[r] = make([]float64, 1+len(steps)) // one earlier step: from = 1
@@ -140,32 +140,32 @@ func TestRows(t *testing.T) {
 			}
 		}
 	}
-	rows, err := Rows(hosts, steps, times, 1, 1<<20, 16)
+	rows, err := FanOutRows(hosts, steps, times, 1, 1<<20, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != MaxHosts {
-		t.Fatalf("rows %+v, want %d", rows, MaxHosts)
+	if len(rows) != FanOutMaxHosts {
+		t.Fatalf("rows %+v, want %d", rows, FanOutMaxHosts)
 	}
 	for _, r := range rows {
 		if len(strings.Split(r.Peer, survey.FanOutPeers)) != 4 || r.Ranks != 4 || r.AggregateMBps/r.PairMBps < 3.999 || r.AggregateMBps/r.PairMBps > 4.001 {
 			t.Errorf("row %+v: want 4 peers, 4 ranks, 4x the one-peer rate", r)
 		}
 	}
-	if _, err := Rows(hosts, steps[1:], times, 1, 1<<20, 16); err == nil {
+	if _, err := FanOutRows(hosts, steps[1:], times, 1, 1<<20, 16); err == nil {
 		t.Error("steps out of their pairs were taken")
 	}
 }
 
 // TestRowsOneRank: a host of one rank that moves as much to each of its
-// OneRankPeers nearest hosts at once as to one alone drives that many
+// FanOutOneRankPeers fanOutNearest hosts at once as to one alone drives that many
 // links; one whose fan-out takes that many times longer drives one.
 func TestRowsOneRank(t *testing.T) {
 	s, hosts := ringSurvey(6, 1)
-	steps := Plan(s, hosts)
+	steps := FanOutPlan(s, hosts)
 	for _, c := range []struct {
 		fanSecs, want float64
-	}{{0.4, OneRankPeers}, {0.4 * OneRankPeers, 1}} {
+	}{{0.4, FanOutOneRankPeers}, {0.4 * FanOutOneRankPeers, 1}} {
 		times := make([][]float64, len(hosts))
 		for r := range times {
 			times[r] = make([]float64, len(steps))
@@ -175,12 +175,12 @@ func TestRowsOneRank(t *testing.T) {
 				}
 			}
 		}
-		rows, err := Rows(hosts, steps, times, 0, 1<<20, 16)
+		rows, err := FanOutRows(hosts, steps, times, 0, 1<<20, 16)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != MaxHosts {
-			t.Fatalf("rows %+v, want %d", rows, MaxHosts)
+		if len(rows) != FanOutMaxHosts {
+			t.Fatalf("rows %+v, want %d", rows, FanOutMaxHosts)
 		}
 		for _, r := range rows {
 			if got := r.AggregateMBps / r.PairMBps; r.Ranks != 1 || got < c.want-0.001 || got > c.want+0.001 || math.Abs(r.Seconds-c.fanSecs) > 1e-9 {

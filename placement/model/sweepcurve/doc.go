@@ -1,4 +1,4 @@
-// Package sizes is the size sweep's curve (sweep.csv, mapper/survey/sweep):
+// Package sweepcurve is the size sweep's curve (sweep.csv, mapper/survey/sweep):
 // a survey timed a few pairs at every size from 64 bytes up in steps of
 // two. A pair's cost L + s/B is the line through the survey's own sizes;
 // an MPI library is not a line between them (its eager and rendezvous
@@ -11,4 +11,4 @@
 // Its wire factor (Wire) is the sweep's cost of a further byte at a size
 // over the line's: how much longer a message's bytes keep a shared link
 // busy.
-package sizes
+package sweepcurve

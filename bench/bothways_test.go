@@ -1,4 +1,4 @@
-package bothways
+package bench
 
 import (
 	"math"
@@ -9,15 +9,15 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// TestPlan: the first rank of the first host and of the second (ranks 0
+// TestBothWaysPlan: the first rank of the first host and of the second (ranks 0
 // and 2 here: the hosts numbered as the survey numbers them, by first
-// appearance), one way then both ways, Repeats times; nobody else
+// appearance), one way then both ways, BothWaysRepeats times; nobody else
 // sends. One host: no steps.
-func TestPlan(t *testing.T) {
+func TestBothWaysPlan(t *testing.T) {
 	hosts := []string{"b", "b", "a", "a", "c"}
-	steps := Plan(hosts)
-	if len(steps) != 2*Repeats {
-		t.Fatalf("%d steps, want %d", len(steps), 2*Repeats)
+	steps := BothWaysPlan(hosts)
+	if len(steps) != 2*BothWaysRepeats {
+		t.Fatalf("%d steps, want %d", len(steps), 2*BothWaysRepeats)
 	}
 	for i, st := range steps {
 		want := [5][2][]int{{{2}, {2}}, {nil, nil}, {{0}, {0}}, {nil, nil}, {nil, nil}}
@@ -33,21 +33,21 @@ func TestPlan(t *testing.T) {
 			}
 		}
 	}
-	if s := Plan([]string{"a", "a"}); s != nil {
+	if s := BothWaysPlan([]string{"a", "a"}); s != nil {
 		t.Errorf("one host: %d steps, want none", len(s))
 	}
 }
 
-// TestRow: the best one-way time and the best both-ways time (each of
+// TestBothWaysRow: the best one-way time and the best both-ways time (each of
 // the slower of the two ranks, the receiver's too) make the row; times
 // before from are another phase's.
-func TestRow(t *testing.T) {
+func TestBothWaysRow(t *testing.T) {
 	hosts := []string{"n0", "n1", "n1"}
-	steps := Plan(hosts)
+	steps := BothWaysPlan(hosts)
 	// Two earlier steps, then: one way 0.2 s (received in 0.25 s), both
 	// 0.3/0.25 s, one way 0.1 s (received in 0.12 s), both 0.2/0.22 s.
 	times := [][]float64{{9, 9, 0.2, 0.3, 0.1, 0.2}, {9, 9, 0.25, 0.25, 0.12, 0.22}, {9, 9, 0, 0, 0, 0}}
-	row, err := Row(hosts, steps, times, 2, 1<<20, 10)
+	row, err := BothWaysRow(hosts, steps, times, 2, 1<<20, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func TestRow(t *testing.T) {
 		math.Abs(row.PairMBps-mb/0.12) > 1e-9 || math.Abs(row.AggregateMBps-mb/0.22) > 1e-9 {
 		t.Errorf("row %+v; want n0 to %sn1, %.4g MB/s one way, %.4g both, 0.22 s", *row, survey.BothWaysPeer, mb/0.12, mb/0.22)
 	}
-	if r, err := Row(hosts, nil, times, 2, 1<<20, 10); r != nil || err != nil {
+	if r, err := BothWaysRow(hosts, nil, times, 2, 1<<20, 10); r != nil || err != nil {
 		t.Errorf("no steps: %v, %v; want no row", r, err)
 	}
 	times[1][4] = 0 // a receiver with no time
-	if _, err := Row(hosts, steps, times, 2, 1<<20, 10); err == nil || !strings.Contains(err.Error(), "rank 1") {
+	if _, err := BothWaysRow(hosts, steps, times, 2, 1<<20, 10); err == nil || !strings.Contains(err.Error(), "rank 1") {
 		t.Errorf("a sender without a time: %v", err)
 	}
-	if _, err := Row(hosts, steps, times[:2], 2, 1<<20, 10); err == nil {
+	if _, err := BothWaysRow(hosts, steps, times[:2], 2, 1<<20, 10); err == nil {
 		t.Error("times of 2 ranks for 3: no error")
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/sweep"
-	"github.com/latmap/latmap/placement/model/sizes"
+	"github.com/latmap/latmap/placement/model/sweepcurve"
 )
 
 // sizeKind is the kind of slots a and b for the size sweep's curve.
@@ -14,11 +14,11 @@ func (m *Machine) sizeKind(a, b int32) int {
 	sa, sb := &m.Slots[a], &m.Slots[b]
 	switch {
 	case sa.Node != sb.Node:
-		return sizes.Network
+		return sweepcurve.Network
 	case sa.Socket >= 0 && sa.Socket == sb.Socket:
-		return sizes.Socket
+		return sweepcurve.Socket
 	}
-	return sizes.Node
+	return sweepcurve.Node
 }
 
 // sizeFactor is the size sweep's factor on msgs messages of bytes bytes
@@ -34,33 +34,33 @@ func (m *Machine) sizeFactor(a, b int32, msgs, bytes float64) float64 {
 // from: the size sweep, or "" (the line through the survey's sizes).
 func (m *Machine) SizeSource() string { return m.edge.sizes.Source() }
 
-// applySweep builds the size curve (placement/model/sizes) from s's
+// applySweep builds the size curve (placement/model/sweepcurve) from s's
 // sweep once the pairs are priced: each swept pair's measured one-way
 // times and its line's, by size.
 func (m *Machine) applySweep(s *survey.Survey) {
 	rows := slices.Clone(s.Sweep)
 	slices.SortFunc(rows, func(x, y sweep.Row) int { return cmp.Or(x.A-y.A, x.B-y.B, x.Size-y.Size) })
-	var pairs []sizes.Pair
+	var pairs []sweepcurve.Pair
 	for i, r := range rows {
 		if max(r.A, r.B) >= len(m.Slots) || r.A == r.B {
 			continue
 		}
 		a, b := int32(r.A), int32(r.B)
 		if i == 0 || rows[i-1].A != r.A || rows[i-1].B != r.B {
-			pairs = append(pairs, sizes.Pair{Kind: m.sizeKind(a, b)})
+			pairs = append(pairs, sweepcurve.Pair{Kind: m.sizeKind(a, b)})
 		}
 		p := &pairs[len(pairs)-1]
 		p.Sizes = append(p.Sizes, float64(r.Size))
 		p.Measured = append(p.Measured, r.MedianUs*0.5e-6)
 		p.Line = append(p.Line, m.PairCost(a, b, 1, float64(r.Size)))
 	}
-	m.edge.sizes = sizes.New(pairs, s.Sizes())
+	m.edge.sizes = sweepcurve.New(pairs, s.Sizes())
 }
 
 // wireFactors is, for each edge of t, the factor on the bytes it puts on
 // the links between nodes (node links, switch uplinks, routed links):
 // the size sweep's wire factor between nodes at the edge's mean message
-// size (sizes.Curve.Wire). nil without a sweep.
+// size (sweepcurve.Curve.Wire). nil without a sweep.
 func (m *Machine) wireFactors(t *Traffic) []float64 {
 	if m.edge.sizes == nil {
 		return nil
@@ -69,7 +69,7 @@ func (m *Machine) wireFactors(t *Traffic) []float64 {
 	for e := range out {
 		out[e] = 1
 		if msgs := t.Msgs[e]; msgs > 0 {
-			out[e] = m.edge.sizes.Wire(sizes.Network, t.Bytes[e]/msgs)
+			out[e] = m.edge.sizes.Wire(sweepcurve.Network, t.Bytes[e]/msgs)
 		}
 	}
 	return out

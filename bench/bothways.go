@@ -1,4 +1,4 @@
-package bothways
+package bench
 
 import (
 	"fmt"
@@ -6,29 +6,44 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// Repeats is how many times each step runs (its best time counts).
-const Repeats = 2
+// The both-ways phase (nodebw.csv's both-ways row): its steps, and their
+// times turned into the row. A link that carries a message
+// one way may carry some of it back while it flows: a transport's
+// acknowledgements, a half-duplex link, SimGrid's cross traffic (5% of
+// each message on its route back, counted there as one of the link's
+// flows). Then two nodes sending to each other at once each move less
+// than one of them sending alone, as osu_bibw against osu_bw shows on a
+// real fabric. One rank of the survey's first host sends to one rank of
+// its second alone, then both send to each other at once, twice over
+// (after the node fan-out); the best one-way rate over the best
+// both-ways rate, less one, is the share of a message's bytes its way
+// back carries (mapper/network.Reverse), which the model prices
+// on a network found in the survey, whose links are priced from pairs
+// measured one way at a time.
 
-// Step is one step: Dst and Src are each rank's partners (nil: none).
+// BothWaysRepeats is how many times each step runs (its best time counts).
+const BothWaysRepeats = 2
+
+// BothWaysStep is one step: Dst and Src are each rank's partners (nil: none).
 // Both is true when the two ranks send to each other at once.
-type Step struct {
+type BothWaysStep struct {
 	Both     bool
 	Dst, Src [][]int
 }
 
-// Plan is the phase's schedule for the ranks on hosts (a host name per
-// rank): Repeats times, the first rank of the first host (survey.HostIndex's
+// BothWaysPlan is the phase's schedule for the ranks on hosts (a host name per
+// rank): BothWaysRepeats times, the first rank of the first host (survey.HostIndex's
 // numbering) sending to the first rank of the second alone, then the two
 // sending to each other. It is nil when the ranks run on one host.
-func Plan(hosts []string) []Step {
-	a, b := firstRanks(hosts)
+func BothWaysPlan(hosts []string) []BothWaysStep {
+	a, b := bothWaysRanks(hosts)
 	if b < 0 {
 		return nil
 	}
-	var steps []Step
-	for range Repeats {
+	var steps []BothWaysStep
+	for range BothWaysRepeats {
 		for _, both := range []bool{false, true} {
-			st := Step{Both: both, Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
+			st := BothWaysStep{Both: both, Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
 			st.Dst[a], st.Src[b] = []int{b}, []int{a}
 			if both {
 				st.Dst[b], st.Src[a] = []int{a}, []int{b}
@@ -39,8 +54,8 @@ func Plan(hosts []string) []Step {
 	return steps
 }
 
-// firstRanks are the first ranks of the first two hosts (-1: no second).
-func firstRanks(hosts []string) (int, int) {
+// bothWaysRanks are the first ranks of the first two hosts (-1: no second).
+func bothWaysRanks(hosts []string) (int, int) {
 	of, _ := survey.HostIndexOf(hosts)
 	a, b := -1, -1
 	for r, h := range of {
@@ -54,7 +69,7 @@ func firstRanks(hosts []string) (int, int) {
 	return a, b
 }
 
-// Row turns every rank's step times (times[rank][from+step], as each
+// BothWaysRow turns every rank's step times (times[rank][from+step], as each
 // rank's Exchange returned them, the receiver's too; a sender sent
 // messages of size bytes) into nodebw.csv's both-ways row: host the
 // first host, peer_host survey.BothWaysPeer and the second, pair_MBps
@@ -63,7 +78,7 @@ func firstRanks(hosts []string) (int, int) {
 // time: a send completes once its bytes are in the transport's buffers,
 // so a sender alone can finish well before its receiver (62 MB/s over a
 // 50 MB/s shaped link measured at the sender). Nil without steps.
-func Row(hosts []string, steps []Step, times [][]float64, from, size, messages int) (*survey.NodeBandwidth, error) {
+func BothWaysRow(hosts []string, steps []BothWaysStep, times [][]float64, from, size, messages int) (*survey.NodeBandwidth, error) {
 	if len(steps) == 0 {
 		return nil, nil
 	}
@@ -97,7 +112,7 @@ func Row(hosts []string, steps []Step, times [][]float64, from, size, messages i
 	if one == 0 || both == 0 {
 		return nil, fmt.Errorf("both-ways steps: none one way or none both ways")
 	}
-	a, b := firstRanks(hosts)
+	a, b := bothWaysRanks(hosts)
 	return &survey.NodeBandwidth{Host: hosts[a], Peer: survey.BothWaysPeer + hosts[b], Ranks: 1, Size: size, Messages: messages,
 		Seconds: both, AggregateMBps: bytes / both / 1e6, PairMBps: bytes / one / 1e6}, nil
 }

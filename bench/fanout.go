@@ -1,4 +1,4 @@
-package fanout
+package bench
 
 import (
 	"cmp"
@@ -11,33 +11,46 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// MaxHosts is how many hosts are sampled (spread over the host order).
-const MaxHosts = 2
+// The node fan-out phase (nodebw.csv's fan-out rows): its steps, and their
+// times turned into the rows. A node of a fat tree or a
+// dragonfly has one link to its switch or router: what its ranks send to
+// several nodes at once shares it. A node of a torus (or one with several
+// adapters) drives a link per direction: its ranks sending to different
+// neighbours do not share. The node bandwidth phase cannot tell the two
+// apart (every step sends a node's ranks to one node), so after the pairs
+// are measured a few sampled hosts each, alone, send from all their ranks
+// first to their nearest host, then one rank to each of their nearest
+// hosts (a host of one rank: that rank to FanOutOneRankPeers of them at once):
+// the second rate over the first is how many links' worth the node
+// drives at once (placement/model's ports).
 
-// OneRankPeers is how many hosts a host of one rank sends to at once: a
+// FanOutMaxHosts is how many hosts are sampled (spread over the host order).
+const FanOutMaxHosts = 2
+
+// FanOutOneRankPeers is how many hosts a host of one rank sends to at once: a
 // two-dimensional torus node's links, enough to tell a node of one link
 // from one of several (a job of one rank a node, MPI and OpenMP, puts
 // one rank on every torus node).
-const OneRankPeers = 4
+const FanOutOneRankPeers = 4
 
-// Step is one step: Dst and Src are each rank's partners (nil: none).
+// FanOutStep is one step: Dst and Src are each rank's partners (nil: none).
 // Host sends, alone: to one host (Fan false) or to each of Peers, one of
 // its ranks to each (a host of one rank: that rank to all of them).
-type Step struct {
+type FanOutStep struct {
 	Host     int
 	Fan      bool
-	Peers    []int // the hosts sent to, nearest first
+	Peers    []int // the hosts sent to, fanOutNearest first
 	Dst, Src [][]int
 }
 
-// Plan is the phase's schedule for the ranks on hosts (a host name per
+// FanOutPlan is the phase's schedule for the ranks on hosts (a host name per
 // rank) from the survey's pairs s (the round trips at its first size):
-// for up to MaxHosts hosts with at least two ranks (where none has two,
-// of all), the nearest hosts by median round trip, as many as the host
-// has ranks (OneRankPeers for a host of one rank). It is nil when the
+// for up to FanOutMaxHosts hosts with at least two ranks (where none has two,
+// of all), the fanOutNearest hosts by median round trip, as many as the host
+// has ranks (FanOutOneRankPeers for a host of one rank). It is nil when the
 // ranks run on fewer than three hosts (a fan-out needs two peers).
-func Plan(s *survey.Survey, hosts []string) []Step {
-	of, names := hostIndex(hosts)
+func FanOutPlan(s *survey.Survey, hosts []string) []FanOutStep {
+	of, names := fanOutHosts(hosts)
 	nh := len(names)
 	if nh < 3 || len(s.Tables) == 0 || len(s.Ranks) != len(hosts) {
 		return nil
@@ -57,26 +70,26 @@ func Plan(s *survey.Survey, hosts []string) []Step {
 			sample = append(sample, h)
 		}
 	}
-	if len(sample) > MaxHosts {
-		picked := make([]int, MaxHosts)
+	if len(sample) > FanOutMaxHosts {
+		picked := make([]int, FanOutMaxHosts)
 		for i := range picked {
-			picked[i] = sample[i*(len(sample)-1)/(MaxHosts-1)]
+			picked[i] = sample[i*(len(sample)-1)/(FanOutMaxHosts-1)]
 		}
 		sample = picked
 	}
-	near := nearest(s, of, nh, sample)
-	var steps []Step
+	near := fanOutNearest(s, of, nh, sample)
+	var steps []FanOutStep
 	for _, h := range sample {
 		from := members[h]
 		peers := near[h][:min(len(near[h]), len(from))]
 		if len(from) == 1 {
-			peers = near[h][:min(len(near[h]), OneRankPeers)]
+			peers = near[h][:min(len(near[h]), FanOutOneRankPeers)]
 		}
 		if len(peers) < 2 {
 			continue
 		}
-		one := Step{Host: h, Peers: peers[:1], Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
-		fan := Step{Host: h, Fan: true, Peers: peers, Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
+		one := FanOutStep{Host: h, Peers: peers[:1], Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
+		fan := FanOutStep{Host: h, Fan: true, Peers: peers, Dst: make([][]int, len(hosts)), Src: make([][]int, len(hosts))}
 		for i, r := range from[:min(len(from), len(peers))] {
 			if p := members[peers[0]]; i < len(p) {
 				one.send(r, p[i])
@@ -91,13 +104,13 @@ func Plan(s *survey.Survey, hosts []string) []Step {
 }
 
 // send has rank r send to rank q in st.
-func (st *Step) send(r, q int) {
+func (st *FanOutStep) send(r, q int) {
 	st.Dst[r], st.Src[q] = append(st.Dst[r], q), append(st.Src[q], r)
 }
 
-// hostIndex is each rank's host index (survey.HostIndex's numbering of
+// fanOutHosts is each rank's host index (survey.HostIndex's numbering of
 // hosts, a host name per rank) and each host's name.
-func hostIndex(hosts []string) (of []int, names []string) {
+func fanOutHosts(hosts []string) (of []int, names []string) {
 	of, nh := survey.HostIndexOf(hosts)
 	names = make([]string, nh)
 	for r, h := range of {
@@ -106,10 +119,10 @@ func hostIndex(hosts []string) (of []int, names []string) {
 	return of, names
 }
 
-// nearest lists, for each sampled host, the other hosts by the median
-// round trip of the measured pairs between their ranks, nearest first
+// fanOutNearest lists, for each sampled host, the other hosts by the median
+// round trip of the measured pairs between their ranks, fanOutNearest first
 // (ties by host order).
-func nearest(s *survey.Survey, of []int, nh int, sample []int) map[int][]int {
+func fanOutNearest(s *survey.Survey, of []int, nh int, sample []int) map[int][]int {
 	tab := s.Tables[0]
 	m := survey.Median
 	if !tab.HasValues(m) {
@@ -150,16 +163,16 @@ func nearest(s *survey.Survey, of []int, nh int, sample []int) map[int][]int {
 	return out
 }
 
-// Rows turns every rank's step times (times[rank][from+step], 0 where it
+// FanOutRows turns every rank's step times (times[rank][from+step], 0 where it
 // did not send; it sent messages of size bytes to each of its partners) into nodebw.csv's
 // fan-out rows, one per sampled host: peer_host the hosts sent to joined
 // by survey.FanOutPeers, aggregate_MBps the fan-out's rate, pair_MBps the
-// same ranks' rate to the nearest host.
-func Rows(hosts []string, steps []Step, times [][]float64, from, size, messages int) ([]survey.NodeBandwidth, error) {
+// same ranks' rate to the fanOutNearest host.
+func FanOutRows(hosts []string, steps []FanOutStep, times [][]float64, from, size, messages int) ([]survey.NodeBandwidth, error) {
 	if len(times) != len(hosts) {
 		return nil, fmt.Errorf("fan-out times of %d ranks, want %d", len(times), len(hosts))
 	}
-	_, names := hostIndex(hosts)
+	_, names := fanOutHosts(hosts)
 	rate := func(si int) (int, float64) {
 		n, streams, secs := 0, 0, 0.0
 		for r := range hosts {
