@@ -5,8 +5,7 @@ import (
 
 	"github.com/latmap/latmap/internal/maxtree"
 	"github.com/latmap/latmap/placement/model/factors"
-	"github.com/latmap/latmap/placement/model/netload"
-	"github.com/latmap/latmap/placement/model/ports"
+	"github.com/latmap/latmap/placement/model/links"
 )
 
 // Objective is what the solver minimises: the predicted run (the slowest
@@ -43,10 +42,9 @@ type Evaluator struct {
 	place    []int32   // rank -> slot (the caller's slice, changed by Swap)
 	r        rankParts
 	n        nodeLoads
-	g        *groupLoads    // nil when no switch uplink is priced
-	net      *netload.Loads // nil without a routed network
-	spread   *ports.Spread  // nil unless a node drives several links (Model.Ports)
-	wire     []float64      // per edge, the factor on its bytes between nodes (Machine.wireFactors; nil: 1)
+	g        *groupLoads // nil when no switch uplink is priced
+	net      *links.Net  // the links priced one by one (nil: none)
+	wire     []float64   // per edge, the factor on its bytes between nodes (Machine.wireFactors; nil: 1)
 	transfer float64
 	tch      touchSet
 }
@@ -125,13 +123,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.wire = md.wireFactors(t)
-	if md.Routes != nil {
-		ev.net = netload.New(&md.Routes.Table, t.N)
-		ev.net.Pairs = netload.NewPairs(t.Start, t.Adj)
-	}
-	if md.Ports > 1 && md.Routes == nil && md.near != nil {
-		ev.spread = ports.New(md.Ports, md.near)
-	}
+	ev.net = links.New(md.Routes, md.Ports, md.near, t.N, t.Start, t.Adj)
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -147,15 +139,13 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	}
 	// A routed rank's off-node part is its costliest pair (partsWith):
 	// known before the nodes' runs are.
-	if nl := ev.net; nl != nil {
-		nl.PairsPriced(ev.offCost)
-	}
+	ev.net.PairsPriced(ev.offCost)
 	for n := range ev.n.members {
 		ev.n.tree.Set(n, ev.nodeRun(int32(n)))
 	}
-	if nl := ev.net; nl != nil {
+	if ev.net.Routed() {
 		for u := int32(0); u < int32(t.N); u++ {
-			nl.Price(u, md.Scale[1])
+			ev.net.Price(u, md.Scale[1])
 		}
 	}
 	if ev.g != nil {
@@ -236,14 +226,7 @@ func (ev *Evaluator) edge(u int32, e int32, sign float64) {
 	ev.n.in[nu] += i
 	ev.n.out[nv] += i
 	ev.n.in[nv] += o
-	if nl := ev.net; nl != nil {
-		nl.Flow(u, v, nu, nv, out, sign)
-		nl.Flow(v, u, nv, nu, in, sign)
-	}
-	if sp := ev.spread; sp != nil {
-		sp.Add(nu, nv, o)
-		sp.Add(nv, nu, i)
-	}
+	ev.net.Flow(u, v, nu, nv, out, in, sign)
 	if gl := ev.g; gl != nil {
 		// The groups nest: once u and v share a level's group, they
 		// share every group above it. (exchange touches both nodes, and
@@ -290,20 +273,17 @@ func (ev *Evaluator) parts(u int32) (on, off float64, bound bool) {
 
 // nodeTimes are node n's memory and link times; on nodes that drive
 // several links, its bytes to and from near nodes each over the links
-// they spread over (ports.Spread).
+// they spread over (links.Spread).
 func (ev *Evaluator) nodeTimes(n int32) (mem, link float64) {
-	out, in := ev.n.out[n], ev.n.in[n]
-	if sp := ev.spread; sp != nil {
-		out, in = sp.Out(n, out), sp.In(n, in)
-	}
+	out, in := ev.net.NodeBytes(n, ev.n.out[n], ev.n.in[n])
 	return ev.md.memTime(n, ev.n.mem[n]), ev.md.linkTime(n, out, in)
 }
 
 // partsWith is parts with the node's memory and link times given.
 func (ev *Evaluator) partsWith(u int32, mem, link float64) (on, off float64, bound bool) {
 	on, off = math.Max(ev.r.pOn[u], 0), math.Max(ev.r.pOff[u], 0)
-	if ev.net != nil {
-		off = ev.net.PairMax[u]
+	if pm, ok := ev.net.PairMax(u); ok {
+		off = pm
 	}
 	if ev.r.nOn[u] > 0 && mem > on {
 		on, bound = mem, true
@@ -321,8 +301,8 @@ func (ev *Evaluator) fullParts(u int32) (on, off float64, bound bool) {
 	if up := ev.uplinkOf(u); up > off {
 		off, bound = up, true
 	}
-	if nl := ev.net; nl != nil && nl.LongT[u] > off {
-		off, bound = nl.LongT[u], true
+	if lt := ev.net.LongT(u); lt > off {
+		off, bound = lt, true
 	}
 	return on, off, bound
 }
@@ -391,9 +371,7 @@ func (ev *Evaluator) nodeRun(n int32) float64 {
 	for _, u := range ev.n.members[n] {
 		r, f := ev.runWith(u, mem, link)
 		best = math.Max(best, r)
-		if ev.net != nil {
-			ev.net.Fixed[u] = f
-		}
+		ev.net.SetFixed(u, f)
 		if gl != nil {
 			for k := range gl.of {
 				if gl.cross[k][u] > 0 {
@@ -454,9 +432,9 @@ func (ev *Evaluator) Critical() int32 {
 			}
 		}
 	}
-	if nl := ev.net; nl != nil && nl.Tree.Max() > run {
+	if lr, who, ok := ev.net.Slowest(); ok && lr > run {
 		// A rank bound by a link its flows cross.
-		return nl.Tree.Argmax()
+		return who
 	}
 	if level >= 0 {
 		// A rank bound by its group's uplinks: on the group's node with
@@ -478,9 +456,9 @@ func (ev *Evaluator) Critical() int32 {
 }
 
 func (ev *Evaluator) touch(n int32) {
-	if ev.net != nil {
+	if ev.net.Routed() {
 		for _, u := range ev.n.members[n] {
-			ev.net.Save(u, true)
+			ev.net.Save(u)
 		}
 	}
 	if ev.tch.stamp[n] != ev.tch.epoch {
@@ -542,17 +520,13 @@ func (ev *Evaluator) settle() {
 	for _, r := range ev.tch.groups {
 		ev.g.top[r.k].Set(int(r.g), ev.groupRun(r.k, r.g))
 	}
-	if ev.net != nil {
-		ev.net.Reprice(ev.md.Scale[1])
-	}
+	ev.net.Reprice(ev.md.Scale[1])
 }
 
 // begin starts the exchanges whose touched nodes settle prices.
 func (ev *Evaluator) begin() {
 	ev.tch.epoch++
-	if ev.net != nil {
-		ev.net.Begin()
-	}
+	ev.net.Begin()
 	ev.tch.touched, ev.tch.before = ev.tch.touched[:0], ev.tch.before[:0]
 	ev.tch.groups, ev.tch.gbefore = ev.tch.groups[:0], ev.tch.gbefore[:0]
 }
@@ -583,15 +557,8 @@ func (ev *Evaluator) move(i, j int32) {
 			}
 		}
 	}
-	if nl := ev.net; nl != nil {
-		// Only the moved ranks' edges changed cost, from either end.
-		for _, u := range [2]int32{i, j} {
-			nl.Pairs.Reprice(u, ev.offCost)
-		}
-		for _, u := range [2]int32{i, j} {
-			nl.PairsMoved(u)
-		}
-	}
+	// Only the moved ranks' edges changed cost, from either end.
+	ev.net.Moved(i, j, ev.offCost)
 }
 
 // offCost is the cost of rank u's edge e if it leaves u's node, else 0:
@@ -634,16 +601,12 @@ func (ev *Evaluator) TryAll(pairs [][2]int32) Objective {
 			copy(tc.savedNodeC[x], tc.nodeBefore[x])
 		}
 	}
-	if nl := ev.net; nl != nil {
-		nl.Keep()
-	}
+	ev.net.Keep()
 	ev.begin()
 	for x := len(pairs) - 1; x >= 0; x-- {
 		ev.move(pairs[x][0], pairs[x][1])
 	}
-	if ev.net != nil {
-		ev.net.Restore()
-	}
+	ev.net.Restore()
 	for x, n := range tc.savedNodes {
 		ev.n.tree.Set(int(n), tc.saved[x])
 		if gl != nil {
@@ -666,8 +629,8 @@ func (ev *Evaluator) MaxRun() float64 {
 			run = math.Max(run, gl.top[k].Max())
 		}
 	}
-	if ev.net != nil {
-		run = math.Max(run, ev.net.Tree.Max())
+	if lr, _, ok := ev.net.Slowest(); ok {
+		run = math.Max(run, lr)
 	}
 	return run
 }

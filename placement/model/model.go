@@ -8,7 +8,7 @@ import (
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/survey"
-	"github.com/latmap/latmap/placement/model/ports"
+	"github.com/latmap/latmap/placement/model/links"
 )
 
 // Model is the machine with what its ranks share: each node's link to the
@@ -44,7 +44,7 @@ type Model struct {
 	// node's traffic is priced over min(Ports, the nodes it goes to,
 	// counted by their shares) links: see Evaluator.nodeTimes.
 	Ports float64
-	near  [][]int32 // with Ports: each node's near nodes (ports.Near), found once
+	near  [][]int32 // with Ports: each node's near nodes (links.Near), found once
 	// Uplinks prices each switch level's groups' uplinks (by
 	// Machine.NetGroups' level; nil: not priced), SwitchSource says
 	// where from (see AddSwitches).
@@ -52,7 +52,7 @@ type Model struct {
 	SwitchSource string
 	// Routes prices a declared network link by link (nil: none; see
 	// AddRoutes).
-	Routes *Routes
+	Routes *links.Routes
 	// Scale holds the calibration factors of on-node and off-node
 	// communication time.
 	Scale [2]float64
@@ -103,7 +103,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 			md.InvMemory[n] = memPair / math.Max(1, float64(slots[n]/2))
 		}
 	}
-	shift := ports.ShiftRows(rows)
+	shift := links.ShiftRows(rows)
 	switch {
 	case opt.NodeGBps > 0:
 		md.NodeSource = fmt.Sprintf("given (%.3g GB/s each way)", opt.NodeGBps)
@@ -136,7 +136,7 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		if md.Ports > 1 {
 			md.NodeSource += fmt.Sprintf("; %.2f links a node to several nodes (its fan-out)", md.Ports)
 			first := m.FirstSlots() // a node pair's round trip: between a slot of each
-			md.near = ports.Near(k, func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
+			md.near = links.Near(k, func(a, b int) float64 { return md.Link(first[a], first[b]).Latency })
 		}
 	}
 	return md, notes

@@ -5,7 +5,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
-	"github.com/latmap/latmap/placement/model/netload"
+	"github.com/latmap/latmap/placement/model/links"
 	"github.com/latmap/latmap/placement/model/rounds"
 )
 
@@ -125,13 +125,13 @@ func predictBase(name string, md *Model, t *Traffic, place []int32, base []float
 
 // fluid is each rank's time for its flows off its node to arrive when
 // all of them share the routed network's links max-min fairly
-// (netload.Table.Fluid; nil without a routed network).
+// (links.Table.Fluid; nil without a routed network).
 func (ev *Evaluator) fluid() []float64 {
-	if ev.net == nil {
+	if !ev.net.Routed() {
 		return nil
 	}
 	t := ev.t
-	var flows []netload.FluidFlow
+	var flows []links.FluidFlow
 	for u := int32(0); u < int32(t.N); u++ {
 		for e := t.Start[u]; e < t.Start[u+1]; e++ {
 			v := t.Adj[e]
@@ -140,8 +140,8 @@ func (ev *Evaluator) fluid() []float64 {
 				continue
 			}
 			out, in := ev.wireBytes(e)
-			flows = append(flows, netload.FluidFlow{U: u, V: v, A: nu, B: nv, Bytes: out},
-				netload.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: in})
+			flows = append(flows, links.FluidFlow{U: u, V: v, A: nu, B: nv, Bytes: out},
+				links.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: in})
 		}
 	}
 	return ev.md.Routes.Table.Fluid(t.N, flows)

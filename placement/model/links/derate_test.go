@@ -1,4 +1,4 @@
-package derate
+package links
 
 import (
 	"math"
@@ -26,7 +26,7 @@ func TestStreams(t *testing.T) {
 		{Host: "x", Peer: "a", PairMBps: 500},
 		{Host: "b", Peer: "a", PairMBps: 0},
 	}
-	got := Streams(rows, hosts, func(a, b int32) float64 { return bw[[2]int32{a, b}] })
+	got := StreamShares(rows, hosts, func(a, b int32) float64 { return bw[[2]int32{a, b}] })
 	if want := []float64{0.9, 0.5}; !slices.Equal(got, want) {
 		t.Fatalf("streams %v, want %v", got, want)
 	}
@@ -56,7 +56,7 @@ func TestClassesFoundNetwork(t *testing.T) {
 		for l := range inv {
 			inv[l] = 1 / 1e9
 		}
-		notes, _ := Classes(f, []topo.ClassShare{{Class: fabric.ClassGlobal, Name: "group", Level: 2, Groups: 2, MeasuredMBps: 1000 * share, RoutedMBps: 1000, Share: share}}, inv)
+		notes, _ := ClassShares(f, []topo.ClassShare{{Class: fabric.ClassGlobal, Name: "group", Level: 2, Groups: 2, MeasuredMBps: 1000 * share, RoutedMBps: 1000, Share: share}}, inv)
 		for l, link := range f.Links {
 			if link.Class == fabric.ClassGlobal {
 				return 1 / inv[l], notes
@@ -77,7 +77,7 @@ func TestClassesFoundNetwork(t *testing.T) {
 	}
 	for _, c := range []struct{ share, want float64 }{{0.9, 0.9e9}, {1.87, 1e9}} {
 		inv := slices.Repeat([]float64{1 / 1e9}, len(declared.Links))
-		Classes(declared, []topo.ClassShare{{Class: "blue", Name: "group", Level: 1, Groups: 2, MeasuredMBps: 1000 * c.share, RoutedMBps: 1000, Share: c.share}}, inv)
+		ClassShares(declared, []topo.ClassShare{{Class: "blue", Name: "group", Level: 1, Groups: 2, MeasuredMBps: 1000 * c.share, RoutedMBps: 1000, Share: c.share}}, inv)
 		for l, link := range declared.Links {
 			if link.Class == "blue" && math.Abs(1/inv[l]-c.want) > 1 {
 				t.Errorf("declared, share %g: blue link at %g B/s, want %g", c.share, 1/inv[l], c.want)

@@ -1,4 +1,4 @@
-package ports
+package links
 
 import (
 	"math"
@@ -24,14 +24,14 @@ func TestShiftRows(t *testing.T) {
 // where nodes 1 and 3 are both near, equal bytes to both go over two.
 func TestSpread(t *testing.T) {
 	line := func(a, b int) float64 { return math.Abs(float64(a - b)) }
-	sp := New(4, Near(4, line))
+	sp := NewSpread(4, Near(4, line))
 	sp.Add(0, 1, 100)
 	sp.Add(0, 2, 50)
 	if got := sp.Out(0, 150); got != 150 {
 		t.Errorf("line: %g bytes on one link, want 150", got)
 	}
 	ring := func(a, b int) float64 { d := math.Abs(float64(a - b)); return math.Min(d, 4-d) }
-	sp = New(4, Near(4, ring))
+	sp = NewSpread(4, Near(4, ring))
 	sp.Add(0, 1, 100)
 	sp.Add(0, 3, 100)
 	sp.Add(0, 2, 30)

@@ -1,4 +1,4 @@
-package derate
+package links
 
 import (
 	"fmt"
@@ -13,14 +13,14 @@ import (
 
 // What the shares are of, in the words of place's notes.
 const (
-	StreamsWhat = "the node phase's streams between nodes"
-	PairsWhat   = "the survey's pairs between nodes"
+	StreamSharesWhat = "the node phase's streams between nodes"
+	PairSharesWhat   = "the survey's pairs between nodes"
 )
 
-// maxPairs bounds the pairs Pairs looks at.
-const maxPairs = 4096
+// maxSharePairs bounds the pairs PairShares looks at.
+const maxSharePairs = 4096
 
-// Streams is the node phase's streams from one node to one other
+// StreamShares is the node phase's streams from one node to one other
 // (nodebw.csv's pair rates: one rank sending alone, or a fan-out's ranks
 // to the first host it names) over narrowest(a, b), the least bandwidth
 // declared on the route from node a to node b (0: none), where hosts[n]
@@ -29,7 +29,7 @@ const maxPairs = 4096
 // rendezvous, SMPI's latency factor of 11.6 above 64 KiB): on the
 // simulated 16 x 4 dragonfly and tree the streams ran at 94% of the
 // declared links, the pairs' fit at 88%.
-func Streams(rows []survey.NodeBandwidth, hosts []string, narrowest func(a, b int32) float64) []float64 {
+func StreamShares(rows []survey.NodeBandwidth, hosts []string, narrowest func(a, b int32) float64) []float64 {
 	at := make(map[string]int32, len(hosts))
 	for n, h := range hosts {
 		at[h] = int32(n)
@@ -48,12 +48,12 @@ func Streams(rows []survey.NodeBandwidth, hosts []string, narrowest func(a, b in
 	return ratios
 }
 
-// Pairs is the bandwidth of pairs of k nodes, pairBW(a, b) bytes/s (0:
-// not known), over narrowest(a, b), for up to maxPairs pairs.
-func Pairs(k int, pairBW func(a, b int) float64, narrowest func(a, b int32) float64) []float64 {
+// PairShares is the bandwidth of pairs of k nodes, pairBW(a, b) bytes/s (0:
+// not known), over narrowest(a, b), for up to maxSharePairs pairs.
+func PairShares(k int, pairBW func(a, b int) float64, narrowest func(a, b int32) float64) []float64 {
 	var ratios []float64
-	for a := 0; a < k && len(ratios) < maxPairs; a++ {
-		for b := a + 1; b < k && len(ratios) < maxPairs; b++ {
+	for a := 0; a < k && len(ratios) < maxSharePairs; a++ {
+		for b := a + 1; b < k && len(ratios) < maxSharePairs; b++ {
 			if bw := pairBW(a, b); bw > 0 {
 				if narrow := narrowest(int32(a), int32(b)); narrow > 0 {
 					ratios = append(ratios, bw/narrow)
@@ -78,10 +78,10 @@ func Narrowest(links []int32, bw func(l int32) float64) float64 {
 	return narrow
 }
 
-// Plausible reports whether a measured share of declared bandwidth (the
+// PlausibleDerate reports whether a measured share of declared bandwidth (the
 // links' derating, a switch phase's class) fits the machine the
 // description is of: 0.2-1.25; outside, the description does not match.
-func Plausible(x float64) bool { return x >= 0.2 && x <= 1.25 }
+func PlausibleDerate(x float64) bool { return x >= 0.2 && x <= 1.25 }
 
 // MaxParallel is the most times a link's assumed bandwidth the switch
 // phase may measure of a class of links in a network found in the
@@ -101,11 +101,11 @@ const MaxParallel = 16
 // aggregates (topo.TreeShape), and the share only refines their rate.
 const FoundBand = 1.25
 
-// Classes prices each link class of f the switch phase measured (inv:
+// ClassShares prices each link class of f the switch phase measured (inv:
 // each link's seconds per byte) at the share of its declared bandwidth
 // measured, and says so: notes, and what to add to the routed model's
 // source.
-func Classes(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes []string, source string) {
+func ClassShares(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes []string, source string) {
 	var measured []string
 	for _, sh := range shares {
 		// Declared without a bandwidth: what a group's links of the class
@@ -117,7 +117,7 @@ func Classes(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (notes [
 		if undeclared {
 			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
 		}
-		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !Plausible(sh.Share) && !(!f.Declared() && sh.Share >= 1 && sh.Share <= MaxParallel) {
+		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !PlausibleDerate(sh.Share) && !(!f.Declared() && sh.Share >= 1 && sh.Share <= MaxParallel) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
 			continue
 		}

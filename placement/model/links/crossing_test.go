@@ -1,4 +1,4 @@
-package netload
+package links
 
 import (
 	"math/rand/v2"
@@ -23,7 +23,7 @@ func TestCrossingIndexed(t *testing.T) {
 		}
 		tb.Start[i+1] = int32(len(tb.Links))
 	}
-	dense, searched := New(tb, ranks), New(tb, ranks)
+	dense, searched := NewLoads(tb, ranks), NewLoads(tb, ranks)
 	if dense.at == nil {
 		t.Fatal("12 ranks x 8 links are not indexed")
 	}

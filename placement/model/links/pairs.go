@@ -1,4 +1,4 @@
-package netload
+package links
 
 import "slices"
 

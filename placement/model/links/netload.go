@@ -1,4 +1,4 @@
-package netload
+package links
 
 import (
 	"slices"
@@ -157,8 +157,8 @@ type netSaved struct {
 	value        float64
 }
 
-// New makes the state of n ranks on the routes of rt.
-func New(rt *Table, n int) *Loads {
+// NewLoads makes the state of n ranks on the routes of rt.
+func NewLoads(rt *Table, n int) *Loads {
 	nl := &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
 		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}

@@ -1,4 +1,4 @@
-package ports
+package links
 
 import (
 	"math"
@@ -44,7 +44,7 @@ type Spread struct {
 // second hop is some 35% above the first).
 const NearSlack = 1.15
 
-func New(ports float64, near [][]int32) *Spread {
+func NewSpread(ports float64, near [][]int32) *Spread {
 	k := len(near)
 	return &Spread{k: k, ports: ports, near: near, pair: map[int64]float64{},
 		s1out: make([]float64, k), s2out: make([]float64, k), s1in: make([]float64, k), s2in: make([]float64, k)}

@@ -1,0 +1,156 @@
+package links
+
+// Net is the network's links as the model's evaluator prices them, its
+// one entry into this package: the loads of a routed network
+// description's links (Loads, with each rank's costliest pair), or the
+// bytes of nodes that drive several links at once spread over them
+// (Spread), or neither. Its methods take a nil Net as a network with
+// nothing to price.
+type Net struct {
+	loads  *Loads  // nil without a routed network
+	spread *Spread // nil unless nodes drive several links (and no network is routed)
+}
+
+// New is the links' state for n ranks whose traffic graph is (start,
+// adj): routed over rt's links when rt is given, else spread over ports
+// links a node (near: each node's near nodes, Near) when ports > 1; nil
+// when neither prices anything.
+func New(rt *Routes, ports float64, near [][]int32, n int, start, adj []int32) *Net {
+	nt := &Net{}
+	if rt != nil {
+		nt.loads = NewLoads(&rt.Table, n)
+		nt.loads.Pairs = NewPairs(start, adj)
+	}
+	if ports > 1 && rt == nil && near != nil {
+		nt.spread = NewSpread(ports, near)
+	}
+	if nt.loads == nil && nt.spread == nil {
+		return nil
+	}
+	return nt
+}
+
+// Routed reports whether nt prices a routed network's links.
+func (nt *Net) Routed() bool { return nt != nil && nt.loads != nil }
+
+// Flow adds (sign 1) or removes (-1) the flows of ranks u and v, on
+// nodes a and b, that carry out bytes from u to v and in bytes back.
+func (nt *Net) Flow(u, v, a, b int32, out, in, sign float64) {
+	if nt == nil {
+		return
+	}
+	if nl := nt.loads; nl != nil {
+		nl.Flow(u, v, a, b, out, sign)
+		nl.Flow(v, u, b, a, in, sign)
+	}
+	if sp := nt.spread; sp != nil {
+		sp.Add(a, b, sign*out)
+		sp.Add(b, a, sign*in)
+	}
+}
+
+// NodeBytes are node n's bytes out and in (its totals) as its links
+// carry them: on nodes that drive several links, its bytes to and from
+// near nodes each over the links they spread over (Spread).
+func (nt *Net) NodeBytes(n int32, out, in float64) (float64, float64) {
+	if nt == nil || nt.spread == nil {
+		return out, in
+	}
+	return nt.spread.Out(n, out), nt.spread.In(n, in)
+}
+
+// PairMax is rank u's costliest pair off its node, when routed.
+func (nt *Net) PairMax(u int32) (float64, bool) {
+	if !nt.Routed() {
+		return 0, false
+	}
+	return nt.loads.PairMax[u], true
+}
+
+// LongT is rank u's longest link time (0 when not routed).
+func (nt *Net) LongT(u int32) float64 {
+	if !nt.Routed() {
+		return 0
+	}
+	return nt.loads.LongT[u]
+}
+
+// SetFixed sets rank u's fixed time, which its link times add to.
+func (nt *Net) SetFixed(u int32, f float64) {
+	if nt.Routed() {
+		nt.loads.Fixed[u] = f
+	}
+}
+
+// Slowest is the slowest run of a rank bound by a link its flows cross,
+// and that rank (ok false when not routed).
+func (nt *Net) Slowest() (run float64, rank int32, ok bool) {
+	if !nt.Routed() {
+		return 0, -1, false
+	}
+	return nt.loads.Tree.Max(), nt.loads.Tree.Argmax(), true
+}
+
+// PairsPriced prices every rank's pairs with cost (routed only).
+func (nt *Net) PairsPriced(cost func(x, e int32) float64) {
+	if nt.Routed() {
+		nt.loads.PairsPriced(cost)
+	}
+}
+
+// Price sets rank u's link time at scale (routed only).
+func (nt *Net) Price(u int32, scale float64) {
+	if nt.Routed() {
+		nt.loads.Price(u, scale)
+	}
+}
+
+// Save records rank u's state before an exchange touches it.
+func (nt *Net) Save(u int32) {
+	if nt.Routed() {
+		nt.loads.Save(u, true)
+	}
+}
+
+// Begin starts the exchanges whose touched ranks settle prices.
+func (nt *Net) Begin() {
+	if nt.Routed() {
+		nt.loads.Begin()
+	}
+}
+
+// Reprice settles the touched ranks' link times at scale.
+func (nt *Net) Reprice(scale float64) {
+	if nt.Routed() {
+		nt.loads.Reprice(scale)
+	}
+}
+
+// Moved reprices the pairs of ranks i and j, which exchanged slots, from
+// either end with cost.
+func (nt *Net) Moved(i, j int32, cost func(x, e int32) float64) {
+	if !nt.Routed() {
+		return
+	}
+	nl := nt.loads
+	for _, u := range [2]int32{i, j} {
+		nl.Pairs.Reprice(u, cost)
+	}
+	for _, u := range [2]int32{i, j} {
+		nl.PairsMoved(u)
+	}
+}
+
+// Keep keeps the state saved since Begin, for Restore.
+func (nt *Net) Keep() {
+	if nt.Routed() {
+		nt.loads.Keep()
+	}
+}
+
+// Restore puts back the state Keep kept.
+func (nt *Net) Restore() {
+	if nt.Routed() {
+		nt.loads.Restore()
+	}
+}
