@@ -306,8 +306,7 @@ func goPackageDirs(t *testing.T, root string) map[string][]string {
 // docPending are the packages whose package comment is not yet in a
 // doc.go, each with why; none may join. A package leaves the list when
 // its doc.go is written: the test fails while one listed has it.
-var docPending = map[string]string{
-}
+var docPending = map[string]string{}
 
 // TestArchitectureDocGo: every package has a doc.go whose package comment
 // (non-empty) says what the package owns, and it is the package's one
@@ -363,8 +362,7 @@ func TestArchitectureDocGo(t *testing.T) {
 // maxGoFileLines, with their lines now: none may join, a listed one may
 // not grow, and it leaves the list once split (the test fails while one
 // listed is within the limit or gone).
-var fileLinesPending = map[string]int{
-}
+var fileLinesPending = map[string]int{}
 
 // generated reports whether a Go file says it is generated: a line
 // "// Code generated ... DO NOT EDIT." above its package clause.
