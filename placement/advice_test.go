@@ -20,8 +20,8 @@ import (
 func TestAdviceGolden(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	var out bytes.Buffer
-	_, err := runReport(Options{Survey: filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"),
-		Profile: filepath.Join(root, "testdata", "profile", "splitcoll-slt-cw"), JSON: true, Out: &out})
+	_, err := runJSON(Options{Survey: filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat"),
+		Profile: filepath.Join(root, "testdata", "profile", "splitcoll-slt-cw")}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

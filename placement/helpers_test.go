@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -96,14 +97,23 @@ func fakeSurveyHosts(t testing.TB, hosts []string, cpus int) string {
 	return writeSurvey(t, shapes.HostsSurvey(hosts, cpus))
 }
 
-// runReport is latmap place as the command runs it: Run, then the text
-// report printed to opt.Out unless the advice went out as JSON.
-func runReport(opt Options) (*placefile.Advice, error) {
+// runReport is latmap place as the command runs it: Run, then the
+// report (report.Place) written to out.
+func runReport(opt Options, out io.Writer) (*placefile.Advice, error) {
+	return runAs(opt, out, false)
+}
+
+// runJSON is runReport with --json: the advice written to out as JSON.
+func runJSON(opt Options, out io.Writer) (*placefile.Advice, error) {
+	return runAs(opt, out, true)
+}
+
+func runAs(opt Options, out io.Writer, asJSON bool) (*placefile.Advice, error) {
 	a, err := Run(opt)
-	if err == nil && a != nil && !opt.JSON && opt.Out != nil {
-		report.WritePlace(opt.Out, a)
+	if err != nil {
+		return a, err
 	}
-	return a, err
+	return a, report.Place(out, a, asJSON)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -65,7 +65,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRankfileLocal(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "local.rankfile")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var report bytes.Buffer
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Out: &report})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out}, &report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestScopeNodesAgreesWithAll(t *testing.T) {
 			}
 		}
 		var report bytes.Buffer
-		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Out: &report, Force: true})
+		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Force: true}, &report)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -116,11 +116,11 @@ func TestProposalAgainstScotch(t *testing.T) {
 			cur := scotchCurrent(t, gmap, m, tr, nodes, cores)
 			mx := writeMatrix(t, c.flows)
 			// latmap on its own, then Scotch's mapping scored as current.
-			own, err := runReport(Options{Survey: sv, Matrix: mx, Out: &bytes.Buffer{}})
+			own, err := runReport(Options{Survey: sv, Matrix: mx}, &bytes.Buffer{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := runReport(Options{Survey: sv, Matrix: mx, Current: cur, Out: &bytes.Buffer{}})
+			r, err := runReport(Options{Survey: sv, Matrix: mx, Current: cur}, &bytes.Buffer{})
 			if err != nil {
 				t.Fatal(err)
 			}

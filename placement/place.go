@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"slices"
@@ -20,7 +19,6 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/model/rounds"
-	"github.com/latmap/latmap/placement/qap"
 	"github.com/latmap/latmap/placement/solve"
 )
 
@@ -79,34 +77,17 @@ type Options struct {
 	Force  bool
 	// App is the program and arguments for the printed launch line.
 	App []string
-	// JSON prints the whole advice as JSON instead of the report.
-	JSON bool
-	// QAPLIB, when set, solves that QAPLIB instance file with the general
-	// QAP local search instead (QAP holds its options) and prints the cost
-	// and permutation.
-	QAPLIB string
-	QAP    qap.Options
 
 	Select model.SelectOptions
 	Costs  model.SurveyCostOptions
 	Model  model.ModelOptions
 	Solve  solve.Options
-
-	// Out receives the report (default os.Stdout).
-	Out io.Writer
 }
 
-// Run reads the inputs, proposes a placement, prints the report (or
-// JSON) and writes the launcher file when the proposal is worth it (or
-// with --force). With QAPLIB it solves that instance instead (and returns
-// no advice).
+// Run reads the inputs, proposes a placement and writes the launcher
+// file when the proposal is worth it (or with --force), and returns the
+// advice, whose report (plots/report.Place) the caller writes.
 func Run(opt Options) (*placefile.Advice, error) {
-	if opt.Out == nil {
-		opt.Out = os.Stdout
-	}
-	if opt.QAPLIB != "" {
-		return nil, qap.RunFile(opt.Out, opt.QAPLIB, opt.QAP, opt.JSON)
-	}
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
@@ -128,9 +109,6 @@ func Run(opt Options) (*placefile.Advice, error) {
 		if err := writeRenumbering(a, opt.Renumber); err != nil {
 			return nil, err
 		}
-	}
-	if opt.JSON {
-		return a, placefile.WriteAdvice(opt.Out, a)
 	}
 	return a, nil
 }
@@ -201,7 +179,6 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 		return nil, nil, err
 	}
 	a.VerdictKind, _ = decide(a)
-	a.Verdict = verdictWords(a)
 	return a, sol.Place, nil
 }
 

@@ -37,7 +37,7 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "app.rankfile")
 	var buf bytes.Buffer
-	r, err := runReport(Options{Survey: sv, Matrix: mx, Output: out, Out: &buf, App: []string{"./app"}})
+	r, err := runReport(Options{Survey: sv, Matrix: mx, Output: out, App: []string{"./app"}}, &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestRunMatrixReportsFilledPairsAndWrites(t *testing.T) {
 		t.Errorf("no launch line:\n%s", buf.String())
 	}
 	// Without --force the file is not replaced.
-	if _, err := runReport(Options{Survey: sv, Matrix: mx, Output: out, Out: &buf}); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, err := runReport(Options{Survey: sv, Matrix: mx, Output: out}, &buf); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("existing output: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestRunJSON(t *testing.T) {
 	sv := fakeSurvey(t, 2, 1, 4, shapes.TestRTT, nil)
 	flows, _ := shapes.Ring(8)
 	var buf bytes.Buffer
-	if _, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), JSON: true, Out: &buf}); err != nil {
+	if _, err := runJSON(Options{Survey: sv, Matrix: writeMatrix(t, flows)}, &buf); err != nil {
 		t.Fatal(err)
 	}
 	var r placefile.Advice
@@ -127,7 +127,7 @@ func TestRunProfileVerdicts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, c.late, c.sync, flows)
 			var buf bytes.Buffer
-			r, err := runReport(Options{Survey: sv, Profile: prof, Out: &buf})
+			r, err := runReport(Options{Survey: sv, Profile: prof}, &buf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestRunProfileVerdicts(t *testing.T) {
 	}
 	// A profile whose ranks ran where the survey did not look: no current.
 	prof := fakeProfile(t, []string{"x0", "x0", "x0", "x0", "x1", "x1", "x1", "x1"}, cpus, 1, 1, 0, 0, flows)
-	r, err := runReport(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Profile: prof}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +205,7 @@ func TestRunErrors(t *testing.T) {
 		{"exclude unknown host", Options{Survey: sv, Matrix: writeMatrix(t, ring4), Select: model.SelectOptions{Exclude: []string{"zz"}}}, "--exclude zz: no such host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.opt.Out = &bytes.Buffer{}
-			_, err := runReport(c.opt)
+			_, err := runReport(c.opt, &bytes.Buffer{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want it to contain %q", err, c.want)
 			}
@@ -225,7 +224,7 @@ func TestRunErrors(t *testing.T) {
 func TestRunMmpiLog(t *testing.T) {
 	log := filepath.Join(testutil.RepoRoot(t), "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
 	flows, _ := shapes.Ring(32)
-	r, err := runReport(Options{Survey: log, Matrix: writeMatrix(t, flows), Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: log, Matrix: writeMatrix(t, flows)}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +254,7 @@ func TestRunMmpiLog(t *testing.T) {
 // on different nodes), while block keeps them on one node.
 func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{"n1", "n2", "n3", "n4"}, 2)
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}})}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,11 +294,11 @@ func TestUnboundProfileRefused(t *testing.T) {
 		lines[i] = strings.Join(f, ",")
 	}
 	os.WriteFile(rf, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	_, err = runReport(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	_, err = runReport(Options{Survey: sv, Profile: prof}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), "--bind-to core") {
 		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --force", err)
 	}
-	r, err := runReport(Options{Survey: sv, Profile: prof, Force: true, Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Profile: prof, Force: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +340,7 @@ func TestCalibration(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prof := fakeProfile(t, hosts, cpus, c.comput, c.mpi, 0, 0, flows)
-			r, err := runReport(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+			r, err := runReport(Options{Survey: sv, Profile: prof}, &bytes.Buffer{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +369,7 @@ func TestCalibrationFolds(t *testing.T) {
 	model := 40000*6.5e-6 + 100e6/3e9
 	prof := fakeProfile(t, hosts, cpus, 0.1, 1.5*model, 0, 0, flows)
 	var rep bytes.Buffer
-	r, err := runReport(Options{Survey: sv, Profile: prof, Out: &rep})
+	r, err := runReport(Options{Survey: sv, Profile: prof}, &rep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +388,7 @@ func TestCalibrationFolds(t *testing.T) {
 		fmt.Fprintf(&b, "%d,MPI_Sendrecv,100,%g,0,0,1000,1000,100,100\n", i, []float64{0.1, 0.9}[i/4])
 	}
 	os.WriteFile(fn, []byte(b.String()), 0o644)
-	r, err = runReport(Options{Survey: sv, Profile: prof, Out: &bytes.Buffer{}})
+	r, err = runReport(Options{Survey: sv, Profile: prof}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,9 +489,9 @@ func TestPlaceRefusesBadNumbers(t *testing.T) {
 		{"ranks", func(o *Options) { o.Ranks = -2 }, "--ranks -2"},
 		{"node-link", func(o *Options) { o.Model.NodeGBps = -1 }, "negative"},
 	} {
-		opt := Options{Survey: "no-such-survey", Matrix: "no-such-matrix", Out: io.Discard}
+		opt := Options{Survey: "no-such-survey", Matrix: "no-such-matrix"}
 		c.opt(&opt)
-		if _, err := runReport(opt); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := runReport(opt, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one naming %q", c.name, err, c.want)
 		}
 	}
@@ -506,7 +505,7 @@ func TestRerunsMedianZero(t *testing.T) {
 	if err := placefile.WriteVerification(dir, false, v, []placefile.VerifyRun{{Run: 1, Variant: "current", Wall: 1}, {Run: 2, Variant: "proposal", Wall: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := runReport(Options{Survey: "no-such-survey", Profile: "no-such-profile", Reruns: dir, Out: io.Discard})
+	_, err := runReport(Options{Survey: "no-such-survey", Profile: "no-such-profile", Reruns: dir}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "median application run is 0") {
 		t.Errorf("error %v, want one about the median of 0", err)
 	}
@@ -527,7 +526,7 @@ func TestPlaceNegativeFitLatencySurveyDir(t *testing.T) {
 	}
 	const iter, size = 20, 1 << 20
 	var rep bytes.Buffer
-	r, err := runReport(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}}), Out: &rep})
+	r, err := runReport(Options{Survey: fixture, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: iter * size, Messages: iter}, {Src: 1, Dst: 0, Bytes: iter * size, Messages: iter}})}, &rep)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func writeReruns(t *testing.T, app ...float64) string {
 func TestRerunsJudgeTheModel(t *testing.T) {
 	sv, flows, hosts, cpus := splitPairs(t)
 	prof := fakeProfile(t, hosts, cpus, 0.1, 0.5, 0, 0, flows)
-	r, err := runReport(Options{Survey: sv, Profile: prof, Reruns: writeReruns(t, 0.58, 0.6, 0.9), Out: &bytes.Buffer{}})
+	r, err := runReport(Options{Survey: sv, Profile: prof, Reruns: writeReruns(t, 0.58, 0.6, 0.9)}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestRerunsJudgeTheModel(t *testing.T) {
 	}
 	var rep bytes.Buffer
 	out := filepath.Join(t.TempDir(), "rankfile")
-	r, err = runReport(Options{Survey: sv, Profile: prof, Reruns: writeReruns(t, 4, 4, 4), Output: out, Out: &rep})
+	r, err = runReport(Options{Survey: sv, Profile: prof, Reruns: writeReruns(t, 4, 4, 4), Output: out}, &rep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,10 +84,10 @@ func TestRerunsJudgeTheModel(t *testing.T) {
 	if err := placefile.WriteVerification(untimed, true, v, runs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runReport(Options{Survey: sv, Profile: prof, Reruns: untimed, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "did not time the application") {
+	if _, err := runReport(Options{Survey: sv, Profile: prof, Reruns: untimed}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "did not time the application") {
 		t.Errorf("untimed reruns: %v", err)
 	}
-	if _, err := runReport(Options{Survey: sv, Matrix: filepath.Join(prof, "matrix.csv"), Reruns: untimed, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "give --profile") {
+	if _, err := runReport(Options{Survey: sv, Matrix: filepath.Join(prof, "matrix.csv"), Reruns: untimed}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "give --profile") {
 		t.Errorf("reruns without a profile: %v", err)
 	}
 }

@@ -198,8 +198,7 @@ func setRTT(s *survey.Survey, rtt func(a, b int) float32) {
 func blockRun(t *testing.T, opt Options) (float64, string) {
 	t.Helper()
 	var out bytes.Buffer
-	opt.Out = &out
-	a, err := runReport(opt)
+	a, err := runReport(opt, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

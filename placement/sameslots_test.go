@@ -30,7 +30,7 @@ func TestSameSlots(t *testing.T) {
 		if err := os.WriteFile(cur, []byte("# Open MPI rankfile\n"+current), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		a, err := runReport(Options{Survey: sv, Matrix: mx, Current: cur, SameSlots: true, Renumber: out, Out: io.Discard})
+		a, err := runReport(Options{Survey: sv, Matrix: mx, Current: cur, SameSlots: true, Renumber: out}, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,11 +58,11 @@ func TestSameSlots(t *testing.T) {
 	if r = renumber("rank 0=a slot=0\nrank 1=a slot=1\nrank 2=b slot=0\nrank 3=b slot=1\n"); r.New[0] != 0 || r.New[1] != 1 || r.New[2] != 2 || r.New[3] != 3 || r.PredictedSpeedup != 1 {
 		t.Errorf("from block: renumbering %v, predicted %.2fx; want the identity, 1x", r.New, r.PredictedSpeedup)
 	}
-	_, err := Run(Options{Survey: sv, Matrix: mx, Renumber: filepath.Join(dir, "x"), Out: io.Discard})
+	_, err := Run(Options{Survey: sv, Matrix: mx, Renumber: filepath.Join(dir, "x")})
 	if err == nil || !strings.Contains(err.Error(), "--renumber needs --same-slots") {
 		t.Errorf("--renumber alone: %v", err)
 	}
-	_, err = Run(Options{Survey: sv, Matrix: mx, SameSlots: true, Out: io.Discard})
+	_, err = Run(Options{Survey: sv, Matrix: mx, SameSlots: true})
 	if err == nil || !strings.Contains(err.Error(), "--same-slots needs the current placement") {
 		t.Errorf("--same-slots without a current placement: %v", err)
 	}

@@ -41,8 +41,8 @@ func placeHosts(t testing.TB, opt Options) (placefile.Advice, []string) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "proposal.hosts")
 	var adv bytes.Buffer
-	opt.Output, opt.Format, opt.Force, opt.JSON, opt.Out = file, placefile.FormatSlurm, true, true, &adv
-	if _, err := runReport(opt); err != nil {
+	opt.Output, opt.Format, opt.Force = file, placefile.FormatSlurm, true
+	if _, err := runJSON(opt, &adv); err != nil {
 		t.Fatal(err)
 	}
 	var a placefile.Advice

@@ -136,7 +136,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 				t.Fatal(err)
 			}
 			var adv bytes.Buffer
-			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Current: cur, Output: file, Format: tc.format, Force: true, JSON: true, Out: &adv}); err != nil {
+			if _, err := runJSON(Options{Survey: sv, Matrix: matrix, Current: cur, Output: file, Format: tc.format, Force: true}, &adv); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
@@ -239,7 +239,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	for _, format := range []string{placefile.FormatOpenMPI, placefile.FormatMPICH, placefile.FormatSlurm, placefile.FormatCray} {
 		t.Run(format, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "p."+format)
-			r, err := runReport(Options{Survey: sv, Matrix: mat, Output: file, Format: format, Out: &bytes.Buffer{}})
+			r, err := runReport(Options{Survey: sv, Matrix: mat, Output: file, Format: format}, &bytes.Buffer{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 			if err != nil || got != format {
 				t.Fatalf("read %s: format %q, %v", file, got, err)
 			}
-			r2, err := runReport(Options{Survey: sv, Matrix: mat, Current: file, Out: &bytes.Buffer{}})
+			r2, err := runReport(Options{Survey: sv, Matrix: mat, Current: file}, &bytes.Buffer{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +278,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	}
 	hand := filepath.Join(t.TempDir(), "hand.rankfile")
 	os.WriteFile(hand, []byte(rf.String()), 0o644)
-	r3, err := runReport(Options{Survey: sv, Matrix: mat, Current: hand, Out: &bytes.Buffer{}})
+	r3, err := runReport(Options{Survey: sv, Matrix: mat, Current: hand}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestCurrentRoundTrip(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad")
 	os.WriteFile(bad, []byte("rank 0=n9 slot=0\nrank 1=n1 slot=0\n"), 0o644)
-	if _, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1, Messages: 1}}), Current: bad, Out: &bytes.Buffer{}}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
+	if _, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1, Messages: 1}}), Current: bad}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "n9, which the survey did not measure") {
 		t.Errorf("unknown host: %v", err)
 	}
 }
@@ -322,7 +322,7 @@ func TestVerifyCLILocal(t *testing.T) {
 			dir := t.TempDir()
 			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
 			file := filepath.Join(dir, "placement")
-			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true, Out: io.Discard}); err != nil {
+			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true}, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			cmd := append(append(tc.flavor.Local(2), tc.opts...), prog, "8", "1048576")
@@ -406,7 +406,7 @@ func TestVerifyTimesTheApplication(t *testing.T) {
 			prog := f.Build(t, dir, "sleeper", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "sleeper.c"))
 			format := map[string]string{"openmpi": placefile.FormatOpenMPI, "mpich": placefile.FormatMPICH}[f.Name]
 			file := filepath.Join(dir, "placement")
-			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: format, Force: true, Out: io.Discard}); err != nil {
+			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: format, Force: true}, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "verify")

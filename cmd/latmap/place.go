@@ -9,11 +9,15 @@ import (
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
 	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/qap"
 	"github.com/latmap/latmap/plots/report"
 )
 
 func newPlaceCmd() *cobra.Command {
 	var opt placement.Options
+	var asJSON bool
+	var qapFile string
+	var qapOpt qap.Options
 	def := model.DefaultBandwidths()
 	cmd := &cobra.Command{
 		Use:   "place --survey DIR (--profile DIR | --matrix CSV) [-o FILE --format F] [-- APP ARGS...]",
@@ -34,15 +38,17 @@ file the launcher takes (only when it is: --force writes it anyway).
 Formats: openmpi (rankfile), mpich (Hydra machine file, binding=user: per line),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.App = args
-			opt.Out = cmd.OutOrStdout()
-			opt.Format = strings.ToLower(opt.Format)
-			opt.QAP.Seed = opt.Solve.Seed
-			a, err := placement.Run(opt)
-			if err == nil && a != nil && !opt.JSON {
-				report.WritePlace(opt.Out, a)
+			if qapFile != "" {
+				qapOpt.Seed = opt.Solve.Seed
+				return qap.RunFile(cmd.OutOrStdout(), qapFile, qapOpt, asJSON)
 			}
-			return err
+			opt.App = args
+			opt.Format = strings.ToLower(opt.Format)
+			a, err := placement.Run(opt)
+			if err != nil {
+				return err
+			}
+			return report.Place(cmd.OutOrStdout(), a, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -58,7 +64,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
 	f.StringVar(&opt.Format, "format", placement.FormatAuto, "launcher file format: "+strings.Join(placefile.Formats(), ", ")+"; auto: openmpi5 when the mpirun on PATH is Open MPI 5 (its rankfiles name logical cores), else openmpi")
 	f.BoolVar(&opt.Force, "force", false, "write -o's file even when the predicted gain is under 2% or under the model's measured error; replace an existing output file; take an unbound profile's starting cpus as the current placement")
-	f.BoolVar(&opt.JSON, "json", false, "print the whole advice as JSON (a versioned schema: docs/place.md)")
+	f.BoolVar(&asJSON, "json", false, "print the whole advice as JSON (a versioned schema: docs/place.md)")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
 	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
 	f.Float64Var(&opt.Costs.Bandwidth.Socket, "bandwidth-socket", def.Socket, "GB/s between cores of one socket when the survey has no fit.csv")
@@ -73,7 +79,7 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use the smallest size's latency and the --bandwidth-* values even when fit.csv exists")
 	f.Uint64Var(&opt.Solve.Seed, "seed", placement.DefaultSeed, "seed of the solver's randomised trials")
 	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials (more may find better placements, slower)")
-	f.StringVar(&opt.QAPLIB, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
-	f.IntVar(&opt.QAP.Restarts, "restarts", 16, "restarts of the --qaplib local search")
+	f.StringVar(&qapFile, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
+	f.IntVar(&qapOpt.Restarts, "restarts", 16, "restarts of the --qaplib local search")
 	return cmd
 }

@@ -28,7 +28,11 @@ func reportInputs(t *testing.T) []string {
 	sv := filepath.Join(root, "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat")
 	prof := filepath.Join(root, "testdata", "profile", "splitcoll-slt-cw")
 	var adv bytes.Buffer
-	if _, err := placement.Run(placement.Options{Survey: sv, Profile: prof, JSON: true, Out: &adv}); err != nil {
+	a, err := placement.Run(placement.Options{Survey: sv, Profile: prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Place(&adv, a, true); err != nil {
 		t.Fatal(err)
 	}
 	advice := filepath.Join(t.TempDir(), "advice.json")
