@@ -90,9 +90,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range s.Meta.Warnings {
-		in.warnings = append(in.warnings, "survey: "+w)
-	}
+	in.warnings = append(in.warnings, s.Warnings()...)
 	if note := s.FillNote(); note != "" {
 		in.warnings = append(in.warnings, note)
 	}

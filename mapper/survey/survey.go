@@ -640,6 +640,9 @@ type Survey struct {
 	// triangle, whatever the scope, and was read sparse (then filled when
 	// small enough; see MaxFillBytes).
 	Partial bool
+	// Lacks says what reading the survey found missing against what its
+	// meta.json promises (see Warnings).
+	Lacks []string
 }
 
 // N is the number of ranks.

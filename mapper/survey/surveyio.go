@@ -82,6 +82,7 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
+	s.Lacks = s.lacks()
 	if s.wantsFill(opt) {
 		s.Filled = s.fillUnmeasured()
 	}

@@ -28,16 +28,24 @@ func metricAndSize(metric string, size int, path string) (survey.Metric, error) 
 }
 
 // notes are what a reader says of the survey s before its results: that
-// it stopped early, and what of it was filled or read node by node.
+// it stopped early, its warnings (survey.Warnings), and what of it was
+// filled or read node by node.
 func notes(s *survey.Survey) []string {
-	var out []string
-	if s.Meta.Stopped != "" {
-		out = append(out, "partial survey: it was "+s.Meta.Stopped)
-	}
+	out := warnings(s)
 	if note := s.FillNote(); note != "" {
 		out = append(out, note)
 	}
 	return out
+}
+
+// warnings are notes without the fill note (which topo.Infer makes its
+// own).
+func warnings(s *survey.Survey) []string {
+	var out []string
+	if s.Meta.Stopped != "" {
+		out = append(out, "partial survey: it was "+s.Meta.Stopped)
+	}
+	return append(out, s.Warnings()...)
 }
 
 // hostPattern compiles a --host-pattern flag.

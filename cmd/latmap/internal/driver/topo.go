@@ -40,9 +40,7 @@ func Topo(req TopoRequest) error {
 	if err != nil {
 		return err
 	}
-	if s.Meta.Stopped != "" {
-		t.Notes = append([]string{"partial survey: it was " + s.Meta.Stopped}, t.Notes...)
-	}
+	t.Notes = append(warnings(s), t.Notes...)
 	if req.Topology != "" {
 		f, err := fabric.Read(req.Topology)
 		if err != nil {
