@@ -285,12 +285,14 @@ func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
 	}
 	in.warnings = append(in.warnings, notes...)
 	// A description the latencies contradict (longer routes measuring
-	// faster) is the wrong file or a different machine: say so. Past
+	// faster, hosts not where it puts them, routes longer than declared)
+	// is the wrong file, a different machine or a fault: say so, naming
+	// the hosts (topo says the same). Past
 	// maxDeclaredCheck host pairs the routes are not walked again.
 	if _, hosts := survey.HostIndex(s.Ranks); len(s.Tables) > 0 && hosts*(hosts-1)/2 <= maxDeclaredCheck {
 		if m, err := topo.ChooseMetric(s.Tables[0], -1); err == nil {
 			if d, err := topo.CompareDeclared(s, f, s.Tables[0].Size, m); err == nil {
-				for _, c := range d.Contradictions {
+				for _, c := range append(append(d.Contradictions, d.Misplaced...), d.LongRoutes...) {
 					in.warnings = append(in.warnings, "--topology: "+c)
 				}
 			}

@@ -24,6 +24,13 @@ type Declared struct {
 	// Contradictions say where longer routes measured faster than
 	// shorter ones (by more than ContradictionRatio).
 	Contradictions []string `json:"contradictions,omitempty"`
+	// Misplaced are hosts whose round trips to the hosts declared
+	// nearest them measure as routes further apart do: not where the
+	// description puts them. LongRoutes are host pairs that measure as
+	// routes further apart than declared do (a slower path, a longer
+	// route than its links, a congested link). Each names the hosts.
+	Misplaced  []string `json:"misplaced_hosts,omitempty"`
+	LongRoutes []string `json:"long_routes,omitempty"`
 }
 
 // HopClass is the host pairs whose declared route crosses Links links.
@@ -59,16 +66,19 @@ func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metr
 	}
 	d.Missing = f.Missing(hosts, 10)
 	byLen := map[int][]float64{}
+	var pairs []declaredPair
 	for i, a := range hosts {
 		fa, ok := idx[a]
 		if !ok {
 			continue
 		}
-		for _, b := range hosts[i+1:] {
+		for j := i + 1; j < len(hosts); j++ {
+			b := hosts[j]
 			fb, ok := idx[b]
 			if v := tab.At(m, leader[a], leader[b]); ok && !math.IsNaN(v) {
 				k := len(f.Path(fa, fb))
 				byLen[k] = append(byLen[k], v)
+				pairs = append(pairs, declaredPair{a: i, b: j, links: k, rtt: v})
 			}
 		}
 	}
@@ -76,6 +86,7 @@ func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metr
 		d.Hops = append(d.Hops, HopClass{Links: k, Pairs: len(v), RTTMedian: stats.Median(v)})
 	}
 	slices.SortFunc(d.Hops, func(a, b HopClass) int { return a.Links - b.Links })
+	d.disagreements(hosts, pairs)
 	for i, lo := range d.Hops {
 		for _, hi := range d.Hops[i+1:] {
 			if hi.RTTMedian < ContradictionRatio*lo.RTTMedian {
@@ -99,5 +110,135 @@ func (d *Declared) Lines() []string {
 	for _, c := range d.Contradictions {
 		out = append(out, "  warning: "+c)
 	}
+	for _, c := range append(slices.Clone(d.Misplaced), d.LongRoutes...) {
+		out = append(out, "  warning: "+c)
+	}
 	return out
+}
+
+// declaredPair is a surveyed host pair (indexes into the hosts) with its
+// declared route's length and its round trip.
+type declaredPair struct {
+	a, b, links int
+	rtt         float64
+}
+
+// maxNamed bounds the hosts and pairs a comparison names one by one.
+const maxNamed = 8
+
+// disagreements finds the hosts and host pairs whose round trips say
+// otherwise than the description: each value is set beside the route
+// lengths' medians (d.Hops) and belongs to the length whose median is
+// nearest (by ratio). A host whose median round trip to the hosts
+// declared nearest it belongs to a longer length, by more than
+// ContradictionRatio, is misplaced; the medians are then taken again
+// without its pairs, so that one misplaced host does not blur them, and
+// the pairs of hosts in place that belong to a longer length are named
+// as long routes.
+func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
+	if len(d.Hops) < 2 {
+		return
+	}
+	medians := func(skip map[int]bool) map[int]float64 {
+		by := map[int][]float64{}
+		for _, p := range pairs {
+			if !skip[p.a] && !skip[p.b] {
+				by[p.links] = append(by[p.links], p.rtt)
+			}
+		}
+		out := map[int]float64{}
+		for k, v := range by {
+			out[k] = stats.Median(v)
+		}
+		return out
+	}
+	// longer is the length, longer than links, whose median v is
+	// nearest, when v is past ContradictionRatio of links' own.
+	longer := func(med map[int]float64, links int, v float64) (int, bool) {
+		own, ok := med[links]
+		if !ok || v*ContradictionRatio <= own {
+			return 0, false
+		}
+		best, dist := links, math.Abs(math.Log(v/own))
+		for k, mk := range med {
+			if x := math.Abs(math.Log(v / mk)); k > links && mk > 0 && x < dist {
+				best, dist = k, x
+			}
+		}
+		return best, best != links
+	}
+	misplaced := func(med map[int]float64) map[int]bool {
+		nearest := make([]int, len(hosts)) // per host: its shortest declared length
+		for i := range nearest {
+			nearest[i] = math.MaxInt
+		}
+		for _, p := range pairs {
+			nearest[p.a], nearest[p.b] = min(nearest[p.a], p.links), min(nearest[p.b], p.links)
+		}
+		near := make([][]float64, len(hosts))
+		for _, p := range pairs {
+			for _, h := range [2]int{p.a, p.b} {
+				if p.links == nearest[h] {
+					near[h] = append(near[h], p.rtt)
+				}
+			}
+		}
+		out := map[int]bool{}
+		for h, v := range near {
+			if len(v) == 0 {
+				continue
+			}
+			if _, far := longer(med, nearest[h], stats.Median(v)); far {
+				out[h] = true
+			}
+		}
+		return out
+	}
+	bad := misplaced(medians(nil))
+	med := medians(bad)
+	bad = misplaced(med)
+	med = medians(bad)
+	var names []int
+	for h := range bad {
+		names = append(names, h)
+	}
+	slices.Sort(names)
+	for _, h := range names[:min(len(names), maxNamed)] {
+		var near []float64
+		links := math.MaxInt
+		for _, p := range pairs {
+			if p.a == h || p.b == h {
+				links = min(links, p.links)
+			}
+		}
+		for _, p := range pairs {
+			if (p.a == h || p.b == h) && p.links == links {
+				near = append(near, p.rtt)
+			}
+		}
+		v := stats.Median(near)
+		k, _ := longer(med, links, v)
+		d.Misplaced = append(d.Misplaced, fmt.Sprintf("host %s: its round trips to the %d hosts declared %d links away measure %.3g us (median), as hosts %d links apart do (%.3g us), not %d (%.3g us): it is not where %s puts it",
+			hosts[h], len(near), links, v, k, med[k], links, med[links], d.Source))
+	}
+	if len(names) > maxNamed {
+		d.Misplaced = append(d.Misplaced, fmt.Sprintf("%d more hosts are not where %s puts them", len(names)-maxNamed, d.Source))
+	}
+	long := 0
+	for _, p := range pairs {
+		if bad[p.a] || bad[p.b] {
+			continue
+		}
+		k, far := longer(med, p.links, p.rtt)
+		if !far {
+			continue
+		}
+		if long++; long <= maxNamed {
+			d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("hosts %s and %s, declared %d links apart, measure %.3g us, as hosts %d links apart do (%.3g us, against %.3g us): a longer or slower route than %s declares",
+				hosts[p.a], hosts[p.b], p.links, p.rtt, k, med[k], med[p.links], d.Source))
+		}
+	}
+	if long > maxNamed {
+		d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("%d more host pairs measure as routes longer than declared", long-maxNamed))
+	}
 }
