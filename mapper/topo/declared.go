@@ -139,6 +139,10 @@ func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
 	if len(d.Hops) < 2 {
 		return
 	}
+	// spread is each length's median absolute deviation (of the last
+	// medians taken): a pair is a long route only past its length's
+	// noise too.
+	var spread map[int]float64
 	medians := func(skip map[int]bool) map[int]float64 {
 		by := map[int][]float64{}
 		for _, p := range pairs {
@@ -147,8 +151,14 @@ func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
 			}
 		}
 		out := map[int]float64{}
+		spread = map[int]float64{}
 		for k, v := range by {
 			out[k] = stats.Median(v)
+			dev := make([]float64, len(v))
+			for i, x := range v {
+				dev[i] = math.Abs(x - out[k])
+			}
+			spread[k] = stats.Median(dev)
 		}
 		return out
 	}
@@ -229,8 +239,10 @@ func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
 		if bad[p.a] || bad[p.b] {
 			continue
 		}
+		// Past the length's noise: 3 standard deviations of a normal
+		// sample, by its median absolute deviation.
 		k, far := longer(med, p.links, p.rtt)
-		if !far {
+		if !far || p.rtt <= med[p.links]+3*1.4826*spread[p.links] {
 			continue
 		}
 		if long++; long <= maxNamed {
