@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
@@ -569,7 +570,7 @@ func TestNotAnMPIProgram(t *testing.T) {
 	}
 }
 
-func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
+func TestAbortSaysStatusAndWritesNothing(t *testing.T) {
 	testutil.Short(t, "MPI runs")
 	prog := mpiProgram(t, "late") // with no arguments it calls MPI_Abort(2)
 	bin := testutil.LatmapBin(t)
@@ -581,9 +582,11 @@ func TestAbortPassesStatusAndWritesNothing(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() == 0 {
 		t.Fatalf("latmap profile of an aborting program: %v, want a non-zero exit\n%s", err, b)
 	}
-	// mpirun reports MPI_Abort's errorcode as its own exit status.
-	if ee.ExitCode() != 2 {
-		t.Errorf("exit status %d, want the launcher's 2", ee.ExitCode())
+	// The MPI job failed: latmap's status 4 (exitcode.JobFailed), with
+	// the launcher's status in the message (mpirun reports MPI_Abort's
+	// errorcode as its own).
+	if ee.ExitCode() != exitcode.JobFailed || !strings.Contains(string(b), "exit status 2") {
+		t.Errorf("exit status %d, output %q; want %d naming the launcher's exit status 2", ee.ExitCode(), b, exitcode.JobFailed)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	if len(entries) != 0 {

@@ -443,7 +443,7 @@ func BenchmarkPlaceCLI(b *testing.B) {
 			for b.Loop() {
 				var lt, lcpu, lrss, st []float64
 				for rep := 0; rep < benchRepeats; rep++ {
-					secs, cpu, rss, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force")
+					secs, cpu, rss, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force", "--always-write")
 					if !ok {
 						testutil.Missing(b, "mpi", "no bin/latmap (make build)")
 					}

@@ -109,7 +109,7 @@ func runE2E(t *testing.T, c *vcluster.Cluster, clusterName, sv string, np int, a
 	}
 	rf := filepath.Join(dir, "app.rankfile")
 	var rep bytes.Buffer
-	r, err := runReport(Options{Survey: sv, Profile: first, Output: rf, Force: true, App: argv}, &rep)
+	r, err := runReport(Options{Survey: sv, Profile: first, Output: rf, Force: true, AlwaysWrite: true, AcceptUnbound: true, App: argv}, &rep)
 	if err != nil {
 		t.Fatal(err)
 	}

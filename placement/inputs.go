@@ -115,7 +115,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bound || opt.Force {
+		if bound || opt.AcceptUnbound {
 			in.profilePlace = in.current
 		}
 	}
@@ -150,8 +150,8 @@ func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
 			continue
 		}
 		bound = false
-		if opt.Current == "" && !opt.Force && in.current != nil {
-			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, or --force to take the cpus they started on", opt.Profile, w)
+		if opt.Current == "" && !opt.AcceptUnbound && in.current != nil {
+			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, or --accept-unbound to take the cpus they started on", opt.Profile, w)
 		}
 		in.warnings = append(in.warnings, "profile: "+w)
 	}

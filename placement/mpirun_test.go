@@ -65,7 +65,7 @@ func TestRankfileOnVirtualCluster(t *testing.T) {
 	sv := fakeSurveyHosts(t, c.Nodes, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}, {Src: 1, Dst: 2, Bytes: 1e6, Messages: 100}, {Src: 2, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "app.rankfile")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true}, &bytes.Buffer{})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, AlwaysWrite: true, AcceptUnbound: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRankfileLocal(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}
 	out := filepath.Join(t.TempDir(), "local.rankfile")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true}, &bytes.Buffer{})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: out, Force: true, AlwaysWrite: true, AcceptUnbound: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestMachineFileLocal(t *testing.T) {
 	}
 	sv := fakeSurveyHosts(t, []string{host}, 2)
 	out := filepath.Join(t.TempDir(), "local.hosts")
-	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true}, &bytes.Buffer{})
+	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 100}}), Output: out, Format: placefile.FormatMPICH, Force: true, AlwaysWrite: true, AcceptUnbound: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestLatmapPlaceBinary(t *testing.T) {
 	mx := writeMatrix(t, flows)
 	out := filepath.Join(t.TempDir(), "hosts")
 	cmd := exec.Command(bin, "place", "--survey", sv, "--matrix", mx, "--format", "slurm", "-o", out,
-		"--exclude", "h0", "--ranks-per-node", "4", "--force", "--", "./app", "-x")
+		"--exclude", "h0", "--ranks-per-node", "4", "--always-write", "--", "./app", "-x")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
@@ -342,7 +342,7 @@ func TestScopeNodesAgreesWithAll(t *testing.T) {
 			}
 		}
 		var report bytes.Buffer
-		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Force: true}, &report)
+		r, err := runReport(Options{Survey: sv, Matrix: mx, Output: filepath.Join(dir, scope+".rankfile"), Force: true, AlwaysWrite: true, AcceptUnbound: true}, &report)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,12 @@ type Options struct {
 	// PATH).
 	Output string
 	Format string
-	Force  bool
+	// Force replaces an existing Output; AlwaysWrite writes it even when
+	// the verdict does not advise the proposal.
+	Force, AlwaysWrite bool
+	// AcceptUnbound takes an unbound profile's starting cpus as the
+	// placement it ran under (they may have moved).
+	AcceptUnbound bool
 	// App is the program and arguments for the printed launch line.
 	App []string
 
@@ -312,7 +317,7 @@ func (opt *Options) check() error {
 	}
 	if opt.Output != "" && !opt.Force {
 		if _, err := os.Stat(opt.Output); err == nil {
-			return fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
+			return fmt.Errorf("output %s exists; use --force (-f) to replace it or choose another -o", opt.Output)
 		}
 	}
 	return nil
@@ -390,11 +395,11 @@ func predict(a *placefile.Advice, in *inputs, slots, usable, proposal []int32) {
 }
 
 // writeLaunchFile writes the proposal as opt.Format to opt.Output when
-// the verdict advises it (worth) or with --force; otherwise it says why
-// not.
+// the verdict advises it (worth) or with --always-write; otherwise it
+// says why not.
 func writeLaunchFile(a *placefile.Advice, opt Options, m *model.Machine, place []int32, worth bool) error {
-	if !worth && !opt.Force {
-		a.NotWritten = fmt.Sprintf("%s not written: the predicted gain does not justify changing the placement (see above); --force writes it anyway", opt.Output)
+	if !worth && !opt.AlwaysWrite {
+		a.NotWritten = fmt.Sprintf("%s not written: the predicted gain does not justify changing the placement (the verdict says why); --always-write writes it anyway", opt.Output)
 		return nil
 	}
 	lf, err := placefile.Write(opt.Format, m.RankSlots(place), a.LaunchHeader(), opt.Output, opt.App)

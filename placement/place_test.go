@@ -275,8 +275,8 @@ func TestCyclicSpreadsLikeMapByNode(t *testing.T) {
 }
 
 // TestUnboundProfileRefused: a profile whose ranks were not bound to one
-// cpu is not scored as the current placement without --force or
-// --current; with --force it is, and the warning is kept.
+// cpu is not scored as the current placement without --accept-unbound or
+// --current; with --accept-unbound it is, and the warning is kept.
 func TestUnboundProfileRefused(t *testing.T) {
 	sv := fakeSurveyHosts(t, []string{"h0", "h1"}, 2)
 	flows := []profile.Flow{{Src: 0, Dst: 3, Bytes: 1e6, Messages: 100}, {Src: 3, Dst: 0, Bytes: 1e6, Messages: 100}}
@@ -295,10 +295,10 @@ func TestUnboundProfileRefused(t *testing.T) {
 	}
 	os.WriteFile(rf, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	_, err = runReport(Options{Survey: sv, Profile: prof}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), "--bind-to core") {
-		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --force", err)
+	if err == nil || !strings.Contains(err.Error(), "ranks 0-3 are not bound") || !strings.Contains(err.Error(), "--accept-unbound") || !strings.Contains(err.Error(), "--bind-to core") {
+		t.Fatalf("unbound profile: %v, want a refusal naming the ranks and --accept-unbound", err)
 	}
-	r, err := runReport(Options{Survey: sv, Profile: prof, Force: true}, &bytes.Buffer{})
+	r, err := runReport(Options{Survey: sv, Profile: prof, AcceptUnbound: true}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

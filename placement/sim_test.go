@@ -41,7 +41,7 @@ func placeHosts(t testing.TB, opt Options) (placefile.Advice, []string) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "proposal.hosts")
 	var adv bytes.Buffer
-	opt.Output, opt.Format, opt.Force = file, placefile.FormatSlurm, true
+	opt.Output, opt.Format, opt.Force, opt.AlwaysWrite = file, placefile.FormatSlurm, true, true
 	if _, err := runJSON(opt, &adv); err != nil {
 		t.Fatal(err)
 	}

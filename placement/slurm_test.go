@@ -33,7 +33,7 @@ func TestPlaceSlurmLaunchLine(t *testing.T) {
 	}
 	var report bytes.Buffer
 	r, err := runReport(Options{Survey: sv, Matrix: writeMatrix(t, flows), Output: filepath.Join(dir, "hosts"), Format: "slurm",
-		App: []string{"./app"}, Force: true}, &report)
+		App: []string{"./app"}, Force: true, AlwaysWrite: true, AcceptUnbound: true}, &report)
 	if err != nil {
 		t.Fatal(err)
 	}

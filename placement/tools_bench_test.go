@@ -159,7 +159,7 @@ func BenchmarkPlaceTools(b *testing.B) {
 func toolRows(b *testing.B, tm toolMachine, sv string, hosts []string, app simApp) {
 	n := tm.ranks()
 	mx := writeMatrix(b, app.flows)
-	secs, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile"), "--force")
+	secs, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile"), "--force", "--always-write")
 	if !ok {
 		testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
 	}
@@ -450,7 +450,7 @@ func BenchmarkPlaceSmallRouted(b *testing.B) {
 							continue
 						}
 						b.Setenv("LATMAP_BIN", bins[which])
-						s, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
+						s, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "--always-write", "-o", filepath.Join(dir, "out.rankfile"))
 						if !ok {
 							testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
 						}

@@ -136,7 +136,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 				t.Fatal(err)
 			}
 			var adv bytes.Buffer
-			if _, err := runJSON(Options{Survey: sv, Matrix: matrix, Current: cur, Output: file, Format: tc.format, Force: true}, &adv); err != nil {
+			if _, err := runJSON(Options{Survey: sv, Matrix: matrix, Current: cur, Output: file, Format: tc.format, Force: true, AlwaysWrite: true, AcceptUnbound: true}, &adv); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(advice, adv.Bytes(), 0o644); err != nil {
@@ -322,7 +322,7 @@ func TestVerifyCLILocal(t *testing.T) {
 			dir := t.TempDir()
 			prog := tc.flavor.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
 			file := filepath.Join(dir, "placement")
-			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true}, io.Discard); err != nil {
+			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: tc.format, Force: true, AlwaysWrite: true, AcceptUnbound: true}, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			cmd := append(append(tc.flavor.Local(2), tc.opts...), prog, "8", "1048576")
@@ -406,7 +406,7 @@ func TestVerifyTimesTheApplication(t *testing.T) {
 			prog := f.Build(t, dir, "sleeper", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "sleeper.c"))
 			format := map[string]string{"openmpi": placefile.FormatOpenMPI, "mpich": placefile.FormatMPICH}[f.Name]
 			file := filepath.Join(dir, "placement")
-			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: format, Force: true}, io.Discard); err != nil {
+			if _, err := runReport(Options{Survey: sv, Matrix: matrix, Output: file, Format: format, Force: true, AlwaysWrite: true, AcceptUnbound: true}, io.Discard); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "verify")

@@ -56,7 +56,12 @@ else
 fi
 
 step "3. place: the survey and the halo profile combined into placement advice"
-"$bin" place --survey "$tmp/survey" --profile "$tmp/profile" -o "$tmp/halo.rankfile" -- "$tmp/halo3d" "$np" 1 1 2000 | tee "$tmp/advice.txt"
+# Status 3: ran, and the gain does not justify writing the rankfile (on
+# one host it seldom does); the advice says so.
+status=0
+"$bin" place --survey "$tmp/survey" --profile "$tmp/profile" -o "$tmp/halo.rankfile" -- "$tmp/halo3d" "$np" 1 1 2000 > "$tmp/advice.txt" 2>&1 || status=$?
+cat "$tmp/advice.txt"
+[ "$status" = 0 ] || [ "$status" = 3 ] || exit "$status"
 "$bin" place --survey "$tmp/survey" --profile "$tmp/profile" --json -- "$tmp/halo3d" "$np" 1 1 2000 > "$tmp/advice.json"
 
 step "4. report: one HTML page of all of it"

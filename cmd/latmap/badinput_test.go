@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
 )
@@ -84,10 +85,10 @@ var commands = []command{
 	{[]string{"import", "mmpi", "{mmpi}", "-o", "{out}"}, map[string][]string{"mmpi": {""}}},
 	{[]string{"report", "{profile}"}, map[string][]string{"profile": {"ranks.csv", "functions.csv", "matrix.csv", "meta.json"}}},
 	{[]string{"export", "pprof", "{profile}", "-o", "{out}.pb.gz"}, map[string][]string{"profile": {"ranks.csv", "functions.csv"}}},
-	{[]string{"place", "--force", "--survey", "{survey}", "--matrix", "{matrix}", "-o", "{out}"}, map[string][]string{"survey": {survey.PairsFile, survey.RanksFile}, "matrix": {""}}},
-	{[]string{"place", "--force", "--survey", "{survey}", "--matrix", "{matrix}", "--topology", "{topology}", "-o", "{out}"}, map[string][]string{"topology": {""}}},
-	{[]string{"place", "--force", "--survey", "{survey}", "--matrix", "{matrix}", "--current", "{current}", "-o", "{out}"}, map[string][]string{"current": {""}}},
-	{[]string{"place", "--force", "--survey", "{survey}", "--profile", "{profile}", "-o", "{out}"}, map[string][]string{"profile": {"ranks.csv", "matrix.csv"}}},
+	{[]string{"place", "--always-write", "--survey", "{survey}", "--matrix", "{matrix}", "-o", "{out}"}, map[string][]string{"survey": {survey.PairsFile, survey.RanksFile}, "matrix": {""}}},
+	{[]string{"place", "--always-write", "--survey", "{survey}", "--matrix", "{matrix}", "--topology", "{topology}", "-o", "{out}"}, map[string][]string{"topology": {""}}},
+	{[]string{"place", "--always-write", "--survey", "{survey}", "--matrix", "{matrix}", "--current", "{current}", "-o", "{out}"}, map[string][]string{"current": {""}}},
+	{[]string{"place", "--always-write", "--survey", "{survey}", "--profile", "{profile}", "-o", "{out}"}, map[string][]string{"profile": {"ranks.csv", "matrix.csv"}}},
 }
 
 // TestBadInputs: every command, given a file it reads with bad contents
@@ -155,6 +156,9 @@ func TestBadInputs(t *testing.T) {
 						}
 						if line := err.Error(); line == "" || strings.Contains(strings.TrimSpace(line), "\n") {
 							t.Errorf("error is not one line: %q", line)
+						}
+						if code := exitCode(err); code != exitcode.Usage {
+							t.Errorf("exit status %d, want %d (usage or input error): %v", code, exitcode.Usage, err)
 						}
 						if written := outputs(out); len(written) > 0 {
 							t.Errorf("wrote %v on bad input (error %v)", written, err)
@@ -282,5 +286,35 @@ func TestBadFlags(t *testing.T) {
 	}
 	if b, err := os.ReadFile(exists); err != nil || string(b) != "mine" {
 		t.Errorf("an existing -o file was changed: %q, %v", b, err)
+	}
+}
+
+// TestPlaceNotWrittenExits3: place -o F whose proposal the verdict does
+// not advise exits with status 3 (exitcode.NoAdvice) and leaves F
+// unwritten, so that "place -o F && mpirun ... F" does not launch; with
+// --always-write it writes F and exits 0; a second run without --force
+// refuses to replace F, with status 2.
+func TestPlaceNotWrittenExits3(t *testing.T) {
+	dir := t.TempDir()
+	in := fixtures(t, dir)
+	out := filepath.Join(dir, "out")
+	// Ranks 0-1 and 2-3 talk, and block already puts each pair on one
+	// node: nothing to gain.
+	args := []string{"place", "--survey", in["survey"], "--matrix", in["matrix"], "-o", out}
+	msg, err := runLatmap(t, args...)
+	if code := exitCode(err); code != exitcode.NoAdvice || !strings.Contains(fmt.Sprint(err), "not written") {
+		t.Fatalf("place without gain: status %d (%v), want %d and a line saying -o's file is not written\n%s", code, err, exitcode.NoAdvice, msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written without a gain", out)
+	}
+	if _, err := runLatmap(t, append(args, "--always-write")...); err != nil {
+		t.Fatalf("--always-write: %v", err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("--always-write did not write %s: %v", out, err)
+	}
+	if _, err := runLatmap(t, append(args, "--always-write")...); exitCode(err) != exitcode.Usage || !strings.Contains(fmt.Sprint(err), "--force") {
+		t.Errorf("replacing %s without --force: %v, want status %d naming --force", out, err, exitcode.Usage)
 	}
 }

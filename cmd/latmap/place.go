@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement"
@@ -29,7 +32,8 @@ rank's computation, waits and modelled communication, with each node's link
 and memory shared by its ranks), compares it with the current, block and
 cyclic placements and a perfect interconnect, checks the model against the
 run the profile measured, says whether it is worth using, and writes the
-file the launcher takes (only when it is: --force writes it anyway).
+file the launcher takes (only when it is: --always-write writes it anyway;
+otherwise latmap exits with status 3 and -o's file is not written).
 
   latmap place --survey cluster/ --profile app/ -o app.rankfile -- ./app
   latmap place --survey cluster/ --matrix comm.csv --format slurm -o hosts
@@ -38,17 +42,8 @@ file the launcher takes (only when it is: --force writes it anyway).
 Formats: openmpi (rankfile), mpich (Hydra machine file, binding=user: per line),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if qapFile != "" {
-				qapOpt.Seed = opt.Solve.Seed
-				return qap.RunFile(cmd.OutOrStdout(), qapFile, qapOpt, asJSON)
-			}
 			opt.App = args
-			opt.Format = strings.ToLower(opt.Format)
-			a, err := placement.Run(opt)
-			if err != nil {
-				return err
-			}
-			return report.Place(cmd.OutOrStdout(), a, asJSON)
+			return runPlace(cmd.OutOrStdout(), opt, asJSON, qapFile, qapOpt)
 		},
 	}
 	f := cmd.Flags()
@@ -63,7 +58,9 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.IntVar(&opt.Ranks, "ranks", 0, "number of ranks of --matrix (default: largest rank named + 1)")
 	f.StringVarP(&opt.Output, "output", "o", "", "launcher file to write")
 	f.StringVar(&opt.Format, "format", placement.FormatAuto, "launcher file format: "+strings.Join(placefile.Formats(), ", ")+"; auto: openmpi5 when the mpirun on PATH is Open MPI 5 (its rankfiles name logical cores), else openmpi")
-	f.BoolVar(&opt.Force, "force", false, "write -o's file even when the predicted gain is under 2% or under the model's measured error; replace an existing output file; take an unbound profile's starting cpus as the current placement")
+	f.BoolVarP(&opt.Force, "force", "f", false, "replace an existing -o file")
+	f.BoolVar(&opt.AlwaysWrite, "always-write", false, "write -o's file even when the verdict does not advise the proposal (a gain under 2% or under the model's measured error)")
+	f.BoolVar(&opt.AcceptUnbound, "accept-unbound", false, "take an unbound profile's starting cpus as the placement it ran under (they may have moved)")
 	f.BoolVar(&asJSON, "json", false, "print the whole advice as JSON (a versioned schema: docs/place.md)")
 	f.IntVar(&opt.Select.RanksPerNode, "ranks-per-node", 0, "at most this many ranks on one node (0: no limit)")
 	f.StringSliceVar(&opt.Select.Exclude, "exclude", nil, "hosts not to use (repeat or comma-separate)")
@@ -82,4 +79,28 @@ slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 	f.StringVar(&qapFile, "qaplib", "", "solve a QAPLIB instance file with the general QAP local search instead")
 	f.IntVar(&qapOpt.Restarts, "restarts", 16, "restarts of the --qaplib local search")
 	return cmd
+}
+
+// runPlace is latmap place once its flags are read: --qaplib's instance
+// solved, or the advice made (placement.Run) and written (report.Place),
+// exiting with status 3 when -o's file was not written.
+func runPlace(out io.Writer, opt placement.Options, asJSON bool, qapFile string, qapOpt qap.Options) error {
+	if qapFile != "" {
+		qapOpt.Seed = opt.Solve.Seed
+		return qap.RunFile(out, qapFile, qapOpt, asJSON)
+	}
+	opt.Format = strings.ToLower(opt.Format)
+	a, err := placement.Run(opt)
+	if err != nil {
+		return err
+	}
+	if err := report.Place(out, a, asJSON); err != nil {
+		return exitcode.With(exitcode.Failed, err)
+	}
+	if a.NotWritten != "" {
+		// A script's "place -o F && mpirun ... F" must not run on a
+		// missing or stale F.
+		return exitcode.With(exitcode.NoAdvice, errors.New(a.NotWritten))
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/interpose"
 )
 
@@ -39,7 +40,7 @@ information (compile with -g; without it, the object and the address).`,
 			err := interpose.Run(cmd.Context(), opt)
 			var ee *interpose.ExitError
 			if errors.As(err, &ee) {
-				return &exitError{code: ee.Code, err: err}
+				return exitcode.With(exitcode.JobFailed, err)
 			}
 			return err
 		},

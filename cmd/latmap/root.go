@@ -5,26 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/internal/version"
 )
 
-// exitError carries a process exit status through cobra (for example the
-// launcher's status that latmap profile passes through).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func exitCode(err error) int {
-	var ee *exitError
-	if errors.As(err, &ee) && ee.code != 0 {
-		return ee.code
-	}
-	return 1
-}
+// exitCode is the status latmap exits with after err (exitcode.Of).
+func exitCode(err error) int { return exitcode.Of(err) }
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
@@ -43,7 +29,9 @@ rank-to-core/node placement with its predicted gain.
   latmap report app/                               MPInside-style tables of a profile
   latmap place --survey cluster/ --profile app/ -o app.rankfile
   latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 64 ./app
-  latmap report --html -o report.html cluster/ app/ advice.json v/`,
+  latmap report --html -o report.html cluster/ app/ advice.json v/
+
+` + exitcode.Help,
 		Version:       version.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -44,7 +44,7 @@ func Benchmark100kNodesScope(b *testing.B) {
 		}{
 			{"topo", []string{"topo", sv}},
 			{"plot", []string{"plot", sv, "-o", filepath.Join(dir, "nodes.png"), "--force"}},
-			{"place", []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force"}},
+			{"place", []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force", "--always-write"}},
 			{"report", []string{"report", "--html", "-o", filepath.Join(dir, "report.html"), "--force", sv}},
 		} {
 			secs, cpu, rss, ok := testutil.TimeBinary(b, c.args...)

@@ -137,7 +137,7 @@ func scaleArgs(cmd, sv, mx, dir string) []string {
 	case "report":
 		return []string{"report", "--html", "-o", filepath.Join(dir, "r.html"), "--force", sv}
 	case "place":
-		return []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force"}
+		return []string{"place", "--survey", sv, "--matrix", mx, "-o", filepath.Join(dir, "out.rankfile"), "--force", "--always-write"}
 	}
 	panic(cmd)
 }

@@ -126,6 +126,18 @@ type declaredPair struct {
 // maxNamed bounds the hosts and pairs a comparison names one by one.
 const maxNamed = 8
 
+// hopCompare sets each surveyed pair's round trip beside the medians of
+// the declared route lengths (without the pairs of hosts found
+// misplaced, skip).
+type hopCompare struct {
+	pairs   []declaredPair
+	nearest []int           // per host: its shortest declared route length
+	near    [][]float64     // per host: its round trips to the hosts declared nearest
+	med     map[int]float64 // per length: the median round trip
+	spread  map[int]float64 // per length: the median absolute deviation
+	skip    map[int]bool
+}
+
 // disagreements finds the hosts and host pairs whose round trips say
 // otherwise than the description: each value is set beside the route
 // lengths' medians (d.Hops) and belongs to the length whose median is
@@ -133,124 +145,119 @@ const maxNamed = 8
 // declared nearest it belongs to a longer length, by more than
 // ContradictionRatio, is misplaced; the medians are then taken again
 // without its pairs, so that one misplaced host does not blur them, and
-// the pairs of hosts in place that belong to a longer length are named
-// as long routes.
+// the pairs of hosts in place that belong to a longer length, past the
+// length's noise, are named as long routes.
 func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
 	if len(d.Hops) < 2 {
 		return
 	}
-	// spread is each length's median absolute deviation (of the last
-	// medians taken): a pair is a long route only past its length's
-	// noise too.
-	var spread map[int]float64
-	medians := func(skip map[int]bool) map[int]float64 {
-		by := map[int][]float64{}
-		for _, p := range pairs {
-			if !skip[p.a] && !skip[p.b] {
-				by[p.links] = append(by[p.links], p.rtt)
-			}
-		}
-		out := map[int]float64{}
-		spread = map[int]float64{}
-		for k, v := range by {
-			out[k] = stats.Median(v)
-			dev := make([]float64, len(v))
-			for i, x := range v {
-				dev[i] = math.Abs(x - out[k])
-			}
-			spread[k] = stats.Median(dev)
-		}
-		return out
+	hc := &hopCompare{pairs: pairs, nearest: make([]int, len(hosts))}
+	for i := range hc.nearest {
+		hc.nearest[i] = math.MaxInt
 	}
-	// longer is the length, longer than links, whose median v is
-	// nearest, when v is past ContradictionRatio of links' own.
-	longer := func(med map[int]float64, links int, v float64) (int, bool) {
-		own, ok := med[links]
-		if !ok || v*ContradictionRatio <= own {
-			return 0, false
-		}
-		best, dist := links, math.Abs(math.Log(v/own))
-		for k, mk := range med {
-			if x := math.Abs(math.Log(v / mk)); k > links && mk > 0 && x < dist {
-				best, dist = k, x
-			}
-		}
-		return best, best != links
+	for _, p := range pairs {
+		hc.nearest[p.a], hc.nearest[p.b] = min(hc.nearest[p.a], p.links), min(hc.nearest[p.b], p.links)
 	}
-	misplaced := func(med map[int]float64) map[int]bool {
-		nearest := make([]int, len(hosts)) // per host: its shortest declared length
-		for i := range nearest {
-			nearest[i] = math.MaxInt
-		}
-		for _, p := range pairs {
-			nearest[p.a], nearest[p.b] = min(nearest[p.a], p.links), min(nearest[p.b], p.links)
-		}
-		near := make([][]float64, len(hosts))
-		for _, p := range pairs {
-			for _, h := range [2]int{p.a, p.b} {
-				if p.links == nearest[h] {
-					near[h] = append(near[h], p.rtt)
-				}
+	hc.near = make([][]float64, len(hosts))
+	for _, p := range pairs {
+		for _, h := range [2]int{p.a, p.b} {
+			if p.links == hc.nearest[h] {
+				hc.near[h] = append(hc.near[h], p.rtt)
 			}
 		}
-		out := map[int]bool{}
-		for h, v := range near {
-			if len(v) == 0 {
-				continue
-			}
-			if _, far := longer(med, nearest[h], stats.Median(v)); far {
-				out[h] = true
-			}
-		}
-		return out
 	}
-	bad := misplaced(medians(nil))
-	med := medians(bad)
-	bad = misplaced(med)
-	med = medians(bad)
+	for range 2 {
+		hc.medians()
+		hc.skip = hc.misplaced()
+	}
+	hc.medians()
 	var names []int
-	for h := range bad {
+	for h := range hc.skip {
 		names = append(names, h)
 	}
 	slices.Sort(names)
 	for _, h := range names[:min(len(names), maxNamed)] {
-		var near []float64
-		links := math.MaxInt
-		for _, p := range pairs {
-			if p.a == h || p.b == h {
-				links = min(links, p.links)
-			}
-		}
-		for _, p := range pairs {
-			if (p.a == h || p.b == h) && p.links == links {
-				near = append(near, p.rtt)
-			}
-		}
-		v := stats.Median(near)
-		k, _ := longer(med, links, v)
+		near := hc.near[h]
+		v, links := stats.Median(near), hc.nearest[h]
+		k, _ := hc.longer(links, v)
 		d.Misplaced = append(d.Misplaced, fmt.Sprintf("host %s: its round trips to the %d hosts declared %d links away measure %.3g us (median), as hosts %d links apart do (%.3g us), not %d (%.3g us): it is not where %s puts it",
-			hosts[h], len(near), links, v, k, med[k], links, med[links], d.Source))
+			hosts[h], len(near), links, v, k, hc.med[k], links, hc.med[links], d.Source))
 	}
 	if len(names) > maxNamed {
 		d.Misplaced = append(d.Misplaced, fmt.Sprintf("%d more hosts are not where %s puts them", len(names)-maxNamed, d.Source))
 	}
+	d.longRoutes(hosts, hc)
+}
+
+// longRoutes names the pairs of hosts in place that measure as a longer
+// route does, past their own length's noise (3 standard deviations of a
+// normal sample, by its median absolute deviation).
+func (d *Declared) longRoutes(hosts []string, hc *hopCompare) {
 	long := 0
-	for _, p := range pairs {
-		if bad[p.a] || bad[p.b] {
+	for _, p := range hc.pairs {
+		if hc.skip[p.a] || hc.skip[p.b] {
 			continue
 		}
-		// Past the length's noise: 3 standard deviations of a normal
-		// sample, by its median absolute deviation.
-		k, far := longer(med, p.links, p.rtt)
-		if !far || p.rtt <= med[p.links]+3*1.4826*spread[p.links] {
+		k, far := hc.longer(p.links, p.rtt)
+		if !far || p.rtt <= hc.med[p.links]+3*1.4826*hc.spread[p.links] {
 			continue
 		}
 		if long++; long <= maxNamed {
 			d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("hosts %s and %s, declared %d links apart, measure %.3g us, as hosts %d links apart do (%.3g us, against %.3g us): a longer or slower route than %s declares",
-				hosts[p.a], hosts[p.b], p.links, p.rtt, k, med[k], med[p.links], d.Source))
+				hosts[p.a], hosts[p.b], p.links, p.rtt, k, hc.med[k], hc.med[p.links], d.Source))
 		}
 	}
 	if long > maxNamed {
 		d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("%d more host pairs measure as routes longer than declared", long-maxNamed))
 	}
+}
+
+// medians takes each length's median and spread over the pairs of hosts
+// not skipped.
+func (hc *hopCompare) medians() {
+	by := map[int][]float64{}
+	for _, p := range hc.pairs {
+		if !hc.skip[p.a] && !hc.skip[p.b] {
+			by[p.links] = append(by[p.links], p.rtt)
+		}
+	}
+	hc.med, hc.spread = map[int]float64{}, map[int]float64{}
+	for k, v := range by {
+		m := stats.Median(v)
+		dev := make([]float64, len(v))
+		for i, x := range v {
+			dev[i] = math.Abs(x - m)
+		}
+		hc.med[k], hc.spread[k] = m, stats.Median(dev)
+	}
+}
+
+// longer is the length, longer than links, whose median v is nearest
+// (by ratio), when v is past ContradictionRatio of links' own.
+func (hc *hopCompare) longer(links int, v float64) (int, bool) {
+	own, ok := hc.med[links]
+	if !ok || v*ContradictionRatio <= own {
+		return 0, false
+	}
+	best, dist := links, math.Abs(math.Log(v/own))
+	for k, mk := range hc.med {
+		if x := math.Abs(math.Log(v / mk)); k > links && mk > 0 && x < dist {
+			best, dist = k, x
+		}
+	}
+	return best, best != links
+}
+
+// misplaced are the hosts whose round trips to the hosts declared
+// nearest them belong to a longer length.
+func (hc *hopCompare) misplaced() map[int]bool {
+	out := map[int]bool{}
+	for h := range hc.nearest {
+		if v := hc.near[h]; len(v) > 0 {
+			if _, far := hc.longer(hc.nearest[h], stats.Median(v)); far {
+				out[h] = true
+			}
+		}
+	}
+	return out
 }

@@ -26,9 +26,6 @@ func WritePlace(w io.Writer, a *placefile.Advice) {
 	for _, x := range a.Warnings {
 		fmt.Fprintln(w, "warning:", x)
 	}
-	if a.NotWritten != "" {
-		fmt.Fprintf(w, "\n%s\n", a.NotWritten)
-	}
 	if a.Output != "" {
 		fmt.Fprintf(w, "\nwrote %s (%s); launch with:\n  %s\n", a.Output, a.Format, text.ShellJoin(a.Launch))
 		if a.Format == placefile.FormatOpenMPI {
