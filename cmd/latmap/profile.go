@@ -47,7 +47,7 @@ information (compile with -g; without it, the object and the address).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opt.Out, "output", "o", "", "profile directory to write (required)")
-	f.BoolVar(&opt.Force, "force", false, "replace the output directory if it exists")
+	f.BoolVarP(&opt.Force, "force", "f", false, "replace the output directory if it exists")
 	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time with tokens on shadow communicators (w_xxx)")
 	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "time a barrier inserted before each blocking collective (b_xxx)")
 	f.BoolVar(&opt.CollectivesInMatrix, "collectives-in-matrix", false, "add each collective's generic point-to-point equivalent to matrix.csv")

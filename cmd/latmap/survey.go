@@ -80,7 +80,7 @@ See docs/survey.md.`,
 	f.StringVar(&opt.Resume, "resume", "", "complete a survey stopped early (SIGTERM, Ctrl-C) or killed (from the journals its ranks left in DIR.journal): keep its sizes measured with at least 10 round trips a pair, measure the other --sizes, the isolation sample and the node and switch phases, and write the whole survey over it (-o defaults to it); run it on the same hosts in the same order")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size's results as an mmpi log to this file")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even when it is not a terminal (under mpirun it never is)")
-	f.BoolVar(&opt.Force, "force", false, "replace existing output")
+	f.BoolVarP(&opt.Force, "force", "f", false, "replace existing output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("switch-bandwidth", cobra.FixedCompletions([]string{bench.SwitchBWAuto, bench.SwitchBWOn, bench.SwitchBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("size-sweep", cobra.FixedCompletions([]string{bench.SizeSweepOn, bench.SizeSweepOff}, cobra.ShellCompDirectiveNoFileComp))

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/spf13/cobra"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/placement/verify"
 )
 
@@ -29,15 +32,25 @@ Mapping options of the launch line (--map-by, --bind-to, -npernode; Hydra's
 -bind-to, -ppn, -f; srun's --distribution, --cpu-bind) are replaced for
 the proposal runs by the file, inserted as the launcher takes it (Open MPI
 -rf, Hydra -f, srun --distribution=arbitrary with SLURM_HOSTFILE); both
-commands are printed. A failed run stops the verification, with its output.
+commands are printed. A failed run stops the verification, with its output
+(exit status 4). Everything verify can check (the flags, the files, the
+rankfile's ranks against -np, -o's parent) is checked before the first
+launch. A gain whose 95% interval reaches 1 (not measured) ends with exit
+status 3, the results written.
 
   latmap place --survey cluster/ --profile app/ -o app.rankfile --json > advice.json
   latmap verify -o verify/ --rankfile app.rankfile --place advice.json -- mpirun -np 64 --map-by node ./app`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Command, opt.Out = args, cmd.OutOrStdout()
-			_, err := verify.Run(cmd.Context(), opt)
-			return err
+			v, err := verify.Run(cmd.Context(), opt)
+			if err != nil {
+				return err
+			}
+			if msg := verify.Unconfirmed(v); msg != "" {
+				return exitcode.With(exitcode.NoAdvice, errors.New(msg))
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/internal/text"
@@ -50,8 +51,8 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if opt.Out == nil {
 		opt.Out = os.Stdout
 	}
-	if opt.Runs <= 0 {
-		opt.Runs = 5
+	if err := opt.check(); err != nil {
+		return nil, err
 	}
 	if len(opt.Command) == 0 {
 		return nil, errors.New("no launch command; give it after --, for example: latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 4 ./app")
@@ -82,6 +83,15 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sameRanks(opt.Command, opt.File); err != nil {
+		return nil, err
+	}
+	var advice *placefile.Advice
+	if opt.Place != "" {
+		if advice, err = readPlace(opt.Place); err != nil {
+			return nil, err
+		}
+	}
 	if l == launcher.OpenMPI {
 		if err := sameOpenMPI(launcher.OpenMPIMajor(ctx, opt.Command[0]), opt.File, format); err != nil {
 			return nil, err
@@ -103,10 +113,8 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if v.AppNote == "" {
 		v.AppNote = note
 	}
-	if opt.Place != "" {
-		if err := predicted(v, opt.Place); err != nil {
-			return nil, err
-		}
+	if advice != nil {
+		predicted(v, advice)
 	}
 	if err := placefile.WriteVerification(opt.Output, opt.Force, v, runs); err != nil {
 		return nil, err
@@ -162,7 +170,7 @@ func alternate(ctx context.Context, opt Options, prop, env []string, tm *timer) 
 			if tm != nil {
 				hint = "; if it runs without latmap's timing library, give --lib none"
 			}
-			return nil, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s%s", variant, i/2+1, code, text.ShellJoin(argv), hint)
+			return nil, exitcode.With(exitcode.JobFailed, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s%s", variant, i/2+1, code, text.ShellJoin(argv), hint))
 		}
 		app := readAppTime(appFile)
 		runs = append(runs, placefile.VerifyRun{Run: i + 1, Variant: variant, Wall: wall, App: app, Exit: code})
@@ -227,21 +235,25 @@ func bootstrapRatio(a, b []float64, resamples int) [2]float64 {
 // speedup: the current placement's predicted run (or the reference
 // place compared with, when the current one was unknown) over the
 // proposal's.
-func predicted(v *placefile.Verification, path string) error {
-	a, err := placefile.ReadAdvice(path)
-	if err != nil {
-		return fmt.Errorf("--place: %w", err)
-	}
+func predicted(v *placefile.Verification, a *placefile.Advice) {
 	ref, prop := a.Reference(), a.ProposalPrediction()
-	if prop.Name != "proposal" || prop.Run <= 0 {
-		return fmt.Errorf("--place %s: no proposal prediction", path)
-	}
 	v.PredictedSpeedup, v.PredictedAgainst = ref.Run/prop.Run, ref.Name
 	v.PredictedOver, v.MeasuredOn = v.PredictedSpeedup/v.Speedup, "wall"
 	if v.AppTimed {
 		v.PredictedOver, v.MeasuredOn = v.PredictedSpeedup/v.AppSpeedup, "app"
 	}
-	return nil
+}
+
+// readPlace reads --place's advice, before anything is launched.
+func readPlace(path string) (*placefile.Advice, error) {
+	a, err := placefile.ReadAdvice(path)
+	if err != nil {
+		return nil, fmt.Errorf("--place: %w (give the file latmap place --json wrote)", err)
+	}
+	if prop := a.ProposalPrediction(); prop.Name != "proposal" || prop.Run <= 0 || a.Reference().Run <= 0 {
+		return nil, fmt.Errorf("--place %s: no proposal prediction (give the file latmap place --json wrote)", path)
+	}
+	return a, nil
 }
 
 // Launch-line options that choose a mapping, which the placement file
