@@ -6,6 +6,10 @@
  * (tokens.c), which can correct the send-late time the wait measured.
  */
 #include "account.h"
+#include "commtab.h"
+#include "hooks.h"
+#include "pairs.h"
+#include "requests.h"
 #include "tokens.h"
 #include "util.h"
 

@@ -1,11 +1,11 @@
 /*
  * collectives.c: what the generated collective wrappers call after the
  * collective (lm_coll: its time, collective wait and bytes) and the
- * helpers of their byte expressions (SUM, SUMW, MINE, ROOT, INDEG, OUTDEG
- * of latmap.h). The hook before a collective, lm_coll_pre, is window.c's;
+ * helpers of their byte expressions (LM_SUM, LM_SUMW, LM_MINE, LM_ROOT,
+ * LM_INDEG, LM_OUTDEG of collectives.h). The hook before a collective, lm_coll_pre, is window.c's;
  * --collectives-in-matrix is collmatrix.c's.
  */
-#include "latmap.h"
+#include "collectives.h"
 
 int64_t lm_sum(const int *counts, MPI_Comm comm)
 {

@@ -10,7 +10,10 @@
  * so the matrix stays consistent and the gather at MPI_Finalize stays
  * proportional to the non-zeros. docs/profile.md lists the equivalents.
  */
-#include "latmap.h"
+#include "collmatrix.gen.h"
+#include "collectives.h"
+#include "commtab.h"
+#include "pairs.h"
 
 #include <stdlib.h>
 
@@ -133,7 +136,7 @@ static void neighbors(MPI_Comm cm, int64_t bytes)
 /* block returns the bytes of this rank's block of an (all)gather/alltoall. */
 static int64_t block(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype)
 {
-	if (INPLACE(sendbuf))
+	if (LM_INPLACE(sendbuf))
 		return (int64_t)recvcount * lm_tsize(recvtype);
 	return (int64_t)sendcount * lm_tsize(sendtype);
 }
@@ -144,7 +147,7 @@ static void alltoallv(const void *sendbuf, const int *sendcounts, MPI_Datatype s
 	struct lm_comm *c = comm(cm);
 	if (!c)
 		return;
-	int inplace = INPLACE(sendbuf);
+	int inplace = LM_INPLACE(sendbuf);
 	const int *n = inplace ? recvcounts : sendcounts;
 	for (int i = 0; i < c->size; i++) {
 		MPI_Datatype t = inplace ? (recvtypes ? recvtypes[i] : recvtype) : (sendtypes ? sendtypes[i] : sendtype);
@@ -168,7 +171,7 @@ static void allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	struct lm_comm *c = comm(cm);
 	if (!c)
 		return;
-	int64_t b = INPLACE(sendbuf) ? (int64_t)recvcounts[c->rank] * lm_tsize(recvtype)
+	int64_t b = LM_INPLACE(sendbuf) ? (int64_t)recvcounts[c->rank] * lm_tsize(recvtype)
 				      : (int64_t)sendcount * lm_tsize(sendtype);
 	for (int i = 0; i < c->size; i++)
 		to(c, i, b);

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "latmap.h"
+#include "comms.h"
+#include "pairs.h"
+#include "util.h"
 
 /* At most LM_NGRP groups; group 0 holds the communicators of unknown
  * origin (made by a call latmap does not wrap, MPI_Comm_idup) and, past
@@ -100,7 +102,7 @@ const char *lm_cgroup_key(int grp)
 }
 
 /* csv_str writes s as a quoted CSV field. */
-static void csv_str(struct buf *b, const char *s)
+static void csv_str(struct lm_buf *b, const char *s)
 {
 	bprintf(b, "\"");
 	for (; *s; s++)
@@ -108,9 +110,9 @@ static void csv_str(struct buf *b, const char *s)
 	bprintf(b, "\"");
 }
 
-int lm_write_comms(double tk, int (*gather)(struct buf *, const char *, const char *))
+int lm_write_comms(double tk, lm_sink gather)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	for (int i = 0; i < ngrp; i++) {
 		struct lm_cgroup *x = &G[i];
 		if (!x->member && !x->sendto.n)

@@ -7,6 +7,8 @@
  * last tracked request that still points to it).
  */
 #include "commtab.h"
+#include "comms.h"
+#include "hooks.h"
 #include "util.h"
 
 #include <stdlib.h>

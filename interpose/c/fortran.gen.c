@@ -9,7 +9,6 @@
  * functions themselves: latmap's hand the call over to them. See
  * docs/profile.md, "Fortran". */
 #define _GNU_SOURCE /* RTLD_NEXT */
-#include "latmap.h"
 #include "fortran.h"
 
 /* The MPI entry points: the library's interface (see latmap.map). */

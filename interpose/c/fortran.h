@@ -9,6 +9,8 @@
 #include <string.h>
 #include <mpi.h>
 
+#include "state.h"
+
 /* A Fortran INTEGER array of counts is passed to C as is. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "latmap's Fortran bindings need a default INTEGER of the size of a C int");
 

@@ -14,10 +14,13 @@
  *   LATMAP_CLOCK        tsc (default on x86 with an invariant TSC) or monotonic
  *   LATMAP_REMAP        the slots of a proposal to renumber the world to (remap.c)
  */
-#include "latmap.h"
+#include "init.h"
 #include "clock.h"
 #include "commtab.h"
 #include "output.h"
+#include "remap.h"
+#include "sites.h"
+#include "state.h"
 #include "tokens.h"
 #include "window.h"
 

@@ -3,8 +3,9 @@
  * after the generated wrapper made the call. They take no part in --slt's
  * tokens.
  */
-#include "latmap.h"
+#include "largecount.h"
 #include "account.h"
+#include "commtab.h"
 #include "requests.h"
 
 /* lm_recv_done accounts a large-count receive (MPI_Recv_c) after the call:

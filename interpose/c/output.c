@@ -10,8 +10,11 @@
 #define _GNU_SOURCE /* sched_getcpu, sched_getaffinity */
 #include "output.h"
 #include "clock.h"
+#include "comms.h"
 #include "cpufacts.h"
+#include "sites.h"
 #include "tokens.h"
+#include "util.h"
 #include "window.h"
 
 #include <errno.h>
@@ -81,7 +84,7 @@ static void cpuset_string(char *s, size_t n)
 }
 
 /* buf_free frees b's rows and empties it, for the next file. */
-static void buf_free(struct buf *b)
+static void buf_free(struct lm_buf *b)
 {
 	free(b->p);
 	b->p = NULL;
@@ -95,7 +98,7 @@ static void buf_free(struct buf *b)
  * displacement is limited to an int. */
 enum { GATHER_TAG = 31, GATHER_PIECE = 64 << 20 };
 
-static void send_rows(const struct buf *b)
+static void send_rows(const struct lm_buf *b)
 {
 	long long len = (long long)b->n;
 	PMPI_Recv(NULL, 0, MPI_BYTE, 0, GATHER_TAG, out.priv, MPI_STATUS_IGNORE);
@@ -138,7 +141,7 @@ static int recv_rows(FILE *f)
 
 /* gather_write gathers every rank's rows (b) to rank 0, which writes them
  * after header into dir/name. Empties b. */
-static int gather_write(struct buf *b, const char *name, const char *header)
+static int gather_write(struct lm_buf *b, const char *name, const char *header)
 {
 	int err = 0;
 	if (lm.wrank != 0) {
@@ -177,7 +180,7 @@ static void json_str(FILE *f, const char *s)
 /* write_ranks writes ranks.csv: where each rank ran and its times. */
 static int write_ranks(double tk, lm_sink sink)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	int socket, numa, l3, cpu1 = sched_getcpu();
 	lm_cpu_facts("/sys", out.cpu0, &socket, &numa, &l3);
 	char cpuset[1024];
@@ -196,7 +199,7 @@ static int write_ranks(double tk, lm_sink sink)
 /* write_functions writes functions.csv: per rank and function. */
 static int write_functions(double tk, lm_sink sink)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	for (int i = 0; i < LM_NFN; i++) {
 		struct lm_fnstat *f = &lm.fn[i];
 		if (!f->calls)
@@ -211,7 +214,7 @@ static int write_functions(double tk, lm_sink sink)
 /* write_sizes writes sizes.csv: per rank, function and message-size bin. */
 static int write_sizes(double tk, lm_sink sink)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	for (int i = 0; i < LM_NFN; i++)
 		for (int k = 0; k < LM_NBIN; k++) {
 			struct lm_bin *x = &lm.bins[i][k];
@@ -228,7 +231,7 @@ static int write_sizes(double tk, lm_sink sink)
  * --collectives-in-matrix) collective.csv: one row per peer. */
 static int write_pairs(double tk, lm_sink sink)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	for (int i = 0; i < lm.sendto.cap; i++) {
 		struct lm_pair *p = &lm.sendto.t[i];
 		if (p->key >= 0)
@@ -447,7 +450,7 @@ void lm_snapshot_setup(void)
 
 /* local_write writes b's rows after header into snap.dir/name, renamed
  * into place whole. Empties b. */
-static int local_write(struct buf *b, const char *name, const char *header)
+static int local_write(struct lm_buf *b, const char *name, const char *header)
 {
 	char path[4096 + 64], tmp[4096 + 80];
 	snprintf(path, sizeof path, "%s/%s", snap.dir, name);
@@ -476,7 +479,7 @@ void lm_snapshot_poll(void)
 	if (lm.sites)
 		err |= lm_write_sites(tk, local_write);
 	LM_UNLOCK();
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	bprintf(&b, "{\"at_s\": %.6f, \"ranks\": %d, \"rank\": %d, \"clock\": \"%s\", \"tick_hz\": %.0f, \"slt\": %s, \"collective_wait\": %s, \"collectives_in_matrix\": %s, \"thread_level\": %d}\n",
 		secs, lm.wsize, lm.wrank, lm.use_tsc ? "tsc" : "monotonic", hz, lm.slt ? "true" : "false",
 		lm.collwait ? "true" : "false", lm.collmat ? "true" : "false", out.thread_level);

@@ -5,8 +5,10 @@
  * (requests.c) until a Wait- or Test-family call completes it (waits.c).
  * Under --slt each also takes part in the token protocol (tokens.c).
  */
-#include "latmap.h"
+#include "p2p.h"
 #include "account.h"
+#include "commtab.h"
+#include "hooks.h"
 #include "requests.h"
 #include "tokens.h"
 #include "waits.h"

@@ -4,7 +4,7 @@
  * the per-communicator rows of comms.c. A peer that has no world rank
  * (dynamic processes) is left out and reported (LM_W_UNTRANSLATABLE).
  */
-#include "latmap.h"
+#include "pairs.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -31,7 +31,6 @@ static void pairs_grow(struct lm_pairs *p)
 	p->cap = ncap;
 }
 
-/* lm_pair_add adds one message to p; the caller holds LM_LOCK. */
 void lm_pair_add(struct lm_pairs *p, int key, int64_t bytes, uint64_t ticks, uint64_t late)
 {
 	if (key < 0) {

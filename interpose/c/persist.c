@@ -5,7 +5,9 @@
  * each start of a receive posts its token receive. Their completion is
  * the Wait and Test families' (waits.c).
  */
-#include "latmap.h"
+#include "persist.h"
+#include "commtab.h"
+#include "hooks.h"
 #include "requests.h"
 #include "tokens.h"
 

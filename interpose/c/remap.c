@@ -3,7 +3,7 @@
  * renumbered to the proposal of a latmap place --json advice: the process
  * on the slot the proposal gives rank r becomes rank r of lm_world, an
  * MPI_Comm_split of the MPI's own world, and every wrapper hands the
- * program's MPI_COMM_WORLD over as lm_world (LM_WORLD in latmap.h), so
+ * program's MPI_COMM_WORLD over as lm_world (LM_WORLD in state.h), so
  * the program, and latmap's own accounting, see the renumbered world.
  *
  * latmap profile writes the proposal's slots as LATMAP_REMAP, a rankfile
@@ -14,7 +14,9 @@
  * slots, the job keeps MPI's numbering and the reason goes into the
  * profile (reorders.tsv, call MPI_Init) and onto standard error.
  */
-#include "latmap.h"
+#include "remap.h"
+#include "reorder.h"
+#include "state.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -22,7 +22,8 @@
  * world rank W) in the raw profile directory and appends a line to reorders.tsv there (finish.go).
  */
 #define _GNU_SOURCE
-#include "latmap.h"
+#include "reorder.h"
+#include "state.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "latmap.h"
+#include "sites.h"
+#include "commtab.h"
+#include "comms.h"
+#include "util.h"
 
 /* A call site's entry: allocated once, never moved (a wrapper holds it
  * from its start to its end). */
@@ -241,7 +244,7 @@ static int read_maps(struct lm_map **out)
 
 /* frame writes one return address as object+0xfileoffset (a quoted CSV
  * field part; commas and quotes in paths are left out). */
-static void frame(struct buf *b, struct lm_map *m, int n, void *pc)
+static void frame(struct lm_buf *b, struct lm_map *m, int n, void *pc)
 {
 	uintptr_t a = (uintptr_t)pc;
 	for (int i = 0; i < n; i++)
@@ -258,9 +261,9 @@ static void frame(struct buf *b, struct lm_map *m, int n, void *pc)
 	bprintf(b, "?+0x%lx", (unsigned long)a);
 }
 
-int lm_write_sites(double tk, int (*gather)(struct buf *, const char *, const char *))
+int lm_write_sites(double tk, lm_sink gather)
 {
-	struct buf b = {0};
+	struct lm_buf b = {0};
 	struct lm_map *m = NULL;
 	int nm = S.n ? read_maps(&m) : 0;
 	for (int i = 0; i < S.cap && S.t; i++) {

@@ -21,6 +21,7 @@
  * pairing recovers instead of staying shifted.
  */
 #include "tokens.h"
+#include "commtab.h"
 #include "util.h"
 
 #include <stdlib.h>

@@ -2,13 +2,13 @@
  * util.c: bprintf, the growing buffer the output files' rows are written
  * into (output.c, comms.c, sites.c) before the gather.
  */
-#include "latmap.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-void bprintf(struct buf *b, const char *fmt, ...)
+void bprintf(struct lm_buf *b, const char *fmt, ...)
 {
 	for (;;) {
 		va_list ap;

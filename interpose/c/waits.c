@@ -13,6 +13,8 @@
  */
 #include "waits.h"
 #include "account.h"
+#include "hooks.h"
+#include "requests.h"
 #include "tokens.h"
 
 #include <stdlib.h>

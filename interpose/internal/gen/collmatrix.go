@@ -2,9 +2,10 @@ package main
 
 // matrixHooks lists the collectives whose wrapper, with
 // --collectives-in-matrix (lm.collmat), calls the hand-written hook
-// lm_cm_<Name> of interpose/c/collmatrix.c with all its arguments; the hook
-// adds the traffic of the collective's generic point-to-point equivalent to
-// the rank's matrix rows. A collective not listed (MPI_Barrier,
+// lm_cm_<Name> of interpose/c/collmatrix.c with all its arguments (its
+// declaration generated into collmatrix.gen.h); the hook adds the traffic
+// of the collective's generic point-to-point equivalent to the rank's
+// matrix rows. A collective not listed (MPI_Barrier,
 // MPI_Ibarrier: no bytes) adds nothing.
 var matrixHooks = map[string]bool{
 	"Bcast": true, "Reduce": true, "Allreduce": true, "Reduce_scatter": true, "Reduce_scatter_block": true,

@@ -366,7 +366,6 @@ func fortranBindings(all []proto) ([]byte, []string) {
  * functions themselves: latmap's hand the call over to them. See
  * docs/profile.md, "Fortran". */
 #define _GNU_SOURCE /* RTLD_NEXT */
-#include "latmap.h"
 #include "fortran.h"
 
 ` + exported)

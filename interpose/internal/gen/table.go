@@ -1,6 +1,6 @@
 package main
 
-// kind says which hand-written hooks of interpose/c (latmap.h) a wrapper calls.
+// kind says which hand-written hooks of interpose/c a wrapper calls.
 type kind int
 
 const (
@@ -53,12 +53,14 @@ type proto struct {
 	NoFortran string
 }
 
-// Helpers used in the byte expressions (macros of latmap.h over functions
-// of collectives.c):
-// TS(type) datatype size, CS(comm) communicator size (remote size of an
-// intercommunicator), ROOT(root, comm) 1 when this rank is the root,
-// SUM(counts, comm) sum of an int array of CS(comm) entries, MINE(counts,
-// comm) this rank's entry, INPLACE(buf).
+// Helpers used in the byte expressions (macros of collectives.h over
+// functions of collectives.c):
+// LM_TS(type) datatype size, LM_CS(comm) communicator size (remote size
+// of an intercommunicator), LM_ROOT(root, comm) 1 when this rank is the
+// root, LM_SUM(counts, comm) sum of an int array of LM_CS(comm) entries,
+// LM_SUMW(counts, types, comm) its bytes with a datatype per entry,
+// LM_MINE(counts, comm) this rank's entry, LM_INPLACE(buf),
+// LM_INDEG(comm) and LM_OUTDEG(comm) a process topology's neighbours.
 var protos = []proto{
 	// Point-to-point, blocking and nonblocking.
 	{Name: "Send", Params: "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm", Kind: kSend},
@@ -104,77 +106,77 @@ var protos = []proto{
 	// Blocking collectives.
 	{Name: "Barrier", Params: "MPI_Comm comm", Kind: kColl, Sent: "0", Recv: "0"},
 	{Name: "Bcast", Params: "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0", Recv: "ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype)"},
+		Sent: "LM_ROOT(root, comm) ? (int64_t)count * LM_TS(datatype) : 0", Recv: "LM_ROOT(root, comm) ? 0 : (int64_t)count * LM_TS(datatype)"},
 	{Name: "Reduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "LM_ROOT(root, comm) ? (int64_t)count * LM_TS(datatype) : 0"},
 	{Name: "Allreduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Reduce_scatter", Params: "const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
-		Sent: "SUM(recvcounts, comm) * TS(datatype)", Recv: "(int64_t)MINE(recvcounts, comm) * TS(datatype)"},
+		Sent: "LM_SUM(recvcounts, comm) * LM_TS(datatype)", Recv: "(int64_t)LM_MINE(recvcounts, comm) * LM_TS(datatype)"},
 	{Name: "Reduce_scatter_block", Params: "const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)recvcount * CS(comm) * TS(datatype)", Recv: "(int64_t)recvcount * TS(datatype)"},
+		Sent: "(int64_t)recvcount * LM_CS(comm) * LM_TS(datatype)", Recv: "(int64_t)recvcount * LM_TS(datatype)"},
 	{Name: "Scan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Exscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Gather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_ROOT(root, comm) ? (int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype) : 0"},
 	{Name: "Gatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0"},
+		Sent: "LM_INPLACE(sendbuf) ? 0 : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_ROOT(root, comm) ? LM_SUM(recvcounts, comm) * LM_TS(recvtype) : 0"},
 	{Name: "Scatter", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+		Sent: "LM_ROOT(root, comm) ? (int64_t)sendcount * LM_CS(comm) * LM_TS(sendtype) : 0", Recv: "LM_INPLACE(recvbuf) ? 0 : (int64_t)recvcount * LM_TS(recvtype)"},
 	{Name: "Scatterv", Params: "const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm", Kind: kColl,
-		Sent: "ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+		Sent: "LM_ROOT(root, comm) ? LM_SUM(sendcounts, comm) * LM_TS(sendtype) : 0", Recv: "LM_INPLACE(recvbuf) ? 0 : (int64_t)recvcount * LM_TS(recvtype)"},
 	{Name: "Allgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype)"},
 	{Name: "Allgatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)LM_MINE(recvcounts, comm) * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_SUM(recvcounts, comm) * LM_TS(recvtype)"},
 	{Name: "Alltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype) : (int64_t)sendcount * LM_CS(comm) * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype)"},
 	{Name: "Alltoallv", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? LM_SUM(recvcounts, comm) * LM_TS(recvtype) : LM_SUM(sendcounts, comm) * LM_TS(sendtype)", Recv: "LM_SUM(recvcounts, comm) * LM_TS(recvtype)"},
 	{Name: "Alltoallw", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm", Kind: kColl,
-		Sent: "INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm)", Recv: "SUMW(recvcounts, recvtypes, comm)"},
+		Sent: "LM_INPLACE(sendbuf) ? LM_SUMW(recvcounts, recvtypes, comm) : LM_SUMW(sendcounts, sendtypes, comm)", Recv: "LM_SUMW(recvcounts, recvtypes, comm)"},
 	{Name: "Neighbor_allgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * INDEG(comm) * TS(recvtype)"},
+		Sent: "(int64_t)sendcount * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_INDEG(comm) * LM_TS(recvtype)"},
 	{Name: "Neighbor_alltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm", Kind: kColl,
-		Sent: "(int64_t)sendcount * OUTDEG(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * INDEG(comm) * TS(recvtype)"},
+		Sent: "(int64_t)sendcount * LM_OUTDEG(comm) * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_INDEG(comm) * LM_TS(recvtype)"},
 
 	// Nonblocking collectives (no barrier is inserted before them: that
 	// could deadlock a correct program).
 	{Name: "Ibarrier", Params: "MPI_Comm comm, MPI_Request *request", Kind: kIcoll, Sent: "0", Recv: "0"},
 	{Name: "Ibcast", Params: "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0", Recv: "ROOT(root, comm) ? 0 : (int64_t)count * TS(datatype)"},
+		Sent: "LM_ROOT(root, comm) ? (int64_t)count * LM_TS(datatype) : 0", Recv: "LM_ROOT(root, comm) ? 0 : (int64_t)count * LM_TS(datatype)"},
 	{Name: "Ireduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "ROOT(root, comm) ? (int64_t)count * TS(datatype) : 0"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "LM_ROOT(root, comm) ? (int64_t)count * LM_TS(datatype) : 0"},
 	{Name: "Iallreduce", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Ireduce_scatter", Params: "const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "SUM(recvcounts, comm) * TS(datatype)", Recv: "(int64_t)MINE(recvcounts, comm) * TS(datatype)"},
+		Sent: "LM_SUM(recvcounts, comm) * LM_TS(datatype)", Recv: "(int64_t)LM_MINE(recvcounts, comm) * LM_TS(datatype)"},
 	{Name: "Ireduce_scatter_block", Params: "const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "(int64_t)recvcount * CS(comm) * TS(datatype)", Recv: "(int64_t)recvcount * TS(datatype)"},
+		Sent: "(int64_t)recvcount * LM_CS(comm) * LM_TS(datatype)", Recv: "(int64_t)recvcount * LM_TS(datatype)"},
 	{Name: "Iscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Iexscan", Params: "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "(int64_t)count * TS(datatype)", Recv: "(int64_t)count * TS(datatype)"},
+		Sent: "(int64_t)count * LM_TS(datatype)", Recv: "(int64_t)count * LM_TS(datatype)"},
 	{Name: "Igather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : 0"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_ROOT(root, comm) ? (int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype) : 0"},
 	{Name: "Igatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? 0 : (int64_t)sendcount * TS(sendtype)", Recv: "ROOT(root, comm) ? SUM(recvcounts, comm) * TS(recvtype) : 0"},
+		Sent: "LM_INPLACE(sendbuf) ? 0 : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_ROOT(root, comm) ? LM_SUM(recvcounts, comm) * LM_TS(recvtype) : 0"},
 	{Name: "Iscatter", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "ROOT(root, comm) ? (int64_t)sendcount * CS(comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+		Sent: "LM_ROOT(root, comm) ? (int64_t)sendcount * LM_CS(comm) * LM_TS(sendtype) : 0", Recv: "LM_INPLACE(recvbuf) ? 0 : (int64_t)recvcount * LM_TS(recvtype)"},
 	{Name: "Iscatterv", Params: "const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "ROOT(root, comm) ? SUM(sendcounts, comm) * TS(sendtype) : 0", Recv: "INPLACE(recvbuf) ? 0 : (int64_t)recvcount * TS(recvtype)"},
+		Sent: "LM_ROOT(root, comm) ? LM_SUM(sendcounts, comm) * LM_TS(sendtype) : 0", Recv: "LM_INPLACE(recvbuf) ? 0 : (int64_t)recvcount * LM_TS(recvtype)"},
 	{Name: "Iallgather", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype)"},
 	{Name: "Iallgatherv", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? (int64_t)MINE(recvcounts, comm) * TS(recvtype) : (int64_t)sendcount * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)LM_MINE(recvcounts, comm) * LM_TS(recvtype) : (int64_t)sendcount * LM_TS(sendtype)", Recv: "LM_SUM(recvcounts, comm) * LM_TS(recvtype)"},
 	{Name: "Ialltoall", Params: "const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? (int64_t)recvcount * CS(comm) * TS(recvtype) : (int64_t)sendcount * CS(comm) * TS(sendtype)", Recv: "(int64_t)recvcount * CS(comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? (int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype) : (int64_t)sendcount * LM_CS(comm) * LM_TS(sendtype)", Recv: "(int64_t)recvcount * LM_CS(comm) * LM_TS(recvtype)"},
 	{Name: "Ialltoallv", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? SUM(recvcounts, comm) * TS(recvtype) : SUM(sendcounts, comm) * TS(sendtype)", Recv: "SUM(recvcounts, comm) * TS(recvtype)"},
+		Sent: "LM_INPLACE(sendbuf) ? LM_SUM(recvcounts, comm) * LM_TS(recvtype) : LM_SUM(sendcounts, comm) * LM_TS(sendtype)", Recv: "LM_SUM(recvcounts, comm) * LM_TS(recvtype)"},
 	{Name: "Ialltoallw", Params: "const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request", Kind: kIcoll,
-		Sent: "INPLACE(sendbuf) ? SUMW(recvcounts, recvtypes, comm) : SUMW(sendcounts, sendtypes, comm)", Recv: "SUMW(recvcounts, recvtypes, comm)"},
+		Sent: "LM_INPLACE(sendbuf) ? LM_SUMW(recvcounts, recvtypes, comm) : LM_SUMW(sendcounts, sendtypes, comm)", Recv: "LM_SUMW(recvcounts, recvtypes, comm)"},
 
 	// Communicators: a world-rank table (and with --slt a shadow) per new one.
 	{Name: "Comm_dup", Params: "MPI_Comm comm, MPI_Comm *newcomm", Kind: kCommNew, Out: "newcomm"},
