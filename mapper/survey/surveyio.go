@@ -558,8 +558,8 @@ func parsePairLine(b []byte, keep [numMetrics]bool, p *PairStats) error {
 		// Every field is checked, also those not kept: a row with a broken
 		// column is a broken row, whichever metric is drawn.
 		v, err := parseMicros(fb)
-		if err != nil {
-			return fmt.Errorf("%s: %w", PairsHeader()[4+i], err)
+		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s %q: want a non-negative number of microseconds", PairsHeader()[4+i], fb)
 		}
 		if !keep[i] {
 			v = math.NaN()

@@ -50,3 +50,25 @@ func TestWarningsShortPairs(t *testing.T) {
 		t.Errorf("missing size: lacks %q", got)
 	}
 }
+
+// TestNegativeRoundTripRefused: a negative or NaN round trip in
+// pairs.csv is refused with its line and column.
+func TestNegativeRoundTripRefused(t *testing.T) {
+	for _, bad := range []string{"-5.00", "NaN", "+Inf"} {
+		dir := filepath.Join(t.TempDir(), "s")
+		if err := WriteSurvey(dir, testSurvey(), false); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, PairsFile)
+		b, _ := os.ReadFile(path)
+		lines := strings.Split(string(b), "\n")
+		f := strings.Split(lines[2], ",")
+		f[4] = bad
+		lines[2] = strings.Join(f, ",")
+		os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+		_, err := ReadSurvey(dir, LoadOptions{})
+		if err == nil || !strings.Contains(err.Error(), "line 3: rtt_mean_us \""+bad+"\": want a non-negative number") {
+			t.Errorf("round trip %s: %v, want it refused at line 3", bad, err)
+		}
+	}
+}
