@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -315,9 +314,9 @@ func (opt *Options) check() error {
 	if !slices.Contains(placefile.Formats(), opt.Format) {
 		return fmt.Errorf("unknown --format %q (want one of %s)", opt.Format, strings.Join(placefile.Formats(), ", "))
 	}
-	if opt.Output != "" && !opt.Force {
-		if _, err := os.Stat(opt.Output); err == nil {
-			return fmt.Errorf("output %s exists; use --force (-f) to replace it or choose another -o", opt.Output)
+	if opt.Output != "" {
+		if err := atomicdir.CheckFile(opt.Output, opt.Force); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -18,7 +18,10 @@ func CheckDest(dir string, force bool) error {
 	if dir == "" {
 		return fmt.Errorf("no output directory given")
 	}
-	if _, err := os.Stat(dir); err == nil {
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("output %s is a file, not a directory; choose another -o", dir)
+		}
 		if !force {
 			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", dir, ErrExists)
 		}
@@ -43,7 +46,7 @@ func Write(dir string, force bool, fill func(tmp string) error) (err error) {
 	clean := filepath.Clean(dir)
 	tmp, err := os.MkdirTemp(filepath.Dir(clean), "."+filepath.Base(clean)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("output %s: %w", dir, err)
+		return fmt.Errorf("output %s: %w", dir, bare(err))
 	}
 	defer func() {
 		if err != nil {
@@ -67,7 +70,7 @@ func Write(dir string, force bool, fill func(tmp string) error) (err error) {
 		if old != "" {
 			os.Rename(old, clean)
 		}
-		return fmt.Errorf("output %s: %w", dir, err)
+		return fmt.Errorf("output %s: %w", dir, bare(err))
 	}
 	if old != "" {
 		os.RemoveAll(old)
@@ -75,31 +78,61 @@ func Write(dir string, force bool, fill func(tmp string) error) (err error) {
 	return nil
 }
 
+// CheckFile fails when the file path cannot be written: its parent
+// directory is missing, path is a directory, or it exists and force is
+// false; so a command can refuse before it spends time.
+func CheckFile(path string, force bool) error {
+	if path == "" {
+		return fmt.Errorf("no output file given")
+	}
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return fmt.Errorf("output %s is a directory; give a file name", path)
+		}
+		if !force {
+			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", path, ErrExists)
+		}
+	}
+	parent := filepath.Dir(filepath.Clean(path))
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		return fmt.Errorf("output %s: parent directory %s does not exist", path, parent)
+	}
+	return nil
+}
+
+// bare is err without the temporary file it names (an *os.PathError's
+// own error), so that messages name the user's path only.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // WriteFile writes one file atomically: to a temporary sibling, then renamed.
 func WriteFile(path string, force bool, data []byte) error {
-	if !force {
-		if _, err := os.Stat(path); err == nil {
-			return fmt.Errorf("output %s: %w; use --force to replace it", path, ErrExists)
-		}
+	if err := CheckFile(path, force); err != nil {
+		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("output %s: %w", path, err)
+		return fmt.Errorf("output %s: %w", path, bare(err))
 	}
 	tmp := f.Name()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("output %s: %w", path, err)
+		return fmt.Errorf("output %s: %w", path, bare(err))
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("output %s: %w", path, err)
+		return fmt.Errorf("output %s: %w", path, bare(err))
 	}
 	os.Chmod(tmp, 0o644)
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("output %s: %w", path, err)
+		return fmt.Errorf("output %s: %w", path, bare(err))
 	}
 	return nil
 }

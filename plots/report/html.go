@@ -88,6 +88,9 @@ func WriteHTML(opt HTMLOptions) error {
 	if opt.Output == "" {
 		return fmt.Errorf("no output file; give -o report.html")
 	}
+	if err := atomicdir.CheckFile(opt.Output, opt.Force); err != nil {
+		return err
+	}
 	var b bytes.Buffer
 	if err := BuildHTML(&b, opt); err != nil {
 		return err

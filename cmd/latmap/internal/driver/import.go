@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -20,6 +21,9 @@ type ImportRequest struct {
 
 // ImportMMPI turns an mmpi log into a survey directory, atomically.
 func ImportMMPI(req ImportRequest) error {
+	if err := atomicdir.CheckDest(req.Out, req.Force); err != nil {
+		return err
+	}
 	mo, err := hostPattern(req.HostPattern)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/mapper/compare"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
@@ -33,6 +34,9 @@ type PlotRequest struct {
 
 // Plot draws a survey (directory or mmpi log) or a profile directory.
 func Plot(req PlotRequest) error {
+	if err := atomicdir.CheckFile(req.Output, req.Force); err != nil {
+		return err
+	}
 	if profile.IsDir(req.Input) {
 		return plotProfile(req)
 	}
@@ -96,6 +100,11 @@ type CompareRequest struct {
 
 // Compare loads both surveys, compares them and writes the results.
 func Compare(req CompareRequest) error {
+	if req.Output != "" {
+		if err := atomicdir.CheckFile(req.Output, req.Force); err != nil {
+			return err
+		}
+	}
 	m, err := metricAndSize(req.Metric, req.Size, "")
 	if err != nil {
 		return err
