@@ -2,10 +2,12 @@ package testutil
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -249,6 +251,23 @@ func MustRun(t testing.TB, timeout time.Duration, args ...string) string {
 		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return out
+}
+
+// MustRunStatus is MustRun for a command whose exit status may also be
+// one of allowed (a verify whose gain is noise exits 3): it returns the
+// output and the status.
+func MustRunStatus(t testing.TB, timeout time.Duration, allowed []int, args ...string) (string, int) {
+	t.Helper()
+	out, err := Run(t, timeout, nil, args...)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out, 0
+	case errors.As(err, &ee) && slices.Contains(allowed, ee.ExitCode()):
+		return out, ee.ExitCode()
+	}
+	t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	return out, -1
 }
 
 // Place is where a rank ran, as testdata/mpi/whereami.c reports it.
