@@ -48,8 +48,8 @@ type Fabric struct {
 	// RoutesShortest, RoutesSpread, RoutesDeclared or a rule (RuleDModK,
 	// ...), for place and topo to name.
 	Routing string
-	Hosts               []string
-	Links               []Link
+	Hosts   []string
+	Links   []Link
 	// Levels are the groups of hosts above the nodes, innermost first,
 	// where the network has them (a tree's switches; a dragonfly's
 	// routers, chassis and groups; none on a torus).
