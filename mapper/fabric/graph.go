@@ -39,8 +39,9 @@ type Graph struct {
 	Links []Link
 	// Forward, where set, is the switches' forwarding tables: the link
 	// switch vertex sw sends traffic for host number h out of, -1 where
-	// its table has no entry. Then a message takes exactly the links the
-	// tables name; else shortest paths.
+	// its table has no entry, -2 where the entry's port has no link.
+	// Then a message takes exactly the links the tables name; else
+	// shortest paths.
 	Forward func(sw int32, h int) int32
 	// HostsForward lets messages pass through hosts (SimGrid's routed
 	// zones, direct networks whose nodes route); without it only
@@ -196,9 +197,9 @@ func NewGraph(g *Graph) (*Fabric, error) {
 
 // autoClasses names the links g left without a class: "node" where a
 // host stands at either end; between switches "up-K" from a switch K-1
-// hops above the hosts to one K hops above (a tree's levels, as NewTree
-// names them), "peer-K" between two switches K hops from the hosts (a
-// HyperX's, a dragonfly's).
+// hops above the leaf switches to one K hops above (a tree's levels, as
+// NewTree names them), "peer-K" between two switches K hops above them
+// (a HyperX's, a dragonfly's: "peer-0").
 func autoClasses(g *Graph, n *net) {
 	var height []uint16
 	for _, a := range g.arcs {

@@ -106,32 +106,47 @@ func (n *net) reach(root int32, arcs [][]hop) []bool {
 	return seen
 }
 
-// heights is each switch's hops above its nearest host, less one (0: a
-// leaf switch), by a breadth-first walk out from every host over links
-// either way.
+// heights is each switch's hops above the leaf switches (0: a leaf),
+// by a breadth-first walk out from the leaves over links between
+// switches either way. A leaf is a switch with hosts on it, but where
+// some switches have none (a tree's spines), a switch with hosts whose
+// every neighbour has hosts is a spine that serves a few hosts of its
+// own (a real fabric's management nodes), not a leaf.
 func (n *net) heights() []uint16 {
-	d := make([]uint16, len(n.out))
-	for i := range d {
-		d[i] = Unreached
+	g := n.g
+	hasHosts := make([]bool, len(n.out))
+	hostless := false
+	for v := range n.out {
+		for _, a := range n.out[v] {
+			hasHosts[v] = hasHosts[v] || g.hostN[a.to] >= 0
+		}
+		hostless = hostless || g.hostN[v] < 0 && !hasHosts[v]
 	}
-	queue := append([]int32(nil), n.g.hostV...)
-	for _, v := range queue {
-		d[v] = 0
+	d := make([]uint16, len(n.out))
+	var queue []int32
+	for v := range d {
+		d[v] = Unreached
+		if g.hostN[v] >= 0 || !hasHosts[v] {
+			continue
+		}
+		leaf := !hostless
+		for _, a := range n.out[v] {
+			leaf = leaf || g.hostN[a.to] < 0 && !hasHosts[a.to]
+		}
+		if leaf {
+			d[v] = 0
+			queue = append(queue, int32(v))
+		}
 	}
 	for i := 0; i < len(queue); i++ {
 		u := queue[i]
 		for _, arcs := range [][]hop{n.out[u], n.in[u]} {
 			for _, a := range arcs {
-				if d[a.to] == Unreached {
+				if g.hostN[a.to] < 0 && d[a.to] == Unreached {
 					d[a.to] = d[u] + 1
 					queue = append(queue, a.to)
 				}
 			}
-		}
-	}
-	for v := range d {
-		if d[v] > 0 && d[v] != Unreached {
-			d[v]--
 		}
 	}
 	return d

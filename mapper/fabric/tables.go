@@ -82,9 +82,9 @@ func (t *tables) next(v int32, b int) (int32, error) {
 	g := t.g
 	l := g.Forward(v, b)
 	switch {
-	case l < 0:
+	case l == -1:
 		return -1, fmt.Errorf("switch %s has no forwarding entry for host %s", g.names[v], g.names[g.hostV[b]])
-	case int(l) >= len(t.end) || t.from[l] != v:
+	case l < 0 || int(l) >= len(t.end) || t.from[l] != v:
 		return -1, fmt.Errorf("switch %s forwards traffic for host %s out of a port with no link", g.names[v], g.names[g.hostV[b]])
 	}
 	return t.end[l], nil
