@@ -58,6 +58,7 @@ var (
 	ibSwitchLID = regexp.MustCompile(`port 0 lid (\d+)`)
 	ibPortsRow  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+(\d+)[xX]\s+(.+?)\s+-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+\(\s*'(.*?)'\s+-\s+'(.*)'\s*\)\s*$`)
 	ibPortsAny  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+\d+\s+\d+\s+0x[0-9a-fA-F]+\s`)
+	ibPortsPeer = regexp.MustCompile(`\s-\s+(CA|SW|RT)\s+\d+\s+\d+\s+0x[0-9a-fA-F]+\s`)
 	// sniffing
 	ibTopoSniff  = regexp.MustCompile(`(?m)^(Switch|Ca|Rt)\s+\d+\s+"[SHR]-[0-9a-fA-F]+"`)
 	ibPortsSniff = regexp.MustCompile(`(?m)^\s*(CA|SW|RT)\s+\d+\s+\d+\s+0x[0-9a-fA-F]+\s+\d+[xX]\s.*\s-\s+(CA|SW|RT)\s`)
@@ -269,7 +270,7 @@ func (ib *ibFabric) topologyLine(text string, cur *ibNode) (*ibNode, error) {
 func (ib *ibFabric) portsRow(text string) error {
 	m := ibPortsRow.FindStringSubmatch(text)
 	if m == nil {
-		if ibPortsAny.MatchString(text) && !strings.Contains(text, " - ") {
+		if ibPortsAny.MatchString(text) && !ibPortsPeer.MatchString(text) {
 			return nil // a port with no link
 		}
 		return fmt.Errorf("%q is not a line of ibnetdiscover's ports report (-p)", text)
