@@ -193,7 +193,7 @@ func crayIndex(ch string) int {
 // crayLevels are a Cray's levels from each node's router, chassis and
 // group (-1: not given; then no group level).
 func crayLevels(router, chassis, group []int) []GroupLevel {
-	lv := []GroupLevel{{Name: "router", Class: "green", Group: router}, {Name: "chassis", Class: "black", Group: renumber(chassis)}}
+	lv := []GroupLevel{{Name: "router", Class: "green", Group: renumber(router)}, {Name: "chassis", Class: "black", Group: renumber(chassis)}}
 	if !slices.Contains(group, -1) {
 		lv = append(lv, GroupLevel{Name: "group", Class: "blue", Group: renumber(group)})
 	}

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -11,7 +12,9 @@ import (
 // Floyd, Dijkstra or DijkstraCache, shortest paths by links crossed
 // over the routes listed as hops between hosts and routers (SimGrid's
 // own pick among equally short paths may differ from latmap's, Graph's
-// least latency then destination); Cluster, each host's host_link up,
+// least latency then destination; a hop of several links is crossed
+// in reverse order under Dijkstra, as SimGrid's DijkstraZone builds
+// it); Cluster, each host's host_link up,
 // the backbone if any, the destination's host_link down; None, no
 // network at all.
 func (p *simPlatform) readZone() (*Fabric, error) {
@@ -118,6 +121,9 @@ func (p *simPlatform) shortest(s *simLinks, routing string) (*Fabric, error) {
 			links, err := s.path(r, back)
 			if err != nil {
 				return nil, err
+			}
+			if !strings.EqualFold(routing, "floyd") {
+				slices.Reverse(links) // DijkstraZone prepends each link of a hop
 			}
 			if err := g.hops(r, back, links); err != nil {
 				return nil, err
