@@ -10,8 +10,9 @@ import (
 // they fit in maxPathEntries.
 type net struct {
 	g        *Graph
-	out, in  [][]hop // by vertex: the arcs out (to, link) and in (from, link)
-	transit  []bool  // a message may pass through the vertex
+	out, in  [][]hop   // by vertex: the arcs out (to, link) and in (from, link)
+	transit  []bool    // a message may pass through the vertex
+	latency  []float64 // by link
 	mu       sync.Mutex
 	dests    map[int]*dest // by destination host number
 	spreader spreader
@@ -36,6 +37,10 @@ func newNet(g *Graph) *net {
 	for _, a := range g.arcs {
 		n.out[a.from] = append(n.out[a.from], hop{a.to, a.link, -1})
 		n.in[a.to] = append(n.in[a.to], hop{a.from, a.link, -1})
+	}
+	n.latency = make([]float64, len(g.Links))
+	for l, link := range g.Links {
+		n.latency[l] = link.Latency
 	}
 	switches := len(g.hostV) < nv
 	for v := range n.transit {
@@ -179,7 +184,7 @@ func (n *net) toward(b int) *dest {
 			continue
 		}
 		for _, a := range n.in[u] {
-			w, lat := a.to, d.lat[u]+n.g.Links[a.link].Latency
+			w, lat := a.to, d.lat[u]+n.latency[a.link]
 			switch {
 			case d.dist[w] == Unreached:
 				d.dist[w], d.lat[w] = d.dist[u]+1, lat
@@ -218,7 +223,7 @@ func (n *net) path(a, b int, visit func(int32)) {
 		best := -1.0
 		k := 0
 		for _, h := range next {
-			switch lat := n.g.Links[h.link].Latency + d.lat[h.to]; {
+			switch lat := n.latency[h.link] + d.lat[h.to]; {
 			case best < 0 || lat < best*(1-1e-12):
 				best, next[0], k = lat, h, 1
 			case lat <= best*(1+1e-12):
