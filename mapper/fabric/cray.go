@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -68,19 +66,8 @@ type crayWiring struct {
 // the parentheses give them).
 func readCray(b []byte) (*Fabric, error) {
 	w := &crayWiring{routers: map[string]*crayRouter{}, tiles: map[[2]string]map[string]bool{}, class: map[[2]string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		if err := w.line(text); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the wiring list: %w", err)
+	if err := eachLine(b, false, func(_ int, text string) error { return w.line(text) }); err != nil {
+		return nil, err
 	}
 	return w.fabric()
 }

@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -120,25 +118,19 @@ func isIBNetDiscover(b []byte) bool {
 func parseIBNetDiscover(b []byte) (*ibFabric, error) {
 	ib := &ibFabric{nodes: map[uint64]*ibNode{}}
 	ports := !ibTopoSniff.Match(b)
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	var cur *ibNode
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		var err error
+	err := eachLine(b, false, func(_ int, text string) (err error) {
 		switch {
-		case text == "" || strings.HasPrefix(text, "#") || ibKeyLine.MatchString(text):
+		case ibKeyLine.MatchString(text):
 		case ports:
 			err = ib.portsRow(text)
 		default:
 			cur, err = ib.topologyLine(text, cur)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading ibnetdiscover output: %w", err)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(ib.links) == 0 {
 		return nil, fmt.Errorf("ibnetdiscover output with no link")

@@ -1,12 +1,9 @@
 package fabric
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // lft is one switch's linear forwarding table as ibroute prints it (and
@@ -46,25 +43,19 @@ func isLFT(b []byte) bool { return lftSniff.Match(b) }
 // then one line per destination LID with its out port. An error names
 // the line that is none of these, or a switch dumped twice.
 func parseLFTs(b []byte, file string, into map[uint64]*lft) error {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	var cur *lft
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		var err error
+	err := eachLine(b, false, func(line int, text string) (err error) {
 		switch {
-		case text == "" || strings.HasPrefix(text, "#") || lftNoise.MatchString(text):
+		case lftNoise.MatchString(text):
 		case lftHeader.MatchString(text):
 			cur, err = newLFT(text, fmt.Sprintf("%s line %d", file, line), into)
 		default:
 			err = cur.entry(text)
 		}
-		if err != nil {
-			return fmt.Errorf("%s line %d: %w", file, line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading %s: %w", file, err)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	if cur == nil {
 		return fmt.Errorf("%s: no \"Unicast lids [...] of switch ...\" header: not ibroute's output", file)

@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"strings"
 )
@@ -22,24 +20,20 @@ import (
 // isLinkList says whether b's first line (but comments) is a host line
 // or a link.
 func isLinkList(b []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		text, _, _ := strings.Cut(sc.Text(), "#")
+	is := false
+	eachLine(b, true, func(_ int, text string) error {
 		f := strings.Fields(text)
 		switch {
-		case len(f) == 0:
-			continue
 		case f[0] == "host" || f[0] == "hosts":
-			return true
+			is = true
 		case len(f) == 4 || len(f) == 5:
 			_, errB := ParseRate(f[2])
 			_, errL := ParseLatency(f[3])
-			return errB == nil && errL == nil
+			is = errB == nil && errL == nil
 		}
-		return false
-	}
-	return false
+		return errStop
+	})
+	return is
 }
 
 // ParseRate reads a link's bandwidth into bytes/s: a number and a unit,
@@ -76,27 +70,21 @@ func readLinkList(b []byte) (*Fabric, error) {
 	var listed []string
 	degree := map[string]int{}
 	var order []string
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
+	err := eachLine(b, true, func(_ int, text string) error {
 		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
 		if f[0] == "host" || f[0] == "hosts" {
 			for _, expr := range f[1:] {
 				h, err := ExpandHostlist(expr)
 				if err != nil {
-					return nil, fmt.Errorf("line %d: %w", line, err)
+					return err
 				}
 				listed = append(listed, h...)
 			}
-			continue
+			return nil
 		}
 		l, err := parseLinkLine(f)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return err
 		}
 		for _, end := range []string{l.a, l.b} {
 			if degree[end] == 0 {
@@ -105,9 +93,10 @@ func readLinkList(b []byte) (*Fabric, error) {
 			degree[end]++
 		}
 		links = append(links, l)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the list of links: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(links) == 0 {
 		return nil, fmt.Errorf("the list of links has no link")

@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -42,25 +40,17 @@ func parseGUID(s string) (uint64, bool) {
 // a name, nor a row of xtprocadmin's table.
 func parseNameMap(b []byte, file string) (*nameMap, error) {
 	m := &nameMap{file: file, guid: map[uint64]string{}, name: map[string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	procadmin := false
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
+	err := eachLine(b, false, func(_ int, text string) error {
 		f := strings.Fields(text)
 		if f[0] == "NID" && slices.Contains(f, "NODENAME") {
 			procadmin = true
-			continue
+			return nil
 		}
-		if err := m.add(text, f, procadmin); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", file, line, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", file, err)
+		return m.add(text, f, procadmin)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(m.guid)+len(m.name) == 0 {
 		return nil, fmt.Errorf("%s: a map of names with no name in it", file)

@@ -1,7 +1,9 @@
 package fabric
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -102,3 +104,33 @@ func Parse(b []byte) (*Fabric, error) {
 	}
 	return nil, fmt.Errorf("not a network description latmap reads: want a SimGrid platform (XML), ibnetdiscover's output, a Cray XC wiring list (rtr --interconnect), Slurm's topology.conf (SwitchName=...) or topology.yaml (- topology: ...), a plain description starting with torus or dragonfly, or a list of links \"a b bandwidth latency\" (docs/fabrics.md)")
 }
+
+// eachLine calls do with each line of b and its number, trimmed, but
+// blank lines and lines starting with # (cut: anything from a # on);
+// do's first error stops it, returned as "line N: ...". errStop stops it
+// without an error.
+func eachLine(b []byte, cut bool, do func(line int, text string) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if cut {
+			text, _, _ = strings.Cut(text, "#")
+		}
+		if text = strings.TrimSpace(text); text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		if err := do(line, text); errors.Is(err, errStop) {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("reading line by line: %w", err)
+	}
+	return nil
+}
+
+// errStop stops eachLine early.
+var errStop = errors.New("stop")

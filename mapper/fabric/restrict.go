@@ -47,16 +47,10 @@ func (f *Fabric) restrict(hosts []string, at []int) *Fabric {
 	r.Levels = nil
 	for _, lv := range f.Levels {
 		g := make([]int, len(at))
-		ids := map[int]int{}
 		for i, h := range at {
-			id, ok := ids[lv.Group[h]]
-			if !ok {
-				id = len(ids)
-				ids[lv.Group[h]] = id
-			}
-			g[i] = id
+			g[i] = lv.Group[h]
 		}
-		r.Levels = append(r.Levels, GroupLevel{Name: lv.Name, Class: lv.Class, Group: g})
+		r.Levels = append(r.Levels, GroupLevel{Name: lv.Name, Class: lv.Class, Group: renumber(g)})
 	}
 	if f.spread != nil {
 		r.spread = f.spread.restrict(hosts, at)

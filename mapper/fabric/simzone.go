@@ -109,8 +109,7 @@ func (p *simPlatform) element(dec *xml.Decoder, t xml.StartElement) error {
 	var into any
 	switch t.Name.Local {
 	case "cluster":
-		p.clusters = append(p.clusters, simCluster{})
-		into = &p.clusters[len(p.clusters)-1]
+		into = grow(&p.clusters)
 	case "prop":
 		var pr simProp
 		if err := dec.DecodeElement(&pr, &t); err != nil {
@@ -136,17 +135,13 @@ func (p *simPlatform) element(dec *xml.Decoder, t xml.StartElement) error {
 		}
 		return nil
 	case "link":
-		p.links = append(p.links, simLink{})
-		into = &p.links[len(p.links)-1]
+		into = grow(&p.links)
 	case "backbone":
-		p.backbones = append(p.backbones, simLink{})
-		into = &p.backbones[len(p.backbones)-1]
+		into = grow(&p.backbones)
 	case "route":
-		p.routes = append(p.routes, simRoute{})
-		into = &p.routes[len(p.routes)-1]
+		into = grow(&p.routes)
 	case "host_link":
-		p.hostLinks = append(p.hostLinks, simHostLink{})
-		into = &p.hostLinks[len(p.hostLinks)-1]
+		into = grow(&p.hostLinks)
 	case "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute", "cabinet", "peer", "include":
 		if p.unread == "" {
 			p.unread = t.Name.Local
@@ -159,6 +154,12 @@ func (p *simPlatform) element(dec *xml.Decoder, t xml.StartElement) error {
 		return fmt.Errorf("reading SimGrid platform: %w", err)
 	}
 	return nil
+}
+
+// grow appends a zero element to s and returns it.
+func grow[T any](s *[]T) *T {
+	*s = append(*s, *new(T))
+	return &(*s)[len(*s)-1]
 }
 
 // simLinks is a zone's links as the fabric's: each SHARED link one,
