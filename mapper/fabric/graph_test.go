@@ -37,7 +37,7 @@ func linkNames(f *Fabric, links []int32) []string {
 // TestGraphShortestPaths: on the ring, h0 -> h1 is the one shortest
 // path (h0's link, s0-s1, h1's link back); h0 -> h2 has two as short,
 // taken by the destination's number mod 2 (2 mod 2 = 0: the first
-// added, over s1); spread, half the message goes each way and every
+// added, over s1), as h1 -> h3 (the second, over s2); spread, half the message goes each way and every
 // link's share is what crosses it.
 func TestGraphShortestPaths(t *testing.T) {
 	f, err := NewGraph(ringGraph())
@@ -53,6 +53,9 @@ func TestGraphShortestPaths(t *testing.T) {
 	}{
 		{0, 1, "h0_UP s0s1_UP h1_DOWN"},
 		{0, 2, "h0_UP s0s1_UP s1s2_UP h2_DOWN"},
+		// From s1 to h3 over s0 or over s2, in the order added:
+		// 3 mod 2 = 1, the second, over s2.
+		{1, 3, "h1_UP s1s2_UP s2s3_UP h3_DOWN"},
 		{1, 0, "h1_UP s0s1_DOWN h0_DOWN"},
 		{0, 3, "h0_UP s3s0_DOWN h3_DOWN"},
 	} {

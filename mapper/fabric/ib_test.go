@@ -124,6 +124,7 @@ func confLeaves(t *testing.T, path string) map[string]string {
 // adapter on ib5 (S-f4521403001165a0) at 4xQDR (4 GB/s), ib5's uplinks
 // 4xFDR10 (4 lanes of 10.3125 Gbaud, 64b/66b: 5 GB/s). Two hosts on
 // different leaves are four links apart (up to a spine and down).
+// README of ../shared/data: 6 leaves, 2 spines.
 func TestIBNetDiscoverRocket(t *testing.T) {
 	dump := realFabric(t, "utartu_rocket_2014.ibnetdiscover")
 	f, err := Read(dump)
@@ -141,6 +142,14 @@ func TestIBNetDiscoverRocket(t *testing.T) {
 	}
 	if l := linkByName(t, f, "S-f4521403001165a0[21]-S-f4521403007ea570[26]_UP"); l.Bandwidth != 5e9 || l.Class != "up-1" {
 		t.Errorf("ib5's uplink: %+v, want 5e9 B/s (4xFDR10), class up-1", l)
+	}
+	// ib7 (S-f4521403007eaa70) serves 3 hosts of its own but joins only
+	// leaves: a spine, its links from the leaves up-1 like ib8's.
+	if l := linkByName(t, f, "S-f4521403001165a0[35]-S-f4521403007eaa70[32]_UP"); l.Class != "up-1" {
+		t.Errorf("ib5's uplink to ib7: class %s, want up-1", l.Class)
+	}
+	if c := f.Classes(); !slices.Equal(c, []string{"node", "up-1"}) {
+		t.Errorf("classes %v, want node and up-1 (a two-level tree)", c)
 	}
 	idx := f.HostIndex()
 	if p := f.Path(idx["stage114"], idx["stage1"]); len(p) != 4 {
