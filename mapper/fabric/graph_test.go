@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -209,5 +210,25 @@ func TestRestrict(t *testing.T) {
 	}
 	if _, err := f.Restrict([]string{"h1", "h1"}); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("a host twice: error %v", err)
+	}
+}
+
+// TestSlurmGraph: a topology.conf whose leaves are each under two
+// spines is a graph, its leaves the hosts' groups; adaptive, a message
+// between the leaves goes half over each spine.
+func TestSlurmGraph(t *testing.T) {
+	f, err := Parse([]byte("SwitchName=l0 Nodes=a,b\nSwitchName=l1 Nodes=c\nSwitchName=s0 Switches=l[0-1]\nSwitchName=s1 Switches=l[0-1]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Kind != KindGraph || !slices.Equal(f.Hosts, []string{"a", "b", "c"}) || len(f.Levels) != 1 || !slices.Equal(f.Levels[0].Group, []int{0, 0, 1}) {
+		t.Fatalf("kind %s, hosts %v, levels %+v", f.Kind, f.Hosts, f.Levels)
+	}
+	a, _ := f.Routed(RoutingAdaptive)
+	got := map[string]float64{}
+	a.RouteShares(0, 2, func(l int32, x float64) { got[a.Links[l].Name] += x })
+	want := map[string]float64{"node_a_UP": 1, "l0-s0_UP": 0.5, "l0-s1_UP": 0.5, "l1-s0_DOWN": 0.5, "l1-s1_DOWN": 0.5, "node_c_DOWN": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("a -> c spread: %v, want %v", got, want)
 	}
 }

@@ -76,29 +76,46 @@ func TestIBNetDiscoverPSMN(t *testing.T) {
 	if l := linkByName(t, f, "S-0008f10500200b50[1]-S-0008f10500108c5c[15]_DOWN"); l.Bandwidth != 4e9 || l.Class != "up-1" {
 		t.Errorf("a leaf's uplink: %+v, want 4e9 B/s (4xQDR), class up-1", l)
 	}
-	if len(f.Levels) != 1 {
-		t.Fatalf("%d levels, want the leaf switches'", len(f.Levels))
+	conf := realFabric(t, "psmn_X5_2020.topology.conf")
+	leaf := confLeaves(t, conf)
+	sameLeaves(t, f, leaf)
+	// The topology.conf itself, each leaf under several spines, reads as
+	// a graph with the same leaves; two hosts on different leaves are
+	// four links apart (no bandwidth declared: the survey prices them).
+	c, err := Read(conf)
+	if err != nil {
+		t.Fatal(err)
 	}
-	leaf := confLeaves(t, realFabric(t, "psmn_X5_2020.topology.conf"))
-	if len(leaf) != len(f.Hosts) {
-		t.Errorf("%d hosts, %d in topology.conf", len(f.Hosts), len(leaf))
+	sameLeaves(t, c, leaf)
+	ci := c.HostIndex()
+	if p := c.Path(ci["x5570comp1"], ci["sl390lin101"]); c.Kind != KindGraph || len(p) != 4 || c.Links[p[1]].Bandwidth != 0 {
+		t.Errorf("topology.conf: kind %s, x5570comp1 -> sl390lin101 %v", c.Kind, linkNames(c, p))
+	}
+}
+
+// sameLeaves checks that f has the hosts of leaf (each host's leaf
+// switch) and that its first level groups them as leaf does.
+func sameLeaves(t *testing.T, f *Fabric, leaf map[string]string) {
+	t.Helper()
+	if len(f.Levels) == 0 || len(leaf) != len(f.Hosts) {
+		t.Fatalf("%s: %d levels, %d hosts; want the leaf switches' level and the %d hosts of topology.conf", f.Source, len(f.Levels), len(f.Hosts), len(leaf))
 	}
 	lv := f.Levels[0]
 	for i, x := range f.Hosts {
 		if leaf[x] == "" {
-			t.Errorf("host %s is not in topology.conf", x)
+			t.Errorf("%s: host %s is not in topology.conf", f.Source, x)
 		}
 		for j, y := range f.Hosts[:i] {
 			if (lv.Group[i] == lv.Group[j]) != (leaf[x] == leaf[y]) {
-				t.Errorf("%s and %s: on one leaf %v in the dump, %v in topology.conf", x, y, lv.Group[i] == lv.Group[j], leaf[x] == leaf[y])
+				t.Errorf("%s: %s and %s on one leaf %v, in topology.conf %v", f.Source, x, y, lv.Group[i] == lv.Group[j], leaf[x] == leaf[y])
 			}
 		}
 	}
 }
 
 // confLeaves is each host's leaf switch in a Slurm topology.conf (its
-// SwitchName ... Nodes= lines; latmap's reader refuses this one, whose
-// leaves are each under several spines).
+// SwitchName ... Nodes= lines), read line by line, the truth the
+// readers are held to.
 func confLeaves(t *testing.T, path string) map[string]string {
 	b, err := os.ReadFile(path)
 	if err != nil {
