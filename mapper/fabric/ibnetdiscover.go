@@ -19,12 +19,12 @@ type ibNode struct {
 	ports map[int]*ibPort
 }
 
-// ibPort is one port of a node: its LID and LMC (a channel adapter's:
-// it answers to LIDs lid ... lid+2^lmc-1), its GUID, the port at the
+// ibPort is one port of a node: its LID (a channel adapter's base LID:
+// forwarding tables are followed for it), its GUID, the port at the
 // other end of its link and the link's rate in bytes/s (the lowest
 // either end reports; 0: none reported).
 type ibPort struct {
-	lid, lmc int
+	lid      int
 	guid     uint64
 	peer     *ibNode
 	peerPort int
@@ -51,7 +51,7 @@ var (
 	ibNodeLine  = regexp.MustCompile(`^(Switch|Ca|Rt)\s+(\d+)\s+"([SHR])-([0-9a-fA-F]+)"\s*(?:#\s*"([^"]*)"(.*))?$`)
 	ibPortLine  = regexp.MustCompile(`^\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s+"([SHR])-([0-9a-fA-F]+)"\[(\d+)\](?:\(([0-9a-fA-F]+)\))?\s*(?:#(.*))?$`)
 	ibKeyLine   = regexp.MustCompile(`^(vendid|devid|sysimgguid|switchguid|caguid|routerguid)=`)
-	ibOwnLID    = regexp.MustCompile(`^\s*lid\s+(\d+)(?:\s+lmc\s+(\d+))?`)
+	ibOwnLID    = regexp.MustCompile(`^\s*lid\s+(\d+)`)
 	ibPeerRate  = regexp.MustCompile(`"([^"]*)"\s*lid\s+(\d+)\s+(\d+)[xX]([A-Za-z0-9.]+)`)
 	ibSwitchLID = regexp.MustCompile(`port 0 lid (\d+)`)
 	ibPortsRow  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+(\d+)[xX]\s+(.+?)\s+-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+\(\s*'(.*?)'\s+-\s+'(.*)'\s*\)\s*$`)
@@ -229,7 +229,6 @@ func (ib *ibFabric) topologyLine(text string, cur *ibNode) (*ibNode, error) {
 	}
 	if l := ibOwnLID.FindStringSubmatch(comment); l != nil && cur.kind != 'S' {
 		own.lid, _ = strconv.Atoi(l[1])
-		own.lmc, _ = strconv.Atoi(l[2])
 	}
 	var rate float64
 	peerDesc, peerLID := "", 0
