@@ -157,6 +157,11 @@ func NewGraph(g *Graph) (*Fabric, error) {
 	if len(g.hostV) == 0 {
 		return nil, fmt.Errorf("the network names no host")
 	}
+	for _, lv := range g.Levels {
+		if len(lv.Group) != len(g.hostV) {
+			return nil, fmt.Errorf("level %s groups %d hosts, the network has %d", lv.Name, len(lv.Group), len(g.hostV))
+		}
+	}
 	n := newNet(g)
 	if err := n.connected(); err != nil {
 		return nil, err
@@ -215,9 +220,12 @@ func autoClasses(g *Graph, n *net) {
 			height = n.heights()
 		}
 		hf, ht := height[a.from], height[a.to]
-		if hf == ht {
+		switch {
+		case hf == Unreached || ht == Unreached:
+			l.Class = "switch" // no leaf switch below it
+		case hf == ht:
 			l.Class = fmt.Sprintf("peer-%d", hf)
-		} else {
+		default:
 			l.Class = fmt.Sprintf("up-%d", max(hf, ht))
 		}
 	}
