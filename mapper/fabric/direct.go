@@ -101,7 +101,7 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 	f.route = func(a, b int, visit func(int32)) {
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { m.path(a, b, visit) })
 	}
-	f.shares = nil // Route's one path
+	f.shares, f.Routing = nil, RuleMinimal // Route's one path
 	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, minimal paths (local, global, local) in dimension order", nr, len(hosts), len(m.mem), len(links))
 	return f, "", nil
 }
@@ -156,7 +156,7 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcut
 			g.also(base, int(l[1]), int(l[0]))
 		}
 	}
-	f := &Fabric{Kind: KindDirect, Hosts: hosts, Links: s.links}
+	f := &Fabric{Kind: KindDirect, Routing: RoutesSpread, Hosts: hosts, Links: s.links}
 	at := attached{g: g, router: router, up: up, down: down}
 	f.route = func(a, b int, visit func(int32)) {
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { g.path(a, b, visit) })
@@ -204,7 +204,7 @@ func adaptive(f *Fabric, at attached) (*Fabric, error) {
 		return nil, err
 	}
 	s := *f
-	s.shares = at.spread
+	s.shares, s.Routing = at.spread, RoutesSpread
 	s.Shape += ", routed adaptive (every message spread evenly over its shortest paths)"
 	return &s, nil
 }

@@ -89,7 +89,7 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 			d.blue[i*per+j], d.blue[j*per+i] = ls.duplex(fmt.Sprintf("blue_g%d_g%d", i, j), "blue", bw*float64(s.Blue), lat)
 		}
 	}
-	f := &Fabric{Kind: KindDragonfly, Hosts: hosts, Links: ls.links,
+	f := &Fabric{Kind: KindDragonfly, Routing: RuleDragonfly, Hosts: hosts, Links: ls.links,
 		Shape: fmt.Sprintf("dragonfly of %d groups x %d chassis x %d routers x %d nodes", s.Groups, s.Chassis, s.Routers, s.Nodes)}
 	f.route = d.route
 	router, chassis, group := make([]int, total), make([]int, total), make([]int, total)

@@ -15,6 +15,16 @@ const (
 	KindDirect = "direct"
 )
 
+// Rules of the generated kinds' routing (Fabric.Routing), beside
+// RoutesFromTables, RoutesShortest, RoutesSpread and RoutesDeclared.
+const (
+	RuleUpDown    = "rule: up/down the tree, a group's parallel uplinks as one"
+	RuleDModK     = "rule: d-mod-k"
+	RuleDimension = "rule: dimension order"
+	RuleDragonfly = "rule: SimGrid's minimal dragonfly routes"
+	RuleMinimal   = "rule: minimal (local, global, local) in dimension order"
+)
+
 // Link is one direction of a physical link (or of a bundle of parallel
 // links routed as one): the bytes crossing it share Bandwidth.
 type Link struct {
@@ -30,11 +40,16 @@ type Link struct {
 // Fabric is a network: its hosts (the nodes ranks run on), its directed
 // links, and the route between any two hosts.
 type Fabric struct {
-	// Kind is KindTree, KindTorus, KindDragonfly or KindDirect; Source the file it
-	// was read from and Shape its dimensions in words ("4x4x4 torus").
+	// Kind is KindTree, KindTorus, KindDragonfly, KindDirect or
+	// KindGraph; Source the file it was read from and Shape its
+	// dimensions in words ("4x4x4 torus").
 	Kind, Source, Shape string
-	Hosts               []string
-	Links               []Link
+	// Routing says where its routes come from: RoutesFromTables,
+	// RoutesShortest, RoutesSpread, RoutesDeclared or a rule (RuleDModK,
+	// ...), for place and topo to name.
+	Routing string
+	Hosts   []string
+	Links   []Link
 	// Levels are the groups of hosts above the nodes, innermost first,
 	// where the network has them (a tree's switches; a dragonfly's
 	// routers, chassis and groups; none on a torus).

@@ -10,13 +10,7 @@ import (
 )
 
 // names is the links of the route from a to b by name.
-func names(f *Fabric, a, b int) []string {
-	var out []string
-	for _, l := range f.Path(a, b) {
-		out = append(out, f.Links[l].Name)
-	}
-	return out
-}
+func names(f *Fabric, a, b int) []string { return linkNames(f, f.Path(a, b)) }
 
 func hostsN(n int) []string {
 	var h []string

@@ -101,7 +101,7 @@ func NewFatTree(hosts []string, s FatTreeShape, bw, lat float64, shared bool) (*
 			}
 		}
 	}
-	f := &Fabric{Kind: KindTree, Hosts: hosts, Links: ls.links, Shape: fmt.Sprintf("fat tree of %d switch levels, static d-mod-k routing", L)}
+	f := &Fabric{Kind: KindTree, Routing: RuleDModK, Hosts: hosts, Links: ls.links, Shape: fmt.Sprintf("fat tree of %d switch levels, static d-mod-k routing", L)}
 	span := 1
 	for l := 1; l < L; l++ {
 		span *= s.Children[l-1]

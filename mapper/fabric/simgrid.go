@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
@@ -41,52 +40,29 @@ type simProp struct {
 const CrossTraffic = 0.05
 
 // ReadSimGrid reads a SimGrid platform file (the XML of smpirun
-// -platform) whose one <cluster> is of topology FAT_TREE, TORUS or
-// DRAGONFLY, the cluster's bw and lat on every link. Hosts are
-// prefix + number + suffix for each number of the radical, in order.
-// The network carries SimGrid's cross traffic (Reverse) unless a
-// <config> <prop id="network/crosstraffic"> turns it off; a --cfg given
-// to smpirun itself is not in the file.
+// -platform): one <cluster> of topology FAT_TREE, TORUS or DRAGONFLY,
+// the cluster's bw and lat on every link, its hosts prefix + number +
+// suffix for each number of the radical, in order; or one <zone> of
+// hosts, routers and links routed Full, Floyd, Dijkstra, Cluster or
+// None (readZone). The network carries SimGrid's cross traffic
+// (Reverse) unless a <config> <prop id="network/crosstraffic"> turns it
+// off; a --cfg given to smpirun itself is not in the file.
 func ReadSimGrid(r io.Reader) (*Fabric, error) {
-	var cl []simCluster
-	reverse := CrossTraffic
-	dec := xml.NewDecoder(r)
-	dec.Strict = false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading SimGrid platform: %w", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "cluster" {
-			var c simCluster
-			if err := dec.DecodeElement(&c, &se); err != nil {
-				return nil, fmt.Errorf("reading SimGrid platform: %w", err)
-			}
-			cl = append(cl, c)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "prop" {
-			var p simProp
-			if err := dec.DecodeElement(&p, &se); err != nil {
-				return nil, fmt.Errorf("reading SimGrid platform: %w", err)
-			}
-			if p.ID == "network/crosstraffic" {
-				on, err := simBool(p.Value)
-				if err != nil {
-					return nil, fmt.Errorf("SimGrid platform: network/crosstraffic: %w", err)
-				}
-				reverse = map[bool]float64{true: CrossTraffic}[on]
-			}
-		}
+	p, err := readPlatform(r)
+	if err != nil {
+		return nil, err
 	}
-	if len(cl) != 1 {
-		return nil, fmt.Errorf("SimGrid platform has %d <cluster> elements; latmap reads platforms of exactly one cluster of topology FAT_TREE, TORUS or DRAGONFLY", len(cl))
+	var f *Fabric
+	switch {
+	case len(p.clusters) == 0 && len(p.zones) > 0 && (len(p.hosts) > 0 || p.unread != ""):
+		f, err = p.readZone()
+	case len(p.clusters) != 1:
+		return nil, fmt.Errorf("SimGrid platform has %d <cluster> elements and no zone of hosts; latmap reads platforms of exactly one cluster of topology FAT_TREE, TORUS or DRAGONFLY, or of one zone of hosts, routers and links", len(p.clusters))
+	default:
+		f, err = p.clusters[0].fabric()
 	}
-	f, err := cl[0].fabric()
 	if f != nil {
-		f.Reverse = reverse
+		f.Reverse = p.reverse
 	}
 	return f, err
 }

@@ -11,7 +11,9 @@ import (
 )
 
 // TestRoutesAsSimGrid: for every platform of testdata/sim (fat trees
-// with and without parallel cables, the torus, the dragonflies), the
+// with and without parallel cables, the torus, the dragonflies) and of
+// mapper/fabric/testdata/simgrid (zones routed Full, Floyd, Dijkstra and
+// Cluster), the
 // route latmap takes between every two hosts crosses the same links, in
 // the same order, as the route SimGrid itself gives (its s4u route_to,
 // printed by testdata/sim/routes.cpp): the two sets of link names are
@@ -23,9 +25,11 @@ import (
 func TestRoutesAsSimGrid(t *testing.T) {
 	prog := buildRoutes(t)
 	platforms, err := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", "sim", "*.xml"))
-	if err != nil || len(platforms) == 0 {
-		t.Fatalf("no platforms in testdata/sim: %v", err)
+	zones, err2 := filepath.Glob(filepath.Join("testdata", "simgrid", "*.xml"))
+	if err != nil || err2 != nil || len(platforms) == 0 || len(zones) < 4 {
+		t.Fatalf("no platforms in testdata/sim or testdata/simgrid: %v %v", err, err2)
 	}
+	platforms = append(platforms, zones...)
 	for _, p := range platforms {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			f, err := Read(p)

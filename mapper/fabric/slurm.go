@@ -22,7 +22,10 @@ type slurmSwitch struct {
 // "SwitchName=NAME Switches=HOSTLIST" (a switch above others), with
 // Slurm's host list expressions (node[01-16,20]). LinkSpeed, whose unit
 // Slurm leaves to the site, is not read: the links' bandwidths come from
-// the survey. Hosts are listed leaf by leaf.
+// the survey. Hosts are listed leaf by leaf. Where a switch is under
+// several (a fat tree's leaves under all its spines, as sites generate
+// topology.conf from ibnetdiscover), the network is that graph, routed
+// by shortest paths (slurmGraph).
 func ReadSlurmTopology(r io.Reader) (*Fabric, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -48,17 +51,19 @@ func ReadSlurmTopology(r io.Reader) (*Fabric, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading topology.conf: %w", err)
 	}
+	graph := false
 	for _, s := range sw {
 		for _, c := range s.children {
 			child := byName[c]
 			if child == nil {
 				return nil, fmt.Errorf("topology.conf: switch %s names switch %s, which is not declared", s.name, c)
 			}
-			if child.parent != "" {
-				return nil, fmt.Errorf("topology.conf: switch %s is below both %s and %s; latmap routes trees", c, child.parent, s.name)
-			}
+			graph = graph || child.parent != ""
 			child.parent = s.name
 		}
+	}
+	if graph {
+		return slurmGraph(sw)
 	}
 	return slurmTree(sw, byName)
 }
@@ -144,6 +149,36 @@ func slurmTree(sw []*slurmSwitch, byName map[string]*slurmSwitch) (*Fabric, erro
 		return nil, err
 	}
 	return f, f.Check()
+}
+
+// slurmGraph is a topology.conf whose switches are under several
+// others: every host linked to its switch, every switch to each switch
+// it is under, no bandwidth declared, routed by shortest paths.
+func slurmGraph(sw []*slurmSwitch) (*Fabric, error) {
+	g := &Graph{}
+	seen := map[string]bool{}
+	for _, s := range sw {
+		v := g.Switch(s.name)
+		for _, h := range s.nodes {
+			if seen[h] {
+				return nil, fmt.Errorf("topology.conf: host %s is under two switches", h)
+			}
+			seen[h] = true
+			g.Connect(g.Host(h), v, "node_"+h, "", 0, 0)
+		}
+	}
+	for _, s := range sw {
+		v, _ := g.Find(s.name)
+		for _, c := range s.children {
+			child, _ := g.Find(c)
+			g.Connect(child, v, c+"-"+s.name, "", 0, 0)
+		}
+	}
+	if g.HostCount() == 0 {
+		return nil, fmt.Errorf("topology.conf names no node (SwitchName=... Nodes=...)")
+	}
+	g.Shape = fmt.Sprintf("Slurm topology.conf of %d switches, some under several", len(sw))
+	return NewGraph(g)
 }
 
 // ExpandHostlist expands a Slurm host list expression such as

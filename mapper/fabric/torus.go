@@ -45,7 +45,7 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 			stride *= d
 		}
 	}
-	f := &Fabric{Kind: KindTorus, Shape: Dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
+	f := &Fabric{Kind: KindTorus, Routing: RuleDimension, Shape: Dims(dimensions) + " torus", Hosts: hosts, Links: s.links}
 	f.route = func(a, b int, visit func(int32)) { torusRoute(dimensions, up, down, a, b, visit) }
 	// Adaptive: every minimal path, each dimension either way round where
 	// both are as short (half a ring).

@@ -64,7 +64,7 @@ func NewTree(hosts []string, levels []TreeLevel, shared bool) (*Fabric, error) {
 		}
 		t.up, t.down = append(t.up, up), append(t.down, down)
 	}
-	f := &Fabric{Kind: KindTree, Hosts: hosts, Links: ls.links, Shape: fmt.Sprintf("tree of %d levels above the nodes", len(levels)-1)}
+	f := &Fabric{Kind: KindTree, Routing: RuleUpDown, Hosts: hosts, Links: ls.links, Shape: fmt.Sprintf("tree of %d levels above the nodes", len(levels)-1)}
 	for k, lv := range levels[1:] {
 		f.Levels = append(f.Levels, GroupLevel{Name: lv.Name, Class: fmt.Sprintf("up-%d", k+1), Group: lv.Group})
 	}

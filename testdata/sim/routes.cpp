@@ -12,6 +12,7 @@ int main(int argc, char** argv)
     return 2;
   }
   e.load_platform(argv[1]);
+  e.seal_platform(); // Floyd and Dijkstra zones find their routes on sealing
   std::vector<simgrid::s4u::Host*> hosts = e.get_all_hosts();
   for (auto* a : hosts)
     for (auto* b : hosts) {
