@@ -44,7 +44,7 @@ func TestPlaceFlowsShareLinks(t *testing.T) {
 	if err := os.WriteFile(current, []byte(rf.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Run(Options{Survey: sv, Matrix: mx, Topology: platform, Current: current})
+	a, err := Run(Options{Survey: sv, Matrix: mx, Topology: []string{platform}, Current: current})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestPlaceFlowsShareLinks(t *testing.T) {
 	if r := run["current"] / run["block"]; r < 0.97 || r > 1.03 {
 		t.Errorf("the nodes reordered are predicted at %.3f of block (%.4g s against %.4g s): want 0.97-1.03", r, run["current"], run["block"])
 	}
-	a, err = Run(Options{Survey: sv, Matrix: mx, Topology: platform})
+	a, err = Run(Options{Survey: sv, Matrix: mx, Topology: []string{platform}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,3 +117,11 @@ func runAs(opt Options, out io.Writer, asJSON bool) (*placefile.Advice, error) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// paths is a --topology of one file, none for "".
+func paths(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return []string{p}
+}

@@ -100,7 +100,7 @@ func loadInputs(opt Options) (*inputs, error) {
 	if err := in.addTopology(opt.Topology, opt.Model.Routing, s); err != nil {
 		return nil, err
 	}
-	if opt.Topology == "" && !opt.Model.NoContention {
+	if len(opt.Topology) == 0 && !opt.Model.NoContention {
 		if err := in.addFound(s, opt.Model.Routing); err != nil {
 			return nil, err
 		}
@@ -264,15 +264,16 @@ func pow2Below(x float64) int {
 // sets against the survey's round trips (topo.CompareDeclared).
 const maxDeclaredCheck = 1 << 18
 
-// addTopology prices the network described in path link by link, routed
-// as routing says (fabric.Routed), with
-// what the survey s measured of it (nodebw.csv, the switch phase); ""
-// does nothing.
-func (in *inputs) addTopology(path, routing string, s *survey.Survey) error {
-	if path == "" {
+// addTopology prices the network the files at paths describe
+// (fabric.ReadAll: a description, with its forwarding tables and a map
+// of names where given) link by link, routed as routing says
+// (fabric.Routed), with what the survey s measured of it (nodebw.csv,
+// the switch phase); none does nothing.
+func (in *inputs) addTopology(paths []string, routing string, s *survey.Survey) error {
+	if len(paths) == 0 {
 		return nil
 	}
-	f, err := fabric.Read(path)
+	f, err := fabric.ReadAll(paths)
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)
 	}

@@ -46,7 +46,7 @@ type Options struct {
 	// Topology is a network description (a SimGrid platform, Slurm's
 	// topology.conf, or latmap's plain torus/dragonfly description):
 	// flows are routed over its links and priced link by link.
-	Topology string
+	Topology []string
 	// WhatIf are network changes to predict the run on
 	// ("[CLASS:]bw=F[,lat=F]", see docs/place.md).
 	WhatIf []string
@@ -421,5 +421,9 @@ func networkInfo(md *model.Model) *placefile.Network {
 		return nil
 	}
 	f := rt.Fabric
-	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Links: len(f.Links), Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
+	origin := "found in the survey's round trips"
+	if f.Declared() {
+		origin = "declared in " + f.Source
+	}
+	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Origin: origin, Routing: f.Routing, Links: len(f.Links), Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
 }

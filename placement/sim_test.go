@@ -76,7 +76,7 @@ func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []pr
 	// seed 0 on a tapered dragonfly (green links doubled, declared),
 	// GROMACS's proposal stopped at 0.07001 s (block 0.07471) where seed
 	// 1's reached 0.06117, and simulated 4.9% slower than block.
-	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology, Model: model.ModelOptions{Routing: c.routing}, Solve: solve.Options{Seed: DefaultSeed}})
+	a, prop := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: paths(c.topology), Model: model.ModelOptions{Routing: c.routing}, Solve: solve.Options{Seed: DefaultSeed}})
 	if n := a.Network; n != nil {
 		t.Logf("%s: network priced as %s", name, n.Capacity)
 	}
@@ -603,7 +603,7 @@ func TestSimWhatIfUplinksHalved(t *testing.T) {
 		// routed d-mod-k, each of the two is halved and traffic still
 		// splits between them by destination, a different machine
 		// (predicted 1.06-1.23x the 4:1 tree's simulated runs).
-		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: c.topology, WhatIf: []string{"up-1:bw=0.5"}, Model: model.ModelOptions{Routing: fabric.RoutingAdaptive}})
+		a, _ := placeHosts(t, Options{Survey: sv, Matrix: mx, Topology: paths(c.topology), WhatIf: []string{"up-1:bw=0.5"}, Model: model.ModelOptions{Routing: fabric.RoutingAdaptive}})
 		if len(a.WhatIf) != 1 || a.WhatIf[0].LinksChanged != 8 {
 			t.Fatalf("%s: what-if %+v, want one change of the 4 leaves' 8 uplink directions", app.name, a.WhatIf)
 		}

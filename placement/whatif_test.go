@@ -27,7 +27,7 @@ func TestPlaceTopologyWhatIf(t *testing.T) {
 	}
 	mx := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 2, Bytes: 1e9, Messages: 1}})
 	var out bytes.Buffer
-	a, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{"torus-x:bw=0.5"}}, &out)
+	a, err := runReport(Options{Survey: sv, Matrix: mx, Topology: []string{ring}, WhatIf: []string{"torus-x:bw=0.5"}}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestPlaceTopologyWhatIf(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"blue:bw=0.5", "bw=-1", "torus-x:speed=2"} {
-		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: ring, WhatIf: []string{bad}}, io.Discard); err == nil {
+		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: []string{ring}, WhatIf: []string{bad}}, io.Discard); err == nil {
 			t.Errorf("--what-if %s: want an error", bad)
 		}
 	}
@@ -76,7 +76,7 @@ func TestPlaceTopologyContradicted(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: conf}, &out); err != nil {
+		if _, err := runReport(Options{Survey: sv, Matrix: mx, Topology: []string{conf}}, &out); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(out.String(), "does not match where the ranks ran"); got != c.warn {

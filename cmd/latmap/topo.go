@@ -20,7 +20,7 @@ SURVEY is a survey directory or an mmpi log.`,
 	f.BoolVar(&req.JSON, "json", false, "print JSON")
 	f.StringVar(&req.Metric, "metric", "auto", "statistic to cluster: mean, median, min, p99 (auto: median, or mean for mmpi logs)")
 	f.IntVar(&req.Size, "size", -1, "message size in bytes (default: the smallest measured)")
-	f.StringVar(&req.Topology, "topology", "", "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md): show each route length's measured round trips beside the inferred levels, and warn where they contradict it")
+	f.StringArrayVar(&req.Topology, "topology", nil, "a network description (SimGrid platform, Slurm topology.conf or topology.yaml, plain torus/dragonfly; docs/place.md): show each route length's measured round trips beside the inferred levels, and warn where they contradict it")
 	f.StringVar(&req.HostPattern, "host-pattern", "", "for mmpi logs: regular expression extracting node names from processor names")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], cmd.OutOrStdout()

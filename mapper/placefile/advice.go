@@ -50,9 +50,14 @@ type Advice struct {
 // declared bandwidths the survey measured (derate, 1: none) and where
 // the capacities came from.
 type Network struct {
-	Source   string   `json:"source"`
-	Kind     string   `json:"kind"`
-	Shape    string   `json:"shape"`
+	Source string `json:"source"`
+	Kind   string `json:"kind"`
+	Shape  string `json:"shape"`
+	// Origin says where the network came from: declared in a file, or
+	// found in the survey's round trips; Routing where its routes come
+	// from (forwarding tables, shortest paths, a rule).
+	Origin   string   `json:"origin,omitempty"`
+	Routing  string   `json:"routing,omitempty"`
 	Links    int      `json:"links"`
 	Classes  []string `json:"link_classes"`
 	Derate   float64  `json:"derate"`

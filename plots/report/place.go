@@ -121,6 +121,9 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 func writeNetwork(w io.Writer, a *placefile.Advice) {
 	if n := a.Network; n != nil {
 		fmt.Fprintf(w, "network: %s from %s, %d links (classes %s), priced as %s\n", n.Shape, n.Source, n.Links, strings.Join(n.Classes, ", "), n.Capacity)
+		if n.Origin != "" {
+			fmt.Fprintf(w, "network: %s; routes: %s\n", n.Origin, n.Routing)
+		}
 	}
 	for _, x := range a.WhatIf {
 		fmt.Fprintf(w, "what if %s (%s): %s predicted %.4g s (%s than %.4g s now); a placement made for that network %.4g s (%s faster than %s there)\n",

@@ -18,7 +18,7 @@ type TopoRequest struct {
 	JSON        bool
 	// Topology is a network description set beside the inferred levels
 	// (--topology; see mapper/fabric).
-	Topology string
+	Topology []string
 	Out      io.Writer
 }
 
@@ -41,8 +41,8 @@ func Topo(req TopoRequest) error {
 		return err
 	}
 	t.Notes = append(warnings(s), t.Notes...)
-	if req.Topology != "" {
-		f, err := fabric.Read(req.Topology)
+	if len(req.Topology) > 0 {
+		f, err := fabric.ReadAll(req.Topology)
 		if err != nil {
 			return fmt.Errorf("--topology: %w", err)
 		}
