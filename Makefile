@@ -37,7 +37,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short test-unit demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
+.PHONY: all build build-mpich deps deps-test test test-short test-unit validation demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
 
 all: build
 
@@ -98,6 +98,16 @@ test-short:
 # the solver. Spack's install --test=root runs them.
 test-unit:
 	$(GO) test -short $(UNIT_PKGS)
+
+# docs/validation.md: every figure the docs quote, each from the test that
+# asserts it. internal/validation finds the tests that record what they
+# assert (testutil.Record), runs them with LATMAP_VALIDATION_DIR set
+# (SimGrid's simulated clusters, the virtual cluster's runs, Scotch and
+# METIS: 30-60 minutes on 2 cores; a test missing its tool skips and is
+# listed as not recorded) and writes the page from the rows of the tests
+# that passed; it fails when a test failed.
+validation: build
+	$(GO) run ./internal/validation -o docs/validation.md
 
 # The whole flow on this machine: survey (one rank per cpu), pictures,
 # topology, profiles, placement advice and demo/report.html.

@@ -317,6 +317,7 @@ func checkE2E(t *testing.T, r e2eRow) {
 	if e := r.predCurrent/r.measCurrent - 1; math.Abs(e) > 0.35 {
 		t.Errorf("%s %s: predicted run of the current layout %.4g s, its reruns measured %.4g s (median, %+.0f%%)", r.cluster, r.app, r.predCurrent, r.measCurrent, 100*e)
 	}
+	testutil.Record(t, "predicted and measured on the virtual cluster (400 Mbit/s links), started cyclic", "cluster", r.cluster, "application", r.app, "speedup predicted / measured", fmt.Sprintf("%.2fx / %.2fx", r.predicted(), r.measured()), "predicted / measured", r.predicted()/r.measured(), "held to", fmt.Sprintf("%.2f-%.2f", 1/r.within, r.within), "--remap measured", fmt.Sprintf("%.2fx", r.measCurrent/r.measRemap), "current layout: predicted / reruns' median s", fmt.Sprintf("%.4g / %.4g (%+.0f%%, held to 35%%)", r.predCurrent, r.measCurrent, 100*(r.predCurrent/r.measCurrent-1)))
 }
 
 // TestPredictionsComeTrue is issue 8's check at its smallest: on 2 virtual

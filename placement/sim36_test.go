@@ -15,7 +15,7 @@ import (
 // pair measured inside the simulation, then three applications placed
 // from the survey alone (routed over the routers found in its round
 // trips) and with the network declared, each layout replayed. It prints
-// predicted and simulated runs; docs/place.md has the table.
+// predicted and simulated runs, which no test asserts.
 func BenchmarkSimDragonfly36(b *testing.B) {
 	c := newSimCluster(b, "dragonfly-36.xml", simHosts(36), 4)
 	apps := []simApp{
@@ -38,7 +38,7 @@ func BenchmarkSimDragonfly36(b *testing.B) {
 // it on a shape it was not made on: the survey of the nodes measured
 // inside the simulation, three applications placed from the survey
 // alone and with the network declared, each layout replayed. It prints
-// predicted and simulated runs; docs/place.md has the table.
+// predicted and simulated runs, which no test asserts.
 func BenchmarkSimDragonfly100(b *testing.B) {
 	c := newSimCluster(b, "dragonfly-100.xml", simHosts(100), 2)
 	apps := []simApp{

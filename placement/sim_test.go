@@ -155,6 +155,7 @@ func TestSimFatTreeRatios(t *testing.T) {
 		if r.AggregateMBps < 2000 || r.AggregateMBps > 2500 {
 			t.Errorf("switchbw.csv row %+v: want 2000-2500 MB/s out of a leaf of 2 uplinks", r)
 		}
+		testutil.Record(t, "the switch phase: out of a leaf of two 10 Gbit/s uplinks", "leaf", r.Group, "to", r.PeerGroup, "MB/s", r.AggregateMBps, "held to", "2000-2500")
 	}
 	apps := append(simRealApps(t),
 		simApp{"halo3d-4x4x4", scaleFlows(first(shapes.Halo3D(4, 4, 4, false)), 10<<20)},
@@ -196,6 +197,7 @@ func checkSimCase(t *testing.T, sc simCase) {
 	}
 	t.Logf("%s: predicted block %.4f cyclic %.4f proposal %.4f s; simulated %.4f %.4f %.4f s", sc.name,
 		sc.predicted["block"], sc.predicted["cyclic"], sc.predicted["proposal"], sc.simulated["block"], sc.simulated["cyclic"], sc.simulated["proposal"])
+	testutil.Record(t, "predicted / simulated runs (s)", "application", sc.name, "block", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["block"], sc.simulated["block"], sc.predicted["block"]/sc.simulated["block"]), "cyclic", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["cyclic"], sc.simulated["cyclic"], sc.predicted["cyclic"]/sc.simulated["cyclic"]), "proposal", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["proposal"], sc.simulated["proposal"], sc.predicted["proposal"]/sc.simulated["proposal"]), "proposal over block, predicted / simulated", fmt.Sprintf("%.2fx / %.2fx", sc.predicted["block"]/sc.predicted["proposal"], sc.simulated["block"]/sc.simulated["proposal"]), "held to", "each run within 0.75-1.33 of its simulation where that is over 10 ms; every speedup between two layouts whose simulated one is over 1.05x within 0.8-1.25 of it; the proposal simulated no slower than block or cyclic")
 }
 
 // TestSimRoutedNetworks: on a simulated 4 x 4 torus, a dragonfly of two
@@ -291,6 +293,7 @@ func checkProposalOverBlock(t *testing.T, sc simCase) {
 		t.Errorf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
 	}
 	t.Logf("%s: proposal over block predicted %.2fx, simulated %.2fx", sc.name, pred, sim)
+	testutil.Record(t, "the proposal over block", "application", sc.name, "simulated s: block, cyclic, proposal", fmt.Sprintf("%.4g, %.4g, %.4g", sc.simulated["block"], sc.simulated["cyclic"], sc.simulated["proposal"]), "proposal over block, predicted / simulated", fmt.Sprintf("%.2fx / %.2fx", pred, sim), "held to", "the proposal simulated at most 0.5% slower than block or cyclic; its speedup over block within 0.8-1.25 of the simulated one where either is over 1.05x")
 }
 
 // checkSimShares: the switch phase, planned on the declared network's
@@ -314,6 +317,7 @@ func checkSimShares(t *testing.T, sv, platform string, want bool) {
 		if sh.Share < 0.8 || sh.Share > 1.25 {
 			t.Errorf("%s: %s links measured at %.2f of the routed model's, want 0.8-1.25", platform, sh.Class, sh.Share)
 		}
+		testutil.Record(t, "the switch phase against the declared links", "links", sh.Class, "measured MB/s", sh.MeasuredMBps, "the routed model allows MB/s", sh.RoutedMBps, "share", sh.Share, "held to", "0.8-1.25")
 	}
 }
 
@@ -403,6 +407,7 @@ func checkFanOut(t *testing.T, s *survey.Survey, links float64) {
 			if x := r.AggregateMBps / r.PairMBps; x < links-0.5 || x > links+0.5 {
 				t.Errorf("fan-out %+v: %.2fx one node's rate, want the torus node's %g links", r, x, links)
 			}
+			testutil.Record(t, "the survey's fan-out: a node to its nearest nodes at once", "from", r.Host, "to", r.Peer, "MB/s", r.AggregateMBps, "times one node's rate", r.AggregateMBps/r.PairMBps, "held to", fmt.Sprintf("%g-%g (the torus node's %g links)", links-0.5, links+0.5, links))
 		}
 	}
 	if fans == 0 {
@@ -473,6 +478,7 @@ func TestSimTorusTieKeepsBlock(t *testing.T) {
 	if p, b := sc.simulated["proposal"], sc.simulated["block"]; math.Abs(p/b-1) > 1e-6 {
 		t.Errorf("ring on the torus: the proposal simulates %.5f s, block %.5f s: a tie must keep block", p, b)
 	}
+	testutil.Record(t, "a tie keeps block", "application", sc.name, "predicted s: block, proposal", fmt.Sprintf("%.5g, %.5g", sc.predicted["block"], sc.predicted["proposal"]), "simulated s: block, proposal", fmt.Sprintf("%.5g, %.5g", sc.simulated["block"], sc.simulated["proposal"]), "held to", "the proposal is block: simulated the same to 1e-6")
 }
 
 // BenchmarkSimFatTree is make bench-sim's table: on the simulated 16 x 4
@@ -612,6 +618,7 @@ func TestSimWhatIfUplinksHalved(t *testing.T) {
 		if r := w.Today.Run / simBlock; r < 0.8 || r > 1.25 {
 			t.Errorf("%s: block on the halved uplinks predicted %.4f s, simulated on the 4:1 tree %.4f s (%.2fx)", app.name, w.Today.Run, simBlock, r)
 		}
+		testutil.Record(t, "--what-if up-1:bw=0.5 on the 2:1 tree against the 4:1 tree simulated", "application", app.name, "predicted, uplinks halved s", w.Today.Run, "simulated on the 4:1 tree s", simBlock, "predicted / simulated", w.Today.Run/simBlock, "held to", "0.8-1.25")
 		t.Logf("%s: block now %.4f s; uplinks halved: predicted %.4f s, simulated %.4f s; placement for it predicted %.4f s", app.name, w.TodayNowS, w.Today.Run, simBlock, w.Proposal.Run)
 	}
 }

@@ -1,12 +1,14 @@
 package placement
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/internal/shapes"
 )
@@ -90,6 +92,7 @@ func TestSimComputationOutOfSample(t *testing.T) {
 		if ps, ss := pred["current"]/p, sim["current"]/s; ss > 1.05 && (ps/ss < 0.8 || ps/ss > 1.25) {
 			t.Errorf("%s over the profiled layout: predicted %.2fx, simulated %.2fx", l, ps, ss)
 		}
+		testutil.Record(t, "calibrated on the profiled cyclic run, predicting the others", "layout", l, "predicted s", p, "simulated s", s, "predicted / simulated", p/s, "speedup over the profiled layout, predicted / simulated", fmt.Sprintf("%.2fx / %.2fx", pred["current"]/p, sim["current"]/s), "held to", "run 0.8-1.25 of its simulation; speedup 0.8-1.25 of the simulated one where that is over 1.05x; the proposal faster than the profiled layout, no slower than block")
 	}
 	if sim["proposal"] >= sim["current"] || sim["proposal"] > sim["block"]*(1+1e-6) {
 		t.Errorf("the proposal simulates %.4f s; the profiled layout %.4f s, block %.4f s", sim["proposal"], sim["current"], sim["block"])

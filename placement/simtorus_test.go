@@ -17,8 +17,8 @@ import (
 // torus found in the hosts' order, routed in dimension order), the same
 // routed adaptive (every flow spread over its shortest paths, as the
 // survey alone was routed before), and with the network declared, each
-// layout replayed. It prints predicted and simulated runs; docs/place.md
-// has the table.
+// layout replayed. It prints predicted and simulated runs, which no
+// test asserts.
 func BenchmarkSimTorus8x4(b *testing.B) {
 	c := newSimCluster(b, "torus-8x4.xml", simHosts(32), 2)
 	apps := simBenchApps(b)
@@ -44,7 +44,7 @@ func BenchmarkSimTorus8x4(b *testing.B) {
 // 64), the survey of every pair measured inside the simulation, then
 // placed from the survey alone (the torus found in the hosts' order) and
 // with the network declared, each layout replayed. It prints predicted
-// and simulated runs; docs/place.md has the table.
+// and simulated runs, which no test asserts.
 func BenchmarkSimTorus4x4x4(b *testing.B) {
 	simAloneAndDeclared(b, newSimCluster(b, "torus-4x4x4.xml", simHosts(64), 2), "torus 4 x 4 x 4 x 2 cores, 64 of 128 slots")
 }
@@ -53,8 +53,8 @@ func BenchmarkSimTorus4x4x4(b *testing.B) {
 // networks of 16 nodes x 4 cores the model was not developed on
 // (testdata/sim/torus-4x2x2.xml, dragonfly-16x4-2global.xml), each
 // surveyed inside the simulation, then placed from the survey alone and
-// with the network declared, each layout replayed. docs/place.md has the
-// tables.
+// with the network declared, each layout replayed. They
+// print the runs, which no test asserts.
 func BenchmarkSimTorus4x2x2(b *testing.B) {
 	simAloneAndDeclared(b, sim16x4(b, "torus-4x2x2.xml"), "torus 4 x 2 x 2 x 4 cores")
 }
@@ -70,7 +70,7 @@ func BenchmarkSimDragonfly2Global(b *testing.B) {
 // from the survey alone (the routers' network found in the round
 // trips, chassis 1's green links among them: network.FindDirect's
 // shortcuts) and with the network declared, each layout replayed.
-// docs/place.md has the tables.
+// It prints the runs, which no test asserts.
 func BenchmarkSimDragonfly4Groups(b *testing.B) {
 	simAloneAndDeclared(b, newSimCluster(b, "dragonfly-32x2-4groups.xml", simHosts(32), 2), "dragonfly 4 groups x 2 chassis x 4 routers x 1 node x 2 cores")
 }
@@ -86,8 +86,8 @@ func BenchmarkSimDragonfly4Groups(b *testing.B) {
 // each of torus-2x2x2x2x4.xml, five dimensions, dragonfly-64x1-8routers.xml,
 // 8 routers a chassis, and fattree-64x1-4to1.xml; and, made in session
 // 31, dragonfly-64x1-8chassis.xml and dragonfly-64x1-4x4x4.xml, whose
-// routers no graph found), each as simAloneAndDeclared. docs/place.md
-// has the tables.
+// routers no graph found), each as simAloneAndDeclared,
+// printing the runs, which no test asserts.
 func BenchmarkSimMoreShapes(b *testing.B) {
 	for _, p := range []struct {
 		platform string

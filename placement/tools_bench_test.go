@@ -249,6 +249,7 @@ func TestPlaceAgainstScotchFourLevels(t *testing.T) {
 		if mine.Transfer > 1.02*sc.Transfer && mine.Run >= sc.Run*(1-1e-9) {
 			t.Errorf("%s: summed transfer %.4g s against Scotch's %.4g s at no shorter run", app.name, mine.Transfer, sc.Transfer)
 		}
+		testutil.Record(t, "predicted runs on a four-level machine (16 nodes x 4 cores, 2:1 at both switch levels): latmap's proposal against block and Scotch's mapping", "application", app.name, "latmap s", mine.Run, "block s", blk.Run, "Scotch s", sc.Run, "Scotch over latmap", sc.Run/mine.Run, "held to", "latmap at or below block and Scotch (and GROMACS below KaHIP's 0.08342 s)")
 	}
 }
 
@@ -297,6 +298,7 @@ func TestPlaceAgainstMETISStencils(t *testing.T) {
 				t.Errorf("periodic %v, %.0f KiB messages: latmap's proposal predicted %.5g s, METIS's node partition %.5g s",
 					periodic, size/1024, mine.Run, metis.Run)
 			}
+			testutil.Record(t, "predicted runs of 16x8x8 stencils on 64 nodes x 16 cores (4 nodes a switch, 16 a pod): latmap's proposal against METIS's node partition", "periodic", periodic, "message KiB", size/1024, "latmap s", mine.Run, "METIS s", metis.Run, "latmap over METIS", mine.Run/metis.Run, "held to", fmt.Sprintf("at most %g", 1+map[bool]float64{true: metisDmodkGap, false: 1e-4}[periodic && size > 8<<10]))
 		}
 	}
 }

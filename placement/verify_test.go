@@ -223,6 +223,7 @@ func TestVerifyOnShapedCluster(t *testing.T) {
 			if !(v.AppSpeedup > v.Speedup) || !(v.LaunchMedian > 0) {
 				t.Errorf("application speedup %.2f, whole launches %.2f (launch %.3f s): the launch should dilute the latter", v.AppSpeedup, v.Speedup, v.LaunchMedian)
 			}
+			testutil.Record(t, "latmap verify on 2 virtual nodes x 2 slots (400 Mbit/s links): pairs split, then on one node", "launcher", tc.flavor.Name, "current median s", v.CurrentMedian, "measured speedup (95%)", fmt.Sprintf("%.2fx (%.2f-%.2f)", v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1]), "application speedup", fmt.Sprintf("%.2fx", v.AppSpeedup), "predicted speedup", fmt.Sprintf("%.2fx", v.PredictedSpeedup), "held to", "current median over 1.5 s; the interval's low end and the prediction over 1.3x; the application's speedup over the whole launches'")
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -36,4 +37,5 @@ func TestDemoClusterPredictionComesTrue(t *testing.T) {
 		t.Errorf("predicted %.2fx, measured %.2fx (application, %d runs): predicted/measured %.2f, want 0.8-1.25 and a gain of a few x", v.PredictedSpeedup, v.AppSpeedup, len(runs), v.PredictedOver)
 	}
 	t.Logf("predicted %.2fx, measured %.2fx (95%% %.2f-%.2f), predicted/measured %.2f; whole launches %.2fx with %.3f s of launch", v.PredictedSpeedup, v.AppSpeedup, v.AppSpeedupCI95[0], v.AppSpeedupCI95[1], v.PredictedOver, v.Speedup, v.LaunchMedian)
+	testutil.Record(t, "make demo-cluster's verify line", "predicted speedup", fmt.Sprintf("%.2fx", v.PredictedSpeedup), "measured (application, 95%)", fmt.Sprintf("%.2fx (%.2f-%.2f)", v.AppSpeedup, v.AppSpeedupCI95[0], v.AppSpeedupCI95[1]), "predicted / measured", v.PredictedOver, "held to", "0.8-1.25, and a measured gain of 2x or more")
 }

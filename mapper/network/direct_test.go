@@ -1,6 +1,7 @@
 package network
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/survey/synth"
@@ -55,6 +57,7 @@ func TestFindDirectBlueGeneL(t *testing.T) {
 		t.Errorf("diameter %d, degrees %d-%d; want 7 and 3-4", d.Diameter, d.MinDegree, d.MaxDegree)
 	}
 	t.Logf("Blue Gene/L: %d links, %.3f us + %.3f us a hop, residual %.2f of a hop", len(d.Links), d.Base, d.PerHop, d.Residual)
+	testutil.Record(t, "the direct network found in Blue Gene/L's mmpi log (32 nodes named by their torus coordinates)", "links found", len(d.Links), "the torus's neighbour pairs", len(want), "diameter, degrees", fmt.Sprintf("%d, %d-%d", d.Diameter, d.MinDegree, d.MaxDegree), "residual (hops)", d.Residual, "held to", "exactly the neighbour pairs; diameter 7, degrees 3-4; residual under FindDirect's 0.3")
 }
 
 // TestFindDirectNotTrees: the round trips of switch trees (two and three
