@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/mapper/placefile"
 )
 
@@ -15,17 +15,17 @@ import (
 // output whose parent directory is missing or that is not a directory
 // to replace, a --lib that is not there.
 func (opt Options) check() error {
+	if len(opt.Command) == 0 {
+		return errors.New("no launch command; give it after --, for example: latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 4 ./app")
+	}
+	if opt.Output == "" || opt.File == "" {
+		return errors.New("give -o DIR for the results and --rankfile FILE (the file latmap place wrote)")
+	}
+	if err := atomicdir.CheckDest(opt.Output, opt.Force); err != nil {
+		return err
+	}
 	if opt.Runs < 1 {
 		return fmt.Errorf("--runs %d: want at least 1 run of each variant", opt.Runs)
-	}
-	if opt.Output != "" {
-		parent := filepath.Dir(opt.Output)
-		if fi, err := os.Stat(parent); err != nil || !fi.IsDir() {
-			return fmt.Errorf("-o %s: its parent directory %s does not exist; create it first", opt.Output, parent)
-		}
-		if fi, err := os.Stat(opt.Output); err == nil && !fi.IsDir() {
-			return fmt.Errorf("-o %s is a file, not a verification directory; choose another -o", opt.Output)
-		}
 	}
 	if opt.Lib != "" && opt.Lib != "none" {
 		if _, err := os.Stat(opt.Lib); err != nil {

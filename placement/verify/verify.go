@@ -54,17 +54,6 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	if len(opt.Command) == 0 {
-		return nil, errors.New("no launch command; give it after --, for example: latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 4 ./app")
-	}
-	if opt.Output == "" || opt.File == "" {
-		return nil, errors.New("give -o DIR for the results and --rankfile FILE (the file latmap place wrote)")
-	}
-	if !opt.Force {
-		if _, err := os.Stat(opt.Output); err == nil {
-			return nil, fmt.Errorf("output %s exists; use --force to replace it or choose another -o", opt.Output)
-		}
-	}
 	var l launcher.Launcher
 	var err error
 	if opt.Launcher != "" {
