@@ -34,8 +34,10 @@ type simCluster struct {
 	cfg      []string // more of smpirun's --cfg options
 	// topology, when set, is given to latmap place as --topology (the
 	// platform itself: the network declared), routed as routing says
-	// (latmap place --routing).
+	// (latmap place --routing); declared, when set, instead (the files a
+	// site has: a dump and its map of names, a list of links).
 	topology, routing string
+	declared          []string
 }
 
 // newSimCluster builds the simulated cluster's programs (the survey
@@ -49,7 +51,10 @@ func newSimCluster(t testing.TB, platform string, hosts []string, cores int) *si
 		}
 	}
 	root := testutil.RepoRoot(t)
-	c := &simCluster{platform: filepath.Join(root, "testdata", "sim", platform), hosts: hosts, cores: cores, dir: t.TempDir()}
+	if !filepath.IsAbs(platform) {
+		platform = filepath.Join(root, "testdata", "sim", platform)
+	}
+	c := &simCluster{platform: platform, hosts: hosts, cores: cores, dir: t.TempDir()}
 	for _, p := range []string{"simsurvey", "replay"} {
 		out, err := exec.Command("smpicc", "-O2", "-o", filepath.Join(c.dir, p), filepath.Join(root, "testdata", "sim", p+".c"), "-lm").CombinedOutput()
 		if err != nil {

@@ -21,9 +21,10 @@ type SimGridHost struct {
 // two of the hosts the links f routes it over (Route: one path, as a
 // subnet manager's forwarding tables give it), and each host a loopback
 // of loopbackBps and loopbackLat seconds for its own ranks. Links with no
-// bandwidth declared take defaultBps. It is how latmap's simulated checks
-// run on networks read from a site's own files.
-func (f *Fabric) WriteSimGrid(w io.Writer, hosts []SimGridHost, defaultBps, loopbackBps, loopbackLat float64) error {
+// bandwidth declared take defaultBps, with no latency defaultLat (an
+// InfiniBand dump declares none). It is how latmap's simulated checks run
+// on networks read from a site's own files.
+func (f *Fabric) WriteSimGrid(w io.Writer, hosts []SimGridHost, defaultBps, defaultLat, loopbackBps, loopbackLat float64) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n")
 	fmt.Fprintf(bw, "<!-- %s (%s), routed as latmap routes it: %d hosts of %d. -->\n", xmlText(f.Source), xmlText(f.Shape), len(hosts), len(f.Hosts))
@@ -50,7 +51,11 @@ func (f *Fabric) WriteSimGrid(w io.Writer, hosts []SimGridHost, defaultBps, loop
 		if bps <= 0 {
 			bps = defaultBps
 		}
-		fmt.Fprintf(bw, "    <link id=\"l%d\" bandwidth=\"%sBps\" latency=\"%ss\"/>\n", l, num(bps), num(link.Latency))
+		lat := link.Latency
+		if lat <= 0 {
+			lat = defaultLat
+		}
+		fmt.Fprintf(bw, "    <link id=\"l%d\" bandwidth=\"%sBps\" latency=\"%ss\"/>\n", l, num(bps), num(lat))
 	}
 	for _, h := range hosts {
 		fmt.Fprintf(bw, "    <link id=\"lo-%s\" bandwidth=\"%sBps\" latency=\"%ss\" sharing_policy=\"FATPIPE\"/>\n", h.Name, num(loopbackBps), num(loopbackLat))

@@ -34,7 +34,7 @@ func TestWriteSimGridRoutes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := f.WriteSimGrid(out, hosts, 1.25e9, 12.5e9, 1e-7); err != nil {
+			if err := f.WriteSimGrid(out, hosts, 1.25e9, 1e-6, 12.5e9, 1e-7); err != nil {
 				t.Fatal(err)
 			}
 			out.Close()

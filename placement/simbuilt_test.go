@@ -1,0 +1,160 @@
+package placement
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// builtNetwork is a network built from switches, routers and links as a
+// site wires and describes it, simulated as latmap routes it
+// (fabric.WriteSimGrid) on 16 of its hosts of 4 cores.
+type builtNetwork struct {
+	name string
+	// files are the site's own description, given to place as
+	// --topology when the network is declared.
+	files func(t *testing.T) []string
+}
+
+// builtNetworks: PSMN's real InfiniBand fabric (its ibnetdiscover dump
+// and GUID map, ../shared/data/fabrics: 4xDDR adapters, 4xQDR switch
+// cables, a spine above leaves), 2 hosts on each of 8 of its leaves; a
+// 4 x 4 HyperX, each router linked to every router of its row and of its
+// column; a dragonfly of 4 groups of 4 routers whose 6 global links, one
+// per pair of groups, are spread over the groups' routers as a site
+// cables them (group g's link to group h on router (g+h) mod 4), not as
+// SimGrid's generator does. The last two are lists of links, routed by
+// shortest paths.
+var builtNetworks = []builtNetwork{
+	{"psmn-infiniband", func(t *testing.T) []string {
+		dir := testutil.SharedDir(t)
+		return []string{filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.ibnetdiscover"), filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.guid2host.map")}
+	}},
+	{"hyperx-4x4", func(t *testing.T) []string {
+		var b strings.Builder
+		for r := 0; r < 16; r++ {
+			fmt.Fprintf(&b, "hx%d r%d 10Gbps 0.5us\n", r, r)
+			for s := r + 1; s < 16; s++ {
+				if r/4 == s/4 || r%4 == s%4 {
+					fmt.Fprintf(&b, "r%d r%d 10Gbps 0.5us\n", r, s)
+				}
+			}
+		}
+		return writeLinks(t, b.String())
+	}},
+	{"dragonfly-site-wired", func(t *testing.T) []string {
+		var b strings.Builder
+		for g := 0; g < 4; g++ {
+			for r := 0; r < 4; r++ {
+				fmt.Fprintf(&b, "df%d g%dr%d 10Gbps 0.5us\n", 4*g+r, g, r)
+				for s := r + 1; s < 4; s++ {
+					fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, r, g, s)
+				}
+			}
+			for h := g + 1; h < 4; h++ {
+				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, (g+h)%4, h, (g+h)%4)
+			}
+		}
+		return writeLinks(t, b.String())
+	}},
+}
+
+// writeLinks writes a list of links (fabric's "a b bw lat") whose hosts
+// are the names of one word before their router.
+func writeLinks(t *testing.T, links string) []string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "links.txt")
+	if err := os.WriteFile(p, []byte(links), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{p}
+}
+
+// builtCluster reads the network's files, picks 16 hosts (2 on each of
+// up to 8 leaf switches where it has leaves, else the first 16), writes
+// the SimGrid platform and makes the cluster.
+func builtCluster(t *testing.T, n builtNetwork) *simCluster {
+	t.Helper()
+	files := n.files(t)
+	f, err := fabric.ReadAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pick []int
+	if len(f.Levels) > 0 && len(f.Hosts) > 16 {
+		per := map[int]int{}
+		for h, g := range f.Levels[0].Group {
+			if per[g] < 2 && len(per) <= 8 && len(pick) < 16 && (per[g] > 0 || len(per) < 8) {
+				per[g]++
+				pick = append(pick, h)
+			}
+		}
+	}
+	if len(pick) < 16 {
+		pick = pick[:0]
+		for h := 0; h < 16 && h < len(f.Hosts); h++ {
+			pick = append(pick, h)
+		}
+	}
+	hosts := make([]fabric.SimGridHost, len(pick))
+	names := make([]string, len(pick))
+	for i, h := range pick {
+		hosts[i] = fabric.SimGridHost{Index: h, Name: f.Hosts[h], Cores: 4}
+		names[i] = f.Hosts[h]
+	}
+	platform := filepath.Join(t.TempDir(), n.name+".xml")
+	out, err := os.Create(platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Links the description gives no bandwidth (none here) take 10
+	// Gbit/s, every link 0.5 us where it gives none (an InfiniBand dump
+	// has no latencies: a switch hop and its cable), a node's own
+	// ranks 100 Gbit/s and 0.1 us, as testdata/sim's platforms.
+	if err := f.WriteSimGrid(out, hosts, 1.25e9, 5e-7, 12.5e9, 1e-7); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	c := newSimCluster(t, platform, names, 4)
+	c.declared = files
+	return c
+}
+
+// TestSimBuiltNetworks: on networks built from switches, routers and
+// links as sites wire them (builtNetworks), the survey measured inside
+// the simulation, the real application matrices and two shapes, priced
+// from the survey alone and with the network declared in the site's own
+// format, are held to checkSimCase's bounds. make test runs the real
+// InfiniBand fabric; make test-sim-built (LATMAP_SIM_BUILT=all) all.
+func TestSimBuiltNetworks(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
+	nets := builtNetworks[:1]
+	if os.Getenv("LATMAP_SIM_BUILT") == "all" {
+		nets = builtNetworks
+	}
+	for _, n := range nets {
+		t.Run(n.name, func(t *testing.T) {
+			c := builtCluster(t, n)
+			files := c.declared
+			c.declared = nil
+			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+			apps := append(simRealApps(t),
+				simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
+				simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+			for _, declared := range [][]string{nil, files} {
+				c.declared = declared
+				for _, app := range apps {
+					name := n.name + " " + app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[declared != nil]
+					sc := placeAndSimulate(t, c, sv, name, app.flows, 64, app.iters())
+					checkSimCase(t, sc)
+				}
+			}
+		})
+	}
+}
