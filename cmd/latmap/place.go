@@ -42,6 +42,10 @@ otherwise latmap exits with status 3 and -o's file is not written).
 Formats: openmpi (rankfile), mpich (Hydra machine file, binding=user: per line),
 slurm (SLURM_HOSTFILE + --cpu-bind=map_cpu:), cray (MPICH_RANK_ORDER).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRanges(cmd, atLeast("trials", 1), atLeast("restarts", 1), positive("bandwidth-socket", "GB/s"),
+				positive("bandwidth-node", "GB/s"), positive("bandwidth-net", "GB/s")); err != nil {
+				return err
+			}
 			opt.App = args
 			return runPlace(cmd.OutOrStdout(), opt, asJSON, qapFile, qapOpt)
 		},

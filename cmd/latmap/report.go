@@ -30,6 +30,12 @@ a profile directory, placement advice (latmap place --json saved to a
   latmap report --html -o report.html cluster/ app/ advice.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requires(cmd, "output", "html", "-o writes the HTML page; without --html the report goes to standard output"); err != nil {
+				return err
+			}
+			if err := checkRanges(cmd, atLeast("top", 0)); err != nil {
+				return err
+			}
 			if asHTML {
 				html.Inputs = args
 				return report.WriteHTML(html)

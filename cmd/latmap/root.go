@@ -36,6 +36,7 @@ rank-to-core/node placement with its predicted gain.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newSurveyCmd(),
 		newImportCmd(),

@@ -278,6 +278,10 @@ func pct(a, b float64) string {
 
 // ReportDir reads the profile directory dir and prints its Report.
 func ReportDir(w io.Writer, dir string, opt Options) error {
+	if kind, err := inputKind(dir); err == nil && kind != kindProfile {
+		what := map[string]string{kindSurvey: "survey", kindVerify: "verification directory", kindAdvice: "placement advice file"}[kind]
+		return fmt.Errorf("%s is a %s; report prints a profile's tables (latmap profile -o DIR), or with --html -o FILE.html writes a page of any of survey, profile, advice and verification", dir, what)
+	}
 	p, err := profile.ReadProfile(dir)
 	if err != nil {
 		return err

@@ -30,6 +30,9 @@ func ImportMMPI(req ImportRequest) error {
 	}
 	s, err := survey.ReadMMPIFile(req.Log, mo)
 	if err != nil {
+		if ok, serr := survey.IsMMPILog(req.Log); serr == nil && !ok {
+			return fmt.Errorf("%s is not an mmpi log: it does not start with mmpi's \"# Testing Hostname:\" or \"# Processors:\" (%w)", req.Log, err)
+		}
 		return err
 	}
 	if err := survey.WriteSurvey(req.Out, s, req.Force); err != nil {
