@@ -24,6 +24,7 @@ var glossary = []glossaryEntry{
 	{"fat tree, torus, dragonfly", "network shapes: a tree of switches with several uplinks a switch; a grid of nodes linked to their neighbours, wrapping round; groups of routers linked all to all, joined by a few global links."},
 	{"fit", "a pair's line T(s) = L + s/B through its round trips at the survey's sizes (fit.csv): latency L, bandwidth B."},
 	{"fluid sharing", "how place shares a link among its flows: all start together, each speeds up until a link it crosses is full (max-min fairness), and the rest share again as flows end."},
+	{"forwarding tables", "each switch's list of the port that leads to each destination; place follows them when --topology gives them (latmap help routing)."},
 	{"halving partners", "ranks i and i+N/2, which recursive-halving collectives (allreduce, reduce-scatter) pair first."},
 	{"interference", "how much measuring pairs at once slowed them: the median, over a sample, of a pair's round trip at once over alone."},
 	{"interposition", "loading a library ahead of MPI (LD_PRELOAD) so that the application's MPI calls reach it first; liblatmap.so records each and passes it on through PMPI, without relinking."},

@@ -56,7 +56,7 @@ help model and files.`,
 	f.Float64Var(&opt.Costs.Bandwidth.Socket, "bandwidth-socket", def.Socket, "`X` GB/s in a socket without fit.csv")
 	f.Float64Var(&opt.Costs.Bandwidth.Node, "bandwidth-node", def.Node, "`X` GB/s in a node without fit.csv")
 	f.Float64Var(&opt.Costs.Bandwidth.Network, "bandwidth-net", def.Network, "`X` GB/s between nodes without fit.csv")
-	f.StringArrayVar(&opt.Topology, "topology", nil, "network `FILE` to route over")
+	f.StringArrayVar(&opt.Topology, "topology", nil, "network `FILE` to route over (repeatable)")
 	f.StringVar(&opt.Model.Routing, "routing", fabric.RoutingStatic, "static or adaptive: latmap help routing")
 	f.StringArrayVar(&opt.WhatIf, "what-if", nil, "predict the run on a network changed by `C`")
 	f.Float64Var(&opt.Model.NodeGBps, "node-link", 0, "`X` GB/s of a node's link (0: measured)")
@@ -64,7 +64,7 @@ help model and files.`,
 	f.BoolVar(&opt.Model.NoContention, "no-contention", false, "share nothing between ranks")
 	f.BoolVar(&opt.Costs.IgnoreFit, "ignore-fit", false, "use --bandwidth-* even with fit.csv")
 	f.Uint64Var(&opt.Solve.Seed, "seed", placement.DefaultSeed, "the solver's seed")
-	f.IntVar(&opt.Solve.Trials, "trials", 3, "the solver's multilevel trials")
+	f.IntVar(&opt.Solve.Trials, "trials", 3, "multilevel trials")
 	f.StringVar(&qapFile, "qaplib", "", "solve a QAPLIB `FILE` instead")
 	f.IntVar(&qapOpt.Restarts, "restarts", 16, "restarts of the --qaplib search")
 	return cmd

@@ -42,67 +42,69 @@ load a link carries, over its bandwidth, is a time every rank whose traffic
 crosses that link waits for. Which links a flow crosses is the network's
 routing. The network comes from:
 
-  --topology FILE  the site's description: a SimGrid platform (FAT_TREE,
-                   TORUS, DRAGONFLY), Slurm's topology.conf or topology.yaml,
-                   or latmap's plain torus or dragonfly file (docs/place.md)
-  the survey       when nothing is declared: a dragonfly whose routes the
-                   round trips follow, a torus's or a mesh's links, the links
+  --topology FILE  the site's description (repeat the flag for its parts):
+                   a SimGrid platform, Slurm's topology.conf or
+                   topology.yaml, latmap's plain torus or dragonfly file,
+                   an ibnetdiscover dump with its forwarding tables and a
+                   map of names, a Cray XC wiring list, a list of links
+                   (docs/fabrics.md)
+  the survey       when nothing is declared: a torus's or a mesh's links, a
+                   dragonfly whose routes the round trips follow, the links
                    between a dragonfly's routers, or the fat tree that the
                    switch levels describe (latmap topo names what it finds)
   neither          node links, and each switch group's uplinks priced as one
                    link of their summed bandwidth
 
+The report's network line says where the network and its routes came from.
+
 Static and adaptive routing (--routing)
 
   static    (the default) one path for each pair of nodes, the one the
-            machine's static routing takes: d-mod-k on a fat tree,
-            dimension order on a torus, minimal routing on a dragonfly
+            machine takes: its forwarding tables where given, else its
+            kind's rule: d-mod-k on a fat tree, dimension order on a
+            torus, minimal routing on a dragonfly, else shortest paths
   adaptive  traffic spread evenly: over a switch group's parallel uplinks
             on a fat tree (priced as one link), over every shortest path
-            on a torus or a dragonfly
+            on a torus or a dragonfly (longer paths are not priced)
 
---routing matters only where there are parallel paths. A Slurm
-topology.conf names no parallel uplinks, so both are the same there. A
-network found in the round trips whose routing cannot be told (a torus not
-numbered in the hosts' order, a graph of routers that is no dragonfly) is
-spread over its shortest paths either way. The report's network line says
-which routing was taken.
+--routing matters only where there are parallel paths: a Slurm
+topology.conf names no parallel uplinks, so both are the same there. Where
+the round trips cannot tell the routing (a torus not numbered in the
+hosts' order, routers that form no dragonfly), flows spread over their
+shortest paths either way, and a proposal must also win so.
 
 The routes
 
-  d-mod-k          a fat tree's static routing (InfiniBand's ftree routing
-                   in OpenSM, SimGrid's FatTreeZone). A message climbs
-                   through the uplink its destination picks: the
-                   destination's number modulo the uplinks at that level.
-                   Flows to different destinations take different uplinks;
-                   flows whose destinations pick the same one share it
-                   however many uplinks the group has. latmap numbers the
-                   destinations in the survey's host order, which is the
-                   fabric's when the job has whole leaf switches in order.
-  dimension order  a torus's static routing: along x first, then y, then z,
-                   each dimension the shorter way round (at exactly half a
-                   ring: up from the lower half, down from the upper).
-  minimal          a dragonfly's static routing: local links inside the
-                   source group to the router that holds the global link,
-                   that one global link, then local links inside the
-                   destination group; never through a third group.
-  shortest paths   the paths with the fewest hops between two nodes;
-                   adaptive routing splits a flow evenly at every router
-                   among the next hops nearer its target.
-
-Forwarding tables
-
-A real switch sends each packet where its forwarding table says (on
-InfiniBand the subnet manager, OpenSM, writes these tables). latmap does
-not read forwarding tables: it computes each route by the rule of its
-network's kind, above. A fabric whose tables route otherwise (another
-routing engine, a failed link, nodes numbered in another order) is priced
-as the rule says: declare the network with --topology, and measure a
-proposal with latmap verify before relying on it.
+  forwarding tables  what a real switch follows: for each destination, the
+                     port to send on (on InfiniBand the subnet manager,
+                     OpenSM, writes them; ibroute and dump_lfts.sh print
+                     them). Given beside an ibnetdiscover dump, every flow
+                     takes exactly the ports they name; a missing entry or
+                     a loop is an error naming the switch and the host.
+  d-mod-k            a fat tree's static routing (OpenSM's ftree, SimGrid's
+                     FatTreeZone): a message climbs through the uplink its
+                     destination picks, the destination's number modulo
+                     the uplinks at that level, so flows whose destinations
+                     pick the same uplink share it however many the group
+                     has. A fat tree found in the survey numbers the
+                     destinations in the hosts' order.
+  dimension order    a torus's static routing: along x first, then y, then
+                     z, each dimension the shorter way round (at exactly
+                     half a ring: up from the lower half, down from the
+                     upper).
+  minimal            a dragonfly's static routing: local links inside the
+                     source group to the router that holds the global link,
+                     that one global link, then local links inside the
+                     destination group; never through a third group.
+  shortest paths     a graph without tables (a list of links, a dump
+                     alone): one path a pair, fewest hops, then least
+                     latency, then the destination's number modulo the
+                     paths left; adaptive splits a flow evenly at every
+                     switch among the next hops nearer its target.
 
 How flows share a link, and how declared bandwidths are derated to what
 the survey measured: latmap help model. More: docs/place.md, "Routed
-networks".`
+networks", and docs/fabrics.md.`
 
 const phasesHelp = `The phases of latmap survey
 

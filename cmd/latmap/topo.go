@@ -24,7 +24,7 @@ names. SURVEY is a survey directory or an mmpi log.`,
 	f.BoolVar(&req.JSON, "json", false, "print the levels and the layout as JSON")
 	f.StringVar(&req.Metric, "metric", "auto", "statistic to group by: mean, median, min, p99, auto (median; mmpi logs: mean)")
 	f.IntVar(&req.Size, "size", -1, "message size in bytes (-1: the smallest measured)")
-	f.StringArrayVar(&req.Topology, "topology", nil, "network description `FILE`: round trips per route length, contradictions")
+	f.StringArrayVar(&req.Topology, "topology", nil, "network `FILE` (repeatable): round trips by route length, and where they disagree")
 	f.StringVar(&req.HostPattern, "host-pattern", "", "`RE` of node names in an mmpi log's processor names")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], cmd.OutOrStdout()
