@@ -41,7 +41,7 @@ ranks inside the job: latmap help files. More: docs/profile.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opt.Out, "output", "o", "", "profile directory to write (required)")
+	f.StringVarP(&opt.Out, "output", "o", "", "profile `DIR` to write (required)")
 	f.BoolVarP(&opt.Force, "force", "f", false, "replace an existing output directory")
 	f.BoolVar(&opt.SLT, "slt", false, "measure send-late time (w_xxx)")
 	f.BoolVar(&opt.CollectiveWait, "collective-wait", false, "measure collective wait, a barrier before each collective (b_xxx)")
@@ -54,7 +54,7 @@ ranks inside the job: latmap help files. More: docs/profile.md.`,
 	f.StringVar(&opt.Reorder.Matrix, "reorder-matrix", "", "with --reorder: an earlier profile's matrix `FILE` to weigh neighbours")
 	f.Float64Var(&opt.Reorder.Timeout, "reorder-timeout", 60, "with --reorder: seconds each renumbering may take")
 	f.StringVar(&opt.Reorder.Remap, "remap", "", "renumber ranks at MPI_Init by place --same-slots --json `ADVICE`")
-	f.StringVar(&opt.Lib, "lib", "", "the PMPI library (default: $LATMAP_LIB, else ../lib/liblatmap.so beside latmap)")
+	f.StringVar(&opt.Lib, "lib", "", "the PMPI library `FILE` (default: $LATMAP_LIB, else ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: from the command)")
 	cmd.MarkFlagRequired("output")
 	return cmd

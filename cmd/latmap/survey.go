@@ -31,7 +31,7 @@ docs/survey.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opt.Out, "output", "o", "", "survey directory to write (required, but with --resume)")
+	f.StringVarP(&opt.Out, "output", "o", "", "survey `DIR` to write (required, except with --resume)")
 	f.StringVar(&opt.SizeSpec, "sizes", bench.DefaultSizeSpec, "message sizes in bytes: 64,1K,1M (K, M, G suffixes); two or more give fit.csv")
 	f.IntVar(&opt.Repeats, "repeats", bench.DefaultRepeats, "timed round trips per pair and size")
 	f.IntVar(&opt.Burst, "burst", bench.DefaultBurst, "round trips in a row each time a pair meets (1: like mmpi)")
@@ -42,11 +42,11 @@ docs/survey.md.`,
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch phases")
 	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "switch phase: on, off, auto (on when the latencies show switches)")
 	f.StringVar(&opt.SizeSweep, "size-sweep", bench.SizeSweepOn, "size sweep phase: on or off (auto: on)")
-	f.StringVar(&opt.Topology, "topology", "", "network description whose levels the switch phase measures")
+	f.StringVar(&opt.Topology, "topology", "", "network description `FILE` whose levels the switch phase measures")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs: all, nodes, sample:K, auto (all up to 2,048 ranks, else sample:4)")
 	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "fit in this time (10m, 1h) with fewer repeats or pairs (0: no bound)")
-	f.StringVar(&opt.Resume, "resume", "", "complete a stopped or killed survey DIR (same hosts, same order)")
-	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size as an mmpi log to this file")
+	f.StringVar(&opt.Resume, "resume", "", "complete a stopped or killed survey `DIR` (same hosts, same order)")
+	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size as an mmpi log to `FILE`")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even if no terminal (as under mpirun)")
 	f.BoolVarP(&opt.Force, "force", "f", false, "replace existing output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))

@@ -261,7 +261,8 @@ takes, and prints the launch line to use; every file starts with comments
 naming latmap, the inputs and the predicted gain.
 
   openmpi   Open MPI 4 rankfile, lines "rank 0=node1 slot=3" (slot: the
-            OS's cpu number): mpirun --mca rmaps_rank_file_physical 1 -rf
+            OS's cpu number): mpirun --mca rmaps_rank_file_physical 1
+            -rf FILE
   openmpi5  Open MPI 5 rankfile (slot: hwloc's logical core, which Open
             MPI 5 reads): mpirun --map-by rankfile:file=FILE
   mpich     MPICH Hydra machine file, lines "host:count binding=user:c0,.."
@@ -301,7 +302,6 @@ launcher takes no file, latmap profile applies it inside the job:
                    is kept. Opt-in: a program that uses the new ranks on
                    another communicator breaks.
 
-See docs/profile.md.
-
 latmap verify --rankfile FILE measures a written file's gain for real.
-More: docs/place.md, "Launcher files".`
+More: docs/place.md, "Launcher files" and "Renumbering", and
+docs/profile.md.`

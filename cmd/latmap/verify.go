@@ -45,9 +45,9 @@ interval reaches 1 ends with status 3, the results written.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opt.Output, "output", "o", "", "verification directory to write (runs.csv, meta.json)")
-	f.StringVar(&opt.File, "rankfile", "", "placement file: rankfile, machine file or Slurm hostfile")
-	f.StringVar(&opt.Place, "place", "", "place --json output, to set the measured speedup beside the predicted")
+	f.StringVarP(&opt.Output, "output", "o", "", "verification `DIR` to write (runs.csv, meta.json)")
+	f.StringVar(&opt.File, "rankfile", "", "placement `FILE`: rankfile, machine file or Slurm hostfile")
+	f.StringVar(&opt.Place, "place", "", "place --json output `FILE`, to set the measured speedup beside the predicted")
 	f.IntVar(&opt.Runs, "runs", 5, "runs of each variant")
 	f.StringVar(&opt.Format, "format", "", "openmpi, mpich or slurm, for a file without latmap's header (default: from it)")
 	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: from the command)")
