@@ -10,28 +10,25 @@ func newExportCmd() *cobra.Command {
 	var o export.Options
 	cmd := &cobra.Command{
 		Use:   "export FORMAT PROFILE -o FILE",
-		Short: "write a profile for other analysis tools: pprof (go tool pprof) or Hatchet's call tree",
-		Long: `Export writes a profile directory in a format other analysis tools read.
-Its samples are the MPI time of each call path: the call sites of a profile
-taken with latmap profile --call-sites[=DEPTH], else each MPI function.
+		Short: "write a profile for go tool pprof or Hatchet",
+		Long: `export writes a profile directory for other analysis tools. Its samples are the
+MPI time of each call path: the call sites of a profile taken with latmap
+profile --call-sites[=DEPTH], else each MPI function. FORMAT is one of:
 
-Formats:
-  pprof    gzipped profile.proto, read by go tool pprof (and Perfetto,
-           speedscope): sample values mpi_time (the default), calls,
-           bytes_sent, bytes_received, send_late, collective_wait; each
-           sample's locations are the call site's frames, its labels the MPI
-           function, the rank and the communicator
+  pprof    gzipped profile.proto for go tool pprof (and Perfetto,
+           speedscope): values mpi_time (the default), calls, bytes_sent,
+           bytes_received, send_late, collective_wait; each sample's
+           locations are the call site's frames, its labels the MPI
+           function, the rank and the communicator (in pprof,
+           -tagleaf=function puts the MPI functions as leaves and
+           '-tagfocus=rank=^3$' keeps rank 3)
   hatchet  the literal call tree LLNL's Hatchet reads
            (hatchet.GraphFrame.from_literal(json.load(open(FILE)))): the
            program, the call sites' frames from main in, the MPI function;
            metrics "time" (MPI seconds) and "time (inc)", send-late,
-           collective wait, calls, bytes, summed over ranks
-
-  latmap profile --call-sites=4 -o app/ -- mpirun -np 64 ./app
-  latmap export pprof app/ -o app.pb.gz
+           collective wait, calls, bytes, summed over ranks`,
+		Example: `  latmap export pprof app/ -o app.pb.gz
   go tool pprof -top -lines app.pb.gz
-  go tool pprof -tagleaf=function -http=: app.pb.gz   # MPI functions as leaves
-  go tool pprof '-tagfocus=rank=^3$' -top app.pb.gz    # one rank
   latmap export hatchet app/ -o app.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -11,26 +11,25 @@ import (
 func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import FORMAT INPUT -o OUTPUT",
-		Short: "turn another tool's files into latmap's: a latency log into a survey, a traffic count into a matrix",
-		Long: `Import turns another tool's files into latmap's.
+		Short: "turn an mmpi log into a survey, Open MPI monitoring into a matrix",
+		Long: `import turns another tool's files into latmap's. FORMAT is one of:
 
-Formats:
-  mmpi             the all-pairs logs of mmpi.c (ammpi_N_LEN_REPEATS.dat) into a
-                   survey directory
-  ompi-monitoring  Open MPI's PML monitoring files (mpirun --mca pml_monitoring_enable 2
-                   --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename
-                   DIR/prof) into the matrix CSV latmap place --matrix takes; INPUT is
-                   DIR or the DIR/prof prefix
-
-  latmap import mmpi bw_4x32_ammpi_128_64_100.dat -o bw/
+  mmpi             an all-pairs log of mmpi.c (ammpi_N_LEN_REPEATS.dat)
+                   into a survey directory
+  ompi-monitoring  Open MPI's monitoring files into the matrix CSV that
+                   place --matrix takes; INPUT is DIR or DIR/prof, from
+                     mpirun --mca pml_monitoring_enable 2
+                       --mca pml_monitoring_enable_output 3
+                       --mca pml_monitoring_filename DIR/prof ...`,
+		Example: `  latmap import mmpi bw_4x32_ammpi_128_64_100.dat -o bw/
   latmap import mmpi mira.dat -o mira/ --host-pattern 'R\d+-M\d+-N\d+-J\d+'
   latmap import ompi-monitoring mon/ -o app.matrix.csv`,
 		Args: cobra.ExactArgs(2),
 	}
 	req := driver.ImportRequest{}
-	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory (mmpi) or matrix file (ompi-monitoring) to write (required)")
-	cmd.Flags().StringVar(&req.HostPattern, "host-pattern", "", "regular expression extracting the node name from processor names (first group, else the match)")
-	cmd.Flags().BoolVarP(&req.Force, "force", "f", false, "replace an existing output directory")
+	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory (mmpi) or matrix file to write (required)")
+	cmd.Flags().StringVar(&req.HostPattern, "host-pattern", "", "`RE` of node names in an mmpi log's processor names (first group, else match)")
+	cmd.Flags().BoolVarP(&req.Force, "force", "f", false, "replace an existing output")
 	cmd.MarkFlagRequired("output")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		switch args[0] {

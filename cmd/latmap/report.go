@@ -12,20 +12,17 @@ func newReportCmd() *cobra.Command {
 	var asHTML bool
 	cmd := &cobra.Command{
 		Use:   "report PROFILE | report --html -o FILE.html INPUT...",
-		Short: "print a profile's MPInside tables, or write one HTML page of survey, profile, advice and verification",
-		Long: `Report prints the MPInside tables of a profile directory (elapsed times,
-Kbytes and requests with send and receive attribute), ranks grouped by
-host then rank, a legend, a by-node table (each host's and socket's ranks
-summed), the nodes whose ranks stand apart (computation or MPI time; see
-docs/profile.md) and a summary. With --json it prints the by-node figures
-as JSON instead.
+		Short: "print a profile's tables, or write one HTML page of all results",
+		Long: `report prints a profile directory's MPInside tables: elapsed times, Kbytes and
+requests by send and by receive, ranks grouped by host, a legend, a table by
+node (each host's and socket's ranks summed), the nodes whose ranks stand
+apart (computation or MPI time; docs/profile.md) and a summary.
 
 With --html it writes one self-contained HTML page (pictures embedded, no
-script, nothing fetched) from any mix of: a survey directory or mmpi log,
-a profile directory, placement advice (latmap place --json saved to a
-.json file) and a verification directory (latmap verify):
-
-  latmap report app/
+script, nothing fetched) of any mix of: a survey directory or mmpi log, a
+profile directory, place --json advice saved to a .json file, and a
+latmap verify directory.`,
+		Example: `  latmap report app/
   latmap place --survey cluster/ --profile app/ --json > advice.json
   latmap report --html -o report.html cluster/ app/ advice.json`,
 		Args: cobra.MinimumNArgs(1),
@@ -48,7 +45,7 @@ a profile directory, placement advice (latmap place --json saved to a
 	}
 	f := cmd.Flags()
 	f.IntVar(&opt.Top, "top", 5, "functions listed in the summary")
-	f.BoolVar(&opt.JSON, "json", false, "print the profile on the machine as JSON: ranks by host, per-host and per-socket sums, the nodes apart")
+	f.BoolVar(&opt.JSON, "json", false, "print the figures by node as JSON: ranks by host, host and socket sums, nodes apart")
 	f.BoolVar(&asHTML, "html", false, "write one HTML page of the inputs (with -o)")
 	f.StringVarP(&html.Output, "output", "o", "", "the HTML file to write (with --html)")
 	f.BoolVarP(&html.Force, "force", "f", false, "replace an existing HTML file")

@@ -16,22 +16,15 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "latmap",
 		Short: "MPI rank-to-rank latency surveys, communication profiles and placement advice",
-		Long: `latmap measures how fast every pair of MPI ranks can talk on a real cluster,
-profiles how an MPI application actually talks, and proposes a better
-rank-to-core/node placement with its predicted gain.
-
-  mpirun -np 64 latmap survey -o cluster/          all-pairs latency survey
-  latmap plot cluster/ -o cluster.png              latency surface plot
-  latmap topo cluster/                             inferred topology and layout
-  latmap compare a/ b/                             two scheduler layouts side by side
-  latmap import mmpi LOG -o DIR                    read an mmpi log
-  latmap profile -o app/ -- mpirun -np 64 ./app    profile an MPI application
-  latmap report app/                               MPInside-style tables of a profile
-  latmap place --survey cluster/ --profile app/ -o app.rankfile
-  latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 64 ./app
-  latmap report --html -o report.html cluster/ app/ advice.json v/
+		Long: `latmap measures how fast every pair of MPI ranks talks on a cluster, profiles
+how an MPI application talks, and proposes a better rank placement with its
+predicted gain. The words it uses: latmap help glossary.
 
 ` + exitcode.Help,
+		Example: `  mpirun -np 64 latmap survey -o cluster/
+  latmap profile -o app/ -- mpirun -np 64 ./app
+  latmap place --survey cluster/ --profile app/ -o app.rankfile
+  latmap verify -o v/ --rankfile app.rankfile -- mpirun -np 64 ./app`,
 		Version:       version.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -50,6 +43,7 @@ rank-to-core/node placement with its predicted gain.
 		newVerifyCmd(),
 		newGenManCmd(),
 	)
+	root.AddCommand(helpTopics()...)
 	return root
 }
 
