@@ -180,15 +180,15 @@ func crayIndex(ch string) int {
 // crayLevels are a Cray's levels from each node's router, chassis and
 // group (-1: not given; then no group level).
 func crayLevels(router, chassis, group []int) []GroupLevel {
-	lv := []GroupLevel{{Name: "router", Class: "green", Group: renumber(router)}, {Name: "chassis", Class: "black", Group: renumber(chassis)}}
+	lv := []GroupLevel{{Name: "router", Class: "green", Group: Renumber(router)}, {Name: "chassis", Class: "black", Group: Renumber(chassis)}}
 	if !slices.Contains(group, -1) {
-		lv = append(lv, GroupLevel{Name: "group", Class: "blue", Group: renumber(group)})
+		lv = append(lv, GroupLevel{Name: "group", Class: "blue", Group: Renumber(group)})
 	}
 	return lv
 }
 
-// renumber numbers groups 0, 1, ... in order of first appearance.
-func renumber(g []int) []int {
+// Renumber numbers groups 0, 1, ... in order of first appearance.
+func Renumber(g []int) []int {
 	ids := map[int]int{}
 	out := make([]int, len(g))
 	for i, x := range g {

@@ -50,7 +50,7 @@ func (f *Fabric) restrict(hosts []string, at []int) *Fabric {
 		for i, h := range at {
 			g[i] = lv.Group[h]
 		}
-		r.Levels = append(r.Levels, GroupLevel{Name: lv.Name, Class: lv.Class, Group: renumber(g)})
+		r.Levels = append(r.Levels, GroupLevel{Name: lv.Name, Class: lv.Class, Group: Renumber(g)})
 	}
 	if f.spread != nil {
 		r.spread = f.spread.restrict(hosts, at)

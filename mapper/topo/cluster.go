@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -235,7 +236,7 @@ func (dg *Dendrogram) CutMerges(k int) []int {
 	for i := range roots {
 		roots[i] = root(i)
 	}
-	return renumber(roots)
+	return fabric.Renumber(roots)
 }
 
 // Members lists the items of cluster id (an item, or N+k for merge k).

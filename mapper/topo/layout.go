@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -211,7 +212,7 @@ func CheckHosts(node []int, ranks []survey.Rank, vals []float32) (agree bool, ms
 		}
 	}
 	if !agree {
-		summary := fmt.Sprintf("host names say %s; latencies say %s", DescribeCounts(renumber(host)), DescribeCounts(node))
+		summary := fmt.Sprintf("host names say %s; latencies say %s", DescribeCounts(fabric.Renumber(host)), DescribeCounts(node))
 		msgs = append([]string{summary}, msgs...)
 	}
 	return agree, msgs
@@ -231,20 +232,6 @@ func hostNodes(ranks []survey.Rank) []int {
 		return nil
 	}
 	return idx
-}
-
-func renumber(g []int) []int {
-	m := map[int]int{}
-	out := make([]int, len(g))
-	for i, x := range g {
-		v, ok := m[x]
-		if !ok {
-			v = len(m)
-			m[x] = v
-		}
-		out[i] = v
-	}
-	return out
 }
 
 func DescribeCounts(node []int) string {

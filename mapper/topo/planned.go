@@ -51,7 +51,7 @@ func DeclaredSwitchGroups(s *survey.Survey, f *fabric.Fabric) (rows []survey.Hos
 		for h, name := range names {
 			groups[h] = lv.Group[idx[name]]
 		}
-		groups = renumber(groups)
+		groups = fabric.Renumber(groups)
 		if ng := maxInt(groups) + 1; ng < 2 || ng == len(names) || slices.Equal(groups, prev) {
 			continue
 		}

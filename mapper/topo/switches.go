@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
@@ -59,7 +60,7 @@ func SwitchGroups(s *survey.Survey) (rows []survey.HostGroup, of [][]int, note s
 		for h := range groups {
 			groups[h] = tp.Group[l][first[h]]
 		}
-		groups = renumber(groups)
+		groups = fabric.Renumber(groups)
 		if slices.Equal(prev, groups) {
 			continue
 		}
