@@ -218,7 +218,6 @@ func CheckHosts(node []int, ranks []survey.Rank, vals []float32) (agree bool, ms
 	return agree, msgs
 }
 
-// renumber numbers groups in order of their lowest member.
 // hostNodes numbers the ranks' hosts (HostIndex), or returns nil when a
 // host name is unknown or every rank has its own.
 func hostNodes(ranks []survey.Rank) []int {
