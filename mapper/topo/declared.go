@@ -19,6 +19,7 @@ type Declared struct {
 	Source  string     `json:"source"`
 	Kind    string     `json:"kind"`
 	Shape   string     `json:"shape"`
+	Routing string     `json:"routing,omitempty"`
 	Missing []string   `json:"missing_hosts,omitempty"`
 	Hops    []HopClass `json:"hops"`
 	// Contradictions say where longer routes measured faster than
@@ -50,7 +51,7 @@ const ContradictionRatio = 0.9
 // hosts (their lowest ranks, at size and metric m) by the length of its
 // declared route.
 func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metric) (*Declared, error) {
-	d := &Declared{Source: f.Source, Kind: f.Kind, Shape: f.Shape}
+	d := &Declared{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Routing: f.Routing}
 	tab, err := s.Table(size)
 	if err != nil {
 		return nil, err
@@ -101,6 +102,9 @@ func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metr
 // Lines are the comparison for people.
 func (d *Declared) Lines() []string {
 	out := []string{fmt.Sprintf("declared network: %s from %s", d.Shape, d.Source)}
+	if d.Routing != "" {
+		out[0] += "; routes: " + d.Routing
+	}
 	if len(d.Missing) > 0 {
 		out = append(out, "  surveyed hosts it does not describe: "+strings.Join(d.Missing, ", "))
 	}
