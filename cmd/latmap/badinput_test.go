@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/exitcode"
 	"github.com/latmap/latmap/mapper/survey"
@@ -316,5 +317,33 @@ func TestPlaceNotWrittenExits3(t *testing.T) {
 	}
 	if _, err := runLatmap(t, append(args, "--always-write")...); exitCode(err) != exitcode.Usage || !strings.Contains(fmt.Sprint(err), "--force") {
 		t.Errorf("replacing %s without --force: %v, want status %d naming --force", out, err, exitcode.Usage)
+	}
+}
+
+// TestDurationsEverywhere: every duration flag takes 30s, 10m, 1h and
+// bare seconds, and refuses a negative one or a word, naming the flag.
+func TestDurationsEverywhere(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+	}{{"30s", 30 * time.Second}, {"10m", 10 * time.Minute}, {"1h", time.Hour}, {"45", 45 * time.Second}, {"0.5", 500 * time.Millisecond}} {
+		if d, err := parseDuration(c.in); err != nil || d != c.want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", c.in, d, err, c.want)
+		}
+	}
+	for _, bad := range []string{"-1", "-1s", "soon", "NaN"} {
+		if _, err := parseDuration(bad); err == nil {
+			t.Errorf("parseDuration(%q): no error", bad)
+		}
+	}
+	for _, args := range [][]string{
+		{"profile", "-o", filepath.Join(t.TempDir(), "p"), "--flush-every", "soon", "--", "true"},
+		{"profile", "-o", filepath.Join(t.TempDir(), "p"), "--reorder-timeout", "-3", "--", "true"},
+		{"survey", "-o", filepath.Join(t.TempDir(), "s"), "--time-budget", "later"},
+	} {
+		_, err := runLatmap(t, args...)
+		if exitCode(err) != exitcode.Usage || !strings.Contains(fmt.Sprint(err), args[3]) {
+			t.Errorf("latmap %s: %v, want status %d naming %s", strings.Join(args, " "), err, exitcode.Usage, args[3])
+		}
 	}
 }

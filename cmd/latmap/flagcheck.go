@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -81,4 +84,61 @@ func findFlagIn(fs *pflag.FlagSet, msg string) *pflag.Flag {
 		}
 	})
 	return found
+}
+
+// parseDuration reads a duration as every flag takes one: 30s, 10m, 1h,
+// or bare seconds (30, 0.5).
+func parseDuration(s string) (time.Duration, error) {
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs < 0 || math.IsNaN(secs) || math.IsInf(secs, 0) {
+			return 0, fmt.Errorf("want a duration of 0 or more")
+		}
+		return time.Duration(secs * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a duration: 30s, 10m, 1h, or seconds")
+	}
+	return d, nil
+}
+
+// secondsFlag is a flag of seconds (a float64) that takes any duration
+// parseDuration reads.
+type secondsFlag struct{ p *float64 }
+
+func (v secondsFlag) String() string {
+	return time.Duration(*v.p * float64(time.Second)).String()
+}
+func (v secondsFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err == nil {
+		*v.p = d.Seconds()
+	}
+	return err
+}
+func (v secondsFlag) Type() string { return "duration" }
+
+// durationFlag is a time.Duration flag that also takes bare seconds.
+type durationFlag struct{ p *time.Duration }
+
+func (v durationFlag) String() string { return v.p.String() }
+func (v durationFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err == nil {
+		*v.p = d
+	}
+	return err
+}
+func (v durationFlag) Type() string { return "duration" }
+
+// secondsVar defines a flag of seconds that takes durations.
+func secondsVar(f *pflag.FlagSet, p *float64, name string, value float64, usage string) {
+	*p = value
+	f.Var(secondsFlag{p}, name, usage)
+}
+
+// durationVar defines a duration flag that also takes bare seconds.
+func durationVar(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	f.Var(durationFlag{p}, name, usage)
 }

@@ -48,11 +48,11 @@ ranks inside the job: latmap help files. More: docs/profile.md.`,
 	f.BoolVar(&opt.CollectivesInMatrix, "collectives-in-matrix", false, "add each collective to matrix.csv as its point-to-point messages")
 	f.IntVar(&opt.CallSites, "call-sites", 0, "record MPI time per call site, `DEPTH` frames up (1 to 16)")
 	f.Lookup("call-sites").NoOptDefVal = "1"
-	f.Float64Var(&opt.FlushSeconds, "flush-every", 30, "seconds between each rank's flushes, for a partial profile (0: none)")
+	secondsVar(f, &opt.FlushSeconds, "flush-every", 30, "time between each rank's flushes, for a partial profile (0: none)")
 	f.StringVar(&opt.Window, "window", "", "FUNC:START:END: profile only calls START to END of collective FUNC")
 	f.StringVar(&opt.Reorder.Survey, "reorder", "", "survey `DIR`: MPI_Cart_create and graphs with reorder = 1 renumber by it")
 	f.StringVar(&opt.Reorder.Matrix, "reorder-matrix", "", "with --reorder: an earlier profile's matrix `FILE` to weigh neighbours")
-	f.Float64Var(&opt.Reorder.Timeout, "reorder-timeout", 60, "with --reorder: seconds each renumbering may take")
+	secondsVar(f, &opt.Reorder.Timeout, "reorder-timeout", 60, "with --reorder: time each renumbering may take")
 	f.StringVar(&opt.Reorder.Remap, "remap", "", "renumber ranks at MPI_Init by place --same-slots --json `ADVICE`")
 	f.StringVar(&opt.Lib, "lib", "", "the PMPI library `FILE` (default: $LATMAP_LIB, else ../lib/liblatmap.so beside latmap)")
 	f.StringVar(&opt.Launcher, "launcher", "", "openmpi, hydra or slurm (default: from the command)")

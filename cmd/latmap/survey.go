@@ -44,7 +44,7 @@ docs/survey.md.`,
 	f.StringVar(&opt.SizeSweep, "size-sweep", bench.SizeSweepOn, "size sweep phase: on or off (auto: on)")
 	f.StringVar(&opt.Topology, "topology", "", "network description `FILE` whose levels the switch phase measures")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs: all, nodes, sample:K, auto (all up to 2,048 ranks, else sample:4)")
-	f.DurationVar(&opt.TimeBudget, "time-budget", 0, "fit in this time (10m, 1h) with fewer repeats or pairs (0: no bound)")
+	durationVar(f, &opt.TimeBudget, "time-budget", 0, "fit in this time (10m, 1h) with fewer repeats or pairs (0: no bound)")
 	f.StringVar(&opt.Resume, "resume", "", "complete a stopped or killed survey `DIR` (same hosts, same order)")
 	f.StringVar(&opt.Mmpi, "mmpi", "", "also write the smallest size as an mmpi log to `FILE`")
 	f.BoolVar(&opt.Progress, "progress", false, "show progress on rank 0's stderr even if no terminal (as under mpirun)")
