@@ -33,7 +33,7 @@ profile --call-sites[=DEPTH], else each MPI function. FORMAT is one of:
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Format, o.Profile = args[0], args[1]
-			return export.Write(o)
+			return wrote(cmd, o.Output, export.Write(o))
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "file to write (required)")

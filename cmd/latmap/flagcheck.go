@@ -142,3 +142,12 @@ func durationVar(f *pflag.FlagSet, p *time.Duration, name string, value time.Dur
 	*p = value
 	f.Var(durationFlag{p}, name, usage)
 }
+
+// wrote says "latmap: wrote PATH" on standard error once a command has
+// written path without error (err), and returns err.
+func wrote(cmd *cobra.Command, path string, err error) error {
+	if err == nil && path != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "latmap: wrote %s\n", path)
+	}
+	return err
+}

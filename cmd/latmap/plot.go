@@ -35,7 +35,7 @@ histogram). More: docs/plots.md.`,
 	cmd.MarkFlagRequired("output")
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		req.Input, req.Out = args[0], c.ErrOrStderr()
-		return driver.Plot(req)
+		return wrote(c, req.Output, driver.Plot(req))
 	}
 	return cmd
 }

@@ -35,7 +35,7 @@ latmap verify directory.`,
 			}
 			if asHTML {
 				html.Inputs = args
-				return report.WriteHTML(html)
+				return wrote(cmd, html.Output, report.WriteHTML(html))
 			}
 			if len(args) > 1 {
 				return errOneProfile
