@@ -347,3 +347,47 @@ func TestDurationsEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLaunchOnBadInput: profile and verify given bad flags, files or
+// output paths exit with status 2 and one line, before any launch: a
+// stand-in mpirun first on PATH records every call, and only version
+// probes (--version) may reach it.
+func TestNoLaunchOnBadInput(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	stub := filepath.Join(dir, "mpirun")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho \"$@\" >> "+calls+"\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	rf := filepath.Join(dir, "rankfile")
+	os.WriteFile(rf, []byte("rank 0=h0 slot=0\nrank 1=h0 slot=1\n"), 0o644)
+	garbage := filepath.Join(dir, "advice.json")
+	os.WriteFile(garbage, []byte("{not json"), 0o644)
+	launch := []string{"--", "mpirun", "-np", "2", "./app"}
+	for _, args := range [][]string{
+		append([]string{"profile", "-o", filepath.Join(dir, "no", "p")}, launch...),
+		append([]string{"profile", "-o", rf}, launch...),
+		append([]string{"profile", "-o", filepath.Join(dir, "p"), "--lib", filepath.Join(dir, "no.so")}, launch...),
+		append([]string{"profile", "-o", filepath.Join(dir, "p"), "--flush-every", "-1"}, launch...),
+		append([]string{"verify", "-o", filepath.Join(dir, "no", "v"), "--rankfile", rf, "--launcher", "openmpi", "--format", "openmpi"}, launch...),
+		append([]string{"verify", "-o", filepath.Join(dir, "v"), "--rankfile", rf, "--launcher", "openmpi", "--format", "openmpi", "--runs", "0"}, launch...),
+		append([]string{"verify", "-o", filepath.Join(dir, "v"), "--rankfile", rf, "--launcher", "openmpi", "--format", "openmpi", "--lib", filepath.Join(dir, "no.so")}, launch...),
+		append([]string{"verify", "-o", filepath.Join(dir, "v"), "--rankfile", rf, "--launcher", "openmpi", "--format", "openmpi", "--place", garbage}, launch...),
+		{"verify", "-o", filepath.Join(dir, "v"), "--rankfile", rf, "--launcher", "openmpi", "--format", "openmpi", "--", "mpirun", "-np", "3", "./app"},
+	} {
+		_, err := runLatmap(t, args...)
+		if code := exitCode(err); code != exitcode.Usage || err == nil || strings.Contains(strings.TrimSpace(err.Error()), "\n") {
+			t.Errorf("latmap %s: status %d (%v), want %d and one line", strings.Join(args, " "), code, err, exitcode.Usage)
+		}
+		b, _ := os.ReadFile(calls)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if line != "" && line != "--version" {
+				t.Fatalf("latmap %s launched: mpirun %s", strings.Join(args, " "), line)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p")); err == nil {
+		t.Errorf("a profile directory was written")
+	}
+}
