@@ -91,6 +91,9 @@ func loadInputs(opt Options) (*inputs, error) {
 		return nil, err
 	}
 	in.warnings = append(in.warnings, s.Warnings()...)
+	if opt.Profile != "" && opt.Matrix != "" {
+		in.warnings = append(in.warnings, fmt.Sprintf("--matrix %s replaces the profile's matrix: its traffic is priced, with the profile's times and placement", opt.Matrix))
+	}
 	if note := s.FillNote(); note != "" {
 		in.warnings = append(in.warnings, note)
 	}

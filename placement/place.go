@@ -14,6 +14,7 @@ import (
 	"github.com/latmap/latmap/internal/atomicdir"
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/version"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
@@ -297,6 +298,11 @@ func (opt *Options) check() error {
 		return fmt.Errorf("--ranks %d: give a positive number of ranks, or 0 to take it from --matrix", opt.Ranks)
 	case opt.Model.NodeGBps < 0 || opt.Model.MemoryGBps < 0 || opt.Costs.Bandwidth.Socket < 0 || opt.Costs.Bandwidth.Node < 0 || opt.Costs.Bandwidth.Network < 0:
 		return fmt.Errorf("a bandwidth (--node-link, --memory-bandwidth, --bandwidth-*) is negative: give GB/s above 0")
+	}
+	switch opt.Model.Routing {
+	case "", fabric.RoutingStatic, fabric.RoutingAdaptive:
+	default:
+		return fmt.Errorf("--routing %q: want %s or %s", opt.Model.Routing, fabric.RoutingStatic, fabric.RoutingAdaptive)
 	}
 	if opt.Reruns != "" && opt.Profile == "" {
 		return fmt.Errorf("--reruns judges the prediction of the profiled placement: give --profile DIR too")
