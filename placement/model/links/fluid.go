@@ -100,8 +100,9 @@ func (t *Table) Fluid(n int, flows []FluidFlow) []float64 {
 // fluidState is Fluid's working state: its classes, the classes still
 // running (live), and its links.
 type fluidState struct {
-	t    *Table
-	live []int32
+	t     *Table
+	paths PathCache // a lazy table's routes used
+	live  []int32
 	fluidClasses
 	fluidLinks
 }
@@ -192,11 +193,11 @@ func (f *fluidState) addRoute(a, b int32) float64 {
 // the route's seconds per byte over them.
 func (f *fluidState) addPath(a, b int32, scale float64) float64 {
 	t, route := f.t, 0.0
-	at := int(t.Start[int(a)*t.K+int(b)])
-	for j, l := range t.Path(a, b) {
+	links, share := t.Route(&f.paths, a, b)
+	for j, l := range links {
 		x := 1.0
-		if t.Share != nil {
-			x = float64(t.Share[at+j])
+		if share != nil {
+			x = float64(share[j])
 		}
 		if t.Inv[l] <= 0 || x <= 0 {
 			continue

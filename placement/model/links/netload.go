@@ -11,19 +11,75 @@ import (
 // Links[Start[a*K+b]:Start[a*K+b+1]], each carrying Share of the bytes
 // (nil: all of them); NL links, Inv[l] seconds per byte (0: not
 // limited). Reverse is the share of a flow's bytes the route back
-// carries as it flows (fabric.Fabric's).
+// carries as it flows (fabric.Fabric's). A Table too large to hold
+// every route (Start nil) computes them as first used (lazy), into each
+// user's own PathCache.
 type Table struct {
 	K, NL        int
 	Start, Links []int32
 	Share        []float32
 	Inv          []float64
 	Reverse      float64
+	lazy         func(a, b int32, visit func(l int32, share float64))
 }
 
 // Path is the route from node a to node b.
 func (t *Table) Path(a, b int32) []int32 {
+	if t.Start == nil {
+		var c PathCache
+		links, _ := t.Route(&c, a, b)
+		return links
+	}
 	i := int(a)*t.K + int(b)
 	return t.Links[t.Start[i]:t.Start[i+1]]
+}
+
+// PathCache keeps the routes of a lazy Table one user (an evaluator, a
+// fluid sharing) has used: a map by node pair into one array of links,
+// so that memory grows with the node pairs that carry traffic, not with
+// nodes squared.
+type PathCache struct {
+	idx   map[int64]int32
+	start []int32
+	links []int32
+	share []float32 // nil while every share is 1
+}
+
+// Route is the route from node a to node b and each link's share of the
+// bytes (nil: all), from the table, or on a lazy table computed once
+// into c.
+func (t *Table) Route(c *PathCache, a, b int32) ([]int32, []float32) {
+	if t.Start != nil {
+		i := int(a)*t.K + int(b)
+		s, e := t.Start[i], t.Start[i+1]
+		if t.Share == nil {
+			return t.Links[s:e], nil
+		}
+		return t.Links[s:e], t.Share[s:e]
+	}
+	key := int64(a)*int64(t.K) + int64(b)
+	if c.idx == nil {
+		c.idx, c.start = map[int64]int32{}, []int32{0}
+	}
+	k, ok := c.idx[key]
+	if !ok {
+		t.lazy(a, b, func(l int32, x float64) {
+			if x != 1 && c.share == nil {
+				c.share = slices.Repeat([]float32{1}, len(c.links))
+			}
+			if c.links = append(c.links, l); c.share != nil {
+				c.share = append(c.share, float32(x))
+			}
+		})
+		k = int32(len(c.start) - 1)
+		c.start = append(c.start, int32(len(c.links)))
+		c.idx[key] = k
+	}
+	s, e := c.start[k], c.start[k+1]
+	if c.share == nil {
+		return c.links[s:e], nil
+	}
+	return c.links[s:e], c.share[s:e]
 }
 
 // Loads are the evaluator's per-link and per-rank quantities of a
@@ -47,6 +103,7 @@ type Loads struct {
 	Tree    maxtree.Tree
 	exchange
 	crossing
+	paths PathCache // a lazy table's routes used
 }
 
 // crossing indexes which ranks' flows cross which links both ways:
@@ -177,11 +234,11 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 	w, cnt := sign*bytes, int32(sign)
 	nl.Save(u, true)
 	nl.Save(v, true)
-	at := int(nl.rt.Start[int(a)*nl.rt.K+int(b)])
-	for i, l := range nl.rt.Path(a, b) {
+	links, share := nl.rt.Route(&nl.paths, a, b)
+	for i, l := range links {
 		x := w
-		if nl.rt.Share != nil {
-			x *= float64(nl.rt.Share[at+i])
+		if share != nil {
+			x *= float64(share[i])
 		}
 		if nl.lstamp[l] != nl.epoch {
 			nl.lstamp[l], nl.lold[l] = nl.epoch, nl.load[l]

@@ -33,12 +33,13 @@ type Routes struct {
 	host   []int32 // machine node -> fabric host
 }
 
-// maxRouteTable bounds the route table (entries), and maxCrossTable the
-// evaluator's node x link counts: past them the routed model is refused.
-const (
-	maxRouteTable = 64 << 20
-	maxCrossTable = 64 << 20
-)
+// maxRouteTable bounds the route table (entries, 4 bytes each): past
+// it, estimated from routeSamples routes, the routes are computed as
+// first used (Table's lazy routes), each evaluator keeping those of the
+// node pairs it has priced.
+const routeSamples = 64
+
+var maxRouteTable = 64 << 20 // a variable for the tests of lazy routes
 
 // RouteInputs are what pricing a network description's routes takes
 // from the survey and the machine.
@@ -70,10 +71,12 @@ func NewRoutes(f *fabric.Fabric, in RouteInputs) (*Routes, []string, error) {
 	for n, h := range in.Hosts {
 		rt.host[n] = int32(idx[h])
 	}
-	if rt.K*rt.NL > maxCrossTable {
-		return nil, nil, fmt.Errorf("%s: %d nodes x %d links is more than the routed model holds (%d)", f.Source, rt.K, rt.NL, maxCrossTable)
-	}
-	if err := rt.table(); err != nil {
+	if rt.tableEntries() > float64(maxRouteTable) {
+		host := rt.host
+		rt.lazy = func(a, b int32, visit func(l int32, share float64)) {
+			f.RouteShares(int(host[a]), int(host[b]), visit)
+		}
+	} else if err := rt.table(); err != nil {
 		return nil, nil, err
 	}
 	notes := rt.capacities(in)
@@ -101,6 +104,24 @@ func (rt *Routes) Scaled(class string, bw float64) (*Routes, int, error) {
 		return nil, 0, fmt.Errorf("the network %s has no link of class %q (its classes: %s)", rt.Fabric.Source, class, strings.Join(rt.Fabric.Classes(), ", "))
 	}
 	return &r, changed, nil
+}
+
+// tableEntries estimates the route table's entries: nodes squared times
+// the mean length of routeSamples routes spread over the node pairs.
+func (rt *Routes) tableEntries() float64 {
+	pairs := rt.K * rt.K
+	if pairs <= routeSamples {
+		n := 0
+		for i := 0; i < pairs; i++ {
+			rt.Fabric.RouteShares(int(rt.host[i/rt.K]), int(rt.host[i%rt.K]), func(int32, float64) { n++ })
+		}
+		return float64(n)
+	}
+	n, step := 0, pairs/routeSamples
+	for i := 0; i < pairs; i += step {
+		rt.Fabric.RouteShares(int(rt.host[i/rt.K]), int(rt.host[i%rt.K]), func(int32, float64) { n++ })
+	}
+	return float64(n) / float64((pairs+step-1)/step) * float64(pairs)
 }
 
 // table precomputes the routes between the machine's nodes.
