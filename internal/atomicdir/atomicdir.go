@@ -14,23 +14,32 @@ var ErrExists = errors.New("exists")
 
 // CheckDest fails when dir exists and force is false, so a command can refuse
 // before it spends time measuring.
-func CheckDest(dir string, force bool) error {
-	if dir == "" {
-		return fmt.Errorf("no output directory given")
+func CheckDest(dir string, force bool) error { return checkOutput(dir, force, true) }
+
+// checkOutput fails when the output at path (a directory with dir, else
+// a file) cannot be written: none given, the other kind there, there and
+// force false, or its parent directory missing.
+func checkOutput(path string, force, dir bool) error {
+	kind, other := "file", "is a directory; give a file name"
+	if dir {
+		kind, other = "directory", "is a file, not a directory; choose another -o"
 	}
-	if st, err := os.Stat(dir); err == nil {
-		if !st.IsDir() {
-			return fmt.Errorf("output %s is a file, not a directory; choose another -o", dir)
+	if path == "" {
+		return fmt.Errorf("no output %s given", kind)
+	}
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() != dir {
+			return fmt.Errorf("output %s %s", path, other)
 		}
 		if !force {
-			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", dir, ErrExists)
+			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", path, ErrExists)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("output %s: %w", dir, err)
+		return fmt.Errorf("output %s: %w", path, err)
 	}
-	parent := filepath.Dir(filepath.Clean(dir))
+	parent := filepath.Dir(filepath.Clean(path))
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-		return fmt.Errorf("output %s: parent directory %s does not exist", dir, parent)
+		return fmt.Errorf("output %s: parent directory %s does not exist", path, parent)
 	}
 	return nil
 }
@@ -81,24 +90,7 @@ func Write(dir string, force bool, fill func(tmp string) error) (err error) {
 // CheckFile fails when the file path cannot be written: its parent
 // directory is missing, path is a directory, or it exists and force is
 // false; so a command can refuse before it spends time.
-func CheckFile(path string, force bool) error {
-	if path == "" {
-		return fmt.Errorf("no output file given")
-	}
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("output %s is a directory; give a file name", path)
-		}
-		if !force {
-			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", path, ErrExists)
-		}
-	}
-	parent := filepath.Dir(filepath.Clean(path))
-	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-		return fmt.Errorf("output %s: parent directory %s does not exist", path, parent)
-	}
-	return nil
-}
+func CheckFile(path string, force bool) error { return checkOutput(path, force, false) }
 
 // bare is err without the temporary file it names (an *os.PathError's
 // own error), so that messages name the user's path only.
