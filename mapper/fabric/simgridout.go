@@ -19,7 +19,7 @@ type SimGridHost struct {
 // zone routed Full, each of f's directed links a link of its own (shared
 // by the flows crossing it, as the model prices it), every route between
 // two of the hosts the links f routes it over (Route: one path, as a
-// subnet manager's forwarding tables give it), and each host a loopback
+// subnet manager's forwarding tables give it, Path), and each host a loopback
 // of loopbackBps and loopbackLat seconds for its own ranks. Links with no
 // bandwidth declared take defaultBps, with no latency defaultLat (an
 // InfiniBand dump declares none). It is how latmap's simulated checks run
@@ -35,11 +35,16 @@ func (f *Fabric) WriteSimGrid(w io.Writer, hosts []SimGridHost, defaultBps, defa
 		}
 		fmt.Fprintf(bw, "    <host id=%q speed=\"1Gf\" core=\"%d\"/>\n", h.Name, max(h.Cores, 1))
 	}
+	// Every route once: the links they use are declared, then the routes.
 	used := map[int32]bool{}
-	for _, a := range hosts {
-		for _, b := range hosts {
+	routes := make([][]int32, len(hosts)*len(hosts))
+	for i, a := range hosts {
+		for j, b := range hosts {
 			if a.Index != b.Index {
-				f.Route(a.Index, b.Index, func(l int32) { used[l] = true })
+				routes[i*len(hosts)+j] = f.Path(a.Index, b.Index)
+				for _, l := range routes[i*len(hosts)+j] {
+					used[l] = true
+				}
 			}
 		}
 	}
@@ -60,13 +65,14 @@ func (f *Fabric) WriteSimGrid(w io.Writer, hosts []SimGridHost, defaultBps, defa
 	for _, h := range hosts {
 		fmt.Fprintf(bw, "    <link id=\"lo-%s\" bandwidth=\"%sBps\" latency=\"%ss\" sharing_policy=\"FATPIPE\"/>\n", h.Name, num(loopbackBps), num(loopbackLat))
 	}
-	for _, a := range hosts {
-		for _, b := range hosts {
+	for i, a := range hosts {
+		for j, b := range hosts {
 			fmt.Fprintf(bw, "    <route src=%q dst=%q symmetrical=\"NO\">", a.Name, b.Name)
 			if a.Index == b.Index {
 				fmt.Fprintf(bw, "<link_ctn id=\"lo-%s\"/>", a.Name)
-			} else {
-				f.Route(a.Index, b.Index, func(l int32) { fmt.Fprintf(bw, "<link_ctn id=\"l%d\"/>", l) })
+			}
+			for _, l := range routes[i*len(hosts)+j] {
+				fmt.Fprintf(bw, "<link_ctn id=\"l%d\"/>", l)
 			}
 			fmt.Fprintf(bw, "</route>\n")
 		}
