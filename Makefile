@@ -137,8 +137,8 @@ demo-cluster: build
 # SMPI): PSMN's real InfiniBand fabric (its ibnetdiscover dump), a 4 x 4
 # HyperX and a dragonfly whose global links are cabled as a site would,
 # each from the survey alone and declared in the site's own format; make
-# test runs the dragonfly. About 5 minutes. PSMN's fabric over its 6
-# leaves fails today (raw predictions 1.5-2.2x the simulated runs).
+# test runs PSMN's fabric and the dragonfly with three applications. CI
+# runs it after make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks' ./placement/

@@ -181,6 +181,9 @@ func finish(s *survey.Survey, ml *survey.MmpiLog, opt Options, stderr io.Writer)
 	s.Fits = fit.Survey(s)
 	if len(s.Fits) > 0 {
 		s.Meta.FitFactors = fit.ConcurrencyFactors(s)
+		if w := fit.SlowHostsWarning(s, fit.HostFactors(s)); w != "" {
+			s.Meta.Warnings = append(s.Meta.Warnings, w)
+		}
 	}
 	for _, w := range s.Meta.Warnings {
 		fmt.Fprintf(stderr, "latmap: warning: %s\n", w)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/latmap/latmap/bench/fit"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -129,8 +130,15 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 
 // SwitchRows turns every rank's step times (times[rank][step], 0 for a
 // step it did not send in; later steps' times ignored) into switchbw.csv's
-// rows: one per step and sending group.
-func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int) ([]survey.SwitchBandwidth, error) {
+// rows: one per step and sending group. A group's rate is what its ranks
+// sent over the step's time, its slowest sending rank's; where slow names
+// hosts linked slower than the others (bench/fit.SlowHosts), the slowest
+// of its ranks that neither run on one nor send to one, as if they all
+// had: a flow into a slower host is held to that host's link, which says
+// nothing of the group's uplinks. On PSMN's fabric (simulated), the steps
+// that sent into its 4xDDR hosts priced every leaf's uplinks at a third
+// of what they carry.
+func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int, slow map[string]bool) ([]survey.SwitchBandwidth, error) {
 	if len(times) != len(hosts) {
 		return nil, fmt.Errorf("switch bandwidth times of %d ranks, want %d", len(times), len(hosts))
 	}
@@ -139,6 +147,7 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 	for si, st := range steps {
 		byGroup := make([]survey.SwitchBandwidth, len(st.Peer))
 		sent := make([]map[int]bool, len(st.Peer))
+		clear := make([]float64, len(st.Peer)) // the slowest rank's time clear of slow hosts
 		for r := range hosts {
 			if len(times[r]) < len(steps) {
 				return nil, fmt.Errorf("rank %d reported %d switch bandwidth times, want %d", r, len(times[r]), len(steps))
@@ -151,6 +160,9 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 			b := &byGroup[g]
 			b.Ranks++
 			b.Seconds = max(b.Seconds, t)
+			if !slow[hosts[r]] && !slow[hosts[st.Dst[r]]] {
+				clear[g] = max(clear[g], t)
+			}
 			if sent[g] == nil {
 				sent[g] = map[int]bool{}
 			}
@@ -159,6 +171,9 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int)
 		for g, b := range byGroup {
 			if b.Ranks == 0 || b.Seconds <= 0 {
 				continue
+			}
+			if clear[g] > 0 {
+				b.Seconds = clear[g]
 			}
 			b.Level, b.Group, b.PeerGroup = st.Level, g, st.Peer[g]
 			b.Hosts, b.Size, b.Messages = len(sent[g]), size, SwitchMessages
@@ -262,7 +277,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	if row != nil {
 		ph.fan = append(ph.fan, *row)
 	}
-	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize)
+	ph.rows, err = SwitchRows(hosts, steps, all, rs.opt.NodeBWSize, fit.SlowHosts(s))
 	return &ph, err
 }
 

@@ -49,7 +49,7 @@ func TestSwitchPhase(t *testing.T) {
 		times[r] = []float64{0.5, 1}
 	}
 	times[5][0] = 0.75 // rank 5 (host 2, group 1) slowest in step 0
-	rows, err := SwitchRows(hosts, steps, times, 1<<20)
+	rows, err := SwitchRows(hosts, steps, times, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,23 @@ func TestSwitchPhase(t *testing.T) {
 	if rows[1] != want {
 		t.Errorf("row %+v, want %+v", rows[1], want)
 	}
-	if _, err := SwitchRows(hosts, steps, times[:15], 1<<20); err == nil {
+	// Rank 5 sends to host 0 (rank 1); with host n0 slower, its 0.75 s
+	// is its receiver's, and group 1's rate is its other ranks' 0.5 s.
+	if d := steps[0].Dst[5]; hosts[d] != "n0" {
+		t.Fatalf("rank 5 sends to rank %d on %s, want n0", d, hosts[d])
+	}
+	rows, err = SwitchRows(hosts, steps, times, 1<<20, map[string]bool{"n0": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows[1].Seconds; got != 0.5 {
+		t.Errorf("with n0 slow, group 1's row took %.2f s, want 0.5 (%+v)", got, rows[1])
+	}
+	if _, err := SwitchRows(hosts, steps, times[:15], 1<<20, nil); err == nil {
 		t.Errorf("times of 15 ranks of 16: no error")
 	}
 	times[15] = times[15][:1]
-	if _, err := SwitchRows(hosts, steps, times, 1<<20); err == nil {
+	if _, err := SwitchRows(hosts, steps, times, 1<<20, nil); err == nil {
 		t.Errorf("a rank with 1 of 2 times: no error")
 	}
 }
@@ -118,7 +130,7 @@ func TestSwitchPhaseToRest(t *testing.T) {
 	for r := range times {
 		times[r] = []float64{1, 1, 1, 1}
 	}
-	rows, err := SwitchRows(hosts, steps, times, 1<<20)
+	rows, err := SwitchRows(hosts, steps, times, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

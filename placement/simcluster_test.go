@@ -221,7 +221,7 @@ func (c *simCluster) switchPhase(t testing.TB, s *survey.Survey, hosts []string)
 	steps := bench.SwitchPhase(hosts, of)
 	size := bench.DefaultNodeBWSize
 	all := c.exchange(t, hosts, len(steps), func(k, r int) ([]int, []int) { return bench.Partner(steps[k].Dst[r]), bench.Partner(steps[k].Src[r]) })
-	rows, err := bench.SwitchRows(hosts, steps, all, size)
+	rows, err := bench.SwitchRows(hosts, steps, all, size, fit.SlowHosts(s))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,8 +53,9 @@ func Pair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) {
 // else ran in its rounds than about its path (on a simulated fat tree,
 // 1.4x to 7.6x its round trip alone), so the level's pairs take the
 // bandwidth fitted on the level's pairs measured alone and their own
-// latency: half their smallest round trip, less that size's transfer. It
-// returns nil with fewer than two sizes.
+// latency: half their smallest round trip, less that size's transfer;
+// a pair through a host whose every pair was slower (HostFactors) takes
+// that share of it. It returns nil with fewer than two sizes.
 func Survey(s *survey.Survey) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
@@ -69,13 +70,19 @@ func Survey(s *survey.Survey) []survey.Fit {
 	}
 	level, names := s.PairLevels()
 	lv := levelFits(s, names)
+	slow := HostFactors(s)
+	hostIdx, _ := survey.HostIndex(s.Ranks)
 	var fits []survey.Fit
 	s.Tables[0].Each(func(a, b, _ int) {
 		l := &lv[level(a, b)]
 		if l.contended {
+			bw := l.bandwidth
+			if slow != nil {
+				bw /= max(slow[hostIdx[a]], slow[hostIdx[b]])
+			}
 			rtt := s.Tables[0].At(metric, a, b) / l.div[0]
-			if lat := rtt/2 - float64(sizes[0])/l.bandwidth; !math.IsNaN(lat) {
-				fits = append(fits, survey.Fit{A: a, B: b, Latency: lat, Bandwidth: l.bandwidth})
+			if lat := rtt/2 - float64(sizes[0])/bw; !math.IsNaN(lat) {
+				fits = append(fits, survey.Fit{A: a, B: b, Latency: lat, Bandwidth: bw})
 			}
 			return
 		}

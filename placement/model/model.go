@@ -123,10 +123,10 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		// survey that ran no node phase), say which.
 		missing := map[bool]string{false: "no nodebw.csv", true: "no node phase rows in nodebw.csv, only the fan-out's"}[len(rows) > 0]
 		md.NodeSource = "pairwise bandwidth between nodes (" + missing + ")"
-		for n := 0; n < k; n++ {
-			md.InvInject[n], md.InvEject[n] = ib, ib
-		}
-		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has %s, so each node's link is taken to carry one pair's bandwidth between nodes (%.4g GB/s, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", missing, 1/ib/1e9, m.Bandwidth))
+		own := m.NodePairInvBandwidth(ib)
+		copy(md.InvInject, own)
+		copy(md.InvEject, own)
+		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has %s, so each node's link is taken to carry one pair's bandwidth between nodes (its pairs' median; %.4g GB/s at their level, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", missing, 1/ib/1e9, m.Bandwidth))
 	}
 	if md.NodeSource != "none (one node)" {
 		var note string
@@ -218,6 +218,39 @@ func (md *Model) linkTime(n int32, out, in float64) float64 {
 // memTime is node n's time to move bytes between its ranks.
 func (md *Model) memTime(n int32, bytes float64) float64 {
 	return math.Max(bytes, 0) * md.InvMemory[n]
+}
+
+// nodePairSample is how many of a node's pairs to other nodes
+// NodePairInvBandwidth takes the median of, spread over the nodes.
+const nodePairSample = 64
+
+// NodePairInvBandwidth is each node's seconds per byte to other nodes as
+// its pairs show it: the median over up to nodePairSample of its pairs
+// (between its first slot and each other node's) of their inverse
+// bandwidth, else def. A node on a slower adapter (its pairs fitted
+// slower, bench/fit.HostFactors) has a slower link: on PSMN's fabric
+// (simulated), the 3 hosts of 4xDDR priced at the level's 3.6 GB/s
+// left their node links 1.9x fast.
+func (m *Machine) NodePairInvBandwidth(def float64) []float64 {
+	k := len(m.Hosts)
+	first := m.FirstSlots()
+	out := make([]float64, k)
+	step := max(1, (k-1)/nodePairSample)
+	var v []float64
+	for a := range out {
+		v = v[:0]
+		for i := 1; i < k; i += step {
+			b := (a + i) % k
+			if ib := m.Link(first[a], first[b]).InvBandwidth; ib > 0 {
+				v = append(v, ib)
+			}
+		}
+		out[a] = def
+		if len(v) > 0 {
+			out[a] = stats.Median(v)
+		}
+	}
+	return out
 }
 
 // FirstSlots is each node's first slot (a node pair's round trip is between them).

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
@@ -59,12 +60,8 @@ func (md *Model) nodeRates(rows []survey.NodeBandwidth) (out, in []float64) {
 		tmp.nodeBandwidthFromRows(shift)
 		return tmp.InvInject, tmp.InvEject
 	}
-	ib := md.Levels[md.firstNetLevel()].InvBandwidth
-	out, in = make([]float64, k), make([]float64, k)
-	for n := range out {
-		out[n], in[n] = ib, ib
-	}
-	return out, in
+	out = md.NodePairInvBandwidth(md.Levels[md.firstNetLevel()].InvBandwidth)
+	return out, slices.Clone(out)
 }
 
 // WithLinks is md with the bandwidth of the declared network's links of

@@ -59,7 +59,7 @@ func New(pairs []Pair, surveySizes []int) *Curve {
 	var notes []string
 	names := [kinds]string{"on a socket", "between sockets", "between nodes"}
 	for k := range kinds {
-		xs, ys, slopes, points := medians(pairs, k)
+		xs, ys, slopes, points := medians(pairs, k, surveySizes)
 		if len(xs) < 2 {
 			continue
 		}
@@ -159,9 +159,10 @@ func factors(xs, ys []float64, surveySizes []int) []float32 {
 // medians are, for the pairs of kind k, the sizes swept, the median
 // over the pairs of measured over line time at each, at each size but
 // the last the median over the pairs of their steady slope (steady)
-// from it to the next size, and at each size the median of their slopes
-// at it (own; NaN where no pair has one).
-func medians(pairs []Pair, k int) (xs, ys, slopes, at []float64) {
+// from it to the next size over their slope across the survey's sizes
+// (span), and at each size the median of their slopes at it (own; NaN
+// where no pair has one).
+func medians(pairs []Pair, k int, surveySizes []int) (xs, ys, slopes, at []float64) {
 	ratios, slope, atx := map[float64][]float64{}, map[float64][]float64{}, map[float64][]float64{}
 	for _, p := range pairs {
 		if p.Kind != k || len(p.Measured) != len(p.Sizes) || len(p.Line) != len(p.Sizes) {
@@ -173,6 +174,14 @@ func medians(pairs []Pair, k int) (xs, ys, slopes, at []float64) {
 			}
 		}
 		sl, own := steady(p)
+		if r := span(p, surveySizes); r > 0 {
+			for i := range sl {
+				sl[i] /= r
+			}
+			for i := range own {
+				own[i] /= r
+			}
+		}
 		for i, v := range sl {
 			if !math.IsNaN(v) {
 				slope[p.Sizes[i]] = append(slope[p.Sizes[i]], v)
@@ -202,6 +211,31 @@ func medians(pairs []Pair, k int) (xs, ys, slopes, at []float64) {
 		}
 	}
 	return xs, ys, slopes, at
+}
+
+// span is p's measured slope over its line's in the interval that ends
+// at the survey's largest size, where p was swept there (else 0): what a
+// further byte costs this pair, against its line, at the size that set
+// the bandwidth it is priced at. The wire factor is a pair's slope at a
+// size over this, not over its line's alone: the line is the pair's
+// level's (a contended level's pairs take its median bandwidth), and a
+// swept pair on a slower adapter (PSMN's 4xDDR hosts beside 4xQDR ones,
+// 1.84 GB/s for a line of 3.64) made every flow between nodes take twice
+// its time, where the sweep tells only how the bytes of sizes below the
+// survey's largest cost against those of the largest.
+func span(p Pair, surveySizes []int) float64 {
+	if len(surveySizes) < 2 {
+		return 0
+	}
+	j := slices.Index(p.Sizes, float64(slices.Max(surveySizes)))
+	if j < 1 {
+		return 0
+	}
+	dl := p.Line[j] - p.Line[j-1]
+	if r := (p.Measured[j] - p.Measured[j-1]) / dl; dl > 0 && r > 0 {
+		return r
+	}
+	return 0
 }
 
 // steady is p's slope over the line's from each size to the next, NaN

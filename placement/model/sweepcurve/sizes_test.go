@@ -134,3 +134,34 @@ func TestWireAtAStep(t *testing.T) {
 		}
 	}
 }
+
+// TestWireOfASlowerPair: a swept pair whose bytes cost twice its line's
+// at every size (it runs through a slower adapter than its level's
+// median, which the line takes) puts no factor on the bytes of other
+// pairs: its wire factor is its slope over its own at the survey's
+// largest size, 1 throughout; before, 2 for every flow between nodes.
+// Where its bytes cost 1.5 times more below 64 KiB than above, that
+// stays.
+func TestWireOfASlowerPair(t *testing.T) {
+	const lat, invB = 1e-6, 1e-9
+	for _, below := range []float64{1, 1.5} {
+		p := Pair{Kind: Network}
+		for x := 64.0; x <= 1<<20; x *= 2 {
+			m := lat + 2*x*invB
+			if x < 64<<10 {
+				m = lat + below*2*x*invB
+			}
+			p.Sizes, p.Measured, p.Line = append(p.Sizes, x), append(p.Measured, m), append(p.Line, lat+x*invB)
+		}
+		c := New([]Pair{p}, []int{64, 1 << 20})
+		for _, s := range []float64{4 << 10, 16 << 10, 256 << 10, 1 << 20} {
+			want := 1.0
+			if s < 32<<10 {
+				want = below
+			}
+			if got := c.Wire(Network, s); math.Abs(got-want) > 0.02 {
+				t.Errorf("bytes %.1fx below 64 KiB: wire at %.0f B %.3f, want %.2f", below, s, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// SlowHostFactor is how many times its level's round trip a host's pairs
+// must take at the largest size (the median of its pairs') for the host
+// to count as linked slower than the others. Below it a host's median
+// is noise: over the 240 pairs a host of 4 ranks has among 16 hosts, the
+// hosts of one link speed scattered by 10% in a simulated survey.
+const SlowHostFactor = 1.25
+
+// HostFactors are, per host (survey.HostIndex's numbering), how many
+// times longer than their level's its pairs' round trips were at the
+// largest size, where that is above SlowHostFactor, else 1; nil when
+// no host is slower. A host's factor is, at each level between nodes
+// where it has MinFactorPairs pairs, the median over its pairs of each
+// one's round trip over the level's median, and the smallest of those
+// over the levels: a slower adapter or a link trained at a lower width
+// or speed slows every pair through the host at every level, while
+// uplinks shared by the concurrent rounds slow only the levels above
+// them. A pair through such a host is as slow in the concurrent rounds
+// as alone: its own link, not what else ran, bounds it. On PSMN's
+// fabric (3 hosts of 4xDDR among 13 of 4xQDR, simulated) the DDR hosts'
+// pairs took 1.96-1.99x their level's median, the others' 0.97-1.06x.
+func HostFactors(s *survey.Survey) []float64 {
+	if len(s.Tables) == 0 {
+		return nil
+	}
+	t := s.Tables[len(s.Tables)-1]
+	hostIdx, nh := survey.HostIndex(s.Ranks)
+	level, names := s.PairLevels()
+	// Each level's round trips, and each host's at each level.
+	all := make([][]float64, len(names))
+	byHost := make([][][]float64, len(names))
+	t.Each(func(a, b, _ int) {
+		ha, hb := hostIdx[a], hostIdx[b]
+		v := t.At(survey.Median, a, b)
+		if ha == hb || !(v > 0) {
+			return
+		}
+		l := level(a, b)
+		if byHost[l] == nil {
+			byHost[l] = make([][]float64, nh)
+		}
+		all[l] = append(all[l], v)
+		byHost[l][ha] = append(byHost[l][ha], v)
+		byHost[l][hb] = append(byHost[l][hb], v)
+	})
+	out, slow := make([]float64, nh), false
+	for h := range out {
+		f := math.Inf(1)
+		for l := range names {
+			if v := byHost[l]; v != nil && len(v[h]) >= MinFactorPairs {
+				f = min(f, stats.Median(v[h])/stats.Median(all[l]))
+			}
+		}
+		out[h] = 1
+		if f > SlowHostFactor && !math.IsInf(f, 1) {
+			out[h], slow = f, true
+		}
+	}
+	if !slow {
+		return nil
+	}
+	return out
+}
+
+// SlowHosts are the names of the hosts HostFactors finds slower (nil
+// when none is).
+func SlowHosts(s *survey.Survey) map[string]bool {
+	f := HostFactors(s)
+	if f == nil {
+		return nil
+	}
+	hostIdx, _ := survey.HostIndex(s.Ranks)
+	out := map[string]bool{}
+	for r, h := range hostIdx {
+		if f[h] > 1 {
+			out[s.Ranks[r].Host] = true
+		}
+	}
+	return out
+}
+
+// SlowHostsWarning says which hosts HostFactors found slower (factors,
+// by survey.HostIndex's numbering), and what it means; "" when none.
+func SlowHostsWarning(s *survey.Survey, factors []float64) string {
+	if factors == nil {
+		return ""
+	}
+	hostIdx, nh := survey.HostIndex(s.Ranks)
+	names := make([]string, nh)
+	for r, h := range hostIdx {
+		names[h] = s.Ranks[r].Host
+	}
+	var slow []string
+	lo, hi := math.Inf(1), 0.0
+	for h, f := range factors {
+		if f > 1 {
+			slow = append(slow, names[h])
+			lo, hi = min(lo, f), max(hi, f)
+		}
+	}
+	slices.Sort(slow)
+	size := s.Tables[len(s.Tables)-1].Size
+	rng := fmt.Sprintf("%.2fx", lo)
+	if hi > lo*1.01 {
+		rng = fmt.Sprintf("%.2f-%.2fx", lo, hi)
+	}
+	list := strings.Join(slow, ", ")
+	if len(slow) > 8 {
+		list = strings.Join(slow[:8], ", ") + fmt.Sprintf(" and %d more", len(slow)-8)
+	}
+	return fmt.Sprintf("slow hosts: every pair through %s took %s the round trip of its level's pairs at %d B (median): a slower adapter or a link trained at a lower width or speed (check with ibstat, or ethtool); their pairs are fitted at that share of the level's bandwidth", list, rng, size)
+}

@@ -1,0 +1,81 @@
+package fit
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+)
+
+// slowHostsSurvey is 8 nodes of 2 ranks whose pairs between nodes take
+// 2000 us more at 1 MiB than at 64 B alone and 4x that in the concurrent
+// rounds, each pair scattered by up to 10% (by its ranks); pairs through
+// a host of slow (its link at 1/slowBy of the others') take slowBy
+// times as long, alone and in the rounds.
+func slowHostsSurvey(slow map[string]bool, slowBy float64) *survey.Survey {
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, RTT: [4]float64{1, 1, 10, 10}, Seed: 1})
+	s.Meta.Sizes = []int{64, 1 << 20}
+	big := survey.NewPairTable(s.N(), 1<<20)
+	s.Tables[0].Each(func(a, b, _ int) {
+		small := s.Tables[0].At(survey.Min, a, b)
+		alone, conc := small+200, small+200
+		if ha, hb := s.Ranks[a].Host, s.Ranks[b].Host; ha != hb {
+			alone = 2000 * (1 + 0.1*float64((a*7+b*3)%5)/4)
+			if slow[ha] || slow[hb] {
+				alone *= slowBy
+			}
+			alone += small
+			conc = 4 * alone
+		}
+		iso := math.NaN()
+		if (a+b)%3 == 0 {
+			iso = alone
+		}
+		big.Set(&survey.PairStats{A: a, B: b, Size: 1 << 20, Samples: 10, Mean: conc, Min: conc, Median: conc, P99: conc, Isolated: iso})
+	})
+	s.Tables = append(s.Tables, big)
+	return s
+}
+
+// TestHostFactors: two hosts of eight whose links carry half the
+// others' bandwidth are found (factor about 2, the others 1), their
+// pairs fitted at half the level's bandwidth in a contended level, and
+// said in a warning naming them; with every host alike (a 10% scatter)
+// none is.
+func TestHostFactors(t *testing.T) {
+	s := slowHostsSurvey(map[string]bool{"node000": true, "node001": true}, 2)
+	f := HostFactors(s)
+	if f == nil {
+		t.Fatal("no slow host found")
+	}
+	hostIdx, _ := survey.HostIndex(s.Ranks)
+	for r, h := range hostIdx {
+		want := 1.0
+		if host := s.Ranks[r].Host; host == "node000" || host == "node001" {
+			want = 2
+		}
+		if math.Abs(f[h]/want-1) > 0.15 {
+			t.Errorf("host %s: factor %.3f, want about %.0f", s.Ranks[r].Host, f[h], want)
+		}
+	}
+	bw := map[bool][]float64{}
+	for _, fit := range Survey(s) {
+		ha, hb := s.Ranks[fit.A].Host, s.Ranks[fit.B].Host
+		if ha != hb {
+			slow := ha == "node000" || ha == "node001" || hb == "node000" || hb == "node001"
+			bw[slow] = append(bw[slow], fit.Bandwidth)
+		}
+	}
+	if len(bw[true]) == 0 || len(bw[false]) == 0 || bw[true][0]/bw[false][0] > 0.6 || bw[true][0]/bw[false][0] < 0.4 {
+		t.Errorf("pairs through the slow hosts fitted at %v MB/s, the others at %v: want about half", bw[true][:1], bw[false][:1])
+	}
+	w := SlowHostsWarning(s, f)
+	if !strings.Contains(w, "node000, node001 took") || strings.Contains(w, "node002") {
+		t.Errorf("warning %q: want node000 and node001 named, no other", w)
+	}
+	if f := HostFactors(slowHostsSurvey(nil, 1)); f != nil {
+		t.Errorf("hosts alike: factors %v, want none", f)
+	}
+}
