@@ -31,7 +31,7 @@ surfaces side by side on one colour scale.`,
 			return err
 		}
 		req.A, req.B, req.Out = args[0], args[1], cmd.OutOrStdout()
-		return driver.Compare(req)
+		return wrote(cmd, req.Output, driver.Compare(req))
 	}
 	return cmd
 }
