@@ -52,6 +52,11 @@ var badClasses = map[string]func(text, col string) string{
 		}
 		return strings.Join(out, "\n") + "\n"
 	},
+	// A fit.csv (the fixture survey has none) whose second row is not
+	// numbers.
+	"garbage fit": func(string, string) string {
+		return "rank_a,rank_b,latency_us,bandwidth_MBps\n0,1,2.5,100\nzero,1,fast,3\n"
+	},
 	"NaN":      func(text, col string) string { return setField(text, col, "NaN") },
 	"negative": func(text, col string) string { return setField(text, col, "-5") },
 }
@@ -97,7 +102,9 @@ func spoilPath(t *testing.T, path, class, col string) {
 		t.Fatalf("no class %q", class)
 	}
 	b, err := os.ReadFile(path)
-	must(t, err)
+	if class != "garbage fit" {
+		must(t, err)
+	}
 	must(t, os.WriteFile(path, []byte(spoil(string(b), col)), 0o644))
 }
 
@@ -182,6 +189,7 @@ func badTable() []badRow {
 	add(fileRows(place, "{matrix}", matrixNum, "missing", "empty", "a directory", "header only", "wrong columns", "NaN", "negative")...)
 	add(fileRows(place, "{survey}/ranks.csv", nil, "truncated", "missing")...)
 	add(fileRows(place, "{survey}/pairs.csv", surveyNum, "NaN")...)
+	add(badRow{args: place, spoil: "{survey}/fit.csv", class: "garbage fit", fix: `fit.csv: line 3: rank_a: "zero": want a whole number`})
 	placeP := []string{"place", "--always-write", "--survey", "{survey}", "--profile", "{profile}", "-o", "{out}"}
 	add(fileRows(placeP, "{profile}/ranks.csv", profNum, "truncated", "NaN")...)
 	add(badRow{args: append(place, "--trials", "0"), names: []string{"--trials"}},
