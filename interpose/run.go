@@ -19,6 +19,7 @@ import (
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // RunOptions are latmap profile's settings.
@@ -327,8 +328,14 @@ func (r ReorderOptions) check() error {
 	if st, err := os.Stat(filepath.Join(r.Survey, "meta.json")); err != nil || st.IsDir() {
 		return fmt.Errorf("--reorder %s: not a survey directory (latmap survey -o DIR writes one)", r.Survey)
 	}
+	// Read here, before the launch: each rank's renumbering reads them
+	// again, and a broken file found there fails the job, not the check.
+	one := survey.LoadOptions{SkipFit: true, KeepSparse: true, Metrics: []survey.Metric{survey.Median}}
+	if _, err := survey.ReadSurvey(r.Survey, one); err != nil {
+		return fmt.Errorf("--reorder: %w", err)
+	}
 	if r.Matrix != "" {
-		if _, err := os.Stat(r.Matrix); err != nil {
+		if _, _, err := profile.ReadMatrixFile(r.Matrix); err != nil {
 			return fmt.Errorf("--reorder-matrix: %w", err)
 		}
 	}

@@ -267,9 +267,9 @@ func TestPlaceOnRealSurvey(t *testing.T) {
 	var inside, between float64
 	for _, l := range r.Levels {
 		switch l.Name {
-		case "same node", "same socket":
+		case survey.WordNode, survey.WordSocket:
 			inside = l.BandwidthGBps
-		case "other node":
+		case survey.WordNetwork:
 			between = l.BandwidthGBps
 		}
 	}

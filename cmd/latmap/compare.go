@@ -27,8 +27,11 @@ surfaces side by side on one colour scale.`,
 	f.StringVar(&req.HostPattern, "host-pattern", "", "`RE` of node names in an mmpi log's processor names")
 	f.BoolVarP(&req.Force, "force", "f", false, "replace an existing picture")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := requires(cmd, "order", "output", "--order orders the picture -o draws"); err != nil {
+			return err
+		}
 		req.A, req.B, req.Out = args[0], args[1], cmd.OutOrStdout()
-		return driver.Compare(req)
+		return wrote(cmd, req.Output, driver.Compare(req))
 	}
 	return cmd
 }

@@ -29,7 +29,7 @@ var glossary = []glossaryEntry{
 	{"interference", "how much measuring pairs at once slowed them: the median, over a sample, of a pair's round trip at once over alone."},
 	{"interposition", "loading a library ahead of MPI (LD_PRELOAD) so that the application's MPI calls reach it first; liblatmap.so records each and passes it on through PMPI, without relinking."},
 	{"leader", "a node's lowest rank: scopes nodes and sample:K measure between nodes through their leaders."},
-	{"level", "a class of rank pairs by where they sit: same socket, same node, behind one switch, across the network."},
+	{"level", "a class of rank pairs by the group they share: socket, node, switch (switch1, switch2, ...), network; topo and place print the same words."},
 	{"machine file", "MPICH Hydra's host list (mpiexec -f FILE): host:count lines in rank order; latmap adds binding=user: cpu lists."},
 	{"minimal routing", "a dragonfly's static routing: inside the source group, one global link, inside the destination group."},
 	{"mmpi", "mmpi.c, the all-pairs MPI latency tool of the latency surface-plot study; latmap reads its logs (ammpi_*.dat), survey --mmpi writes one."},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/latmap/latmap/cmd/latmap/internal/driver"
@@ -37,6 +38,9 @@ func newImportCmd() *cobra.Command {
 			req.Log, req.Report = args[1], cmd.OutOrStdout()
 			return driver.ImportMMPI(req)
 		case "ompi-monitoring":
+			if req.HostPattern != "" {
+				return errors.New("--host-pattern reads an mmpi log's processor names; Open MPI's monitoring files have none: leave it out")
+			}
 			return profile.ImportOMPIMonitoring(args[1], req.Out, req.Force, cmd.OutOrStdout())
 		}
 		return fmt.Errorf("unknown format %q (known: mmpi, ompi-monitoring)", args[0])

@@ -97,3 +97,32 @@ func TestErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// TestWroteOnStderr: the commands that write a file say "latmap: wrote
+// PATH" on standard error, never on standard output (compare said it on
+// standard output, in its table).
+func TestWroteOnStderr(t *testing.T) {
+	dir := t.TempDir()
+	in := fixtures(t, dir)
+	for _, args := range [][]string{
+		{"compare", in["survey"], in["mmpi"], "-o", filepath.Join(dir, "c.png")},
+		{"plot", in["survey"], "-o", filepath.Join(dir, "p.png")},
+		{"export", "pprof", in["profile"], "-o", filepath.Join(dir, "e.pb.gz")},
+	} {
+		root := newRootCmd()
+		var out, errs strings.Builder
+		root.SetOut(&out)
+		root.SetErr(&errs)
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("latmap %s: %v", strings.Join(args, " "), err)
+		}
+		path := args[len(args)-1]
+		if strings.Contains(out.String(), "wrote") {
+			t.Errorf("latmap %s: standard output says wrote:\n%s", args[0], out.String())
+		}
+		if !strings.Contains(errs.String(), "latmap: wrote "+path+"\n") {
+			t.Errorf("latmap %s: standard error lacks \"latmap: wrote %s\":\n%s", args[0], path, errs.String())
+		}
+	}
+}

@@ -39,7 +39,7 @@ func checkOutput(path string, force, dir bool) error {
 	}
 	parent := filepath.Dir(filepath.Clean(path))
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-		return fmt.Errorf("output %s: parent directory %s does not exist", path, parent)
+		return fmt.Errorf("output %s: parent directory %s does not exist (create it first, or give another path)", path, parent)
 	}
 	return nil
 }

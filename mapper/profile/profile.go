@@ -3,12 +3,15 @@ package profile
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -300,11 +303,11 @@ func ReadProfile(dir string) (*Profile, error) {
 			if f.optional && os.IsNotExist(err) {
 				continue
 			}
-			return nil, fmt.Errorf("reading profile %s: %w", dir, err)
+			return nil, fmt.Errorf("reading profile %s: %w (want a profile directory as latmap profile writes it: %s, %s, %s, %s)", dir, err, MetaFile, RanksFile, FunctionsFile, MatrixFile)
 		}
-		err = needColumns(fh, f.need)
+		header, err := needColumns(fh, f.need)
 		if err == nil {
-			err = gocsv.Unmarshal(fh, f.out)
+			err = csvError(gocsv.Unmarshal(fh, f.out), header)
 		}
 		fh.Close()
 		if err != nil {
@@ -318,42 +321,94 @@ func ReadProfile(dir string) (*Profile, error) {
 }
 
 // needColumns fails unless the CSV in f has a header with every column
-// of need, and leaves f at its start.
-func needColumns(f *os.File, need []string) error {
-	if len(need) == 0 {
-		return nil
-	}
+// of need, and leaves f at its start; it returns the header.
+func needColumns(f *os.File, need []string) ([]string, error) {
 	header, err := csv.NewReader(f).Read()
+	if len(need) == 0 {
+		_, err = f.Seek(0, io.SeekStart)
+		return header, err
+	}
 	if err != nil {
-		return fmt.Errorf("no CSV header (want columns %s): %w", strings.Join(need, ","), err)
+		return nil, fmt.Errorf("no CSV header (want columns %s): %w", strings.Join(need, ","), err)
 	}
 	for _, c := range need {
 		if !slices.Contains(header, c) {
-			return fmt.Errorf("no column %s in its header %q (want %s): not a file latmap profile wrote", c, strings.Join(header, ","), strings.Join(need, ","))
+			return nil, fmt.Errorf("no column %s in its header %q (want %s): not a file latmap profile wrote", c, strings.Join(header, ","), strings.Join(need, ","))
 		}
 	}
 	_, err = f.Seek(0, io.SeekStart)
-	return err
+	return header, err
 }
 
-// Validate checks ranks are 0..N-1 in order and the matrix names only them.
+// csvError says a CSV reading error in words: the line, the column by
+// name (header) and what it should hold, not strconv's or encoding/csv's
+// words.
+func csvError(err error, header []string) error {
+	var pe *csv.ParseError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	if errors.Is(pe.Err, csv.ErrFieldCount) {
+		return fmt.Errorf("line %d: not one field per column of its header (want %d: %s)", pe.Line, len(header), strings.Join(header, ","))
+	}
+	col := fmt.Sprintf("column %d", pe.Column)
+	if pe.Column >= 1 && pe.Column <= len(header) {
+		col += " (" + header[pe.Column-1] + ")"
+	}
+	var ne *strconv.NumError
+	if !errors.As(pe.Err, &ne) {
+		return fmt.Errorf("line %d, %s: %v", pe.Line, col, pe.Err)
+	}
+	want := "a number"
+	switch ne.Func {
+	case "ParseInt", "ParseUint", "Atoi":
+		want = "a whole number"
+	case "ParseBool":
+		want = "true or false"
+	}
+	return fmt.Errorf("line %d, %s: %q: want %s", pe.Line, col, ne.Num, want)
+}
+
+// Validate checks ranks.csv has a row for each rank, 0..N-1 in order, and
+// that the other files name only them, with counts and times that are
+// numbers of 0 or more.
 func (p *Profile) Validate() error {
 	n := len(p.Ranks)
+	if n == 0 {
+		return fmt.Errorf("%s has no rows (want one row per rank)", RanksFile)
+	}
 	for i, r := range p.Ranks {
 		if r.Rank.Rank != i {
-			return fmt.Errorf("%s row %d has rank %d, want %d", RanksFile, i+1, r.Rank.Rank, i)
+			return fmt.Errorf("%s line %d has rank %d, want %d: no row for rank %d", RanksFile, i+2, r.Rank.Rank, i, i)
+		}
+		if bad(r.Elapsed) || bad(r.Comput) {
+			return fmt.Errorf("%s line %d: elapsed_s %v, comput_s %v: want seconds, 0 or more", RanksFile, i+2, r.Elapsed, r.Comput)
+		}
+	}
+	if p.Meta.Ranks > n {
+		return fmt.Errorf("%s has rows for ranks 0..%d, and %s says %d ranks: no row for rank %d (want one row per rank)", RanksFile, n-1, MetaFile, p.Meta.Ranks, n)
+	}
+	for i, f := range p.Functions {
+		if f.Rank < 0 || f.Rank >= n {
+			return fmt.Errorf("%s line %d names rank %d, and %s has rows for ranks 0..%d only (want a row per rank in %s)", FunctionsFile, i+2, f.Rank, RanksFile, n-1, RanksFile)
+		}
+		if f.Calls < 0 || f.BytesSent < 0 || f.BytesRecv < 0 || f.ReqsSent < 0 || f.ReqsRecv < 0 || bad(f.Time) || bad(f.Late) || bad(f.Sync) {
+			return fmt.Errorf("%s line %d: a negative or NaN count or time (want numbers, 0 or more)", FunctionsFile, i+2)
 		}
 	}
 	for i, t := range p.Matrix {
 		if t.Src < 0 || t.Src >= n || t.Dst < 0 || t.Dst >= n {
-			return fmt.Errorf("%s row %d: pair (%d, %d) outside ranks 0..%d", MatrixFile, i+1, t.Src, t.Dst, n-1)
+			return fmt.Errorf("%s line %d: pair (%d, %d) outside ranks 0..%d of %s (want a row per rank in %s)", MatrixFile, i+2, t.Src, t.Dst, n-1, RanksFile, RanksFile)
 		}
-		if t.Bytes < 0 || t.Messages < 0 {
-			return fmt.Errorf("%s row %d: negative bytes or messages", MatrixFile, i+1)
+		if t.Bytes < 0 || t.Messages < 0 || bad(t.Time) || bad(t.Late) {
+			return fmt.Errorf("%s line %d: a negative or NaN count or time (want numbers, 0 or more)", MatrixFile, i+2)
 		}
 	}
 	return nil
 }
+
+// bad reports whether v is not a time: NaN, infinite or negative.
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
 
 // HasMode reports whether the profile was taken in mode m (ModeSLT, ...).
 func (p *Profile) HasMode(m string) bool {

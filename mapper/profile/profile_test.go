@@ -10,14 +10,26 @@ import (
 
 func TestReadProfileErrors(t *testing.T) {
 	src := filepath.Join("..", "..", "testdata", "profile", "splitcoll-slt-cw")
+	ranks, err := os.ReadFile(filepath.Join(src, RanksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(ranks), "\n") // header, ranks 0-5
 	for _, tc := range []struct {
 		name, file, content, want string
+		// not is what the error must not say ("" none): the file not to
+		// blame.
+		not string
 	}{
-		{"bad rank order", RanksFile, "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n1,h,0,0,0,0,0,0,false,1,1\n", "want 0"},
-		{"pair outside", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,99,1,1,0,0\n", "outside ranks"},
-		{"negative bytes", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,1,-1,1,0,0\n", "negative"},
-		{"bad json", MetaFile, "{", "meta.json"},
-		{"bad number", FunctionsFile, "rank,function,calls\nx,MPI_Send,1\n", "functions.csv"},
+		{"bad rank order", RanksFile, "rank,host,cpu,cpu_end,cpuset,socket,numa,l3,migrated,elapsed_s,comput_s\n1,h,0,0,0,0,0,0,false,1,1\n", "want 0", ""},
+		{"pair outside", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,99,1,1,0,0\n", "outside ranks", ""},
+		{"negative bytes", MatrixFile, "src,dst,bytes,messages,time_s,late_s\n0,1,-1,1,0,0\n", "negative", ""},
+		{"bad json", MetaFile, "{", "meta.json", ""},
+		{"bad number", FunctionsFile, "rank,function,calls,time_s\nx,MPI_Send,1,0\n", `functions.csv: line 2, column 1 (rank): "x": want a whole number`, "strconv"},
+		{"NaN time", FunctionsFile, "rank,function,calls,time_s\n0,MPI_Send,1,NaN\n", "functions.csv line 2", ""},
+		// The matrix names ranks 4 and 5: the blame is ranks.csv's.
+		{"ranks.csv lacks its last rows", RanksFile, strings.Join(lines[:4], ""), "ranks.csv has rows for ranks 0..2, and meta.json says 6 ranks: no row for rank 3", "matrix.csv"},
+		{"ranks.csv lacks rank 2", RanksFile, strings.Join(append(lines[:3:3], lines[4:]...), ""), "ranks.csv line 4 has rank 3, want 2: no row for rank 2", "matrix.csv"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -31,8 +43,12 @@ func TestReadProfileErrors(t *testing.T) {
 				}
 				os.WriteFile(filepath.Join(dir, n), b, 0o644)
 			}
-			if _, err := ReadProfile(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			_, err := ReadProfile(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadProfile: %v, want an error with %q", err, tc.want)
+			}
+			if err != nil && tc.not != "" && strings.Contains(err.Error(), tc.not) {
+				t.Errorf("ReadProfile: %v, want no %q", err, tc.not)
 			}
 		})
 	}

@@ -18,7 +18,7 @@ func Load(path string, opt LoadOptions) (*Survey, error) {
 func LoadWith(path string, opt LoadOptions, mm MMPIOptions) (*Survey, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading survey: %w", err)
+		return nil, fmt.Errorf("reading survey: %w (want a survey directory written by latmap survey or latmap import, or an mmpi log)", err)
 	}
 	if fi.IsDir() {
 		return ReadSurvey(path, opt)

@@ -52,9 +52,12 @@ type mmpiHeader struct {
 func ReadMMPIFile(path string, opt MMPIOptions) (*Survey, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading mmpi log: %w", err)
+		return nil, fmt.Errorf("reading mmpi log: %w (want an mmpi log: mmpi.c's ammpi_N_LEN_REPEATS.dat)", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("reading mmpi log %s: a directory (want an mmpi log file: mmpi.c's ammpi_N_LEN_REPEATS.dat; a survey directory is read as one, not imported)", path)
+	}
 	if opt.Name == "" {
 		opt.Name = filepath.Base(path)
 	}
@@ -183,7 +186,7 @@ func (p *mmpiParser) parseLine(b []byte) error {
 		return nil // mmpi logs a rank with itself as 0.00
 	}
 	if math.IsInf(mean, 0) || mean < 0 {
-		return fmt.Errorf("average %s is not a round-trip time", excerpt(meanStr))
+		return fmt.Errorf("average %s is not a round-trip time (want a non-negative number of microseconds)", excerpt(meanStr))
 	}
 	p.rows = append(p.rows, mmpiRow{a: min(rank1, rank2), b: max(rank1, rank2), mean: mean, sem: sem})
 	p.rowLine = append(p.rowLine, p.line)
@@ -273,7 +276,7 @@ func (p *mmpiParser) setName(rank int, name string) error {
 func (p *mmpiParser) survey() (*Survey, error) {
 	n := p.hdr.ranks
 	if n < 0 {
-		return nil, fmt.Errorf("no \"# Processors: N MsgLen L Repeats: R\" line: is this an mmpi log?")
+		return nil, fmt.Errorf("no \"# Processors: N MsgLen L Repeats: R\" line: is this an mmpi log? (want mmpi.c's header, then one line per rank pair)")
 	}
 	if n < 2 {
 		return nil, fmt.Errorf("the header says %d processors, need at least 2", n)

@@ -661,6 +661,9 @@ func (s *Survey) Sizes() []int {
 // size < 0.
 func (s *Survey) Table(size int) (*PairTable, error) {
 	if len(s.Tables) == 0 {
+		if s.Path != "" {
+			return nil, fmt.Errorf("survey %s has no pairs: its %s has no rows (want a row per pair of ranks measured, as latmap survey writes)", s.Path, PairsFile)
+		}
 		return nil, fmt.Errorf("survey has no pairs")
 	}
 	if size < 0 {

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/gocarina/gocsv"
 	"github.com/latmap/latmap/internal/atomicdir"
@@ -51,6 +54,9 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 		return nil, fmt.Errorf("reading survey %s: %s: %w", dir, MetaFile, err)
 	}
 	if s.Ranks, err = readRanksFile(filepath.Join(dir, RanksFile)); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, partHint(err))
+	}
+	if err := s.checkRankRows(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
 	if s.scoped() {
@@ -59,7 +65,7 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 		}
 	}
 	if err := s.readPairsFile(filepath.Join(dir, PairsFile), opt); err != nil {
-		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+		return nil, fmt.Errorf("reading survey %s: %w", dir, partHint(err))
 	}
 	s.sortTables()
 	if !opt.SkipFit {
@@ -109,6 +115,9 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 		keep[m] = len(opt.Metrics) == 0 || slices.Contains(opt.Metrics, Metric(m))
 	}
 	err = scanPairs(f, keep, func(p *PairStats) error {
+		if p.A < p.B && p.B >= n {
+			return fmt.Errorf("pair (%d, %d) names rank %d, and %s has rows for ranks 0..%d only (want a row per rank in %s)", p.A, p.B, p.B, RanksFile, n-1, RanksFile)
+		}
 		if p.A < 0 || p.B >= n || p.A >= p.B {
 			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
 		}
@@ -131,6 +140,32 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 	}
 	for _, t := range s.Tables {
 		t.Settle()
+	}
+	return nil
+}
+
+// partHint adds what a survey directory holds to an error opening one
+// of its files: not there, or a directory.
+func partHint(err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR) {
+		return fmt.Errorf("%w (want a survey directory as latmap survey or latmap import writes it: %s, %s, %s)", err, MetaFile, RanksFile, PairsFile)
+	}
+	return err
+}
+
+// checkRankRows refuses a ranks.csv without a row for each rank: no rows,
+// rows out of order, or fewer than meta.json's ranks.
+func (s *Survey) checkRankRows() error {
+	if len(s.Ranks) == 0 {
+		return fmt.Errorf("%s has no rows (want one row per rank: %s)", RanksFile, "rank,host,cpu,...")
+	}
+	for i, r := range s.Ranks {
+		if r.Rank != i {
+			return fmt.Errorf("%s row %d has rank %d, want %d: no row for rank %d (ranks must be 0..N-1 in order)", RanksFile, i+1, r.Rank, i, i)
+		}
+	}
+	if n := len(s.Ranks); s.Meta.Ranks > n {
+		return fmt.Errorf("%s has rows for ranks 0..%d, and %s says %d ranks: no row for rank %d (want one row per rank)", RanksFile, n-1, MetaFile, s.Meta.Ranks, n)
 	}
 	return nil
 }
@@ -216,7 +251,10 @@ func rankInt(s string) (int, error) {
 	}
 	s, _, _ = strings.Cut(s, ".")
 	v, err := strconv.ParseInt(s, 0, 64)
-	return int(v), err
+	if err != nil {
+		return 0, fmt.Errorf("%q: want a whole number", s)
+	}
+	return int(v), nil
 }
 
 // rankBool parses a boolean field of ranks.csv: empty, no and false are
@@ -228,7 +266,11 @@ func rankBool(s string) (bool, error) {
 	case s == "" || strings.EqualFold(s, "no"):
 		return false, nil
 	}
-	return strconv.ParseBool(s)
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, fmt.Errorf("%q: want true or false", s)
+	}
+	return b, nil
 }
 
 func readRanksFile(path string) ([]Rank, error) {
@@ -324,8 +366,8 @@ func parseFit(fields [][]byte, idx [4]int) (Fit, error) {
 			return math.NaN(), nil
 		}
 		v, err := parseMicros(b)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %q is not a number", name, b)
+		if err != nil || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%s: %q: want a number (empty: not fitted)", name, b)
 		}
 		return v, nil
 	}
@@ -544,7 +586,7 @@ func parsePairLine(b []byte, keep [numMetrics]bool, p *PairStats) error {
 			return fmt.Errorf("%s: %w", PairsHeader()[i], err)
 		}
 		if v < 0 {
-			return fmt.Errorf("%s: negative value %d", PairsHeader()[i], v)
+			return fmt.Errorf("%s: negative value %d (want 0 or more)", PairsHeader()[i], v)
 		}
 		*dst = v
 	}
@@ -607,16 +649,26 @@ func parseMicros(b []byte) (float64, error) {
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
+// atoi parses a whole number of a CSV field; its error says the field
+// and what was expected, not strconv's words.
 func atoi(b []byte) (int, error) {
 	if len(b) == 0 || len(b) > 10 {
-		return strconv.Atoi(string(b))
+		return slowAtoi(b)
 	}
 	v := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			return strconv.Atoi(string(b))
+			return slowAtoi(b)
 		}
 		v = v*10 + int(c-'0')
+	}
+	return v, nil
+}
+
+func slowAtoi(b []byte) (int, error) {
+	v, err := strconv.Atoi(string(b))
+	if err != nil {
+		return 0, fmt.Errorf("%q: want a whole number", b)
 	}
 	return v, nil
 }

@@ -235,6 +235,27 @@ func ReadSwitchBandwidth(r io.Reader) ([]SwitchBandwidth, error) {
 	return rows, err
 }
 
+// The words latmap topo and latmap place both use for a level of rank
+// pairs, by the group its pairs share: one vocabulary, so that the same
+// survey's levels read the same in both (SwitchWord names the levels
+// between node and network).
+const (
+	WordSocket  = "socket"
+	WordNode    = "node"
+	WordSwitch  = "switch"
+	WordNetwork = "network"
+)
+
+// SwitchWord names switch level k (0 the lowest) of n between the node
+// and the network: switch when it is the only one, else switch1,
+// switch2, ...
+func SwitchWord(k, n int) string {
+	if n == 1 {
+		return WordSwitch
+	}
+	return fmt.Sprintf("%s%d", WordSwitch, k+1)
+}
+
 // The names PairLevels gives the two levels inside a node (the levels of
 // meta.json's fit_factors).
 const (

@@ -9,14 +9,15 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// Level names used by topology inference, finest first.
+// Level names used by topology inference, finest first: socket and up
+// are survey's words, the ones latmap place uses too.
 const (
 	LevelCore    = "core"
 	LevelNUMA    = "numa"
-	LevelSocket  = "socket"
-	LevelNode    = "node"
-	LevelSwitch  = "switch"
-	LevelNetwork = "network"
+	LevelSocket  = survey.WordSocket
+	LevelNode    = survey.WordNode
+	LevelSwitch  = survey.WordSwitch
+	LevelNetwork = survey.WordNetwork
 )
 
 // Layout names.
@@ -538,10 +539,8 @@ func levelNames(ends []int, groups [][]int, nodeBound int, singleNode bool) []st
 		switch {
 		case i == above-1:
 			names = append(names, LevelNetwork)
-		case above == 2:
-			names = append(names, LevelSwitch)
 		default:
-			names = append(names, fmt.Sprintf("%s%d", LevelSwitch, i+1))
+			names = append(names, survey.SwitchWord(i, above-1))
 		}
 	}
 	return names

@@ -139,7 +139,7 @@ func TestMachineFromSurveyErrors(t *testing.T) {
 	tab := survey.NewPairTable(3, 64)
 	tab.Set(&survey.PairStats{A: 0, B: 1, Size: 64, Samples: 1, Mean: 1, Median: 1})
 	s.Tables = []*survey.PairTable{tab}
-	if _, err := model.MachineFromSurvey(s, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no other node pair") {
+	if _, err := model.MachineFromSurvey(s, model.SurveyCostOptions{}); err == nil || !strings.Contains(err.Error(), "no network pair") {
 		t.Errorf("unmeasured level: %v", err)
 	}
 	dup := &survey.Survey{Ranks: []survey.Rank{{Rank: 0, Host: "a", CPU: 3}, {Rank: 1, Host: "a", CPU: 3}}, Tables: []*survey.PairTable{survey.NewPairTable(2, 64)}}

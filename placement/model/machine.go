@@ -156,21 +156,22 @@ func (m *Machine) NumLevels() int { return int(Network) + 1 + len(m.NetGroups) }
 // Top is the outermost level: nodes that share no group.
 func (m *Machine) Top() Level { return Network + Level(len(m.NetGroups)) }
 
-// LevelName names level l for people.
+// LevelName names level l for people, in latmap topo's words (survey's
+// Word constants): socket, node, switch (switch1, switch2, ... for
+// several), network. Where no node splits its ranks over sockets, the
+// socket level is the node's, and named so, as topo names it.
 func (m *Machine) LevelName(l Level) string {
 	switch {
+	case l == SameSocket && m.LevelPairs[SameNode] == 0:
+		return survey.WordNode
 	case l == SameSocket:
-		return "same socket"
+		return survey.WordSocket
 	case l == SameNode:
-		return "same node"
-	case l == m.Top() && len(m.NetGroups) == 0:
-		return "other node"
+		return survey.WordNode
 	case l == m.Top():
-		return "across switches"
-	case len(m.NetGroups) == 1:
-		return "same switch"
+		return survey.WordNetwork
 	}
-	return fmt.Sprintf("same level-%d switch", l-Network+1)
+	return survey.SwitchWord(int(l-Network), len(m.NetGroups))
 }
 
 // setLevels sizes the per-level tables for NumLevels levels.

@@ -28,7 +28,7 @@ type Options struct {
 func Write(o Options) error {
 	write, ok := formats[o.Format]
 	if !ok {
-		return fmt.Errorf("unknown format %q (known: hatchet, pprof)", o.Format)
+		return fmt.Errorf("unknown format %q (want hatchet or pprof)", o.Format)
 	}
 	if o.Output == "" {
 		return fmt.Errorf("no output file: give -o FILE")

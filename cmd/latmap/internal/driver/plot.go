@@ -143,9 +143,5 @@ func Compare(req CompareRequest) error {
 	}
 	opt := plots.DefaultOptions()
 	opt.Metric, opt.Size, opt.Order, opt.Force = m, req.Size, req.Order, req.Force
-	if err := plots.WriteCompareFile(req.Output, a, b, c, opt); err != nil {
-		return err
-	}
-	fmt.Fprintf(req.Out, "\nlatmap: wrote %s\n", req.Output)
-	return nil
+	return plots.WriteCompareFile(req.Output, a, b, c, opt)
 }
