@@ -198,7 +198,7 @@ func TestRunErrors(t *testing.T) {
 		{"non-numeric", Options{Survey: sv, Matrix: write("nan.csv", "src,dst,bytes,messages\n0,1,five,1\n")}, `line 2: bytes: "five" is not a number`},
 		{"empty matrix", Options{Survey: sv, Matrix: write("e.csv", "")}, "empty matrix"},
 		{"one-rank matrix", Options{Survey: sv, Matrix: write("one.csv", "src,dst,bytes,messages\n0,0,1,1\n")}, "placement needs at least 2"},
-		{"empty survey", Options{Survey: emptySurvey, Matrix: writeMatrix(t, ring4)}, "0 ranks, need at least 2"},
+		{"empty survey", Options{Survey: emptySurvey, Matrix: writeMatrix(t, ring4)}, "ranks.csv has no rows"},
 		{"survey without pairs", Options{Survey: noPairs, Matrix: write("two.csv", "src,dst,bytes,messages\n0,1,1,1\n")}, "no measured pairs"},
 		{"missing survey", Options{Survey: "/nonexistent/survey", Matrix: writeMatrix(t, ring4)}, "no such file"},
 		{"survey is neither dir nor mmpi log", Options{Survey: writeMatrix(t, ring4), Matrix: writeMatrix(t, ring4)}, "neither a survey directory nor an mmpi log"},

@@ -24,8 +24,11 @@ type builtNetwork struct {
 }
 
 // builtNetworks: PSMN's real InfiniBand fabric (its ibnetdiscover dump
-// and GUID map, ../shared/data/fabrics: 4xDDR adapters, 4xQDR switch
-// cables, a spine above leaves), 16 hosts over its 6 leaves; a
+// and GUID map, ../shared/data/fabrics: 4xDDR and 4xQDR adapters,
+// 4xQDR switch cables, spines above leaves), 16 hosts over its 6 leaves;
+// the University of Tartu's Rocket cluster's (its 2014 ibnetdiscover
+// dump: 8 switches of FDR10 cables, 144 hosts of 4xQDR named by their
+// node descriptions), 16 hosts over its leaves; a
 // 4 x 4 HyperX, each router linked to every router of its row and of its
 // column; a dragonfly of 4 groups of 4 routers whose 6 global links, one
 // per pair of groups, are spread over the groups' routers as a site
@@ -36,6 +39,9 @@ var builtNetworks = []builtNetwork{
 	{"psmn-infiniband", func(t *testing.T) []string {
 		dir := testutil.SharedDir(t)
 		return []string{filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.ibnetdiscover"), filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.guid2host.map")}
+	}},
+	{"utartu-infiniband", func(t *testing.T) []string {
+		return []string{filepath.Join(testutil.SharedDir(t), "data", "fabrics", "utartu_rocket_2014.ibnetdiscover")}
 	}},
 	{"hyperx-4x4", func(t *testing.T) []string {
 		var b strings.Builder
@@ -156,7 +162,7 @@ func builtCluster(t *testing.T, n builtNetwork) *simCluster {
 // 0.85-1.0 of the simulated runs from the survey alone and declared.
 func TestSimBuiltNetworks(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	nets, all := []builtNetwork{builtNetworks[0], builtNetworks[2]}, os.Getenv("LATMAP_SIM_BUILT") == "all"
+	nets, all := []builtNetwork{builtNetworks[0], builtNetworks[3]}, os.Getenv("LATMAP_SIM_BUILT") == "all"
 	if all {
 		nets = builtNetworks
 	}

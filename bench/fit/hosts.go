@@ -10,39 +10,48 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// SlowHostFactor is how many times its level's round trip a host's pairs
-// must take at the largest size (the median of its pairs') for the host
-// to count as linked slower than the others. Below it a host's median
-// is noise: over the 240 pairs a host of 4 ranks has among 16 hosts, the
-// hosts of one link speed scattered by 10% in a simulated survey.
+// SlowHostFactor is how many times its level's transfer time a host's
+// pairs must take at the largest size (the median of its pairs', and
+// the lower quartile too) for the host to count as linked slower than
+// the others. Below it a host's median is noise: over the 240 pairs a
+// host of 4 ranks has among 16 hosts, the hosts of one link speed
+// scattered by 10% in a simulated survey.
 const SlowHostFactor = 1.25
 
+// MinHostPairs is how many pairs a host must have at a level for its
+// factor there to count: the fake MPI's 5 ranks on 3 hosts, 3 pairs a
+// host, made one host "slow" by its pairs' ranks' latencies.
+const MinHostPairs = 8
+
 // HostFactors are, per host (survey.HostIndex's numbering), how many
-// times longer than their level's its pairs' round trips were at the
-// largest size, where that is above SlowHostFactor, else 1; nil when
+// times longer than their level's its pairs' transfer times were (the
+// round trip at the largest size less the one at the smallest: the
+// bytes' part), where that is above SlowHostFactor, else 1; nil when
 // no host is slower. A host's factor is, at each level between nodes
-// where it has MinFactorPairs pairs, the median over its pairs of each
-// one's round trip over the level's median, and the smallest of those
-// over the levels: a slower adapter or a link trained at a lower width
-// or speed slows every pair through the host at every level, while
-// uplinks shared by the concurrent rounds slow only the levels above
-// them. A pair through such a host is as slow in the concurrent rounds
-// as alone: its own link, not what else ran, bounds it. On PSMN's
-// fabric (3 hosts of 4xDDR among 13 of 4xQDR, simulated) the DDR hosts'
-// pairs took 1.96-1.99x their level's median, the others' 0.97-1.06x.
+// where it has MinHostPairs pairs, the median over its pairs of each
+// one's transfer time over the level's median (its lower quartile
+// above SlowHostFactor too: nearly every pair through it is slower),
+// and the smallest of those over the levels: a slower adapter or a link
+// trained at a lower width or speed slows every pair through the host
+// at every level, while uplinks shared by the concurrent rounds slow
+// only the levels above them. A pair through such a host is as slow in
+// the concurrent rounds as alone: its own link, not what else ran,
+// bounds it. On PSMN's fabric (3 hosts of 4xDDR among 13 of 4xQDR,
+// simulated) the DDR hosts' pairs took 1.96-1.99x their level's median,
+// the others' 0.97-1.06x.
 func HostFactors(s *survey.Survey) []float64 {
-	if len(s.Tables) == 0 {
+	if len(s.Tables) < 2 {
 		return nil
 	}
-	t := s.Tables[len(s.Tables)-1]
+	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
 	hostIdx, nh := survey.HostIndex(s.Ranks)
 	level, names := s.PairLevels()
-	// Each level's round trips, and each host's at each level.
+	// Each level's transfer times, and each host's at each level.
 	all := make([][]float64, len(names))
 	byHost := make([][][]float64, len(names))
 	t.Each(func(a, b, _ int) {
 		ha, hb := hostIdx[a], hostIdx[b]
-		v := t.At(survey.Median, a, b)
+		v := t.At(survey.Median, a, b) - lo.At(survey.Median, a, b)
 		if ha == hb || !(v > 0) {
 			return
 		}
@@ -58,8 +67,13 @@ func HostFactors(s *survey.Survey) []float64 {
 	for h := range out {
 		f := math.Inf(1)
 		for l := range names {
-			if v := byHost[l]; v != nil && len(v[h]) >= MinFactorPairs {
-				f = min(f, stats.Median(v[h])/stats.Median(all[l]))
+			if v := byHost[l]; v != nil && len(v[h]) >= MinHostPairs {
+				med := stats.Median(all[l])
+				if q := stats.Select(v[h], len(v[h])/4) / med; q > SlowHostFactor {
+					f = min(f, stats.Median(v[h])/med)
+				} else {
+					f = 1
+				}
 			}
 		}
 		out[h] = 1
@@ -119,5 +133,5 @@ func SlowHostsWarning(s *survey.Survey, factors []float64) string {
 	if len(slow) > 8 {
 		list = strings.Join(slow[:8], ", ") + fmt.Sprintf(" and %d more", len(slow)-8)
 	}
-	return fmt.Sprintf("slow hosts: every pair through %s took %s the round trip of its level's pairs at %d B (median): a slower adapter or a link trained at a lower width or speed (check with ibstat, or ethtool); their pairs are fitted at that share of the level's bandwidth", list, rng, size)
+	return fmt.Sprintf("slow hosts: every pair through %s took %s the transfer time of its level's pairs at %d B (median): a slower adapter or a link trained at a lower width or speed (check with ibstat, or ethtool); their pairs are fitted at that share of the level's bandwidth", list, rng, size)
 }
