@@ -181,27 +181,36 @@ var simBounds = [2]float64{0.8, 1.25}
 // cyclic.
 func checkSimCase(t *testing.T, sc simCase) {
 	t.Helper()
+	for _, m := range simMisses(sc) {
+		t.Error(m)
+	}
+	t.Logf("%s: predicted block %.4f cyclic %.4f proposal %.4f s; simulated %.4f %.4f %.4f s", sc.name,
+		sc.predicted["block"], sc.predicted["cyclic"], sc.predicted["proposal"], sc.simulated["block"], sc.simulated["cyclic"], sc.simulated["proposal"])
+	testutil.Record(t, "predicted / simulated runs (s)", "application", sc.name, "block", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["block"], sc.simulated["block"], sc.predicted["block"]/sc.simulated["block"]), "cyclic", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["cyclic"], sc.simulated["cyclic"], sc.predicted["cyclic"]/sc.simulated["cyclic"]), "proposal", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["proposal"], sc.simulated["proposal"], sc.predicted["proposal"]/sc.simulated["proposal"]), "proposal over block, predicted / simulated", fmt.Sprintf("%.2fx / %.2fx", sc.predicted["block"]/sc.predicted["proposal"], sc.simulated["block"]/sc.simulated["proposal"]), "held to", "each run within 0.75-1.33 of its simulation where that is over 10 ms; every speedup between two layouts whose simulated one is over 1.05x within 0.8-1.25 of it; the proposal simulated no slower than block or cyclic")
+}
+
+// simMisses are the ways sc misses checkSimCase's bounds, in words.
+func simMisses(sc simCase) []string {
+	var out []string
 	layouts := []string{"block", "cyclic", "proposal"}
 	for _, x := range layouts {
 		for _, y := range layouts {
 			sim, pred := sc.simulated[x]/sc.simulated[y], sc.predicted[x]/sc.predicted[y]
 			if sim > 1.05 && (pred/sim < simBounds[0] || pred/sim > simBounds[1]) {
-				t.Errorf("%s: %s over %s predicted %.2fx, simulated %.2fx", sc.name, y, x, pred, sim)
+				out = append(out, fmt.Sprintf("%s: %s over %s predicted %.2fx, simulated %.2fx", sc.name, y, x, pred, sim))
 			}
 		}
 	}
 	for _, l := range layouts {
 		p, s := sc.predicted[l], sc.simulated[l]
 		if s > 0.01 && (p/s < 0.75 || p/s > 1.33) {
-			t.Errorf("%s: %s predicted %.4f s, simulated %.4f s: %.2fx", sc.name, l, p, s, p/s)
+			out = append(out, fmt.Sprintf("%s: %s predicted %.4f s, simulated %.4f s: %.2fx", sc.name, l, p, s, p/s))
 		}
 	}
 	if p := sc.simulated["proposal"]; p > sc.simulated["block"]*(1+1e-6) || p > sc.simulated["cyclic"]*(1+1e-6) {
-		t.Errorf("%s: the proposal simulates %.5f s, block %.5f s, cyclic %.5f s", sc.name, p, sc.simulated["block"], sc.simulated["cyclic"])
+		out = append(out, fmt.Sprintf("%s: the proposal simulates %.5f s, block %.5f s, cyclic %.5f s", sc.name, p, sc.simulated["block"], sc.simulated["cyclic"]))
 	}
-	t.Logf("%s: predicted block %.4f cyclic %.4f proposal %.4f s; simulated %.4f %.4f %.4f s", sc.name,
-		sc.predicted["block"], sc.predicted["cyclic"], sc.predicted["proposal"], sc.simulated["block"], sc.simulated["cyclic"], sc.simulated["proposal"])
-	testutil.Record(t, "predicted / simulated runs (s)", "application", sc.name, "block", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["block"], sc.simulated["block"], sc.predicted["block"]/sc.simulated["block"]), "cyclic", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["cyclic"], sc.simulated["cyclic"], sc.predicted["cyclic"]/sc.simulated["cyclic"]), "proposal", fmt.Sprintf("%.4g / %.4g (%.2f)", sc.predicted["proposal"], sc.simulated["proposal"], sc.predicted["proposal"]/sc.simulated["proposal"]), "proposal over block, predicted / simulated", fmt.Sprintf("%.2fx / %.2fx", sc.predicted["block"]/sc.predicted["proposal"], sc.simulated["block"]/sc.simulated["proposal"]), "held to", "each run within 0.75-1.33 of its simulation where that is over 10 ms; every speedup between two layouts whose simulated one is over 1.05x within 0.8-1.25 of it; the proposal simulated no slower than block or cyclic")
+	return out
 }
 
 // TestSimRoutedNetworks: on a simulated 4 x 4 torus, a dragonfly of two

@@ -20,7 +20,7 @@ type builtNetwork struct {
 	name string
 	// files are the site's own description, given to place as
 	// --topology when the network is declared.
-	files func(t *testing.T) []string
+	files func(t testing.TB) []string
 }
 
 // builtNetworks: PSMN's real InfiniBand fabric (its ibnetdiscover dump
@@ -36,14 +36,14 @@ type builtNetwork struct {
 // SimGrid's generator does. The last two are lists of links, routed by
 // shortest paths.
 var builtNetworks = []builtNetwork{
-	{"psmn-infiniband", func(t *testing.T) []string {
+	{"psmn-infiniband", func(t testing.TB) []string {
 		dir := testutil.SharedDir(t)
 		return []string{filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.ibnetdiscover"), filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.guid2host.map")}
 	}},
-	{"utartu-infiniband", func(t *testing.T) []string {
+	{"utartu-infiniband", func(t testing.TB) []string {
 		return []string{filepath.Join(testutil.SharedDir(t), "data", "fabrics", "utartu_rocket_2014.ibnetdiscover")}
 	}},
-	{"hyperx-4x4", func(t *testing.T) []string {
+	{"hyperx-4x4", func(t testing.TB) []string {
 		var b strings.Builder
 		for r := 0; r < 16; r++ {
 			fmt.Fprintf(&b, "hx%d r%d 10Gbps 0.5us\n", r, r)
@@ -55,7 +55,7 @@ var builtNetworks = []builtNetwork{
 		}
 		return writeLinks(t, b.String())
 	}},
-	{"dragonfly-site-wired", func(t *testing.T) []string {
+	{"dragonfly-site-wired", func(t testing.TB) []string {
 		var b strings.Builder
 		for g := 0; g < 4; g++ {
 			for r := 0; r < 4; r++ {
@@ -74,7 +74,7 @@ var builtNetworks = []builtNetwork{
 
 // writeLinks writes a list of links (fabric's "a b bw lat") whose hosts
 // are the names of one word before their router.
-func writeLinks(t *testing.T, links string) []string {
+func writeLinks(t testing.TB, links string) []string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "links.txt")
 	if err := os.WriteFile(p, []byte(links), 0o644); err != nil {
@@ -86,44 +86,54 @@ func writeLinks(t *testing.T, links string) []string {
 // builtCluster reads the network's files, picks 16 hosts (round robin
 // over its leaf switches where it has leaves, else the first 16), writes
 // the SimGrid platform and makes the cluster.
-func builtCluster(t *testing.T, n builtNetwork) *simCluster {
+func builtCluster(t testing.TB, n builtNetwork) *simCluster {
 	t.Helper()
-	files := n.files(t)
+	return builtClusterOf(t, n.name, n.files(t), 4, func(f *fabric.Fabric) []int {
+		// Round robin over the leaves, in host order: PSMN's 6 leaves
+		// give 3, 3, 3, 3, 2 and 2 hosts.
+		var pick []int
+		if len(f.Levels) > 0 && len(f.Hosts) > 16 {
+			var leaves [][]int
+			for h, g := range f.Levels[0].Group {
+				for g >= len(leaves) {
+					leaves = append(leaves, nil)
+				}
+				leaves[g] = append(leaves[g], h)
+			}
+			for i := 0; len(pick) < 16 && i < len(f.Hosts); i++ {
+				for _, leaf := range leaves {
+					if i < len(leaf) && len(pick) < 16 {
+						pick = append(pick, leaf[i])
+					}
+				}
+			}
+			slices.Sort(pick)
+			return pick
+		}
+		for h := 0; h < 16 && h < len(f.Hosts); h++ {
+			pick = append(pick, h)
+		}
+		return pick
+	})
+}
+
+// builtClusterOf reads the network files, takes the hosts pick chooses
+// (indices of the fabric's, in rank order), cores each, writes the
+// SimGrid platform and makes the cluster, its declared network files.
+func builtClusterOf(t testing.TB, name string, files []string, cores int, pick func(f *fabric.Fabric) []int) *simCluster {
+	t.Helper()
 	f, err := fabric.ReadAll(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Round robin over the leaves, in host order: PSMN's 6 leaves give
-	// 3, 3, 3, 3, 2 and 2 hosts.
-	var pick []int
-	if len(f.Levels) > 0 && len(f.Hosts) > 16 {
-		var leaves [][]int
-		for h, g := range f.Levels[0].Group {
-			for g >= len(leaves) {
-				leaves = append(leaves, nil)
-			}
-			leaves[g] = append(leaves[g], h)
-		}
-		for i := 0; len(pick) < 16 && i < len(f.Hosts); i++ {
-			for _, leaf := range leaves {
-				if i < len(leaf) && len(pick) < 16 {
-					pick = append(pick, leaf[i])
-				}
-			}
-		}
-		slices.Sort(pick)
-	} else {
-		for h := 0; h < 16 && h < len(f.Hosts); h++ {
-			pick = append(pick, h)
-		}
-	}
-	hosts := make([]fabric.SimGridHost, len(pick))
-	names := make([]string, len(pick))
-	for i, h := range pick {
-		hosts[i] = fabric.SimGridHost{Index: h, Name: f.Hosts[h], Cores: 4}
+	picked := pick(f)
+	hosts := make([]fabric.SimGridHost, len(picked))
+	names := make([]string, len(picked))
+	for i, h := range picked {
+		hosts[i] = fabric.SimGridHost{Index: h, Name: f.Hosts[h], Cores: cores}
 		names[i] = f.Hosts[h]
 	}
-	platform := filepath.Join(t.TempDir(), n.name+".xml")
+	platform := filepath.Join(t.TempDir(), name+".xml")
 	out, err := os.Create(platform)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +146,7 @@ func builtCluster(t *testing.T, n builtNetwork) *simCluster {
 		t.Fatal(err)
 	}
 	out.Close()
-	c := newSimCluster(t, platform, names, 4)
+	c := newSimCluster(t, platform, names, cores)
 	c.declared = files
 	return c
 }

@@ -1,0 +1,105 @@
+package placement
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/placement/internal/shapes"
+)
+
+// siteDragonfly is a list of links (fabric's "a b bw lat") of a
+// dragonfly of 8 groups of 8 routers, each router linked to every other
+// of its group, each pair of groups by two global links cabled as a site
+// spreads them (group g's links to group h on its routers (g+h) mod 8
+// and (g+h+4) mod 8), 4 hosts a router (256 hosts, dfG.R.H), every link
+// 10 Gbit/s and 0.5 us.
+func siteDragonfly() string {
+	var b strings.Builder
+	for g := 0; g < 8; g++ {
+		for r := 0; r < 8; r++ {
+			for h := 0; h < 4; h++ {
+				fmt.Fprintf(&b, "df%d.%d.%d g%dr%d 10Gbps 0.5us\n", g, r, h, g, r)
+			}
+			for s := r + 1; s < 8; s++ {
+				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, r, g, s)
+			}
+		}
+		for h := g + 1; h < 8; h++ {
+			for _, k := range []int{0, 4} {
+				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, (g+h+k)%8, h, (g+h+k)%8)
+			}
+		}
+	}
+	return b.String()
+}
+
+// fragmented picks 64 of the site dragonfly's 256 hosts as a busy
+// machine's scheduler leaves them: hosts of five of the eight groups,
+// on some of their routers each, one to four hosts a router, in the
+// fabric's host order.
+func fragmented(f *fabric.Fabric) []int {
+	var pick []int
+	for i, name := range f.Hosts {
+		var g, r, h int
+		if _, err := fmt.Sscanf(name, "df%d.%d.%d", &g, &r, &h); err != nil {
+			continue
+		}
+		if !slices.Contains([]int{0, 2, 3, 5, 6}, g) || (g*5+r*3)%8 >= 6 {
+			continue
+		}
+		if h < 1+(g+r)%4 && len(pick) < 64 {
+			pick = append(pick, i)
+		}
+	}
+	return pick
+}
+
+// BenchmarkSimBuiltDragonfly1024: 1,024 ranks (64 hosts of 16 cores) on
+// a fragmented allocation (fragmented) of a dragonfly wired as a site
+// cables it (siteDragonfly, routed by shortest paths), the survey of
+// scope nodes measured inside the simulation, a 16 x 8 x 8 stencil and
+// a random sparse graph replayed under block, cyclic and the proposal,
+// priced from the survey alone and with the list of links declared:
+// predicted and simulated runs, and each miss of the simulated checks'
+// bounds (make bench-sim-built).
+func BenchmarkSimBuiltDragonfly1024(b *testing.B) {
+	c := builtClusterOf(b, "dragonfly-site-1024", writeLinks(b, siteDragonfly()), 16, fragmented)
+	if len(c.hosts) != 64 {
+		b.Fatalf("%d hosts picked, want 64", len(c.hosts))
+	}
+	files := c.declared
+	n := 1024
+	apps := []simApp{
+		{"stencil 16x8x8, 10 x 1 MiB", scaleFlows(first(shapes.Halo3D(16, 8, 8, false)), 10<<20)},
+		{"random-sparse-1024, 10 x 1 MiB", scaleFlows(first(shapes.RandomSparse(n, 4, 1)), 10<<20)},
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		c.declared = nil
+		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
+		fmt.Printf("\nsite-wired dragonfly, 1,024 ranks on 64 hosts of 5 groups: survey of scope nodes inside the simulation, %.1f s\n", time.Since(t0).Seconds())
+		var misses []string
+		for _, declared := range [][]string{nil, files} {
+			c.declared = declared
+			fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared != nil, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+			for _, app := range apps {
+				name := app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[declared != nil]
+				sc := placeAndSimulate(b, c, sv, name, app.flows, n, app.iters())
+				for _, l := range []string{"block", "cyclic", "proposal"} {
+					p, s := sc.predicted[l], sc.simulated[l]
+					fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
+				}
+				misses = append(misses, simMisses(sc)...)
+			}
+		}
+		fmt.Printf("misses of the simulated checks' bounds: %d\n", len(misses))
+		for _, m := range misses {
+			fmt.Println("  " + m)
+		}
+	}
+}
