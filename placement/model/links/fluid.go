@@ -247,18 +247,19 @@ func (f *fluidState) fillRates(d []int32) {
 		}
 	}
 	for _, l := range f.active {
-		used, weight, rising := 0.0, 0.0, int32(0)
+		used, weight, rising, peak := 0.0, 0.0, int32(0), 0.0
 		for _, j := range f.onLink[l] {
 			c := f.cls[j]
 			x := f.m[c] * f.w[j] * f.wt[c]
 			if f.frozen[c] {
 				used += f.lvl[c] * x
+				peak = max(peak, f.lvl[c])
 				continue
 			}
 			weight += x
 			rising++
 		}
-		f.used[l], f.weight[l], f.rising[l] = used, weight, rising
+		f.used[l], f.weight[l], f.rising[l], f.peak[l] = used, weight, rising, peak
 	}
 	f.byFill.reset(f.fill)
 	for _, l := range f.active {
@@ -356,12 +357,14 @@ func (f *fluidState) level(l int32) {
 }
 
 // freeze keeps class c at the level's rate: it no longer rises on its
-// links, each of which, still with rising flows, waits at its new level.
+// links, each of which, still with rising flows, waits at its new level
+// (and has a class at that level: peak).
 func (f *fluidState) freeze(c int32, level float64) {
 	f.frozen[c], f.rate[c], f.lvl[c] = true, level*f.wt[c], level
 	for j := f.at[c]; j < f.at[c+1]; j++ {
 		l, x := f.links[j], f.m[c]*f.w[j]*f.wt[c]
 		f.used[l] += level * x
+		f.peak[l] = max(f.peak[l], level)
 		f.weight[l] -= x
 		f.rising[l]--
 		if f.rising[l] > 0 {
