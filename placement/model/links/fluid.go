@@ -137,9 +137,11 @@ type fluidClasses struct {
 // it, and its live classes (onLink: their places j in links); the links
 // a filling fills (active), those with rising classes (rise) or in a
 // heap by the level they fill at (byFill), and those that may be full at
-// a step's level (full).
+// a step's level (full); and its capacity (capa: 1/Inv) and a billionth
+// of it (nano).
 type fluidLinks struct {
 	used, weight, fill, slk []float64
+	capa, nano              []float64
 	rising                  []int32
 	onLink                  [][]int32
 	active, rise, full      []int32
@@ -250,7 +252,7 @@ func (f *fluidState) fillRates(d []int32) {
 		used, weight, rising, peak := 0.0, 0.0, int32(0), 0.0
 		for _, j := range f.onLink[l] {
 			c := f.cls[j]
-			x := f.m[c] * f.w[j] * f.wt[c]
+			x := f.xw[j]
 			if f.frozen[c] {
 				used += f.lvl[c] * x
 				peak = max(peak, f.lvl[c])
@@ -352,8 +354,8 @@ func (f *fluidState) freezeFull(full []int32, level float64) {
 // the lowest level a link fills at still counts as full there (slk): a
 // billionth of its capacity left.
 func (f *fluidState) level(l int32) {
-	f.fill[l] = (1/f.t.Inv[l] - f.used[l]) / f.weight[l]
-	f.slk[l] = 1e-9 / f.t.Inv[l] / f.weight[l]
+	f.fill[l] = (f.capa[l] - f.used[l]) / f.weight[l]
+	f.slk[l] = f.nano[l] / f.weight[l]
 }
 
 // freeze keeps class c at the level's rate: it no longer rises on its
@@ -362,7 +364,7 @@ func (f *fluidState) level(l int32) {
 func (f *fluidState) freeze(c int32, level float64) {
 	f.frozen[c], f.rate[c], f.lvl[c] = true, level*f.wt[c], level
 	for j := f.at[c]; j < f.at[c+1]; j++ {
-		l, x := f.links[j], f.m[c]*f.w[j]*f.wt[c]
+		l, x := f.links[j], f.xw[j]
 		f.used[l] += level * x
 		f.peak[l] = max(f.peak[l], level)
 		f.weight[l] -= x

@@ -1,8 +1,8 @@
 package links
 
 // fluidFill is what lets Fluid refill, after a step, only the rates that
-// change: per place j in links its class (cls) and its place in its
-// link's onLink (pos); per link the bytes/s its classes carry (load),
+// change: per place j in links its class (cls), its place in its link's
+// onLink (pos) and the weight it adds there (xw: m x w x wt); per link the bytes/s its classes carry (load),
 // the highest level among them (top; peak while filling) and the load
 // from which it is full (fullAt); per class a bottleneck (neck); the
 // classes refilled (d), the links that lost classes (gone) and those
@@ -11,6 +11,7 @@ package links
 // nothing (direct).
 type fluidFill struct {
 	cls, pos                []int32
+	xw                      []float64
 	load, top, peak, fullAt []float64
 	neck                    []int32
 	d, gone, moved          []int32
@@ -60,16 +61,21 @@ func newFluidFill(t *Table) fluidFill {
 	return f
 }
 
-// link puts each class on its links (onLink), in class order.
+// link puts each class on its links (onLink), in class order, and sets
+// the links' capacities.
 func (f *fluidState) link() {
 	nc := len(f.first)
 	f.cls, f.pos = make([]int32, len(f.links)), make([]int32, len(f.links))
 	f.inD, f.checked, f.neck = make([]int32, nc), make([]int32, nc), make([]int32, nc)
-	f.members = len(f.links)
+	f.members, f.xw = len(f.links), make([]float64, len(f.links))
+	f.capa, f.nano = make([]float64, f.t.NL), make([]float64, f.t.NL)
+	for l, inv := range f.t.Inv {
+		f.capa[l], f.nano[l] = 1/inv, 1e-9/inv
+	}
 	for c := range int32(nc) {
 		for j := f.at[c]; j < f.at[c+1]; j++ {
 			l := f.links[j]
-			f.cls[j], f.pos[j] = c, int32(len(f.onLink[l]))
+			f.cls[j], f.pos[j], f.xw[j] = c, int32(len(f.onLink[l])), f.m[c]*f.w[j]*f.wt[c]
 			f.onLink[l] = append(f.onLink[l], j)
 		}
 	}
