@@ -2,13 +2,13 @@ package links
 
 // fluidFill is what lets Fluid refill, after a step, only the rates that
 // change: per place j in links its class (cls), its place in its link's
-// onLink (pos) and the weight it adds there (xw: m x w x wt); per link the bytes/s its classes carry (load),
-// the highest level among them (top; peak while filling) and the load
-// from which it is full (fullAt); per class a bottleneck (neck); the
-// classes refilled (d), the links that lost classes (gone) and those
-// whose load or top changed at a filling (moved); the places of the live
-// classes (members), and how many steps more update refills all from
-// nothing (direct).
+// onLink (pos) and the weight it adds there (xw: m x w x wt); per link
+// the bytes/s its classes carry (load), the highest level among them
+// (top; peak while filling) and the load from which it is full
+// (fullAt); per class a bottleneck (neck); the classes refilled (d), the
+// links that lost classes (gone) and those whose load or top changed at
+// a filling (moved); the places of the live classes (members), and how
+// many steps more update refills all from nothing (direct).
 type fluidFill struct {
 	cls, pos                []int32
 	xw                      []float64
@@ -30,22 +30,24 @@ type fluidMarks struct {
 }
 
 // fluidTol is how close to its capacity a link is full, and how close to
-// the highest level on a link a class is the highest there, when update
-// checks the rates it kept: twice the billionth of its capacity that
-// progressive filling leaves on a link it takes as full, and a billionth
-// of the level.
+// the highest level on a link a class is the highest there (fractions of
+// them), when update checks the rates it kept: twice the billionth of
+// its capacity that progressive filling leaves on a link it takes as
+// full.
 const fluidTol = 2e-9
 
 // refillShare is the share of the live classes, and of their places on
 // their links (the work of a filling from nothing), past which update
 // refills them all from nothing; it then does so for refillSteps steps
 // more before it tries again. On place's 16,384 ranks of a declared
-// 16x16x16 torus, the classes refilled at a step were 5% of the live
-// ones, but they crossed 60% of the links (routes of 24 links, there and
-// back), and checked again and again (9 times a step) took longer than
-// all from nothing.
+// 16x16x16 torus of 4-core nodes, the classes refilled at a step were 5%
+// of the live ones, but they crossed 60% of the links (routes of 24
+// links, there and back), and refilled again and again (9 times a step)
+// took longer than all from nothing.
 var refillShare = 0.5
 
+// refillSteps is how many steps update refills all from nothing after
+// its work passed refillShare.
 const refillSteps = 4
 
 // fillFromNothing makes update refill every step from nothing, as Fluid
@@ -136,8 +138,9 @@ func (f *fluidState) settle(links []int32) {
 // (d: progressive filling over what the classes kept leave of their
 // links), and so is one above a refilled class on a full link of it that
 // has none; until none is. Past refillShare of the live classes, all are
-// refilled from nothing. On place's 16,384 ranks of a declared torus,
-// about 2% of the classes were refilled at a step.
+// refilled from nothing. On place's 16,384 ranks of a declared 16x8x8
+// torus of 16-core nodes, 2% of the live classes were refilled at a
+// step.
 func (f *fluidState) update(ended []int32) {
 	f.lostAt++
 	f.gone = f.gone[:0]
@@ -152,7 +155,7 @@ func (f *fluidState) update(ended []int32) {
 		}
 	}
 	if f.direct > 0 || fillFromNothing {
-		f.direct--
+		f.direct = max(f.direct-1, 0)
 		f.fillAll()
 		return
 	}

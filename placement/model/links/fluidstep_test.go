@@ -25,7 +25,7 @@ func TestFluidUpdate(t *testing.T) { bothFills(t, testFluidUpdate) }
 
 func testFluidUpdate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 19))
-	for trial := range 60 {
+	for trial := range 36 {
 		k, nl, nf := 12, 20, 60
 		if trial%3 == 2 { // larger, against the former Fluid alone
 			k, nl, nf = 40, 90, 600
