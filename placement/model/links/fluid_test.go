@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -176,14 +177,13 @@ func testFluidRatesMaxMin(t *testing.T) {
 			flows = append(flows, FluidFlow{U: a, V: b, A: a, B: b, Bytes: float64(1 + rng.IntN(3))})
 		}
 		f := newFluidState(tb, flows)
-		for half := range 2 {
-			if half == 1 {
-				rng.Shuffle(len(f.live), func(i, j int) { f.live[i], f.live[j] = f.live[j], f.live[i] })
-				f.live = f.live[:len(f.live)/2]
-			}
-			f.rates()
-			checkRates(t, fmt.Sprintf("trial %d (half %d)", trial, half), f, flows)
-		}
+		f.fillAll()
+		checkRates(t, fmt.Sprintf("trial %d (all)", trial), f, flows)
+		rng.Shuffle(len(f.live), func(i, j int) { f.live[i], f.live[j] = f.live[j], f.live[i] })
+		ended := slices.Clone(f.live[len(f.live)/2:])
+		f.live = f.live[:len(f.live)/2]
+		f.update(ended)
+		checkRates(t, fmt.Sprintf("trial %d (half)", trial), f, flows)
 	}
 }
 
@@ -360,7 +360,7 @@ func testFluidNearLevels(t *testing.T) {
 	}
 	flows := []FluidFlow{{U: 0, V: 1, A: 0, B: 1, Bytes: 1}, {U: 2, V: 3, A: 2, B: 3, Bytes: 1}, {U: 4, V: 5, A: 4, B: 5, Bytes: 1}}
 	f := newFluidState(tb, flows)
-	f.rates()
+	f.fillAll()
 	checkRates(t, "near levels", f, flows)
 	for _, c := range f.live {
 		if math.Abs(f.rate[c]-1) > 1e-3 {
