@@ -152,6 +152,35 @@ func TestUplinkPartialRowsNotPriced(t *testing.T) {
 	}
 }
 
+// TestUplinkPartialRowsSaturated: a row of 3 of a group's 4 hosts
+// (three quarters: minPartialHosts) that moved far less than their own
+// links carry (100 MB/s against 3 x 3 GB/s) measured the group's
+// uplinks and prices them; one that moved nearly what their links carry
+// (8,100 MB/s) did not, and leaves them unpriced.
+func TestUplinkPartialRowsSaturated(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mbps   float64
+		priced bool
+	}{{100, true}, {8100, false}} {
+		md, _ := model.NewModel(m, nil, model.ModelOptions{})
+		row := survey.SwitchBandwidth{Level: 1, Group: 1, PeerGroup: 0, Hosts: 3, Ranks: 6, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: c.mbps}
+		md.AddSwitches([]survey.SwitchBandwidth{row})
+		u := md.Uplinks[0]
+		if got := len(u.InvUp) > 1 && u.InvUp[1] == 1/(c.mbps*1e6); got != c.priced {
+			t.Errorf("3 of 4 hosts at %.0f MB/s: uplinks %+v, priced %v, want %v", c.mbps, u, got, c.priced)
+		}
+	}
+}
+
 // siblingModel is switchedModel with four groups of two nodes whose rows
 // are the switch phase's at a level of more than two siblings: to the
 // rest at rest MB/s, then the pair step, each group to its next sibling
