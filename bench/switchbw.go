@@ -133,9 +133,10 @@ func SwitchPhase(hosts []string, of [][]int) []SwitchStep {
 // rows: one per step and sending group. A group's rate is what its ranks
 // sent over the step's time, its slowest sending rank's; where slow names
 // hosts linked slower than the others (bench/fit.SlowHosts), the slowest
-// of its ranks that neither run on one nor send to one, as if they all
-// had: a flow into a slower host is held to that host's link, which says
-// nothing of the group's uplinks. On PSMN's fabric (simulated), the steps
+// of its ranks that neither run on one nor send to or receive from one,
+// as if they all had, and no row where every rank did: a flow into or
+// out of a slower host is held to that host's link, which says nothing
+// of the group's uplinks. On PSMN's fabric (simulated), the steps
 // that sent into its 4xDDR hosts priced every leaf's uplinks at a third
 // of what they carry.
 func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int, slow map[string]bool) ([]survey.SwitchBandwidth, error) {
@@ -160,7 +161,7 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int,
 			b := &byGroup[g]
 			b.Ranks++
 			b.Seconds = max(b.Seconds, t)
-			if !slow[hosts[r]] && !slow[hosts[st.Dst[r]]] {
+			if !slow[hosts[r]] && !slow[hosts[st.Dst[r]]] && (st.Src[r] < 0 || !slow[hosts[st.Src[r]]]) {
 				clear[g] = max(clear[g], t)
 			}
 			if sent[g] == nil {
@@ -171,6 +172,9 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int,
 		for g, b := range byGroup {
 			if b.Ranks == 0 || b.Seconds <= 0 {
 				continue
+			}
+			if slow != nil && clear[g] == 0 {
+				continue // every rank's flows were held to a slower host's link
 			}
 			if clear[g] > 0 {
 				b.Seconds = clear[g]
