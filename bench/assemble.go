@@ -178,10 +178,11 @@ func finish(s *survey.Survey, ml *survey.MmpiLog, opt Options, stderr io.Writer)
 			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
 	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
-	s.Fits = fit.Survey(s)
+	slow := fit.HostFactors(s)
+	s.Fits = fit.Survey(s, slow)
 	if len(s.Fits) > 0 {
 		s.Meta.FitFactors = fit.ConcurrencyFactors(s)
-		if w := fit.SlowHostsWarning(s, fit.HostFactors(s)); w != "" {
+		if w := fit.SlowHostsWarning(s, slow); w != "" {
 			s.Meta.Warnings = append(s.Meta.Warnings, w)
 		}
 	}

@@ -127,7 +127,7 @@ func assemblyHeap(b *testing.B, gathered [][]byte, opt Options, n int) uint64 {
 		b.Fatal(err)
 	}
 	s.Meta = survey.SurveyMeta{Ranks: n, Sizes: opt.Sizes, Repeats: opt.Repeats, Schedule: string(opt.Schedule), Scope: opt.Scope}
-	s.Fits = fit.Survey(s)
+	s.Fits = fit.Survey(s, fit.HostFactors(s))
 	opt.Out, opt.Force = filepath.Join(b.TempDir(), "again"), true
 	if err := survey.WriteSurvey(opt.Out, s, true); err != nil {
 		b.Fatal(err)

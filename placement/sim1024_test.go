@@ -312,26 +312,31 @@ func BenchmarkSimDragonfly1024(b *testing.B) {
 		t0 := time.Now()
 		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
 		fmt.Printf("\ndragonfly 1,024 ranks (64 x 16): survey of scope nodes inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		printSurveyAloneAndDeclared(b, c, sv, apps, n)
+		printSurveyAloneAndDeclared(b, c, sv, apps, n, []string{c.platform})
 	}
 }
 
 // printSurveyAloneAndDeclared places each application from survey sv
-// alone, then with c's platform declared (--topology), replays block,
-// cyclic and the proposal on c and prints predicted and simulated runs.
-func printSurveyAloneAndDeclared(b *testing.B, c *simCluster, sv string, apps []simApp, n int) {
-	for _, declared := range []bool{false, true} {
-		c.topology = ""
-		if declared {
-			c.topology = c.platform
-		}
-		fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+// alone, then with the network files declared (--topology), replays
+// block, cyclic and the proposal on c, prints predicted and simulated
+// runs, and returns every miss of the simulated checks' bounds
+// (simMisses).
+func printSurveyAloneAndDeclared(b *testing.B, c *simCluster, sv string, apps []simApp, n int, declared []string) []string {
+	var misses []string
+	c.topology = ""
+	for _, d := range [][]string{nil, declared} {
+		c.declared = d
+		fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", d != nil, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
 		for _, app := range apps {
-			sc := placeAndSimulate(b, c, sv, app.name, app.flows, n, app.iters())
+			name := app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[d != nil]
+			sc := placeAndSimulate(b, c, sv, name, app.flows, n, app.iters())
 			for _, l := range []string{"block", "cyclic", "proposal"} {
 				p, s := sc.predicted[l], sc.simulated[l]
 				fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
 			}
+			misses = append(misses, simMisses(sc)...)
 		}
 	}
+	c.declared = nil
+	return misses
 }

@@ -27,7 +27,7 @@ func BenchmarkSimDragonfly36(b *testing.B) {
 		t0 := time.Now()
 		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
 		fmt.Printf("\ndragonfly 36 x 4 ranks: survey of every pair inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		printSurveyAloneAndDeclared(b, c, sv, apps, 144)
+		printSurveyAloneAndDeclared(b, c, sv, apps, 144, []string{c.platform})
 	}
 }
 
@@ -50,6 +50,6 @@ func BenchmarkSimDragonfly100(b *testing.B) {
 		t0 := time.Now()
 		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
 		fmt.Printf("\ndragonfly 100 x 2 ranks: survey of scope nodes inside the simulation, 64 B and 1 MiB, %.1f s\n", time.Since(t0).Seconds())
-		printSurveyAloneAndDeclared(b, c, sv, apps, 200)
+		printSurveyAloneAndDeclared(b, c, sv, apps, 200, []string{c.platform})
 	}
 }

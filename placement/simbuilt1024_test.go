@@ -83,20 +83,7 @@ func BenchmarkSimBuiltDragonfly1024(b *testing.B) {
 		c.declared = nil
 		sv := c.survey(b, survey.ScopeNodes, []int{64, 1 << 20}, 5)
 		fmt.Printf("\nsite-wired dragonfly, 1,024 ranks on 64 hosts of 5 groups: survey of scope nodes inside the simulation, %.1f s\n", time.Since(t0).Seconds())
-		var misses []string
-		for _, declared := range [][]string{nil, files} {
-			c.declared = declared
-			fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", declared != nil, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
-			for _, app := range apps {
-				name := app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[declared != nil]
-				sc := placeAndSimulate(b, c, sv, name, app.flows, n, app.iters())
-				for _, l := range []string{"block", "cyclic", "proposal"} {
-					p, s := sc.predicted[l], sc.simulated[l]
-					fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
-				}
-				misses = append(misses, simMisses(sc)...)
-			}
-		}
+		misses := printSurveyAloneAndDeclared(b, c, sv, apps, n, files)
 		fmt.Printf("misses of the simulated checks' bounds: %d\n", len(misses))
 		for _, m := range misses {
 			fmt.Println("  " + m)

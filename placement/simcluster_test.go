@@ -195,7 +195,7 @@ func (c *simCluster) measureSurvey(t testing.TB, scope string, sizes []int, repe
 	c.fanOutPhase(t, s, hosts)
 	c.bothWaysPhase(t, s, hosts)
 	c.sweepPhase(t, s, hosts)
-	s.Fits = fit.Survey(s)
+	s.Fits = fit.Survey(s, fit.HostFactors(s))
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
 	return s
 }

@@ -54,9 +54,10 @@ func Pair(sizes []int, rtts []float64) (latency, bandwidth float64, ok bool) {
 // 1.4x to 7.6x its round trip alone), so the level's pairs take the
 // bandwidth fitted on the level's pairs measured alone and their own
 // latency: half their smallest round trip, less that size's transfer;
-// a pair through a host whose every pair was slower (HostFactors) takes
-// that share of it. It returns nil with fewer than two sizes.
-func Survey(s *survey.Survey) []survey.Fit {
+// a pair through a host whose every pair was slower (slow: HostFactors'
+// factors, nil for none) takes that share of it. It returns nil with
+// fewer than two sizes.
+func Survey(s *survey.Survey, slow []float64) []survey.Fit {
 	if len(s.Tables) < 2 {
 		return nil
 	}
@@ -70,7 +71,6 @@ func Survey(s *survey.Survey) []survey.Fit {
 	}
 	level, names := s.PairLevels()
 	lv := levelFits(s, names)
-	slow := HostFactors(s)
 	hostIdx, _ := survey.HostIndex(s.Ranks)
 	var fits []survey.Fit
 	s.Tables[0].Each(func(a, b, _ int) {

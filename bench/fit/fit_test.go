@@ -62,7 +62,7 @@ func TestFitSurveyContended(t *testing.T) {
 		big.Set(&survey.PairStats{A: a, B: b, Size: 1 << 20, Samples: 10, Mean: conc, Min: conc, Median: conc, P99: conc, Isolated: iso})
 	})
 	s.Tables = append(s.Tables, big)
-	fits := Survey(s)
+	fits := Survey(s, HostFactors(s))
 	for _, f := range fits {
 		small := s.Tables[0].At(survey.Min, f.A, f.B)
 		lat, bw := small/2-64/1048.576, 1048.576

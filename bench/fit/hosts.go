@@ -63,14 +63,19 @@ func HostFactors(s *survey.Survey) []float64 {
 		byHost[l][ha] = append(byHost[l][ha], v)
 		byHost[l][hb] = append(byHost[l][hb], v)
 	})
+	med := make([]float64, len(names)) // each level's median, once
+	for l, v := range all {
+		if len(v) > 0 {
+			med[l] = stats.MedianInPlace(v)
+		}
+	}
 	out, slow := make([]float64, nh), false
 	for h := range out {
 		f := math.Inf(1)
 		for l := range names {
 			if v := byHost[l]; v != nil && len(v[h]) >= MinHostPairs {
-				med := stats.Median(all[l])
-				if q := stats.Select(v[h], len(v[h])/4) / med; q > SlowHostFactor {
-					f = min(f, stats.Median(v[h])/med)
+				if q := stats.Select(v[h], len(v[h])/4) / med[l]; q > SlowHostFactor {
+					f = min(f, stats.MedianInPlace(v[h])/med[l])
 				} else {
 					f = 1
 				}

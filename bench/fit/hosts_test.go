@@ -61,7 +61,7 @@ func TestHostFactors(t *testing.T) {
 		}
 	}
 	bw := map[bool][]float64{}
-	for _, fit := range Survey(s) {
+	for _, fit := range Survey(s, f) {
 		ha, hb := s.Ranks[fit.A].Host, s.Ranks[fit.B].Host
 		if ha != hb {
 			slow := ha == "node000" || ha == "node001" || hb == "node000" || hb == "node001"

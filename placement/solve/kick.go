@@ -38,7 +38,7 @@ func kicks(n int) int {
 // less time than with every start's 32 kicks made; on PSMN's kept survey
 // GROMACS's proposal from the survey alone was predicted 1% slower
 // (0.01849 s for 0.01831), the other proposals the same.
-var kickPatience = 8
+const kickPatience = 8
 
 // maxKickRanks is the job size from which refine makes no kicks.
 const maxKickRanks = 4096
