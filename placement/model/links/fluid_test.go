@@ -154,20 +154,7 @@ func testFluidRatesMaxMin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
 	for trial := range 40 {
 		const k, nl = 12, 20
-		tb := &Table{K: k, NL: nl, Inv: make([]float64, nl), Start: make([]int32, k*k+1)}
-		for l := range tb.Inv {
-			tb.Inv[l] = 0.5 + 1.5*rng.Float64()
-		}
-		split := trial%2 == 1
-		for i := range k * k {
-			for _, l := range rng.Perm(nl)[:1+rng.IntN(4)] {
-				tb.Links = append(tb.Links, int32(l))
-				if split {
-					tb.Share = append(tb.Share, float32(0.25+0.75*rng.Float64()))
-				}
-			}
-			tb.Start[i+1] = int32(len(tb.Links))
-		}
+		tb := randomTable(rng, k, nl, trial%2 == 1)
 		if trial%4 >= 2 {
 			tb.Reverse = 0.05
 		}
