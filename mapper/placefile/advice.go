@@ -331,6 +331,10 @@ type Candidate struct {
 	// prediction with its flows' sharing, which the search's bound
 	// leaves out).
 	Run float64 `json:"predicted_run_s"`
+	// AtLeast is true when Run is a bound from below: the links' bound
+	// alone put it above the best candidate's prediction, so its flows'
+	// sharing, which only lengthens a run, was not priced.
+	AtLeast bool `json:"predicted_run_at_least,omitempty"`
 	// Refined is true when refinement ran on it.
 	Refined bool `json:"refined"`
 	Swaps   int  `json:"swaps"`

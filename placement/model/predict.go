@@ -91,13 +91,52 @@ func (m *Machine) CollectiveLatency(kind int, place []int32) float64 {
 // base (nil: none): the solver's evaluator bounds it from below where
 // links are shared (Evaluator.fluid).
 func PredictedRun(md *Model, t *Traffic, place []int32, base []float64) float64 {
-	return predictBase("", md, t, place, base).Run
+	run, _ := PredictedRunOver(md, t, place, base, math.Inf(1))
+	return run
+}
+
+// PredictedRunOver is PredictedRun where only a run up to over matters:
+// when the links' bound alone (the prediction without the flows'
+// sharing, which only lengthens it) is above over, it is that bound and
+// exact is false. Only the slowest rank matters, so the flows are shared
+// only until every rank is sure to stay within the bound's run
+// (links.Table.FluidWithin), which is then the run.
+func PredictedRunOver(md *Model, t *Traffic, place []int32, base []float64, over float64) (run float64, exact bool) {
+	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
+	bound := ev.predictWith("", nil).Run
+	if !ev.net.Routed() {
+		return bound, true
+	}
+	if bound > over {
+		return bound, false
+	}
+	limit := make([]float64, t.N)
+	for i := range limit {
+		limit[i] = math.Inf(1)
+		if s := md.Scale[1]; s > 0 {
+			limit[i] = bound / s
+			if base != nil {
+				limit[i] = (bound - base[i]) / s
+			}
+		}
+	}
+	fluid, within := md.Routes.Table.FluidWithin(t.N, ev.fluidFlows(), limit)
+	if within {
+		return bound, true
+	}
+	return ev.predictWith("", fluid).Run, true
 }
 
 func predictBase(name string, md *Model, t *Traffic, place []int32, base []float64) Prediction {
 	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
+	return ev.predictWith(name, ev.fluid())
+}
+
+// predictWith is the prediction with each rank's flows off its node
+// taking fluid (nil: the links' bound alone).
+func (ev *Evaluator) predictWith(name string, fluid []float64) Prediction {
+	t, base := ev.t, ev.base
 	pr := Prediction{Prediction: placefile.Prediction{Name: name, Transfer: ev.transfer, SlowestRank: -1}, PerRank: make([]float64, t.N), Comm: make([]float64, t.N)}
-	fluid := ev.fluid()
 	for i := int32(0); i < int32(t.N); i++ {
 		on, off, bound := ev.fullParts(i)
 		if fluid != nil && fluid[i] > off {
@@ -130,6 +169,11 @@ func (ev *Evaluator) fluid() []float64 {
 	if !ev.net.Routed() {
 		return nil
 	}
+	return ev.md.Routes.Table.Fluid(ev.t.N, ev.fluidFlows())
+}
+
+// fluidFlows are the flows between ranks on different nodes, each way.
+func (ev *Evaluator) fluidFlows() []links.FluidFlow {
 	t := ev.t
 	var flows []links.FluidFlow
 	for u := int32(0); u < int32(t.N); u++ {
@@ -144,7 +188,7 @@ func (ev *Evaluator) fluid() []float64 {
 				links.FluidFlow{U: v, V: u, A: nv, B: nu, Bytes: in})
 		}
 	}
-	return ev.md.Routes.Table.Fluid(t.N, flows)
+	return flows
 }
 
 // PerfectRun is the run time with a perfect interconnect (transfer time
