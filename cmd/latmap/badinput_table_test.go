@@ -30,7 +30,7 @@ type badRow struct {
 }
 
 // fixWords say what a file should hold or what to do instead.
-var fixWords = []string{"want", "need", "give", "create", "written by latmap", "latmap survey", "latmap profile", "--"}
+var fixWords = []string{"want", "need", "give", "choose", "create", "written by latmap", "latmap survey", "latmap profile", "--"}
 
 // badClasses spoil a file's text (nil text: the file is removed or
 // replaced by a directory, by spoilPath).
@@ -219,9 +219,19 @@ func launchTable() []badRow {
 	add(badRow{args: append([]string{"profile", "-o", "{out}", "--launcher", "openmpi", "--call-sites=99"}, launch...), names: []string{"--call-sites"}},
 		badRow{args: append([]string{"profile", "-o", "{out}", "--launcher", "openmpi", "--reorder-matrix", "{matrix}"}, launch...), names: []string{"--reorder-matrix", "--reorder"}},
 		badRow{args: append([]string{"profile", "-o", "{dir}/no/p", "--launcher", "openmpi"}, launch...), names: []string{"{dir}/no"}})
-	// survey's output and --resume are checked once MPI is up (rank 0
-	// checks, every rank stops): not in a test binary built without MPI.
+	// survey checks its outputs and --resume before MPI starts (rank 0,
+	// or a process that does not know its rank, as here), and again
+	// once it is up.
 	survey := []string{"survey", "-o", "{out}"}
+	add(badRow{args: []string{"survey", "-o", "{mmpi}"}, names: []string{"{mmpi}", "-o"}},
+		badRow{args: []string{"survey", "-o", "{survey}"}, names: []string{"{survey}", "--force"}},
+		badRow{args: []string{"survey", "-o", "{dir}/no/out"}, names: []string{"{dir}/no"}},
+		badRow{args: []string{"survey", "-o", "{mmpi}/out"}, names: []string{"{mmpi}", "not a directory"}},
+		badRow{args: append(survey, "--mmpi", "{survey}"), names: []string{"--mmpi", "{survey}", "file name"}},
+		badRow{args: append(survey, "--mmpi", "{dir}/no/log.dat"), names: []string{"--mmpi", "{dir}/no"}},
+		badRow{args: []string{"survey", "--resume", "{dir}/none"}, names: []string{"--resume", "{dir}/none"}},
+		badRow{args: []string{"survey", "--resume", "{survey}"}, names: []string{"--resume", "{survey}", "not stopped", "-o DIR"}},
+		badRow{args: []string{"survey", "--resume", "{mmpi}"}, names: []string{"--resume", "{mmpi}"}})
 	add(fileRows(append(survey, "--topology", "{dir}/topology.conf"), "{dir}/topology.conf", nil, "missing", "empty", "a directory")...)
 	add(badRow{args: append(survey, "--repeats", "0"), names: []string{"--repeats"}},
 		badRow{args: append(survey, "--resume", "{survey}", "--mmpi", "{out}.dat"), names: []string{"--resume", "--mmpi"}})
