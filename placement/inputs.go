@@ -91,6 +91,11 @@ func loadInputs(opt Options) (*inputs, error) {
 		return nil, err
 	}
 	in.warnings = append(in.warnings, s.Warnings()...)
+	if opt.Notes != nil {
+		for _, l := range s.Lacks {
+			fmt.Fprintf(opt.Notes, "latmap: %s\n", l)
+		}
+	}
 	if opt.Profile != "" && opt.Matrix != "" {
 		in.warnings = append(in.warnings, fmt.Sprintf("--matrix %s replaces the profile's matrix: its traffic is priced, with the profile's times and placement", opt.Matrix))
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -87,6 +88,10 @@ type Options struct {
 	Costs  model.SurveyCostOptions
 	Model  model.ModelOptions
 	Solve  solve.Options
+	// Notes receives what the survey lacks against its meta.json
+	// (survey.Lacks, also among the advice's warnings) as every reader
+	// of a survey says it (nil: nowhere).
+	Notes io.Writer
 }
 
 // Run reads the inputs, proposes a placement and writes the launcher

@@ -35,7 +35,7 @@ help model and files.`,
 				positive("bandwidth-node", "GB/s"), positive("bandwidth-net", "GB/s")); err != nil {
 				return err
 			}
-			opt.App = args
+			opt.App, opt.Notes = args, cmd.ErrOrStderr()
 			return runPlace(cmd.OutOrStdout(), opt, asJSON, qapFile, qapOpt)
 		},
 	}

@@ -87,10 +87,12 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	s.Lacks = s.lacks()
+	var filled []int
 	if s.wantsFill(opt) {
-		s.Filled = s.fillUnmeasured()
+		filled = s.fillUnmeasured()
+		s.Filled = filled[0]
 	}
+	s.Lacks = s.lacks(filled)
 	return s, nil
 }
 
