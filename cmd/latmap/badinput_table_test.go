@@ -176,6 +176,7 @@ func badTable() []badRow {
 	add(fileRows(report, "{profile}/matrix.csv", matrixNum, "a directory", "wrong columns", "NaN", "negative")...)
 	add(fileRows(report, "{profile}/functions.csv", map[string]string{"NaN": "calls", "negative": "time_s"}, "missing", "NaN", "negative")...)
 	add(badRow{args: append(report, "--top", "-1"), names: []string{"--top"}},
+		badRow{args: append(report, "--top", "0"), names: []string{"--top", "at least 1"}},
 		badRow{args: append(report, "-o", "{out}.html"), names: []string{"--html"}},
 		badRow{args: []string{"report", "--html", "-o", "{dir}/no/out.html", "{profile}"}, names: []string{"{dir}/no"}})
 
@@ -194,6 +195,10 @@ func badTable() []badRow {
 	add(fileRows(placeP, "{profile}/ranks.csv", profNum, "truncated", "NaN")...)
 	add(badRow{args: append(place, "--trials", "0"), names: []string{"--trials"}},
 		badRow{args: append(place, "--renumber", "{out}.r"), names: []string{"--renumber", "--same-slots"}},
+		badRow{args: append(place, "--node-link", "nan"), names: []string{"--node-link", "NaN"}},
+		badRow{args: append(place, "--memory-bandwidth", "inf"), names: []string{"--memory-bandwidth", "Inf"}},
+		badRow{args: append(place, "--bandwidth-net", "inf"), names: []string{"--bandwidth-net", "Inf"}},
+		badRow{args: append(place, "--restarts", "5"), names: []string{"--restarts", "--qaplib"}},
 		badRow{args: []string{"place", "--survey", "{survey}", "--matrix", "{matrix}", "-o", "{dir}/no/out"}, names: []string{"{dir}/no"}})
 
 	return append(rows, launchTable()...)

@@ -89,8 +89,9 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	}
 	var filled []int
 	if s.wantsFill(opt) {
-		filled = s.fillUnmeasured()
-		s.Filled = filled[0]
+		if filled = s.fillUnmeasured(); len(filled) > 0 {
+			s.Filled = filled[0]
+		}
 	}
 	s.Lacks = s.lacks(filled)
 	return s, nil
