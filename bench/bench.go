@@ -26,14 +26,25 @@ func Run(ctx context.Context, opt Options) error {
 	if err := opt.Validate(); err != nil {
 		return rootOnly(err)
 	}
+	name, size, lerr := DetectLauncher(os.Getenv)
+	if launcher.RankInEnv(os.Getenv) <= 0 {
+		if lerr != nil {
+			size = -1
+		}
+		// A launcher that does not end the job when a rank exits
+		// before MPI_Init would leave the others waiting in it: there
+		// rank 0 says the same once MPI is up (measure's checks).
+		if err := checkBeforeMPI(&opt, size); err != nil && (lerr != nil || !Built || endsJobOnExit(name)) {
+			return err
+		}
+	}
 	if !Built {
 		return rootOnly(ErrNoMPI)
 	}
-	launcher, _, err := DetectLauncher(os.Getenv)
-	if err != nil {
-		return rootOnly(err)
+	if lerr != nil {
+		return rootOnly(lerr)
 	}
-	return runMPI(ctx, opt, launcher)
+	return runMPI(ctx, opt, name)
 }
 
 // rootOnly returns err on rank 0 (or when the rank is unknown) and nil on

@@ -92,6 +92,9 @@ type Options struct {
 	// levels found in the latencies; fabric is it, read by Validate.
 	Topology string
 	fabric   *fabric.Fabric
+	// stopped is --resume's survey as rank 0 read it before MPI started
+	// (checkBeforeMPI), so that it is read once.
+	stopped *survey.Survey
 	// Scope says which pairs to measure: "all", "nodes" (every pair
 	// inside each node and every pair of node leaders), "sample:K" (nodes
 	// plus K random cross-node pairs per node, to check that a leader

@@ -69,27 +69,15 @@ func planResume(opt Options, names []string) (*resumed, resumePlan, error) {
 	if err != nil {
 		return nil, resumePlan{}, err
 	}
-	old, err := survey.ReadSurvey(opt.Resume, survey.LoadOptions{KeepSparse: true})
-	if err != nil {
-		return nil, resumePlan{}, err
-	}
-	if old.Meta.Stopped == "" {
-		return nil, resumePlan{}, fmt.Errorf("a survey that was not stopped early: nothing to resume")
-	}
-	if old.N() != len(names) {
-		return nil, resumePlan{}, fmt.Errorf("%d ranks, this job %d: resume it with as many ranks on the same hosts", old.N(), len(names))
-	}
-	for r, h := range names {
-		if old.Ranks[r].Host != h {
-			return nil, resumePlan{}, fmt.Errorf("rank %d ran on %s, and runs on %s now: resume it on the same hosts in the same order", r, old.Ranks[r].Host, h)
+	old := opt.stopped
+	if old == nil || recovered != "" {
+		if old, err = survey.ReadSurvey(opt.Resume, survey.LoadOptions{KeepSparse: true}); err != nil {
+			return nil, resumePlan{}, err
 		}
 	}
-	scope := opt.Scope
-	if scope == ScopeAuto {
-		scope = old.Meta.Scope
-	}
-	if scope != old.Meta.Scope {
-		return nil, resumePlan{}, fmt.Errorf("scope %s, this job %s: resume it with --scope %s", old.Meta.Scope, scope, old.Meta.Scope)
+	scope, err := matchStopped(old, opt, len(names), names)
+	if err != nil {
+		return nil, resumePlan{}, err
 	}
 	st := &resumed{dir: opt.Resume, old: old, recovered: recovered}
 	for _, t := range old.Tables {

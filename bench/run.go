@@ -76,13 +76,15 @@ type rankEnv struct {
 	Stop func() string
 }
 
-// checkOutputs fails when an output exists without force.
+// checkOutputs fails when an output cannot be written: it exists
+// without force, its parent is missing or not writable, a file is where
+// a directory goes or the other way round.
 func checkOutputs(opt *Options) error {
 	if err := atomicdir.CheckDest(opt.Out, opt.Force); err != nil {
 		return err
 	}
 	if opt.Mmpi != "" {
-		if err := atomicdir.CheckDest(opt.Mmpi, opt.Force); err != nil {
+		if err := atomicdir.CheckFile(opt.Mmpi, opt.Force); err != nil {
 			return fmt.Errorf("--mmpi: %w", err)
 		}
 	}

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -29,6 +30,17 @@ func loadSurvey(path, hostPattern string) (*survey.Survey, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// sayLacks prints on w (nil: nowhere) what the survey s lacks against its
+// meta.json, as every reader of a survey says it.
+func sayLacks(w io.Writer, s *survey.Survey) {
+	if w == nil {
+		return
+	}
+	for _, l := range s.Lacks {
+		fmt.Fprintf(w, "latmap: %s\n", l)
+	}
 }
 
 // inputs is what place reads: the machine from the survey, the traffic,
@@ -91,6 +103,7 @@ func loadInputs(opt Options) (*inputs, error) {
 		return nil, err
 	}
 	in.warnings = append(in.warnings, s.Warnings()...)
+	sayLacks(opt.Notes, s)
 	if opt.Profile != "" && opt.Matrix != "" {
 		in.warnings = append(in.warnings, fmt.Sprintf("--matrix %s replaces the profile's matrix: its traffic is priced, with the profile's times and placement", opt.Matrix))
 	}

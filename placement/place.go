@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -87,6 +88,10 @@ type Options struct {
 	Costs  model.SurveyCostOptions
 	Model  model.ModelOptions
 	Solve  solve.Options
+	// Notes receives what the survey lacks against its meta.json
+	// (survey.Lacks, also among the advice's warnings) as every reader
+	// of a survey says it (nil: nowhere).
+	Notes io.Writer
 }
 
 // Run reads the inputs, proposes a placement and writes the launcher
@@ -296,8 +301,9 @@ func (opt *Options) check() error {
 		return fmt.Errorf("--trials %d: give 1 to 1000 multilevel trials (0: the default, 3)", opt.Solve.Trials)
 	case opt.Ranks < 0:
 		return fmt.Errorf("--ranks %d: give a positive number of ranks, or 0 to take it from --matrix", opt.Ranks)
-	case opt.Model.NodeGBps < 0 || opt.Model.MemoryGBps < 0 || opt.Costs.Bandwidth.Socket < 0 || opt.Costs.Bandwidth.Node < 0 || opt.Costs.Bandwidth.Network < 0:
-		return fmt.Errorf("a bandwidth (--node-link, --memory-bandwidth, --bandwidth-*) is negative: give GB/s above 0")
+	}
+	if err := opt.checkBandwidths(); err != nil {
+		return err
 	}
 	switch opt.Model.Routing {
 	case "", fabric.RoutingStatic, fabric.RoutingAdaptive:
@@ -432,4 +438,19 @@ func networkInfo(md *model.Model) *placefile.Network {
 		origin = "declared in " + f.Source
 	}
 	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Origin: origin, Routing: f.Routing, Links: len(f.Links), Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
+}
+
+// checkBandwidths refuses a bandwidth given negative, NaN or infinite
+// (--node-link and --memory-bandwidth take 0: measured).
+func (opt *Options) checkBandwidths() error {
+	for _, b := range []struct {
+		flag string
+		v    float64
+	}{{"--node-link", opt.Model.NodeGBps}, {"--memory-bandwidth", opt.Model.MemoryGBps},
+		{"--bandwidth-socket", opt.Costs.Bandwidth.Socket}, {"--bandwidth-node", opt.Costs.Bandwidth.Node}, {"--bandwidth-net", opt.Costs.Bandwidth.Network}} {
+		if b.v < 0 || math.IsNaN(b.v) || math.IsInf(b.v, 0) {
+			return fmt.Errorf("%s %g: want GB/s above 0, a finite number", b.flag, b.v)
+		}
+	}
+	return nil
 }

@@ -30,7 +30,7 @@ type badRow struct {
 }
 
 // fixWords say what a file should hold or what to do instead.
-var fixWords = []string{"want", "need", "give", "create", "written by latmap", "latmap survey", "latmap profile", "--"}
+var fixWords = []string{"want", "need", "give", "choose", "create", "written by latmap", "latmap survey", "latmap profile", "--"}
 
 // badClasses spoil a file's text (nil text: the file is removed or
 // replaced by a directory, by spoilPath).
@@ -176,6 +176,7 @@ func badTable() []badRow {
 	add(fileRows(report, "{profile}/matrix.csv", matrixNum, "a directory", "wrong columns", "NaN", "negative")...)
 	add(fileRows(report, "{profile}/functions.csv", map[string]string{"NaN": "calls", "negative": "time_s"}, "missing", "NaN", "negative")...)
 	add(badRow{args: append(report, "--top", "-1"), names: []string{"--top"}},
+		badRow{args: append(report, "--top", "0"), names: []string{"--top", "at least 1"}},
 		badRow{args: append(report, "-o", "{out}.html"), names: []string{"--html"}},
 		badRow{args: []string{"report", "--html", "-o", "{dir}/no/out.html", "{profile}"}, names: []string{"{dir}/no"}})
 
@@ -194,6 +195,10 @@ func badTable() []badRow {
 	add(fileRows(placeP, "{profile}/ranks.csv", profNum, "truncated", "NaN")...)
 	add(badRow{args: append(place, "--trials", "0"), names: []string{"--trials"}},
 		badRow{args: append(place, "--renumber", "{out}.r"), names: []string{"--renumber", "--same-slots"}},
+		badRow{args: append(place, "--node-link", "nan"), names: []string{"--node-link", "NaN"}},
+		badRow{args: append(place, "--memory-bandwidth", "inf"), names: []string{"--memory-bandwidth", "Inf"}},
+		badRow{args: append(place, "--bandwidth-net", "inf"), names: []string{"--bandwidth-net", "Inf"}},
+		badRow{args: append(place, "--restarts", "5"), names: []string{"--restarts", "--qaplib"}},
 		badRow{args: []string{"place", "--survey", "{survey}", "--matrix", "{matrix}", "-o", "{dir}/no/out"}, names: []string{"{dir}/no"}})
 
 	return append(rows, launchTable()...)
@@ -219,9 +224,19 @@ func launchTable() []badRow {
 	add(badRow{args: append([]string{"profile", "-o", "{out}", "--launcher", "openmpi", "--call-sites=99"}, launch...), names: []string{"--call-sites"}},
 		badRow{args: append([]string{"profile", "-o", "{out}", "--launcher", "openmpi", "--reorder-matrix", "{matrix}"}, launch...), names: []string{"--reorder-matrix", "--reorder"}},
 		badRow{args: append([]string{"profile", "-o", "{dir}/no/p", "--launcher", "openmpi"}, launch...), names: []string{"{dir}/no"}})
-	// survey's output and --resume are checked once MPI is up (rank 0
-	// checks, every rank stops): not in a test binary built without MPI.
+	// survey checks its outputs and --resume before MPI starts (rank 0,
+	// or a process that does not know its rank, as here), and again
+	// once it is up.
 	survey := []string{"survey", "-o", "{out}"}
+	add(badRow{args: []string{"survey", "-o", "{mmpi}"}, names: []string{"{mmpi}", "-o"}},
+		badRow{args: []string{"survey", "-o", "{survey}"}, names: []string{"{survey}", "--force"}},
+		badRow{args: []string{"survey", "-o", "{dir}/no/out"}, names: []string{"{dir}/no"}},
+		badRow{args: []string{"survey", "-o", "{mmpi}/out"}, names: []string{"{mmpi}", "not a directory"}},
+		badRow{args: append(survey, "--mmpi", "{survey}"), names: []string{"--mmpi", "{survey}", "file name"}},
+		badRow{args: append(survey, "--mmpi", "{dir}/no/log.dat"), names: []string{"--mmpi", "{dir}/no"}},
+		badRow{args: []string{"survey", "--resume", "{dir}/none"}, names: []string{"--resume", "{dir}/none"}},
+		badRow{args: []string{"survey", "--resume", "{survey}"}, names: []string{"--resume", "{survey}", "not stopped", "-o DIR"}},
+		badRow{args: []string{"survey", "--resume", "{mmpi}"}, names: []string{"--resume", "{mmpi}"}})
 	add(fileRows(append(survey, "--topology", "{dir}/topology.conf"), "{dir}/topology.conf", nil, "missing", "empty", "a directory")...)
 	add(badRow{args: append(survey, "--repeats", "0"), names: []string{"--repeats"}},
 		badRow{args: append(survey, "--resume", "{survey}", "--mmpi", "{out}.dat"), names: []string{"--resume", "--mmpi"}})

@@ -35,7 +35,10 @@ help model and files.`,
 				positive("bandwidth-node", "GB/s"), positive("bandwidth-net", "GB/s")); err != nil {
 				return err
 			}
-			opt.App = args
+			if err := requires(cmd, "restarts", "qaplib", "it sets the restarts of the QAPLIB search only"); err != nil {
+				return err
+			}
+			opt.App, opt.Notes = args, cmd.ErrOrStderr()
 			return runPlace(cmd.OutOrStdout(), opt, asJSON, qapFile, qapOpt)
 		},
 	}

@@ -30,7 +30,7 @@ latmap verify directory.`,
 			if err := requires(cmd, "output", "html", "-o writes the HTML page; without --html the report goes to standard output"); err != nil {
 				return err
 			}
-			if err := checkRanges(cmd, atLeast("top", 0)); err != nil {
+			if err := checkRanges(cmd, atLeast("top", 1)); err != nil {
 				return err
 			}
 			if asHTML {

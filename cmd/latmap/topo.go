@@ -27,7 +27,7 @@ names. SURVEY is a survey directory or an mmpi log.`,
 	f.StringArrayVar(&req.Topology, "topology", nil, "network `FILE` (repeatable): round trips by route length, and where they disagree")
 	f.StringVar(&req.HostPattern, "host-pattern", "", "`RE` of node names in an mmpi log's processor names")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		req.Input, req.Out = args[0], cmd.OutOrStdout()
+		req.Input, req.Out, req.Err = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 		return driver.Topo(req)
 	}
 	return cmd

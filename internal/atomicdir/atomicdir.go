@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // ErrExists is returned when the destination exists and force is false.
@@ -34,14 +35,36 @@ func checkOutput(path string, force, dir bool) error {
 		if !force {
 			return fmt.Errorf("output %s: %w; use --force to replace it or choose another -o", path, ErrExists)
 		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("output %s: %w", path, err)
+	} else if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return fmt.Errorf("output %s: %w; give another path", path, bare(err))
 	}
 	parent := filepath.Dir(filepath.Clean(path))
-	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+	st, err := os.Stat(parent)
+	switch {
+	case errors.Is(err, syscall.ENOTDIR) || err == nil && !st.IsDir():
+		return fmt.Errorf("output %s: %s is a file, not a directory; give a path in a directory", path, fileOf(parent))
+	case err != nil:
 		return fmt.Errorf("output %s: parent directory %s does not exist (create it first, or give another path)", path, parent)
 	}
+	if err := writable(parent); err != nil {
+		return fmt.Errorf("output %s: cannot write in %s (%v); give a path in a directory you can write", path, parent, err)
+	}
 	return nil
+}
+
+// fileOf is the first element of path, from its root, that is a file
+// (path itself when none is): the one that makes it no directory.
+func fileOf(path string) string {
+	for p := path; ; {
+		up := filepath.Dir(p)
+		if up == p {
+			return path
+		}
+		if st, err := os.Stat(up); err == nil && st.IsDir() {
+			return p
+		}
+		p = up
+	}
 }
 
 // Write creates dir by calling fill on an empty temporary directory beside

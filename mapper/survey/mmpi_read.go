@@ -321,7 +321,7 @@ func (p *mmpiParser) survey() (*Survey, error) {
 			Min: math.NaN(), Median: math.NaN(), P99: math.NaN(), Isolated: math.NaN()})
 	}
 	if missing := TriLen(n) - len(p.rows); missing > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d of %d rank pairs are missing from the log", missing, TriLen(n)))
+		warnings = append(warnings, fmt.Sprintf("the log: %s (was the run or the file cut short?): left unmeasured", MissingPairs(missing, TriLen(n), p.hdr.msgLen*mmpiIntBytes)))
 	}
 	warnings = append(warnings, fmt.Sprintf("rtt_std_us is mmpi's StdDev (the standard error of the mean over %d repeats) times sqrt(%d); min, median and p99 are not in mmpi logs; MsgLen %d counts MPI_INTs: %d bytes", reps, reps, p.hdr.msgLen, size))
 	if badStd > 0 {

@@ -122,10 +122,10 @@ func CrossNodeMedians(t *PairTable, lead []int, ms []Metric) map[[2]int][]float3
 // the node pair's fits). Filled pairs keep 0 samples, so they are never
 // written back as measured. It returns how many pairs of the first table
 // it filled.
-func (s *Survey) fillUnmeasured() int {
+func (s *Survey) fillUnmeasured() []int {
 	lead := Leaders(s.Ranks)
 	n := s.N()
-	filled := 0
+	filled := make([]int, len(s.Tables))
 	for ti, t := range s.Tables {
 		if t.Sparse() {
 			t = t.Dense()
@@ -141,9 +141,7 @@ func (s *Survey) fillUnmeasured() int {
 						for k, m := range ms {
 							t.Values[m][i] = v[k]
 						}
-						if ti == 0 {
-							filled++
-						}
+						filled[ti]++
 					}
 				}
 				i++
@@ -193,10 +191,10 @@ func (s *Survey) fillFits(lead []int) {
 
 // FillNote says, for a survey whose scope is not "all", how many pairs it
 // measured and how many a reader filled from the node leaders; "" for an
-// all-pairs survey.
+// all-pairs survey, and for one whose missing pairs Lacks counts.
 func (s *Survey) FillNote() string {
 	scoped := s.scoped()
-	if (!scoped && !s.Partial) || len(s.Tables) == 0 {
+	if (!scoped && !s.Partial) || len(s.Tables) == 0 || s.lacksSaidFill {
 		return ""
 	}
 	scope := s.Meta.Scope

@@ -643,6 +643,9 @@ type Survey struct {
 	// Lacks says what reading the survey found missing against what its
 	// meta.json promises (see Warnings).
 	Lacks []string
+	// lacksSaidFill says Lacks says what of the missing pairs was filled
+	// (FillNote need not).
+	lacksSaidFill bool
 }
 
 // N is the number of ranks.

@@ -87,10 +87,13 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
-	s.Lacks = s.lacks()
+	var filled []int
 	if s.wantsFill(opt) {
-		s.Filled = s.fillUnmeasured()
+		if filled = s.fillUnmeasured(); len(filled) > 0 {
+			s.Filled = filled[0]
+		}
 	}
+	s.Lacks = s.lacks(filled)
 	return s, nil
 }
 

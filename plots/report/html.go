@@ -207,9 +207,9 @@ func machineSection(path string) (*machine, error) {
 		return nil, err
 	}
 	_, hosts := survey.HostIndex(s.Ranks)
-	warnings := s.Meta.Warnings
+	warnings := append(append([]string(nil), s.Meta.Warnings...), s.Lacks...)
 	if note := s.FillNote(); note != "" {
-		warnings = append(append([]string(nil), warnings...), note)
+		warnings = append(warnings, note)
 	}
 	sec := &machine{Path: path, Topology: tp, Warnings: warnings, HostsAgree: tp.HostsAgree, Disagreements: tp.Disagreements}
 	sec.Facts = facts(

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/latmap/latmap/mapper/survey"
 )
@@ -46,6 +47,17 @@ func warnings(s *survey.Survey) []string {
 		out = append(out, "partial survey: it was "+s.Meta.Stopped)
 	}
 	return append(out, s.Warnings()...)
+}
+
+// sayLacks prints, on w (nil: nowhere), what the survey s lacks against
+// its meta.json, as plot and compare say it among their notes.
+func sayLacks(w io.Writer, s *survey.Survey) {
+	if w == nil {
+		return
+	}
+	for _, l := range s.Lacks {
+		fmt.Fprintf(w, "latmap: %s\n", l)
+	}
 }
 
 // hostPattern compiles a --host-pattern flag.

@@ -40,8 +40,14 @@ func ImportMMPI(req ImportRequest) error {
 	}
 	if req.Report != nil {
 		_, hosts := survey.HostIndex(s.Ranks)
-		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %s, %d pairs of %d B, %d repeats\n",
-			req.Out, s.N(), text.Count(hosts, "host"), survey.TriLen(s.N()), s.Tables[0].Size, s.Meta.Repeats)
+		pairs := fmt.Sprint(survey.TriLen(s.N()))
+		got := 0
+		s.Tables[0].Each(func(int, int, int) { got++ })
+		if got < survey.TriLen(s.N()) {
+			pairs = fmt.Sprintf("%d of %s", got, pairs)
+		}
+		fmt.Fprintf(req.Report, "latmap: wrote %s: %d ranks on %s, %s pairs of %d B, %d repeats\n",
+			req.Out, s.N(), text.Count(hosts, "host"), pairs, s.Tables[0].Size, s.Meta.Repeats)
 		for _, w := range s.Meta.Warnings {
 			fmt.Fprintf(req.Report, "latmap: note: %s\n", w)
 		}

@@ -20,6 +20,10 @@ type TopoRequest struct {
 	// (--topology; see mapper/fabric).
 	Topology []string
 	Out      io.Writer
+	// Err receives what the survey lacks against its meta.json
+	// (survey.Lacks; nil: none), also among the topology's notes: a
+	// reader of --json output sees it too.
+	Err io.Writer
 }
 
 // Topo loads the survey, infers its topology and writes it.
@@ -41,6 +45,7 @@ func Topo(req TopoRequest) error {
 		return err
 	}
 	t.Notes = append(warnings(s), t.Notes...)
+	sayLacks(req.Err, s)
 	if len(req.Topology) > 0 {
 		f, err := fabric.ReadAll(req.Topology)
 		if err != nil {
