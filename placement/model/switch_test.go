@@ -168,15 +168,18 @@ func TestUplinkPartialRowsSaturated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		mbps   float64
-		priced bool
-	}{{100, true}, {8100, false}} {
+		mbps           float64
+		priced, other0 bool
+	}{{100, true, false}, {8100, false, false}, {100, true, true}} {
 		md, _ := model.NewModel(m, nil, model.ModelOptions{})
+		if c.other0 { // group 0's node links unpriced: group 1's row still counts
+			clear(md.InvInject[:4])
+		}
 		row := survey.SwitchBandwidth{Level: 1, Group: 1, PeerGroup: 0, Hosts: 3, Ranks: 6, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: c.mbps}
 		md.AddSwitches([]survey.SwitchBandwidth{row})
 		u := md.Uplinks[0]
 		if got := len(u.InvUp) > 1 && u.InvUp[1] == 1/(c.mbps*1e6); got != c.priced {
-			t.Errorf("3 of 4 hosts at %.0f MB/s: uplinks %+v, priced %v, want %v", c.mbps, u, got, c.priced)
+			t.Errorf("3 of 4 hosts at %.0f MB/s (group 0's node links unpriced: %v): uplinks %+v, priced %v, want %v", c.mbps, c.other0, u, got, c.priced)
 		}
 	}
 }

@@ -206,7 +206,9 @@ func uplinkBound(r survey.SwitchBandwidth, size int, hostRate []float64) bool {
 }
 
 // groupHostRates is each switch level k group's median node rate out
-// (MB/s), from the model's node links (nil where they are not priced).
+// (MB/s), from the model's node links (0 for a group none of whose node
+// links is priced: its partial rows are not counted, another group's
+// are).
 func (md *Model) groupHostRates(k int) []float64 {
 	ng := md.numGroups(k)
 	by := make([][]float64, ng)
@@ -217,10 +219,9 @@ func (md *Model) groupHostRates(k int) []float64 {
 	}
 	out := make([]float64, ng)
 	for g, v := range by {
-		if len(v) == 0 {
-			return nil
+		if len(v) > 0 {
+			out[g] = stats.Median(v)
 		}
-		out[g] = stats.Median(v)
 	}
 	return out
 }
