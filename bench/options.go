@@ -167,7 +167,7 @@ func (o *Options) Validate() error {
 		return err
 	}
 	if o.TimeBudget < 0 {
-		return fmt.Errorf("--time-budget %s is negative", o.TimeBudget)
+		return fmt.Errorf("--time-budget %s is negative: give a duration such as 30m, or 0 for no budget", o.TimeBudget)
 	}
 	return o.validateScope()
 }
@@ -215,7 +215,7 @@ func (o *Options) validateRepeats() error {
 		o.Burst = o.Repeats
 	}
 	if o.Warmup < 0 {
-		return fmt.Errorf("--warmup %d is negative", o.Warmup)
+		return fmt.Errorf("--warmup %d is negative: give 0 for no warm-up round trips, or more", o.Warmup)
 	}
 	return nil
 }

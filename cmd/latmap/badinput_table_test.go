@@ -239,6 +239,8 @@ func launchTable() []badRow {
 		badRow{args: []string{"survey", "--resume", "{mmpi}"}, names: []string{"--resume", "{mmpi}"}})
 	add(fileRows(append(survey, "--topology", "{dir}/topology.conf"), "{dir}/topology.conf", nil, "missing", "empty", "a directory")...)
 	add(badRow{args: append(survey, "--repeats", "0"), names: []string{"--repeats"}},
+		badRow{args: append(survey, "--warmup", "-1"), names: []string{"--warmup", "give 0"}},
+		badRow{args: append(survey, "--time-budget", "-5m"), names: []string{"--time-budget", "want a duration"}},
 		badRow{args: append(survey, "--resume", "{survey}", "--mmpi", "{out}.dat"), names: []string{"--resume", "--mmpi"}})
 	return rows
 }
