@@ -345,7 +345,8 @@ func BenchmarkPlaceRouted(b *testing.B) {
 // torus of 16-core nodes (the periodic 16x16x16 grid) and 16,384 on a
 // 16x8x8 one (the periodic 32x32x16 grid), 10 x 1 MiB messages, over
 // the synthetic machine's survey of its nodes; bin/latmap end to end,
-// medians of 3 (wall seconds and max RSS).
+// medians of 3 (wall seconds and max RSS); with LATMAP_BENCH_BASE=BIN,
+// alternated with that build in the same run.
 func BenchmarkPlaceTorus(b *testing.B) {
 	// The last: 4,096 nodes of 4 cores, whose route table (about 230
 	// million entries) was refused before routes were computed as used.
@@ -366,21 +367,55 @@ func BenchmarkPlaceTorus(b *testing.B) {
 			}
 			wrap, _ := shapes.Halo3D(c.grid[0], c.grid[1], c.grid[2], true)
 			mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+			bins := benchBins(b)
 			for b.Loop() {
-				var secs, rss []float64
-				for range benchRepeats {
-					s, _, r, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "-o", filepath.Join(b.TempDir(), "out.rankfile"))
-					if !ok {
-						testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
-					}
-					secs, rss = append(secs, s), append(rss, r)
-				}
-				fmt.Printf("\nplace, %d ranks on a declared %dx%dx%d torus of %d-core nodes (periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB (medians of %d)\n",
-					nodes*c.cores, c.dims[0], c.dims[1], c.dims[2], c.cores, c.grid[0], c.grid[1], c.grid[2], stats.Median(secs), stats.Median(rss), benchRepeats)
-				b.ReportMetric(stats.Median(secs), "place_s")
+				secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(b.TempDir(), "out.rankfile"))
+				fmt.Printf("\nplace, %d ranks on a declared %dx%dx%d torus of %d-core nodes (periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
+					nodes*c.cores, c.dims[0], c.dims[1], c.dims[2], c.cores, c.grid[0], c.grid[1], c.grid[2], stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
+				b.ReportMetric(stats.Median(secs["this"]), "place_s")
 			}
 		})
 	}
+}
+
+// benchBins are the builds a benchmark times: bin/latmap ("this") and,
+// with LATMAP_BENCH_BASE=BIN, another build ("base"), timed in the same
+// run.
+func benchBins(b *testing.B) map[string]string {
+	bins := map[string]string{"this": filepath.Join(testutil.RepoRoot(b), "bin", "latmap")}
+	if base := os.Getenv("LATMAP_BENCH_BASE"); base != "" {
+		bins["base"] = base
+	}
+	return bins
+}
+
+// timeBins runs latmap with args benchRepeats times under each of bins,
+// alternating them: each one's wall seconds and peak RSS (MiB).
+func timeBins(b *testing.B, bins map[string]string, args ...string) (secs, rss map[string][]float64) {
+	secs, rss = map[string][]float64{}, map[string][]float64{}
+	for range benchRepeats {
+		for _, which := range []string{"this", "base"} {
+			if bins[which] == "" {
+				continue
+			}
+			b.Setenv("LATMAP_BIN", bins[which])
+			s, _, r, ok := testutil.TimeBinary(b, args...)
+			if !ok {
+				testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
+			}
+			secs[which], rss[which] = append(secs[which], s), append(rss[which], r)
+		}
+	}
+	return secs, rss
+}
+
+// baseLine is what a line of timeBins' figures adds for a base build:
+// its median and how many times this one's.
+func baseLine(secs map[string][]float64) string {
+	if len(secs["base"]) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", LATMAP_BENCH_BASE %.2f s (%.2fx)", stats.Median(secs["base"]), stats.Median(secs["base"])/stats.Median(secs["this"]))
 }
 
 // TestOuterSpread: on the synthetic four-level tree (its two pods meet
@@ -436,10 +471,7 @@ func BenchmarkPlaceSmallRouted(b *testing.B) {
 		torus += fmt.Sprintf("%s %d %d %d\n", name, h%4, h/4%4, h/16)
 		dfly += fmt.Sprintf("%s %d %d %d 0\n", name, h/16, h/4%4, h%4)
 	}
-	bins := map[string]string{"this": filepath.Join(testutil.RepoRoot(b), "bin", "latmap")}
-	if base := os.Getenv("LATMAP_BENCH_BASE"); base != "" {
-		bins["base"] = base
-	}
+	bins := benchBins(b)
 	for b.Loop() {
 		for _, network := range []struct{ name, desc string }{{"torus", torus}, {"dragonfly", dfly}} {
 			topology := filepath.Join(dir, network.name+".txt")
@@ -448,25 +480,8 @@ func BenchmarkPlaceSmallRouted(b *testing.B) {
 			}
 			for _, app := range []string{"lammps-peptide-64", "gromacs-water-64"} {
 				mx := filepath.Join(testutil.RepoRoot(b), "testdata", "matrix", app+".csv")
-				secs := map[string][]float64{}
-				for range benchRepeats {
-					for _, which := range []string{"this", "base"} {
-						if bins[which] == "" {
-							continue
-						}
-						b.Setenv("LATMAP_BIN", bins[which])
-						s, _, _, ok := testutil.TimeBinary(b, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "--always-write", "-o", filepath.Join(dir, "out.rankfile"))
-						if !ok {
-							testutil.Missing(b, testutil.NeedMPI, "no bin/latmap (make build)")
-						}
-						secs[which] = append(secs[which], s)
-					}
-				}
-				line := fmt.Sprintf("place, 64 ranks on a declared %s, %s: %.2f s", network.name, app, stats.Median(secs["this"]))
-				if len(secs["base"]) > 0 {
-					line += fmt.Sprintf(", LATMAP_BENCH_BASE %.2f s (%.2fx)", stats.Median(secs["base"]), stats.Median(secs["base"])/stats.Median(secs["this"]))
-				}
-				fmt.Printf("\n%s (medians of %d)\n", line, benchRepeats)
+				secs, _ := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "--always-write", "-o", filepath.Join(dir, "out.rankfile"))
+				fmt.Printf("\nplace, 64 ranks on a declared %s, %s: %.2f s%s (medians of %d)\n", network.name, app, stats.Median(secs["this"]), baseLine(secs), benchRepeats)
 				b.ReportMetric(stats.Median(secs["this"]), network.name+"_"+app[:6]+"_s")
 			}
 		}

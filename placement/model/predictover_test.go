@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
@@ -18,11 +17,7 @@ import (
 // sharing must lengthen some of the runs, or the first check says
 // nothing.
 func TestPredictedRunOver(t *testing.T) {
-	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := md.SelectSlots(32, model.SelectOptions{})
+	md, slots, err := shapes.RoutedTorus(16, 2, []int{4, 4}, 1e9, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

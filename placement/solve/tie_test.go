@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
@@ -145,11 +144,7 @@ func TestRoutedCandidatesPredicted(t *testing.T) {
 // seed.
 func routedTorusSparse(t *testing.T) (*model.Model, []int32, func(seed uint64) *model.Traffic) {
 	t.Helper()
-	md, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, []int{4, 4}, 1e9, 1e-6, false) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := md.SelectSlots(32, model.SelectOptions{})
+	md, slots, err := shapes.RoutedTorus(16, 2, []int{4, 4}, 1e9, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

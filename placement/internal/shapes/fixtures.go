@@ -34,6 +34,18 @@ func RoutedModel(nodes, cores int, levels [3]model.LinkCost, build func(hosts []
 	return md, nil
 }
 
+// RoutedTorus is RoutedModel of nodes x cores with BenchLevels on a
+// torus of dims (links of bw bytes/s and 1 us), and its first n slots
+// (SelectSlots).
+func RoutedTorus(nodes, cores int, dims []int, bw float64, n int) (*model.Model, []int32, error) {
+	md, err := RoutedModel(nodes, cores, BenchLevels, func(h []string) (*fabric.Fabric, error) { return fabric.NewTorus(h, dims, bw, 1e-6, false) })
+	if err != nil {
+		return nil, nil, err
+	}
+	slots, err := md.SelectSlots(n, model.SelectOptions{})
+	return md, slots, err
+}
+
 // TestRTT are the round trips (us) of Survey's usual tests: same socket,
 // same node, network.
 var TestRTT = [3]float64{0.5, 0.8, 13}
