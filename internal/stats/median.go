@@ -84,3 +84,64 @@ func MedianInPlace[F ~float32 | ~float64](x []F) float64 {
 	}
 	return (float64(lo) + hi) / 2
 }
+
+// WeightedMedianInPlace is the median of x with each value repeated as
+// many times as its weight in w (the mean of the values at positions
+// floor((W-1)/2) and floor(W/2) of the repeated list, W the summed
+// weight; NaN when empty), without a sort: x and w are reordered
+// together. Sorting the 8 million leader pairs of a 4,096-node survey to
+// take it was 1.5 s of place's 13.5 s.
+func WeightedMedianInPlace(x, w []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	total := 0.0
+	for _, v := range w {
+		total += v
+	}
+	lo := weightedSelect(x, w, math.Floor((total-1)/2))
+	hi := weightedSelect(x, w, math.Floor(total/2))
+	return (lo + hi) / 2
+}
+
+// weightedSelect is the value at position pos (0-based) of x with each
+// value repeated as many times as its weight (the largest when pos is
+// past the end), reordering x and w together: a three-way quickselect.
+func weightedSelect(x, w []float64, pos float64) float64 {
+	lo, hi := 0, len(x)
+	seed := uint32(len(x))*2654435761 + 1
+	for hi-lo > 1 {
+		seed = seed*1664525 + 1013904223
+		pivot := x[lo+int(seed%uint32(hi-lo))]
+		// [lo,lt) below the pivot, [lt,i) equal, [gt,hi) above.
+		lt, i, gt := lo, lo, hi
+		below, equal := 0.0, 0.0
+		for i < gt {
+			switch v := x[i]; {
+			case v < pivot:
+				below += w[i]
+				x[lt], x[i] = x[i], x[lt]
+				w[lt], w[i] = w[i], w[lt]
+				lt++
+				i++
+			case v > pivot:
+				gt--
+				x[gt], x[i] = x[i], x[gt]
+				w[gt], w[i] = w[i], w[gt]
+			default:
+				equal += w[i]
+				i++
+			}
+		}
+		switch {
+		case pos < below:
+			hi = lt
+		case pos < below+equal || gt == hi:
+			return pivot
+		default:
+			pos -= below + equal
+			lo = gt
+		}
+	}
+	return x[lo]
+}

@@ -1,7 +1,10 @@
 package stats
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -55,5 +58,59 @@ func TestMedianInPlace(t *testing.T) {
 	}
 	if !math.IsNaN(MedianInPlace[float32](nil)) {
 		t.Error("MedianInPlace(nil) is not NaN")
+	}
+}
+
+// TestWeightedMedianInPlace: against the median of the repeated list
+// taken by a sort, on random values with ties and random weights (whole
+// and fractional), one value, and all weights 1 (the plain median).
+func TestWeightedMedianInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	bySort := func(x, w []float64) float64 {
+		idx := make([]int, len(x))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+		total := 0.0
+		for _, v := range w {
+			total += v
+		}
+		at := func(pos float64) float64 {
+			seen := 0.0
+			for _, i := range idx {
+				if seen += w[i]; pos < seen {
+					return x[i]
+				}
+			}
+			return x[idx[len(idx)-1]]
+		}
+		return (at(math.Floor((total-1)/2)) + at(math.Floor(total/2))) / 2
+	}
+	for trial := range 500 {
+		n := 1 + rng.IntN(60)
+		x, w := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i] = float64(rng.IntN(1 + n/2)) // ties
+			switch trial % 3 {
+			case 0:
+				w[i] = 1
+			case 1:
+				w[i] = float64(1 + rng.IntN(5))
+			default:
+				w[i] = 0.1 + 3*rng.Float64()
+			}
+		}
+		want := bySort(x, w)
+		got := WeightedMedianInPlace(slices.Clone(x), slices.Clone(w))
+		if got != want {
+			t.Fatalf("trial %d: %v weighted %v: %v, by a sort %v", trial, x, w, got, want)
+		}
+		if trial%3 == 0 && got != Median(x) {
+			t.Fatalf("trial %d: weights 1: %v, Median %v", trial, got, Median(x))
+		}
+	}
+	if !math.IsNaN(WeightedMedianInPlace(nil, nil)) {
+		t.Error("empty: want NaN")
 	}
 }

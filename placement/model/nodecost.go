@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -159,29 +158,11 @@ func (m *Machine) fillNodeCost(nc *nodeCost) {
 
 // median is the median of level l's list (reordered), weighed by levW when
 // there are weights: the median of the list with each entry repeated as
-// many times as its weight.
+// many times as its weight. The weights are reordered with the list in a
+// copy: the lists of latencies and of bandwidths share them.
 func (pc *pairCosts) median(list [][]float64, l Level) float64 {
 	if pc.levW == nil || !slices.ContainsFunc(pc.levW[l], func(w float64) bool { return w != 1 }) {
 		return stats.MedianInPlace(list[l])
 	}
-	type entry struct{ x, w float64 }
-	es := make([]entry, len(list[l]))
-	total := 0.0
-	for i, x := range list[l] {
-		es[i] = entry{x, pc.levW[l][i]}
-		total += es[i].w
-	}
-	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.x, b.x) })
-	// The entries at positions lo and hi (0-based) of the repeated list.
-	lo, hi := math.Floor((total-1)/2), math.Floor(total/2)
-	at := func(pos float64) float64 {
-		seen := 0.0
-		for _, e := range es {
-			if seen += e.w; pos < seen {
-				return e.x
-			}
-		}
-		return es[len(es)-1].x
-	}
-	return (at(lo) + at(hi)) / 2
+	return stats.WeightedMedianInPlace(list[l], slices.Clone(pc.levW[l]))
 }
