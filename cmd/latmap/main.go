@@ -10,6 +10,7 @@ func main() {
 	stop := startCPUProfile(os.Getenv("LATMAP_CPUPROFILE"))
 	cmd, err := newRootCmd().ExecuteC()
 	stop()
+	writeMemProfile(os.Getenv("LATMAP_MEMPROFILE"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, errorLine(cmd.CommandPath(), err))
 		os.Exit(exitCode(err))
@@ -36,5 +37,22 @@ func startCPUProfile(path string) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// writeMemProfile writes a Go memory profile of the command to path when
+// it is set (LATMAP_MEMPROFILE=FILE, for go tool pprof -sample_index
+// alloc_space: every allocation's bytes by where it was made).
+func writeMemProfile(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		f.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "latmap: LATMAP_MEMPROFILE: %v\n", err)
 	}
 }
