@@ -199,6 +199,7 @@ func badTable() []badRow {
 		badRow{args: append(place, "--memory-bandwidth", "inf"), names: []string{"--memory-bandwidth", "Inf"}},
 		badRow{args: append(place, "--bandwidth-net", "inf"), names: []string{"--bandwidth-net", "Inf"}},
 		badRow{args: append(place, "--restarts", "5"), names: []string{"--restarts", "--qaplib"}},
+		badRow{args: []string{"place", "--qaplib", "{matrix}", "--survey", "{survey}"}, names: []string{"--qaplib", "--survey", "drop one"}},
 		badRow{args: []string{"place", "--survey", "{survey}", "--matrix", "{matrix}", "-o", "{dir}/no/out"}, names: []string{"{dir}/no"}})
 
 	return append(rows, launchTable()...)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,24 @@ func positive(name, unit string) flagRange {
 func requires(cmd *cobra.Command, flag, other, why string) error {
 	if cmd.Flags().Changed(flag) && !cmd.Flags().Changed(other) {
 		return fmt.Errorf("--%s needs --%s: %s", flag, other, why)
+	}
+	return nil
+}
+
+// alone refuses flag given with any flag but those of keep: a mode that
+// takes no other input, so that another flag would be ignored.
+func alone(cmd *cobra.Command, flag string, keep []string, why string) error {
+	if !cmd.Flags().Changed(flag) {
+		return nil
+	}
+	var other string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if other == "" && f.Name != flag && !slices.Contains(keep, f.Name) {
+			other = f.Name
+		}
+	})
+	if other != "" {
+		return fmt.Errorf("--%s takes no --%s: %s; drop one of them", flag, other, why)
 	}
 	return nil
 }

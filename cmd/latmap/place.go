@@ -38,6 +38,9 @@ help model and files.`,
 			if err := requires(cmd, "restarts", "qaplib", "it sets the restarts of the QAPLIB search only"); err != nil {
 				return err
 			}
+			if err := alone(cmd, "qaplib", []string{"restarts", "seed", "json"}, "it solves a QAPLIB instance, which is the whole problem"); err != nil {
+				return err
+			}
 			opt.App, opt.Notes = args, cmd.ErrOrStderr()
 			return runPlace(cmd.OutOrStdout(), opt, asJSON, qapFile, qapOpt)
 		},
