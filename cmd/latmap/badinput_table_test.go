@@ -241,6 +241,7 @@ func launchTable() []badRow {
 	add(fileRows(append(survey, "--topology", "{dir}/topology.conf"), "{dir}/topology.conf", nil, "missing", "empty", "a directory")...)
 	add(badRow{args: append(survey, "--repeats", "0"), names: []string{"--repeats"}},
 		badRow{args: append(survey, "--warmup", "-1"), names: []string{"--warmup", "give 0"}},
+		badRow{args: append(survey, "--nodebw-size", "4M", "--node-bandwidth", "off", "--switch-bandwidth", "off"), names: []string{"--nodebw-size", "turn one on"}},
 		badRow{args: append(survey, "--time-budget", "-5m"), names: []string{"--time-budget", "want a duration"}},
 		badRow{args: append(survey, "--resume", "{survey}", "--mmpi", "{out}.dat"), names: []string{"--resume", "--mmpi"}})
 	return rows

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,9 @@ docs/survey.md.`,
   srun -N 512 -n 32768 latmap survey -o big/ --scope nodes --time-budget 30m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("nodebw-size") && opt.NodeBandwidth == bench.NodeBWOff && opt.SwitchBandwidth == bench.SwitchBWOff {
+				return fmt.Errorf("--nodebw-size sets the node and switch phases' message size, and --node-bandwidth off and --switch-bandwidth off leave neither to run; drop it, or turn one on")
+			}
 			opt.Schedule = bench.Schedule(schedule)
 			opt.Stderr = cmd.ErrOrStderr()
 			opt.CommandLine = os.Args
