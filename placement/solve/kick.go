@@ -79,6 +79,7 @@ func (sw *swapper) kick(k, budget int, rng *rand.Rand) int {
 				}
 			}
 		}
+		sw.descents++
 		sw.descend(budget)
 		sw.exchangeNodes(4 * len(nodes))
 		sw.kicking = false

@@ -50,6 +50,31 @@ func TestKickKeepsOnlyGains(t *testing.T) {
 	}
 }
 
+// TestKickPatience: from refined placements, where kicks seldom pay, 32
+// kicks stop after kickPatience in a row not kept: a start whose kicks
+// all failed descended kickPatience times, not 32.
+func TestKickPatience(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	stopped := 0
+	for name, m := range pruneMachines(t) {
+		md, tr, place := randomCase(t, m, rng)
+		sw := newSwapper(md, tr, nil, place, 1)
+		sw.refineSwaps(30)
+		sw.descend(1000)
+		sw.descents = 0
+		if n := sw.kick(32, 1000, rand.New(rand.NewPCG(1, 2))); n > 0 {
+			continue
+		}
+		if sw.descents != kickPatience {
+			t.Errorf("%s: no kick kept in %d descents, want %d (kickPatience)", name, sw.descents, kickPatience)
+		}
+		stopped++
+	}
+	if stopped == 0 {
+		t.Fatal("a kick was kept on every machine: the patience was not tested")
+	}
+}
+
 // near: two objectives equal but for the rounding of incremental sums.
 func near(a, b model.Objective) bool {
 	return math.Abs(a.Run-b.Run) <= 1e-9*math.Abs(b.Run) && math.Abs(a.Transfer-b.Transfer) <= 1e-9*math.Abs(b.Transfer)

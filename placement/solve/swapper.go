@@ -33,9 +33,10 @@ type swapper struct {
 	minLink     model.LinkCost
 	nodeUniform bool
 	// kicked counts the exchanges made since a kick began (while
-	// kicking).
-	kicking bool
-	kicked  int
+	// kicking); descents, the kicks that were followed by a descent.
+	kicking  bool
+	kicked   int
+	descents int
 }
 
 // scratch is what one worker prices ranks with: candidateGroups' list,
