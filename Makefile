@@ -189,7 +189,7 @@ bench-scale: build
 bench-place:
 	@command -v scotch_gmap >/dev/null || ./scripts/ensure-packages.sh scotch
 	@command -v gpmetis >/dev/null || ./scripts/ensure-packages.sh metis
-	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI|PlaceTools|PlaceRouted|PlaceTorus|PlaceSmallRouted' -benchtime 1x -timeout 60m ./placement/
+	$(GO) test -run '^$$' -bench 'ScotchVsLatmap|PlaceCLI|PlaceTools|PlaceRouted|PlaceTorus|PlaceDragonfly|PlaceSmallRouted' -benchtime 1x -timeout 60m ./placement/
 
 # latmap plot and latmap topo of a synthetic 4096-rank survey (targets:
 # < 5 s and < 1 GiB); prints in-process time and peak heap, and the built

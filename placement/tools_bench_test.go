@@ -378,6 +378,35 @@ func BenchmarkPlaceTorus(b *testing.B) {
 	}
 }
 
+// BenchmarkPlaceDragonfly is make bench-place's time of latmap place on
+// issue 72's largest declared network: 102,400 ranks on a dragonfly of
+// 1,600 nodes x 64 cores (latmap's plain description: 16 groups of 4
+// chassis of 25 routers, a node each), the periodic 64x40x40 grid with
+// 10 x 1 MiB messages, over the synthetic machine's survey of its nodes;
+// bin/latmap end to end, medians of 3 (wall seconds and max RSS); with
+// LATMAP_BENCH_BASE=BIN, alternated with that build in the same run.
+func BenchmarkPlaceDragonfly(b *testing.B) {
+	dir := b.TempDir()
+	sv, topology := filepath.Join(dir, "survey"), filepath.Join(dir, "dragonfly.txt")
+	_, hosts := toolMachine{1600, 64, 4, 16, survey.ScopeNodes}.survey(b, sv)
+	desc := "dragonfly groups=16,1 chassis=4,1 routers=25,1 nodes=1 bw=12.5GBps lat=0.5us\n"
+	for h, name := range hosts {
+		desc += fmt.Sprintf("%s %d %d %d 0\n", name, h/100, h/25%4, h%25)
+	}
+	if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	wrap, _ := shapes.Halo3D(64, 40, 40, true)
+	mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+	bins := benchBins(b)
+	for b.Loop() {
+		secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
+		fmt.Printf("\nplace, 102,400 ranks on a declared dragonfly of 1,600 nodes x 64 cores (periodic 64x40x40, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
+			stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
+		b.ReportMetric(stats.Median(secs["this"]), "place_s")
+	}
+}
+
 // benchBins are the builds a benchmark times: bin/latmap ("this") and,
 // with LATMAP_BENCH_BASE=BIN, another build ("base"), timed in the same
 // run.
