@@ -32,8 +32,13 @@ type swapper struct {
 	// minLink is the machine's MinLink, nodeUniform its NodeUniform.
 	minLink     model.LinkCost
 	nodeUniform bool
-	// kicked counts the exchanges made since a kick began (while
-	// kicking); descents, the kicks that were followed by a descent.
+	kickState
+}
+
+// kickState is what the kicks keep in a swapper: kicked counts the
+// exchanges made since a kick began (while kicking), descents the kicks
+// that were followed by a descent.
+type kickState struct {
 	kicking  bool
 	kicked   int
 	descents int
