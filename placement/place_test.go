@@ -487,7 +487,7 @@ func TestPlaceRefusesBadNumbers(t *testing.T) {
 		{"ranks-per-node", func(o *Options) { o.Select.RanksPerNode = -3 }, "--ranks-per-node -3"},
 		{"trials", func(o *Options) { o.Solve.Trials = -1 }, "--trials -1"},
 		{"ranks", func(o *Options) { o.Ranks = -2 }, "--ranks -2"},
-		{"node-link", func(o *Options) { o.Model.NodeGBps = -1 }, "negative"},
+		{"node-link", func(o *Options) { o.Model.NodeGBps = -1 }, "--node-link -1: want GB/s above 0"},
 	} {
 		opt := Options{Survey: "no-such-survey", Matrix: "no-such-matrix"}
 		c.opt(&opt)
