@@ -150,16 +150,21 @@ func checkNodeBandwidth(t *testing.T, s *survey.Survey, nodes []string) {
 // once move about half of it each way (24.0 MB/s): each node's
 // acknowledgements of what it receives queue behind its own data in its
 // link's shaper, as the node phase's one rank a node shows (24-25 MB/s).
-// latmap place prices that cross traffic at its most (100%: as if the
-// link were half-duplex) on a network found in the survey.
+// Not always: once in a clean-clone CI run (2026-12-02) both moved 47.0
+// MB/s each way, the acknowledgements not held behind the data, where
+// four runs alone then read 28.4-30.9. So each way is held to the link's
+// rate, not to half of it: a row over it (each way timed by its sends'
+// copies to the socket buffers, as a former lm_exchange did: 50.8 MB/s)
+// still fails. latmap place prices that cross traffic at its most (100%:
+// as if the link were half-duplex) on a network found in the survey.
 func checkBothWays(t *testing.T, r survey.NodeBandwidth, nodes []string) {
 	t.Helper()
 	t.Logf("both ways %s <-> %s: %.1f MB/s each way, one way alone %.1f MB/s", r.Host, strings.TrimPrefix(r.Peer, survey.BothWaysPeer), r.AggregateMBps, r.PairMBps)
 	if r.Host != nodes[0] || r.Peer != survey.BothWaysPeer+nodes[1] || r.Ranks != 1 {
 		t.Errorf("both-ways row %+v, want %s to %s%s, one rank", r, nodes[0], survey.BothWaysPeer, nodes[1])
 	}
-	if !(r.PairMBps > 30 && r.PairMBps < 55) || !(r.PairMBps > 1.4*r.AggregateMBps) {
-		t.Errorf("both-ways row: one way %.1f MB/s, each way both sending %.1f MB/s; want one way near the link's 50 MB/s and over 1.4x each way", r.PairMBps, r.AggregateMBps)
+	if !(r.PairMBps > 30 && r.PairMBps < 55) || !(r.AggregateMBps > 15 && r.AggregateMBps < 49) {
+		t.Errorf("both-ways row: one way %.1f MB/s, each way both sending %.1f MB/s; want one way near the link's 50 MB/s and each way 15-49", r.PairMBps, r.AggregateMBps)
 	}
 }
 
