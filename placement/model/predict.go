@@ -110,14 +110,15 @@ func PredictedRunOver(md *Model, t *Traffic, place []int32, base []float64, over
 	if bound > over {
 		return bound, false
 	}
-	limit := make([]float64, t.N)
+	limit, s := make([]float64, t.N), md.Scale[1]
 	for i := range limit {
-		limit[i] = math.Inf(1)
-		if s := md.Scale[1]; s > 0 {
+		switch {
+		case s <= 0:
+			limit[i] = math.Inf(1)
+		case base != nil:
+			limit[i] = (bound - base[i]) / s
+		default:
 			limit[i] = bound / s
-			if base != nil {
-				limit[i] = (bound - base[i]) / s
-			}
 		}
 	}
 	fluid, within := md.Routes.Table.FluidWithin(t.N, ev.fluidFlows(), limit)
