@@ -116,8 +116,9 @@ func (sw *swapper) wholeLow(run float64) float64 {
 // block of a stencil placed a switch too far from its neighbours). It
 // prices every such node, keeps the best exchange when it improves the
 // objective, and repeats while one does, pricing at most budget
-// exchanges. It returns the number kept.
-func (sw *swapper) exchangeNodes(budget int) int {
+// exchanges. It returns the number kept and whether it settled (see
+// exchangeWhole).
+func (sw *swapper) exchangeNodes(budget int) (int, bool) {
 	nodes := sw.nodeGroups()
 	lv := wholeLevel{members: make([][]int32, len(nodes)), of: sw.unplaced()}
 	for i, ng := range nodes {
@@ -140,8 +141,9 @@ func (sw *swapper) swapNodes(ga, gb int32) bool {
 // belong together: a stencil's block a pod away from its neighbours,
 // where moving one of its nodes first makes the run slower. The best
 // exchange is kept when it improves the objective, and it repeats while
-// one does, pricing at most budget exchanges. It returns the number kept.
-func (sw *swapper) exchangeGroups(budget int) int {
+// one does, pricing at most budget exchanges. It returns the number kept
+// and whether it settled (see exchangeWhole).
+func (sw *swapper) exchangeGroups(budget int) (int, bool) {
 	m := sw.m
 	levels := make([]wholeLevel, len(m.NetGroups))
 	for k := range levels {
@@ -182,13 +184,16 @@ func (sw *swapper) unplaced() []int {
 // the slowest rank's group at each level is exchanged, group by group,
 // with every other group of the level; the exchange that lowers the
 // objective most (by wholeLow's margin on large jobs) is kept, and the
-// others undone. It returns the number kept.
-func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
+// others undone. It returns the number kept and whether it settled:
+// stopped where no exchange is kept (a placement it would leave as it
+// is), not where the budget ran out. Every scan of the levels is made
+// whole, so with no exchange kept it has settled.
+func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) (int, bool) {
 	kept := 0
 	for budget > 0 {
 		c := sw.ev.Critical()
 		if c < 0 {
-			break
+			return kept, true
 		}
 		ng := sw.nodeGroup[sw.place[c]]
 		best, bestK, bestG := sw.ev.Objective(), -1, -1
@@ -210,13 +215,13 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) int {
 			}
 		}
 		if bestK < 0 {
-			break
+			return kept, true
 		}
 		lv := levels[bestK]
 		sw.swapGroups(lv.members[lv.of[ng]], lv.members[bestG])
 		kept++
 	}
-	return kept
+	return kept, false
 }
 
 // swapGroups exchanges the ranks of node groups a[x] and b[x] for every

@@ -114,13 +114,13 @@ func TestExchangeGroupsLeavesLocalOptimum(t *testing.T) {
 	}
 	pod := func(place []int32, r int) int32 { return m.NetGroups[1][m.Slots[place[r]].Node] }
 	nodesOnly := newSwapper(md, tr, nil, slices.Clone(start), 1)
-	if n := nodesOnly.exchangeNodes(1000); n != 0 {
+	if n, _ := nodesOnly.exchangeNodes(1000); n != 0 {
 		t.Errorf("exchanging whole nodes kept %d exchanges from the split start: it is not the local optimum this test is about", n)
 	}
 	place := slices.Clone(start)
 	sw := newSwapper(md, tr, nil, place, 1)
 	before := sw.ev.Objective()
-	if n := sw.exchangeGroups(1000); n == 0 {
+	if n, _ := sw.exchangeGroups(1000); n == 0 {
 		t.Fatalf("exchanging switch groups kept nothing (objective %+v)", before)
 	}
 	after := sw.ev.Objective()
