@@ -23,17 +23,23 @@ func New(k int) Tree {
 	return t
 }
 
-// Set sets value i to x.
+// Set sets value i to x. It climbs only while a node's maximum changes:
+// above a node left as it was, every node is too (the evaluator sets
+// thousands of ranks an exchange on a dragonfly, most of them below
+// their subtree's maximum: the full climb was 10% of place's CPU on
+// 102,400 ranks).
 func (t *Tree) Set(i int, x float64) {
 	p := t.size + i
 	t.v[p] = x
 	for p /= 2; p >= 1; p /= 2 {
-		l, r := 2*p, 2*p+1
-		if t.v[r] > t.v[l] {
-			t.v[p], t.at[p] = t.v[r], t.at[r]
-		} else {
-			t.v[p], t.at[p] = t.v[l], t.at[l]
+		v, at := t.v[2*p], t.at[2*p]
+		if t.v[2*p+1] > v {
+			v, at = t.v[2*p+1], t.at[2*p+1]
 		}
+		if t.v[p] == v && t.at[p] == at {
+			return
+		}
+		t.v[p], t.at[p] = v, at
 	}
 }
 
