@@ -60,15 +60,7 @@ func TestCrossingIndexed(t *testing.T) {
 			for _, nl := range []*Loads{dense, searched} {
 				got := map[int32]int32{}
 				for x, l := range nl.rlinks[n] {
-					if nl.at != nil {
-						got[l] = nl.at[int(n)*nl.rt.NL+int(l)][2]
-						continue
-					}
-					// Each list's position in the other, both ways.
-					if p := nl.rpos[n][x]; nl.lranks[l][p] != n || nl.lpos[l][p] != int32(x) {
-						t.Fatalf("step %d, rank %d: link %d (its %d-th) at %d of the link's ranks %v (their links' places %v)", step, n, l, x, p, nl.lranks[l], nl.lpos[l])
-					}
-					got[l] = nl.rcount[n][x]
+					got[l] = *nl.counted(n, l, x)
 				}
 				if len(got) != len(want[n]) {
 					t.Fatalf("step %d, rank %d: links %v, want %v", step, n, got, want[n])

@@ -120,18 +120,14 @@ type crossing struct {
 	// denseCrossing: at[n*NL+l] is 1 + l's index in rlinks[n], 1 + n's
 	// index in lranks[l], and the count (all 0: rank n's flows do not
 	// cross l). A rank's flows on a torus cross a hundred links and
-	// more: the search was most of the solver's time. Above it, parallel
-	// to rlinks[n], rcount holds the counts and rpos each link's index
-	// of n in lranks, and parallel to lranks[l], lpos each rank's index
-	// of l in rlinks: a rank's links are searched (tens), a link's ranks
-	// never (a dragonfly's global link is crossed by thousands of ranks:
-	// searching them was 19% of place's CPU on 102,400 ranks).
-	at                 [][3]int32
-	rcount, rpos, lpos [][]int32
+	// more: the search was most of the solver's time. Above it rcount
+	// holds the counts, parallel to rlinks.
+	at     [][3]int32
+	rcount [][]int32
 }
 
 // denseCrossing is the most ranks x links crossing.at indexes (24 MB);
-// above it, a rank's links are searched.
+// above it, a rank's links and a link's ranks are searched.
 const denseCrossing = 1 << 21
 
 // mark adds (cnt 1) or removes (-1) a flow of rank n across link l,
@@ -145,60 +141,40 @@ func (nl *Loads) mark(n int32, l int32, cnt int32) {
 		nl.lranks[l] = append(nl.lranks[l], n)
 		if nl.at != nil {
 			nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{int32(len(nl.rlinks[n])), int32(len(nl.lranks[l])), cnt}
-			return
-		}
-		nl.rcount[n] = append(nl.rcount[n], cnt)
-		nl.rpos[n] = append(nl.rpos[n], int32(len(nl.lranks[l])-1))
-		nl.lpos[l] = append(nl.lpos[l], int32(len(nl.rlinks[n])-1))
-		return
-	}
-	if nl.at != nil {
-		c := &nl.at[int(n)*nl.rt.NL+int(l)][2]
-		if *c += cnt; *c == 0 {
-			nl.unlistIndexed(n, l, k)
+		} else {
+			nl.rcount[n] = append(nl.rcount[n], cnt)
 		}
 		return
 	}
-	if nl.rcount[n][k] += cnt; nl.rcount[n][k] == 0 {
-		nl.unlist(n, l, k)
+	c := nl.counted(n, l, k)
+	if *c += cnt; *c != 0 {
+		return
 	}
-}
-
-// unlistIndexed takes link l (rank n's k-th) from n's links and n from
-// l's ranks, each by moving the list's last entry into its place, and
-// mends at for the two entries moved.
-func (nl *Loads) unlistIndexed(n, l int32, k int) {
 	links := nl.rlinks[n]
 	last := len(links) - 1
 	links[k] = links[last]
 	nl.rlinks[n] = links[:last]
 	ranks := nl.lranks[l]
-	at, end := int(nl.at[int(n)*nl.rt.NL+int(l)][1])-1, len(ranks)-1
+	at, end := nl.rankAt(n, l), len(ranks)-1
 	ranks[at] = ranks[end]
 	nl.lranks[l] = ranks[:end]
+	if nl.at == nil {
+		counts := nl.rcount[n]
+		counts[k] = counts[last]
+		nl.rcount[n] = counts[:last]
+		return
+	}
 	nl.at[int(n)*nl.rt.NL+int(links[k])][0] = int32(k + 1)
 	nl.at[int(ranks[at])*nl.rt.NL+int(l)][1] = int32(at + 1)
 	nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{}
 }
 
-// unlist is unlistIndexed without at: the lists' positions of each other
-// (rpos, lpos) move with their entries and are mended for the two moved.
-func (nl *Loads) unlist(n, l int32, k int) {
-	links, counts, rpos := nl.rlinks[n], nl.rcount[n], nl.rpos[n]
-	last, at := len(links)-1, int(rpos[k])
-	if k != last {
-		links[k], counts[k], rpos[k] = links[last], counts[last], rpos[last]
-		nl.lpos[links[k]][rpos[k]] = int32(k)
+// counted is the count of rank n's flows across link l, its k-th link.
+func (nl *Loads) counted(n, l int32, k int) *int32 {
+	if nl.at != nil {
+		return &nl.at[int(n)*nl.rt.NL+int(l)][2]
 	}
-	nl.rlinks[n], nl.rcount[n], nl.rpos[n] = links[:last], counts[:last], rpos[:last]
-	ranks, lpos := nl.lranks[l], nl.lpos[l]
-	end := len(ranks) - 1
-	if at != end {
-		m := ranks[end]
-		ranks[at], lpos[at] = m, lpos[end]
-		nl.rpos[m][lpos[at]] = int32(at)
-	}
-	nl.lranks[l], nl.lpos[l] = ranks[:end], lpos[:end]
+	return &nl.rcount[n][k]
 }
 
 // linkAt is l's index in rank n's links (-1: not there).
@@ -207,6 +183,14 @@ func (nl *Loads) linkAt(n, l int32) int {
 		return int(nl.at[int(n)*nl.rt.NL+int(l)][0]) - 1
 	}
 	return slices.Index(nl.rlinks[n], l)
+}
+
+// rankAt is n's index in link l's ranks (n is there).
+func (nl *Loads) rankAt(n, l int32) int {
+	if nl.at != nil {
+		return int(nl.at[int(n)*nl.rt.NL+int(l)][1]) - 1
+	}
+	return slices.Index(nl.lranks[l], n)
 }
 
 // exchange is what one exchange changed: the links (once each) and their
@@ -234,7 +218,7 @@ type netSaved struct {
 func NewLoads(rt *Table, n int) *Loads {
 	nl := &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
-		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), rpos: make([][]int32, n), lranks: make([][]int32, rt.NL), lpos: make([][]int32, rt.NL)}}
+		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
 	if n*rt.NL <= denseCrossing {
 		nl.at = make([][3]int32, n*rt.NL)
 	}
