@@ -114,14 +114,19 @@ func TestExchangeGroupsLeavesLocalOptimum(t *testing.T) {
 	}
 	pod := func(place []int32, r int) int32 { return m.NetGroups[1][m.Slots[place[r]].Node] }
 	nodesOnly := newSwapper(md, tr, nil, slices.Clone(start), 1)
-	if n, _ := nodesOnly.exchangeNodes(1000); n != 0 {
-		t.Errorf("exchanging whole nodes kept %d exchanges from the split start: it is not the local optimum this test is about", n)
+	if n, settled := nodesOnly.exchangeNodes(1000); n != 0 || !settled {
+		t.Errorf("exchanging whole nodes kept %d exchanges from the split start (settled %v): it is not the local optimum this test is about", n, settled)
+	}
+	// A budget spent by the first scan stops there, not settled: refine
+	// scans again.
+	if n, settled := newSwapper(md, tr, nil, slices.Clone(start), 1).exchangeGroups(1); n != 1 || settled {
+		t.Errorf("exchanging switch groups with a budget of 1 kept %d, settled %v; want 1 kept, not settled", n, settled)
 	}
 	place := slices.Clone(start)
 	sw := newSwapper(md, tr, nil, place, 1)
 	before := sw.ev.Objective()
-	if n, _ := sw.exchangeGroups(1000); n == 0 {
-		t.Fatalf("exchanging switch groups kept nothing (objective %+v)", before)
+	if n, settled := sw.exchangeGroups(1000); n == 0 || !settled {
+		t.Fatalf("exchanging switch groups kept %d (settled %v; objective %+v)", n, settled, before)
 	}
 	after := sw.ev.Objective()
 	if !after.Better(before) || !near(after, model.NewEvaluator(md, tr, nil, slices.Clone(place)).Objective()) {
