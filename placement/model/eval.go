@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 
 	"github.com/latmap/latmap/internal/maxtree"
 	"github.com/latmap/latmap/placement/model/factors"
@@ -55,6 +56,11 @@ type rankParts struct {
 	pOn, pOff []float64 // pairwise transfer time on / off its node
 	nOn, nOff []int32   // number of peers on / off its node
 	pos       []int32   // rank -> index in nodeLoads.members[node]
+	// moved marks the ranks of the exchanges moveAll makes (stamp
+	// mepoch), listed in movedRanks; undo is undoAll's reversed pairs.
+	moved, movedRanks []int32
+	mepoch            int32
+	undo              [][2]int32
 }
 
 // nodeLoads are the evaluator's per-node quantities.
@@ -505,9 +511,7 @@ func (ev *Evaluator) Swap(i, j int32) {
 // one pricing of each node it touches, not one per rank.
 func (ev *Evaluator) SwapAll(pairs [][2]int32) {
 	ev.begin()
-	for _, p := range pairs {
-		ev.move(p[0], p[1])
-	}
+	ev.moveAll(pairs)
 	ev.settle()
 }
 
@@ -544,12 +548,7 @@ func (ev *Evaluator) move(i, j int32) {
 			}
 		}
 	}
-	ni, nj := ev.r.node[i], ev.r.node[j]
-	ev.place[i], ev.place[j] = ev.place[j], ev.place[i]
-	ev.r.node[i], ev.r.node[j] = nj, ni
-	ev.n.members[ni][ev.r.pos[i]] = j
-	ev.n.members[nj][ev.r.pos[j]] = i
-	ev.r.pos[i], ev.r.pos[j] = ev.r.pos[j], ev.r.pos[i]
+	ev.place1(i, j)
 	for _, u := range [2]int32{i, j} {
 		for e := t.Start[u]; e < t.Start[u+1]; e++ {
 			if v := t.Adj[e]; u == i || v != i {
@@ -559,6 +558,75 @@ func (ev *Evaluator) move(i, j int32) {
 	}
 	// Only the moved ranks' edges changed cost, from either end.
 	ev.net.Moved(i, j, ev.offCost)
+}
+
+// place1 exchanges the slots of ranks i and j, and nothing else.
+func (ev *Evaluator) place1(i, j int32) {
+	ni, nj := ev.r.node[i], ev.r.node[j]
+	ev.place[i], ev.place[j] = ev.place[j], ev.place[i]
+	ev.r.node[i], ev.r.node[j] = nj, ni
+	ev.n.members[ni][ev.r.pos[i]] = j
+	ev.n.members[nj][ev.r.pos[j]] = i
+	ev.r.pos[i], ev.r.pos[j] = ev.r.pos[j], ev.r.pos[i]
+}
+
+// moveAll is move of each pair in turn, made at once: every edge of a
+// moved rank is taken off at the slots before and put back at the slots
+// after, once (an edge between two moved ranks from its lower rank, as
+// NewEvaluator adds it). Two whole nodes exchanged rank by rank would
+// route each edge inside them across the network and back (its ends a
+// node apart between their moves): on a declared dragonfly of 64-rank
+// nodes that was most of the node exchanges' time.
+func (ev *Evaluator) moveAll(pairs [][2]int32) {
+	if len(pairs) == 1 {
+		ev.move(pairs[0][0], pairs[0][1])
+		return
+	}
+	r, t := &ev.r, ev.t
+	r.mepoch++
+	if r.moved == nil {
+		r.moved = make([]int32, t.N)
+	}
+	ranks := r.movedRanks[:0]
+	for _, p := range pairs {
+		for _, u := range p {
+			if r.moved[u] != r.mepoch {
+				r.moved[u] = r.mepoch
+				ranks = append(ranks, u)
+			}
+		}
+	}
+	r.movedRanks = ranks
+	// each reports whether the moves price rank u's edge e (to v).
+	each := func(u, e int32) bool { v := t.Adj[e]; return r.moved[v] != r.mepoch || v > u }
+	for _, u := range ranks {
+		ev.touch(r.node[u])
+		for e := t.Start[u]; e < t.Start[u+1]; e++ {
+			if each(u, e) {
+				ev.edge(u, e, -1)
+				ev.touch(r.node[t.Adj[e]])
+			}
+		}
+	}
+	for _, p := range pairs {
+		ev.place1(p[0], p[1])
+	}
+	for _, u := range ranks {
+		for e := t.Start[u]; e < t.Start[u+1]; e++ {
+			if each(u, e) {
+				ev.edge(u, e, 1)
+			}
+		}
+	}
+	ev.net.MovedAll(ranks, ev.offCost)
+}
+
+// undoAll undoes moveAll(pairs): the same exchanges in reverse order.
+func (ev *Evaluator) undoAll(pairs [][2]int32) {
+	rev := append(ev.r.undo[:0], pairs...)
+	slices.Reverse(rev)
+	ev.r.undo = rev
+	ev.moveAll(rev)
 }
 
 // offCost is the cost of rank u's edge e if it leaves u's node, else 0:
@@ -603,9 +671,7 @@ func (ev *Evaluator) TryAll(pairs [][2]int32) Objective {
 	}
 	ev.net.Keep()
 	ev.begin()
-	for x := len(pairs) - 1; x >= 0; x-- {
-		ev.move(pairs[x][0], pairs[x][1])
-	}
+	ev.undoAll(pairs)
 	ev.net.Restore()
 	for x, n := range tc.savedNodes {
 		ev.n.tree.Set(int(n), tc.saved[x])

@@ -141,6 +141,21 @@ func (nt *Net) Moved(i, j int32, cost func(x, e int32) float64) {
 	}
 }
 
+// MovedAll is Moved of every rank in ranks, which exchanged slots among
+// themselves.
+func (nt *Net) MovedAll(ranks []int32, cost func(x, e int32) float64) {
+	if !nt.Routed() {
+		return
+	}
+	nl := nt.loads
+	for _, u := range ranks {
+		nl.Pairs.Reprice(u, cost)
+	}
+	for _, u := range ranks {
+		nl.PairsMoved(u)
+	}
+}
+
 // Keep keeps the state saved since Begin, for Restore.
 func (nt *Net) Keep() {
 	if nt.Routed() {
