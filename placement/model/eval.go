@@ -506,9 +506,10 @@ func (ev *Evaluator) Swap(i, j int32) {
 }
 
 // SwapAll exchanges the slots of each pair of ranks in turn, as Swap
-// does, but prices the nodes, switch groups and links the exchanges
-// touch once, after the last: a whole node exchanged rank by rank costs
-// one pricing of each node it touches, not one per rank.
+// does, but moves their transfers once (moveAll) and prices the nodes,
+// switch groups and links the exchanges touch once, after the last: a
+// whole node exchanged costs one pricing of each node it touches, not
+// one per rank.
 func (ev *Evaluator) SwapAll(pairs [][2]int32) {
 	ev.begin()
 	ev.moveAll(pairs)
