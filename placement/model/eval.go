@@ -462,11 +462,6 @@ func (ev *Evaluator) Critical() int32 {
 }
 
 func (ev *Evaluator) touch(n int32) {
-	if ev.net.Routed() {
-		for _, u := range ev.n.members[n] {
-			ev.net.Save(u)
-		}
-	}
 	if ev.tch.stamp[n] != ev.tch.epoch {
 		ev.tch.stamp[n] = ev.tch.epoch
 		ev.tch.touched = append(ev.tch.touched, n)

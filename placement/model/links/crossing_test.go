@@ -84,3 +84,46 @@ func TestCrossingIndexed(t *testing.T) {
 		}
 	}
 }
+
+// TestSetFixedReprices: a rank's fixed time changed inside an exchange
+// re-prices it when the exchange settles (its bound is the new fixed time
+// plus its longest link), and a try's Restore puts the old bound back,
+// though nothing else saved the rank (the evaluator saves no rank for
+// being on a node the exchange touches).
+func TestSetFixedReprices(t *testing.T) {
+	const k = 8
+	tb := &Table{K: k, NL: k, Inv: make([]float64, k), Start: make([]int32, k*k+1)}
+	for l := range k {
+		tb.Inv[l] = 1
+	}
+	for i := range k * k {
+		for a := i / k; a != i%k; a = (a + 1) % k {
+			tb.Links = append(tb.Links, int32(a))
+		}
+		tb.Start[i+1] = int32(len(tb.Links))
+	}
+	nl := NewLoads(tb, 3)
+	nt := &Net{loads: nl}
+	nl.Flow(0, 1, 0, 3, 2, 1) // 2 bytes over links 0-2: 2 s at scale 1
+	for u := range int32(3) {
+		nl.Price(u, 1)
+	}
+	if got := nl.Tree.Value(0); got != 2 {
+		t.Fatalf("rank 0's bound %g, want 2", got)
+	}
+	nl.Begin()
+	nt.SetFixed(0, 5)
+	nt.SetFixed(2, 0) // unchanged: not saved
+	nl.Reprice(1)
+	if got := nl.Tree.Value(0); got != 7 {
+		t.Fatalf("rank 0's bound %g after its fixed time became 5, want 7", got)
+	}
+	if len(nl.saved) != 1 {
+		t.Fatalf("saved %d ranks, want rank 0 alone", len(nl.saved))
+	}
+	nt.Keep()
+	nt.Restore()
+	if got := nl.Tree.Value(0); got != 2 || nl.Fixed[0] != 0 {
+		t.Fatalf("restored: rank 0's bound %g, fixed %g; want 2 and 0", got, nl.Fixed[0])
+	}
+}

@@ -286,9 +286,9 @@ func (nl *Loads) value(n int32, scale float64) float64 {
 	return nl.Fixed[n] + scale*nl.LongT[n]
 }
 
-// Save records rank n's values once per exchange (before nodeRun
-// changes its Fixed time: touch saves a node's ranks first, flow the
-// ranks whose flows it moves, both full).
+// Save records rank n's values once per exchange, before they change
+// (Flow saves the ranks whose flows it moves, full: their links are
+// walked again; SetFixed a rank whose fixed time changes).
 func (nl *Loads) Save(n int32, full bool) {
 	if nl.nstamp[n] != nl.epoch {
 		nl.nstamp[n] = nl.epoch
