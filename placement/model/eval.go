@@ -553,7 +553,7 @@ func (ev *Evaluator) move(i, j int32) {
 		}
 	}
 	// Only the moved ranks' edges changed cost, from either end.
-	ev.net.Moved(i, j, ev.offCost)
+	ev.net.Moved([]int32{i, j}, ev.offCost)
 }
 
 // place1 exchanges the slots of ranks i and j, and nothing else.
@@ -614,7 +614,7 @@ func (ev *Evaluator) moveAll(pairs [][2]int32) {
 			}
 		}
 	}
-	ev.net.MovedAll(ranks, ev.offCost)
+	ev.net.Moved(ranks, ev.offCost)
 }
 
 // undoAll undoes moveAll(pairs): the same exchanges in reverse order.

@@ -125,24 +125,9 @@ func (nt *Net) Reprice(scale float64) {
 	}
 }
 
-// Moved reprices the pairs of ranks i and j, which exchanged slots, from
-// either end with cost.
-func (nt *Net) Moved(i, j int32, cost func(x, e int32) float64) {
-	if !nt.Routed() {
-		return
-	}
-	nl := nt.loads
-	for _, u := range [2]int32{i, j} {
-		nl.Pairs.Reprice(u, cost)
-	}
-	for _, u := range [2]int32{i, j} {
-		nl.PairsMoved(u)
-	}
-}
-
-// MovedAll is Moved of every rank in ranks, which exchanged slots among
-// themselves.
-func (nt *Net) MovedAll(ranks []int32, cost func(x, e int32) float64) {
+// Moved reprices the pairs of ranks that exchanged slots among
+// themselves, from either end with cost.
+func (nt *Net) Moved(ranks []int32, cost func(x, e int32) float64) {
 	if !nt.Routed() {
 		return
 	}
