@@ -1,7 +1,5 @@
 package solve
 
-import "container/heap"
-
 // partSlack is the imbalance a part may take while the partition is
 // refined, as a fraction of its size (at least one vertex weight):
 // moves need room to happen, and a partition held to exact sizes at
@@ -41,16 +39,18 @@ type fmMove struct{ v, from int32 }
 // fmPass is one FM pass; it returns how much it lowered the cut.
 func (r *mover) fmPass(locked []bool) float64 {
 	g := r.g
-	h := &gainHeap{}
+	h := &r.heap
+	*h = (*h)[:0]
 	for v := int32(0); v < int32(g.n); v++ {
 		if _, gain, ok := r.bestTarget(v); ok {
-			heap.Push(h, gainItem{gain, v})
+			*h = append(*h, gainItem{gain, v})
 		}
 	}
+	h.init()
 	var log []fmMove
 	total, best, bestAt := 0.0, 0.0, 0
 	for h.Len() > 0 && len(log)-bestAt < fmStall {
-		it := heap.Pop(h).(gainItem)
+		it := h.pop()
 		v := it.v
 		if locked[v] {
 			continue
@@ -60,7 +60,7 @@ func (r *mover) fmPass(locked []bool) float64 {
 			continue
 		}
 		if gain != it.gain {
-			heap.Push(h, gainItem{gain, v}) // stale: try again at its gain now
+			h.push(gainItem{gain, v}) // stale: try again at its gain now
 			continue
 		}
 		log = append(log, fmMove{v, r.part[v]})
@@ -73,7 +73,7 @@ func (r *mover) fmPass(locked []bool) float64 {
 		for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
 			if u := g.adj[e]; !locked[u] {
 				if _, gu, ok := r.bestTarget(u); ok {
-					heap.Push(h, gainItem{gu, u})
+					h.push(gainItem{gu, u})
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package solve
 
 import (
-	"container/heap"
 	"math/rand/v2"
 	"sort"
 
@@ -251,17 +250,17 @@ func partition(g *pgraph, caps []int, m matching) []int32 {
 		for q, c := range caps {
 			limit[q] = c + max(1, int(partSlack*float64(c)+0.999))
 		}
-		r := newMover(gl, cpart, limit)
-		for q := range limit {
-			r.unload(int32(q))
-		}
+		newMover(gl, cpart, limit).unloadAll()
 		fmRefine(gl, cpart, limit)
 	}
 	refineMoves(g, cpart, caps, true)
 	return cpart
 }
 
-// gainHeap is a max-heap of (gain, vertex) with lazy deletion.
+// gainHeap is a max-heap of (gain, vertex) with lazy deletion, typed
+// (container/heap's interface boxed every item). Its order is total
+// (gain, then vertex), so the items come out in the same order however
+// the heap was built.
 type gainItem struct {
 	gain float64
 	v    int32
@@ -269,19 +268,59 @@ type gainItem struct {
 type gainHeap []gainItem
 
 func (h gainHeap) Len() int { return len(h) }
-func (h gainHeap) Less(i, j int) bool {
+func (h gainHeap) less(i, j int) bool {
 	if h[i].gain != h[j].gain {
 		return h[i].gain > h[j].gain
 	}
 	return h[i].v < h[j].v
 }
-func (h gainHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *gainHeap) Push(x any)   { *h = append(*h, x.(gainItem)) }
-func (h *gainHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// init orders the items in place (O(n), not n pushes).
+func (h gainHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *gainHeap) push(it gainItem) {
+	*h = append(*h, it)
+	s := *h
+	for j := len(s) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !s.less(j, i) {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		j = i
+	}
+}
+
+func (h *gainHeap) pop() gainItem {
+	s := *h
+	n := len(s) - 1
+	top := s[0]
+	s[0] = s[n]
+	*h = s[:n]
+	h.down(0)
+	return top
+}
+
+func (h gainHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		j := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }
 
 // growParts fills parts one after the other by greedy graph growing: a
@@ -315,7 +354,7 @@ func growParts(g *pgraph, caps []int) []int32 {
 						touched = append(touched, u)
 					}
 					conn[u] += g.ew[e]
-					heap.Push(h, gainItem{conn[u], u})
+					h.push(gainItem{conn[u], u})
 				}
 			}
 		}
@@ -333,7 +372,7 @@ func growParts(g *pgraph, caps []int) []int32 {
 				add(seed)
 				continue
 			}
-			it := heap.Pop(h).(gainItem)
+			it := h.pop()
 			v := it.v
 			if part[v] >= 0 || it.gain != conn[v] || int(g.vw[v]) > room {
 				continue
@@ -367,9 +406,7 @@ func growParts(g *pgraph, caps []int) []int32 {
 func refineMoves(g *pgraph, part []int32, caps []int, finest bool) {
 	r := newMover(g, part, caps)
 	if finest {
-		for p := 0; p < len(caps); p++ {
-			r.unload(int32(p))
-		}
+		r.unloadAll()
 	}
 	for pass := 0; pass < 4; pass++ {
 		moved := 0
@@ -407,6 +444,7 @@ type mover struct {
 	// parts in touched (0 elsewhere).
 	conn    []float64
 	touched []int32
+	heap    gainHeap // an FM pass's
 }
 
 func newMover(g *pgraph, part []int32, caps []int) *mover {
@@ -417,20 +455,34 @@ func newMover(g *pgraph, part []int32, caps []int) *mover {
 	return r
 }
 
-// connOf sets conn and touched to v's edge weight into each part.
+// connOf sets conn and touched to v's edge weight into each part. A run
+// of neighbours in one part is summed in a register (in the same order,
+// so to the same sum): the part's entry is read and written once a run.
 func (r *mover) connOf(v int32) {
 	for _, p := range r.touched {
 		r.conn[p] = 0
 	}
 	r.touched = r.touched[:0]
 	g := r.g
-	for e := g.xadj[v]; e < g.xadj[v+1]; e++ {
-		q := r.part[g.adj[e]]
-		if r.conn[q] == 0 {
-			r.touched = append(r.touched, q)
-		}
-		r.conn[q] += g.ew[e]
+	lo, hi := g.xadj[v], g.xadj[v+1]
+	if lo == hi {
+		return
 	}
+	ew := g.ew[lo:hi]
+	last := r.part[g.adj[lo]]
+	acc := r.conn[last]
+	r.touched = append(r.touched, last)
+	for i, u := range g.adj[lo:hi] {
+		if q := r.part[u]; q != last {
+			r.conn[last] = acc
+			if acc = r.conn[q]; acc == 0 {
+				r.touched = append(r.touched, q)
+			}
+			last = q
+		}
+		acc += ew[i]
+	}
+	r.conn[last] = acc
 }
 
 // move puts v in part q.
@@ -441,20 +493,34 @@ func (r *mover) move(v, q int32) {
 	r.load[q] += int(r.g.vw[v])
 }
 
-// unload moves vertices out of part p while it is over its capacity: each
-// time the vertex whose move loses the least connection, to a
-// neighbouring part with room, or else to any part with room (gain
-// -conn[p]).
-func (r *mover) unload(p int32) {
-	if r.load[p] <= r.caps[p] {
+// unloadAll unloads every part over its capacity, in order (unload). A
+// part over its capacity receives no vertex (a move needs room), and a
+// part within it never goes over, so each part's members are listed in
+// one walk over the vertices, before any move.
+func (r *mover) unloadAll() {
+	members := make([][]int32, len(r.caps))
+	over := false
+	for p := range r.caps {
+		over = over || r.load[p] > r.caps[p]
+	}
+	if !over {
 		return
 	}
-	var members []int32
 	for v := int32(0); v < int32(r.g.n); v++ {
-		if r.part[v] == p {
-			members = append(members, v)
+		if p := r.part[v]; r.load[p] > r.caps[p] {
+			members[p] = append(members[p], v)
 		}
 	}
+	for p := range r.caps {
+		r.unload(int32(p), members[p])
+	}
+}
+
+// unload moves vertices out of part p (its members, ascending) while it
+// is over its capacity: each time the vertex whose move loses the least
+// connection, to a neighbouring part with room, or else to any part with
+// room (gain -conn[p]).
+func (r *mover) unload(p int32, members []int32) {
 	for r.load[p] > r.caps[p] {
 		anyRoom := int32(-1)
 		for q := range r.caps {
