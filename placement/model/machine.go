@@ -642,39 +642,6 @@ func rttMetric(tab *survey.PairTable) survey.Metric {
 // node pair) rather than by level.
 func (m *Machine) PerPair() bool { return m.dense != nil || m.nodes != nil }
 
-// MinLink is a lower bound of every link the machine prices: the smallest
-// latency and the smallest inverse bandwidth of any pair (not necessarily
-// the same pair). A transfer of msgs messages and bytes bytes costs at
-// least MinLink().Cost(msgs, bytes) wherever its ranks sit.
-func (m *Machine) MinLink() LinkCost {
-	lo := LinkCost{math.Inf(1), math.Inf(1)}
-	take := func(lat, invB float64) {
-		lo.Latency, lo.InvBandwidth = min(lo.Latency, lat), min(lo.InvBandwidth, invB)
-	}
-	takeAll := func(lat, invB []float32) {
-		for i := range lat {
-			take(float64(lat[i]), float64(invB[i]))
-		}
-	}
-	switch {
-	case m.dense != nil:
-		takeAll(m.dense.lat, m.dense.invB)
-	case m.nodes != nil:
-		takeAll(m.nodes.inter.lat, m.nodes.inter.invB)
-		for _, t := range m.nodes.intra {
-			takeAll(t.lat, t.invB)
-		}
-	default:
-		for _, c := range m.Levels {
-			take(c.Latency, c.InvBandwidth)
-		}
-	}
-	if math.IsInf(lo.Latency, 1) {
-		return LinkCost{}
-	}
-	return lo
-}
-
 // NodeUniform reports whether two slots on different nodes cost what
 // their nodes' pair costs, whichever slots they are (every machine but a
 // dense per-pair table).

@@ -27,7 +27,17 @@ func (m *Machine) sizeFactor(a, b int32, msgs, bytes float64) float64 {
 	if m.edge.sizes == nil || !(msgs > 0) {
 		return 1
 	}
-	return m.edge.sizes.Factor(m.sizeKind(a, b), bytes/msgs)
+	return m.kindFactor(m.sizeKind(a, b), msgs, bytes)
+}
+
+// kindFactor is the size sweep's factor on msgs messages of bytes bytes
+// in all between two slots of the given kind (sweepcurve.Socket, Node or
+// Network; 1 without a sweep).
+func (m *Machine) kindFactor(kind int, msgs, bytes float64) float64 {
+	if m.edge.sizes == nil || !(msgs > 0) {
+		return 1
+	}
+	return m.edge.sizes.Factor(kind, bytes/msgs)
 }
 
 // SizeSource says where messages between the survey's sizes are priced

@@ -25,12 +25,12 @@ type swapper struct {
 	// scratch holds one worker's scratch per worker (at least one).
 	scratch []scratch
 	// low is each rank's least possible pairwise time: its traffic priced
-	// at the machine's MinLink. A rank whose pairwise time is within s of
+	// at the machine's floors. A rank whose pairwise time is within s of
 	// low cannot gain more than s by moving, which lets bestPartner skip
 	// the exchanges that cannot beat the best one found.
 	low []float64
-	// minLink is the machine's MinLink, nodeUniform its NodeUniform.
-	minLink     model.LinkCost
+	// floors are the machine's Floors, nodeUniform its NodeUniform.
+	floors      model.Floors
 	nodeUniform bool
 	kickState
 }
@@ -89,14 +89,15 @@ func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32
 		sw.nodeGroup[s] = group(nodeID, [2]int{sl.Node, -1}, s)
 		sw.sockGroup[s] = group(sockID, [2]int{sl.Node, sl.Socket}, s)
 	}
-	sw.minLink, sw.nodeUniform = m.MinLink(), m.NodeUniform()
+	sw.floors, sw.nodeUniform = m.Floors(), m.NodeUniform()
 	sw.low, sw.scratch = make([]float64, t.N), make([]scratch, max(workers, 1))
 	for k := range sw.scratch {
 		sw.scratch[k].mark = make([]int32, t.N)
 	}
 	for r := int32(0); r < int32(t.N); r++ {
 		for e := t.Start[r]; e < t.Start[r+1]; e++ {
-			sw.low[r] += sw.minLink.Cost(t.BusyMsgs[e], t.BusyBytes[e])
+			lo, _ := sw.floors.Edge(t, e)
+			sw.low[r] += lo
 		}
 	}
 	sw.uniform = make([]bool, len(sw.groups))
@@ -198,7 +199,9 @@ func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
 		mv := sw.prepareMove(i, sl[0], sc)
 		gi, gabs := 0.0, 0.0
 		if sw.uniform[c.g] {
-			gi, gabs = sw.moveGain(i, sl[0], -1)
+			if rep := sw.freeSlot(i, sl, sc); rep >= 0 {
+				gi, gabs = sw.moveGain(i, rep, -1)
+			}
 		}
 		lowI := mv.low - pwI
 		for _, s := range sl {
@@ -216,7 +219,8 @@ func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
 				if !sw.uniform[c.g] {
 					di, ai = sw.moveTo(mv, s, sc)
 				}
-				if cannotBeat(di-slackJ, bd, scale+math.Abs(di)) {
+				if cannotBeat(di-slackJ, bd, scale+math.Abs(di)) ||
+					sw.m.Slots[s].Node != sw.m.Slots[a].Node && cannotBeat(di-slackJ+sw.leaveFloor(j), bd, scale+math.Abs(di)) {
 					continue
 				}
 				dj, aj := sw.moveGain(j, a, -1)
@@ -234,6 +238,20 @@ func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
 	return bj
 }
 
+// freeSlot is a slot of sl that holds no neighbour of rank i (marked in
+// sc), or -1. Rank i's move to any slot of a uniform group that holds a
+// rank other than its neighbours costs what its move there costs; but
+// priced on a neighbour's own slot, its traffic with that neighbour
+// would cost nothing (one slot), which is no slot's cost.
+func (sw *swapper) freeSlot(i int32, sl []int32, sc *scratch) int32 {
+	for _, s := range sl {
+		if k := sw.slotRank[s]; k < 0 || sc.mark[k] != i+1 {
+			return s
+		}
+	}
+	return -1
+}
+
 // move is rank i's traffic split for moving it to the slots of one node
 // (prepareMove): on a node-uniform machine, its traffic with ranks on
 // other nodes costs the same from any of those slots and is summed once
@@ -243,7 +261,7 @@ func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
 type move struct {
 	x, y float64
 	// low is a lower bound of i's pairwise time on any of the slots: x,
-	// and the edges in on at the machine's MinLink.
+	// and the edges in on at the machine's floors.
 	low float64
 }
 
@@ -270,7 +288,8 @@ func (sw *swapper) prepareMove(i, to int32, sc *scratch) move {
 			continue
 		}
 		sc.on = append(sc.on, onEdge{k, e, y})
-		mv.low += sw.minLink.Cost(t.BusyMsgs[e], t.BusyBytes[e])
+		lo, _ := sw.floors.Edge(t, e)
+		mv.low += lo
 	}
 	mv.low += mv.x
 	return mv
@@ -286,6 +305,22 @@ func (sw *swapper) moveTo(mv move, s int32, sc *scratch) (float64, float64) {
 		abs += x + o.y
 	}
 	return d, abs
+}
+
+// leaveFloor is how much rank j's pairwise time rises at least, beyond
+// its slack, when j leaves its node: its traffic with the ranks on that
+// node then costs at least the floor between nodes, not the least floor
+// its slack counts.
+func (sw *swapper) leaveFloor(j int32) float64 {
+	t, node := sw.t, sw.m.Slots[sw.place[j]].Node
+	rise := 0.0
+	for e := t.Start[j]; e < t.Start[j+1]; e++ {
+		if sw.m.Slots[sw.place[t.Adj[e]]].Node == node {
+			lo, apart := sw.floors.Edge(t, e)
+			rise += apart - lo
+		}
+	}
+	return rise
 }
 
 // slack is how much rank r's pairwise time could fall at most.
