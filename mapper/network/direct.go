@@ -68,7 +68,7 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 	}
 	lat := make([]float64, k*k)
 	near := make([]float64, k)
-	var all []float64
+	all := make([]float64, 0, k*(k-1)/2)
 	for a := 0; a < k; a++ {
 		near[a] = math.Inf(1)
 		for b := 0; b < k; b++ {
@@ -88,10 +88,16 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 	}
 	var best *Direct
 	why, edges := "no threshold links every node", -1
+	// Each threshold's graph is built in the same buffers (a graph kept
+	// as the best takes a copy of its links).
+	nbrs := make([][]int32, k)
+	var links [][2]int32
 	for j := 1; j <= directSteps*3/4; j++ {
 		theta := float64(j) / directSteps * (med - lo)
-		nbrs := make([][]int32, k)
-		var links [][2]int32
+		for a := range nbrs {
+			nbrs[a] = nbrs[a][:0]
+		}
+		links = links[:0]
 		for a := 0; a < k; a++ {
 			for b := a + 1; b < k; b++ {
 				if l := lat[a*k+b]; l <= near[a]+theta || l <= near[b]+theta {
@@ -113,7 +119,7 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 			why = w
 			continue
 		}
-		d.Links = links
+		d.Links = slices.Clone(links)
 		if best != nil && d.Residual > best.Residual {
 			break // more links than the best graph's only blur the hops
 		}
