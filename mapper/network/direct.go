@@ -112,6 +112,9 @@ func FindDirect(k int, rtt func(a, b int) float64) (*Direct, string) {
 		edges = len(links)
 		if w := sparseAndJoined(nbrs); w != "" {
 			why = w
+			if w == tooManyLinks {
+				break // a node's links only grow with the threshold
+			}
 			continue
 		}
 		d, w := fitHops(k, lat, nbrs, nil)
@@ -201,6 +204,10 @@ func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
 // (a 6-D torus's 12; Tofu's 10).
 const maxDirectDegree = 16
 
+// tooManyLinks is sparseAndJoined's reason for a node of more than
+// maxDirectDegree links.
+var tooManyLinks = fmt.Sprintf("the nearest nodes are more than %d a node (a switch's)", maxDirectDegree)
+
 // sparseAndJoined says why the graph nbrs is no direct network's when
 // a node has more than maxDirectDegree links or the links leave nodes
 // apart ("" when neither): a cheap test before the hops are counted.
@@ -220,7 +227,7 @@ func sparseAndJoined(nbrs [][]int32) string {
 	parts := len(nbrs)
 	for a, n := range nbrs {
 		if len(n) > maxDirectDegree {
-			return fmt.Sprintf("the nearest nodes are more than %d a node (a switch's)", maxDirectDegree)
+			return tooManyLinks
 		}
 		for _, b := range n {
 			if ra, rb := find(int32(a)), find(b); ra != rb {

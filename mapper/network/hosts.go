@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
@@ -92,35 +93,61 @@ func HostLatency(s *survey.Survey) (func(a, b int) float64, string) {
 		}
 	}
 	// The median of the pairs measured between each two hosts (where
-	// the first ranks' pair was not).
+	// the first ranks' pair was not), laid out by byHostPair (a map of
+	// slices took 0.3 s for a 1,000-host survey's host pairs).
 	vals := tab.Values[metric]
-	between := map[int][]float64{}
+	var got []hostRead
 	tab.Each(func(a, b, i int) {
 		ha, hb := host[a], host[b]
 		if ha == hb || !tab.Sparse() && !math.IsNaN(lat[ha*k+hb]) {
 			return
 		}
 		if v := latency(a, b, float64(vals[i])); !math.IsNaN(v) {
-			key := min(ha, hb)*k + max(ha, hb)
-			between[key] = append(between[key], v)
+			got = append(got, hostRead{survey.TriIndex(k, ha, hb), v})
 		}
 	})
+	start, between := byHostPair(k, got)
 	missing = 0
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
 			if !tab.Sparse() && !math.IsNaN(lat[a*k+b]) {
 				continue
 			}
-			v, ok := between[a*k+b]
-			if !ok {
+			p := survey.TriIndex(k, a, b)
+			if start[p] == start[p+1] {
 				missing++
 				continue
 			}
-			set(a, b, stats.MedianInPlace(v))
+			set(a, b, stats.MedianInPlace(between[start[p]:start[p+1]]))
 		}
 	}
 	if missing > 0 {
 		return nil, fmt.Sprintf("%d of the %d host pairs were not measured, so no network is looked for in the round trips", missing, k*(k-1)/2)
 	}
 	return func(a, b int) float64 { return lat[a*k+b] }, ""
+}
+
+// hostRead is a latency read between two hosts (their pair's index in
+// the packed triangle of k hosts).
+type hostRead struct {
+	pair int
+	v    float64
+}
+
+// byHostPair lays the reads out host pair by host pair, each pair's in
+// the order read (a counting sort): pair p's are vals[start[p]:start[p+1]].
+func byHostPair(k int, got []hostRead) (start []int32, vals []float64) {
+	start = make([]int32, survey.TriLen(k)+1)
+	for _, g := range got {
+		start[g.pair+1]++
+	}
+	for p := range survey.TriLen(k) {
+		start[p+1] += start[p]
+	}
+	vals, next := make([]float64, len(got)), slices.Clone(start)
+	for _, g := range got {
+		vals[next[g.pair]] = g.v
+		next[g.pair]++
+	}
+	return start, vals
 }
