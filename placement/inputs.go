@@ -105,7 +105,8 @@ func loadInputs(opt Options) (*inputs, error) {
 	in.warnings = append(in.warnings, s.Warnings()...)
 	sayLacks(opt.Notes, s)
 	if opt.Profile != "" && opt.Matrix != "" {
-		in.warnings = append(in.warnings, fmt.Sprintf("--matrix %s replaces the profile's matrix: its traffic is priced, with the profile's times and placement", opt.Matrix))
+		in.warnings = append(in.warnings, fmt.Sprintf("--matrix %s replaces the profile's matrix: "+
+			"its traffic is priced, with the profile's times and placement", opt.Matrix))
 	}
 	if note := s.FillNote(); note != "" {
 		in.warnings = append(in.warnings, note)
@@ -167,7 +168,9 @@ func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
 		}
 		bound = false
 		if opt.Current == "" && !opt.AcceptUnbound && in.current != nil {
-			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, or --accept-unbound to take the cpus they started on", opt.Profile, w)
+			return false, fmt.Errorf("profile %s: %s; so where they ran is not a placement to score: "+
+				"rerun the profile with ranks bound (mpirun --bind-to core), give the layout with --current FILE, "+
+				"or --accept-unbound to take the cpus they started on", opt.Profile, w)
 		}
 		in.warnings = append(in.warnings, "profile: "+w)
 	}
@@ -228,7 +231,8 @@ func currentPlacement(m *model.Machine, prof *profile.Profile, n int) ([]int32, 
 		pr := prof.Ranks[i].Rank
 		s, ok := idx[fmt.Sprintf("%s\x00%d", pr.Host, pr.CPU)]
 		if !ok {
-			return nil, fmt.Errorf("current placement unknown: profile rank %d ran on %s cpu %d, which the survey did not measure (survey the same nodes with ranks bound to cores)", i, pr.Host, pr.CPU)
+			return nil, fmt.Errorf("current placement unknown: profile rank %d ran on %s cpu %d, which the survey "+
+				"did not measure (survey the same nodes with ranks bound to cores)", i, pr.Host, pr.CPU)
 		}
 		cur[i] = s
 	}
@@ -249,7 +253,9 @@ func bandwidthSizeNote(m *model.Machine, sizes []int, t *model.Traffic) string {
 	if mean < 4*largest {
 		return ""
 	}
-	return fmt.Sprintf("survey: the bandwidths were measured with messages of up to %s bytes, and this application's messages average %s: MPI moves large messages faster, so its transfers may be priced slower than they run; survey with --sizes 64,%s to measure at its size",
+	return fmt.Sprintf("survey: the bandwidths were measured with messages of up to %s bytes, "+
+		"and this application's messages average %s: MPI moves large messages faster, so its transfers may be priced "+
+		"slower than they run; survey with --sizes 64,%s to measure at its size",
 		text.Size(largest), text.Size(mean), text.Size(float64(pow2Below(mean))))
 }
 
@@ -350,7 +356,10 @@ func (in *inputs) addFound(s *survey.Survey, routing string) error {
 	}
 	if nin.Ports > 1 {
 		if in.found.Kind == network.KindNone {
-			in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network ("+in.found.Why+"): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
+			in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), "+
+				"but the round trips show no direct network ("+in.found.Why+"): a node's traffic to its nearest "+
+				"nodes is priced over its links, farther traffic over one; declare the network with --topology to "+
+				"route it")
 		}
 		return nil
 	}
@@ -369,7 +378,10 @@ func (in *inputs) addDirect(s *survey.Survey, d *network.Direct, routing string)
 	md := in.md
 	bw := linkRate(md, network.OwnRouters(len(md.Hosts)), d)
 	if bw == 0 {
-		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), but the round trips show no direct network (no bandwidth was measured between linked nodes): a node's traffic to its nearest nodes is priced over its links, farther traffic over one; declare the network with --topology to route it")
+		in.warnings = append(in.warnings, "network: nodes drive several links at once (nodebw.csv's fan-out), "+
+			"but the round trips show no direct network (no bandwidth was measured between linked nodes): "+
+			"a node's traffic to its nearest nodes is priced over its links, farther traffic over one; "+
+			"declare the network with --topology to route it")
 		return nil
 	}
 	f, routed, err := directFabric(md.Hosts, d, bw, routing)
@@ -383,7 +395,9 @@ func (in *inputs) addDirect(s *survey.Survey, d *network.Direct, routing string)
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
 		return err
 	}
-	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a torus's or a mesh's): %d links%s, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
+	in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between nodes show a direct network (a "+
+		"torus's or a mesh's): %d links%s, %d-%d a node, %d hops across, a message's latency %.3g us + %.3g us a hop "+
+		"(within %.2f of a hop); each link priced at %.4g MB/s (the median measured between linked nodes), %s",
 		len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, routed))
 	return nil
 }
@@ -417,7 +431,9 @@ func directFabric(hosts []string, d *network.Direct, bw float64, routing string)
 	dims := fabric.TorusInOrder(len(hosts), d.Links)
 	if dims == nil {
 		f, err := fabric.NewDirect(hosts, d.Links, d.Shortcuts, bw, d.PerHop)
-		return f, "every flow spread evenly over its shortest paths, as the routing is not in the round trips (a 4 x 4 torus is, link for link, a hypercube, and these links are no torus's in the nodes' order): declare the network with --topology to route as the machine does", err
+		return f, "every flow spread evenly over its shortest paths, as the routing is not in the round trips " +
+			"(a 4 x 4 torus is, link for link, a hypercube, and these links are no torus's in the nodes' order): " +
+			"declare the network with --topology to route as the machine does", err
 	}
 	f, err := fabric.NewTorus(hosts, dims, bw, d.PerHop, false)
 	if err != nil {
@@ -431,7 +447,8 @@ func directFabric(hosts []string, d *network.Direct, bw float64, routing string)
 	if routing == fabric.RoutingAdaptive {
 		how = "every flow spread over its shortest paths (--routing adaptive)"
 	}
-	return f, fmt.Sprintf("its links those of a %s with the nodes in the survey's order (x = a node's place mod %d, ...), %s; declare the network with --topology if the machine routes otherwise", shape, dims[0], how), nil
+	return f, fmt.Sprintf("its links those of a %s with the nodes in the survey's order (x = a node's place mod "+
+		"%d, ...), %s; declare the network with --topology if the machine routes otherwise", shape, dims[0], how), nil
 }
 
 // maxSpreadHosts is the most hosts outerSpread looks at every pair of;
@@ -508,7 +525,13 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 	case routing == fabric.RoutingAdaptive:
 		routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
 	default:
-		routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its groups: a flow between groups crosses one link between them and stays in its own two (local, global, local), the shortest such path in dimension order in the nodes' order (at each router, to the router nearest in number: a chassis's own links before the links between chassis, as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)", slices.Max(groups)+1)
+		routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its "+
+			"groups: a flow between groups crosses one link between them and stays in its own two (local, global, "+
+			"local), the shortest such path in dimension order in the nodes' order (at each router, "+
+			"to the router nearest in number: a chassis's own links before the links between chassis, "+
+			"as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the "+
+			"round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)",
+			slices.Max(groups)+1)
 	}
 	if f, err = f.Routed(routing); err != nil {
 		return fmt.Errorf("--routing: %w", err)
@@ -521,12 +544,18 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
 		return nil
 	}
-	what := fmt.Sprintf("the level-1 switches show a direct network of %d routers of %d nodes (a dragonfly's, or a torus whose routers serve several nodes)", nr, len(md.Hosts))
+	what := fmt.Sprintf("the level-1 switches show a direct network of %d routers of %d nodes (a dragonfly's, "+
+		"or a torus whose routers serve several nodes)", nr, len(md.Hosts))
 	if nr == len(md.Hosts) {
 		what = fmt.Sprintf("the nodes show a direct network of %d routers, one a node (a dragonfly's or a torus's)", nr)
 	}
-	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links between them%s, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the machine does",
-		what, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
+	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between %s: %d links "+
+		"between them%s, %d-%d a router, %d hops across, a message's latency %.3g us + %.3g us a hop (within %.2f of "+
+		"a hop); each node's link priced as for the switch levels, each link between routers at %.4g MB/s (the "+
+		"median bandwidth between their nodes, from %s), %s: declare the network with --topology to route as the "+
+		"machine does",
+		what, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter,
+		d.Base*1e6, d.PerHop*1e6, d.Residual, bw/1e6, md.Machine.Bandwidth, routed))
 	return nil
 }
 
@@ -568,22 +597,32 @@ func (in *inputs) addDragonfly(s *survey.Survey, fit *network.DragonflyFit, rout
 	}
 	f.Source = fabric.FoundInSurvey
 	in.crossTraffic(s, f)
-	routed := "routed statically as SimGrid's DragonflyZone routes (minimal: local, global, local; within a group a green hop, then on from chassis 0), which the round trips follow where those routes are longer than the shortest paths"
+	routed := "routed statically as SimGrid's DragonflyZone routes (minimal: local, global, local; " +
+		"within a group a green hop, then on from chassis 0), which the round trips follow where those routes are " +
+		"longer than the shortest paths"
 	switch {
 	case routing == fabric.RoutingAdaptive:
 		routed = "every flow spread evenly over its shortest paths (--routing adaptive)"
 	case !fit.Static:
-		routed = "routed minimally as SimGrid's DragonflyZone routes (local, global, local); its routes are all shortest paths, so the round trips do not show which the machine takes, and a proposal must also be faster with every flow spread over them"
+		routed = "routed minimally as SimGrid's DragonflyZone routes (local, global, local); " +
+			"its routes are all shortest paths, so the round trips do not show which the machine takes, " +
+			"and a proposal must also be faster with every flow spread over them"
 		in.addSpread(f, s, routing)
 	}
 	notes, err := md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 	if err != nil {
-		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between the nodes fit a dragonfly (SimGrid's DRAGONFLY %s), not priced: %v", fit.Shape, err))
+		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips between the nodes fit a dragonfly "+
+			"(SimGrid's DRAGONFLY %s), not priced: %v", fit.Shape, err))
 		in.spread = nil
 		return false, nil
 	}
-	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between the %d nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes (SimGrid's DRAGONFLY %s, the nodes in the hosts' order: a message's latency %.3g us + %.3g us a link, within %.2f of a link; the best other shape within %.2f), each link at %.4g MB/s (the median bandwidth between nodes, from %s), %s: declare the network with --topology to route as the machine does",
-		len(md.Hosts), fit.Shape.Groups, fit.Shape.Chassis, fit.Shape.Routers, fit.Shape.Nodes, fit.Shape, fit.Base*1e6, fit.PerHop*1e6, fit.Residual, fit.Next, bw/1e6, md.Machine.Bandwidth, routed))
+	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the round trips between the %d nodes "+
+		"fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes (SimGrid's DRAGONFLY "+
+		"%s, the nodes in the hosts' order: a message's latency %.3g us + %.3g us a link, within %.2f of a link; "+
+		"the best other shape within %.2f), each link at %.4g MB/s (the median bandwidth between nodes, "+
+		"from %s), %s: declare the network with --topology to route as the machine does",
+		len(md.Hosts), fit.Shape.Groups, fit.Shape.Chassis, fit.Shape.Routers, fit.Shape.Nodes, fit.Shape,
+		fit.Base*1e6, fit.PerHop*1e6, fit.Residual, fit.Next, bw/1e6, md.Machine.Bandwidth, routed))
 	return true, nil
 }
 
@@ -621,13 +660,17 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 		return nil
 	}
 	if sp := outerSpread(md.Machine); sp > topo.MaxSwitchSpread {
-		in.warnings = append(in.warnings, fmt.Sprintf("network: the switch levels are priced as groups whose uplinks share their summed bandwidth, not routed as a fat tree: the round trips between the outermost groups spread %.2fx (over %.2gx: a dragonfly's groups, whose links to each other start at particular routers, not a tree's parallel uplinks a flow is routed over by its destination)", sp, topo.MaxSwitchSpread))
+		in.warnings = append(in.warnings, fmt.Sprintf("network: the switch levels are priced as groups whose uplinks "+
+			"share their summed bandwidth, not routed as a fat tree: the round trips between the outermost groups "+
+			"spread %.2fx (over %.2gx: a dragonfly's groups, whose links to each other start at particular routers, "+
+			"not a tree's parallel uplinks a flow is routed over by its destination)", sp, topo.MaxSwitchSpread))
 		return nil
 	}
 	shape, parallel, why := topo.TreeShape(of, out, link)
 	if !parallel {
 		if why != "" {
-			in.warnings = append(in.warnings, "network: the switch levels are priced as groups whose uplinks share their summed bandwidth, not routed as a fat tree: "+why)
+			in.warnings = append(in.warnings, "network: the switch levels are priced as groups whose uplinks share "+
+				"their summed bandwidth, not routed as a fat tree: "+why)
 		}
 		return nil
 	}
@@ -651,8 +694,17 @@ func (in *inputs) addTree(s *survey.Survey, routing string) error {
 	if in.t.N > routedSearchMax {
 		in.search = &agg
 	}
-	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the switch levels are a fat tree's (SimGrid's FAT_TREE %s: %s), routed statically by destination, d-mod-k with the hosts numbered in the survey's order, as InfiniBand's ftree routing and SimGrid's FatTreeZone do; each node's link priced from the node phase, each uplink at a node link's %.4g MB/s and as the switch phase measured its class. %s --routing adaptive prices a group's uplinks as one (traffic spread evenly over them); declare the network with --topology if it routes otherwise",
-		shape, f.Shape, link, map[bool]string{true: "The solver searches routed.", false: fmt.Sprintf("The solver searches with each group's uplinks as one above %d ranks (routed, its search took 4 s at 1,024 ranks against 0.4 s), and every layout is priced routed.", routedSearchMax)}[in.t.N <= routedSearchMax]))
+	in.warnings = append(append(in.warnings, notes...), fmt.Sprintf("network: the switch levels are a fat tree's "+
+		"(SimGrid's FAT_TREE %s: %s), routed statically by destination, d-mod-k with the hosts numbered in the "+
+		"survey's order, as InfiniBand's ftree routing and SimGrid's FatTreeZone do; each node's link priced from "+
+		"the node phase, each uplink at a node link's %.4g MB/s and as the switch phase measured its class. "+
+		"%s --routing adaptive prices a group's uplinks as one (traffic spread evenly over them); "+
+		"declare the network with --topology if it routes otherwise",
+		shape, f.Shape, link, map[bool]string{
+			true: "The solver searches routed.",
+			false: fmt.Sprintf("The solver searches with each group's uplinks as one above %d ranks "+
+				"(routed, its search took 4 s at 1,024 ranks against 0.4 s), and every layout is priced routed.", routedSearchMax),
+		}[in.t.N <= routedSearchMax]))
 	return nil
 }
 

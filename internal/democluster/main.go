@@ -54,15 +54,37 @@ func run(out, bin string) error {
 		argv []string
 		to   string // stdout to this file too
 	}{
-		{"1. survey the cluster: round trips at 64 B and 256 KiB, every pair of 4 ranks on 2 nodes, one pair at a time (2 cpus serve all 4)", append(append([]string(nil), mpirun...), bin, "survey", "-o", p("survey"), "--sizes", "64,256K", "--repeats", "20", "--schedule", "sequential"), ""},
+		{
+			"1. survey the cluster: round trips at 64 B and 256 KiB, every pair of 4 ranks on 2 nodes, " +
+				"one pair at a time (2 cpus serve all 4)",
+			append(append([]string(nil), mpirun...),
+				bin, "survey", "-o", p("survey"), "--sizes", "64,256K", "--repeats", "20", "--schedule", "sequential"),
+			"",
+		},
 		{"   its topology (inferred at 256 KiB, where the 400 Mbit/s links decide)", []string{bin, "topo", p("survey"), "--size", "262144"}, p("topo.txt")},
 		{"   its picture", []string{bin, "plot", p("survey"), "--size", "262144", "--order", "host", "-o", p("survey.png")}, ""},
-		{"2. build a program whose ranks compute 12 ms, then exchange 1 MiB with a partner, 40 times (testdata/mpi/pairs.c)", []string{"mpicc", "-O2", "-o", p("pairs"), "testdata/mpi/pairs.c"}, ""},
+		{
+			"2. build a program whose ranks compute 12 ms, then exchange 1 MiB with a partner, 40 times (testdata/mpi/pairs.c)",
+			[]string{"mpicc", "-O2", "-o", p("pairs"), "testdata/mpi/pairs.c"},
+			"",
+		},
 		{"   profile it in a poor layout: --map-by node puts every pair across the link", append([]string{bin, "profile", "-o", p("profile"), "--"}, poor...), ""},
-		{"3. placement advice", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "-o", p("pairs.rankfile"), "--"}, app...), p("advice.txt")},
+		{
+			"3. placement advice",
+			append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "-o", p("pairs.rankfile"), "--"}, app...),
+			p("advice.txt"),
+		},
 		{"", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "--json", "--"}, app...), p("advice.json")},
-		{"4. verify: the poor layout against the proposal, 3 runs each, alternating", append([]string{bin, "verify", "-o", p("verify"), "--rankfile", p("pairs.rankfile"), "--place", p("advice.json"), "--runs", "3", "--"}, poor...), ""},
-		{"   the advice again, its model judged on verify's runs of the poor layout (out of sample: not the profile's run)", append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "--reruns", p("verify"), "--"}, app...), p("advice-reruns.txt")},
+		{
+			"4. verify: the poor layout against the proposal, 3 runs each, alternating",
+			append([]string{bin, "verify", "-o", p("verify"), "--rankfile", p("pairs.rankfile"), "--place", p("advice.json"), "--runs", "3", "--"}, poor...),
+			"",
+		},
+		{
+			"   the advice again, its model judged on verify's runs of the poor layout (out of sample: not the profile's run)",
+			append([]string{bin, "place", "--survey", p("survey"), "--profile", p("profile"), "--reruns", p("verify"), "--"}, app...),
+			p("advice-reruns.txt"),
+		},
 		{"5. one page of it all", []string{bin, "report", "--html", "-o", p("report.html"), p("survey"), p("profile"), p("advice.json"), p("verify")}, ""},
 	}
 	for _, s := range steps {
@@ -89,6 +111,7 @@ func run(out, bin string) error {
 			fmt.Print(o.String())
 		}
 	}
-	fmt.Printf("\nlatmap demo-cluster: done; open %s: its advice and verification sections put the predicted and the measured speedup side by side\n", p("report.html"))
+	fmt.Printf("\nlatmap demo-cluster: done; open %s: its advice and verification sections put the predicted and the "+
+		"measured speedup side by side\n", p("report.html"))
 	return nil
 }

@@ -57,7 +57,9 @@ func ReadSimGrid(r io.Reader) (*Fabric, error) {
 	case len(p.clusters) == 0 && len(p.zones) > 0 && (len(p.hosts) > 0 || p.unread != ""):
 		f, err = p.readZone()
 	case len(p.clusters) != 1:
-		return nil, fmt.Errorf("SimGrid platform has %d <cluster> elements and no zone of hosts; latmap reads platforms of exactly one cluster of topology FAT_TREE, TORUS or DRAGONFLY, or of one zone of hosts, routers and links", len(p.clusters))
+		return nil, fmt.Errorf("SimGrid platform has %d <cluster> elements and no zone of hosts; "+
+			"latmap reads platforms of exactly one cluster of topology FAT_TREE, TORUS or DRAGONFLY, "+
+			"or of one zone of hosts, routers and links", len(p.clusters))
 	default:
 		f, err = p.clusters[0].fabric()
 	}
@@ -267,8 +269,13 @@ var (
 	bwUnits = []struct {
 		suffix string
 		scale  float64
-	}{{"TiBps", 1 << 40}, {"GiBps", 1 << 30}, {"MiBps", 1 << 20}, {"KiBps", 1 << 10}, {"Tibps", (1 << 40) / 8.}, {"Gibps", (1 << 30) / 8.}, {"Mibps", (1 << 20) / 8.}, {"Kibps", (1 << 10) / 8.},
-		{"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"KBps", 1e3}, {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"Kbps", 1e3 / 8}, {"Bps", 1}, {"bps", 1. / 8}, {"", 1}}
+	}{
+		{"TiBps", 1 << 40}, {"GiBps", 1 << 30}, {"MiBps", 1 << 20}, {"KiBps", 1 << 10},
+		{"Tibps", (1 << 40) / 8.}, {"Gibps", (1 << 30) / 8.}, {"Mibps", (1 << 20) / 8.}, {"Kibps", (1 << 10) / 8.},
+		{"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"KBps", 1e3},
+		{"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"Kbps", 1e3 / 8},
+		{"Bps", 1}, {"bps", 1. / 8}, {"", 1},
+	}
 	timeUnits = []struct {
 		suffix string
 		scale  float64

@@ -26,9 +26,12 @@ func FanOut(rows []survey.NodeBandwidth) (float64, string) {
 	}
 	p := stats.Median(ratios)
 	if p < minPorts {
-		return 1, fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s): one link each", p, text.Count(len(ratios), "host"))
+		return 1, fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one "+
+			"(nodebw.csv's fan-out, %s): one link each", p, text.Count(len(ratios), "host"))
 	}
-	return p, fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one (nodebw.csv's fan-out, %s: a torus's or several adapters' links); a node's traffic is priced over that many links where it goes to as many nodes", p, text.Count(len(ratios), "host"))
+	return p, fmt.Sprintf("node links: a node sending to several nodes at once moves %.2fx what it moves to one "+
+		"(nodebw.csv's fan-out, %s: a torus's or several adapters' links); a node's traffic is priced over that many "+
+		"links where it goes to as many nodes", p, text.Count(len(ratios), "host"))
 }
 
 // minPorts is the fan-out ratio under which a node has one link.
@@ -47,12 +50,14 @@ func Reverse(rows []survey.NodeBandwidth) (float64, string) {
 			continue
 		}
 		x := r.PairMBps/r.AggregateMBps - 1
-		what := fmt.Sprintf("cross traffic: %s and %s sending to each other at once moved %.4g MB/s each way, one sending alone %.4g MB/s (nodebw.csv's both-ways row)", r.Host, peer, r.AggregateMBps, r.PairMBps)
+		what := fmt.Sprintf("cross traffic: %s and %s sending to each other at once moved %.4g MB/s each way, "+
+			"one sending alone %.4g MB/s (nodebw.csv's both-ways row)", r.Host, peer, r.AggregateMBps, r.PairMBps)
 		if x < MinReverse {
 			return 0, fmt.Sprintf("%s: within %.0f%%, so a message's way back is priced as carrying nothing", what, 100*MinReverse)
 		}
 		x = min(x, 1)
-		return x, fmt.Sprintf("%s: a message's way back is priced as carrying %.3g%% of its bytes, on every link of the network found in the round trips", what, 100*x)
+		return x, fmt.Sprintf("%s: a message's way back is priced as carrying %.3g%% of its bytes, "+
+			"on every link of the network found in the round trips", what, 100*x)
 	}
 	return 0, ""
 }

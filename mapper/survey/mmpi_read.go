@@ -56,7 +56,8 @@ func ReadMMPIFile(path string, opt MMPIOptions) (*Survey, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("reading mmpi log %s: a directory (want an mmpi log file: mmpi.c's ammpi_N_LEN_REPEATS.dat; a survey directory is read as one, not imported)", path)
+		return nil, fmt.Errorf("reading mmpi log %s: a directory (want an mmpi log file: "+
+			"mmpi.c's ammpi_N_LEN_REPEATS.dat; a survey directory is read as one, not imported)", path)
 	}
 	if opt.Name == "" {
 		opt.Name = filepath.Base(path)
@@ -93,7 +94,8 @@ func ReadMMPI(r io.Reader, opt MMPIOptions) (*Survey, error) {
 		p.line++
 		b := sc.Bytes()
 		if !printable(b) {
-			return nil, fmt.Errorf("line %d: binary data %s: not an mmpi log (a text file with a \"# Processors: N MsgLen L Repeats: R\" header and one line per rank pair)", p.line, excerpt(string(b)))
+			return nil, fmt.Errorf("line %d: binary data %s: not an mmpi log (a text file with a \"# Processors: "+
+				"N MsgLen L Repeats: R\" header and one line per rank pair)", p.line, excerpt(string(b)))
 		}
 		if err := p.parseLine(b); err != nil {
 			return nil, fmt.Errorf("line %d: %w", p.line, err)
@@ -321,14 +323,18 @@ func (p *mmpiParser) survey() (*Survey, error) {
 			Min: math.NaN(), Median: math.NaN(), P99: math.NaN(), Isolated: math.NaN()})
 	}
 	if missing := TriLen(n) - len(p.rows); missing > 0 {
-		warnings = append(warnings, fmt.Sprintf("the log: %s (was the run or the file cut short?): left unmeasured", MissingPairs(missing, TriLen(n), p.hdr.msgLen*mmpiIntBytes)))
+		warnings = append(warnings, fmt.Sprintf("the log: %s (was the run or the file cut short?): left unmeasured",
+			MissingPairs(missing, TriLen(n), p.hdr.msgLen*mmpiIntBytes)))
 	}
-	warnings = append(warnings, fmt.Sprintf("rtt_std_us is mmpi's StdDev (the standard error of the mean over %d repeats) times sqrt(%d); min, median and p99 are not in mmpi logs; MsgLen %d counts MPI_INTs: %d bytes", reps, reps, p.hdr.msgLen, size))
+	warnings = append(warnings, fmt.Sprintf("rtt_std_us is mmpi's StdDev (the standard error of the mean over "+
+		"%d repeats) times sqrt(%d); min, median and p99 are not in mmpi logs; MsgLen %d counts MPI_INTs: %d bytes",
+		reps, reps, p.hdr.msgLen, size))
 	if badStd > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d pairs have no usable StdDev (nan, or %d repeats)", badStd, reps))
 	}
 	if p.opt.HostPattern == nil && n > 2 && hostCount(ranks) == n && !hostnameLike(ranks[0].Host) {
-		warnings = append(warnings, "every rank has its own processor name and it does not look like a host name; if several ranks share a node, import with --host-pattern to extract the node name")
+		warnings = append(warnings, "every rank has its own processor name and it does not look like a host name; "+
+			"if several ranks share a node, import with --host-pattern to extract the node name")
 	}
 	name := p.opt.Name
 	if name == "" {

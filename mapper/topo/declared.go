@@ -91,7 +91,9 @@ func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metr
 	for i, lo := range d.Hops {
 		for _, hi := range d.Hops[i+1:] {
 			if hi.RTTMedian < ContradictionRatio*lo.RTTMedian {
-				d.Contradictions = append(d.Contradictions, fmt.Sprintf("host pairs %d links apart in %s measure %.3g us (median of %d), faster than pairs %d links apart (%.3g us, %d pairs): the description does not match where the ranks ran",
+				d.Contradictions = append(d.Contradictions, fmt.Sprintf("host pairs %d links apart in %s measure "+
+					"%.3g us (median of %d), faster than pairs %d links apart (%.3g us, %d pairs): "+
+					"the description does not match where the ranks ran",
 					hi.Links, f.Source, hi.RTTMedian, hi.Pairs, lo.Links, lo.RTTMedian, lo.Pairs))
 			}
 		}
@@ -184,7 +186,9 @@ func (d *Declared) disagreements(hosts []string, pairs []declaredPair) {
 		near := hc.near[h]
 		v, links := stats.Median(near), hc.nearest[h]
 		k, _ := hc.longer(links, v)
-		d.Misplaced = append(d.Misplaced, fmt.Sprintf("host %s: its round trips to the %d hosts declared %d links away measure %.3g us (median), as hosts %d links apart do (%.3g us), not %d (%.3g us): it is not where %s puts it",
+		d.Misplaced = append(d.Misplaced, fmt.Sprintf("host %s: its round trips to the %d hosts declared %d links "+
+			"away measure %.3g us (median), as hosts %d links apart do (%.3g us), not %d (%.3g us): "+
+			"it is not where %s puts it",
 			hosts[h], len(near), links, v, k, hc.med[k], links, hc.med[links], d.Source))
 	}
 	if len(names) > maxNamed {
@@ -207,7 +211,9 @@ func (d *Declared) longRoutes(hosts []string, hc *hopCompare) {
 			continue
 		}
 		if long++; long <= maxNamed {
-			d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("hosts %s and %s, declared %d links apart, measure %.3g us, as hosts %d links apart do (%.3g us, against %.3g us): a longer or slower route than %s declares",
+			d.LongRoutes = append(d.LongRoutes, fmt.Sprintf("hosts %s and %s, declared %d links apart, "+
+				"measure %.3g us, as hosts %d links apart do (%.3g us, against %.3g us): "+
+				"a longer or slower route than %s declares",
 				hosts[p.a], hosts[p.b], p.links, p.rtt, k, hc.med[k], hc.med[p.links], d.Source))
 		}
 	}

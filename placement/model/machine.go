@@ -339,10 +339,15 @@ func MachineFromSurvey(s *survey.Survey, opt SurveyCostOptions) (*Machine, error
 		pc = m.measuredCosts(s, fits, opt.levelBandwidths())
 	}
 	if m.FitLatencyFromRTT > 0 {
-		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound links): their latency is half the smallest size's round trip, their bandwidth the fit's", m.FitLatencyFromRTT))
+		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv gave no positive latency (bandwidth-bound "+
+			"links): their latency is half the smallest size's round trip, their bandwidth the fit's",
+			m.FitLatencyFromRTT))
 	}
 	if m.FitNoBandwidth > 0 {
-		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv found no bandwidth (their round trips did not grow with the message size: a loaded node, or sizes too close together), so they are priced with their level's built-in bandwidth; survey again on idle nodes with a large size (--sizes 64,1M)", m.FitNoBandwidth))
+		m.Notes = append(m.Notes, fmt.Sprintf("%d pairs' fit in fit.csv found no bandwidth (their round trips did "+
+			"not grow with the message size: a loaded node, or sizes too close together), "+
+			"so they are priced with their level's built-in bandwidth; survey again on idle nodes with a large size "+
+			"(--sizes 64,1M)", m.FitNoBandwidth))
 	}
 	if err := m.levelCosts(pc); err != nil {
 		return nil, err
@@ -386,14 +391,16 @@ func slotsFromSurvey(s *survey.Survey) (*Machine, error) {
 		}
 		k := [2]string{r.Host, fmt.Sprint(r.CPU)}
 		if j, dup := seen[k]; dup {
-			return nil, fmt.Errorf("survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
+			return nil, fmt.Errorf("survey ranks %d and %d both ran on %s cpu %d; a slot must be one cpu (survey "+
+				"with ranks bound to cores, e.g. mpirun --bind-to core)", j, i, r.Host, r.CPU)
 		}
 		seen[k] = i
 		m.Slots = append(m.Slots, Slot{Host: r.Host, CPU: r.CPU, Socket: r.Socket, Core: r.Core, Node: h})
 	}
 	m.setLevels()
 	if unknownCPU > 0 {
-		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
+		m.Notes = append(m.Notes, fmt.Sprintf("%d survey ranks have no cpu number (as in mmpi logs): "+
+			"their slots are numbered 0, 1, ... per host in rank order", unknownCPU))
 	}
 	return m, nil
 }
@@ -588,7 +595,8 @@ func (m *Machine) levelCosts(pc *pairCosts) error {
 			m.Levels[l] = LinkCost{pc.median(pc.levLat, l), pc.median(pc.levInvB, l)}
 		}
 		if k := len(pc.levLat[l]); k > 0 && k < thinLevel && m.LevelPairs[l] > 10*k {
-			m.Notes = append(m.Notes, fmt.Sprintf("the %s cost rests on %d measured pair(s) of %d: one odd pair moves it; latmap survey --scope nodes measures every pair inside the nodes and between their leaders",
+			m.Notes = append(m.Notes, fmt.Sprintf("the %s cost rests on %d measured pair(s) of %d: one odd pair "+
+				"moves it; latmap survey --scope nodes measures every pair inside the nodes and between their leaders",
 				m.LevelName(l), k, m.LevelPairs[l]))
 		}
 	}

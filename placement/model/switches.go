@@ -75,7 +75,9 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	}
 	if len(rows) == 0 {
 		md.SwitchSource = "none (no switchbw.csv)"
-		return []string{fmt.Sprintf("switch uplinks: the survey found %d switch level(s) but has no %s, so the uplinks' sharing is not priced; survey with latmap survey --switch-bandwidth on to measure them", len(m.NetGroups), survey.SwitchBandwidthFile)}
+		return []string{fmt.Sprintf("switch uplinks: the survey found %d switch level(s) but has no %s, so the "+
+			"uplinks' sharing is not priced; survey with latmap survey --switch-bandwidth on to measure them",
+			len(m.NetGroups), survey.SwitchBandwidthFile)}
 	}
 	md.Uplinks = make([]Uplink, len(m.NetGroups))
 	var notes, measured []string
@@ -117,10 +119,13 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		md.Uplinks[k] = u
 		measured = append(measured, desc)
 		if missing > 0 {
-			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
+			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and "+
+				"take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
 		}
 		if unmeasured > 0 {
-			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of their hosts (their siblings have fewer), which does not measure their uplinks: their way out is not priced", unmeasured, ng, k+1))
+			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of "+
+				"their hosts (their siblings have fewer), which does not measure their uplinks: "+
+				"their way out is not priced", unmeasured, ng, k+1))
 		}
 	}
 	// Where the capacities came from, and what was measured: the report

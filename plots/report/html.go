@@ -67,7 +67,8 @@ func inputKind(path string) (string, error) {
 		case exists(filepath.Join(path, verifyRunsFile)):
 			return kindVerify, nil
 		}
-		return "", fmt.Errorf("%s is not a survey, profile or verification directory (no %s, %s or %s)", path, survey.PairsFile, profile.FunctionsFile, verifyRunsFile)
+		return "", fmt.Errorf("%s is not a survey, profile or verification directory (no %s, %s or %s)",
+			path, survey.PairsFile, profile.FunctionsFile, verifyRunsFile)
 	}
 	if ok, _ := survey.IsMMPILog(path); ok {
 		return kindSurvey, nil
@@ -75,7 +76,8 @@ func inputKind(path string) (string, error) {
 	if strings.HasSuffix(path, ".json") {
 		return kindAdvice, nil
 	}
-	return "", fmt.Errorf("%s is not a survey (directory or mmpi log), a profile directory, placement advice (.json from latmap place --json) or a verification directory", path)
+	return "", fmt.Errorf("%s is not a survey (directory or mmpi log), a profile directory, "+
+		"placement advice (.json from latmap place --json) or a verification directory", path)
 }
 
 func exists(p string) bool {
@@ -139,7 +141,9 @@ func BuildHTML(w io.Writer, opt HTMLOptions) error {
 	}
 	r.Title = reportTitle(r)
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v }, "bytes": fmtBytes, "ibytes": func(v int64) string { return fmtBytes(float64(v)) }, "us": func(v float64) string { return fmtFloat(v, 2) },
+		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v },
+		"bytes": fmtBytes, "ibytes": func(v int64) string { return fmtBytes(float64(v)) },
+		"us": func(v float64) string { return fmtFloat(v, 2) },
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return err
@@ -232,14 +236,18 @@ func machineSection(path string) (*machine, error) {
 		return nil, err
 	}
 	sec.Figures = append(sec.Figures, pngFigure(heat, "latency heat map",
-		"Round trip of every pair of ranks, ranks grouped by host, then socket and cpu: blue is fast, red slow. Blocks along the diagonal are nodes (and sockets inside them); lines separate hosts. A rank whose row has another host's colours sits apart from its host's other ranks."))
+		"Round trip of every pair of ranks, ranks grouped by host, then socket and cpu: blue is fast, "+
+			"red slow. Blocks along the diagonal are nodes (and sockets inside them); lines separate hosts. A rank "+
+			"whose row has another host's colours sits apart from its host's other ranks."))
 	opt.Style, opt.Height = plots.StyleHistogram, vg.Length(1.6+1.5*float64(len(tp.Levels)))*vg.Inch
 	hist, err := plots.Render(s, "png", opt)
 	if err != nil {
 		return nil, err
 	}
 	sec.Figures = append(sec.Figures, pngFigure(hist, "round trips per level",
-		"How the round trips of each inferred level spread: one panel per level (core, socket, node, switch, network), pairs counted per bin. A level whose bars sit apart from the next is a real boundary; a long tail marks slow pairs."))
+		"How the round trips of each inferred level spread: one panel per level (core, socket, node, switch, "+
+			"network), pairs counted per bin. A level whose bars sit apart from the next is a real boundary; "+
+			"a long tail marks slow pairs."))
 	return sec, nil
 }
 
@@ -303,10 +311,16 @@ func appSection(path string, p *profile.Profile) (*app, error) {
 		sec.Facts = append(sec.Facts, facts(fact{"renumbered", renumbered(r)})...)
 	}
 	captions := map[string]string{
-		plots.StyleRanks:     "Each rank's elapsed time, ranks grouped by host (then rank), stacked: computation (outside MPI), time in MPI moving data, send-late time (receives waiting for a sender that was late) and collective wait (time in the barrier latmap put before collectives). Send-late and collective wait come from load imbalance: no placement removes them.",
+		plots.StyleRanks: "Each rank's elapsed time, ranks grouped by host (then rank), stacked: " +
+			"computation (outside MPI), time in MPI moving data, send-late time (receives waiting for a sender that " +
+			"was late) and collective wait (time in the barrier latmap put before collectives). Send-late and " +
+			"collective wait come from load imbalance: no placement removes them.",
 		plots.StyleFunctions: "Time in each MPI function summed over ranks, largest first, split into transfer, send-late and collective wait.",
-		plots.StyleMatrix:    "Bytes sent from each rank (row) to each rank (column), point to point, on a log colour scale; grey is no traffic. Ranks are grouped by host (then rank), with lines between the hosts. Bands parallel to the diagonal are neighbour exchanges (a 3-D halo shows six).",
-		plots.StyleSizes:     "How many calls (top) and how much time (bottom) fell in each message-size bin, over all ranks and functions.",
+		plots.StyleMatrix: "Bytes sent from each rank (row) to each rank (column), point to point, " +
+			"on a log colour scale; grey is no traffic. Ranks are grouped by host (then rank), " +
+			"with lines between the hosts. Bands parallel to the diagonal are neighbour exchanges " +
+			"(a 3-D halo shows six).",
+		plots.StyleSizes: "How many calls (top) and how much time (bottom) fell in each message-size bin, over all ranks and functions.",
 	}
 	for _, style := range plots.ProfileStyles() {
 		b, err := plots.RenderProfile(p, "png", plots.ProfileOptions{Style: style, Name: name, Width: 7.5 * vg.Inch, Height: 5 * vg.Inch})

@@ -49,7 +49,9 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 	if a.MessageSizes != "" {
 		switches += "; message sizes from " + a.MessageSizes
 	}
-	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; bandwidth from %s; node bandwidth from %s%s\n", a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth, switches)
+	fmt.Fprintf(w, "survey %s: %s%d of %d slot pairs not measured, filled with their level's median; "+
+		"bandwidth from %s; node bandwidth from %s%s\n",
+		a.Survey, leaders, a.FilledPairs, a.SurveyPairs, a.Bandwidth, a.NodeBandwidth, switches)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "level\tpairs\tmeasured\tlatency (us)\tbandwidth (GB/s)\t")
 	for _, l := range a.Levels {
@@ -66,7 +68,8 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 	}
 	fmt.Fprintln(w)
 	if s := a.Shares; s != nil {
-		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, collective wait %.4g s (%s of MPI); slowest rank took %.4g s\n",
+		fmt.Fprintf(w, "profile: MPI %.4g s of %.4g s elapsed (%s, summed over ranks); late senders %.4g s, "+
+			"collective wait %.4g s (%s of MPI); slowest rank took %.4g s\n",
 			s.MPI, s.Elapsed, text.Percent(s.CommShare), s.Late, s.Sync, text.Percent(s.WaitShare), s.SlowestElapsed)
 	}
 }
@@ -89,7 +92,9 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 		}
 	}
 	if len(coll) > 0 {
-		fmt.Fprintf(w, "small collectives (barriers; allreduces, reduces and broadcasts of at most 4 KiB a call) of the slowest rank, priced by their rounds' latencies in each layout (included above): %s\n", strings.Join(coll, ", "))
+		fmt.Fprintf(w, "small collectives (barriers; allreduces, reduces and broadcasts of at most 4 KiB a call) "+
+			"of the slowest rank, priced by their rounds' latencies in each layout (included above): %s\n",
+			strings.Join(coll, ", "))
 	}
 	fmt.Fprintf(w, "solver: %s won in %.2f s (seed %d)", a.Solver.Winner, a.Solver.Seconds, a.Solver.Seed)
 	if a.Solver.FellBack {
@@ -103,16 +108,22 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 
 // writeModelCheck prints the model against the profiled run.
 func writeModelCheck(w io.Writer, c *placefile.Calibration) {
-	fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, which measured %.4g s (slowest rank): %+.0f%%\n", c.RawPredictedS, c.MeasuredS, 100*c.RawError)
-	fmt.Fprintf(w, "  communication summed over ranks: modelled %.4g s, measured %.4g s (MPI time minus waits); median rank off by %s\n", c.PredictedCommS, c.MeasuredCommS, text.Percent(c.RankError))
+	fmt.Fprintf(w, "model check: predicted %.4g s for the placement the profile ran under, "+
+		"which measured %.4g s (slowest rank): %+.0f%%\n", c.RawPredictedS, c.MeasuredS, 100*c.RawError)
+	fmt.Fprintf(w, "  communication summed over ranks: modelled %.4g s, measured %.4g s (MPI time minus waits); "+
+		"median rank off by %s\n", c.PredictedCommS, c.MeasuredCommS, text.Percent(c.RankError))
 	fmt.Fprintf(w, "  calibration: %s", c.Note)
 	if c.Folded {
-		fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median rank off by %s", c.PredictedS, 100*c.Error, text.Percent(c.FoldedRankError))
-		fmt.Fprintf(w, "\n  out of sample: calibrated on the even or on the odd ranks, that run is predicted within %s, the other half's median rank within %s (the in-sample figures above are fitted on this run)",
+		fmt.Fprintf(w, "; with them the placement the profile ran under is predicted at %.4g s (%+.0f%%), the median "+
+			"rank off by %s", c.PredictedS, 100*c.Error, text.Percent(c.FoldedRankError))
+		fmt.Fprintf(w, "\n  out of sample: calibrated on the even or on the odd ranks, that run is predicted within "+
+			"%s, the other half's median rank within %s (the in-sample figures above are fitted on this run)",
 			text.Percent(c.HeldOutError), text.Percent(c.HeldOutRankError))
 	}
 	if r := c.Reruns; r != nil {
-		fmt.Fprintf(w, "\n  reruns: latmap verify (%s) measured that placement's application at %.4g s (median of %d runs): predicted %.4g s, off by %s (out of sample)", r.Dir, r.MeasuredS, r.Runs, c.PredictedS, text.Percent(r.Error))
+		fmt.Fprintf(w, "\n  reruns: latmap verify (%s) measured that placement's application at %.4g s (median of "+
+			"%d runs): predicted %.4g s, off by %s (out of sample)",
+			r.Dir, r.MeasuredS, r.Runs, c.PredictedS, text.Percent(r.Error))
 	}
 	fmt.Fprintln(w)
 }

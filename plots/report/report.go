@@ -260,11 +260,14 @@ func summary(w io.Writer, p *profile.Profile, nodes *profile.Nodes, opt Options)
 func renumbered(r profile.Reorder) string {
 	switch {
 	case r.Call == "MPI_Init" && r.Outcome == "reordered":
-		return fmt.Sprintf("--remap: MPI_COMM_WORLD's %d ranks renumbered to the advice's proposal, predicted %.2fx faster than the launcher's numbering (new ranks %v)", r.Ranks, r.PredictedSpeedup, r.NewRanks)
+		return fmt.Sprintf("--remap: MPI_COMM_WORLD's %d ranks renumbered to the advice's proposal, "+
+			"predicted %.2fx faster than the launcher's numbering (new ranks %v)",
+			r.Ranks, r.PredictedSpeedup, r.NewRanks)
 	case r.Call == "MPI_Init":
 		return "--remap: MPI_COMM_WORLD kept the launcher's numbering: " + r.Outcome
 	case r.Outcome == "reordered":
-		return fmt.Sprintf("--reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering (new ranks %v)", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
+		return fmt.Sprintf("--reorder: %s #%d over %d ranks renumbered, predicted %.2fx faster than MPI's numbering "+
+			"(new ranks %v)", r.Call, r.Index, r.Ranks, r.PredictedSpeedup, r.NewRanks)
 	}
 	return fmt.Sprintf("--reorder: %s #%d over %d ranks kept MPI's numbering: %s", r.Call, r.Index, r.Ranks, r.Outcome)
 }
@@ -280,7 +283,8 @@ func pct(a, b float64) string {
 func ReportDir(w io.Writer, dir string, opt Options) error {
 	if kind, err := inputKind(dir); err == nil && kind != kindProfile {
 		what := map[string]string{kindSurvey: "survey", kindVerify: "verification directory", kindAdvice: "placement advice file"}[kind]
-		return fmt.Errorf("%s is a %s; report prints a profile's tables (latmap profile -o DIR), or with --html -o FILE.html writes a page of any of survey, profile, advice and verification", dir, what)
+		return fmt.Errorf("%s is a %s; report prints a profile's tables (latmap profile -o DIR), "+
+			"or with --html -o FILE.html writes a page of any of survey, profile, advice and verification", dir, what)
 	}
 	p, err := profile.ReadProfile(dir)
 	if err != nil {

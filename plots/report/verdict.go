@@ -28,7 +28,9 @@ func Place(w io.Writer, a *placefile.Advice, asJSON bool) error {
 func Verdict(a *placefile.Advice) string {
 	v := verdictSentence(a)
 	if a.MachineSummary.Bandwidth == placefile.BandwidthDefaults && a.Bytes > 0 {
-		v += " Caution: the bandwidths are latmap's built-in guesses, not measured (the survey has no fit.csv): the time of every large message is a guess. Survey with two or more --sizes (the default 64,64K does) to measure them."
+		v += " Caution: the bandwidths are latmap's built-in guesses, not measured (the survey has no fit.csv): " +
+			"the time of every large message is a guess. Survey with two or more --sizes (the default 64,64K does) " +
+			"to measure them."
 	}
 	return v
 }
@@ -38,7 +40,9 @@ func verdictSentence(a *placefile.Advice) string {
 	gain := a.Gain()
 	pct := text.Percent
 	if a.Shares == nil {
-		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with %s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of communication in the run is unknown, so this is not a prediction of the run time.",
+		s := fmt.Sprintf("the proposal's slowest rank is predicted to communicate for %.4g s against %.4g s with "+
+			"%s (%s less; summed transfer %.4g s against %.4g s). Without a profile (--profile) the share of "+
+			"communication in the run is unknown, so this is not a prediction of the run time.",
 			prop.Run, ref.Run, ref.Name, pct(gain), prop.Transfer, ref.Transfer)
 		if a.VerdictKind == placefile.VerdictUse {
 			return "Use the proposal: " + s
@@ -51,14 +55,24 @@ func verdictSentence(a *placefile.Advice) string {
 	case placefile.VerdictCantTell:
 		c := a.Calibration
 		if r := c.Reruns; r != nil && r.Error >= c.HeldOutError && r.Error > math.Abs(c.Error) {
-			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is not that sure: latmap verify measured the placement the profile ran under at %.4g s (median of %d runs), and the model predicts %.4g s for it (off by %.0f%%, out of sample). Measure the proposal with latmap verify before you rely on it.",
+			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), "+
+				"but the model is not that sure: latmap verify measured the placement the profile ran under at "+
+				"%.4g s (median of %d runs), and the model predicts %.4g s for it (off by %.0f%%, out of sample). "+
+				"Measure the proposal with latmap verify before you rely on it.",
 				prop.Run, ref.Run, ref.Name, pct(gain), r.MeasuredS, r.Runs, c.PredictedS, 100*r.Error)
 		}
 		if c.HeldOutError > math.Abs(c.Error) {
-			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is not that sure: calibrated on half of the profile's ranks, it predicts the run of the placement the profile ran under (%.4g s measured) only within %.0f%% (%+.0f%% with all ranks, in sample). Measure it with latmap verify before you rely on it.",
+			return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), "+
+				"but the model is not that sure: calibrated on half of the profile's ranks, "+
+				"it predicts the run of the placement the profile ran under (%.4g s measured) "+
+				"only within %.0f%% (%+.0f%% with all ranks, in sample). Measure it with latmap verify before you "+
+				"rely on it.",
 				prop.Run, ref.Run, ref.Name, pct(gain), c.MeasuredS, 100*c.HeldOutError, 100*c.Error)
 		}
-		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before you rely on it.",
+		return fmt.Sprintf("Can't tell: the proposal predicts %.4g s against %.4g s %s (%s faster), "+
+			"but the model is off by more than that on the run it can be checked against: it predicts %.4g s for the "+
+			"placement the profile ran under, which measured %.4g s (%+.0f%%). Measure it with latmap verify before "+
+			"you rely on it.",
 			prop.Run, ref.Run, ref.Name, pct(gain), c.PredictedS, c.MeasuredS, 100*c.Error)
 	case placefile.VerdictWillNotHelp:
 		s := fmt.Sprintf("Placement will not help much: %s. Predicted run %.4g s with the proposal against %.4g s %s (%s); even a perfect interconnect gives %.4g s.",
@@ -71,7 +85,8 @@ func verdictSentence(a *placefile.Advice) string {
 		return fmt.Sprintf("Not worth changing: the proposal predicts %.4g s against %.4g s %s (%s). The perfect-interconnect bound is %.4g s.",
 			prop.Run, ref.Run, ref.Name, pct(gain), a.PerfectRun)
 	}
-	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (slowest rank's communication %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
+	s := fmt.Sprintf("Use the proposal: predicted run %.4g s against %.4g s %s, %s faster (slowest rank's "+
+		"communication %.4g s instead of %.4g s). A perfect interconnect would give %.4g s.",
 		prop.Run, ref.Run, ref.Name, pct(gain), prop.MaxRankTransfer, ref.MaxRankTransfer, a.PerfectRun)
 	if limit != "" {
 		// The gain is worth having, and the rest is out of placement's

@@ -64,7 +64,8 @@ type RouteInputs struct {
 // survey's own), with notes on what was assumed.
 func NewRoutes(f *fabric.Fabric, in RouteInputs) (*Routes, []string, error) {
 	if miss := f.Missing(in.Hosts, 5); len(miss) > 0 {
-		return nil, nil, fmt.Errorf("%s does not describe host(s) %s of the survey; give the description of the machine the survey ran on", f.Source, strings.Join(miss, ", "))
+		return nil, nil, fmt.Errorf("%s does not describe host(s) %s of the survey; give the description of the "+
+			"machine the survey ran on", f.Source, strings.Join(miss, ", "))
 	}
 	idx := f.HostIndex()
 	rt := &Routes{Fabric: f, host: make([]int32, len(in.Hosts)), Table: Table{K: len(in.Hosts), NL: len(f.Links), Reverse: f.Reverse}, Derate: 1}
@@ -83,7 +84,8 @@ func NewRoutes(f *fabric.Fabric, in RouteInputs) (*Routes, []string, error) {
 	classNotes, source := ClassShares(f, in.Shares, rt.Inv)
 	notes, rt.Source = append(notes, classNotes...), rt.Source+source
 	if f.Reverse > 0 {
-		rt.Source += fmt.Sprintf(", %.3g%% of each message on its way back (%s)", 100*f.Reverse, map[bool]string{true: "SimGrid's cross traffic", false: "measured both ways, nodebw.csv"}[f.Declared()])
+		rt.Source += fmt.Sprintf(", %.3g%% of each message on its way back (%s)", 100*f.Reverse,
+			map[bool]string{true: "SimGrid's cross traffic", false: "measured both ways, nodebw.csv"}[f.Declared()])
 	}
 	return rt, notes, nil
 }
@@ -159,9 +161,13 @@ func (rt *Routes) capacities(in RouteInputs) []string {
 		case PlausibleDerate(d):
 			rt.Derate = d
 			rt.Source += fmt.Sprintf(", every link priced at %.0f%% (%s)", 100*d, what)
-			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.0f%% of the narrowest link %s declares on their routes; every declared link is priced at that share of its bandwidth", what, 100*d, f.Source))
+			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.0f%% of the narrowest link "+
+				"%s declares on their routes; every declared link is priced at that share of its bandwidth",
+				what, 100*d, f.Source))
 		default:
-			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.3g times the narrowest link %s declares on their routes: the description does not match the machine surveyed (its links are priced as declared)", what, d, f.Source))
+			notes = append(notes, fmt.Sprintf("network: the bandwidth of %s is %.3g times the narrowest link "+
+				"%s declares on their routes: the description does not match the machine surveyed (its links are "+
+				"priced as declared)", what, d, f.Source))
 		}
 	}
 	out, inb := slices.Clone(in.NodeOut), slices.Clone(in.NodeIn)
@@ -188,10 +194,19 @@ func (rt *Routes) capacities(in RouteInputs) []string {
 			}
 		}
 		rt.nodeLinksFrom(out, inb)
-		rt.Source += map[bool]string{true: ", node links from nodebw.csv", false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)"}[shift]
+		rt.Source += map[bool]string{
+			true:  ", node links from nodebw.csv",
+			false: ", node links from the pairwise bandwidth between nodes (no node phase rows in nodebw.csv)",
+		}[shift]
 	} else if undeclared > 0 {
 		filled := rt.nodeLinksFrom(out, inb)
-		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above the nodes only where the survey's switch phase measured them (latmap survey --topology %s), else not at all (or declare them in a SimGrid platform or a plain description)", f.Source, filled, map[bool]string{true: "the survey's nodebw.csv", false: "the pairwise bandwidth between nodes (no nodebw.csv)"}[len(rows) > 0], f.Source))
+		notes = append(notes, fmt.Sprintf("network: %s declares no bandwidth; %d node links take %s, the links above "+
+			"the nodes only where the survey's switch phase measured them (latmap survey --topology %s), else not at "+
+			"all (or declare them in a SimGrid platform or a plain description)",
+			f.Source, filled, map[bool]string{
+				true:  "the survey's nodebw.csv",
+				false: "the pairwise bandwidth between nodes (no nodebw.csv)",
+			}[len(rows) > 0], f.Source))
 		rt.Source = "node links measured (no bandwidth declared)"
 	}
 	return notes
