@@ -21,6 +21,19 @@ func runLatmap(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// runLatmapSplit is runLatmap with standard output and error apart, as
+// a script reading --json gets them.
+func runLatmapSplit(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errw bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errw)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), errw.String(), err
+}
+
 // TestImportTopoPlotCompare runs the four commands on a real mmpi log.
 func TestImportTopoPlotCompare(t *testing.T) {
 	log := filepath.Join("..", "..", "testdata", "mmpi", "bw_4x32_ammpi_128_64_100.dat")
@@ -34,7 +47,7 @@ func TestImportTopoPlotCompare(t *testing.T) {
 		t.Error("import over an existing directory without -f succeeded")
 	}
 	for _, in := range []string{dir, log} {
-		out, err = runLatmap(t, "topo", in, "--json")
+		out, _, err = runLatmapSplit(t, "topo", in, "--json")
 		if err != nil {
 			t.Fatalf("topo %s: %v", in, err)
 		}
@@ -60,9 +73,12 @@ func TestImportTopoPlotCompare(t *testing.T) {
 			t.Errorf("topo %s: layout %q, ranks per node %v", in, topo.Layout, topo.RanksPerNode)
 		}
 	}
-	out, err = runLatmap(t, "topo", dir)
+	out, errOut, err := runLatmapSplit(t, "topo", dir)
 	if err != nil || !strings.HasPrefix(out, "4 nodes x 32 ranks, block (ranks 0-31 on nid23543") {
 		t.Errorf("topo text: %v\n%s", err, out)
+	}
+	if !strings.Contains(errOut, "latmap: survey: rtt_std_us is mmpi's StdDev") {
+		t.Errorf("topo: the survey's notes not said on standard error: %q", errOut)
 	}
 	png := filepath.Join(tmp, "bw.svg")
 	if _, err := runLatmap(t, "plot", log, "-o", png, "--order", "host", "--metric", "std"); err != nil {
@@ -124,5 +140,31 @@ func TestWroteOnStderr(t *testing.T) {
 		if !strings.Contains(errs.String(), "latmap: wrote "+path+"\n") {
 			t.Errorf("latmap %s: standard error lacks \"latmap: wrote %s\":\n%s", args[0], path, errs.String())
 		}
+	}
+}
+
+// TestTopoLogCutShort: topo of Stampede's mmpi log cut after 100 lines
+// says on standard error that pairs are missing, and names the ranks
+// whose latencies cannot place them (no pair to their host's others
+// measured) instead of quoting a NaN round trip for each.
+func TestTopoLogCutShort(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	cut := filepath.Join(t.TempDir(), "cut.dat")
+	if err := os.WriteFile(cut, []byte(strings.Join(lines[:100], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runLatmapSplit(t, "topo", cut)
+	if err != nil {
+		t.Fatalf("topo: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "rank pairs at 256 bytes are missing") {
+		t.Errorf("no word of the missing pairs on standard error: %q", errOut)
+	}
+	if strings.Contains(out, "NaN") || !strings.Contains(out, "no pair measured with the other ranks of their host") {
+		t.Errorf("topo of a log cut short:\n%s", out)
 	}
 }

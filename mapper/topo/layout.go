@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -170,20 +171,32 @@ func CheckHosts(node []int, ranks []survey.Rank, vals []float32) (agree bool, ms
 	}
 	agree = true
 	const maxMsgs = 10
+	var unmeasured []int // ranks with no pair measured to their host's others
 	for r := 0; r < n; r++ {
 		if node[r] == major[host[r]] {
 			continue
 		}
-		agree = false
-		if len(msgs) < maxMsgs {
-			var mates []float64
-			for q := 0; q < n; q++ {
-				if q != r && host[q] == host[r] && node[q] == major[host[r]] {
-					mates = append(mates, float64(vals[survey.TriIndex(n, r, q)]))
+		var mates []float64
+		for q := 0; q < n; q++ {
+			if q != r && host[q] == host[r] && node[q] == major[host[r]] {
+				if v := vals[survey.TriIndex(n, r, q)]; !math.IsNaN(float64(v)) {
+					mates = append(mates, float64(v))
 				}
 			}
-			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks (median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, stats.Median(mates)))
 		}
+		agree = false
+		if len(mates) == 0 {
+			unmeasured = append(unmeasured, r)
+			continue
+		}
+		if len(msgs) < maxMsgs {
+			msgs = append(msgs, fmt.Sprintf("rank %d is on host %s, but its latencies put it on another node than the host's other ranks "+
+				"(median round trip to them %.2f us): a slow core or a misconfigured node?", r, ranks[r].Host, stats.Median(mates)))
+		}
+	}
+	if len(unmeasured) > 0 {
+		msgs = append(msgs, fmt.Sprintf("ranks %s: no pair measured with the other ranks of their host, so their latencies cannot place them "+
+			"(they stand alone among the inferred nodes; the survey is missing pairs)", survey.RankRanges(unmeasured, 6)))
 	}
 	// Nodes holding several hosts.
 	hostsOf := make([]map[int]bool, k)

@@ -20,9 +20,9 @@ type TopoRequest struct {
 	// (--topology; see mapper/fabric).
 	Topology []string
 	Out      io.Writer
-	// Err receives what the survey lacks against its meta.json
-	// (survey.Lacks; nil: none), also among the topology's notes: a
-	// reader of --json output sees it too.
+	// Err receives the survey's warnings (what it lacks against its
+	// meta.json or its log promised; nil: none), also among the
+	// topology's notes: a reader of --json output sees them too.
 	Err io.Writer
 }
 
@@ -44,8 +44,16 @@ func Topo(req TopoRequest) error {
 	if err != nil {
 		return err
 	}
-	t.Notes = append(warnings(s), t.Notes...)
-	sayLacks(req.Err, s)
+	w := warnings(s)
+	t.Notes = append(w, t.Notes...)
+	if req.Err != nil {
+		// Said before the results too, as plot and compare say them: a
+		// survey that lacks pairs (a log or a file cut short) is read
+		// with less than it promised.
+		for _, l := range w {
+			fmt.Fprintf(req.Err, "latmap: %s\n", l)
+		}
+	}
 	if len(req.Topology) > 0 {
 		f, err := fabric.ReadAll(req.Topology)
 		if err != nil {
