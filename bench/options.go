@@ -147,7 +147,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--mmpi cannot go with --resume (the log needs every round trip of the smallest size in one run)")
 	}
 	if o.Out == "" {
-		return fmt.Errorf("no output directory; give -o DIR (or --resume DIR, a survey stopped early)")
+		return fmt.Errorf("--output is required (survey DIR to write: -o DIR), except with --resume DIR (a survey stopped early)")
 	}
 	if err := o.validateSizes(); err != nil {
 		return err

@@ -170,3 +170,21 @@ func wrote(cmd *cobra.Command, path string, err error) error {
 	}
 	return err
 }
+
+// requiredMissing says the required flags (cobra's MarkFlagRequired) cmd
+// was run without, the one way every command says a missing flag:
+// "--NAME is required (what its help says it is)". Root's persistent
+// pre-run calls it, before cobra's own check would say it otherwise.
+func requiredMissing(cmd *cobra.Command) error {
+	var missing []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if req, ok := f.Annotations[cobra.BashCompOneRequiredFlag]; ok && req[0] == "true" && !f.Changed {
+			what := strings.TrimSpace(strings.ReplaceAll(strings.TrimSuffix(f.Usage, " (required)"), "`", ""))
+			missing = append(missing, fmt.Sprintf("--%s is required (%s)", f.Name, what))
+		}
+	})
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s; see latmap %s --help", strings.Join(missing, "; "), cmd.Name())
+}

@@ -30,6 +30,7 @@ predicted gain. The words it uses: latmap help glossary.
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return requiredMissing(cmd) }
 	root.AddCommand(
 		newSurveyCmd(),
 		newImportCmd(),

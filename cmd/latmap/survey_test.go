@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestSurveyFlags(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{[]string{"survey"}, "give -o DIR"},
+		{[]string{"survey"}, "--output is required"},
 		{[]string{"survey", "-o", "x", "--sizes", "64,huge"}, `message size "huge"`},
 		{[]string{"survey", "-o", "x", "--sizes", "2G"}, "larger than 1G"},
 		{[]string{"survey", "-o", "x", "--repeats", "1"}, "--repeats 1"},
@@ -38,6 +39,26 @@ func TestSurveyFlags(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("latmap %s: error %v, want one containing %q", strings.Join(tc.args, " "), err, tc.wantErr)
+		}
+	}
+}
+
+// TestRequiredFlagsOneWay: every command run without a flag it requires
+// says so the same way, "--NAME is required (what it is)", with exit
+// status 2 (usage or input), whether cobra or the command checks it.
+func TestRequiredFlagsOneWay(t *testing.T) {
+	for _, args := range [][]string{
+		{"plot", "x"}, {"import", "mmpi", "x"}, {"export", "pprof", "x"}, {"profile", "--", "true"},
+		{"verify", "--rankfile", "r", "--", "true"}, {"survey"}, {"place", "--matrix", "m.csv"},
+	} {
+		root := newRootCmd()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(args)
+		err := root.Execute()
+		if err == nil || !regexp.MustCompile(`^--(output|survey) is required \(.+\)`).MatchString(err.Error()) || exitCode(err) != 2 {
+			t.Errorf("latmap %s: error %v (exit %d), want --NAME is required (...) and exit 2", strings.Join(args, " "), err, exitCode(err))
 		}
 	}
 }

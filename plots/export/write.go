@@ -31,7 +31,7 @@ func Write(o Options) error {
 		return fmt.Errorf("unknown format %q (want hatchet or pprof)", o.Format)
 	}
 	if o.Output == "" {
-		return fmt.Errorf("no output file: give -o FILE")
+		return fmt.Errorf("--output is required (file to write)")
 	}
 	var b bytes.Buffer
 	if err := write(&b, o.Profile); err != nil {

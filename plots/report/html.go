@@ -88,7 +88,7 @@ func exists(p string) bool {
 // WriteHTML builds the report of the inputs and writes it, atomically.
 func WriteHTML(opt HTMLOptions) error {
 	if opt.Output == "" {
-		return fmt.Errorf("no output file; give -o report.html")
+		return fmt.Errorf("--output is required with --html (the page to write: -o report.html)")
 	}
 	if err := atomicdir.CheckFile(opt.Output, opt.Force); err != nil {
 		return err
