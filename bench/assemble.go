@@ -146,7 +146,8 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 		s.Meta.Warnings = append(s.Meta.Warnings, rs.resumed.note(opt.Sizes))
 	}
 	if s.Meta.Stopped = rs.stopped; rs.stopped != "" {
-		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+": pairs.csv's samples are the round trips each pair had, and what came after was not measured")
+		s.Meta.Warnings = append(s.Meta.Warnings, "the survey was "+rs.stopped+
+			": pairs.csv's samples are the round trips each pair had, and what came after was not measured")
 	}
 	if err := addNodeBandwidth(s, opt, nb.layout, nb.steps, as.nodeTimes, took.node); err != nil {
 		return err
@@ -175,7 +176,8 @@ func finish(s *survey.Survey, ml *survey.MmpiLog, opt Options, stderr io.Writer)
 	}
 	if moved := survey.Migrated(s.Ranks); moved != "" {
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
-			"ranks %s moved to another CPU during the survey; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
+			"ranks %s moved to another CPU during the survey; "+
+				"bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores) for stable results", moved))
 	}
 	s.Meta.Warnings = append(s.Meta.Warnings, survey.BindingWarnings(s.Ranks)...)
 	slow := fit.HostFactors(s)
@@ -213,6 +215,7 @@ func interferenceWarning(sched Schedule, x float64) string {
 			"the ranks waiting for their turn took the cpus or the links from the pair that measured: run fewer ranks than cpus per node, bound to cores",
 			x, 100*(x-1))
 	}
-	return fmt.Sprintf("interference %.2f: pairs measured at the same time were %.0f%% slower than alone (median); the concurrent rounds distorted the latencies, rerun with --schedule sequential",
+	return fmt.Sprintf("interference %.2f: pairs measured at the same time were %.0f%% slower than alone (median); "+
+		"the concurrent rounds distorted the latencies, rerun with --schedule sequential",
 		x, 100*(x-1))
 }

@@ -139,10 +139,12 @@ func (b *budget) decide(ctx context.Context, rs *rankSurvey, l nodeLayout) (runS
 				b.meta.MinRepeats, progress.Round(sh.estimate(b.meta.MinRepeats, took)).String(), progress.Round(took).String(), nsh.rounds, sh.rounds))
 		}
 		if r < opt.Repeats {
-			b.action(fmt.Sprintf("estimated %s with %d round trips a pair, over the %s budget: %d round trips a pair", progress.Round(est).String(), opt.Repeats, progress.Round(b.limit).String(), r))
+			b.action(fmt.Sprintf("estimated %s with %d round trips a pair, over the %s budget: %d round trips a pair",
+				progress.Round(est).String(), opt.Repeats, progress.Round(b.limit).String(), r))
 		}
 		if !ok {
-			b.action(fmt.Sprintf("the budget cannot be met: even %d round trips a pair (the floor) are estimated over what is left of it (%s); survey fewer ranks or with --scope nodes", r, progress.Round(max(left, 0))))
+			b.action(fmt.Sprintf("the budget cannot be met: even %d round trips a pair (the floor) are estimated over what is left of it (%s); "+
+				"survey fewer ranks or with --scope nodes", r, progress.Round(max(left, 0))))
 		}
 		msg = []byte(scope + " " + strconv.Itoa(r))
 	}

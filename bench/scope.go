@@ -251,7 +251,8 @@ func checkSample(s *survey.Survey, sample []schedule.Pair) {
 	s.Meta.ScopeCheck = chk
 	if len(chk.Off) > 0 {
 		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf(
-			"%d of %d sampled cross-node pairs differ from their nodes' leader pair by more than %.1fx (%s): the leaders do not speak for every rank of their node, so the pairs filled from them are off; survey those nodes with --scope all",
+			"%d of %d sampled cross-node pairs differ from their nodes' leader pair by more than %.1fx (%s): "+
+				"the leaders do not speak for every rank of their node, so the pairs filled from them are off; survey those nodes with --scope all",
 			len(chk.Off), len(ratios), survey.ScopeCheckRatio, strings.Join(firstN(chk.Off, 5), ", ")))
 	}
 }

@@ -61,7 +61,9 @@ func finishPartial(raw string, opt RunOptions, meta profile.Meta, launchErr erro
 		reason = fmt.Sprintf("the launch command failed (%v)", ee.Err)
 	}
 	meta.Partial = &profile.Partial{Reason: reason, FromSeconds: first, ToSeconds: last}
-	meta.Warnings = append(meta.Warnings, fmt.Sprintf("partial profile: the run ended before MPI_Finalize (%s); each rank's figures are its last snapshot's, %.1f-%.1f s into the run", reason, first, last))
+	meta.Warnings = append(meta.Warnings, fmt.Sprintf(
+		"partial profile: the run ended before MPI_Finalize (%s); each rank's figures are its last snapshot's, %.1f-%.1f s into the run",
+		reason, first, last))
 	if err := FinishProfile(raw, opt.Out, opt.Force, meta); err != nil {
 		return fmt.Errorf("%w; its partial profile: %v", launchErr, err)
 	}

@@ -175,7 +175,8 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner, FellBack: sol.FellBack, Candidates: sol.Candidates, Note: sol.Note}
+	a.Solver = placefile.SolverInfo{Seed: opt.Solve.Seed, Seconds: time.Since(t0).Seconds(), Winner: sol.Winner,
+		FellBack: sol.FellBack, Candidates: sol.Candidates, Note: sol.Note}
 	predict(a, in, slots, usable, sol.Place)
 	if (in.search != nil && keepRouted(a, sol, in, slots)) || keepOnEitherRouting(a, sol, in, slots) {
 		a.Predictions, a.Placement = nil, nil
@@ -204,7 +205,8 @@ func keepRouted(a *placefile.Advice, sol *solve.Solution, in *inputs, slots []in
 		return false
 	}
 	sol.Place, a.Solver.Winner = keep, name
-	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") + "the proposal searched with each group's uplinks as one was not predicted faster routed: " + name + " kept"
+	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") +
+		"the proposal searched with each group's uplinks as one was not predicted faster routed: " + name + " kept"
 	return true
 }
 
@@ -239,7 +241,9 @@ func keepOnEitherRouting(a *placefile.Advice, sol *solve.Solution, in *inputs, s
 		how = fmt.Sprintf("only %.1f%% faster than %s", 100*(1-p/k), name)
 	}
 	sol.Place, a.Solver.Winner = keep, name
-	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") + fmt.Sprintf("the proposal was predicted %s with every flow spread over its shortest paths (--routing adaptive; the routing is not in the round trips): %s kept", how, name)
+	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") +
+		fmt.Sprintf("the proposal was predicted %s with every flow spread over its shortest paths "+
+			"(--routing adaptive; the routing is not in the round trips): %s kept", how, name)
 	return true
 }
 
@@ -277,7 +281,8 @@ func judgeOnReruns(a *placefile.Advice, v *placefile.Verification, dir string) e
 	}
 	c := a.Calibration
 	if c == nil {
-		return fmt.Errorf("--reruns %s: the profile's placement is not known (its ranks were not bound to surveyed cpus), so there is no prediction of it to judge", dir)
+		return fmt.Errorf("--reruns %s: the profile's placement is not known (its ranks were not bound to surveyed cpus), "+
+			"so there is no prediction of it to judge", dir)
 	}
 	c.Reruns = &placefile.Reruns{Dir: dir, Runs: v.RunsPerVariant, MeasuredS: v.CurrentAppMedian, Error: math.Abs(c.PredictedS/v.CurrentAppMedian - 1)}
 	return nil
@@ -340,7 +345,8 @@ func newAdvice(opt Options, in *inputs) *placefile.Advice {
 	a := &placefile.Advice{
 		Inputs: placefile.Inputs{Tool: "latmap", Version: version.Version, Survey: opt.Survey, Profile: opt.Profile, Current: opt.Current, Matrix: opt.Matrix},
 		MachineSummary: placefile.MachineSummary{Ranks: t.N, Slots: len(m.Slots), Hosts: len(m.Hosts), FilledPairs: m.Filled, LeaderFilledPairs: m.LeaderFilled,
-			SurveyPairs: survey.TriLen(len(m.Slots)), Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, SwitchBandwidth: in.md.SwitchSource, MessageSizes: m.SizeSource()},
+			SurveyPairs: survey.TriLen(len(m.Slots)), Bandwidth: m.Bandwidth, NodeBandwidth: in.md.NodeSource, SwitchBandwidth: in.md.SwitchSource,
+			MessageSizes: m.SizeSource()},
 		TrafficSummary: placefile.TrafficSummary{TrafficPairs: t.Pairs(), SelfFlows: t.SelfFlows},
 		Warnings:       append(append([]string(nil), in.warnings...), m.Notes...),
 	}
@@ -410,7 +416,8 @@ func predict(a *placefile.Advice, in *inputs, slots, usable, proposal []int32) {
 // says why not.
 func writeLaunchFile(a *placefile.Advice, opt Options, m *model.Machine, place []int32, worth bool) error {
 	if !worth && !opt.AlwaysWrite {
-		a.NotWritten = fmt.Sprintf("%s not written: the predicted gain does not justify changing the placement (the verdict says why); --always-write writes it anyway", opt.Output)
+		a.NotWritten = fmt.Sprintf("%s not written: the predicted gain does not justify changing the placement (the verdict says why); "+
+			"--always-write writes it anyway", opt.Output)
 		return nil
 	}
 	lf, err := placefile.Write(opt.Format, m.RankSlots(place), a.LaunchHeader(), opt.Output, opt.App)
@@ -437,7 +444,8 @@ func networkInfo(md *model.Model) *placefile.Network {
 	if f.Declared() {
 		origin = "declared in " + f.Source
 	}
-	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Origin: origin, Routing: f.Routing, Links: len(f.Links), Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
+	return &placefile.Network{Source: f.Source, Kind: f.Kind, Shape: f.Shape, Origin: origin, Routing: f.Routing, Links: len(f.Links),
+		Classes: f.Classes(), Derate: rt.Derate, Capacity: rt.Source}
 }
 
 // checkBandwidths refuses a bandwidth given negative, NaN or infinite

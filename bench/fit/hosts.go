@@ -138,5 +138,7 @@ func SlowHostsWarning(s *survey.Survey, factors []float64) string {
 	if len(slow) > 8 {
 		list = strings.Join(slow[:8], ", ") + fmt.Sprintf(" and %d more", len(slow)-8)
 	}
-	return fmt.Sprintf("slow hosts: every pair through %s took %s the transfer time of its level's pairs at %d B (median): a slower adapter or a link trained at a lower width or speed (check with ibstat, or ethtool); their pairs are fitted at that share of the level's bandwidth", list, rng, size)
+	return fmt.Sprintf("slow hosts: every pair through %s took %s the transfer time of its level's pairs at %d B (median): "+
+		"a slower adapter or a link trained at a lower width or speed (check with ibstat, or ethtool); "+
+		"their pairs are fitted at that share of the level's bandwidth", list, rng, size)
 }

@@ -49,7 +49,8 @@ func Recover(dir string) (*survey.Survey, error) {
 		s.Ranks[rk.Rank] = rk.Facts
 	}
 	last := len(keep) - 1
-	why := fmt.Sprintf("killed without a word (mpirun's SIGKILL a second after a signal, a time limit, a rank's death) during the pass over the pairs at %d bytes; recovered from the ranks' journals: %d round trips a pair at %d bytes",
+	why := fmt.Sprintf("killed without a word (mpirun's SIGKILL a second after a signal, a time limit, a rank's death) "+
+		"during the pass over the pairs at %d bytes; recovered from the ranks' journals: %d round trips a pair at %d bytes",
 		h.Sizes[last], keep[last], h.Sizes[last])
 	if last+1 < len(h.Sizes) {
 		why += fmt.Sprintf("; sizes %v not measured", h.Sizes[last+1:])
@@ -135,5 +136,6 @@ func Unopened(msgs [][]byte) string {
 	if len(ranks) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("ranks %s keep no journal (%s): if the job is killed, their pairs are lost; give -o on a file system every node sees", strings.Join(ranks, ", "), why)
+	return fmt.Sprintf("ranks %s keep no journal (%s): if the job is killed, their pairs are lost; give -o on a file system every node sees",
+		strings.Join(ranks, ", "), why)
 }

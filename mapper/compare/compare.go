@@ -242,7 +242,8 @@ func pairLevels(a, b []topo.Level) []LevelPair {
 func findings(c *Comparison, a, b *survey.Survey) []string {
 	var f []string
 	if !c.SameN {
-		f = append(f, fmt.Sprintf("the surveys have different numbers of ranks (%d and %d): compared level by level; neighbour and halving pairs are not the same pairs", c.A.N, c.B.N))
+		f = append(f, fmt.Sprintf("the surveys have different numbers of ranks (%d and %d): "+
+			"compared level by level; neighbour and halving pairs are not the same pairs", c.A.N, c.B.N))
 	}
 	if a.Meta.Machine != "" && b.Meta.Machine != "" && a.Meta.Machine != b.Meta.Machine {
 		f = append(f, fmt.Sprintf("different machines (%s and %s): compare the levels, not single pairs", a.Meta.Machine, b.Meta.Machine))
@@ -259,9 +260,11 @@ func findings(c *Comparison, a, b *survey.Survey) []string {
 		r := y.Median / x.Median
 		switch {
 		case r > 1.1:
-			f = append(f, fmt.Sprintf("%s: %s pays %.1fx more than %s (median %.2f vs %.2f us; %d vs %d of %d pairs off-node)", what, c.B.Name, r, c.A.Name, y.Median, x.Median, y.OffNode, x.OffNode, x.Pairs))
+			f = append(f, fmt.Sprintf("%s: %s pays %.1fx more than %s (median %.2f vs %.2f us; %d vs %d of %d pairs off-node)",
+				what, c.B.Name, r, c.A.Name, y.Median, x.Median, y.OffNode, x.OffNode, x.Pairs))
 		case r < 1/1.1:
-			f = append(f, fmt.Sprintf("%s: %s pays %.1fx more than %s (median %.2f vs %.2f us; %d vs %d of %d pairs off-node)", what, c.A.Name, 1/r, c.B.Name, x.Median, y.Median, x.OffNode, y.OffNode, y.Pairs))
+			f = append(f, fmt.Sprintf("%s: %s pays %.1fx more than %s (median %.2f vs %.2f us; %d vs %d of %d pairs off-node)",
+				what, c.A.Name, 1/r, c.B.Name, x.Median, y.Median, x.OffNode, y.OffNode, y.Pairs))
 		default:
 			f = append(f, fmt.Sprintf("%s: about the same (median %.2f vs %.2f us)", what, x.Median, y.Median))
 		}

@@ -55,7 +55,9 @@ const ClassGlobal = "global"
 // links between groups are then of class ClassGlobal, and the groups its
 // one level (Levels). why says why groups were not so used. The last
 // shortcuts of links are shortcuts, as NewDirect's.
-func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, shortcuts int, bw, lat float64, groups []int32) (f *Fabric, why string, err error) {
+func NewRouterNetwork(
+	hosts []string, router []int32, nr int, links [][2]int32, shortcuts int, bw, lat float64, groups []int32,
+) (f *Fabric, why string, err error) {
 	if nr > MaxDirectHosts {
 		return nil, "", fmt.Errorf("a direct network of %d routers is more than the %d its route table holds", nr, MaxDirectHosts)
 	}
@@ -102,7 +104,8 @@ func NewRouterNetwork(hosts []string, router []int32, nr int, links [][2]int32, 
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { m.path(a, b, visit) })
 	}
 	f.shares, f.Routing = nil, RuleMinimal // Route's one path
-	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, minimal paths (local, global, local) in dimension order", nr, len(hosts), len(m.mem), len(links))
+	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, "+
+		"minimal paths (local, global, local) in dimension order", nr, len(hosts), len(m.mem), len(links))
 	return f, "", nil
 }
 

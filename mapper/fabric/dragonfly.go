@@ -57,10 +57,12 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 	}
 	total := s.Groups * s.Chassis * s.Routers * s.Nodes
 	if total != len(hosts) {
-		return nil, fmt.Errorf("a dragonfly of %d groups x %d chassis x %d routers x %d nodes has %d nodes, the description names %d", s.Groups, s.Chassis, s.Routers, s.Nodes, total, len(hosts))
+		return nil, fmt.Errorf("a dragonfly of %d groups x %d chassis x %d routers x %d nodes has %d nodes, the description names %d",
+			s.Groups, s.Chassis, s.Routers, s.Nodes, total, len(hosts))
 	}
 	if s.Groups > s.Routers {
-		return nil, fmt.Errorf("dragonfly of %d groups: the global link to group g leaves from blade g of chassis 0, and a chassis has %d routers (SimGrid's rule); describe at most %d groups", s.Groups, s.Routers, s.Routers)
+		return nil, fmt.Errorf("dragonfly of %d groups: the global link to group g leaves from blade g of chassis 0, "+
+			"and a chassis has %d routers (SimGrid's rule); describe at most %d groups", s.Groups, s.Routers, s.Routers)
 	}
 	d := emptyDragonfly(s)
 	ls := linkSet{shared: shared}
@@ -100,7 +102,11 @@ func NewDragonfly(hosts []string, s DragonflyShape, bw, lat float64, shared bool
 	// A level whose links do not exist (one chassis a group: no black
 	// link) groups hosts as the level above does: left out.
 	classes := f.Classes()
-	for _, lv := range []GroupLevel{{Name: "router", Class: "green", Group: router}, {Name: "chassis", Class: "black", Group: chassis}, {Name: "group", Class: "blue", Group: group}} {
+	for _, lv := range []GroupLevel{
+		{Name: "router", Class: "green", Group: router},
+		{Name: "chassis", Class: "black", Group: chassis},
+		{Name: "group", Class: "blue", Group: group},
+	} {
 		if slices.Contains(classes, lv.Class) {
 			f.Levels = append(f.Levels, lv)
 		}

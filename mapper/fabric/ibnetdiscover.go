@@ -54,7 +54,8 @@ var (
 	ibOwnLID    = regexp.MustCompile(`^\s*lid\s+(\d+)`)
 	ibPeerRate  = regexp.MustCompile(`"([^"]*)"\s*lid\s+(\d+)\s+(\d+)[xX]([A-Za-z0-9.]+)`)
 	ibSwitchLID = regexp.MustCompile(`port 0 lid (\d+)`)
-	ibPortsRow  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+(\d+)[xX]\s+(.+?)\s+-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+\(\s*'(.*?)'\s+-\s+'(.*)'\s*\)\s*$`)
+	ibPortsRow  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+(\d+)[xX]\s+(.+?)\s+-\s+` +
+		`(CA|SW|RT)\s+(\d+)\s+(\d+)\s+0x([0-9a-fA-F]+)\s+\(\s*'(.*?)'\s+-\s+'(.*)'\s*\)\s*$`)
 	ibPortsAny  = regexp.MustCompile(`^\s*(CA|SW|RT)\s+\d+\s+\d+\s+0x[0-9a-fA-F]+\s`)
 	ibPortsPeer = regexp.MustCompile(`\s-\s+(CA|SW|RT)\s+\d+\s+\d+\s+0x[0-9a-fA-F]+\s`)
 	// sniffing

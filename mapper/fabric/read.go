@@ -102,7 +102,9 @@ func Parse(b []byte) (*Fabric, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, fmt.Errorf("the network description is empty")
 	}
-	return nil, fmt.Errorf("not a network description latmap reads: want a SimGrid platform (XML), ibnetdiscover's output, a Cray XC wiring list (rtr --interconnect), Slurm's topology.conf (SwitchName=...) or topology.yaml (- topology: ...), a plain description starting with torus or dragonfly, or a list of links \"a b bandwidth latency\" (docs/fabrics.md)")
+	return nil, fmt.Errorf("not a network description latmap reads: want a SimGrid platform (XML), ibnetdiscover's output, " +
+		"a Cray XC wiring list (rtr --interconnect), Slurm's topology.conf (SwitchName=...) or topology.yaml (- topology: ...), " +
+		"a plain description starting with torus or dragonfly, or a list of links \"a b bandwidth latency\" (docs/fabrics.md)")
 }
 
 // eachLine calls do with each line of b and its number, trimmed, but

@@ -44,7 +44,10 @@ func (p *simPlatform) readZone() (*Fabric, error) {
 	case "cluster":
 		return p.cluster(s)
 	case "none":
-		f := &Fabric{Kind: KindGraph, Routing: "none (SimGrid's routing None: no network)", Hosts: p.hosts, Shape: fmt.Sprintf("%d hosts and no network (SimGrid routing None)", len(p.hosts))}
+		f := &Fabric{
+			Kind: KindGraph, Routing: "none (SimGrid's routing None: no network)", Hosts: p.hosts,
+			Shape: fmt.Sprintf("%d hosts and no network (SimGrid routing None)", len(p.hosts)),
+		}
 		f.route = func(int, int, func(int32)) {}
 		return f, f.Check()
 	}

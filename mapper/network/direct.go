@@ -142,7 +142,8 @@ func (d *Direct) ShortcutsNote() string {
 	if d.Shortcuts == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d of them added between nodes whose round trip is a hop or more shorter than the others' hops between them: a way between them those links lack)", d.Shortcuts)
+	return fmt.Sprintf(" (%d of them added between nodes whose round trip is a hop or more shorter than the others' hops between them: "+
+		"a way between them those links lack)", d.Shortcuts)
 }
 
 // shortcutHops is how much shorter than the graph's hops a round trip

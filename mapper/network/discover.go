@@ -191,19 +191,22 @@ func (n *Network) Describe() string {
 	switch n.Kind {
 	case KindDragonfly:
 		f, sh := n.Fit, n.Fit.Shape
-		return fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)",
+		return fmt.Sprintf("dragonfly: the round trips between nodes fit the routes of a dragonfly of %d groups x %d chassis x %d routers x %d nodes, "+
+			"the nodes in the hosts' order (SimGrid's DRAGONFLY %s), %.3g us + %.3g us a link crossed (within %.2f of a link; the best other shape within %.2f)",
 			sh.Groups, sh.Chassis, sh.Routers, sh.Nodes, sh, 2*f.Base*1e6, 2*f.PerHop*1e6, f.Residual, f.Next)
 	case KindRouters, KindDirect:
 		d := n.Graph
 		if n.FromSwitches {
-			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers (%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes",
+			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers "+
+				"(%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes",
 				n.Routers, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual)
 		}
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {
 			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])
 		}
-		return fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): %s",
+		return fmt.Sprintf("direct network: the round trips between nodes fit %d links between them%s (%d-%d a node, %d hops across), "+
+			"%.3g us + %.3g us a hop (within %.2f of a hop): %s",
 			len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual, what)
 	case KindTree:
 		return "switch tree: the round trips show no direct network between nodes or routers; the survey's switch levels are the network"

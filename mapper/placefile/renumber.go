@@ -46,7 +46,8 @@ func RenumberingOf(a *Advice) (*Renumbering, error) {
 		}
 		n, ok := at[slot{p.CurrentHost, *p.CurrentCPU}]
 		if !ok {
-			return nil, fmt.Errorf("rank %d's current slot (%s cpu %d) is not in the proposal: propose within the current slots (latmap place --same-slots)", p.Rank, p.CurrentHost, *p.CurrentCPU)
+			return nil, fmt.Errorf("rank %d's current slot (%s cpu %d) is not in the proposal: propose within the current slots (latmap place --same-slots)",
+				p.Rank, p.CurrentHost, *p.CurrentCPU)
 		}
 		r.New[i] = n
 	}

@@ -178,7 +178,8 @@ func (w *writer) openMPI() {
 func (w *writer) openMPI5() error {
 	for r, s := range w.place {
 		if s.Core < 0 {
-			return fmt.Errorf("rank %d's cpu (%s cpu %d) has no logical core number: the survey was written before latmap recorded them, or imported; survey again, or write --format openmpi for Open MPI 4", r, s.Host, s.CPU)
+			return fmt.Errorf("rank %d's cpu (%s cpu %d) has no logical core number: the survey was written before latmap recorded them, or imported; "+
+				"survey again, or write --format openmpi for Open MPI 4", r, s.Host, s.CPU)
 		}
 	}
 	comment(&w.b, w.header)
@@ -250,7 +251,8 @@ func (w *writer) cray() {
 	})
 	for i, h := range hosts {
 		if len(ranks[h]) != ppn && i != len(hosts)-1 {
-			msg := fmt.Sprintf("node %s holds %d ranks, not %d: MPICH_RANK_ORDER fills nodes evenly, so this grouping cannot be reproduced exactly", h, len(ranks[h]), ppn)
+			msg := fmt.Sprintf("node %s holds %d ranks, not %d: MPICH_RANK_ORDER fills nodes evenly, so this grouping cannot be reproduced exactly",
+				h, len(ranks[h]), ppn)
 			w.lf.Warnings = append(w.lf.Warnings, msg)
 			comment(&w.b, []string{"warning: " + msg})
 			break

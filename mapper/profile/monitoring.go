@@ -80,7 +80,8 @@ func monitoringFiles(path string) ([]string, error) {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no Open MPI monitoring files %s (run mpirun with --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename DIR/prof)", pattern)
+		return nil, fmt.Errorf("no Open MPI monitoring files %s "+
+			"(run mpirun with --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename DIR/prof)", pattern)
 	}
 	return files, nil
 }

@@ -54,7 +54,8 @@ func BindingWarnings(ranks []Rank) []string {
 				cpus = append(cpus, c)
 			}
 			sort.Ints(cpus)
-			w = append(w, fmt.Sprintf("%s: %d ranks may run on only %d cpus (%s): they take turns, so what they measure includes waiting for a cpu; run at most one rank per cpu", name, h.ranks, len(cpus), sysfs.FormatCPUList(cpus)))
+			w = append(w, fmt.Sprintf("%s: %d ranks may run on only %d cpus (%s): they take turns, so what they measure includes waiting for a cpu; "+
+				"run at most one rank per cpu", name, h.ranks, len(cpus), sysfs.FormatCPUList(cpus)))
 		}
 	}
 	if len(unbound) > 0 {
@@ -62,7 +63,8 @@ func BindingWarnings(ranks []Rank) []string {
 		if len(unbound) == 1 {
 			who = fmt.Sprintf("rank %d is", unbound[0])
 		}
-		w = append(w, fmt.Sprintf("%s not bound to one cpu (cpuset %s for rank %d): they may move, so their cpu says little; bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores)",
+		w = append(w, fmt.Sprintf("%s not bound to one cpu (cpuset %s for rank %d): they may move, so their cpu says little; "+
+			"bind ranks to cores (mpirun --bind-to core, mpiexec -bind-to core with MPICH, srun --cpu-bind=cores)",
 			who, rankCPUSet(ranks, unbound[0]), unbound[0]))
 	}
 	return w

@@ -86,7 +86,9 @@ func chooseSparse(f *os.File, n, sizes, metrics int) (bool, int, error) {
 		need = sparseBytes(rows, metrics)
 	}
 	if avail, ok := memAvailable(); ok && need > int64(avail) {
-		return sparse, 0, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): holding them takes about %.1f GiB, and %.1f GiB is free; load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
+		return sparse, 0, fmt.Errorf("pairs.csv holds about %d rows of %d ranks (%.1f%% of the %d pairs at %d size(s)): "+
+			"holding them takes about %.1f GiB, and %.1f GiB is free; "+
+			"load one metric (--metric), read it on a machine with more memory, or survey a machine this size with --scope nodes",
 			rows, n, 100*float64(rows)/float64(TriLen(n))/float64(sizes), TriLen(n), sizes, float64(need)/(1<<30), float64(avail)/(1<<30))
 	}
 	return sparse, int(rows / int64(sizes)), nil

@@ -32,7 +32,8 @@ func LoadWith(path string, opt LoadOptions, mm MMPIOptions) (*Survey, error) {
 		return nil, fmt.Errorf("reading survey: %w", err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("reading survey: %s is neither a survey directory nor an mmpi log (want a directory written by latmap survey or latmap import, or a file starting with \"# Testing Hostname:\" or \"# Processors:\")", path)
+		return nil, fmt.Errorf("reading survey: %s is neither a survey directory nor an mmpi log "+
+			"(want a directory written by latmap survey or latmap import, or a file starting with \"# Testing Hostname:\" or \"# Processors:\")", path)
 	}
 	return ReadMMPIFile(path, mm)
 }

@@ -278,7 +278,9 @@ func (s *Survey) NodeLeaders() (*Survey, error) {
 			}
 		}
 		if all := TriLen(k); 2*measured < all {
-			return nil, fmt.Errorf("the survey measured %d of the %d pairs between its %d node leaders (each host's lowest rank), and a survey this sparse (%d ranks) is read node by node from them: survey the machine with latmap survey --scope nodes, which measures every leader pair",
+			return nil, fmt.Errorf("the survey measured %d of the %d pairs between its %d node leaders (each host's lowest rank), "+
+				"and a survey this sparse (%d ranks) is read node by node from them: "+
+				"survey the machine with latmap survey --scope nodes, which measures every leader pair",
 				measured, all, k, s.N())
 		}
 	}

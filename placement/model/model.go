@@ -126,7 +126,9 @@ func NewModel(m *Machine, rows []survey.NodeBandwidth, opt ModelOptions) (*Model
 		own := m.NodePairInvBandwidth(ib)
 		copy(md.InvInject, own)
 		copy(md.InvEject, own)
-		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has %s, so each node's link is taken to carry one pair's bandwidth between nodes (its pairs' median; %.4g GB/s at their level, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it", missing, 1/ib/1e9, m.Bandwidth))
+		notes = append(notes, fmt.Sprintf("node bandwidth: the survey has %s, so each node's link is taken to carry one pair's bandwidth between nodes "+
+			"(its pairs' median; %.4g GB/s at their level, from %s) each way; survey with latmap survey --node-bandwidth=on to measure it",
+			missing, 1/ib/1e9, m.Bandwidth))
 	}
 	if md.NodeSource != "none (one node)" {
 		var note string
@@ -174,7 +176,8 @@ func (md *Model) nodeBandwidthFromRows(rows []survey.NodeBandwidth) []string {
 		md.InvInject[n], md.InvEject[n] = 1/(o*1e6), 1/(i*1e6)
 	}
 	if missing > 0 {
-		return []string{fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)", missing, text.Count(len(md.Hosts), "host"), def)}
+		return []string{fmt.Sprintf("node bandwidth: %d of %s have no row in nodebw.csv and take the median of the others (%.4g MB/s)",
+			missing, text.Count(len(md.Hosts), "host"), def)}
 	}
 	return nil
 }

@@ -80,7 +80,8 @@ func (m *Machine) SelectSlots(n int, opt SelectOptions) ([]int32, error) {
 		return nil, err
 	}
 	if total < n {
-		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
+		return nil, fmt.Errorf("%d ranks need %d slots but the survey offers %d (after --exclude and --ranks-per-node): %d missing; "+
+			"survey more ranks or relax --ranks-per-node/--exclude", n, n, total, n-total)
 	}
 	order := make([]int, len(perNode))
 	for i := range order {

@@ -279,7 +279,8 @@ func clearlyBetter(a, b model.Objective) bool {
 }
 
 // NoteAlike is Solution.Note when every rank is alike (see alike).
-const NoteAlike = "every rank exchanges the same traffic with every other (an all-to-all of equal messages) and has the same fixed time, so every placement on the same slots is predicted the same: only the starts were priced, nothing searched"
+const NoteAlike = "every rank exchanges the same traffic with every other (an all-to-all of equal messages) and has the same fixed time, " +
+	"so every placement on the same slots is predicted the same: only the starts were priced, nothing searched"
 
 // alike reports whether every rank is like every other to the model:
 // the same traffic (messages and bytes, both ways) with every other rank

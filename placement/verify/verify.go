@@ -88,7 +88,8 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 	}
 	v := &placefile.Verification{Tool: "latmap", Version: version.Version, Start: time.Now(), RunsPerVariant: opt.Runs,
 		VerifyCommands: placefile.VerifyCommands{CurrentCommand: opt.Command, ProposalCommand: prop, ProposalEnv: env, PlacementFile: opt.File, Place: opt.Place}}
-	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n", text.ShellJoin(opt.Command), text.ShellJoin(append(append([]string(nil), env...), prop...)))
+	fmt.Fprintf(opt.Out, "latmap verify: current:  %s\nlatmap verify: proposal: %s\n",
+		text.ShellJoin(opt.Command), text.ShellJoin(append(append([]string(nil), env...), prop...)))
 	tm, note := newTimer(l, opt.Lib, opt.Output)
 	if note != "" {
 		fmt.Fprintf(opt.Out, "latmap verify: %s; comparing wall times only\n", note)
@@ -109,16 +110,19 @@ func Run(ctx context.Context, opt Options) (*placefile.Verification, error) {
 		return nil, err
 	}
 	if v.AppTimed {
-		fmt.Fprintf(opt.Out, "latmap verify: application (MPI_Init to MPI_Finalize, slowest rank): current %.3f s, proposal %.3f s: measured speedup %.2fx (95%% interval %.2f-%.2f)\n",
+		fmt.Fprintf(opt.Out, "latmap verify: application (MPI_Init to MPI_Finalize, slowest rank): current %.3f s, proposal %.3f s: "+
+			"measured speedup %.2fx (95%% interval %.2f-%.2f)\n",
 			v.CurrentAppMedian, v.ProposalAppMedian, v.AppSpeedup, v.AppSpeedupCI95[0], v.AppSpeedupCI95[1])
-		fmt.Fprintf(opt.Out, "latmap verify: whole launch: current %.3f s, proposal %.3f s (medians of %d runs each, launch %.3f s of each): %.2fx (95%% interval %.2f-%.2f)",
+		fmt.Fprintf(opt.Out, "latmap verify: whole launch: current %.3f s, proposal %.3f s (medians of %d runs each, launch %.3f s of each): "+
+			"%.2fx (95%% interval %.2f-%.2f)",
 			v.CurrentMedian, v.ProposalMedian, opt.Runs, v.LaunchMedian, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
 	} else {
 		fmt.Fprintf(opt.Out, "latmap verify: current %.3f s, proposal %.3f s (medians of %d runs each): measured speedup %.2fx (95%% interval %.2f-%.2f)",
 			v.CurrentMedian, v.ProposalMedian, opt.Runs, v.Speedup, v.SpeedupCI95[0], v.SpeedupCI95[1])
 	}
 	if v.PredictedSpeedup > 0 {
-		fmt.Fprintf(opt.Out, "; predicted %.2fx against %s, predicted/measured %.2f (%s)", v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver, measuredOnText[v.MeasuredOn])
+		fmt.Fprintf(opt.Out, "; predicted %.2fx against %s, predicted/measured %.2f (%s)",
+			v.PredictedSpeedup, v.PredictedAgainst, v.PredictedOver, measuredOnText[v.MeasuredOn])
 	}
 	fmt.Fprintf(opt.Out, "\nlatmap verify: wrote %s\n", opt.Output)
 	return v, nil
@@ -159,7 +163,8 @@ func alternate(ctx context.Context, opt Options, prop, env []string, tm *timer) 
 			if tm != nil {
 				hint = "; if it runs without latmap's timing library, give --lib none"
 			}
-			return nil, exitcode.With(exitcode.JobFailed, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s%s", variant, i/2+1, code, text.ShellJoin(argv), hint))
+			return nil, exitcode.With(exitcode.JobFailed, fmt.Errorf("%s run %d failed with exit status %d (its output is above): %s%s",
+				variant, i/2+1, code, text.ShellJoin(argv), hint))
 		}
 		app := readAppTime(appFile)
 		runs = append(runs, placefile.VerifyRun{Run: i + 1, Variant: variant, Wall: wall, App: app, Exit: code})
@@ -268,9 +273,11 @@ var mappingOptions = map[launcher.Launcher]struct{ withValue, flags []string }{
 func sameOpenMPI(major int, file, got string) error {
 	switch {
 	case major >= 5 && got == placefile.FormatOpenMPI:
-		return fmt.Errorf("%s is a rankfile for Open MPI 4 (OS cpu numbers), but the launcher is Open MPI %d, which reads slots as logical cores and has no -rf: write it with latmap place --format openmpi5", file, major)
+		return fmt.Errorf("%s is a rankfile for Open MPI 4 (OS cpu numbers), but the launcher is Open MPI %d, which reads slots as logical cores and has no -rf: "+
+			"write it with latmap place --format openmpi5", file, major)
 	case major > 0 && major < 5 && got == placefile.FormatOpenMPI5:
-		return fmt.Errorf("%s is a rankfile for Open MPI 5 (logical cores), but the launcher is Open MPI %d: write it with latmap place --format openmpi", file, major)
+		return fmt.Errorf("%s is a rankfile for Open MPI 5 (logical cores), but the launcher is Open MPI %d: write it with latmap place --format openmpi",
+			file, major)
 	}
 	return nil
 }
@@ -294,7 +301,11 @@ func ProposalCommand(l launcher.Launcher, cmd []string, file, format string) (ar
 // proposalCommand is ProposalCommand for a file of format want (and, for
 // Slurm, the cpu binding bind) as placefile.Detect read them.
 func proposalCommand(l launcher.Launcher, cmd []string, file, want, bind string) (argv, env []string, err error) {
-	need := map[launcher.Launcher]string{launcher.OpenMPI: placefile.FormatOpenMPI, launcher.Hydra: placefile.FormatMPICH, launcher.Slurm: placefile.FormatSlurm}[l]
+	need := map[launcher.Launcher]string{
+		launcher.OpenMPI: placefile.FormatOpenMPI,
+		launcher.Hydra:   placefile.FormatMPICH,
+		launcher.Slurm:   placefile.FormatSlurm,
+	}[l]
 	if want == placefile.FormatOpenMPI5 && l == launcher.OpenMPI {
 		need = want
 	}

@@ -48,7 +48,8 @@ func stragglers(w io.Writer, nd *profile.Nodes) {
 		return
 	}
 	if len(nd.Stragglers) == 0 {
-		fmt.Fprintf(w, "  nodes apart: none (a host is named when its ranks' mean computation or MPI time is %.1fx the other hosts' median and beyond their spread)\n", profile.StragglerRatio)
+		fmt.Fprintf(w, "  nodes apart: none (a host is named when its ranks' mean computation or MPI time is %.1fx the other hosts' median "+
+			"and beyond their spread)\n", profile.StragglerRatio)
 		return
 	}
 	for _, s := range nd.Stragglers {

@@ -115,14 +115,18 @@ func ClassShares(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (not
 		what := fmt.Sprintf("%s links %.0f%% of %s (switch phase, level %d %s, %s: %.0f MB/s out of a group against %.0f the %[3]s links allow, medians)",
 			sh.Class, 100*sh.Share, decl, sh.Level, sh.Name, text.Count(sh.Groups, "step"), sh.MeasuredMBps, sh.RoutedMBps)
 		if undeclared {
-			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)", sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
+			what = fmt.Sprintf("%s links (no bandwidth declared) at %.0f MB/s each way (switch phase, level %d %s, median of %s)",
+				sh.Class, sh.MeasuredMBps, sh.Level, sh.Name, text.Count(sh.Groups, "step"))
 		}
 		if undeclared && !(sh.MeasuredMBps > 0) || !undeclared && !PlausibleDerate(sh.Share) && !(!f.Declared() && sh.Share >= 1 && sh.Share <= MaxParallel) {
 			notes = append(notes, "network: the switch phase measured "+what+": the description does not match the machine surveyed; they are priced as declared")
 			continue
 		}
 		if f.Kind == fabric.KindDirect && !undeclared && sh.Share >= 1/FoundBand && sh.Share <= FoundBand {
-			notes = append(notes, "network: the switch phase measured "+what+fmt.Sprintf(": within %.0f%% of the pairs' rate, at which every link found in the round trips is priced, so it stays at that rate (one link, not several in parallel; the phase's streams move a few per cent more than the pairs' fit on every class alike)", 100*(FoundBand-1)))
+			notes = append(notes, "network: the switch phase measured "+what+fmt.Sprintf(
+				": within %.0f%% of the pairs' rate, at which every link found in the round trips is priced, so it stays at that rate "+
+					"(one link, not several in parallel; the phase's streams move a few per cent more than the pairs' fit on every class alike)",
+				100*(FoundBand-1)))
 			continue
 		}
 		for l, link := range f.Links {

@@ -219,8 +219,9 @@ type fluidKey struct {
 
 func newFluidState(t *Table, flows []FluidFlow) *fluidState {
 	f := &fluidState{t: t, fluidClasses: fluidClasses{at: make([]int32, 1), next: make([]int32, len(flows))},
-		fluidLinks: fluidLinks{used: make([]float64, t.NL), weight: make([]float64, t.NL), fill: make([]float64, t.NL), slk: make([]float64, t.NL), rising: make([]int32, t.NL), onLink: make([][]int32, t.NL)},
-		fluidFill:  newFluidFill(t)}
+		fluidLinks: fluidLinks{used: make([]float64, t.NL), weight: make([]float64, t.NL), fill: make([]float64, t.NL),
+			slk: make([]float64, t.NL), rising: make([]int32, t.NL), onLink: make([][]int32, t.NL)},
+		fluidFill: newFluidFill(t)}
 	class := make(map[fluidKey]int32)
 	for i, fl := range flows {
 		f.next[i] = -1

@@ -56,7 +56,8 @@ var fillFromNothing = false
 
 func newFluidFill(t *Table) fluidFill {
 	nl := t.NL
-	f := fluidFill{load: make([]float64, nl), top: make([]float64, nl), fullAt: make([]float64, nl), peak: make([]float64, nl), fluidMarks: fluidMarks{seen: make([]int32, nl), lost: make([]int32, nl), movedAt: make([]int32, nl)}}
+	f := fluidFill{load: make([]float64, nl), top: make([]float64, nl), fullAt: make([]float64, nl), peak: make([]float64, nl),
+		fluidMarks: fluidMarks{seen: make([]int32, nl), lost: make([]int32, nl), movedAt: make([]int32, nl)}}
 	for l, inv := range t.Inv {
 		f.fullAt[l] = (1 - fluidTol) / inv
 	}
