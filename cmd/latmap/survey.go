@@ -26,7 +26,8 @@ docs/survey.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("nodebw-size") && opt.NodeBandwidth == bench.NodeBWOff && opt.SwitchBandwidth == bench.SwitchBWOff {
-				return fmt.Errorf("--nodebw-size sets the node and switch phases' message size, and --node-bandwidth off and --switch-bandwidth off leave neither to run; drop it, or turn one on")
+				return fmt.Errorf("--nodebw-size sets the node and switch phases' message size, " +
+					"and --node-bandwidth off and --switch-bandwidth off leave neither to run; drop it, or turn one on")
 			}
 			opt.Schedule = bench.Schedule(schedule)
 			opt.Stderr = cmd.ErrOrStderr()

@@ -221,7 +221,8 @@ func CheckHosts(node []int, ranks []survey.Rank, vals []float32) (agree bool, ms
 			if len(names) > 4 {
 				names = append(names[:4], "...")
 			}
-			msgs = append(msgs, fmt.Sprintf("inferred node %d holds ranks of %d hosts (%s): their latencies look like one node; if the hosts are not node names, import with --host-pattern", i, len(hs), strings.Join(names, ", ")))
+			msgs = append(msgs, fmt.Sprintf("inferred node %d holds ranks of %d hosts (%s): their latencies look like one node; "+
+				"if the hosts are not node names, import with --host-pattern", i, len(hs), strings.Join(names, ", ")))
 		}
 	}
 	if !agree {

@@ -71,7 +71,9 @@ func inferByNodes(s *survey.Survey, t *survey.PairTable, m survey.Metric, opt Op
 	topo.combine(inside, between, host, local, k, like, nh)
 	topo.setNodes(host, s.Ranks)
 	topo.Notes = append(topo.Notes, fmt.Sprintf(
-		"read node by node (%d ranks, scope %s): the levels inside a node are those of a typical node, each pair of its %d local ranks the median over the %d nodes of %d ranks; the levels between nodes those of the %d node leaders' pairs; the nodes are the hosts; pair counts are scaled from them",
+		"read node by node (%d ranks, scope %s): the levels inside a node are those of a typical node, "+
+			"each pair of its %d local ranks the median over the %d nodes of %d ranks; the levels between nodes those of the %d node leaders' pairs; "+
+			"the nodes are the hosts; pair counts are scaled from them",
 		n, s.Meta.Scope, k, like, k, nh))
 	if note := s.FillNote(); note != "" {
 		topo.Notes = append(topo.Notes, note)

@@ -312,11 +312,14 @@ func (o *Outliers) Lines() []string {
 	}
 	what := fmt.Sprintf("%s round trip at %d B, %.1fx its level", o.Metric, o.SizeBytes, o.Ratio)
 	if o.Interference > 1 {
-		what = fmt.Sprintf("%s round trip at %d B, %.2gx its level inside nodes, %.1fx between them: %.2gx the %.1fx the survey's concurrent rounds slowed a level's pairs; latmap survey --schedule sequential measures each pair alone", o.Metric, o.SizeBytes, o.Ratio/o.Interference, o.Ratio, o.Ratio/o.Interference, o.Interference)
+		what = fmt.Sprintf("%s round trip at %d B, %.2gx its level inside nodes, %.1fx between them: "+
+			"%.2gx the %.1fx the survey's concurrent rounds slowed a level's pairs; latmap survey --schedule sequential measures each pair alone",
+			o.Metric, o.SizeBytes, o.Ratio/o.Interference, o.Ratio, o.Ratio/o.Interference, o.Interference)
 	}
 	var out []string
 	for _, n := range o.SlowNodes {
-		out = append(out, fmt.Sprintf("slow node %s: its links take %.4g us against %.4g us between the other nodes (%.1fx, %d node pairs)", n.Host, n.MedianUs, n.LevelUs, n.Slowdown, n.PairCount))
+		out = append(out, fmt.Sprintf("slow node %s: its links take %.4g us against %.4g us between the other nodes (%.1fx, %d node pairs)",
+			n.Host, n.MedianUs, n.LevelUs, n.Slowdown, n.PairCount))
 	}
 	for _, l := range o.SlowLinks {
 		out = append(out, fmt.Sprintf("slow link %s - %s: %.4g us against %.4g us for the other node pairs (%.1fx)", l.A, l.B, l.MedianUs, l.LevelUs, l.Slowdown))

@@ -232,7 +232,8 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		}
 	}
 	for _, r := range outliers {
-		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
+		topo.Notes = append(topo.Notes, fmt.Sprintf("rank %d (%s) joins its group late (%.2f us average round trip to it): "+
+			"a slow core or a busy one", r.rank, s.Ranks[r.rank].Host, r.height))
 	}
 	topo.noteFound(s)
 	topo.HostsAgree, topo.Disagreements = CheckHosts(node, s.Ranks, vals)
@@ -392,7 +393,9 @@ func (topo *Topology) nodes(names []string, groups [][]int, ranks []survey.Rank,
 	case len(names) > 0 && names[len(names)-1] != LevelNetwork:
 		// Everything on one node.
 	default:
-		why := fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, to %.1f us or more), and the median round trip %.2f us is at least %.1f us", opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs)
+		why := fmt.Sprintf("no level's median round trip is %.1fx that of the level below it (from under %.1f us, or %.1fx, "+
+			"to %.1f us or more), and the median round trip %.2f us is at least %.1f us",
+			opt.NodeRatio, opt.NodeMaxUs, opt.StrongNodeRatio, opt.NetworkUs, median, opt.NetworkUs)
 		// Latencies alone cannot tell one node of slow shared memory
 		// (an oversubscribed node) from one rank per node; where the host
 		// names put several ranks together, they decide.
