@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 const mod = "github.com/latmap/latmap/"
@@ -262,6 +263,7 @@ func TestSizes(t *testing.T) {
 		files++
 		checkSizes(t, fset, f, rel)
 		checkGlobals(t, fset, f, rel)
+		checkLineLength(t, p, rel)
 		return nil
 	})
 	if err != nil {
@@ -451,6 +453,28 @@ func checkGlobals(t *testing.T, fset *token.FileSet, f *ast.File, rel string) {
 					t.Errorf("%s:%d: exported package-level %s is a slice or map every importer shares and may change: make it a function returning a fresh copy, or unexported", rel, fset.Position(name.Pos()).Line, name.Name)
 				}
 			}
+		}
+	}
+}
+
+// maxLineLen is the longest line of a hand-written Go file: prose the
+// reports show is split into joined literals, not one line of 700
+// characters. The interposer generator's tables (a C signature a
+// line) are data.
+const maxLineLen = 180
+
+// checkLineLength reports a hand-written Go file's lines over maxLineLen.
+func checkLineLength(t *testing.T, path, rel string) {
+	if strings.Contains(filepath.ToSlash(rel), "interpose/internal/gen/") {
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if n := utf8.RuneCountInString(l); n > maxLineLen {
+			t.Errorf("%s:%d: %d characters, over %d: split the line (a long string into literals joined with +)", rel, i+1, n, maxLineLen)
 		}
 	}
 }
