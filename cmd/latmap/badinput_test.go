@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -389,5 +390,34 @@ func TestNoLaunchOnBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p")); err == nil {
 		t.Errorf("a profile directory was written")
+	}
+}
+
+// TestPlaceSaysWrote: place --json, whose standard output is the JSON,
+// says each file it wrote on standard error (-o's and --renumber's), as
+// every command does.
+func TestPlaceSaysWrote(t *testing.T) {
+	dir := t.TempDir()
+	in := fixtures(t, dir)
+	out, ren := filepath.Join(dir, "p.rf"), filepath.Join(dir, "ren.txt")
+	root := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"place", "--survey", in["survey"], "--matrix", in["matrix"], "--current", in["current"], "--same-slots",
+		"-o", out, "--always-write", "--json", "--renumber", ren})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("place: %v\n%s", err, stderr.String())
+	}
+	for _, f := range []string{out, ren} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+		if !strings.Contains(stderr.String(), "latmap: wrote "+f+"\n") {
+			t.Errorf("standard error does not say %s was written:\n%s", f, stderr.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "latmap: wrote") {
+		t.Errorf("the JSON's standard output carries the wrote line:\n%s", stdout.String())
 	}
 }

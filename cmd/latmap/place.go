@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -95,6 +96,17 @@ func runPlace(out io.Writer, opt placement.Options, asJSON bool, qapFile string,
 	}
 	if err := report.Place(out, a, asJSON); err != nil {
 		return exitcode.With(exitcode.Failed, err)
+	}
+	if opt.Notes != nil {
+		// Every file written is said on standard error, as every command
+		// says it: the text report says -o's file among its lines, the
+		// JSON only in its "output" field.
+		if asJSON && a.Output != "" && a.NotWritten == "" {
+			fmt.Fprintf(opt.Notes, "latmap: wrote %s\n", a.Output)
+		}
+		if opt.Renumber != "" {
+			fmt.Fprintf(opt.Notes, "latmap: wrote %s\n", opt.Renumber)
+		}
 	}
 	if a.NotWritten != "" {
 		// A script's "place -o F && mpirun ... F" must not run on a
