@@ -153,7 +153,8 @@ func loadInputs(opt Options) (*inputs, error) {
 
 // checkProfileBinding refuses to take unbound profile ranks' cpus as the
 // current placement (they may have moved; two may have started on one
-// cpu) unless --force or --current says where they run. bound is false
+// cpu) unless --accept-unbound takes them or --current says where they
+// run. bound is false
 // when some ranks were not bound.
 func (in *inputs) checkProfileBinding(opt Options) (bound bool, err error) {
 	ranks := make([]survey.Rank, len(in.prof.Ranks))

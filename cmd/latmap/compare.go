@@ -16,7 +16,7 @@ what that did to the round trips that matter: each level's, neighbour pairs'
 surfaces side by side on one colour scale.`,
 		Example: `  latmap compare by-core/ by-node/
   latmap compare by-core/ by-node/ -o layouts.png`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 	}
 	req := driver.CompareRequest{}
 	f := cmd.Flags()

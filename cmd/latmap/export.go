@@ -30,7 +30,7 @@ profile --call-sites[=DEPTH], else each MPI function. FORMAT is one of:
 		Example: `  latmap export pprof app/ -o app.pb.gz
   go tool pprof -top -lines app.pb.gz
   latmap export hatchet app/ -o app.json`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Format, o.Profile = args[0], args[1]
 			return wrote(cmd, o.Output, export.Write(o))

@@ -188,3 +188,29 @@ func requiredMissing(cmd *cobra.Command) error {
 	}
 	return fmt.Errorf("%s; see latmap %s --help", strings.Join(missing, "; "), cmd.Name())
 }
+
+// exactArgs is cobra.ExactArgs said in latmap's words: the usage line
+// (what the arguments are) and how many were given.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return argsError(cmd, fmt.Sprintf("%d", n), len(args))
+		}
+		return nil
+	}
+}
+
+// minArgs is cobra.MinimumNArgs said in latmap's words.
+func minArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return argsError(cmd, fmt.Sprintf("at least %d", n), len(args))
+		}
+		return nil
+	}
+}
+
+// argsError says that cmd takes want arguments and was given got.
+func argsError(cmd *cobra.Command, want string, got int) error {
+	return fmt.Errorf("takes %s argument(s), %d given: latmap %s; see latmap %s --help", want, got, cmd.Use, cmd.Name())
+}

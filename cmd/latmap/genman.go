@@ -28,7 +28,7 @@ func newGenManCmd() *cobra.Command {
 		Use:    "gen-man DIR",
 		Short:  "write latmap's man pages (section 1) into DIR",
 		Hidden: true,
-		Args:   cobra.ExactArgs(1),
+		Args:   exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if err := os.MkdirAll(dir, 0o755); err != nil {

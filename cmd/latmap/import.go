@@ -25,7 +25,7 @@ func newImportCmd() *cobra.Command {
 		Example: `  latmap import mmpi bw_4x32_ammpi_128_64_100.dat -o bw/
   latmap import mmpi mira.dat -o mira/ --host-pattern 'R\d+-M\d+-N\d+-J\d+'
   latmap import ompi-monitoring mon/ -o app.matrix.csv`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 	}
 	req := driver.ImportRequest{}
 	cmd.Flags().StringVarP(&req.Out, "output", "o", "", "survey directory (mmpi) or matrix file to write (required)")

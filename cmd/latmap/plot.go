@@ -20,7 +20,7 @@ histogram). More: docs/plots.md.`,
 		Example: `  latmap plot cluster/ -o cluster.png
   latmap plot cluster/ -o host.svg --order host --style surface
   latmap plot app/ -o matrix.png --style matrix --comm rows`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 	}
 	req := driver.PlotRequest{}
 	f := cmd.Flags()

@@ -25,7 +25,7 @@ latmap verify directory.`,
 		Example: `  latmap report app/
   latmap place --survey cluster/ --profile app/ --json > advice.json
   latmap report --html -o report.html cluster/ app/ advice.json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requires(cmd, "output", "html", "-o writes the HTML page; without --html the report goes to standard output"); err != nil {
 				return err

@@ -62,3 +62,19 @@ func TestRequiredFlagsOneWay(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsCountSaid: a command given too few or too many arguments says
+// how many it takes and its usage line, not cobra's "accepts 2 arg(s)".
+func TestArgsCountSaid(t *testing.T) {
+	for _, args := range [][]string{{"compare", "x"}, {"topo"}, {"topo", "a", "b"}, {"export", "pprof"}, {"verify", "-o", "v", "--rankfile", "r"}} {
+		root := newRootCmd()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(args)
+		err := root.Execute()
+		if err == nil || !strings.Contains(err.Error(), "argument(s),") || !strings.Contains(err.Error(), "latmap "+args[0]+" ") || exitCode(err) != 2 {
+			t.Errorf("latmap %s: error %v (exit %d), want how many arguments it takes, its usage, exit 2", strings.Join(args, " "), err, exitCode(err))
+		}
+	}
+}

@@ -17,7 +17,7 @@ names. SURVEY is a survey directory or an mmpi log.`,
 		Example: `  latmap topo cluster/
   latmap topo cluster/ --json > topo.json
   latmap topo df/ --topology /etc/slurm/topology.conf`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 	}
 	req := driver.TopoRequest{}
 	f := cmd.Flags()

@@ -31,7 +31,7 @@ failed run stops it with its output (exit status 4); a speedup whose 95%
 interval reaches 1 ends with status 3, the results written.`,
 		Example: `  latmap place --survey cluster/ --profile app/ -o app.rankfile --json > advice.json
   latmap verify -o verify/ --rankfile app.rankfile --place advice.json -- mpirun -np 64 --map-by node ./app`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Command, opt.Out = args, cmd.OutOrStdout()
 			v, err := verify.Run(cmd.Context(), opt)

@@ -423,8 +423,11 @@ func ReadAdvice(path string) (*Advice, error) {
 		return nil, err
 	}
 	var a Advice
-	if err := json.Unmarshal(b, &a); err != nil || len(a.Predictions) == 0 {
+	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("%s: not the output of latmap place --json (%v)", path, err)
+	}
+	if len(a.Predictions) == 0 {
+		return nil, fmt.Errorf("%s: not the output of latmap place --json (JSON without place's predictions)", path)
 	}
 	if a.Schema > AdviceSchema {
 		return nil, fmt.Errorf("%s: advice schema version %d is newer than this latmap reads (%d): use the latmap that wrote it, or a newer one", path, a.Schema, AdviceSchema)
