@@ -30,7 +30,7 @@ surfaces side by side on one colour scale.`,
 		if err := requires(cmd, "order", "output", "--order orders the picture -o draws"); err != nil {
 			return err
 		}
-		req.A, req.B, req.Out = args[0], args[1], cmd.OutOrStdout()
+		req.A, req.B, req.Out, req.Err = args[0], args[1], cmd.OutOrStdout(), cmd.ErrOrStderr()
 		return wrote(cmd, req.Output, driver.Compare(req))
 	}
 	return cmd

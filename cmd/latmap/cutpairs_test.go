@@ -46,8 +46,9 @@ func TestCutPairsSaid(t *testing.T) {
 			}
 			said := errs.String()
 			if c.args[0] == "compare" {
-				// compare says each input's notes with its path.
-				said, want = out.String(), strings.Replace(want, "latmap: ", "latmap: "+in["survey"]+": ", 1)
+				// compare says each input's notes with its path, on
+				// standard error like every reader.
+				want = strings.Replace(want, "latmap: ", "latmap: "+in["survey"]+": ", 1)
 				defer func() { want = strings.Replace(want, in["survey"]+": ", "", 1) }()
 			}
 			if n := strings.Count(said, want+"\n"); n != 1 {

@@ -96,6 +96,10 @@ type CompareRequest struct {
 	Order       string
 	Force       bool
 	Out         io.Writer
+	// Err receives the surveys' notes (what each lacks, what was
+	// filled), as every reader says them: on standard error, apart from
+	// the comparison (nil: on Out).
+	Err io.Writer
 }
 
 // Compare loads both surveys, compares them and writes the results.
@@ -130,9 +134,13 @@ func Compare(req CompareRequest) error {
 	if err != nil {
 		return err
 	}
+	errw := req.Err
+	if errw == nil {
+		errw = req.Out
+	}
 	for _, s := range []*survey.Survey{a, b} {
 		for _, note := range notes(s) {
-			fmt.Fprintf(req.Out, "latmap: %s: %s\n", s.Path, note)
+			fmt.Fprintf(errw, "latmap: %s: %s\n", s.Path, note)
 		}
 	}
 	if err := c.WriteText(req.Out); err != nil {
