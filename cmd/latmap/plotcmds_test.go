@@ -168,3 +168,16 @@ func TestTopoLogCutShort(t *testing.T) {
 		t.Errorf("topo of a log cut short:\n%s", out)
 	}
 }
+
+// TestPictureTypeFirst: plot and compare refuse a picture type they
+// cannot write before they read their input (no word of the survey's
+// notes, exit 2).
+func TestPictureTypeFirst(t *testing.T) {
+	log := filepath.Join("..", "..", "testdata", "mmpi", "stampede_2x16_ammpi_32_64_100.dat")
+	for _, args := range [][]string{{"plot", log, "-o", "x.jpg"}, {"compare", log, log, "-o", "x.gif"}} {
+		out, errOut, err := runLatmapSplit(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "pictures; use a .png") || exitCode(err) != 2 || strings.Contains(out+errOut, "latmap: ") {
+			t.Errorf("latmap %s: %v (exit %d)\n%s%s", strings.Join(args, " "), err, exitCode(err), out, errOut)
+		}
+	}
+}

@@ -37,6 +37,9 @@ func Plot(req PlotRequest) error {
 	if err := atomicdir.CheckFile(req.Output, req.Force); err != nil {
 		return err
 	}
+	if _, err := plots.Format(req.Output); err != nil {
+		return err // before the input is read
+	}
 	if profile.IsDir(req.Input) {
 		return plotProfile(req)
 	}
@@ -107,6 +110,9 @@ func Compare(req CompareRequest) error {
 	if req.Output != "" {
 		if err := atomicdir.CheckFile(req.Output, req.Force); err != nil {
 			return err
+		}
+		if _, err := plots.Format(req.Output); err != nil {
+			return err // before the surveys are read
 		}
 	}
 	m, err := metricAndSize(req.Metric, req.Size, "")
