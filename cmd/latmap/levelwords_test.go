@@ -58,21 +58,17 @@ func TestLevelWordsAgree(t *testing.T) {
 // returns the names of the levels its JSON lists.
 func levelWords(t *testing.T, allowed []int, args ...string) []string {
 	t.Helper()
-	root := newRootCmd()
-	var out, errs strings.Builder
-	root.SetOut(&out)
-	root.SetErr(&errs)
-	root.SetArgs(args)
-	if err := root.Execute(); err != nil && !slices.Contains(allowed, exitCode(err)) {
-		t.Fatalf("latmap %s: %v\n%s", strings.Join(args, " "), err, errs.String())
+	out, errs, err := runLatmapSplit(t, args...)
+	if err != nil && !slices.Contains(allowed, exitCode(err)) {
+		t.Fatalf("latmap %s: %v\n%s", strings.Join(args, " "), err, errs)
 	}
 	var v struct {
 		Levels []struct {
 			Name string `json:"name"`
 		} `json:"levels"`
 	}
-	if err := json.Unmarshal([]byte(out.String()), &v); err != nil {
-		t.Fatalf("latmap %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("latmap %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	var names []string
 	for _, l := range v.Levels {

@@ -51,12 +51,7 @@ func TestRequiredFlagsOneWay(t *testing.T) {
 		{"plot", "x"}, {"import", "mmpi", "x"}, {"export", "pprof", "x"}, {"profile", "--", "true"},
 		{"verify", "--rankfile", "r", "--", "true"}, {"survey"}, {"place", "--matrix", "m.csv"},
 	} {
-		root := newRootCmd()
-		var out bytes.Buffer
-		root.SetOut(&out)
-		root.SetErr(&out)
-		root.SetArgs(args)
-		err := root.Execute()
+		_, err := runLatmap(t, args...)
 		if err == nil || !regexp.MustCompile(`^--(output|survey) is required \(.+\)`).MatchString(err.Error()) || exitCode(err) != 2 {
 			t.Errorf("latmap %s: error %v (exit %d), want --NAME is required (...) and exit 2", strings.Join(args, " "), err, exitCode(err))
 		}
@@ -67,12 +62,7 @@ func TestRequiredFlagsOneWay(t *testing.T) {
 // how many it takes and its usage line, not cobra's "accepts 2 arg(s)".
 func TestArgsCountSaid(t *testing.T) {
 	for _, args := range [][]string{{"compare", "x"}, {"topo"}, {"topo", "a", "b"}, {"export", "pprof"}, {"verify", "-o", "v", "--rankfile", "r"}} {
-		root := newRootCmd()
-		var out bytes.Buffer
-		root.SetOut(&out)
-		root.SetErr(&out)
-		root.SetArgs(args)
-		err := root.Execute()
+		_, err := runLatmap(t, args...)
 		if err == nil || !strings.Contains(err.Error(), "argument(s),") || !strings.Contains(err.Error(), "latmap "+args[0]+" ") || exitCode(err) != 2 {
 			t.Errorf("latmap %s: error %v (exit %d), want how many arguments it takes, its usage, exit 2", strings.Join(args, " "), err, exitCode(err))
 		}
