@@ -101,25 +101,43 @@ func Discover(in Input) *Network {
 		}
 		return &Network{Kind: KindDirect, Graph: d, Router: OwnRouters(k), Routers: k}
 	}
-	var whys []string
-	fit, why := FitDragonfly(k, in.Latency)
-	if fit != nil {
-		return &Network{Kind: KindDragonfly, Fit: fit}
+	// The dragonfly is fitted while the graphs of routers are looked
+	// for (each reads the latencies only); the first in the order above
+	// that is found is the network.
+	type fitted struct {
+		fit *DragonflyFit
+		why string
 	}
-	whys = append(whys, "dragonfly: "+why)
+	df := make(chan fitted, 1)
+	go func() {
+		fit, why := FitDragonfly(k, in.Latency)
+		df <- fitted{fit, why}
+	}()
 	var tries [][]int32
 	if len(in.Switches) > 0 {
 		tries = append(tries, in.Switches[0])
 	}
+	var found *Network
+	var routerWhys []string
 	for i, router := range append(tries, OwnRouters(k)) {
 		d, why := FindRouters(router, in.Latency)
 		if d == nil {
-			whys = append(whys, "routers: "+why)
+			routerWhys = append(routerWhys, "routers: "+why)
 			continue
 		}
 		nr := int(slices.Max(router)) + 1
-		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: RouterGroups(in.Switches, router, nr), FromSwitches: i < len(tries)}
+		found = &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr,
+			Groups: RouterGroups(in.Switches, router, nr), FromSwitches: i < len(tries)}
+		break
 	}
+	f := <-df
+	if f.fit != nil {
+		return &Network{Kind: KindDragonfly, Fit: f.fit}
+	}
+	if found != nil {
+		return found
+	}
+	whys := append([]string{"dragonfly: " + f.why}, routerWhys...)
 	n := &Network{Why: strings.Join(whys, "; ")}
 	if len(in.Switches) > 0 {
 		n.Kind = KindTree
