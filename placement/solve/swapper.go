@@ -29,8 +29,10 @@ type swapper struct {
 	// low cannot gain more than s by moving, which lets bestPartner skip
 	// the exchanges that cannot beat the best one found.
 	low []float64
-	// floors are the machine's Floors, nodeUniform its NodeUniform.
-	floors      model.Floors
+	// floor[e] is edge e's least cost anywhere (the machine's Floors),
+	// rise[e] what it costs at least more between two nodes; nodeUniform
+	// is the machine's NodeUniform.
+	floor, rise []float64
 	nodeUniform bool
 	kickState
 }
@@ -89,14 +91,17 @@ func newSwapper(md *model.Model, t *model.Traffic, base []float64, place []int32
 		sw.nodeGroup[s] = group(nodeID, [2]int{sl.Node, -1}, s)
 		sw.sockGroup[s] = group(sockID, [2]int{sl.Node, sl.Socket}, s)
 	}
-	sw.floors, sw.nodeUniform = m.Floors(), m.NodeUniform()
+	sw.nodeUniform = m.NodeUniform()
 	sw.low, sw.scratch = make([]float64, t.N), make([]scratch, max(workers, 1))
 	for k := range sw.scratch {
 		sw.scratch[k].mark = make([]int32, t.N)
 	}
+	floors := m.Floors()
+	sw.floor, sw.rise = make([]float64, len(t.Adj)), make([]float64, len(t.Adj))
 	for r := int32(0); r < int32(t.N); r++ {
 		for e := t.Start[r]; e < t.Start[r+1]; e++ {
-			lo, _ := sw.floors.Edge(t, e)
+			lo, apart := floors.Edge(t, e)
+			sw.floor[e], sw.rise[e] = lo, apart-lo
 			sw.low[r] += lo
 		}
 	}
@@ -288,8 +293,7 @@ func (sw *swapper) prepareMove(i, to int32, sc *scratch) move {
 			continue
 		}
 		sc.on = append(sc.on, onEdge{k, e, y})
-		lo, _ := sw.floors.Edge(t, e)
-		mv.low += lo
+		mv.low += sw.floor[e]
 	}
 	mv.low += mv.x
 	return mv
@@ -316,8 +320,7 @@ func (sw *swapper) leaveFloor(j int32) float64 {
 	rise := 0.0
 	for e := t.Start[j]; e < t.Start[j+1]; e++ {
 		if sw.m.Slots[sw.place[t.Adj[e]]].Node == node {
-			lo, apart := sw.floors.Edge(t, e)
-			rise += apart - lo
+			rise += sw.rise[e]
 		}
 	}
 	return rise
