@@ -49,13 +49,13 @@ func warnings(s *survey.Survey) []string {
 	return append(out, s.Warnings()...)
 }
 
-// sayLacks prints, on w (nil: nowhere), what the survey s lacks against
-// its meta.json, as plot and compare say it among their notes.
-func sayLacks(w io.Writer, s *survey.Survey) {
+// say prints each line on w as latmap's own (nil w: nowhere), as the
+// readers say a survey's notes.
+func say(w io.Writer, lines []string) {
 	if w == nil {
 		return
 	}
-	for _, l := range s.Lacks {
+	for _, l := range lines {
 		fmt.Fprintf(w, "latmap: %s\n", l)
 	}
 }

@@ -59,11 +59,7 @@ func Plot(req PlotRequest) error {
 	}
 	opt := plots.DefaultOptions()
 	opt.Metric, opt.Size, opt.Order, opt.Style, opt.Force = m, req.Size, req.Order, req.Style, req.Force
-	for _, note := range notes(s) {
-		if req.Out != nil {
-			fmt.Fprintf(req.Out, "latmap: %s\n", note)
-		}
-	}
+	say(req.Out, notes(s))
 	return plots.WriteFile(req.Output, s, opt)
 }
 

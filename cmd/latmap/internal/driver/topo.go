@@ -46,14 +46,10 @@ func Topo(req TopoRequest) error {
 	}
 	w := warnings(s)
 	t.Notes = append(w, t.Notes...)
-	if req.Err != nil {
-		// Said before the results too, as plot and compare say them: a
-		// survey that lacks pairs (a log or a file cut short) is read
-		// with less than it promised.
-		for _, l := range w {
-			fmt.Fprintf(req.Err, "latmap: %s\n", l)
-		}
-	}
+	// Said before the results too, as plot and compare say them: a
+	// survey that lacks pairs (a log or a file cut short) is read with
+	// less than it promised.
+	say(req.Err, w)
 	if len(req.Topology) > 0 {
 		f, err := fabric.ReadAll(req.Topology)
 		if err != nil {
