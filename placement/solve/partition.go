@@ -498,7 +498,6 @@ func (r *mover) move(v, q int32) {
 // part within it never goes over, so each part's members are listed in
 // one walk over the vertices, before any move.
 func (r *mover) unloadAll() {
-	members := make([][]int32, len(r.caps))
 	over := false
 	for p := range r.caps {
 		over = over || r.load[p] > r.caps[p]
@@ -506,6 +505,7 @@ func (r *mover) unloadAll() {
 	if !over {
 		return
 	}
+	members := make([][]int32, len(r.caps))
 	for v := int32(0); v < int32(r.g.n); v++ {
 		if p := r.part[v]; r.load[p] > r.caps[p] {
 			members[p] = append(members[p], v)
