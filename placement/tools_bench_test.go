@@ -379,31 +379,44 @@ func BenchmarkPlaceTorus(b *testing.B) {
 }
 
 // BenchmarkPlaceDragonfly is make bench-place's time of latmap place on
-// issue 72's largest declared network: 102,400 ranks on a dragonfly of
-// 1,600 nodes x 64 cores (latmap's plain description: 16 groups of 4
-// chassis of 25 routers, a node each), the periodic 64x40x40 grid with
-// 10 x 1 MiB messages, over the synthetic machine's survey of its nodes;
-// bin/latmap end to end, medians of 3 (wall seconds and max RSS); with
-// LATMAP_BENCH_BASE=BIN, alternated with that build in the same run.
+// declared dragonflies (latmap's plain description, a node a router
+// port, minimal routes), over the synthetic machine's survey of its
+// nodes, 10 x 1 MiB messages of a periodic 3-D grid: issue 72's 16,384
+// ranks as 256 nodes x 64 cores (4 groups of 4 chassis of 16 routers) and
+// as 4,096 nodes x 4 (16 groups of 4 chassis of 16 routers of 4 nodes),
+// and its largest, 102,400 ranks on 1,600 nodes x 64 (16 groups of 4
+// chassis of 25 routers); bin/latmap end to end, medians of 3 (wall
+// seconds and max RSS); with LATMAP_BENCH_BASE=BIN, alternated with that
+// build in the same run.
 func BenchmarkPlaceDragonfly(b *testing.B) {
-	dir := b.TempDir()
-	sv, topology := filepath.Join(dir, "survey"), filepath.Join(dir, "dragonfly.txt")
-	_, hosts := toolMachine{1600, 64, 4, 16, survey.ScopeNodes}.survey(b, sv)
-	desc := "dragonfly groups=16,1 chassis=4,1 routers=25,1 nodes=1 bw=12.5GBps lat=0.5us\n"
-	for h, name := range hosts {
-		desc += fmt.Sprintf("%s %d %d %d 0\n", name, h/100, h/25%4, h%25)
-	}
-	if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	wrap, _ := shapes.Halo3D(64, 40, 40, true)
-	mx := writeMatrix(b, sized(wrap, 10, 1<<20))
-	bins := benchBins(b)
-	for b.Loop() {
-		secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
-		fmt.Printf("\nplace, 102,400 ranks on a declared dragonfly of 1,600 nodes x 64 cores (periodic 64x40x40, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
-			stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
-		b.ReportMetric(stats.Median(secs["this"]), "place_s")
+	for _, c := range []struct {
+		groups, chassis, routers, nodes, cores int
+		grid                                   [3]int
+	}{{4, 4, 16, 1, 64, [3]int{32, 32, 16}}, {16, 4, 16, 4, 4, [3]int{32, 32, 16}}, {16, 4, 25, 1, 64, [3]int{64, 40, 40}}} {
+		hostN := c.groups * c.chassis * c.routers * c.nodes
+		b.Run(fmt.Sprintf("%dx%d", hostN, c.cores), func(b *testing.B) {
+			dir := b.TempDir()
+			sv, topology := filepath.Join(dir, "survey"), filepath.Join(dir, "dragonfly.txt")
+			_, hosts := toolMachine{hostN, c.cores, 4, 16, survey.ScopeNodes}.survey(b, sv)
+			desc := fmt.Sprintf("dragonfly groups=%d,1 chassis=%d,1 routers=%d,1 nodes=%d bw=12.5GBps lat=0.5us\n", c.groups, c.chassis, c.routers, c.nodes)
+			perGroup := c.chassis * c.routers * c.nodes
+			for h, name := range hosts {
+				desc += fmt.Sprintf("%s %d %d %d %d\n", name, h/perGroup, h/(c.routers*c.nodes)%c.chassis, h/c.nodes%c.routers, h%c.nodes)
+			}
+			if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			wrap, _ := shapes.Halo3D(c.grid[0], c.grid[1], c.grid[2], true)
+			mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+			bins := benchBins(b)
+			for b.Loop() {
+				secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
+				fmt.Printf("\nplace, %d ranks on a declared dragonfly of %d nodes x %d cores (%d groups x %d chassis x %d routers x %d nodes; periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
+					hostN*c.cores, hostN, c.cores, c.groups, c.chassis, c.routers, c.nodes, c.grid[0], c.grid[1], c.grid[2],
+					stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
+				b.ReportMetric(stats.Median(secs["this"]), "place_s")
+			}
+		})
 	}
 }
 

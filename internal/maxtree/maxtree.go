@@ -2,9 +2,9 @@ package maxtree
 
 // Tree holds k values (0 at first).
 type Tree struct {
-	size int
-	v    []float64
-	at   []int32
+	size, k int
+	v       []float64
+	at      []int32
 }
 
 // New is a tree of k values, all 0.
@@ -13,7 +13,7 @@ func New(k int) Tree {
 	for size < k {
 		size *= 2
 	}
-	t := Tree{size: size, v: make([]float64, 2*size), at: make([]int32, 2*size)}
+	t := Tree{size: size, k: k, v: make([]float64, 2*size), at: make([]int32, 2*size)}
 	for i := 0; i < size; i++ {
 		t.at[size+i] = int32(i)
 	}
@@ -51,3 +51,22 @@ func (t *Tree) Value(i int) float64 { return t.v[t.size+i] }
 
 // Argmax is where the largest value is (the lowest index of a tie).
 func (t *Tree) Argmax() int32 { return t.at[1] }
+
+// Above calls visit with each index whose value is above x, in index
+// order, until visit returns false. It descends only into subtrees
+// whose largest value is above x, so it costs the indexes it visits
+// times log k, not k.
+func (t *Tree) Above(x float64, visit func(i int32) bool) {
+	t.above(1, x, visit)
+}
+
+// above is Above from tree node p; false when visit said to stop.
+func (t *Tree) above(p int, x float64, visit func(int32) bool) bool {
+	if t.v[p] <= x {
+		return true
+	}
+	if p >= t.size {
+		return p-t.size >= t.k || visit(int32(p-t.size))
+	}
+	return t.above(2*p, x, visit) && t.above(2*p+1, x, visit)
+}

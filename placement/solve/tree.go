@@ -190,6 +190,8 @@ func (sw *swapper) unplaced() []int {
 // whole, so with no exchange kept it has settled.
 func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) (int, bool) {
 	kept := 0
+	var reach model.Reach // which exchanges can lower the run to low
+	var from, to []int32
 	for budget > 0 {
 		c := sw.ev.Critical()
 		if c < 0 {
@@ -200,6 +202,9 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) (int, bool) {
 		low := sw.wholeLow(best.Run)
 		for k, lv := range levels {
 			ga := lv.of[ng]
+			if low < best.Run {
+				sw.ev.Reach(&reach, low, sw.evalNodes(lv.members[ga], &from))
+			}
 			for gb := range lv.members {
 				if gb == ga {
 					continue
@@ -208,7 +213,12 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) (int, bool) {
 				if pairs == nil {
 					continue
 				}
+				// Counted when screened out too, so the budget ends
+				// where it did when every exchange was priced.
 				budget--
+				if low < best.Run && !reach.Can(sw.evalNodes(lv.members[gb], &to)) {
+					continue
+				}
 				if o := sw.ev.TryAll(pairs); o.Run <= low && o.Better(best) {
 					best, bestK, bestG = o, k, gb
 				}
@@ -222,6 +232,16 @@ func (sw *swapper) exchangeWhole(levels []wholeLevel, budget int) (int, bool) {
 		kept++
 	}
 	return kept, false
+}
+
+// evalNodes are the evaluator's nodes of node groups (into buf).
+func (sw *swapper) evalNodes(groups []int32, buf *[]int32) []int32 {
+	out := (*buf)[:0]
+	for _, ng := range groups {
+		out = append(out, int32(sw.m.Slots[sw.groups[ng][0]].Node))
+	}
+	*buf = out
+	return out
 }
 
 // swapGroups exchanges the ranks of node groups a[x] and b[x] for every

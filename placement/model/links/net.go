@@ -153,3 +153,21 @@ func (nt *Net) Restore() {
 		nt.loads.Restore()
 	}
 }
+
+// Above calls visit with each rank whose run bound by a link its flows
+// cross is above x, until visit returns false (none when not routed).
+func (nt *Net) Above(x float64, visit func(rank int32) bool) {
+	if nt.Routed() {
+		nt.loads.Tree.Above(x, visit)
+	}
+}
+
+// Crossing are the ranks with a flow across rank u's longest link (both
+// ends of each flow; u among them), and whether u crosses a link at all.
+// Only an exchange that moves one of them can lower that link's load.
+func (nt *Net) Crossing(u int32) ([]int32, bool) {
+	if !nt.Routed() || nt.loads.longL[u] < 0 {
+		return nil, false
+	}
+	return nt.loads.lranks[nt.loads.longL[u]], true
+}
