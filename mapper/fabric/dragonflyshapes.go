@@ -13,6 +13,7 @@ func (s DragonflyShape) LongerThanShortest() bool {
 	if g.hops() != nil {
 		return false
 	}
+	dist := g.table()
 	for a := 0; a < g.k; a++ {
 		for b := 0; b < g.k; b++ {
 			if a == b {
@@ -20,7 +21,7 @@ func (s DragonflyShape) LongerThanShortest() bool {
 			}
 			n := -2 // the nodes' own links
 			d.route(a*s.Nodes, b*s.Nodes, func(int32) { n++ })
-			if n > int(g.dist[b*g.k+a]) {
+			if n > int(dist[b*g.k+a]) {
 				return true
 			}
 		}
