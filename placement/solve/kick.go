@@ -32,13 +32,20 @@ func kicks(n int) int {
 }
 
 // kickPatience is how many kicks in a row may fail to be kept before a
-// start stops kicking (issue 72: kicks tuned by what they buy). On 64
-// ranks of a declared 4x4x4 torus and 4x4x4 dragonfly with LAMMPS
-// peptide and GROMACS (BenchmarkPlaceSmallRouted) place took 1.6-2.7x
-// less time than with every start's 32 kicks made; on PSMN's kept survey
-// GROMACS's proposal from the survey alone was predicted 1% slower
-// (0.01849 s for 0.01831), the other proposals the same.
-const kickPatience = 8
+// start of n ranks stops kicking (issue 72: kicks tuned by what they
+// buy): 8 up to 256 ranks, fewer above, 2 from 1,024. On 64 ranks of a
+// declared 4x4x4 torus and 4x4x4 dragonfly with LAMMPS peptide and
+// GROMACS (BenchmarkPlaceSmallRouted) 8 took 1.6-2.7x less time than
+// every start's 32 kicks; on PSMN's kept survey GROMACS's proposal from
+// the survey alone was predicted 1% slower (0.01849 s for 0.01831), the
+// other proposals the same. At 1,024 ranks, on the two kept surveys of
+// simulated dragonflies (SimGrid's generated one and a site-cabled
+// fragment) with the periodic 16x8x8 stencil and a random sparse graph,
+// none of 64 kicks was kept, and they were 0.07-1.9 s of place's
+// 0.18-2.75 s.
+func kickPatience(n int) int {
+	return max(2, min(8, 2048/max(n, 1)))
+}
 
 // maxKickRanks is the job size from which refine makes no kicks.
 const maxKickRanks = 4096
@@ -61,7 +68,7 @@ func (sw *swapper) kick(k, budget int, rng *rand.Rand) int {
 	nodes := sw.nodeGroups()
 	kept, missed := 0, 0
 	from := make([]int32, len(sw.place))
-	for ; k > 0 && missed < kickPatience; k-- {
+	for patience := kickPatience(len(sw.place)); k > 0 && missed < patience; k-- {
 		best := sw.ev.Objective()
 		copy(from, sw.place)
 		sw.kicking, sw.kicked = true, 0

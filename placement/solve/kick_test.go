@@ -65,8 +65,8 @@ func TestKickPatience(t *testing.T) {
 		if n := sw.kick(32, 1000, rand.New(rand.NewPCG(1, 2))); n > 0 {
 			continue
 		}
-		if sw.descents != kickPatience {
-			t.Errorf("%s: no kick kept in %d descents, want %d (kickPatience)", name, sw.descents, kickPatience)
+		if want := kickPatience(tr.N); sw.descents != want {
+			t.Errorf("%s: no kick kept in %d descents, want %d (kickPatience)", name, sw.descents, want)
 		}
 		stopped++
 	}
