@@ -27,7 +27,7 @@ func Calibrate(md *Model, t *Traffic, current []int32, rt *RankTimes, measured f
 	md.Scale = [2]float64{1, 1}
 	raw := Predict("current", md, t, current, rt)
 	c := &placefile.Calibration{RawPredictedS: raw.Run, MeasuredS: measured, RawError: raw.Run/measured - 1, OnNode: 1, OffNode: 1}
-	ev := NewEvaluator(md, t, nil, append([]int32(nil), current...))
+	ev := newEvaluator(md, t, nil, append([]int32(nil), current...), true)
 	on, off, meas := make([]float64, t.N), make([]float64, t.N), make([]float64, t.N)
 	for i := int32(0); i < int32(t.N); i++ {
 		on[i], off[i], _ = ev.fullParts(i)

@@ -121,6 +121,18 @@ type touchSet struct {
 
 // NewEvaluator prices place (rank -> slot) under md; base may be nil.
 func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluator {
+	return newEvaluator(md, t, base, place, false)
+}
+
+// PlacementObjective is NewEvaluator(md, t, base, place).Objective(),
+// without what an exchange needs (links.Loads' flat).
+func PlacementObjective(md *Model, t *Traffic, base []float64, place []int32) Objective {
+	return newEvaluator(md, t, base, place, true).Objective()
+}
+
+// newEvaluator is NewEvaluator; flat, for a placement that is priced and
+// never exchanged.
+func newEvaluator(md *Model, t *Traffic, base []float64, place []int32, flat bool) *Evaluator {
 	k := len(md.Hosts)
 	ev := &Evaluator{md: md, t: t, base: base, place: place,
 		r: rankParts{node: make([]int32, t.N), pOn: make([]float64, t.N), pOff: make([]float64, t.N),
@@ -129,7 +141,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 		tch: touchSet{stamp: make([]int32, k)}}
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.wire = md.wireFactors(t)
-	ev.net = links.New(md.Routes, md.Ports, md.near, t.N, t.Start, t.Adj)
+	ev.net = links.New(md.Routes, md.Ports, md.near, t.N, t.Start, t.Adj, flat)
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -149,11 +161,7 @@ func NewEvaluator(md *Model, t *Traffic, base []float64, place []int32) *Evaluat
 	for n := range ev.n.members {
 		ev.n.tree.Set(n, ev.nodeRun(int32(n)))
 	}
-	if ev.net.Routed() {
-		for u := int32(0); u < int32(t.N); u++ {
-			ev.net.Price(u, md.Scale[1])
-		}
-	}
+	ev.net.PriceAll(md.Scale[1])
 	if ev.g != nil {
 		for k, groups := range ev.g.members {
 			for g := range groups {

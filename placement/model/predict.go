@@ -102,7 +102,7 @@ func PredictedRun(md *Model, t *Traffic, place []int32, base []float64) float64 
 // only until every rank is sure to stay within the bound's run
 // (links.Table.FluidWithin), which is then the run.
 func PredictedRunOver(md *Model, t *Traffic, place []int32, base []float64, over float64) (run float64, exact bool) {
-	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
+	ev := newEvaluator(md, t, base, append([]int32(nil), place...), true)
 	bound := ev.predictWith("", nil).Run
 	if !ev.net.Routed() {
 		return bound, true
@@ -129,7 +129,7 @@ func PredictedRunOver(md *Model, t *Traffic, place []int32, base []float64, over
 }
 
 func predictBase(name string, md *Model, t *Traffic, place []int32, base []float64) Prediction {
-	ev := NewEvaluator(md, t, base, append([]int32(nil), place...))
+	ev := newEvaluator(md, t, base, append([]int32(nil), place...), true)
 	return ev.predictWith(name, ev.fluid())
 }
 

@@ -70,7 +70,7 @@ func buildStarts(md *model.Model, t *model.Traffic, base []float64, slots []int3
 	cands := make([]Candidate, len(jobs))
 	parallel(opt.Workers, len(jobs), func(i int) {
 		places[i] = jobs[i].build()
-		o := model.NewEvaluator(md, t, base, places[i]).Objective()
+		o := model.PlacementObjective(md, t, base, places[i])
 		cands[i] = Candidate{Name: jobs[i].name, Cost: o.Transfer, Run: o.Run}
 	})
 	return cands, places, first

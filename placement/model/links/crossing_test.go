@@ -23,7 +23,7 @@ func TestCrossingIndexed(t *testing.T) {
 		}
 		tb.Start[i+1] = int32(len(tb.Links))
 	}
-	dense, searched := NewLoads(tb, ranks), NewLoads(tb, ranks)
+	dense, searched := NewLoads(tb, ranks, false), NewLoads(tb, ranks, false)
 	if dense.at == nil {
 		t.Fatal("12 ranks x 8 links are not indexed")
 	}
@@ -102,7 +102,7 @@ func TestSetFixedReprices(t *testing.T) {
 		}
 		tb.Start[i+1] = int32(len(tb.Links))
 	}
-	nl := NewLoads(tb, 3)
+	nl := NewLoads(tb, 3, false)
 	nt := &Net{loads: nl}
 	nl.Flow(0, 1, 0, 3, 2, 1) // 2 bytes over links 0-2: 2 s at scale 1
 	for u := range int32(3) {

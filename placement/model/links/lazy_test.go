@@ -55,7 +55,8 @@ func TestLazyRoutesAsTable(t *testing.T) {
 		}
 		const ranks = 72
 		rng := rand.New(rand.NewPCG(3, 4))
-		le, ll := NewLoads(&eager.Table, ranks), NewLoads(&lazy.Table, ranks)
+		le, ll := NewLoads(&eager.Table, ranks, false), NewLoads(&lazy.Table, ranks, false)
+		lf := NewLoads(&lazy.Table, ranks, true) // flat: the same, priced at once
 		var flows []FluidFlow
 		for i := 0; i < 300; i++ {
 			u, v := int32(rng.IntN(ranks)), int32(rng.IntN(ranks))
@@ -65,6 +66,7 @@ func TestLazyRoutesAsTable(t *testing.T) {
 			bytes := float64(1 + rng.IntN(1<<20))
 			le.Flow(u, v, u/2, v/2, bytes, 1)
 			ll.Flow(u, v, u/2, v/2, bytes, 1)
+			lf.Flow(u, v, u/2, v/2, bytes, 1)
 			flows = append(flows, FluidFlow{U: u, V: v, A: u / 2, B: v / 2, Bytes: bytes})
 		}
 		for u := int32(0); u < ranks; u++ {
@@ -73,6 +75,10 @@ func TestLazyRoutesAsTable(t *testing.T) {
 		}
 		if !slices.Equal(le.load, ll.load) || !slices.Equal(le.LongT, ll.LongT) {
 			t.Errorf("%s: loads or longest link times differ between the table and lazy routes", routing)
+		}
+		lf.PriceAll(1)
+		if !slices.Equal(lf.load, ll.load) || !slices.Equal(lf.LongT, ll.LongT) || !slices.Equal(lf.longL, ll.longL) || lf.Tree.Max() != ll.Tree.Max() || lf.Tree.Argmax() != ll.Tree.Argmax() {
+			t.Errorf("%s: a flat Loads's loads, longest links or slowest rank differ from the indexed one's", routing)
 		}
 		if fe, fl := eager.Fluid(ranks, flows), lazy.Fluid(ranks, flows); !slices.Equal(fe, fl) {
 			t.Errorf("%s: fluid arrivals differ: table %v, lazy %v", routing, fe[:4], fl[:4])

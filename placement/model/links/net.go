@@ -14,11 +14,12 @@ type Net struct {
 // New is the links' state for n ranks whose traffic graph is (start,
 // adj): routed over rt's links when rt is given, else spread over ports
 // links a node (near: each node's near nodes, Near) when ports > 1; nil
-// when neither prices anything.
-func New(rt *Routes, ports float64, near [][]int32, n int, start, adj []int32) *Net {
+// when neither prices anything. Flat, its placement is priced once and
+// never exchanged (Loads.flat).
+func New(rt *Routes, ports float64, near [][]int32, n int, start, adj []int32, flat bool) *Net {
 	nt := &Net{}
 	if rt != nil {
-		nt.loads = NewLoads(&rt.Table, n)
+		nt.loads = NewLoads(&rt.Table, n, flat)
 		nt.loads.Pairs = NewPairs(start, adj)
 	}
 	if ports > 1 && rt == nil && near != nil {
@@ -104,10 +105,10 @@ func (nt *Net) PairsPriced(cost func(x, e int32) float64) {
 	}
 }
 
-// Price sets rank u's link time at scale (routed only).
-func (nt *Net) Price(u int32, scale float64) {
+// PriceAll sets every rank's link time at scale (routed only).
+func (nt *Net) PriceAll(scale float64) {
 	if nt.Routed() {
-		nt.loads.Price(u, scale)
+		nt.loads.PriceAll(scale)
 	}
 }
 
@@ -166,7 +167,7 @@ func (nt *Net) Above(x float64, visit func(rank int32) bool) {
 // ends of each flow; u among them), and whether u crosses a link at all.
 // Only an exchange that moves one of them can lower that link's load.
 func (nt *Net) Crossing(u int32) ([]int32, bool) {
-	if !nt.Routed() || nt.loads.longL[u] < 0 {
+	if !nt.Routed() || nt.loads.flat || nt.loads.longL[u] < 0 {
 		return nil, false
 	}
 	return nt.loads.lranks[nt.loads.longL[u]], true

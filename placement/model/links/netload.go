@@ -104,7 +104,17 @@ type Loads struct {
 	exchange
 	crossing
 	paths PathCache // a lazy table's routes used
+	// flat: no crossing index, for a placement priced once and never
+	// exchanged (a start's objective, a prediction): Flow keeps the
+	// flows, and PriceAll walks their routes once. Indexing each flow's
+	// links was most of pricing a start on 4,096 nodes of 4 ranks.
+	flat  bool
+	flows []flatFlow
 }
+
+// flatFlow is a flow a flat Loads keeps: from rank u on node a to rank
+// v on node b.
+type flatFlow struct{ u, v, a, b int32 }
 
 // crossing indexes which ranks' flows cross which links both ways:
 // each rank's links with how many of its flows cross each, and each
@@ -214,8 +224,13 @@ type netSaved struct {
 	value        float64
 }
 
-// NewLoads makes the state of n ranks on the routes of rt.
-func NewLoads(rt *Table, n int) *Loads {
+// NewLoads makes the state of n ranks on the routes of rt; flat, without
+// the crossing index an exchange needs (Loads.flat).
+func NewLoads(rt *Table, n int, flat bool) *Loads {
+	if flat {
+		return &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: slices.Repeat([]int32{-1}, n), Fixed: make([]float64, n),
+			PairMax: make([]float64, n), Tree: maxtree.New(n), flat: true, exchange: exchange{lstamp: make([]int32, rt.NL), nstamp: make([]int32, n)}}
+	}
 	nl := &Loads{rt: rt, load: make([]float64, rt.NL), LongT: make([]float64, n), longL: make([]int32, n), Fixed: make([]float64, n), PairMax: make([]float64, n),
 		Tree: maxtree.New(n), exchange: exchange{lstamp: make([]int32, rt.NL), lold: make([]float64, rt.NL), nstamp: make([]int32, n), fstamp: make([]int32, n)},
 		crossing: crossing{rlinks: make([][]int32, n), rcount: make([][]int32, n), lranks: make([][]int32, rt.NL)}}
@@ -232,6 +247,18 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 		return
 	}
 	w, cnt := sign*bytes, int32(sign)
+	if nl.flat {
+		links, share := nl.rt.Route(&nl.paths, a, b)
+		for i, l := range links {
+			x := w
+			if share != nil {
+				x *= float64(share[i])
+			}
+			nl.load[l] += x
+		}
+		nl.flows = append(nl.flows, flatFlow{u, v, a, b})
+		return
+	}
 	nl.Save(u, true)
 	nl.Save(v, true)
 	links, share := nl.rt.Route(&nl.paths, a, b)
@@ -364,6 +391,33 @@ func (nl *Loads) Restore() {
 // Keep copies the values the last exchange saved, for Restore after it
 // is undone (Evaluator.Try).
 func (nl *Loads) Keep() { nl.kept = append(nl.kept[:0], nl.saved...) }
+
+// PriceAll sets every rank's longest link and value from scratch, as
+// Price of each: a flat Loads walks its flows' routes once.
+func (nl *Loads) PriceAll(scale float64) {
+	if !nl.flat {
+		for u := range int32(len(nl.LongT)) {
+			nl.Price(u, scale)
+		}
+		return
+	}
+	// longest's choice (the longest time, of equal times the lowest
+	// link), over each rank's flows instead of its indexed links.
+	for _, f := range nl.flows {
+		links, _ := nl.rt.Route(&nl.paths, f.a, f.b)
+		for _, l := range links {
+			t := nl.linkTime(int(l))
+			for _, n := range [2]int32{f.u, f.v} {
+				if best, arg := nl.LongT[n], nl.longL[n]; t > best || arg < 0 || t == best && l < arg {
+					nl.LongT[n], nl.longL[n] = t, l
+				}
+			}
+		}
+	}
+	for u := range int32(len(nl.LongT)) {
+		nl.Tree.Set(int(u), nl.value(u, scale))
+	}
+}
 
 // Price sets rank u's longest link and value from scratch.
 func (nl *Loads) Price(u int32, scale float64) {
