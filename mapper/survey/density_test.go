@@ -3,6 +3,7 @@ package survey
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -171,6 +172,34 @@ func TestSortKeyRowsIsStableSort(t *testing.T) {
 		sortKeyRows(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("%d rows in %d runs of %d keys: sortKeyRows differs from a stable sort", c.rows, c.runs, c.keys)
+		}
+	}
+}
+// TestEachPart: the parts of a dense and of a sparse table, one after
+// another, visit what Each does, in its order.
+func TestEachPart(t *testing.T) {
+	for _, sparse := range []bool{false, true} {
+		tab := NewPairTable(7, 64)
+		if sparse {
+			tab = NewSparsePairTable(7, 64)
+		}
+		for a := 0; a < 7; a++ {
+			for b := a + 1; b < 7; b++ {
+				if (a+b)%3 != 0 {
+					tab.Set(&PairStats{A: a, B: b, Size: 64, Samples: 1, Mean: 1, Median: 1, Min: 1})
+				}
+			}
+		}
+		var want []int
+		tab.Each(func(a, b, i int) { want = append(want, a, b, i) })
+		for parts := 1; parts <= 25; parts++ {
+			var got []int
+			for p := 0; p < parts; p++ {
+				tab.EachPart(p, parts, func(a, b, i int) { got = append(got, a, b, i) })
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("sparse %v, %d parts: visited %v, want %v", sparse, parts, got, want)
+			}
 		}
 	}
 }

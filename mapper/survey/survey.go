@@ -481,6 +481,37 @@ func (t *PairTable) Each(fn func(a, b, i int)) {
 	}
 }
 
+// EachPart is Each over the part-th of parts runs of the table's rows
+// (in order: the parts one after another are Each), so that parts can
+// be read at once, each by its own goroutine (Settle first).
+func (t *PairTable) EachPart(part, parts int, fn func(a, b, i int)) {
+	t.Settle()
+	rows := len(t.Samples)
+	lo, hi := rows*part/parts, rows*(part+1)/parts
+	if t.keys != nil {
+		for i := lo; i < hi; i++ {
+			if t.Samples[i] > 0 {
+				a, b := t.pairOf(t.keys[i])
+				fn(a, b, i)
+			}
+		}
+		return
+	}
+	a, i := 0, 0
+	for a < t.N && i+t.N-1-a <= lo {
+		i += t.N - 1 - a
+		a++
+	}
+	for b := a + 1 + lo - i; a < t.N && lo < hi; a, b = a+1, a+2 {
+		for ; b < t.N && lo < hi; b++ {
+			if t.Samples[lo] > 0 {
+				fn(a, b, lo)
+			}
+			lo++
+		}
+	}
+}
+
 // Dense returns the table as a dense one (t itself when it is).
 func (t *PairTable) Dense() *PairTable {
 	if t.keys == nil {

@@ -562,6 +562,12 @@ func (m *Machine) price(pc *pairCosts, l Level, fits map[int]LinkCost, i int, rt
 
 // priceOne is price without the counting and listing.
 func (m *Machine) priceOne(l Level, fits map[int]LinkCost, i int, rtt float64, bw Bandwidths) (LinkCost, bool) {
+	return priceFit(l, fits, i, rtt, bw, &m.FitLatencyFromRTT, &m.FitNoBandwidth)
+}
+
+// priceFit is priceOne counting into fromRTT and noBW (Machine's
+// FitLatencyFromRTT and FitNoBandwidth).
+func priceFit(l Level, fits map[int]LinkCost, i int, rtt float64, bw Bandwidths, fromRTT, noBW *int) (LinkCost, bool) {
 	c, ok := fits[i]
 	if !ok {
 		c = LinkCost{Latency: math.NaN(), InvBandwidth: math.NaN()}
@@ -574,13 +580,13 @@ func (m *Machine) priceOne(l Level, fits map[int]LinkCost, i int, rtt float64, b
 		}
 		c.Latency = rtt / 2 * 1e-6
 		if ok {
-			m.FitLatencyFromRTT++
+			*fromRTT++
 		}
 	}
 	if math.IsNaN(c.InvBandwidth) {
 		c.InvBandwidth = 1 / (bw.of(l) * 1e9)
 		if ok {
-			m.FitNoBandwidth++
+			*noBW++
 		}
 	}
 	return c, true

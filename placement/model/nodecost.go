@@ -2,7 +2,9 @@ package model
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/survey"
@@ -78,58 +80,133 @@ func (m *Machine) nodeCosts(s *survey.Survey, fits map[int]LinkCost, bw Bandwidt
 	pc.levW = make([][]float64, m.NumLevels())
 	tab := s.Tables[0]
 	pc.reserve(m.LevelPairs, tab.Len())
-	vals := tab.Values[rttMetric(tab)]
-	type cross struct {
-		node  int   // index of the node pair
-		h, g  int32 // its nodes
-		level int32
-		c     LinkCost
+	parts := nodeCostParts(tab.Len())
+	out := make([]nodePart, parts)
+	var wg sync.WaitGroup
+	for p := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.nodeCostPart(&out[p], nc, tab, p, parts, fits, bw, per)
+		}()
 	}
+	wg.Wait()
+	// The parts in order: the lists are those of one walk of the table.
+	segs := make([][]nodeCross, parts)
+	for p := range out {
+		o := &out[p]
+		for l := range o.lat {
+			for x := range o.lat[l] {
+				pc.add(Level(l), LinkCost{o.lat[l][x], o.invB[l][x]}, 1)
+			}
+			m.LevelMeasured[l] += len(o.lat[l])
+		}
+		m.FitLatencyFromRTT += o.fromRTT
+		m.FitNoBandwidth += o.noBW
+		segs[p] = o.between
+	}
+	m.nodePairCosts(nc, pc, per, segs)
+	return nc, pc
+}
+
+// nodePairCosts prices the node pairs: the median of each node pair's
+// measured pairs (segs, one after another, are a walk of the survey's
+// table; a survey of the nodes' leaders in rank order has them in order,
+// one each, and they are read in place, not copied into one list).
+func (m *Machine) nodePairCosts(nc *nodeCost, pc *pairCosts, per []int, segs [][]nodeCross) {
+	byNode := func(x, y nodeCross) int { return cmp.Compare(x.node, y.node) }
+	inOrder := true
+	for p, seg := range segs {
+		inOrder = inOrder && slices.IsSortedFunc(seg, byNode) && (p == 0 || len(seg) == 0 || len(segs[p-1]) == 0 || segs[p-1][len(segs[p-1])-1].node <= seg[0].node)
+	}
+	if !inOrder {
+		all := slices.Concat(segs...)
+		slices.SortStableFunc(all, byNode)
+		segs = [][]nodeCross{all}
+	}
+	var lat, ib []float64
+	var first nodeCross
+	flush := func() {
+		if len(lat) == 0 {
+			return
+		}
+		c := LinkCost{stats.MedianInPlace(lat), stats.MedianInPlace(ib)}
+		nc.inter.set(first.node, c)
+		w := per[first.h] * per[first.g]
+		l := Level(first.level)
+		pc.add(l, c, float64(w))
+		m.LevelMeasured[l] += w
+		m.LeaderFilled += w - len(lat)
+		lat, ib = lat[:0], ib[:0]
+	}
+	for _, seg := range segs {
+		for _, x := range seg {
+			if len(lat) > 0 && x.node != first.node {
+				flush()
+			}
+			if len(lat) == 0 {
+				first = x
+			}
+			lat, ib = append(lat, x.c.Latency), append(ib, x.c.InvBandwidth)
+		}
+	}
+	flush()
+}
+
+// nodeCross is a measured pair of slots on two nodes: the index of the
+// node pair, its nodes, its level and its cost.
+type nodeCross struct {
+	node  int
+	h, g  int32
+	level int32
+	c     LinkCost
+}
+
+// nodePart is what nodeCostPart found in its part of a survey's table:
+// the pairs between nodes, and the costs of the pairs inside nodes by
+// level, with the fits' counts (Machine.priceOne's).
+type nodePart struct {
+	between       []nodeCross
+	lat, invB     [][]float64
+	fromRTT, noBW int
+}
+
+// nodeCostPairs is how many measured pairs a part of nodeCosts reads, at
+// least: below, one goroutine reads them all.
+var nodeCostPairs = 1 << 20
+
+// nodeCostParts is how many parts nodeCosts reads a table of rows in.
+func nodeCostParts(rows int) int {
+	return max(1, min(maxProcs(), rows/nodeCostPairs))
+}
+
+// maxProcs is how many goroutines run at once.
+func maxProcs() int { return runtime.GOMAXPROCS(0) }
+
+// nodeCostPart prices part p of parts of tab's pairs into o: each pair
+// inside a node into nc.intra (every pair its own entry, so parts write
+// apart) and o's level lists, each pair between nodes into o.between.
+func (m *Machine) nodeCostPart(o *nodePart, nc *nodeCost, tab *survey.PairTable, p, parts int, fits map[int]LinkCost, bw Bandwidths, per []int) {
+	n := tab.N
+	vals := tab.Values[rttMetric(tab)]
+	o.lat, o.invB = make([][]float64, m.NumLevels()), make([][]float64, m.NumLevels())
 	// Room for every pair at once: grown by appends, the 8 million leader
 	// pairs of a 4,096-node survey allocated 2.2 GB.
-	between := make([]cross, 0, tab.Len())
-	tab.Each(func(a, b, i int) {
+	o.between = make([]nodeCross, 0, tab.Len()/parts+1)
+	tab.EachPart(p, parts, func(a, b, i int) {
 		l := m.Level(a, b)
-		c, ok := m.priceOne(l, fits, survey.TriIndex(n, a, b), float64(vals[i]), bw)
+		c, ok := priceFit(l, fits, survey.TriIndex(n, a, b), float64(vals[i]), bw, &o.fromRTT, &o.noBW)
 		if !ok {
 			return
 		}
 		na, nb := m.Slots[a].Node, m.Slots[b].Node
 		if na == nb {
 			nc.intra[na].set(survey.TriIndex(per[na], int(nc.local[a]), int(nc.local[b])), c)
-			pc.add(l, c, 1)
-			m.LevelMeasured[l]++
+			o.lat[l], o.invB[l] = append(o.lat[l], c.Latency), append(o.invB[l], c.InvBandwidth)
 			return
 		}
-		between = append(between, cross{survey.TriIndex(len(per), na, nb), int32(na), int32(nb), int32(l), c})
+		o.between = append(o.between, nodeCross{survey.TriIndex(len(per), na, nb), int32(na), int32(nb), int32(l), c})
 	})
-	// The node pairs' costs: the median of each node pair's measured pairs
-	// (a survey of the nodes' leaders in rank order has them in order,
-	// one each).
-	byNode := func(x, y cross) int { return cmp.Compare(x.node, y.node) }
-	if !slices.IsSortedFunc(between, byNode) {
-		slices.SortStableFunc(between, byNode)
-	}
-	var lat, ib []float64
-	for lo := 0; lo < len(between); {
-		hi := lo
-		for hi < len(between) && between[hi].node == between[lo].node {
-			hi++
-		}
-		lat, ib = lat[:0], ib[:0]
-		for _, x := range between[lo:hi] {
-			lat, ib = append(lat, x.c.Latency), append(ib, x.c.InvBandwidth)
-		}
-		c := LinkCost{stats.MedianInPlace(lat), stats.MedianInPlace(ib)}
-		nc.inter.set(between[lo].node, c)
-		w := per[between[lo].h] * per[between[lo].g]
-		l := Level(between[lo].level)
-		pc.add(l, c, float64(w))
-		m.LevelMeasured[l] += w
-		m.LeaderFilled += w - (hi - lo)
-		lo = hi
-	}
-	return nc, pc
 }
 
 // fillNodeCost gives every pair nothing measured its level's cost and
