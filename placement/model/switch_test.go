@@ -16,30 +16,19 @@ import (
 	"github.com/latmap/latmap/placement/model"
 )
 
-// switchedModel is the model of a synthetic survey of nodes x 2 cores
-// behind switches of perSwitch nodes (round trips 0.5 / 0.8 us in a node,
-// 4 us behind one switch, 9 us across), with switches.csv from latmap's
-// own SwitchGroups and switchbw.csv's rows: each group sends at up MB/s
-// (by group) to the next group.
+// switchedModel is shapes.SwitchedModel with each group sending at up
+// MB/s (by group) to the next group (shapes.SwitchRows); the test fails
+// unless the uplinks are priced at their median, with no note.
 func switchedModel(t *testing.T, nodes, perSwitch int, up []float64) *model.Model {
 	t.Helper()
-	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, NodesPerSwitch: perSwitch, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
-	for g, mbps := range up {
-		s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: (g + 1) % len(up), Hosts: perSwitch, Ranks: 2 * perSwitch, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps})
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	md, notes, err := shapes.SwitchedModel(nodes, perSwitch, shapes.SwitchRows(perSwitch, up))
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	med := append([]float64(nil), up...)
 	sort.Float64s(med)
 	want := fmt.Sprintf("%s (measured: level 1, %d groups: %.4g MB/s out of each (median))", survey.SwitchBandwidthFile, len(up), stats.Median(med))
-	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 || md.SwitchSource != want {
+	if len(notes) != 0 || md.SwitchSource != want {
 		t.Fatalf("switches: %q, %q; want %q", md.SwitchSource, notes, want)
 	}
 	return md
@@ -207,18 +196,11 @@ func groupRow(g, peer int, mbps float64) survey.SwitchBandwidth {
 // two nodes with switchbw.csv's rows (the test fails on a note).
 func fourGroups(t *testing.T, rows []survey.SwitchBandwidth) *model.Model {
 	t.Helper()
-	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
-	s.SwitchBandwidth = rows
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	md, notes, err := shapes.SwitchedModel(8, 2, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 {
+	if len(notes) != 0 {
 		t.Fatalf("switches: %q", notes)
 	}
 	return md

@@ -8,9 +8,6 @@ import (
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
-	"github.com/latmap/latmap/mapper/survey"
-	"github.com/latmap/latmap/mapper/survey/synth"
-	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
@@ -36,24 +33,16 @@ func reachModels(t *testing.T) map[string]*model.Model {
 	return out
 }
 
-// switchedModel is a synthetic survey's machine of 16 nodes x 2 cores,
-// 4 nodes a switch, whose switches' uplinks carry up MB/s each.
+// switchedModel is shapes.SwitchedModel of 16 nodes x 2 cores, 4 nodes
+// a switch, whose switches' uplinks carry up MB/s each (the test fails
+// on a note).
 func switchedModel(t *testing.T, up []float64) *model.Model {
 	t.Helper()
-	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	if s.Switches, _, _ = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatal("premise: the synthetic survey has no switch groups")
-	}
-	for g, mbps := range up {
-		s.SwitchBandwidth = append(s.SwitchBandwidth, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: (g + 1) % 4, Hosts: 4, Ranks: 8,
-			Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps})
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	md, notes, err := shapes.SwitchedModel(16, 4, shapes.SwitchRows(4, up))
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	if notes := md.AddSwitches(s.SwitchBandwidth); len(notes) != 0 {
+	if len(notes) != 0 {
 		t.Fatalf("premise: uplinks not priced: %q", notes)
 	}
 	return md

@@ -7,6 +7,8 @@ import (
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
+	"github.com/latmap/latmap/mapper/topo"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -32,6 +34,38 @@ func RoutedModel(nodes, cores int, levels [3]model.LinkCost, build func(hosts []
 		return nil, err
 	}
 	return md, nil
+}
+
+// SwitchedModel is the model of a synthetic survey of nodes x 2 cores
+// behind switches of perSwitch nodes (round trips 0.5 / 0.8 us in a node,
+// 4 us behind one switch, 9 us across), with switches.csv from latmap's
+// own SwitchGroups and rows as switchbw.csv, and the notes of pricing its
+// uplinks (Model.AddSwitches).
+func SwitchedModel(nodes, perSwitch int, rows []survey.SwitchBandwidth) (*model.Model, []string, error) {
+	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, NodesPerSwitch: perSwitch, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		return nil, nil, fmt.Errorf("no switch groups: %s", note)
+	}
+	s.SwitchBandwidth = rows
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	return md, md.AddSwitches(s.SwitchBandwidth), nil
+}
+
+// SwitchRows are switchbw.csv's rows of SwitchedModel's switches: each
+// group (of perSwitch nodes x 2 cores) sends at up MB/s (by group) to the
+// next group.
+func SwitchRows(perSwitch int, up []float64) []survey.SwitchBandwidth {
+	var rows []survey.SwitchBandwidth
+	for g, mbps := range up {
+		rows = append(rows, survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: (g + 1) % len(up), Hosts: perSwitch, Ranks: 2 * perSwitch,
+			Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps})
+	}
+	return rows
 }
 
 // RoutedTorus is RoutedModel of nodes x cores with BenchLevels on a
