@@ -269,18 +269,9 @@ func (g *hopGraph) hops() error {
 	if g.k == 0 {
 		return nil
 	}
-	seen := make([]bool, g.k)
-	queue := append(make([]int32, 0, g.k), 0)
-	seen[0] = true
-	for i := 0; i < len(queue); i++ {
-		for _, v := range g.nbrs[queue[i]] {
-			if !seen[v] {
-				seen[v] = true
-				queue = append(queue, v)
-			}
-		}
-	}
-	if len(queue) < g.k {
+	row := make([]uint16, g.k)
+	hopRow(g.nbrs, 0, row, nil)
+	if slices.Contains(row, Unreached) {
 		return fmt.Errorf("the links do not join all %d", g.k)
 	}
 	return nil
@@ -386,23 +377,30 @@ const Unreached = ^uint16(0)
 func HopTable(nbrs [][]int32) []uint16 {
 	k := len(nbrs)
 	dist := make([]uint16, k*k)
-	for i := range dist {
-		dist[i] = Unreached
-	}
 	queue := make([]int32, 0, k)
 	for b := 0; b < k; b++ {
-		row := dist[b*k : (b+1)*k]
-		row[b] = 0
-		queue = append(queue[:0], int32(b))
-		for i := 0; i < len(queue); i++ {
-			u := queue[i]
-			for _, v := range nbrs[u] {
-				if row[v] == Unreached {
-					row[v] = row[u] + 1
-					queue = append(queue, v)
-				}
+		queue = hopRow(nbrs, b, dist[b*k:(b+1)*k], queue)
+	}
+	return dist
+}
+
+// hopRow fills row (len(nbrs) counts) with the hops from b to every
+// host, Unreached where no path joins them, by a search from b; queue is
+// scratch, returned for reuse.
+func hopRow(nbrs [][]int32, b int, row []uint16, queue []int32) []int32 {
+	for i := range row {
+		row[i] = Unreached
+	}
+	row[b] = 0
+	queue = append(queue[:0], int32(b))
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		for _, v := range nbrs[u] {
+			if row[v] == Unreached {
+				row[v] = row[u] + 1
+				queue = append(queue, v)
 			}
 		}
 	}
-	return dist
+	return queue
 }

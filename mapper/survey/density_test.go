@@ -175,6 +175,7 @@ func TestSortKeyRowsIsStableSort(t *testing.T) {
 		}
 	}
 }
+
 // TestEachPart: the parts of a dense and of a sparse table, one after
 // another, visit what Each does, in its order.
 func TestEachPart(t *testing.T) {

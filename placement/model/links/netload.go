@@ -248,24 +248,20 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 	}
 	w, cnt := sign*bytes, int32(sign)
 	if nl.flat {
-		links, share := nl.rt.Route(&nl.paths, a, b)
-		for i, l := range links {
-			x := w
-			if share != nil {
-				x *= float64(share[i])
-			}
-			nl.load[l] += x
-		}
 		nl.flows = append(nl.flows, flatFlow{u, v, a, b})
-		return
+	} else {
+		nl.Save(u, true)
+		nl.Save(v, true)
 	}
-	nl.Save(u, true)
-	nl.Save(v, true)
 	links, share := nl.rt.Route(&nl.paths, a, b)
 	for i, l := range links {
 		x := w
 		if share != nil {
 			x *= float64(share[i])
+		}
+		if nl.flat {
+			nl.load[l] += x
+			continue
 		}
 		if nl.lstamp[l] != nl.epoch {
 			nl.lstamp[l], nl.lold[l] = nl.epoch, nl.load[l]
@@ -292,11 +288,17 @@ func (nl *Loads) linkTime(l int) float64 {
 func (nl *Loads) longest(n int32) (float64, int32) {
 	best, arg := 0.0, int32(-1)
 	for _, l := range nl.rlinks[n] {
-		if t := nl.linkTime(int(l)); t > best || arg < 0 || t == best && l < arg {
+		if t := nl.linkTime(int(l)); longer(t, l, best, arg) {
 			best, arg = t, l
 		}
 	}
 	return best, arg
+}
+
+// longer reports whether link l taking t is the longest link so far
+// over best's arg (-1: none yet): longer, or as long and a lower link.
+func longer(t float64, l int32, best float64, arg int32) bool {
+	return t > best || arg < 0 || t == best && l < arg
 }
 
 // moved is whether the exchange changed link l's load (touched it, and
@@ -401,14 +403,14 @@ func (nl *Loads) PriceAll(scale float64) {
 		}
 		return
 	}
-	// longest's choice (the longest time, of equal times the lowest
-	// link), over each rank's flows instead of its indexed links.
+	// longest's choice, over each rank's flows instead of its indexed
+	// links.
 	for _, f := range nl.flows {
 		links, _ := nl.rt.Route(&nl.paths, f.a, f.b)
 		for _, l := range links {
 			t := nl.linkTime(int(l))
 			for _, n := range [2]int32{f.u, f.v} {
-				if best, arg := nl.LongT[n], nl.longL[n]; t > best || arg < 0 || t == best && l < arg {
+				if longer(t, l, nl.LongT[n], nl.longL[n]) {
 					nl.LongT[n], nl.longL[n] = t, l
 				}
 			}
