@@ -356,24 +356,10 @@ func BenchmarkPlaceTorus(b *testing.B) {
 	}{{[3]int{8, 8, 4}, [3]int{16, 16, 16}, 16}, {[3]int{16, 8, 8}, [3]int{32, 32, 16}, 16}, {[3]int{16, 16, 16}, [3]int{32, 32, 16}, 4}} {
 		nodes := c.dims[0] * c.dims[1] * c.dims[2]
 		b.Run(fmt.Sprintf("%dx%d", nodes, c.cores), func(b *testing.B) {
-			sv, topology := filepath.Join(b.TempDir(), "survey"), filepath.Join(b.TempDir(), "torus.txt")
-			_, hosts := toolMachine{nodes, c.cores, 4, 16, survey.ScopeNodes}.survey(b, sv)
-			desc := fmt.Sprintf("torus %dx%dx%d bw=12.5GBps lat=0.5us\n", c.dims[0], c.dims[1], c.dims[2])
-			for h, name := range hosts {
-				desc += fmt.Sprintf("%s %d %d %d\n", name, h%c.dims[0], h/c.dims[0]%c.dims[1], h/(c.dims[0]*c.dims[1]))
-			}
-			if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			wrap, _ := shapes.Halo3D(c.grid[0], c.grid[1], c.grid[2], true)
-			mx := writeMatrix(b, sized(wrap, 10, 1<<20))
-			bins := benchBins(b)
-			for b.Loop() {
-				secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(b.TempDir(), "out.rankfile"))
-				fmt.Printf("\nplace, %d ranks on a declared %dx%dx%d torus of %d-core nodes (periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
-					nodes*c.cores, c.dims[0], c.dims[1], c.dims[2], c.cores, c.grid[0], c.grid[1], c.grid[2], stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
-				b.ReportMetric(stats.Median(secs["this"]), "place_s")
-			}
+			header := fmt.Sprintf("torus %dx%dx%d bw=12.5GBps lat=0.5us", c.dims[0], c.dims[1], c.dims[2])
+			benchDeclared(b, nodes, c.cores, header, c.grid, fmt.Sprintf("%dx%dx%d torus of %d-core nodes (", c.dims[0], c.dims[1], c.dims[2], c.cores), func(h int) string {
+				return fmt.Sprintf("%d %d %d", h%c.dims[0], h/c.dims[0]%c.dims[1], h/(c.dims[0]*c.dims[1]))
+			})
 		})
 	}
 }
@@ -395,28 +381,40 @@ func BenchmarkPlaceDragonfly(b *testing.B) {
 	}{{4, 4, 16, 1, 64, [3]int{32, 32, 16}}, {16, 4, 16, 4, 4, [3]int{32, 32, 16}}, {16, 4, 25, 1, 64, [3]int{64, 40, 40}}} {
 		hostN := c.groups * c.chassis * c.routers * c.nodes
 		b.Run(fmt.Sprintf("%dx%d", hostN, c.cores), func(b *testing.B) {
-			dir := b.TempDir()
-			sv, topology := filepath.Join(dir, "survey"), filepath.Join(dir, "dragonfly.txt")
-			_, hosts := toolMachine{hostN, c.cores, 4, 16, survey.ScopeNodes}.survey(b, sv)
-			desc := fmt.Sprintf("dragonfly groups=%d,1 chassis=%d,1 routers=%d,1 nodes=%d bw=12.5GBps lat=0.5us\n", c.groups, c.chassis, c.routers, c.nodes)
+			header := fmt.Sprintf("dragonfly groups=%d,1 chassis=%d,1 routers=%d,1 nodes=%d bw=12.5GBps lat=0.5us", c.groups, c.chassis, c.routers, c.nodes)
+			what := fmt.Sprintf("dragonfly of %d nodes x %d cores (%d groups x %d chassis x %d routers x %d nodes; ", hostN, c.cores, c.groups, c.chassis, c.routers, c.nodes)
 			perGroup := c.chassis * c.routers * c.nodes
-			for h, name := range hosts {
-				desc += fmt.Sprintf("%s %d %d %d %d\n", name, h/perGroup, h/(c.routers*c.nodes)%c.chassis, h/c.nodes%c.routers, h%c.nodes)
-			}
-			if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			wrap, _ := shapes.Halo3D(c.grid[0], c.grid[1], c.grid[2], true)
-			mx := writeMatrix(b, sized(wrap, 10, 1<<20))
-			bins := benchBins(b)
-			for b.Loop() {
-				secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
-				fmt.Printf("\nplace, %d ranks on a declared dragonfly of %d nodes x %d cores (%d groups x %d chassis x %d routers x %d nodes; periodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
-					hostN*c.cores, hostN, c.cores, c.groups, c.chassis, c.routers, c.nodes, c.grid[0], c.grid[1], c.grid[2],
-					stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
-				b.ReportMetric(stats.Median(secs["this"]), "place_s")
-			}
+			benchDeclared(b, hostN, c.cores, header, c.grid, what, func(h int) string {
+				return fmt.Sprintf("%d %d %d %d", h/perGroup, h/(c.routers*c.nodes)%c.chassis, h/c.nodes%c.routers, h%c.nodes)
+			})
 		})
+	}
+}
+
+// benchDeclared times latmap place (timeBins) on a network declared in
+// latmap's plain description (header, then each host's coordinates,
+// coords(h)) over the synthetic machine's survey of its nodes x cores,
+// the periodic grid with 10 x 1 MiB messages, and prints the figures of
+// a declared what (the network, up to its parenthesis's grid).
+func benchDeclared(b *testing.B, nodes, cores int, header string, grid [3]int, what string, coords func(h int) string) {
+	dir := b.TempDir()
+	sv, topology := filepath.Join(dir, "survey"), filepath.Join(dir, "network.txt")
+	_, hosts := toolMachine{nodes, cores, 4, 16, survey.ScopeNodes}.survey(b, sv)
+	desc := header + "\n"
+	for h, name := range hosts {
+		desc += name + " " + coords(h) + "\n"
+	}
+	if err := os.WriteFile(topology, []byte(desc), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	wrap, _ := shapes.Halo3D(grid[0], grid[1], grid[2], true)
+	mx := writeMatrix(b, sized(wrap, 10, 1<<20))
+	bins := benchBins(b)
+	for b.Loop() {
+		secs, rss := timeBins(b, bins, "place", "--survey", sv, "--topology", topology, "--matrix", mx, "--force", "-o", filepath.Join(dir, "out.rankfile"))
+		fmt.Printf("\nplace, %d ranks on a declared %speriodic %dx%dx%d, 1 MiB): %.2f s %.0f MiB%s (medians of %d)\n",
+			nodes*cores, what, grid[0], grid[1], grid[2], stats.Median(secs["this"]), stats.Median(rss["this"]), baseLine(secs), benchRepeats)
+		b.ReportMetric(stats.Median(secs["this"]), "place_s")
 	}
 }
 
