@@ -73,6 +73,9 @@ type Network struct {
 	// FromSwitches: the routers are the innermost switch level's groups,
 	// not the nodes.
 	FromSwitches bool
+	// Hidden is how many of the routers no node of the job hangs off
+	// (FindHidden): the last Hidden of Routers.
+	Hidden int
 }
 
 // Discover names the network in's round trips show, trying in this order
@@ -120,15 +123,12 @@ func Discover(in Input) *Network {
 	var found *Network
 	var routerWhys []string
 	for i, router := range append(tries, OwnRouters(k)) {
-		d, why := FindRouters(router, in.Latency)
-		if d == nil {
-			routerWhys = append(routerWhys, "routers: "+why)
-			continue
+		var why string
+		if found, why = findRouters(router, in); found != nil {
+			found.FromSwitches = i < len(tries)
+			break
 		}
-		nr := int(slices.Max(router)) + 1
-		found = &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr,
-			Groups: RouterGroups(in.Switches, router, nr), FromSwitches: i < len(tries)}
-		break
+		routerWhys = append(routerWhys, "routers: "+why)
 	}
 	f := <-df
 	if f.fit != nil {
@@ -143,6 +143,28 @@ func Discover(in Input) *Network {
 		n.Kind = KindTree
 	}
 	return n
+}
+
+// findRouters is the graph of routers router (router[node]: its
+// router) found in in's round trips (FindRouters), else, where the
+// outermost switch level groups them as a dragonfly's groups, with
+// routers outside the job (FindHidden); nil and why where neither is.
+func findRouters(router []int32, in Input) (*Network, string) {
+	nr := int(slices.Max(router)) + 1
+	groups := RouterGroups(in.Switches, router, nr)
+	d, why := FindRouters(router, in.Latency)
+	if d != nil {
+		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: groups}, ""
+	}
+	if groups == nil {
+		return nil, why
+	}
+	d, hidden, hwhy := FindHidden(router, groups, in.Latency)
+	if d == nil {
+		return nil, why + "; with routers outside the job: " + hwhy
+	}
+	return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr + len(hidden), Hidden: len(hidden),
+		Groups: append(groups, hidden...)}, ""
 }
 
 // FindRouters is FindDirect between routers (router[node]: its router,
@@ -203,6 +225,16 @@ func RouterGroups(switches [][]int32, router []int32, nr int) []int32 {
 	return groups
 }
 
+// HiddenNote says how many routers outside the job n's links join
+// ("" none).
+func (n *Network) HiddenNote() string {
+	if n.Hidden == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d routers outside the job (no node of it hangs off them: the far ends of global links, "+
+		"found where routers are fewer hops apart than the job's routers' links make them)", n.Hidden)
+}
+
 // Describe is one line naming n as latmap topo and place say it, with the
 // figures that found it (latencies in us).
 func (n *Network) Describe() string {
@@ -215,9 +247,10 @@ func (n *Network) Describe() string {
 	case KindRouters, KindDirect:
 		d := n.Graph
 		if n.FromSwitches {
-			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers "+
+			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers%s "+
 				"(%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes",
-				n.Routers, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual)
+				n.Routers-n.Hidden, len(d.Links), d.ShortcutsNote(), n.HiddenNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6,
+				d.Residual)
 		}
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {

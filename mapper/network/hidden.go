@@ -1,0 +1,401 @@
+package network
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
+)
+
+// A job on part of a machine (a busy dragonfly's scheduler leaves it a
+// few routers in each of several groups) has routers between its own
+// that none of its nodes hang off: the routers at the far end of a
+// group's global link, and the routers a message crosses between its
+// own two. The round trips between the job's routers then count hops
+// that no graph of the job's routers has, and FindDirect finds none
+// (a site-cabled dragonfly's fragment: 0.35 of a hop). FindHidden
+// finds the graph with those routers in it.
+
+// maxHiddenHops is the most hops between two routers of different
+// groups that FindHidden explains through hidden routers: a local hop
+// to the group's router that holds their global link, the global link,
+// a local hop from its far end (a dragonfly's minimal route).
+const maxHiddenHops = 3
+
+// FindHidden looks in the round trips lat between routers (router[node]:
+// its router, numbered from 0; groups[r]: router r's group, a
+// dragonfly's, from the outermost switch level) for a graph of links
+// between them and routers outside the job (hidden) whose hops explain
+// every round trip between the job's routers (Base + PerHop x hops,
+// within maxHopResidual of a hop):
+//
+//   - routers a hop apart (within a quarter of a hop of the nearest
+//     pairs' round trip) are linked;
+//   - a router two hops from routers of another group that no link of
+//     the graph so far brings it that near holds a global link to a
+//     hidden router of that group, linked to those routers (one hidden
+//     router for each such router);
+//   - two groups whose routers are maxHiddenHops apart where the graph
+//     says more are joined by a global link between two hidden routers,
+//     one in each, each linked to its group's routers of those pairs;
+//   - routers of a group two hops apart where the graph says more meet
+//     at a hidden router of their group.
+//
+// Nothing else is assumed of the wiring: which routers hold the
+// global links, how many links join two groups and how a group's
+// routers are linked are what the round trips say. Two hidden routers
+// the round trips cannot tell apart are one, and parallel global links
+// are one: the survey's switch phase prices a group's links to the
+// others (topo.SwitchShares). The hidden routers are numbered after
+// the job's (nr, nr+1, ...); hidden[i] is the group of router nr+i.
+// nil, and a sentence saying why, where the round trips are not so
+// explained.
+func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *Direct, hidden []int32, why string) {
+	nr := int(slices.Max(router)) + 1
+	if len(groups) != nr {
+		return nil, nil, "the routers' groups are not known"
+	}
+	if nr < 2*minDiameter {
+		return nil, nil, fmt.Sprintf("%d routers are too few to tell a direct network from switches", nr)
+	}
+	if nr > MaxDirectNodes {
+		return nil, nil, fmt.Sprintf("%d routers are more than the %d a direct network is looked for in", nr, MaxDirectNodes)
+	}
+	rep := Representatives(router)
+	l := make([]float64, nr*nr)
+	for a := range nr {
+		for b := range nr {
+			if a != b {
+				l[a*nr+b] = lat(rep[a], rep[b])
+			}
+		}
+	}
+	hops, base, per, why := hopClasses(nr, l)
+	if hops == nil {
+		return nil, nil, why
+	}
+	if alikeApart(nr, hops, groups) {
+		return nil, nil, "every two routers of different groups are as many hops apart (a tree's pods, not a dragonfly's groups)"
+	}
+	h := &hiddenGraph{nr: nr, hops: hops, group: slices.Clone(groups)}
+	h.nbrs = make([][]int32, nr)
+	for a := range nr {
+		for b := a + 1; b < nr; b++ {
+			if hops[a*nr+b] == 1 {
+				h.link(int32(a), int32(b))
+			}
+		}
+	}
+	if why := h.complete(); why != "" {
+		return nil, nil, why
+	}
+	d, why = h.fit(l, base, per)
+	if d == nil {
+		return nil, nil, why
+	}
+	return d, h.group[nr:], ""
+}
+
+// hopClasses counts the hops between every two of nr routers from their
+// latencies l (l[a*nr+b]): the nearest pairs (within a quarter of the
+// spread to the 90th percentile of the nearest) are a hop apart, the
+// next class's median is a hop more, and every pair is its latency's
+// nearest whole number of hops; nil and why where the pairs are all
+// alike or a pair is more than a hop from the nearest class.
+func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string) {
+	var all []float64
+	for a := range nr {
+		for b := a + 1; b < nr; b++ {
+			all = append(all, l[a*nr+b])
+		}
+	}
+	slices.Sort(all)
+	lo, p90 := all[0], all[len(all)*9/10]
+	if !(p90 > lo) || math.IsInf(p90, 0) || math.IsNaN(p90) {
+		return nil, 0, 0, "the round trips between routers are all alike: no hops in them"
+	}
+	near := lo + (p90-lo)/4
+	i := 0
+	for i < len(all) && all[i] <= near {
+		i++
+	}
+	if i == len(all) {
+		return nil, 0, 0, "the round trips between routers are all alike: no hops in them"
+	}
+	one := stats.Median(all[:i])
+	j := i
+	for j < len(all) && all[j] <= one+1.5*(all[i]-one) {
+		j++
+	}
+	per = stats.Median(all[i:j]) - one
+	base = one - per
+	hops = make([]int, nr*nr)
+	for a := range nr {
+		for b := range nr {
+			if a != b {
+				hops[a*nr+b] = max(1, int(math.Round((l[a*nr+b]-base)/per)))
+			}
+		}
+	}
+	return hops, base, per, ""
+}
+
+// alikeApart says whether every two of nr routers of different groups
+// are as many hops apart: a fat tree's leaves in pods, which no graph
+// of routers is (each pod's leaves meet over the same spines), where a
+// dragonfly's groups meet over global links at particular routers.
+func alikeApart(nr int, hops []int, groups []int32) bool {
+	n := -1
+	for a := range nr {
+		for b := range nr {
+			if groups[a] != groups[b] {
+				if n >= 0 && hops[a*nr+b] != n {
+					return false
+				}
+				n = hops[a*nr+b]
+			}
+		}
+	}
+	return true
+}
+
+// hiddenGraph is FindHidden's graph as it grows: the job's nr routers
+// and the hidden ones after them, their links (nbrs), each router's
+// group, and the hops the round trips count between the job's routers.
+type hiddenGraph struct {
+	nr    int
+	hops  []int
+	group []int32
+	nbrs  [][]int32
+	links [][2]int32
+}
+
+func (h *hiddenGraph) link(a, b int32) {
+	h.nbrs[a], h.nbrs[b] = append(h.nbrs[a], b), append(h.nbrs[b], a)
+	h.links = append(h.links, [2]int32{min(a, b), max(a, b)})
+}
+
+// add is a hidden router of group g linked to the routers of to.
+func (h *hiddenGraph) add(g int32, to []int32) int32 {
+	v := int32(len(h.nbrs))
+	h.nbrs, h.group = append(h.nbrs, nil), append(h.group, g)
+	to = slices.Clone(to)
+	slices.Sort(to)
+	for _, r := range slices.Compact(to) {
+		h.link(v, r)
+	}
+	return v
+}
+
+// dist is the hops between every two of the job's routers over the graph
+// so far (entry a*nr+b).
+func (h *hiddenGraph) dist() []int {
+	all, k := fabric.HopTable(h.nbrs), len(h.nbrs)
+	d := make([]int, h.nr*h.nr)
+	for a := range h.nr {
+		for b := range h.nr {
+			d[a*h.nr+b] = int(all[a*k+b])
+		}
+	}
+	return d
+}
+
+// short lists the pairs of the job's routers, a of group ga and b of gb
+// (a < b where ga == gb), the round trips count n hops apart where the
+// graph dist counts more.
+func (h *hiddenGraph) short(dist []int, ga, gb int32, n int) [][2]int32 {
+	var out [][2]int32
+	for a := range h.nr {
+		if h.group[a] != ga {
+			continue
+		}
+		for b := range h.nr {
+			if h.group[b] == gb && a != b && (ga != gb || a < b) && h.hops[a*h.nr+b] == n && dist[a*h.nr+b] > n {
+				out = append(out, [2]int32{int32(a), int32(b)})
+			}
+		}
+	}
+	return out
+}
+
+// complete adds the hidden routers FindHidden's rules name, group by
+// group and pair of groups by pair; why where a pair of routers is
+// farther than they explain.
+func (h *hiddenGraph) complete() string {
+	ng := slices.Max(h.group) + 1
+	for g := range ng {
+		if s := h.short(h.dist(), g, g, 2); len(s) > 0 {
+			h.add(g, append(ends(s, 0), ends(s, 1)...))
+		}
+	}
+	for ga := range ng {
+		for gb := ga + 1; gb < ng; gb++ {
+			h.gateways(ga, gb)
+			if s := h.short(h.dist(), ga, gb, maxHiddenHops); len(s) > 0 {
+				x, y := h.add(ga, ends(s, 0)), h.add(gb, ends(s, 1))
+				h.link(x, y)
+			}
+		}
+	}
+	for g := range ng {
+		h.fillClique(g)
+	}
+	dist := h.dist()
+	for a := range h.nr {
+		for b := range h.nr {
+			if a != b && dist[a*h.nr+b] > h.hops[a*h.nr+b] {
+				return fmt.Sprintf("routers %d and %d are %d hops apart by their round trip, but %d by the routers found "+
+					"(with %d hidden ones outside the job)", a, b, h.hops[a*h.nr+b], dist[a*h.nr+b], len(h.nbrs)-h.nr)
+			}
+		}
+	}
+	return ""
+}
+
+// fillClique links each hidden router of group g to every router of
+// the job in g, where those are all a hop apart (a dragonfly's group
+// linked all to all, as most are: the hidden routers are too) and the
+// links leave no two of the job's routers nearer than their round trip:
+// the rules above link a hidden router only to the routers whose round
+// trips need it, and routed over that, a group's traffic to another
+// crowds onto the global links of the routers it can see.
+func (h *hiddenGraph) fillClique(g int32) {
+	var own, hidden []int32
+	for r, gr := range h.group {
+		switch {
+		case gr != g:
+		case r < h.nr:
+			own = append(own, int32(r))
+		default:
+			hidden = append(hidden, int32(r))
+		}
+	}
+	for i, a := range own {
+		for _, b := range own[i+1:] {
+			if h.hops[int(a)*h.nr+int(b)] != 1 {
+				return
+			}
+		}
+	}
+	links, nbrs := len(h.links), make([]int, len(h.nbrs))
+	for v := range h.nbrs {
+		nbrs[v] = len(h.nbrs[v])
+	}
+	for _, v := range hidden {
+		for _, r := range own {
+			if !slices.Contains(h.nbrs[v], r) {
+				h.link(v, r)
+			}
+		}
+	}
+	dist := h.dist()
+	for a := range h.nr {
+		for b := range h.nr {
+			if a != b && dist[a*h.nr+b] < h.hops[a*h.nr+b] {
+				h.links = h.links[:links]
+				for v := range h.nbrs {
+					h.nbrs[v] = h.nbrs[v][:nbrs[v]]
+				}
+				return
+			}
+		}
+	}
+}
+
+// gateways explains the pairs of routers of groups ga and gb two hops
+// apart that the graph puts farther: the router of either group in the
+// most such pairs holds a global link to a hidden router of the other
+// group, linked to its partners in them; then the next, until none is
+// left (a router two hops from every router of another group is the
+// group's end of their global link; its partners' routers are not).
+func (h *hiddenGraph) gateways(ga, gb int32) {
+	for {
+		s := h.short(h.dist(), ga, gb, 2)
+		if len(s) == 0 {
+			return
+		}
+		count := map[int32]int{}
+		for _, p := range s {
+			count[p[0]]++
+			count[p[1]]++
+		}
+		best := s[0][0]
+		for r, c := range count {
+			if c > count[best] || c == count[best] && r < best {
+				best = r
+			}
+		}
+		var partners []int32
+		for _, p := range s {
+			switch best {
+			case p[0]:
+				partners = append(partners, p[1])
+			case p[1]:
+				partners = append(partners, p[0])
+			}
+		}
+		far := gb
+		if h.group[best] == gb {
+			far = ga
+		}
+		h.link(best, h.add(far, partners))
+	}
+}
+
+// ends is the routers at end e of pairs (0: first, 1: second), each
+// once, in order.
+func ends(pairs [][2]int32, e int) []int32 {
+	var out []int32
+	for _, p := range pairs {
+		out = append(out, p[e])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// fit fits the job's routers' latencies l to the graph's hops: the
+// Direct of its links (hidden routers' too), its Base and PerHop, from
+// the hop classes' base and per where the regression is degenerate; nil
+// and why where the hops explain them worse than maxHopResidual.
+func (h *hiddenGraph) fit(l []float64, base, per float64) (*Direct, string) {
+	dist := h.dist()
+	var sh, sl, shh, shl, n float64
+	d := &Direct{MinDegree: len(h.nbrs)}
+	for _, nb := range h.nbrs {
+		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(nb)), max(d.MaxDegree, len(nb))
+	}
+	for a := range h.nr {
+		for b := a + 1; b < h.nr; b++ {
+			x, y := float64(dist[a*h.nr+b]), l[a*h.nr+b]
+			d.Diameter = max(d.Diameter, dist[a*h.nr+b])
+			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
+		}
+	}
+	d.PerHop, d.Base = per, base
+	if den := n*shh - sh*sh; den > 0 {
+		d.PerHop = (n*shl - sh*sl) / den
+		d.Base = (sl - d.PerHop*sh) / n
+	}
+	if !(d.PerHop > 0) {
+		return nil, "the round trips do not grow with the hops"
+	}
+	var ss float64
+	for a := range h.nr {
+		for b := a + 1; b < h.nr; b++ {
+			r := l[a*h.nr+b] - d.Base - d.PerHop*float64(dist[a*h.nr+b])
+			ss += r * r
+		}
+	}
+	d.Residual = math.Sqrt(ss/n) / d.PerHop
+	if d.Residual > maxHopResidual {
+		return nil, fmt.Sprintf("the hops of the routers found with %d hidden ones explain the round trips only within %.2f of a hop",
+			len(h.nbrs)-h.nr, d.Residual)
+	}
+	if d.Diameter < 2 {
+		return nil, "the routers are all a hop apart (a switch's)"
+	}
+	d.Links = h.links
+	return d, ""
+}
