@@ -256,11 +256,13 @@ func (h *hiddenGraph) complete() string {
 
 // fillClique links each hidden router of group g to every router of
 // the job in g, where those are all a hop apart (a dragonfly's group
-// linked all to all, as most are: the hidden routers are too) and the
-// links leave no two of the job's routers nearer than their round trip:
-// the rules above link a hidden router only to the routers whose round
-// trips need it, and routed over that, a group's traffic to another
-// crowds onto the global links of the routers it can see.
+// linked all to all, as most are: the hidden routers are too) and its
+// links leave no two of the job's routers nearer than their round trip
+// (a router the rules above added for two routers a hop apart through a
+// third group's global links, which no one router of g is). The rules
+// link a hidden router only to the routers whose round trips need it,
+// and routed over that, a group's traffic to another crowds onto the
+// global links of the routers it can see.
 func (h *hiddenGraph) fillClique(g int32) {
 	var own, hidden []int32
 	for r, gr := range h.group {
@@ -279,37 +281,48 @@ func (h *hiddenGraph) fillClique(g int32) {
 			}
 		}
 	}
-	links, nbrs := len(h.links), make([]int, len(h.nbrs))
-	for v := range h.nbrs {
-		nbrs[v] = len(h.nbrs[v])
-	}
 	for _, v := range hidden {
+		links, nbrs := len(h.links), make([]int, len(h.nbrs))
+		for w := range h.nbrs {
+			nbrs[w] = len(h.nbrs[w])
+		}
 		for _, r := range own {
 			if !slices.Contains(h.nbrs[v], r) {
 				h.link(v, r)
 			}
 		}
-	}
-	dist := h.dist()
-	for a := range h.nr {
-		for b := range h.nr {
-			if a != b && dist[a*h.nr+b] < h.hops[a*h.nr+b] {
-				h.links = h.links[:links]
-				for v := range h.nbrs {
-					h.nbrs[v] = h.nbrs[v][:nbrs[v]]
-				}
-				return
+		if h.undershoots() {
+			h.links = h.links[:links]
+			for w := range h.nbrs {
+				h.nbrs[w] = h.nbrs[w][:nbrs[w]]
 			}
 		}
 	}
 }
 
+// undershoots says whether the graph puts two of the job's routers
+// nearer than their round trip.
+func (h *hiddenGraph) undershoots() bool {
+	dist := h.dist()
+	for a := range h.nr {
+		for b := range h.nr {
+			if a != b && dist[a*h.nr+b] < h.hops[a*h.nr+b] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // gateways explains the pairs of routers of groups ga and gb two hops
-// apart that the graph puts farther: the router of either group in the
-// most such pairs holds a global link to a hidden router of the other
-// group, linked to its partners in them; then the next, until none is
-// left (a router two hops from every router of another group is the
-// group's end of their global link; its partners' routers are not).
+// apart that the graph puts farther: a router of either group holds a
+// global link to a router outside the job in the other group, linked to
+// its partners in those pairs; then the next, until none is left. The
+// router is one within two hops of every router of the other group
+// where one is (the far end of its global link is a hop from each of
+// them where the group is linked all to all; a router that is not, but
+// whose partner is, is that partner's way in), of those the one in the
+// most such pairs, of those the lowest-numbered.
 func (h *hiddenGraph) gateways(ga, gb int32) {
 	for {
 		s := h.short(h.dist(), ga, gb, 2)
@@ -321,9 +334,21 @@ func (h *hiddenGraph) gateways(ga, gb int32) {
 			count[p[0]]++
 			count[p[1]]++
 		}
+		score := func(r int32) int {
+			far := gb
+			if h.group[r] == gb {
+				far = ga
+			}
+			for x := range h.nr {
+				if h.group[x] == far && h.hops[int(r)*h.nr+x] > 2 {
+					return count[r]
+				}
+			}
+			return count[r] + len(s) + 1 // before every router that is not
+		}
 		best := s[0][0]
-		for r, c := range count {
-			if c > count[best] || c == count[best] && r < best {
+		for r := range count {
+			if sc, sb := score(r), score(best); sc > sb || sc == sb && r < best {
 				best = r
 			}
 		}

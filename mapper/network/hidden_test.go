@@ -73,13 +73,15 @@ func (w wired) job(rng *rand.Rand, keep float64) (kept []int, hops []uint16, gro
 // graph in every one (their routers are never more than 3 hops apart),
 // whose hops between the job's routers are exactly the true ones, which
 // routes as a dragonfly's groups (fabric.NewRouterNetwork uses them),
-// and which has routers outside the job wherever the job's own routers'
-// links make some pair farther than it is; FindRouters, without them,
-// finds a graph in none of those.
+// whose routers outside the job are linked to every router of their
+// group (three quarters of them at least: not those added for routers
+// two hops apart through a third group), and which has routers outside
+// the job wherever the job's own routers' links make some pair farther
+// than it is.
 func TestFindHiddenFragments(t *testing.T) {
 	rng := rand.New(rand.NewPCG(69, 1))
 	allToAll := func(r, s int) bool { return true }
-	needed, found, minimal := 0, 0, 0
+	needed, found, minimal, hiddenAll, linkedAll := 0, 0, 0, 0, 0
 	for c := range 40 {
 		groups, routers := 4+rng.IntN(5), 4+rng.IntN(5)
 		w := wireGroups(rng, groups, routers, 1+c%2, allToAll)
@@ -120,6 +122,21 @@ func TestFindHiddenFragments(t *testing.T) {
 				short = short || own[a*k+b] > hops[a*k+b]
 			}
 		}
+		// Each group's routers are all linked to each other: so are
+		// the routers outside the job (fillClique), but for those added
+		// for routers two hops apart through a third group.
+		for v := k; v < len(all); v++ {
+			hiddenAll++
+			n := 0
+			for r := range k {
+				if all[r] == all[v] && slices.Contains(nbrs[v], int32(r)) {
+					n++
+				}
+			}
+			if n == groupSize(grp, all[v]) {
+				linkedAll++
+			}
+		}
 		if short {
 			needed++
 			if len(hidden) == 0 {
@@ -142,10 +159,12 @@ func TestFindHiddenFragments(t *testing.T) {
 			minimal++
 		}
 	}
-	if found < 20 || needed < 10 || minimal < found/2 {
-		t.Errorf("%d fragments found, %d needing routers outside the job, %d routed minimally: want at least 20, 10 and half", found, needed, minimal)
+	if found < 20 || needed < 10 || minimal < found/2 || linkedAll < hiddenAll*3/4 {
+		t.Errorf("%d fragments found, %d needing routers outside the job, %d routed minimally, %d of %d outside routers linked to their whole group: "+
+			"want at least 20, 10, half and three quarters", found, needed, minimal, linkedAll, hiddenAll)
 	}
-	t.Logf("%d fragments found, %d with routers outside the job, %d routed minimally in their groups", found, needed, minimal)
+	t.Logf("%d fragments found, %d with routers outside the job (%d, %d linked to their whole group), %d routed minimally in their groups",
+		found, needed, hiddenAll, linkedAll, minimal)
 }
 
 // TestFindHiddenRefuses: FindHidden finds no graph where its routers
@@ -199,4 +218,15 @@ func TestFindHiddenRefuses(t *testing.T) {
 		}
 	}
 	t.Logf("rows and columns: %d of 20 fragments refused", refused)
+}
+
+// groupSize is how many of routers (grp: each one's group) are in group g.
+func groupSize(grp []int32, g int32) int {
+	n := 0
+	for _, x := range grp {
+		if x == g {
+			n++
+		}
+	}
+	return n
 }
