@@ -309,6 +309,9 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 	in.crossTraffic(s, f)
 	in.addSpread(f, s, routing, found.Hidden)
 	notes, err := md.AddRoutes(f, s.NodeBandwidth, switchShares(s, f, found.Hidden))
+	if found.Hidden > 0 && err == nil {
+		md.Either = in.spread
+	}
 	if err != nil {
 		in.warnings = append(in.warnings, fmt.Sprintf("network: the round trips show a direct network of %d routers, not priced: %v", nr, err))
 		return nil

@@ -19,19 +19,30 @@ import (
 // and (g+h+4) mod 8), 4 hosts a router (256 hosts, dfG.R.H), every link
 // 10 Gbit/s and 0.5 us.
 func siteDragonfly() string {
+	return cabledDragonfly("df", 8, 8, func(g, h int) [][2]int {
+		return [][2]int{{(g + h) % 8, (g + h) % 8}, {(g + h + 4) % 8, (g + h + 4) % 8}}
+	})
+}
+
+// cabledDragonfly is a list of links of a dragonfly of groups x routers,
+// each router linked to every other of its group and serving 4 hosts
+// (prefixG.R.H), groups g < h joined by a global link between their
+// routers r (of g) and s (of h) for each {r, s} of cables(g, h); every
+// link 10 Gbit/s and 0.5 us.
+func cabledDragonfly(prefix string, groups, routers int, cables func(g, h int) [][2]int) string {
 	var b strings.Builder
-	for g := 0; g < 8; g++ {
-		for r := 0; r < 8; r++ {
+	for g := 0; g < groups; g++ {
+		for r := 0; r < routers; r++ {
 			for h := 0; h < 4; h++ {
-				fmt.Fprintf(&b, "df%d.%d.%d g%dr%d 10Gbps 0.5us\n", g, r, h, g, r)
+				fmt.Fprintf(&b, "%s%d.%d.%d g%dr%d 10Gbps 0.5us\n", prefix, g, r, h, g, r)
 			}
-			for s := r + 1; s < 8; s++ {
+			for s := r + 1; s < routers; s++ {
 				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, r, g, s)
 			}
 		}
-		for h := g + 1; h < 8; h++ {
-			for _, k := range []int{0, 4} {
-				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, (g+h+k)%8, h, (g+h+k)%8)
+		for h := g + 1; h < groups; h++ {
+			for _, c := range cables(g, h) {
+				fmt.Fprintf(&b, "g%dr%d g%dr%d 10Gbps 0.5us\n", g, c[0], h, c[1])
 			}
 		}
 	}

@@ -21,6 +21,9 @@ type builtNetwork struct {
 	// files are the site's own description, given to place as
 	// --topology when the network is declared.
 	files func(t testing.TB) []string
+	// pick chooses the job's 16 hosts (nil: builtCluster's round robin
+	// over the leaves, else the first 16).
+	pick func(f *fabric.Fabric) []int
 }
 
 // builtNetworks: PSMN's real InfiniBand fabric (its ibnetdiscover dump
@@ -33,16 +36,17 @@ type builtNetwork struct {
 // column; a dragonfly of 4 groups of 4 routers whose 6 global links, one
 // per pair of groups, are spread over the groups' routers as a site
 // cables them (group g's link to group h on router (g+h) mod 4), not as
-// SimGrid's generator does. The last two are lists of links, routed by
+// SimGrid's generator does; a job on a fragment of another dragonfly
+// (fragmentDragonfly). The last three are lists of links, routed by
 // shortest paths.
 var builtNetworks = []builtNetwork{
 	{"psmn-infiniband", func(t testing.TB) []string {
 		dir := testutil.SharedDir(t)
 		return []string{filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.ibnetdiscover"), filepath.Join(dir, "data", "fabrics", "psmn_X5_2020.guid2host.map")}
-	}},
+	}, nil},
 	{"utartu-infiniband", func(t testing.TB) []string {
 		return []string{filepath.Join(testutil.SharedDir(t), "data", "fabrics", "utartu_rocket_2014.ibnetdiscover")}
-	}},
+	}, nil},
 	{"hyperx-4x4", func(t testing.TB) []string {
 		var b strings.Builder
 		for r := 0; r < 16; r++ {
@@ -54,7 +58,7 @@ var builtNetworks = []builtNetwork{
 			}
 		}
 		return writeLinks(t, b.String())
-	}},
+	}, nil},
 	{"dragonfly-site-wired", func(t testing.TB) []string {
 		var b strings.Builder
 		for g := 0; g < 4; g++ {
@@ -69,7 +73,34 @@ var builtNetworks = []builtNetwork{
 			}
 		}
 		return writeLinks(t, b.String())
-	}},
+	}, nil},
+	{"dragonfly-fragment", func(t testing.TB) []string { return writeLinks(t, fragmentDragonfly()) }, pickFragment},
+}
+
+// fragmentDragonfly is a list of links of a dragonfly of 6 groups of 4
+// routers linked all to all, each pair of groups by one global link
+// cabled as a person might (group g's link to group h on its router
+// (3g + 2h + 1) mod 4, h's on (3h + 2g + 1) mod 4), 4 hosts a router
+// (fG.R.H).
+func fragmentDragonfly() string {
+	return cabledDragonfly("f", 6, 4, func(g, h int) [][2]int { return [][2]int{{(3*g + 2*h + 1) % 4, (3*h + 2*g + 1) % 4}} })
+}
+
+// pickFragment is the job a busy machine's scheduler leaves on
+// fragmentDragonfly: two hosts on each of two routers of groups 0, 1, 3
+// and 4 (routers 1 and 2 of groups 0 and 3, 0 and 3 of 1 and 4).
+func pickFragment(f *fabric.Fabric) []int {
+	var pick []int
+	for i, name := range f.Hosts {
+		var g, r, h int
+		if _, err := fmt.Sscanf(name, "f%d.%d.%d", &g, &r, &h); err != nil || h >= 2 {
+			continue
+		}
+		if (g == 0 || g == 3) && (r == 1 || r == 2) || (g == 1 || g == 4) && (r == 0 || r == 3) {
+			pick = append(pick, i)
+		}
+	}
+	return pick
 }
 
 // writeLinks writes a list of links (fabric's "a b bw lat") whose hosts
@@ -88,6 +119,9 @@ func writeLinks(t testing.TB, links string) []string {
 // the SimGrid platform and makes the cluster.
 func builtCluster(t testing.TB, n builtNetwork) *simCluster {
 	t.Helper()
+	if n.pick != nil {
+		return builtClusterOf(t, n.name, n.files(t), 4, n.pick)
+	}
 	return builtClusterOf(t, n.name, n.files(t), 4, func(f *fabric.Fabric) []int {
 		// Round robin over the leaves, in host order: PSMN's 6 leaves
 		// give 3, 3, 3, 3, 2 and 2 hosts.

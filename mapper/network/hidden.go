@@ -2,6 +2,7 @@ package network
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -242,6 +243,7 @@ func (h *hiddenGraph) complete() string {
 	for g := range ng {
 		h.fillClique(g)
 	}
+	h.merge()
 	dist := h.dist()
 	for a := range h.nr {
 		for b := range h.nr {
@@ -312,6 +314,86 @@ func (h *hiddenGraph) undershoots() bool {
 		}
 	}
 	return false
+}
+
+// maxMergeHidden is the most routers outside the job of one group that
+// merge tries every two of.
+const maxMergeHidden = 64
+
+// merge makes two routers outside the job of one group one wherever the
+// round trips allow it: the rules above add a router for each global
+// link they need, and a router holding two (to two groups, whose
+// routers are then two hops apart through it) would be counted twice,
+// its local links carrying half the traffic they carry. Two are one
+// where, so joined, no two of the job's routers are nearer than their
+// round trip (two routers the round trips cannot tell apart are taken
+// for one: the fewest routers that explain them).
+func (h *hiddenGraph) merge() {
+	byGroup := map[int32][]int32{}
+	for v := h.nr; v < len(h.nbrs); v++ {
+		byGroup[h.group[v]] = append(byGroup[h.group[v]], int32(v))
+	}
+	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
+		mem := byGroup[g]
+		if len(mem) > maxMergeHidden {
+			continue
+		}
+		for i := 0; i < len(mem); i++ {
+			for j := i + 1; j < len(mem); {
+				if h.join(mem[i], mem[j]) {
+					mem = slices.Delete(mem, j, j+1)
+				} else {
+					j++
+				}
+			}
+		}
+	}
+	h.compact()
+}
+
+// join moves router v's links to u where that leaves no two of the
+// job's routers nearer than their round trip, and says whether it did.
+func (h *hiddenGraph) join(u, v int32) bool {
+	links, nbrs := h.links, h.nbrs
+	seen := map[[2]int32]bool{}
+	h.links, h.nbrs = nil, make([][]int32, len(nbrs))
+	for _, l := range links {
+		a, b := l[0], l[1]
+		if a == v {
+			a = u
+		}
+		if b == v {
+			b = u
+		}
+		if k := [2]int32{min(a, b), max(a, b)}; a != b && !seen[k] {
+			seen[k] = true
+			h.link(a, b)
+		}
+	}
+	if h.undershoots() {
+		h.links, h.nbrs = links, nbrs
+		return false
+	}
+	return true
+}
+
+// compact drops the routers outside the job that join left without a
+// link, numbering the rest in order.
+func (h *hiddenGraph) compact() {
+	id, next := make([]int32, len(h.nbrs)), int32(0)
+	var group []int32
+	for v := range h.nbrs {
+		id[v] = -1
+		if v < h.nr || len(h.nbrs[v]) > 0 {
+			id[v], next = next, next+1
+			group = append(group, h.group[v])
+		}
+	}
+	links := h.links
+	h.links, h.nbrs, h.group = nil, make([][]int32, next), group
+	for _, l := range links {
+		h.link(id[l[0]], id[l[1]])
+	}
 }
 
 // gateways explains the pairs of routers of groups ga and gb two hops

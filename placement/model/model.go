@@ -56,6 +56,10 @@ type Model struct {
 	// Scale holds the calibration factors of on-node and off-node
 	// communication time.
 	Scale [2]float64
+	// Either is the same network routed the other way the round trips
+	// allow (nil: none): Predict's run is the slower of the two. A
+	// what-if (WithLinks) drops it.
+	Either *Model
 }
 
 // noContention is the NodeSource of a model without contention.

@@ -69,13 +69,22 @@ func BaseTimes(rt *RankTimes, n int) []float64 {
 }
 
 // Predict models placement place: each rank's fixed time (BaseTimes),
-// its small collectives' rounds in this layout, and its communication.
+// its small collectives' rounds in this layout, and its communication;
+// where md.Either is set, the slower of that and the same over
+// md.Either's routes, calibrated as md is.
 func Predict(name string, md *Model, t *Traffic, place []int32, rt *RankTimes) Prediction {
 	base, coll := BaseTimes(rt, t.N), []float64(nil)
 	if rt != nil {
 		coll = rounds.Add(base, &rt.Rounds, func(k int) float64 { return md.CollectiveLatency(k, place) })
 	}
 	pr := predictBase(name, md, t, place, base)
+	if md.Either != nil {
+		alt := *md.Either
+		alt.Scale, alt.Either = md.Scale, nil
+		if p := predictBase(name, &alt, t, place, base); p.Run > pr.Run {
+			pr = p
+		}
+	}
 	if pr.SlowestRank >= 0 && coll != nil {
 		pr.Collectives = coll[pr.SlowestRank]
 	}

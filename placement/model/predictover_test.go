@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
@@ -58,4 +59,56 @@ func TestPredictedRunOver(t *testing.T) {
 		t.Fatal("the flows' sharing lengthened no run: the test checks nothing")
 	}
 	t.Logf("%d of 24 runs lengthened by the flows' sharing", shared)
+}
+
+// TestPredictEither: a model whose Either routes the same torus with
+// every flow spread over its shortest paths (its links at 0.7 of the
+// model's, so that either is the slower in some layouts) predicts each
+// layout at the slower of the two, calibrated as the model is: the spread's run where
+// it is slower (some layouts), the model's own where it is not (the
+// rest), never anything else.
+func TestPredictEither(t *testing.T) {
+	md, slots, err := shapes.RoutedTorus(16, 2, []int{4, 4}, 1e9, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread, err := shapes.RoutedModel(16, 2, shapes.BenchLevels, func(h []string) (*fabric.Fabric, error) {
+		f, err := fabric.NewTorus(h, []int{4, 4}, 0.7e9, 1e-6, false)
+		if err != nil {
+			return nil, err
+		}
+		return f.Routed(fabric.RoutingAdaptive)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.Scale, spread.Scale = [2]float64{1, 1.3}, [2]float64{1, 1}
+	either := *md
+	either.Either = spread
+	rng := rand.New(rand.NewPCG(7, 9))
+	slower, faster := 0, 0
+	for seed := range uint64(16) {
+		flows, n := shapes.RandomSparse(32, 3, seed+1)
+		tr := shapes.MustTraffic(flows, n)
+		place := make([]int32, n)
+		for i, p := range rng.Perm(n) {
+			place[i] = slots[p]
+		}
+		own := model.Predict("", md, tr, place, nil).Run
+		sp := *spread
+		sp.Scale = md.Scale
+		other := model.Predict("", &sp, tr, place, nil).Run
+		got := model.Predict("", &either, tr, place, nil).Run
+		if got != math.Max(own, other) {
+			t.Fatalf("seed %d: %.9g s, want the slower of %.9g (own routes) and %.9g (spread, calibrated as the model)", seed, got, own, other)
+		}
+		if other > own {
+			slower++
+		} else if other < own {
+			faster++
+		}
+	}
+	if slower == 0 || faster == 0 {
+		t.Fatalf("the spread was slower in %d layouts and faster in %d: want some of each, or the test says nothing", slower, faster)
+	}
 }

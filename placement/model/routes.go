@@ -73,6 +73,7 @@ func (md *Model) WithLinks(class string, bw, lat float64) (*Model, int, error) {
 		return nil, 0, fmt.Errorf("a what-if factor must be positive and finite (bw=%g, lat=%g)", bw, lat)
 	}
 	c := *md
+	c.Either = nil
 	m := *md.Machine
 	m.edge.netLatency = lat * md.netLatencyScale()
 	c.Machine = &m
