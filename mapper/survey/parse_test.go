@@ -80,3 +80,51 @@ func TestScanPairsChunks(t *testing.T) {
 		t.Errorf("callback error %v, want line 40002: stop", err)
 	}
 }
+
+// TestParsePairFastAgrees: on lines of the common form, of corner cases
+// (empty values, "12.", leading dots, ten-digit numbers, 19-byte values,
+// extra columns, signs, exponents) and of random bytes among digits,
+// dots and commas, parsePairFast either leaves the line to
+// parsePairLine or gives exactly its values, and never takes a line
+// parsePairLine refuses.
+func TestParsePairFastAgrees(t *testing.T) {
+	lines := []string{
+		"0,1,64,100,2.011,0.101,1.810,2.011,2.614,",
+		"12,345,1048576,5,1234.5,0,7,8.123456789,9.1234567891,3",
+		"0,1,64,1,,,,,,", "0,1,64,1,12.,1,1,1,1,1", "0,1,64,1,.5,1,1,1,1,1",
+		"0,1,64,1,1,1,1,1,1,1,extra", "0,1,64,1,1e3,1,1,1,1,1", "0,1,64,1,-1,1,1,1,1,1",
+		"+0,1,64,1,1,1,1,1,1,1", "9999999999,1,64,1,1,1,1,1,1,1", "12345678901,1,64,1,1,1,1,1,1,1",
+		"0,1,64,1,1234567890123456789,1,1,1,1,1", "0,1,64,1,123456789012345678,1,1,1,1,1",
+		"0,1,64,1,1.2.3,1,1,1,1,1", "0,1,64,1,1,1,1,1,1", "0,1,64,1,1,1,1,1,1,1,", ",1,64,1,1,1,1,1,1,1",
+	}
+	rng := rand.New(rand.NewPCG(72, 1))
+	for range 20000 {
+		var b []byte
+		for range 10 + rng.IntN(40) {
+			b = append(b, "0123456789.,,,"[rng.IntN(14)])
+		}
+		lines = append(lines, string(b))
+	}
+	took := 0
+	for _, keep := range [][numMetrics]bool{{true, true, true, true, true, true}, {false, false, false, true, false, false}} {
+		for _, line := range lines {
+			var fast, slow PairStats
+			if !parsePairFast([]byte(line), keep, &fast) {
+				continue
+			}
+			took++
+			if err := parsePairLine([]byte(line), keep, &slow); err != nil {
+				t.Fatalf("%q: taken fast, refused by parsePairLine: %v", line, err)
+			}
+			same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+			if fast.A != slow.A || fast.B != slow.B || fast.Size != slow.Size || fast.Samples != slow.Samples ||
+				!same(fast.Mean, slow.Mean) || !same(fast.Std, slow.Std) || !same(fast.Min, slow.Min) ||
+				!same(fast.Median, slow.Median) || !same(fast.P99, slow.P99) || !same(fast.Isolated, slow.Isolated) {
+				t.Fatalf("%q: fast %+v, parsePairLine %+v", line, fast, slow)
+			}
+		}
+	}
+	if took < 100 {
+		t.Fatalf("only %d lines taken by the fast parser: the test checks little", took)
+	}
+}
