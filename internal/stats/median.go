@@ -99,9 +99,27 @@ func WeightedMedianInPlace(x, w []float64) float64 {
 	for _, v := range w {
 		total += v
 	}
-	lo := weightedSelect(x, w, math.Floor((total-1)/2))
-	hi := weightedSelect(x, w, math.Floor(total/2))
-	return (lo + hi) / 2
+	pos := math.Floor((total - 1) / 2)
+	lo := weightedSelect(x, w, pos)
+	next := math.Floor(total / 2)
+	if next == pos {
+		return lo
+	}
+	// The value at next: lo again where the values up to lo weigh more
+	// than next, else the least value above lo (one pass, not a second
+	// select).
+	upTo, above := 0.0, math.Inf(1)
+	for i, v := range x {
+		if v <= lo {
+			upTo += w[i]
+		} else if v < above && w[i] > 0 {
+			above = v
+		}
+	}
+	if next < upTo || math.IsInf(above, 1) {
+		return lo
+	}
+	return (lo + above) / 2
 }
 
 // weightedSelect is the value at position pos (0-based) of x with each
