@@ -110,6 +110,18 @@ func TestWeightedMedianInPlace(t *testing.T) {
 			t.Fatalf("trial %d: weights 1: %v, Median %v", trial, got, Median(x))
 		}
 	}
+	// Every weight one whole number c: the plain median (model's
+	// pairCosts.median takes it so).
+	for trial := range 300 {
+		n, c := 1+rng.IntN(40), float64(1+rng.IntN(6))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(rng.IntN(1 + n/2))
+		}
+		if got, want := WeightedMedianInPlace(slices.Clone(x), slices.Repeat([]float64{c}, n)), Median(x); got != want {
+			t.Fatalf("trial %d: %v each weighted %g: %v, Median %v", trial, x, c, got, want)
+		}
+	}
 	if !math.IsNaN(WeightedMedianInPlace(nil, nil)) {
 		t.Error("empty: want NaN")
 	}

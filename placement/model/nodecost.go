@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -245,10 +246,16 @@ func (m *Machine) fillNodeCost(nc *nodeCost) {
 // median is the median of level l's list (reordered), weighed by levW when
 // there are weights: the median of the list with each entry repeated as
 // many times as its weight. The weights are reordered with the list in a
-// copy: the lists of latencies and of bandwidths share them.
+// copy: the lists of latencies and of bandwidths share them. Where every
+// weight is one whole number (a survey's node pairs, each of as many rank
+// pairs: its nodes' ranks), that is the list's own median.
 func (pc *pairCosts) median(list [][]float64, l Level) float64 {
-	if pc.levW == nil || !slices.ContainsFunc(pc.levW[l], func(w float64) bool { return w != 1 }) {
+	if pc.levW == nil || len(pc.levW[l]) == 0 {
 		return stats.MedianInPlace(list[l])
 	}
-	return stats.WeightedMedianInPlace(list[l], slices.Clone(pc.levW[l]))
+	w := pc.levW[l]
+	if c := w[0]; c >= 1 && c == math.Trunc(c) && !slices.ContainsFunc(w, func(x float64) bool { return x != c }) {
+		return stats.MedianInPlace(list[l])
+	}
+	return stats.WeightedMedianInPlace(list[l], slices.Clone(w))
 }
