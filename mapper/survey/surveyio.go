@@ -116,6 +116,7 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 	for m := range keep {
 		keep[m] = len(opt.Metrics) == 0 || slices.Contains(opt.Metrics, Metric(m))
 	}
+	var last *PairTable // the table of the row before (rows come size by size)
 	err = scanPairs(f, keep, func(p *PairStats) error {
 		if p.A < p.B && p.B >= n {
 			return fmt.Errorf("pair (%d, %d) names rank %d, and %s has rows for ranks 0..%d only (want a row per rank in %s)", p.A, p.B, p.B, RanksFile, n-1, RanksFile)
@@ -123,7 +124,12 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 		if p.A < 0 || p.B >= n || p.A >= p.B {
 			return fmt.Errorf("pair (%d, %d) is not an unordered pair of ranks 0..%d with rank_a < rank_b", p.A, p.B, n-1)
 		}
+		if last != nil && last.Size == p.Size {
+			last.Set(p)
+			return nil
+		}
 		t := bySize[p.Size]
+		last = t
 		if t == nil {
 			if sparse {
 				t = NewSparsePairTable(n, p.Size, opt.Metrics...)
@@ -133,6 +139,7 @@ func (s *Survey) readPairsFile(path string, opt LoadOptions) error {
 			}
 			bySize[p.Size] = t
 			s.Tables = append(s.Tables, t)
+			last = t
 		}
 		t.Set(p)
 		return nil
