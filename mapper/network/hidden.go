@@ -1,13 +1,13 @@
 package network
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
-	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // A job on part of a machine (a busy dragonfly's scheduler leaves it a
@@ -25,34 +25,40 @@ import (
 // a local hop from its far end (a dragonfly's minimal route).
 const maxHiddenHops = 3
 
+// maxHiddenRouters is the most routers of a job FindHidden looks
+// between: 229 routers of a fragment of 32 groups of 16 took 0.5 s.
+const maxHiddenRouters = 256
+
 // FindHidden looks in the round trips lat between routers (router[node]:
 // its router, numbered from 0; groups[r]: router r's group, a
 // dragonfly's, from the outermost switch level) for a graph of links
 // between them and routers outside the job (hidden) whose hops explain
 // every round trip between the job's routers (Base + PerHop x hops,
-// within maxHopResidual of a hop):
+// within maxHopResidual of a hop; hopClasses counts them):
 //
-//   - routers a hop apart (within a quarter of a hop of the nearest
-//     pairs' round trip) are linked;
-//   - a router two hops from routers of another group that no link of
-//     the graph so far brings it that near holds a global link to a
-//     hidden router of that group, linked to those routers (one hidden
-//     router for each such router);
+//   - routers a hop apart are linked;
+//   - routers of a group two hops apart where the graph says more meet
+//     at a hidden router of their group;
+//   - routers of two groups two hops apart where the graph says more:
+//     one of them holds a global link to a hidden router of the other's
+//     group, linked to its partners in such pairs (gateways);
 //   - two groups whose routers are maxHiddenHops apart where the graph
 //     says more are joined by a global link between two hidden routers,
 //     one in each, each linked to its group's routers of those pairs;
-//   - routers of a group two hops apart where the graph says more meet
-//     at a hidden router of their group.
+//   - a group whose own routers are all a hop apart has its hidden
+//     routers linked to all of them (fillClique), and two hidden routers
+//     of a group are one wherever the round trips allow it (merge).
 //
-// Nothing else is assumed of the wiring: which routers hold the
-// global links, how many links join two groups and how a group's
-// routers are linked are what the round trips say. Two hidden routers
-// the round trips cannot tell apart are one, and parallel global links
-// are one: the survey's switch phase prices a group's links to the
-// others (topo.SwitchShares). The hidden routers are numbered after
-// the job's (nr, nr+1, ...); hidden[i] is the group of router nr+i.
-// nil, and a sentence saying why, where the round trips are not so
-// explained.
+// Nothing else is assumed of the wiring: which routers hold the global
+// links and how a group's routers are linked are what the round trips
+// say. Parallel global links are one: the survey's switch phase prices
+// a group's links to the others (topo.SwitchShares). The hidden routers
+// are numbered after the job's (nr, nr+1, ...); hidden[i] is the group
+// of router nr+i. nil, and a sentence saying why, where the round trips
+// are not so explained (groups whose routers are more than two hops
+// apart inside, or more than maxHiddenHops between: Aries's rows and
+// columns), or every two routers of different groups are as far apart
+// (a fat tree's pods).
 func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *Direct, hidden []int32, why string) {
 	nr := int(slices.Max(router)) + 1
 	if len(groups) != nr {
@@ -61,8 +67,8 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 	if nr < 2*minDiameter {
 		return nil, nil, fmt.Sprintf("%d routers are too few to tell a direct network from switches", nr)
 	}
-	if nr > MaxDirectNodes {
-		return nil, nil, fmt.Sprintf("%d routers are more than the %d a direct network is looked for in", nr, MaxDirectNodes)
+	if nr > maxHiddenRouters {
+		return nil, nil, fmt.Sprintf("%d routers are more than the %d routers outside the job are looked for between", nr, maxHiddenRouters)
 	}
 	rep := Representatives(router)
 	l := make([]float64, nr*nr)
@@ -100,11 +106,12 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 }
 
 // hopClasses counts the hops between every two of nr routers from their
-// latencies l (l[a*nr+b]): the nearest pairs (within a quarter of the
-// spread to the 90th percentile of the nearest) are a hop apart, the
-// next class's median is a hop more, and every pair is its latency's
-// nearest whole number of hops; nil and why where the pairs are all
-// alike or a pair is more than a hop from the nearest class.
+// latencies l (l[a*nr+b]): the nearest pairs (up to a quarter of the
+// way from the least round trip to the 90th percentile) are a hop
+// apart, the next class's median is a hop more, and every pair is its
+// latency's nearest whole number of hops (at least one); base and per
+// are a hop count's latency, base + per x hops. nil and why where the
+// pairs are all alike.
 func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string) {
 	var all []float64
 	for a := range nr {
@@ -170,12 +177,48 @@ type hiddenGraph struct {
 	hops  []int
 	group []int32
 	nbrs  [][]int32
-	links [][2]int32
 }
 
+// link links routers a and b.
 func (h *hiddenGraph) link(a, b int32) {
 	h.nbrs[a], h.nbrs[b] = append(h.nbrs[a], b), append(h.nbrs[b], a)
-	h.links = append(h.links, [2]int32{min(a, b), max(a, b)})
+}
+
+// links is the graph's links, each once (a < b), in order.
+func (h *hiddenGraph) links() [][2]int32 {
+	var out [][2]int32
+	for a, nb := range h.nbrs {
+		for _, b := range nb {
+			if int32(a) < b {
+				out = append(out, [2]int32{int32(a), b})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	return out
+}
+
+// bfs is the hops from router src to every router over the graph.
+func (h *hiddenGraph) bfs(src int32) []int {
+	d := slices.Repeat([]int{-1}, len(h.nbrs))
+	d[src] = 0
+	queue := []int32{src}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range h.nbrs[v] {
+			if d[w] < 0 {
+				d[w] = d[v] + 1
+				queue = append(queue, w)
+			}
+		}
+	}
+	for i, x := range d {
+		if x < 0 {
+			d[i] = math.MaxInt32
+		}
+	}
+	return d
 }
 
 // add is a hidden router of group g linked to the routers of to.
@@ -192,12 +235,15 @@ func (h *hiddenGraph) add(g int32, to []int32) int32 {
 
 // dist is the hops between every two of the job's routers over the graph
 // so far (entry a*nr+b).
-func (h *hiddenGraph) dist() []int {
-	all, k := fabric.HopTable(h.nbrs), len(h.nbrs)
+func (h *hiddenGraph) dist() []int { return h.distFrom(-1) }
+
+// distFrom is dist's rows of the routers of group g only (-1: every
+// row; the others are left 0).
+func (h *hiddenGraph) distFrom(g int32) []int {
 	d := make([]int, h.nr*h.nr)
 	for a := range h.nr {
-		for b := range h.nr {
-			d[a*h.nr+b] = int(all[a*k+b])
+		if g < 0 || h.group[a] == g {
+			copy(d[a*h.nr:(a+1)*h.nr], h.bfs(int32(a))[:h.nr])
 		}
 	}
 	return d
@@ -205,7 +251,7 @@ func (h *hiddenGraph) dist() []int {
 
 // short lists the pairs of the job's routers, a of group ga and b of gb
 // (a < b where ga == gb), the round trips count n hops apart where the
-// graph dist counts more.
+// graph dist counts more (dist's rows of ga's routers: distFrom(ga)).
 func (h *hiddenGraph) short(dist []int, ga, gb int32, n int) [][2]int32 {
 	var out [][2]int32
 	for a := range h.nr {
@@ -227,14 +273,14 @@ func (h *hiddenGraph) short(dist []int, ga, gb int32, n int) [][2]int32 {
 func (h *hiddenGraph) complete() string {
 	ng := slices.Max(h.group) + 1
 	for g := range ng {
-		if s := h.short(h.dist(), g, g, 2); len(s) > 0 {
+		if s := h.short(h.distFrom(g), g, g, 2); len(s) > 0 {
 			h.add(g, append(ends(s, 0), ends(s, 1)...))
 		}
 	}
 	for ga := range ng {
 		for gb := ga + 1; gb < ng; gb++ {
 			h.gateways(ga, gb)
-			if s := h.short(h.dist(), ga, gb, maxHiddenHops); len(s) > 0 {
+			if s := h.short(h.distFrom(ga), ga, gb, maxHiddenHops); len(s) > 0 {
 				x, y := h.add(ga, ends(s, 0)), h.add(gb, ends(s, 1))
 				h.link(x, y)
 			}
@@ -284,31 +330,30 @@ func (h *hiddenGraph) fillClique(g int32) {
 		}
 	}
 	for _, v := range hidden {
-		links, nbrs := len(h.links), make([]int, len(h.nbrs))
-		for w := range h.nbrs {
-			nbrs[w] = len(h.nbrs[w])
-		}
+		var added []int32
 		for _, r := range own {
 			if !slices.Contains(h.nbrs[v], r) {
 				h.link(v, r)
+				added = append(added, r)
 			}
 		}
-		if h.undershoots() {
-			h.links = h.links[:links]
-			for w := range h.nbrs {
-				h.nbrs[w] = h.nbrs[w][:nbrs[w]]
+		if h.undershootsVia(v) {
+			h.nbrs[v] = h.nbrs[v][:len(h.nbrs[v])-len(added)]
+			for _, r := range added {
+				h.nbrs[r] = h.nbrs[r][:len(h.nbrs[r])-1]
 			}
 		}
 	}
 }
 
-// undershoots says whether the graph puts two of the job's routers
-// nearer than their round trip.
-func (h *hiddenGraph) undershoots() bool {
-	dist := h.dist()
+// undershootsVia says whether the graph puts two of the job's routers
+// nearer than their round trip through router u: after links to u
+// alone changed, the only ways that can be shorter than before.
+func (h *hiddenGraph) undershootsVia(u int32) bool {
+	du := h.bfs(u)
 	for a := range h.nr {
-		for b := range h.nr {
-			if a != b && dist[a*h.nr+b] < h.hops[a*h.nr+b] {
+		for b := a + 1; b < h.nr; b++ {
+			if du[a]+du[b] < h.hops[a*h.nr+b] {
 				return true
 			}
 		}
@@ -354,27 +399,28 @@ func (h *hiddenGraph) merge() {
 // join moves router v's links to u where that leaves no two of the
 // job's routers nearer than their round trip, and says whether it did.
 func (h *hiddenGraph) join(u, v int32) bool {
-	links, nbrs := h.links, h.nbrs
-	seen := map[[2]int32]bool{}
-	h.links, h.nbrs = nil, make([][]int32, len(nbrs))
-	for _, l := range links {
-		a, b := l[0], l[1]
-		if a == v {
-			a = u
-		}
-		if b == v {
-			b = u
-		}
-		if k := [2]int32{min(a, b), max(a, b)}; a != b && !seen[k] {
-			seen[k] = true
-			h.link(a, b)
+	moved := h.nbrs[v]
+	var added []int32
+	for _, w := range moved {
+		h.nbrs[w] = slices.DeleteFunc(h.nbrs[w], func(x int32) bool { return x == v })
+		if w != u && !slices.Contains(h.nbrs[u], w) {
+			h.link(u, w)
+			added = append(added, w)
 		}
 	}
-	if h.undershoots() {
-		h.links, h.nbrs = links, nbrs
-		return false
+	h.nbrs[v] = nil
+	if !h.undershootsVia(u) {
+		return true
 	}
-	return true
+	h.nbrs[u] = h.nbrs[u][:len(h.nbrs[u])-len(added)]
+	for _, w := range added {
+		h.nbrs[w] = h.nbrs[w][:len(h.nbrs[w])-1]
+	}
+	h.nbrs[v] = moved
+	for _, w := range moved {
+		h.nbrs[w] = append(h.nbrs[w], v)
+	}
+	return false
 }
 
 // compact drops the routers outside the job that join left without a
@@ -389,8 +435,8 @@ func (h *hiddenGraph) compact() {
 			group = append(group, h.group[v])
 		}
 	}
-	links := h.links
-	h.links, h.nbrs, h.group = nil, make([][]int32, next), group
+	links := h.links()
+	h.nbrs, h.group = make([][]int32, next), group
 	for _, l := range links {
 		h.link(id[l[0]], id[l[1]])
 	}
@@ -407,7 +453,7 @@ func (h *hiddenGraph) compact() {
 // most such pairs, of those the lowest-numbered.
 func (h *hiddenGraph) gateways(ga, gb int32) {
 	for {
-		s := h.short(h.dist(), ga, gb, 2)
+		s := h.short(h.distFrom(ga), ga, gb, 2)
 		if len(s) == 0 {
 			return
 		}
@@ -503,6 +549,6 @@ func (h *hiddenGraph) fit(l []float64, base, per float64) (*Direct, string) {
 	if d.Diameter < 2 {
 		return nil, "the routers are all a hop apart (a switch's)"
 	}
-	d.Links = h.links
+	d.Links = h.links()
 	return d, ""
 }
