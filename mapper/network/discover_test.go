@@ -1,7 +1,10 @@
 package network
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +27,58 @@ func TestRouterGroups(t *testing.T) {
 		if got := RouterGroups(c.levels, router, 4); !slices.Equal(got, c.want) {
 			t.Errorf("levels %v: groups %v, want %v", c.levels, got, c.want)
 		}
+	}
+}
+
+// TestDiscoverHidden: a job of two nodes on each of a fragment's
+// routers (a dragonfly of 6 groups of 6 routers linked all to all, one
+// global link a pair of groups on routers drawn at random), its switch
+// levels the routers and the groups: Discover finds no dragonfly and no
+// graph of the job's routers alone, but one with routers outside the
+// job (FindHidden), the routers of the first switch level, each group's
+// routers outside the job after the job's; and Describe says how many.
+// A fat tree's leaves in pods (every two of different pods alike apart)
+// stay the switch tree.
+func TestDiscoverHidden(t *testing.T) {
+	rng := rand.New(rand.NewPCG(69, 3))
+	w := wireGroups(rng, 6, 6, 1, func(r, s int) bool { return true })
+	kept, hops, grp := w.job(rng, 0.5)
+	k := len(kept)
+	in := Input{Hosts: 2 * k, Ports: 1, Switches: [][]int32{make([]int32, 2*k), make([]int32, 2*k)}}
+	for h := range 2 * k {
+		in.Switches[0][h], in.Switches[1][h] = int32(h/2), grp[h/2]
+	}
+	in.Latency = func(a, b int) float64 {
+		if a/2 == b/2 {
+			return 1e-6
+		}
+		return 1e-6 + 1e-6*float64(hops[(a/2)*k+b/2])
+	}
+	n := Discover(in)
+	if n.Kind != KindRouters || !n.FromSwitches || n.Hidden == 0 || n.Routers != k+n.Hidden || len(n.Groups) != n.Routers {
+		t.Fatalf("kind %v (from switches %v), %d routers, %d outside the job, %d groups: want a graph of the %d routers and some outside the job (%s)",
+			n.Kind, n.FromSwitches, n.Routers, n.Hidden, len(n.Groups), k, n.Why)
+	}
+	if !slices.Equal(n.Groups[:k], grp) || !strings.Contains(n.Describe(), fmt.Sprintf("%d routers outside the job", n.Hidden)) {
+		t.Errorf("groups %v (the job's routers' %v); %s", n.Groups, grp, n.Describe())
+	}
+	if _, why := FindRouters(in.Switches[0], in.Latency); why == "" {
+		t.Error("the job's routers alone explain the round trips: the test checks nothing")
+	}
+	pods := Input{Hosts: 16, Ports: 1, Switches: [][]int32{make([]int32, 16), make([]int32, 16)}}
+	for h := range 16 {
+		pods.Switches[0][h], pods.Switches[1][h] = int32(h/2), int32(h/8)
+	}
+	pods.Latency = func(a, b int) float64 {
+		switch {
+		case a/2 == b/2:
+			return 1e-6
+		case a/8 == b/8:
+			return 3e-6
+		}
+		return 5e-6
+	}
+	if n := Discover(pods); n.Kind != KindTree {
+		t.Errorf("a fat tree's pods: %v (%s), want the switch tree", n.Kind, n.Describe())
 	}
 }
