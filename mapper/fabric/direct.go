@@ -270,7 +270,7 @@ func (g *hopGraph) hops() error {
 		return nil
 	}
 	row := make([]uint16, g.k)
-	hopRow(g.nbrs, 0, row, nil)
+	HopRow(g.nbrs, 0, row, nil)
 	if slices.Contains(row, Unreached) {
 		return fmt.Errorf("the links do not join all %d", g.k)
 	}
@@ -379,15 +379,15 @@ func HopTable(nbrs [][]int32) []uint16 {
 	dist := make([]uint16, k*k)
 	queue := make([]int32, 0, k)
 	for b := 0; b < k; b++ {
-		queue = hopRow(nbrs, b, dist[b*k:(b+1)*k], queue)
+		queue = HopRow(nbrs, b, dist[b*k:(b+1)*k], queue)
 	}
 	return dist
 }
 
-// hopRow fills row (len(nbrs) counts) with the hops from b to every
+// HopRow fills row (len(nbrs) counts) with the hops from b to every
 // host, Unreached where no path joins them, by a search from b; queue is
 // scratch, returned for reuse.
-func hopRow(nbrs [][]int32, b int, row []uint16, queue []int32) []int32 {
+func HopRow(nbrs [][]int32, b int, row []uint16, queue []int32) []int32 {
 	for i := range row {
 		row[i] = Unreached
 	}

@@ -249,16 +249,30 @@ func sparseAndJoined(nbrs [][]int32) string {
 // not grow with the hops. The pairs skip reports (nil: none) are left
 // out of the fit.
 func fitHops(k int, lat []float64, nbrs [][]int32, skip func(a, b int) bool) (*Direct, string) {
-	d := &Direct{MinDegree: k}
-	for _, n := range nbrs {
-		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(n)), max(d.MaxDegree, len(n))
-	}
 	hops := fabric.HopTable(nbrs)
+	d := lineFit(k, lat, func(a, b int) int { return int(hops[a*k+b]) }, skip)
+	d.MinDegree, d.MaxDegree = degrees(nbrs)
+	if d.Diameter < minDiameter {
+		return nil, fmt.Sprintf("the graph of nearest nodes is %d hops across", d.Diameter)
+	}
+	if !(d.PerHop > 0) {
+		return nil, "the round trips do not grow with the hops"
+	}
+	return d, ""
+}
+
+// lineFit fits the round trips lat between k vertices (entry a*k+b) to
+// Base + PerHop x hop(a, b) by least squares over the pairs a < b that
+// skip does not report (nil: none): d's Base, PerHop, Residual (the root
+// mean square error over PerHop) and Diameter (the most hops between
+// two of them, skipped pairs too).
+func lineFit(k int, lat []float64, hop func(a, b int) int, skip func(a, b int) bool) *Direct {
+	d := &Direct{}
 	var sh, sl, shh, shl, n float64
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
-			h := hops[a*k+b]
-			d.Diameter = max(d.Diameter, int(h))
+			h := hop(a, b)
+			d.Diameter = max(d.Diameter, h)
 			if skip != nil && skip(a, b) {
 				continue
 			}
@@ -266,24 +280,27 @@ func fitHops(k int, lat []float64, nbrs [][]int32, skip func(a, b int) bool) (*D
 			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
 		}
 	}
-	if d.Diameter < minDiameter {
-		return nil, fmt.Sprintf("the graph of nearest nodes is %d hops across", d.Diameter)
-	}
 	d.PerHop = (n*shl - sh*sl) / (n*shh - sh*sh)
 	d.Base = (sl - d.PerHop*sh) / n
-	if !(d.PerHop > 0) {
-		return nil, "the round trips do not grow with the hops"
-	}
 	var ss float64
 	for a := 0; a < k; a++ {
 		for b := a + 1; b < k; b++ {
 			if skip != nil && skip(a, b) {
 				continue
 			}
-			r := lat[a*k+b] - d.Base - d.PerHop*float64(hops[a*k+b])
+			r := lat[a*k+b] - d.Base - d.PerHop*float64(hop(a, b))
 			ss += r * r
 		}
 	}
 	d.Residual = math.Sqrt(ss/n) / d.PerHop
-	return d, ""
+	return d
+}
+
+// degrees is the fewest and the most links a vertex of nbrs has.
+func degrees(nbrs [][]int32) (lo, hi int) {
+	lo = math.MaxInt
+	for _, n := range nbrs {
+		lo, hi = min(lo, len(n)), max(hi, len(n))
+	}
+	return lo, hi
 }

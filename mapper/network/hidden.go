@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // A job on part of a machine (a busy dragonfly's scheduler leaves it a
@@ -79,7 +80,7 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 			}
 		}
 	}
-	hops, base, per, why := hopClasses(nr, l)
+	hops, why := hopClasses(nr, l)
 	if hops == nil {
 		return nil, nil, why
 	}
@@ -98,7 +99,7 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 	if why := h.complete(); why != "" {
 		return nil, nil, why
 	}
-	d, why = h.fit(l, base, per)
+	d, why = h.fit(l)
 	if d == nil {
 		return nil, nil, why
 	}
@@ -109,10 +110,9 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 // latencies l (l[a*nr+b]): the nearest pairs (up to a quarter of the
 // way from the least round trip to the 90th percentile) are a hop
 // apart, the next class's median is a hop more, and every pair is its
-// latency's nearest whole number of hops (at least one); base and per
-// are a hop count's latency, base + per x hops. nil and why where the
-// pairs are all alike.
-func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string) {
+// latency's nearest whole number of hops (at least one). nil and why
+// where the pairs are all alike.
+func hopClasses(nr int, l []float64) (hops []int, why string) {
 	var all []float64
 	for a := range nr {
 		for b := a + 1; b < nr; b++ {
@@ -122,7 +122,7 @@ func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string)
 	slices.Sort(all)
 	lo, p90 := all[0], all[len(all)*9/10]
 	if !(p90 > lo) || math.IsInf(p90, 0) || math.IsNaN(p90) {
-		return nil, 0, 0, "the round trips between routers are all alike: no hops in them"
+		return nil, "the round trips between routers are all alike: no hops in them"
 	}
 	near := lo + (p90-lo)/4
 	i := 0
@@ -130,15 +130,15 @@ func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string)
 		i++
 	}
 	if i == len(all) {
-		return nil, 0, 0, "the round trips between routers are all alike: no hops in them"
+		return nil, "the round trips between routers are all alike: no hops in them"
 	}
 	one := stats.Median(all[:i])
 	j := i
 	for j < len(all) && all[j] <= one+1.5*(all[i]-one) {
 		j++
 	}
-	per = stats.Median(all[i:j]) - one
-	base = one - per
+	per := stats.Median(all[i:j]) - one
+	base := one - per
 	hops = make([]int, nr*nr)
 	for a := range nr {
 		for b := range nr {
@@ -147,7 +147,7 @@ func hopClasses(nr int, l []float64) (hops []int, base, per float64, why string)
 			}
 		}
 	}
-	return hops, base, per, ""
+	return hops, ""
 }
 
 // alikeApart says whether every two of nr routers of different groups
@@ -198,27 +198,12 @@ func (h *hiddenGraph) links() [][2]int32 {
 	return out
 }
 
-// bfs is the hops from router src to every router over the graph.
-func (h *hiddenGraph) bfs(src int32) []int {
-	d := slices.Repeat([]int{-1}, len(h.nbrs))
-	d[src] = 0
-	queue := []int32{src}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, w := range h.nbrs[v] {
-			if d[w] < 0 {
-				d[w] = d[v] + 1
-				queue = append(queue, w)
-			}
-		}
-	}
-	for i, x := range d {
-		if x < 0 {
-			d[i] = math.MaxInt32
-		}
-	}
-	return d
+// bfs is the hops from router src to every router over the graph
+// (fabric.Unreached where none joins them).
+func (h *hiddenGraph) bfs(src int32) []uint16 {
+	row := make([]uint16, len(h.nbrs))
+	fabric.HopRow(h.nbrs, int(src), row, nil)
+	return row
 }
 
 // add is a hidden router of group g linked to the routers of to.
@@ -243,7 +228,9 @@ func (h *hiddenGraph) distFrom(g int32) []int {
 	d := make([]int, h.nr*h.nr)
 	for a := range h.nr {
 		if g < 0 || h.group[a] == g {
-			copy(d[a*h.nr:(a+1)*h.nr], h.bfs(int32(a))[:h.nr])
+			for b, x := range h.bfs(int32(a))[:h.nr] {
+				d[a*h.nr+b] = int(x)
+			}
 		}
 	}
 	return d
@@ -353,7 +340,7 @@ func (h *hiddenGraph) undershootsVia(u int32) bool {
 	du := h.bfs(u)
 	for a := range h.nr {
 		for b := a + 1; b < h.nr; b++ {
-			if du[a]+du[b] < h.hops[a*h.nr+b] {
+			if int(du[a])+int(du[b]) < h.hops[a*h.nr+b] {
 				return true
 			}
 		}
@@ -508,46 +495,23 @@ func ends(pairs [][2]int32, e int) []int32 {
 	return slices.Compact(out)
 }
 
-// fit fits the job's routers' latencies l to the graph's hops: the
-// Direct of its links (hidden routers' too), its Base and PerHop, from
-// the hop classes' base and per where the regression is degenerate; nil
-// and why where the hops explain them worse than maxHopResidual.
-func (h *hiddenGraph) fit(l []float64, base, per float64) (*Direct, string) {
+// fit fits the job's routers' latencies l to the graph's hops (lineFit):
+// the Direct of its links (hidden routers' too); nil and why where the
+// job's routers are all a hop apart or the hops explain the latencies
+// worse than maxHopResidual.
+func (h *hiddenGraph) fit(l []float64) (*Direct, string) {
 	dist := h.dist()
-	var sh, sl, shh, shl, n float64
-	d := &Direct{MinDegree: len(h.nbrs)}
-	for _, nb := range h.nbrs {
-		d.MinDegree, d.MaxDegree = min(d.MinDegree, len(nb)), max(d.MaxDegree, len(nb))
-	}
-	for a := range h.nr {
-		for b := a + 1; b < h.nr; b++ {
-			x, y := float64(dist[a*h.nr+b]), l[a*h.nr+b]
-			d.Diameter = max(d.Diameter, dist[a*h.nr+b])
-			sh, sl, shh, shl, n = sh+x, sl+y, shh+x*x, shl+x*y, n+1
-		}
-	}
-	d.PerHop, d.Base = per, base
-	if den := n*shh - sh*sh; den > 0 {
-		d.PerHop = (n*shl - sh*sl) / den
-		d.Base = (sl - d.PerHop*sh) / n
+	d := lineFit(h.nr, l, func(a, b int) int { return dist[a*h.nr+b] }, nil)
+	d.MinDegree, d.MaxDegree = degrees(h.nbrs)
+	if d.Diameter < 2 {
+		return nil, "the routers are all a hop apart (a switch's)"
 	}
 	if !(d.PerHop > 0) {
 		return nil, "the round trips do not grow with the hops"
 	}
-	var ss float64
-	for a := range h.nr {
-		for b := a + 1; b < h.nr; b++ {
-			r := l[a*h.nr+b] - d.Base - d.PerHop*float64(dist[a*h.nr+b])
-			ss += r * r
-		}
-	}
-	d.Residual = math.Sqrt(ss/n) / d.PerHop
 	if d.Residual > maxHopResidual {
 		return nil, fmt.Sprintf("the hops of the routers found with %d hidden ones explain the round trips only within %.2f of a hop",
 			len(h.nbrs)-h.nr, d.Residual)
-	}
-	if d.Diameter < 2 {
-		return nil, "the routers are all a hop apart (a switch's)"
 	}
 	d.Links = h.links()
 	return d, ""
