@@ -449,13 +449,15 @@ func (h *hiddenGraph) gateways(ga, gb int32) {
 			count[p[0]]++
 			count[p[1]]++
 		}
-		score := func(r int32) int {
-			far := gb
+		far := func(r int32) int32 { // the other group of the pair
 			if h.group[r] == gb {
-				far = ga
+				return ga
 			}
+			return gb
+		}
+		score := func(r int32) int {
 			for x := range h.nr {
-				if h.group[x] == far && h.hops[int(r)*h.nr+x] > 2 {
+				if h.group[x] == far(r) && h.hops[int(r)*h.nr+x] > 2 {
 					return count[r]
 				}
 			}
@@ -476,11 +478,7 @@ func (h *hiddenGraph) gateways(ga, gb int32) {
 				partners = append(partners, p[0])
 			}
 		}
-		far := gb
-		if h.group[best] == gb {
-			far = ga
-		}
-		h.link(best, h.add(far, partners))
+		h.link(best, h.add(far(best), partners))
 	}
 }
 
