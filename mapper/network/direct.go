@@ -170,10 +170,7 @@ const maxShortcuts = 0.25
 // the other pairs' round trips worse than maxHopResidual or give a node
 // more than maxDirectDegree links, or more than maxShortcuts of pairs.
 func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
-	nbrs := make([][]int32, k)
-	for _, l := range d.Links {
-		nbrs[l[0]], nbrs[l[1]] = append(nbrs[l[0]], l[1]), append(nbrs[l[1]], l[0])
-	}
+	nbrs := adjacency(k, d.Links)
 	hops := fabric.HopTable(nbrs)
 	links := slices.Clone(d.Links)
 	for a := 0; a < k; a++ {
@@ -294,6 +291,15 @@ func lineFit(k int, lat []float64, hop func(a, b int) int, skip func(a, b int) b
 	}
 	d.Residual = math.Sqrt(ss/n) / d.PerHop
 	return d
+}
+
+// adjacency is each of k vertices' neighbours over links.
+func adjacency(k int, links [][2]int32) [][]int32 {
+	nbrs := make([][]int32, k)
+	for _, l := range links {
+		nbrs[l[0]], nbrs[l[1]] = append(nbrs[l[0]], l[1]), append(nbrs[l[1]], l[0])
+	}
+	return nbrs
 }
 
 // degrees is the fewest and the most links a vertex of nbrs has.

@@ -102,21 +102,12 @@ func TestFindHiddenFragments(t *testing.T) {
 		}
 		found++
 		all := append(slices.Clone(grp), hidden...)
-		nbrs := make([][]int32, len(all))
-		for _, l := range d.Links {
-			nbrs[l[0]], nbrs[l[1]] = append(nbrs[l[0]], l[1]), append(nbrs[l[1]], l[0])
-		}
+		nbrs := adjacency(len(all), d.Links)
 		got := fabric.HopTable(nbrs)
 		short := false
-		ownN := make([][]int32, k) // the job's routers' links alone
-		for a := range k {
-			for _, b := range nbrs[a] {
-				if int(b) < k {
-					ownN[a] = append(ownN[a], b)
-				}
-			}
-		}
-		own := fabric.HopTable(ownN)
+		// The job's routers' links alone (a link's second end is the
+		// larger: an outside router's, if either is).
+		own := fabric.HopTable(adjacency(k, slices.DeleteFunc(slices.Clone(d.Links), func(l [2]int32) bool { return int(l[1]) >= k })))
 		for a := range k {
 			for b := range k {
 				if int(got[a*len(all)+b]) != int(hops[a*k+b]) {
@@ -217,11 +208,7 @@ func TestFindHiddenRefuses(t *testing.T) {
 			continue
 		}
 		n := k + len(hidden)
-		nbrs := make([][]int32, n)
-		for _, l := range d.Links {
-			nbrs[l[0]], nbrs[l[1]] = append(nbrs[l[0]], l[1]), append(nbrs[l[1]], l[0])
-		}
-		got := fabric.HopTable(nbrs)
+		got := fabric.HopTable(adjacency(n, d.Links))
 		for a := range k {
 			for b := range k {
 				if got[a*n+b] != hops[a*k+b] {
