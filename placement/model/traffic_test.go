@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +37,66 @@ func TestNewTrafficSymmetrises(t *testing.T) {
 	m, b := tr.Totals()
 	if m != 5 || b != 167 {
 		t.Errorf("totals %v messages %v bytes, want 5 and 167", m, b)
+	}
+}
+
+// TestNewTrafficAgreesWithPairSums: on random flows (duplicates, both
+// directions, self and empty flows, ranks without traffic) every row is
+// ascending and holds each pair's sums, busier direction and sent share
+// as a map of pairs adds them up in the order given.
+func TestNewTrafficAgreesWithPairSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + rng.IntN(40)
+		var flows []profile.Flow
+		for k := rng.IntN(200); k > 0; k-- {
+			f := profile.Flow{Src: rng.IntN(n), Dst: rng.IntN(n), Bytes: float64(rng.IntN(5)) * 1.1, Messages: float64(rng.IntN(3)) * 0.7}
+			flows = append(flows, f)
+		}
+		type sums struct{ m, b, mab, bab float64 }
+		want := map[[2]int]*sums{}
+		for _, f := range flows {
+			if f.Src == f.Dst || f.Bytes == 0 && f.Messages == 0 {
+				continue
+			}
+			k := [2]int{min(f.Src, f.Dst), max(f.Src, f.Dst)}
+			if want[k] == nil {
+				want[k] = &sums{}
+			}
+			s := want[k]
+			s.m, s.b = s.m+f.Messages, s.b+f.Bytes
+			if f.Src == k[0] {
+				s.mab, s.bab = s.mab+f.Messages, s.bab+f.Bytes
+			}
+		}
+		tr, err := model.NewTraffic(n, flows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Pairs() != len(want) {
+			t.Fatalf("trial %d: %d pairs, want %d", trial, tr.Pairs(), len(want))
+		}
+		for i := 0; i < n; i++ {
+			for e := tr.Start[i]; e < tr.Start[i+1]; e++ {
+				j := int(tr.Adj[e])
+				if e > tr.Start[i] && tr.Adj[e-1] >= tr.Adj[e] {
+					t.Fatalf("trial %d: row %d not ascending: %v", trial, i, tr.Adj[tr.Start[i]:tr.Start[i+1]])
+				}
+				s := want[[2]int{min(i, j), max(i, j)}]
+				if s == nil {
+					t.Fatalf("trial %d: pair %d-%d has no traffic", trial, i, j)
+				}
+				out := s.bab
+				if i > j {
+					out = s.b - s.bab
+				}
+				if tr.Msgs[e] != s.m || tr.Bytes[e] != s.b || tr.Out[e] != out ||
+					tr.BusyMsgs[e] != math.Max(s.mab, s.m-s.mab) || tr.BusyBytes[e] != math.Max(s.bab, s.b-s.bab) {
+					t.Fatalf("trial %d: pair %d-%d: %v %v %v %v %v, want %+v", trial, i, j,
+						tr.Msgs[e], tr.Bytes[e], tr.Out[e], tr.BusyMsgs[e], tr.BusyBytes[e], *s)
+				}
+			}
+		}
 	}
 }
 
