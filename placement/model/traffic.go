@@ -44,35 +44,9 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("communication matrix has no ranks")
 	}
-	self := 0
-	first := make([]int32, n+1) // bucket a's flows: order[first[a]:first[a+1]]
-	for i, f := range flows {
-		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n {
-			return nil, fmt.Errorf("flow %d (%d -> %d) names a rank outside 0..%d", i+1, f.Src, f.Dst, n-1)
-		}
-		if f.Bytes < 0 || f.Messages < 0 {
-			return nil, fmt.Errorf("flow %d (%d -> %d) has negative bytes or messages", i+1, f.Src, f.Dst)
-		}
-		if f.Src == f.Dst {
-			self++
-			continue
-		}
-		if f.Bytes == 0 && f.Messages == 0 {
-			continue
-		}
-		first[min(f.Src, f.Dst)+1]++
-	}
-	for a := 1; a <= n; a++ {
-		first[a] += first[a-1]
-	}
-	order := make([]int32, first[n])
-	fill := append([]int32(nil), first[:n]...)
-	for i, f := range flows {
-		if f.Src != f.Dst && (f.Bytes != 0 || f.Messages != 0) {
-			a := min(f.Src, f.Dst)
-			order[fill[a]] = int32(i)
-			fill[a]++
-		}
+	first, order, self, err := byLowerRank(n, flows)
+	if err != nil {
+		return nil, err
 	}
 	high := func(i int32) int { return max(flows[i].Src, flows[i].Dst) }
 	type pair struct {
@@ -112,7 +86,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	t.Out = make([]float64, m)
 	t.BusyMsgs = make([]float64, m)
 	t.BusyBytes = make([]float64, m)
-	copy(fill, deg[:n])
+	fill := append([]int32(nil), deg[:n]...)
 	for _, v := range pairs {
 		for d, e := range [2][2]int32{{v.a, v.b}, {v.b, v.a}} {
 			p := fill[e[0]]
@@ -126,6 +100,43 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 		}
 	}
 	return t, nil
+}
+
+// byLowerRank checks the flows and buckets the indices of those that
+// carry traffic between two ranks by their lower rank, in the order
+// given: bucket a is order[first[a]:first[a+1]]. self counts the flows
+// of a rank to itself.
+func byLowerRank(n int, flows []profile.Flow) (first, order []int32, self int, err error) {
+	first = make([]int32, n+1)
+	for i, f := range flows {
+		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n {
+			return nil, nil, 0, fmt.Errorf("flow %d (%d -> %d) names a rank outside 0..%d", i+1, f.Src, f.Dst, n-1)
+		}
+		if f.Bytes < 0 || f.Messages < 0 {
+			return nil, nil, 0, fmt.Errorf("flow %d (%d -> %d) has negative bytes or messages", i+1, f.Src, f.Dst)
+		}
+		if f.Src == f.Dst {
+			self++
+			continue
+		}
+		if f.Bytes == 0 && f.Messages == 0 {
+			continue
+		}
+		first[min(f.Src, f.Dst)+1]++
+	}
+	for a := 1; a <= n; a++ {
+		first[a] += first[a-1]
+	}
+	order = make([]int32, first[n])
+	fill := append([]int32(nil), first[:n]...)
+	for i, f := range flows {
+		if f.Src != f.Dst && (f.Bytes != 0 || f.Messages != 0) {
+			a := min(f.Src, f.Dst)
+			order[fill[a]] = int32(i)
+			fill[a]++
+		}
+	}
+	return first, order, self, nil
 }
 
 // Pairs is the number of communicating unordered rank pairs.
