@@ -66,14 +66,42 @@ func buildStarts(md *model.Model, t *model.Traffic, base []float64, slots []int3
 			jobs = append(jobs, job{tr.name, func() []int32 { return constructTree(md.Machine, t, slots, tr.how) }})
 		}
 	}
+	order := longestFirst(first, len(starts), len(jobs))
 	places := make([][]int32, len(jobs))
 	cands := make([]Candidate, len(jobs))
-	parallel(opt.Workers, len(jobs), func(i int) {
+	parallel(opt.Workers, len(jobs), func(x int) {
+		i := order[x]
 		places[i] = jobs[i].build()
 		o := model.PlacementObjective(md, t, base, places[i])
 		cands[i] = Candidate{Name: jobs[i].name, Cost: o.Transfer, Run: o.Run}
 	})
 	return cands, places, first
+}
+
+// longestFirst is the order in which buildStarts runs its jobs (trials
+// 0..first-1, then the given starts, then the trees): the longest go
+// first, so that no worker is left with one of them at the end: the
+// seeded orders' constructions (their coarsening finds none of the
+// numbering's locality; on the 64,000-rank stencil of make bench-place,
+// 0.30 s each against 0.07 s in index order), the trees, trial 0, then
+// the given starts. Each job writes its own entry: the order changes no
+// result (place there: 0.98 -> 0.95 s, medians of 7).
+func longestFirst(first, given, jobs int) []int {
+	givenEnd := first + given
+	var order []int
+	for i := 1; i < first; i++ {
+		order = append(order, i)
+	}
+	for i := givenEnd; i < jobs; i++ {
+		order = append(order, i)
+	}
+	for i := 0; i < min(first, 1); i++ {
+		order = append(order, i)
+	}
+	for i := first; i < givenEnd; i++ {
+		order = append(order, i)
+	}
+	return order
 }
 
 // refineBest refines every start up to refineAllRanks ranks, the four
