@@ -401,33 +401,3 @@ func TestRefinesFourBestStarts(t *testing.T) {
 		t.Errorf("%d ranks: %d starts refined (%q), want the 4 best of %d", n, len(refined), refined, len(sol.Candidates))
 	}
 }
-
-// TestLongestFirstRunsEveryJobOnce: whatever the trials, given starts
-// and trees, every job runs once, the seeded trials and trees before
-// trial 0 and the given starts last.
-func TestLongestFirstRunsEveryJobOnce(t *testing.T) {
-	for first := 0; first <= 4; first++ {
-		for given := 0; given <= 3; given++ {
-			for trees := 0; trees <= 3; trees++ {
-				jobs := first + given + trees
-				order := longestFirst(first, given, jobs)
-				seen := make([]bool, jobs)
-				for _, i := range order {
-					if i < 0 || i >= jobs || seen[i] {
-						t.Fatalf("longestFirst(%d, %d, %d) = %v: job %d out of range or twice", first, given, jobs, order, i)
-					}
-					seen[i] = true
-				}
-				if len(order) != jobs {
-					t.Fatalf("longestFirst(%d, %d, %d) = %v: %d jobs, want %d", first, given, jobs, order, len(order), jobs)
-				}
-				if given > 0 && order[len(order)-given] != first {
-					t.Errorf("longestFirst(%d, %d, %d) = %v: the given starts are not last", first, given, jobs, order)
-				}
-				if first > 1 && order[0] != 1 {
-					t.Errorf("longestFirst(%d, %d, %d) = %v: a seeded trial is not first", first, given, jobs, order)
-				}
-			}
-		}
-	}
-}
