@@ -141,17 +141,19 @@ demo-cluster: build
 # runs it after make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks' ./placement/
+	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
 # routers of 5 groups) of a dragonfly of 8 x 8 routers whose global links
 # are cabled as a site spreads them (a list of links, shortest paths):
 # the survey of scope nodes inside the simulation, a stencil and a random
-# sparse graph, from the survey alone and declared; prints predicted and
-# simulated runs and every miss of the simulated checks' bounds.
+# sparse graph, from the survey alone and declared; and 64 ranks on a
+# fragment of a dragonfly whose groups are Cray XC's rows and columns,
+# every application; prints predicted and simulated runs and every miss
+# of the simulated checks' bounds.
 bench-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	$(GO) test -run '^$$' -bench 'SimBuiltDragonfly1024' -benchtime 1x -timeout 120m ./placement/
+	$(GO) test -run '^$$' -bench 'SimBuiltDragonfly1024|SimBuiltAries' -benchtime 1x -timeout 120m ./placement/
 
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev

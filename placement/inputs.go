@@ -64,8 +64,12 @@ type inputs struct {
 	// (network.Discover), where none is declared; nil otherwise.
 	found *network.Network
 	// spread is md with every flow spread over its shortest paths, where
-	// md routes a network found in the survey as a guess (addSpread).
-	spread *model.Model
+	// md routes a network found in the survey as a guess (addSpread), or
+	// priced on the links the round trips between routers fit where md
+	// is the switch tree (addRefusedLinks); spreadIs says which, as
+	// keepOnEitherRouting's note says it.
+	spread   *model.Model
+	spreadIs string
 }
 
 // readBeside reads, while the survey is read, what does not need it:

@@ -242,8 +242,7 @@ func keepOnEitherRouting(a *placefile.Advice, sol *solve.Solution, in *inputs, s
 	}
 	sol.Place, a.Solver.Winner = keep, name
 	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") +
-		fmt.Sprintf("the proposal was predicted %s with every flow spread over its shortest paths "+
-			"(--routing adaptive; the routing is not in the round trips): %s kept", how, name)
+		fmt.Sprintf("the proposal was predicted %s %s: %s kept", how, in.spreadIs, name)
 	return true
 }
 

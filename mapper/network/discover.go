@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/fabric"
 )
 
@@ -76,6 +77,12 @@ type Network struct {
 	// Hidden is how many of the routers no node of the job hangs off
 	// (FindHidden): the last Hidden of Routers.
 	Hidden int
+	// Links is a graph of the innermost switch level's routers
+	// (KindRouters) that the round trips between them fit, refused
+	// because it miscounts their hops (offAnchor), where no other kind
+	// was found: the links are not these, but a proposal may be held to
+	// them as to another guess of the network (nil: none).
+	Links *Network
 }
 
 // Discover names the network in's round trips show, trying in this order
@@ -120,7 +127,7 @@ func Discover(in Input) *Network {
 	if len(in.Switches) > 0 {
 		tries = append(tries, in.Switches[0])
 	}
-	var found *Network
+	var found, links *Network
 	var routerWhys []string
 	for i, router := range append(tries, OwnRouters(k)) {
 		var why string
@@ -129,6 +136,14 @@ func Discover(in Input) *Network {
 			break
 		}
 		routerWhys = append(routerWhys, "routers: "+why)
+		if strings.HasPrefix(why, farRouters) {
+			// The nodes are these routers', not each its own.
+			if d, _ := FindRouters(router, in.Latency); d != nil {
+				nr := int(slices.Max(router)) + 1
+				links = &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, FromSwitches: true, Why: why}
+			}
+			break
+		}
 	}
 	f := <-df
 	if f.fit != nil {
@@ -138,7 +153,7 @@ func Discover(in Input) *Network {
 		return found
 	}
 	whys := append([]string{"dragonfly: " + f.why}, routerWhys...)
-	n := &Network{Why: strings.Join(whys, "; ")}
+	n := &Network{Why: strings.Join(whys, "; "), Links: links}
 	if len(in.Switches) > 0 {
 		n.Kind = KindTree
 	}
@@ -152,6 +167,9 @@ func Discover(in Input) *Network {
 func findRouters(router []int32, in Input) (*Network, string) {
 	nr := int(slices.Max(router)) + 1
 	groups := RouterGroups(in.Switches, router, nr)
+	if why := offAnchor(router, in.Latency); why != "" {
+		return nil, why
+	}
 	d, why := FindRouters(router, in.Latency)
 	if d != nil {
 		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: groups}, ""
@@ -165,6 +183,67 @@ func findRouters(router []int32, in Input) (*Network, string) {
 	}
 	return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr + len(hidden), Hidden: len(hidden),
 		Groups: append(groups, hidden...)}, ""
+}
+
+// farRouters begins offAnchor's sentence.
+const farRouters = "the nearest routers are"
+
+// maxAnchorHops is how far, in hops, the round trip at no hop that the
+// round trips between routers show may be above the round trip between
+// two nodes of one router (which crosses no link between routers).
+const maxAnchorHops = 0.5
+
+// offAnchor says why the routers (router[node]: its router, numbered
+// from 0) have no links between them ("" where they may, or no two
+// nodes share a router): counted in hops as hopClasses counts them (the
+// nearest routers a hop apart, the next class a hop more), the round
+// trip at no hop is more than maxAnchorHops above the one between two
+// nodes of one router. Their nearest routers are then two or more hops
+// apart, through routers outside the job: routers of a Cray XC group in
+// neither one row nor one column. A graph that links the nearest of
+// them explains their round trips as well, a hop short everywhere, at a
+// round trip of its own at no hop: on such a fragment
+// (TestSimBuiltNetworks' aries-fragment) 13 links between its 8 routers
+// fitted within 0.19 of a hop, at 4.96 us + 3.38 us a hop where two
+// nodes of a router were 4.20 us apart and the classes of round trips
+// between routers 2.0 us apart from 8.23 us, and LAMMPS's proposal
+// priced on them simulated 1.43x slower than block.
+func offAnchor(router []int32, lat func(a, b int) float64) string {
+	var same []float64
+	for a := range router {
+		for b := a + 1; b < len(router); b++ {
+			if router[a] == router[b] {
+				same = append(same, lat(a, b))
+			}
+		}
+	}
+	nr := int(slices.Max(router)) + 1
+	if len(same) == 0 || nr < 2 {
+		return ""
+	}
+	zero := stats.Median(same)
+	rep := Representatives(router)
+	l := make([]float64, nr*nr)
+	for a := range nr {
+		for b := range nr {
+			if a != b {
+				l[a*nr+b] = lat(rep[a], rep[b])
+			}
+		}
+	}
+	base, per, why := hopScale(nr, l)
+	if why != "" {
+		return ""
+	}
+	// Below it, the groups are no routers (their nodes are hops apart:
+	// the site-wired dragonfly's groups, each node its own router), and
+	// each node is tried as its own.
+	if off := (base - zero) / per; off > maxAnchorHops {
+		return fmt.Sprintf("%s %.1f hops apart (two nodes of one router %.3g us apart, the routers' round trips "+
+			"%.3g us a hop from %.3g us): routers outside the job lie between every two of the job's, whose links are not in the round trips",
+			farRouters, 1+off, 2*zero*1e6, 2*per*1e6, 2*(base+per)*1e6)
+	}
+	return ""
 }
 
 // FindRouters is FindDirect between routers (router[node]: its router,
@@ -260,6 +339,11 @@ func (n *Network) Describe() string {
 			"%.3g us + %.3g us a hop (within %.2f of a hop): %s",
 			len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual, what)
 	case KindTree:
+		if l := n.Links; l != nil {
+			return fmt.Sprintf("switch tree: %s; the %d links between the %d routers that their round trips fit "+
+				"(%.3g us + %.3g us a hop, within %.2f of a hop) count a hop short, and latmap place holds a proposal to them too",
+				l.Why, len(l.Graph.Links), l.Routers, 2*l.Graph.Base*1e6, 2*l.Graph.PerHop*1e6, l.Graph.Residual)
+		}
 		return "switch tree: the round trips show no direct network between nodes or routers; the survey's switch levels are the network"
 	}
 	return ""

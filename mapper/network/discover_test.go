@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // TestRouterGroups: the routers' groups are the outermost switch
@@ -80,5 +82,64 @@ func TestDiscoverHidden(t *testing.T) {
 	}
 	if n := Discover(pods); n.Kind != KindTree {
 		t.Errorf("a fat tree's pods: %v (%s), want the switch tree", n.Kind, n.Describe())
+	}
+}
+
+// TestDiscoverFarRouters: a job on two routers of each group of a
+// dragonfly whose groups are rows and columns (Cray XC's Aries), in
+// neither one row nor one column, so that every two of its routers are
+// two hops apart or more, two nodes a router. A graph linking the
+// nearest of them fits their round trips, a hop short everywhere; from
+// the round trip between two nodes of one router, the nearest routers
+// are two hops apart: Discover refuses the graph (the switch tree is the
+// network) and keeps it as Links, and does not try each node as its own
+// router.
+func TestDiscoverFarRouters(t *testing.T) {
+	// 5 groups of 2 rows of 4 routers; group g's global link to h on
+	// its router (g + 3h) mod 8, h's on (h + 3g) mod 8 (placement's
+	// ariesDragonfly); the job on routers 1 and 6 of groups 0 and 2, 0
+	// and 7 of 1 and 4.
+	nbrs := make([][]int32, 40)
+	link := func(a, b int) { nbrs[a], nbrs[b] = append(nbrs[a], int32(b)), append(nbrs[b], int32(a)) }
+	for g := range 5 {
+		for r := range 8 {
+			for s := r + 1; s < 8; s++ {
+				if r/4 == s/4 || r%4 == s%4 {
+					link(8*g+r, 8*g+s)
+				}
+			}
+		}
+		for h := g + 1; h < 5; h++ {
+			link(8*g+(g+3*h)%8, 8*h+(h+3*g)%8)
+		}
+	}
+	all := fabric.HopTable(nbrs)
+	kept := []int{1, 6, 8, 15, 17, 22, 32, 39}
+	k := len(kept)
+	in := Input{Hosts: 2 * k, Ports: 1, Switches: [][]int32{make([]int32, 2*k), make([]int32, 2*k)}}
+	for h := range 2 * k {
+		in.Switches[0][h], in.Switches[1][h] = int32(h/2), int32(kept[h/2]/8)
+	}
+	in.Latency = func(a, b int) float64 {
+		if a/2 == b/2 {
+			return 1e-6
+		}
+		return 1e-6 + 1e-6*float64(all[kept[a/2]*40+kept[b/2]])
+	}
+	n := Discover(in)
+	if n.Kind != KindTree || !strings.Contains(n.Why, farRouters+" 2.0 hops apart") {
+		t.Fatalf("kind %v: want the switch tree, the routers found 2 hops apart (%s; %s)", n.Kind, n.Why, n.Describe())
+	}
+	if n.Links == nil || n.Links.Kind != KindRouters || n.Links.Routers != k {
+		t.Fatalf("the graph the round trips fit is not kept: %+v", n.Links)
+	}
+	if d := n.Describe(); !strings.Contains(d, farRouters) || !strings.Contains(d, "count a hop short") {
+		t.Errorf("the switch tree's line does not say why: %s", d)
+	}
+	if d, _ := FindRouters(in.Switches[0], in.Latency); d == nil {
+		t.Error("no graph of the job's routers fits their round trips: the test checks nothing")
+	}
+	if strings.Count(n.Why, "; routers: ") != 1 {
+		t.Errorf("each node was tried as its own router: %s", n.Why)
 	}
 }

@@ -113,32 +113,10 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 // latency's nearest whole number of hops (at least one). nil and why
 // where the pairs are all alike.
 func hopClasses(nr int, l []float64) (hops []int, why string) {
-	var all []float64
-	for a := range nr {
-		for b := a + 1; b < nr; b++ {
-			all = append(all, l[a*nr+b])
-		}
+	base, per, why := hopScale(nr, l)
+	if why != "" {
+		return nil, why
 	}
-	slices.Sort(all)
-	lo, p90 := all[0], all[len(all)*9/10]
-	if !(p90 > lo) || math.IsInf(p90, 0) || math.IsNaN(p90) {
-		return nil, "the round trips between routers are all alike: no hops in them"
-	}
-	near := lo + (p90-lo)/4
-	i := 0
-	for i < len(all) && all[i] <= near {
-		i++
-	}
-	if i == len(all) {
-		return nil, "the round trips between routers are all alike: no hops in them"
-	}
-	one := stats.Median(all[:i])
-	j := i
-	for j < len(all) && all[j] <= one+1.5*(all[i]-one) {
-		j++
-	}
-	per := stats.Median(all[i:j]) - one
-	base := one - per
 	hops = make([]int, nr*nr)
 	for a := range nr {
 		for b := range nr {
@@ -148,6 +126,38 @@ func hopClasses(nr int, l []float64) (hops []int, why string) {
 		}
 	}
 	return hops, ""
+}
+
+// hopScale is hopClasses' line: the round trip of a hop, per (the next
+// class's median over the nearest's), and at no hop, base (the nearest
+// class's median less per).
+func hopScale(nr int, l []float64) (base, per float64, why string) {
+	var all []float64
+	for a := range nr {
+		for b := a + 1; b < nr; b++ {
+			all = append(all, l[a*nr+b])
+		}
+	}
+	slices.Sort(all)
+	lo, p90 := all[0], all[len(all)*9/10]
+	if !(p90 > lo) || math.IsInf(p90, 0) || math.IsNaN(p90) {
+		return 0, 0, "the round trips between routers are all alike: no hops in them"
+	}
+	near := lo + (p90-lo)/4
+	i := 0
+	for i < len(all) && all[i] <= near {
+		i++
+	}
+	if i == len(all) {
+		return 0, 0, "the round trips between routers are all alike: no hops in them"
+	}
+	one := stats.Median(all[:i])
+	j := i
+	for j < len(all) && all[j] <= one+1.5*(all[i]-one) {
+		j++
+	}
+	per = stats.Median(all[i:j]) - one
+	return one - per, per, ""
 }
 
 // alikeApart says whether every two of nr routers of different groups
