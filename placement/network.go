@@ -193,6 +193,7 @@ func (in *inputs) addRefusedLinks(s *survey.Survey, md model.Model, routing stri
 	}
 	in.spread, in.spreadIs = &md, "priced on the links between routers the round trips also fit "+
 		"(they miscount the hops: routers outside the job lie between the job's; the switch tree is priced)"
+	in.warnings = append(in.warnings, "network: "+in.found.Describe())
 }
 
 // switchShares is what the survey's switch phase measured of f's link
