@@ -5,9 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/latmap/latmap/mapper/fabric"
-	"github.com/latmap/latmap/placement/internal/shapes"
 )
 
 // ariesDragonfly is a list of links of a dragonfly whose groups are
@@ -44,19 +41,9 @@ func ariesDragonfly() string {
 // in different rows and columns (routers 1 and 6 of groups 0 and 2, 0
 // and 7 of 1 and 4): every two of its routers are two hops apart or
 // more.
-func pickAries(f *fabric.Fabric) []int {
-	var pick []int
-	for i, name := range f.Hosts {
-		var g, r, h int
-		if _, err := fmt.Sscanf(name, "a%d.%d.%d", &g, &r, &h); err != nil || h >= 2 {
-			continue
-		}
-		if (g == 0 || g == 2) && (r == 1 || r == 6) || (g == 1 || g == 4) && (r == 0 || r == 7) {
-			pick = append(pick, i)
-		}
-	}
-	return pick
-}
+var pickAries = pickRouters("a", func(g, r int) bool {
+	return (g == 0 || g == 2) && (r == 1 || r == 6) || (g == 1 || g == 4) && (r == 0 || r == 7)
+})
 
 // BenchmarkSimBuiltAries: 64 ranks (16 hosts of 4 cores) on a fragment
 // of a dragonfly whose groups are wired as Cray XC's rows and columns
@@ -74,9 +61,7 @@ func BenchmarkSimBuiltAries(b *testing.B) {
 		b.Fatalf("%d hosts picked, want 16", len(c.hosts))
 	}
 	files := c.declared
-	apps := append(simRealApps(b),
-		simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
-		simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+	apps := builtApps(b)
 	for b.Loop() {
 		c.declared = nil
 		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
@@ -107,9 +92,7 @@ func TestSimBuiltAries(t *testing.T) {
 	files := c.declared
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-	apps := append(simRealApps(t),
-		simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
-		simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+	apps := builtApps(t)
 	if os.Getenv("LATMAP_SIM_BUILT") == "" {
 		apps = []simApp{apps[3], apps[4]} // lammps-peptide, gromacs-water
 	}

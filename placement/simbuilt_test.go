@@ -89,18 +89,31 @@ func fragmentDragonfly() string {
 // pickFragment is the job a busy machine's scheduler leaves on
 // fragmentDragonfly: two hosts on each of two routers of groups 0, 1, 3
 // and 4 (routers 1 and 2 of groups 0 and 3, 0 and 3 of 1 and 4).
-func pickFragment(f *fabric.Fabric) []int {
-	var pick []int
-	for i, name := range f.Hosts {
-		var g, r, h int
-		if _, err := fmt.Sscanf(name, "f%d.%d.%d", &g, &r, &h); err != nil || h >= 2 {
-			continue
+var pickFragment = pickRouters("f", func(g, r int) bool {
+	return (g == 0 || g == 3) && (r == 1 || r == 2) || (g == 1 || g == 4) && (r == 0 || r == 3)
+})
+
+// pickRouters picks the first two hosts (PREFIXg.r.h, h < 2) of each
+// router r of group g that want names.
+func pickRouters(prefix string, want func(g, r int) bool) func(f *fabric.Fabric) []int {
+	return func(f *fabric.Fabric) []int {
+		var pick []int
+		for i, name := range f.Hosts {
+			var g, r, h int
+			if _, err := fmt.Sscanf(name, prefix+"%d.%d.%d", &g, &r, &h); err == nil && h < 2 && want(g, r) {
+				pick = append(pick, i)
+			}
 		}
-		if (g == 0 || g == 3) && (r == 1 || r == 2) || (g == 1 || g == 4) && (r == 0 || r == 3) {
-			pick = append(pick, i)
-		}
+		return pick
 	}
-	return pick
+}
+
+// builtApps are the applications the built networks replay: the real
+// matrices, a ring and a random sparse graph of 64 ranks.
+func builtApps(t testing.TB) []simApp {
+	return append(simRealApps(t),
+		simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
+		simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
 }
 
 // writeLinks writes a list of links (fabric's "a b bw lat") whose hosts
@@ -222,9 +235,7 @@ func TestSimBuiltNetworks(t *testing.T) {
 			files := c.declared
 			c.declared = nil
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-			apps := append(simRealApps(t),
-				simApp{"ring-64", scaleFlows(first(shapes.Ring(64)), 10*4<<20)},
-				simApp{"random-sparse-64", scaleFlows(first(shapes.RandomSparse(64, 4, 1)), 10<<20)})
+			apps := builtApps(t)
 			if !all {
 				apps = []simApp{apps[1], apps[4], apps[6]} // lammps-eam, gromacs-water, random-sparse
 			}

@@ -222,16 +222,7 @@ func offAnchor(router []int32, lat func(a, b int) float64) string {
 		return ""
 	}
 	zero := stats.Median(same)
-	rep := Representatives(router)
-	l := make([]float64, nr*nr)
-	for a := range nr {
-		for b := range nr {
-			if a != b {
-				l[a*nr+b] = lat(rep[a], rep[b])
-			}
-		}
-	}
-	base, per, why := hopScale(nr, l)
+	base, per, why := hopScale(nr, routerLatencies(router, lat))
 	if why != "" {
 		return ""
 	}
@@ -253,6 +244,23 @@ func FindRouters(router []int32, lat func(a, b int) float64) (*Direct, string) {
 	nr := int(slices.Max(router)) + 1
 	rep := Representatives(router)
 	return FindDirect(nr, func(a, b int) float64 { return lat(rep[a], rep[b]) })
+}
+
+// routerLatencies is the latencies lat between a node of each router
+// (router[node]: its router, numbered from 0; Representatives), entry
+// a*nr+b for routers a and b.
+func routerLatencies(router []int32, lat func(a, b int) float64) []float64 {
+	rep := Representatives(router)
+	nr := len(rep)
+	l := make([]float64, nr*nr)
+	for a := range nr {
+		for b := range nr {
+			if a != b {
+				l[a*nr+b] = lat(rep[a], rep[b])
+			}
+		}
+	}
+	return l
 }
 
 // Representatives is a node of each router (router[node]: its router,

@@ -71,15 +71,7 @@ func FindHidden(router []int32, groups []int32, lat func(a, b int) float64) (d *
 	if nr > maxHiddenRouters {
 		return nil, nil, fmt.Sprintf("%d routers are more than the %d routers outside the job are looked for between", nr, maxHiddenRouters)
 	}
-	rep := Representatives(router)
-	l := make([]float64, nr*nr)
-	for a := range nr {
-		for b := range nr {
-			if a != b {
-				l[a*nr+b] = lat(rep[a], rep[b])
-			}
-		}
-	}
+	l := routerLatencies(router, lat)
 	hops, why := hopClasses(nr, l)
 	if hops == nil {
 		return nil, nil, why
