@@ -203,22 +203,29 @@ const maxAnchorHops = 0.5
 // neither one row nor one column. A graph that links the nearest of
 // them explains their round trips as well, a hop short everywhere, at a
 // round trip of its own at no hop: on such a fragment
-// (TestSimBuiltNetworks' aries-fragment) 13 links between its 8 routers
+// (TestSimBuiltAries) 13 links between its 8 routers
 // fitted within 0.19 of a hop, at 4.96 us + 3.38 us a hop where two
 // nodes of a router were 4.20 us apart and the classes of round trips
 // between routers 2.0 us apart from 8.23 us, and LAMMPS's proposal
 // priced on them simulated 1.43x slower than block.
 func offAnchor(router []int32, lat func(a, b int) float64) string {
+	nr := int(slices.Max(router)) + 1
+	if nr < 2 || nr > MaxDirectNodes {
+		return "" // more than FindRouters looks between
+	}
+	members := make([][]int, nr)
+	for node, r := range router {
+		members[r] = append(members[r], node)
+	}
 	var same []float64
-	for a := range router {
-		for b := a + 1; b < len(router); b++ {
-			if router[a] == router[b] {
+	for _, m := range members {
+		for i, a := range m {
+			for _, b := range m[i+1:] {
 				same = append(same, lat(a, b))
 			}
 		}
 	}
-	nr := int(slices.Max(router)) + 1
-	if len(same) == 0 || nr < 2 {
+	if len(same) == 0 {
 		return ""
 	}
 	zero := stats.Median(same)
