@@ -51,7 +51,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	high := func(i int32) int { return max(flows[i].Src, flows[i].Dst) }
 	type pair struct {
 		a, b            int32
-		m, b2, mab, ab2 float64 // mab, ab2: messages and bytes from a to b
+		msgs, bytes, abMsgs, abBytes float64 // abMsgs, abBytes: from a to b
 	}
 	pairs := make([]pair, 0, len(order)/2+1) // a pair is most often two flows
 	deg := make([]int32, n+1)
@@ -67,11 +67,11 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 				deg[b+1]++
 			}
 			p := &pairs[len(pairs)-1]
-			p.m += f.Messages
-			p.b2 += f.Bytes
+			p.msgs += f.Messages
+			p.bytes += f.Bytes
 			if f.Src == a {
-				p.mab += f.Messages
-				p.ab2 += f.Bytes
+				p.abMsgs += f.Messages
+				p.abBytes += f.Bytes
 			}
 		}
 	}
@@ -90,12 +90,12 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	for _, v := range pairs {
 		for d, e := range [2][2]int32{{v.a, v.b}, {v.b, v.a}} {
 			p := fill[e[0]]
-			t.Adj[p], t.Msgs[p], t.Bytes[p] = e[1], v.m, v.b2
-			t.Out[p] = v.ab2
+			t.Adj[p], t.Msgs[p], t.Bytes[p] = e[1], v.msgs, v.bytes
+			t.Out[p] = v.abBytes
 			if d == 1 {
-				t.Out[p] = v.b2 - v.ab2
+				t.Out[p] = v.bytes - v.abBytes
 			}
-			t.BusyMsgs[p], t.BusyBytes[p] = math.Max(v.mab, v.m-v.mab), math.Max(v.ab2, v.b2-v.ab2)
+			t.BusyMsgs[p], t.BusyBytes[p] = math.Max(v.abMsgs, v.msgs-v.abMsgs), math.Max(v.abBytes, v.bytes-v.abBytes)
 			fill[e[0]]++
 		}
 	}

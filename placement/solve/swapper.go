@@ -190,8 +190,9 @@ func (sw *swapper) candidateGroups(i int32, sc *scratch) []groupWeight {
 // i's move plus j's, and j's move gains at most j's slack (its pairwise
 // time above its least possible one) less what its traffic with ranks
 // off i's node costs at least more (stayRise): j is skipped when i's
-// move minus that cannot beat the best exchange so far. The skipped exchanges
-// could not have been chosen, so the result is the one without skipping.
+// move minus that cannot beat the best exchange so far. The skipped
+// exchanges could not have been chosen, so the result is the one
+// without skipping.
 func (sw *swapper) bestPartner(i int32, sc *scratch) int32 {
 	cand := sw.candidateGroups(i, sc)
 	t, a := sw.t, sw.place[i]
