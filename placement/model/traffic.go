@@ -50,7 +50,7 @@ func NewTraffic(n int, flows []profile.Flow) (*Traffic, error) {
 	}
 	high := func(i int32) int { return max(flows[i].Src, flows[i].Dst) }
 	type pair struct {
-		a, b            int32
+		a, b                         int32
 		msgs, bytes, abMsgs, abBytes float64 // abMsgs, abBytes: from a to b
 	}
 	pairs := make([]pair, 0, len(order)/2+1) // a pair is most often two flows
