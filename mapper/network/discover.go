@@ -356,7 +356,8 @@ func (n *Network) Describe() string {
 	case KindTree:
 		if l := n.Links; l != nil {
 			return fmt.Sprintf("switch tree: %s; the %d links between the %d routers that their round trips fit "+
-				"(%.3g us + %.3g us a hop, within %.2f of a hop) count a hop short, and latmap place holds a proposal to them too",
+				"(%.3g us + %.3g us a hop, within %.2f of a hop) count a hop short, and latmap place holds a proposal to them too; "+
+				"declare the network with --topology to price it as wired (a Cray XC's rtr --interconnect list, docs/fabrics.md)",
 				l.Why, len(l.Graph.Links), l.Routers, 2*l.Graph.Base*1e6, 2*l.Graph.PerHop*1e6, l.Graph.Residual)
 		}
 		return "switch tree: the round trips show no direct network between nodes or routers; the survey's switch levels are the network"
