@@ -337,8 +337,13 @@ func checkSimShares(t *testing.T, sv, platform string, want bool) {
 // simRealApps are the real 64-rank application matrices of testdata
 // (Open MPI's PML monitoring; testdata/README.md says how each was made).
 func simRealApps(t testing.TB) []simApp {
+	return matrixApps(t, "lammps-melt-64", "lammps-eam-64", "lammps-chain-64", "lammps-peptide-64", "gromacs-water-64")
+}
+
+// matrixApps are testdata/matrix's names, read.
+func matrixApps(t testing.TB, names ...string) []simApp {
 	var apps []simApp
-	for _, name := range []string{"lammps-melt-64", "lammps-eam-64", "lammps-chain-64", "lammps-peptide-64", "gromacs-water-64"} {
+	for _, name := range names {
 		flows, _, err := profile.ReadMatrixFile(filepath.Join(testutil.RepoRoot(t), "testdata", "matrix", name+".csv"))
 		if err != nil {
 			t.Fatal(err)
