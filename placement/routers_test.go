@@ -25,12 +25,28 @@ import (
 // routers a and b.
 func routerSurvey(t *testing.T, hops func(a, b int) int) string {
 	t.Helper()
-	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	return routerSurveyOf(t, hops, 1)
+}
+
+// routerSurveyOf is routerSurvey with cores ranks a node.
+func routerSurveyOf(t *testing.T, hops func(a, b int) int, cores int) string {
+	t.Helper()
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: cores, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	s.Switches = nil
 	for h := 0; h < 16; h++ {
 		s.Switches = append(s.Switches, survey.HostGroup{Host: fmt.Sprintf("node%03d", h), Level: 1, Group: h / 2})
 	}
-	setRTT(s, func(a, b int) float32 { return float32(4 + 3*hops(a/2, b/2)) })
+	tb := s.Tables[0]
+	tb.Each(func(a, b, i int) {
+		if na, nb := a/cores, b/cores; na != nb {
+			v := float32(4 + 3*hops(na/2, nb/2))
+			for m := range tb.Values {
+				if len(tb.Values[m]) > 0 {
+					tb.Values[m][i] = v
+				}
+			}
+		}
+	})
 	return writeSurvey(t, s)
 }
 
@@ -270,8 +286,14 @@ func TestPlaceRouterGroupsMinimal(t *testing.T) {
 // three groups at switch level 2: {0, 1, 2}, {3, 4, 5} and {6, 7}.
 func groupedRingSurvey(t *testing.T) string {
 	t.Helper()
+	return groupedRingSurveyOf(t, 1)
+}
+
+// groupedRingSurveyOf is groupedRingSurvey with cores ranks a node.
+func groupedRingSurveyOf(t *testing.T, cores int) string {
+	t.Helper()
 	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
-	s, err := survey.ReadSurvey(routerSurvey(t, ring), survey.LoadOptions{})
+	s, err := survey.ReadSurvey(routerSurveyOf(t, ring, cores), survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,13 +345,80 @@ func TestKeepOnEitherRouting(t *testing.T) {
 		prop[c.i], prop[c.j] = prop[c.j], prop[c.i]
 		a := &placefile.Advice{}
 		sol := &solve.Solution{Place: slices.Clone(prop)}
-		changed := keepOnEitherRouting(a, sol, in, slots)
+		changed := keepOnEitherRouting(a, sol, in, slots, slots)
 		p, b := model.Predict("", in.spread, in.t, prop, nil).Run, model.Predict("", in.spread, in.t, block, nil).Run
 		want := map[bool][]int32{true: block, false: prop}[c.kept != ""]
 		if changed != (c.kept != "") || !slices.Equal(sol.Place, want) || !strings.Contains(a.Solver.Note, c.kept+" with every flow spread over its shortest paths") && c.kept != "" {
 			t.Errorf("%s (spread %.4g s, block %.4g s): changed %v, place %v, note %q; want kept: %q", c.name, p, b, changed, sol.Place, a.Solver.Note, c.kept)
 		}
 		t.Logf("%s: spread %.4g s, block %.4g s; %s", c.name, p, b, a.Solver.Note)
+	}
+}
+
+// TestKeepOnEitherRoutingCyclic: a proposal keepOnEitherRouting holds
+// back gives way to cyclic over the usable nodes where a's predictions
+// and the spread routing both price cyclic solve.WorthIt faster than
+// block, and only then. On a ring of 8 routers of two nodes of 2 cores
+// (routerSurveyOf), 16 ranks each exchanging 100 MB with the rank 8
+// above it: block puts two ranks a node on routers 0-3, every flow
+// between routers 0-1 and 2-3, over the one link between routers 1 and
+// 2; cyclic one rank a node on all 16 nodes, the flows four routers
+// apart, over both ways round the ring. Spread, cyclic is held to the
+// same solve.WorthIt against what is kept.
+func TestKeepOnEitherRoutingCyclic(t *testing.T) {
+	sv := groupedRingSurveyOf(t, 2)
+	var flows []profile.Flow
+	for r := 0; r < 8; r++ {
+		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
+	}
+	in, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
+	if err != nil || in.spread == nil {
+		t.Fatalf("err %v; no spread model kept", err)
+	}
+	slots, usable, err := selectSlots(Options{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, cyc := model.Block(slots, in.t.N), in.md.Cyclic(usable, in.t.N)
+	run := func(md *model.Model, place []int32) float64 { return model.Predict("", md, in.t, place, nil).Run }
+	if b, c := run(in.md, block), run(in.md, cyc); c > (1-solve.WorthIt)*b {
+		t.Fatalf("cyclic %.4g s, block %.4g s routed: want cyclic faster", c, b)
+	}
+	if b, c := run(in.spread, block), run(in.spread, cyc); c > (1-solve.WorthIt)*b {
+		t.Fatalf("cyclic %.4g s, block %.4g s spread: want cyclic faster", c, b)
+	}
+	// The proposal held back: block with ranks 0 and 8 swapped (the same
+	// flows, as slow as block both ways).
+	prop := slices.Clone(block)
+	prop[0], prop[8] = prop[8], prop[0]
+	for _, c := range []struct {
+		name       string
+		cyclicRun  float64 // a's cyclic prediction, as a share of block's
+		wantCyclic bool
+	}{{"cyclic predicted faster", run(in.md, cyc) / run(in.md, block), true}, {"cyclic predicted as fast as block", 1, false}} {
+		a := &placefile.Advice{Predicted: placefile.Predicted{Predictions: []placefile.Prediction{{Name: "block", Run: 1}, {Name: "cyclic", Run: c.cyclicRun}}}}
+		sol := &solve.Solution{Place: slices.Clone(prop)}
+		if !keepOnEitherRouting(a, sol, in, slots, usable) {
+			t.Fatalf("%s: the proposal (as slow as block spread) was not held back", c.name)
+		}
+		want, winner := block, "block"
+		if c.wantCyclic {
+			want, winner = cyc, "cyclic"
+		}
+		if !slices.Equal(sol.Place, want) || a.Solver.Winner != winner || c.wantCyclic != strings.Contains(a.Solver.Note, "cyclic is predicted faster than it on both") {
+			t.Errorf("%s: winner %s, note %q; want %s", c.name, a.Solver.Winner, a.Solver.Note, winner)
+		}
+	}
+	// Spread, cyclic must be solve.WorthIt faster than what is kept: not
+	// against a kept run of its own.
+	a := &placefile.Advice{Predicted: placefile.Predicted{Predictions: []placefile.Prediction{{Name: "block", Run: 1}, {Name: "cyclic", Run: 0.5}}}}
+	for _, k := range []struct {
+		run  float64
+		want bool
+	}{{run(in.spread, block), true}, {run(in.spread, cyc), false}} {
+		if _, ok := cyclicOnBoth(a, in, usable, block, "block", k.run); ok != k.want {
+			t.Errorf("cyclic spread %.4g s against a kept %.4g s: taken %v, want %v", run(in.spread, cyc), k.run, ok, k.want)
+		}
 	}
 }
 
