@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -141,6 +142,37 @@ func TestMinimalDimensionOrder(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%d to %d: %v, want %v", c.a, c.b, got, want)
+		}
+	}
+}
+
+// TestPairGlobals: each pair of groups' global links are priced as one
+// link between the two groups, each a share of it. TestMinimalRoutes's
+// network: groups 0 and 1 joined by two links (0-2, 1-3), groups 1 and
+// 2 by two (3-5, 2-5), groups 0 and 2 by one (1-4); every link 1 GB/s.
+func TestPairGlobals(t *testing.T) {
+	hosts := []string{"a", "b", "c", "d", "e", "f"}
+	links := [][2]int32{{0, 1}, {2, 3}, {4, 5}, {0, 2}, {1, 3}, {1, 4}, {3, 5}, {2, 5}}
+	f, why, err := NewRouterNetwork(hosts, []int32{0, 1, 2, 3, 4, 5}, 6, links, 0, 1e9, 1e-6, []int32{0, 0, 1, 1, 2, 2})
+	if err != nil || why != "" {
+		t.Fatal(err, why)
+	}
+	want := map[string]float64{"0_to_router1": 1e9, "2_to_router3": 1e9, "4_to_router5": 1e9, "0_to_router2": 0.5e9, "1_to_router3": 0.5e9,
+		"1_to_router4": 1e9, "3_to_router5": 0.5e9, "2_to_router5": 0.5e9}
+	for _, l := range f.Links {
+		if l.Class == "node" {
+			continue
+		}
+		for end, bw := range want {
+			if strings.Contains(l.Name, "router"+end+"_") && l.Bandwidth != bw {
+				t.Errorf("%s (%s): %.3g B/s, want %.3g", l.Name, l.Class, l.Bandwidth, bw)
+			}
+		}
+	}
+	s, _ := f.Routed(RoutingAdaptive)
+	for l := range f.Links {
+		if s.Links[l].Bandwidth != f.Links[l].Bandwidth {
+			t.Errorf("routed adaptive: %s at %.3g B/s, %.3g routed minimally", s.Links[l].Name, s.Links[l].Bandwidth, f.Links[l].Bandwidth)
 		}
 	}
 }

@@ -126,3 +126,28 @@ func TestShifts(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutedStepsShares: a step is routed as the model routes it. Two
+// groups of two routers (one host each) joined by two crossed global
+// links (0-3, 1-2), routed adaptive: each host's flow to the other
+// group's host at its position has two shortest paths, one over each
+// global link, and loads each with half its bytes. The pair's two
+// links are one link's bandwidth between them (a share each), so the
+// group's two flows are allowed one link's rate out (1 GB/s), not half
+// of it as counted whole on one path.
+func TestRoutedStepsShares(t *testing.T) {
+	links := [][2]int32{{0, 1}, {2, 3}, {0, 3}, {1, 2}}
+	f, why, err := fabric.NewRouterNetwork([]string{"a", "b", "c", "d"}, []int32{0, 1, 2, 3}, 4, links, 0, 1e9, 1e-6, []int32{0, 0, 1, 1})
+	if err != nil || why != "" {
+		t.Fatal(err, why)
+	}
+	if f, err = f.Routed(fabric.RoutingAdaptive); err != nil {
+		t.Fatal(err)
+	}
+	_, pair := routedSteps(f, []int{0, 1, 2, 3}, [][]int{{0, 1}, {2, 3}}, [][]int{{0, 1}, {0, 1}}, []int{0, 1})
+	for g, b := range pair {
+		if b.class != fabric.ClassGlobal || math.Abs(b.bps-1e9) > 1e6 {
+			t.Errorf("group %d: %.4g B/s bound by %q links, want 1e9 by the global ones", g, b.bps, b.class)
+		}
+	}
+}
