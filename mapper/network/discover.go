@@ -130,20 +130,23 @@ func Discover(in Input) *Network {
 	var found, links *Network
 	var routerWhys []string
 	for i, router := range append(tries, OwnRouters(k)) {
-		var why string
-		if found, why = findRouters(router, in); found != nil {
-			found.FromSwitches = i < len(tries)
-			break
-		}
-		routerWhys = append(routerWhys, "routers: "+why)
-		if strings.HasPrefix(why, farRouters) {
-			// The nodes are these routers', not each its own.
+		if why := offAnchor(router, in.Latency); why != "" {
+			// No graph of these routers, nor each node its own router:
+			// the nodes are these routers'. The graph their round trips
+			// fit is kept as a guess to hold a proposal to.
+			routerWhys = append(routerWhys, "routers: "+why)
 			if d, _ := FindRouters(router, in.Latency); d != nil {
 				nr := int(slices.Max(router)) + 1
 				links = &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, FromSwitches: true, Why: why}
 			}
 			break
 		}
+		var why string
+		if found, why = findRouters(router, in); found != nil {
+			found.FromSwitches = i < len(tries)
+			break
+		}
+		routerWhys = append(routerWhys, "routers: "+why)
 	}
 	f := <-df
 	if f.fit != nil {
@@ -167,9 +170,6 @@ func Discover(in Input) *Network {
 func findRouters(router []int32, in Input) (*Network, string) {
 	nr := int(slices.Max(router)) + 1
 	groups := RouterGroups(in.Switches, router, nr)
-	if why := offAnchor(router, in.Latency); why != "" {
-		return nil, why
-	}
 	d, why := FindRouters(router, in.Latency)
 	if d != nil {
 		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: groups}, ""
