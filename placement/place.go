@@ -199,9 +199,8 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 // block) is that placement. It reports whether it changed the proposal.
 func keepRouted(a *placefile.Advice, sol *solve.Solution, in *inputs, slots []int32) bool {
 	keep, name := keptPlace(in, slots)
-	i := slices.IndexFunc(a.Predictions, func(p placefile.Prediction) bool { return p.Name == name })
-	prop := a.Predictions[len(a.Predictions)-1]
-	if i < 0 || slices.Equal(sol.Place, keep) || prop.Run <= (1-solve.WorthIt)*a.Predictions[i].Run {
+	kept, ok := a.Named(name)
+	if !ok || slices.Equal(sol.Place, keep) || a.ProposalPrediction().Run <= (1-solve.WorthIt)*kept.Run {
 		return false
 	}
 	sol.Place, a.Solver.Winner = keep, name
@@ -262,13 +261,9 @@ func keepOnEitherRouting(a *placefile.Advice, sol *solve.Solution, in *inputs, s
 // on in.spread) both as a's predictions price them and on in.spread.
 func cyclicOnBoth(a *placefile.Advice, in *inputs, usable, keep []int32, name string, kSpread float64) ([]int32, bool) {
 	cyc := in.md.Cyclic(usable, in.t.N)
-	run := func(n string) float64 {
-		if i := slices.IndexFunc(a.Predictions, func(p placefile.Prediction) bool { return p.Name == n }); i >= 0 {
-			return a.Predictions[i].Run
-		}
-		return math.Inf(1)
-	}
-	if slices.Equal(cyc, keep) || run("cyclic") > (1-solve.WorthIt)*run(name) {
+	c, okC := a.Named("cyclic")
+	k, okK := a.Named(name)
+	if slices.Equal(cyc, keep) || !okC || !okK || c.Run > (1-solve.WorthIt)*k.Run {
 		return nil, false
 	}
 	return cyc, model.Predict("", in.spread, in.t, cyc, in.rt).Run <= (1-solve.WorthIt)*kSpread

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/latmap/latmap/internal/text"
 )
@@ -363,6 +364,15 @@ type Written struct {
 // ProposalPrediction is the proposal's prediction (the last one).
 func (p *Predicted) ProposalPrediction() Prediction {
 	return p.Predictions[len(p.Predictions)-1]
+}
+
+// Named is the prediction of the placement named name, and whether there
+// is one.
+func (p *Predicted) Named(name string) (Prediction, bool) {
+	if i := slices.IndexFunc(p.Predictions, func(x Prediction) bool { return x.Name == name }); i >= 0 {
+		return p.Predictions[i], true
+	}
+	return Prediction{}, false
 }
 
 // Reference is what the proposal is compared with: the current placement
