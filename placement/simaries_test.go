@@ -45,6 +45,13 @@ var pickAries = pickRouters("a", func(g, r int) bool {
 	return (g == 0 || g == 2) && (r == 1 || r == 6) || (g == 1 || g == 4) && (r == 0 || r == 7)
 })
 
+// ariesCluster is the simulated cluster of pickAries's 16 hosts of 4
+// cores on ariesDragonfly, its list of links declared.
+func ariesCluster(t testing.TB) *simCluster {
+	t.Helper()
+	return builtClusterOf(t, "aries-fragment", writeLinks(t, ariesDragonfly()), 4, pickAries)
+}
+
 // BenchmarkSimBuiltAries: 64 ranks (16 hosts of 4 cores) on a fragment
 // of a dragonfly whose groups are wired as Cray XC's rows and columns
 // (ariesDragonfly, pickAries, routed by shortest paths), the survey
@@ -56,7 +63,7 @@ var pickAries = pickRouters("a", func(g, r int) bool {
 // speedups and cyclic run miss them; TestSimBuiltAries asserts what
 // holds.
 func BenchmarkSimBuiltAries(b *testing.B) {
-	c := builtClusterOf(b, "aries-fragment", writeLinks(b, ariesDragonfly()), 4, pickAries)
+	c := ariesCluster(b)
 	if len(c.hosts) != 16 {
 		b.Fatalf("%d hosts picked, want 16", len(c.hosts))
 	}
@@ -88,7 +95,7 @@ func BenchmarkSimBuiltAries(b *testing.B) {
 // alone (make bench-sim-built prints them).
 func TestSimBuiltAries(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	c := builtClusterOf(t, "aries-fragment", writeLinks(t, ariesDragonfly()), 4, pickAries)
+	c := ariesCluster(t)
 	files := c.declared
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)

@@ -24,8 +24,7 @@ func builtWithAries(t testing.TB) (names []string, clusters []*simCluster) {
 	for _, n := range builtNetworks {
 		names, clusters = append(names, n.name), append(clusters, builtCluster(t, n))
 	}
-	c := builtClusterOf(t, "aries-fragment", writeLinks(t, ariesDragonfly()), 4, pickAries)
-	return append(names, "aries-fragment"), append(clusters, c)
+	return append(names, "aries-fragment"), append(clusters, ariesCluster(t))
 }
 
 // heldOutGenerated are SimGrid's generated platforms BenchmarkSimHeldOut
