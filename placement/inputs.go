@@ -60,6 +60,11 @@ type inputs struct {
 	// a fat tree found in the survey is searched with each group's
 	// uplinks as one (addTree), and priced routed.
 	search *model.Model
+	// hedge is md with the switch levels above the routers not priced,
+	// where those levels group routers by distance, not by a switch
+	// they share (routerUplinksOnly): the proposal is searched on it too
+	// (hedgeFar).
+	hedge *model.Model
 	// found is the network found in the survey's round trips
 	// (network.Discover), where none is declared; nil otherwise.
 	found *network.Network

@@ -171,7 +171,13 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 			return rounds.Add(make([]float64, in.t.N), &in.rt.Rounds, func(k int) float64 { return in.md.CollectiveLatency(k, place) })
 		}
 	}
-	sol, err := solve.Solve(cmp.Or(in.search, in.md), in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
+	solveOn := func(md *model.Model) (*solve.Solution, error) {
+		return solve.Solve(md, in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
+	}
+	sol, err := solveOn(cmp.Or(in.search, in.md))
+	if err == nil && in.hedge != nil {
+		err = hedgeFar(sol, in, slots, solveOn)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

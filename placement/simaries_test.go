@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,19 +90,22 @@ func BenchmarkSimBuiltAries(b *testing.B) {
 // count a hop short (network.Discover refuses them), the switch tree is
 // priced and the proposal held to those links too: priced on the links
 // alone, LAMMPS peptide's proposal simulated 1.43x slower than block;
-// on the tree alone, GROMACS's 1.27x. make test runs those two
-// applications, make test-sim-built (LATMAP_SIM_BUILT=all) every one;
-// the random sparse graph's speedups miss their bounds from the survey
-// alone (make bench-sim-built prints them).
+// on the tree alone, GROMACS's 1.27x; and searched on the switch
+// levels above the routers, which group them by distance (hedgeFar),
+// NPB SP's 1.12x. make test runs those three applications, make
+// test-sim-built (LATMAP_SIM_BUILT=all) every one and the held-out
+// matrices; the random sparse graph's speedups miss their bounds from
+// the survey alone (make bench-sim-built prints them).
 func TestSimBuiltAries(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	c := ariesCluster(t)
 	files := c.declared
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-	apps := builtApps(t)
+	built := builtApps(t)
+	apps := append(slices.Clone(built), heldOutApps(t)...)
 	if os.Getenv("LATMAP_SIM_BUILT") == "" {
-		apps = []simApp{apps[3], apps[4]} // lammps-peptide, gromacs-water
+		apps = []simApp{built[3], built[4], apps[len(built)+1]} // lammps-peptide, gromacs-water, npb-sp-64
 	}
 	for _, declared := range [][]string{nil, files} {
 		c.declared = declared

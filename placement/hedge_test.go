@@ -1,0 +1,63 @@
+package placement
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/placement/model"
+	"github.com/latmap/latmap/placement/solve"
+)
+
+// TestHedgeFar: of the proposal searched on the switch levels and the
+// one searched on the routers alone (in.hedge), the routers' is taken
+// unless the other is predicted solve.WorthIt faster at worst over the
+// models, and what runs today is kept where neither is solve.WorthIt
+// faster than it at worst. On the grouped ring of routers (two cores a
+// node), cyclic is predicted faster than block on every model, and
+// block with two ranks swapped as slow as block.
+func TestHedgeFar(t *testing.T) {
+	sv := groupedRingSurveyOf(t, 2)
+	var flows []profile.Flow
+	for r := 0; r < 8; r++ {
+		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
+	}
+	in, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
+	if err != nil || in.spread == nil {
+		t.Fatalf("err %v; no spread model kept", err)
+	}
+	in.hedge = in.md
+	slots, usable, err := selectSlots(Options{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, cyc := model.Block(slots, in.t.N), in.md.Cyclic(usable, in.t.N)
+	swapped := slices.Clone(block)
+	swapped[0], swapped[8] = swapped[8], swapped[0]
+	for _, c := range []struct {
+		name        string
+		levels, alt []int32
+		want        []int32
+		winner      string
+	}{
+		{"as fast at worst: the routers'", cyc, cyc, cyc, "alt (routers alone)"},
+		{"the switch levels' faster", cyc, block, cyc, "levels"},
+		{"the routers' faster", block, cyc, cyc, "alt (routers alone)"},
+		{"neither faster than block", swapped, block, block, "block"},
+	} {
+		sol := &solve.Solution{Place: slices.Clone(c.levels), Winner: "levels"}
+		solveOn := func(md *model.Model) (*solve.Solution, error) {
+			if md != in.hedge {
+				t.Fatalf("%s: searched another model than in.hedge", c.name)
+			}
+			return &solve.Solution{Place: slices.Clone(c.alt), Winner: "alt"}, nil
+		}
+		if err := hedgeFar(sol, in, slots, solveOn); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(sol.Place, c.want) || sol.Winner != c.winner || !strings.Contains(sol.Note, "group them by distance") {
+			t.Errorf("%s: winner %q, note %q; want %q", c.name, sol.Winner, sol.Note, c.winner)
+		}
+	}
+}
