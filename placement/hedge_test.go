@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
 )
@@ -18,20 +17,8 @@ import (
 // node), cyclic is predicted faster than block on every model, and
 // block with two ranks swapped as slow as block.
 func TestHedgeFar(t *testing.T) {
-	sv := groupedRingSurveyOf(t, 2)
-	var flows []profile.Flow
-	for r := 0; r < 8; r++ {
-		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
-	}
-	in, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
-	if err != nil || in.spread == nil {
-		t.Fatalf("err %v; no spread model kept", err)
-	}
+	in, slots, usable := pairedRingInputs(t)
 	in.hedge = in.md
-	slots, usable, err := selectSlots(Options{}, in)
-	if err != nil {
-		t.Fatal(err)
-	}
 	block, cyc := model.Block(slots, in.t.N), in.md.Cyclic(usable, in.t.N)
 	swapped := slices.Clone(block)
 	swapped[0], swapped[8] = swapped[8], swapped[0]

@@ -366,19 +366,7 @@ func TestKeepOnEitherRouting(t *testing.T) {
 // apart, over both ways round the ring. Spread, cyclic is held to the
 // same solve.WorthIt against what is kept.
 func TestKeepOnEitherRoutingCyclic(t *testing.T) {
-	sv := groupedRingSurveyOf(t, 2)
-	var flows []profile.Flow
-	for r := 0; r < 8; r++ {
-		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
-	}
-	in, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
-	if err != nil || in.spread == nil {
-		t.Fatalf("err %v; no spread model kept", err)
-	}
-	slots, usable, err := selectSlots(Options{}, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, slots, usable := pairedRingInputs(t)
 	block, cyc := model.Block(slots, in.t.N), in.md.Cyclic(usable, in.t.N)
 	run := func(md *model.Model, place []int32) float64 { return model.Predict("", md, in.t, place, nil).Run }
 	if b, c := run(in.md, block), run(in.md, cyc); c > (1-solve.WorthIt)*b {
@@ -420,6 +408,26 @@ func TestKeepOnEitherRoutingCyclic(t *testing.T) {
 			t.Errorf("cyclic spread %.4g s against a kept %.4g s: taken %v, want %v", run(in.spread, cyc), k.run, ok, k.want)
 		}
 	}
+}
+
+// pairedRingInputs are place's inputs on groupedRingSurveyOf's ring of
+// routers with two cores a node, 16 ranks each sending 100 MB to the
+// rank 8 away, a spread model kept, and the slots and usable slots.
+func pairedRingInputs(t *testing.T) (in *inputs, slots, usable []int32) {
+	t.Helper()
+	sv := groupedRingSurveyOf(t, 2)
+	var flows []profile.Flow
+	for r := 0; r < 8; r++ {
+		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
+	}
+	in, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
+	if err != nil || in.spread == nil {
+		t.Fatalf("err %v; no spread model kept", err)
+	}
+	if slots, usable, err = selectSlots(Options{}, in); err != nil {
+		t.Fatal(err)
+	}
+	return in, slots, usable
 }
 
 // TestPlaceShortcutLinks: 32 nodes of one rank whose round trips are
