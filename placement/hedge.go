@@ -12,14 +12,15 @@ import (
 // round trips (the routers are two hops apart or more, through routers
 // outside the job: network.Network.Links), the proposal is searched
 // again on in.hedge (the switch levels above the routers not priced:
-// only what the round trips show, which nodes share a node and a
+// only what the round trips show, which ranks share a node and a
 // router). Each proposal is scored by its worst ratio to what runs
 // today (keptPlace) over every model of the network the round trips
 // allow: in.md's switch levels, in.hedge, and in.spread's links where
 // kept. The routers' proposal, which assumes less, is taken unless the
 // switch levels' is solve.WorthIt lower, as a gain only one guess gives
-// is not advised (keepOnEitherRouting); and neither where its score is
-// not solve.WorthIt below 1: what runs today is kept. On the simulated
+// is not advised (keepOnEitherRouting); the other where the one so
+// chosen is not solve.WorthIt below 1 and the other is; and neither
+// where neither is: what runs today is kept (hedgePick). On the simulated
 // fragment of a dragonfly whose groups are Cray XC's rows and columns,
 // NPB SP's switch-level proposal scored 68.8% (its routers' 69.1%) and
 // simulated 12% slower than block, the routers' 23% faster; BT's,
@@ -46,18 +47,36 @@ func hedgeFar(sol *solve.Solution, in *inputs, slots []int32, solveOn func(*mode
 		return w
 	}
 	ws, wa := worst(sol.Place), worst(alt.Place)
-	score, how := ws, fmt.Sprintf("the switch levels' proposal, at worst %.1f%% of %s's run over the %d models the "+
-		"round trips allow (the routers' alone %.1f%%)", 100*ws, name, len(models), 100*wa)
-	if ws > (1-solve.WorthIt)*wa {
-		score, how = wa, fmt.Sprintf("the routers' proposal, at worst %.1f%% of %s's run over the %d models the round "+
-			"trips allow (the switch levels' %.1f%%)", 100*wa, name, len(models), 100*ws)
+	how := fmt.Sprintf("at worst over the %d models the round trips allow, the switch levels' proposal is %.1f%% of %s's "+
+		"run, the routers' %.1f%%", len(models), 100*ws, name, 100*wa)
+	took := ": the switch levels' taken"
+	switch routers, keepIt := hedgePick(ws, wa); {
+	case keepIt:
+		sol.Place, sol.Winner = keep, name
+		took = fmt.Sprintf(": neither %.0f%% below it, %s kept", 100*solve.WorthIt, name)
+	case routers:
+		took = fmt.Sprintf(": the routers', which assume less, taken (the switch levels' not %.0f%% lower)", 100*solve.WorthIt)
 		sol.Place, sol.Winner = alt.Place, alt.Winner+" (routers alone)"
 	}
-	if score > 1-solve.WorthIt {
-		sol.Place, sol.Winner = keep, name
-		how = strings.Replace(how, "proposal, at", "proposal was at", 1) + ": " + name + " kept"
-	}
 	sol.Note = strings.TrimPrefix(sol.Note+"; ", "; ") + "the switch levels above the routers group them by distance, " +
-		"not by a switch they share, and the proposal was searched with their uplinks priced and without: " + how
+		"not by a switch they share, and the proposal was searched with their uplinks priced and without: " + how + took
 	return nil
+}
+
+// hedgePick chooses between the switch levels' proposal and the routers'
+// by their scores (ws, wa: each one's worst ratio to what runs today):
+// the routers' unless the switch levels' is solve.WorthIt lower, and
+// the other where the one so chosen is not solve.WorthIt below 1 but the
+// other is; neither (keep) where neither is.
+func hedgePick(ws, wa float64) (routers, keep bool) {
+	good := func(w float64) bool { return w <= 1-solve.WorthIt }
+	routers = ws > (1-solve.WorthIt)*wa
+	chosen, other := ws, wa
+	if routers {
+		chosen, other = wa, ws
+	}
+	if !good(chosen) && good(other) {
+		routers = !routers
+	}
+	return routers, !good(ws) && !good(wa)
 }

@@ -48,3 +48,24 @@ func TestHedgeFar(t *testing.T) {
 		}
 	}
 }
+
+// TestHedgePick: the routers' proposal unless the switch levels' scores
+// solve.WorthIt lower; the other where the one so chosen is not
+// solve.WorthIt below what runs today; neither where neither is.
+func TestHedgePick(t *testing.T) {
+	for _, c := range []struct {
+		ws, wa        float64
+		routers, keep bool
+	}{
+		{0.688, 0.691, true, false},  // as good: the routers'
+		{0.606, 1.088, false, false}, // the switch levels' 2% lower
+		{0.975, 0.99, false, false},  // the routers' not 2% faster than today, the switch levels' are
+		{0.99, 0.975, true, false},   // the switch levels' not 2% faster, the routers' are
+		{0.99, 0.995, true, true},    // neither
+		{1.524, 1.48, true, true},
+	} {
+		if r, k := hedgePick(c.ws, c.wa); r != c.routers || k != c.keep {
+			t.Errorf("scores %.3f, %.3f: routers %v, keep %v; want %v, %v", c.ws, c.wa, r, k, c.routers, c.keep)
+		}
+	}
+}
