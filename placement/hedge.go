@@ -37,11 +37,15 @@ func hedgeFar(sol *solve.Solution, in *inputs, slots []int32, solveOn func(*mode
 	if in.spread != nil {
 		models = append(models, in.spread)
 	}
+	kept := make([]float64, len(models)) // keep's run on each
+	for i, m := range models {
+		kept[i] = model.Predict("", m, in.t, keep, in.rt).Run
+	}
 	worst := func(place []int32) float64 {
 		w := 0.0
-		for _, m := range models {
-			if k := model.Predict("", m, in.t, keep, in.rt).Run; k > 0 {
-				w = max(w, model.Predict("", m, in.t, place, in.rt).Run/k)
+		for i, m := range models {
+			if kept[i] > 0 {
+				w = max(w, model.Predict("", m, in.t, place, in.rt).Run/kept[i])
 			}
 		}
 		return w

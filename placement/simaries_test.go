@@ -3,7 +3,6 @@ package placement
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -102,10 +101,11 @@ func TestSimBuiltAries(t *testing.T) {
 	files := c.declared
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
-	built := builtApps(t)
-	apps := append(slices.Clone(built), heldOutApps(t)...)
+	apps := builtApps(t)
 	if os.Getenv("LATMAP_SIM_BUILT") == "" {
-		apps = []simApp{built[3], built[4], apps[len(built)+1]} // lammps-peptide, gromacs-water, npb-sp-64
+		apps = []simApp{apps[3], apps[4], matrixApps(t, "npb-sp-64")[0]} // lammps-peptide, gromacs-water, npb-sp-64
+	} else {
+		apps = append(apps, heldOutApps(t)...)
 	}
 	for _, declared := range [][]string{nil, files} {
 		c.declared = declared
