@@ -36,9 +36,12 @@ func NewTorus(hosts []string, dimensions []int, bw, lat float64, shared bool) (*
 	for p := 0; p < total; p++ {
 		stride := 1
 		for j, d := range dimensions {
-			next := TorusNext(p, stride, d)
-			up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
-			if next != p {
+			// A dimension of one node has no link: no route moves
+			// along it (a link from a host to itself counted among
+			// the network's links, in latmap topo --topology's classes
+			// and --what-if's links changed).
+			if next := TorusNext(p, stride, d); next != p {
+				up[p*nd+j], down[p*nd+j] = s.duplex(fmt.Sprintf("torus_%s_to_%s", hosts[p], hosts[next]), "torus-"+axisName(j), bw, lat)
 				g.out[p] = append(g.out[p], hop{int32(next), up[p*nd+j], -1})
 				g.out[next] = append(g.out[next], hop{int32(p), down[p*nd+j], -1})
 			}

@@ -26,8 +26,21 @@ type TopoRequest struct {
 	Err io.Writer
 }
 
-// Topo loads the survey, infers its topology and writes it.
+// Topo loads the survey, infers its topology and writes it; without a
+// survey (Input ""), it writes what the network description holds
+// (fabric.Summarize).
 func Topo(req TopoRequest) error {
+	if req.Input == "" {
+		f, err := fabric.ReadAll(req.Topology)
+		if err != nil {
+			return fmt.Errorf("--topology: %w", err)
+		}
+		if s := fabric.Summarize(f); req.JSON {
+			return s.WriteJSON(req.Out)
+		} else {
+			return s.WriteText(req.Out)
+		}
+	}
 	m, err := metricAndSize(req.Metric, req.Size, req.Input)
 	if err != nil {
 		return err
