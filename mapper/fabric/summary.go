@@ -170,7 +170,11 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 // WriteText writes the summary for a person.
 func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "network: %s (%s) read from %s\n", s.Shape, s.Kind, s.Source)
-	fmt.Fprintf(w, "routes: %s\n", s.Routing)
+	hint := ""
+	if s.Routing == RoutesShortest {
+		hint = " (latmap's choice of one a pair; on InfiniBand, ibnetdiscover's dump with the switches' forwarding tables routes as the subnet manager does)"
+	}
+	fmt.Fprintf(w, "routes: %s%s\n", s.Routing, hint)
 	shown := s.Hosts[:min(len(s.Hosts), summaryNames)]
 	more := ""
 	if len(shown) < len(s.Hosts) {
