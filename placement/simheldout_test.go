@@ -18,13 +18,13 @@ func heldOutApps(t testing.TB) []simApp {
 }
 
 // builtWithAries are the built networks (builtNetworks) and the Aries
-// fragment (ariesDragonfly, pickAries), each as a simulated cluster of
+// fragments (ariesDragonfly, pickAries and pickAriesOther), each as a simulated cluster of
 // its own files, with their names.
 func builtWithAries(t testing.TB) (names []string, clusters []*simCluster) {
 	for _, n := range builtNetworks {
 		names, clusters = append(names, n.name), append(clusters, builtCluster(t, n))
 	}
-	return append(names, "aries-fragment"), append(clusters, ariesCluster(t))
+	return append(names, "aries-fragment", "aries-fragment-2"), append(clusters, ariesCluster(t), ariesOtherCluster(t))
 }
 
 // heldOutGenerated are SimGrid's generated platforms BenchmarkSimHeldOut

@@ -83,6 +83,12 @@ type Network struct {
 	// was found: the links are not these, but a proposal may be held to
 	// them as to another guess of the network (nil: none).
 	Links *Network
+	// Far says why the routers of a switch tree are no graph of their
+	// own (offAnchor: their nearest are two hops apart or more, through
+	// routers outside the job), whether or not Links fit them, where
+	// they are not apart as a tree's leaves are (treeApart; "": they are
+	// not so far apart, or apart as a tree's).
+	Far string
 }
 
 // Discover names the network in's round trips show, trying in this order
@@ -129,12 +135,15 @@ func Discover(in Input) *Network {
 	}
 	var found, links *Network
 	var routerWhys []string
+	far := ""
 	for i, router := range append(tries, OwnRouters(k)) {
 		if why := offAnchor(router, in.Latency); why != "" {
 			// No graph of these routers, nor each node its own router:
 			// the nodes are these routers'. The graph their round trips
 			// fit is kept as a guess to hold a proposal to.
-			routerWhys = append(routerWhys, "routers: "+why)
+			if routerWhys = append(routerWhys, "routers: "+why); !treeApart(router, in) {
+				far = why
+			}
 			if d, _ := FindRouters(router, in.Latency); d != nil {
 				nr := int(slices.Max(router)) + 1
 				links = &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, FromSwitches: true, Why: why}
@@ -156,7 +165,7 @@ func Discover(in Input) *Network {
 		return found
 	}
 	whys := append([]string{"dragonfly: " + f.why}, routerWhys...)
-	n := &Network{Why: strings.Join(whys, "; "), Links: links}
+	n := &Network{Why: strings.Join(whys, "; "), Links: links, Far: far}
 	if len(in.Switches) > 0 {
 		n.Kind = KindTree
 	}
@@ -242,6 +251,29 @@ func offAnchor(router []int32, lat func(a, b int) float64) string {
 			farRouters, 1+off, 2*zero*1e6, 2*per*1e6, 2*(base+per)*1e6)
 	}
 	return ""
+}
+
+// treeApart reports whether the job's routers (router[node]: its
+// router) are as far apart as a tree's leaves: every two of different
+// groups at the outermost switch level (without such groups, every two)
+// as many hops apart (alikeApart), or their round trips all alike. A
+// fat tree's leaves are two hops apart through spines outside the job
+// (offAnchor), as a fragment of a dragonfly's routers are, but over
+// uplinks they share: theirs are the tree's.
+func treeApart(router []int32, in Input) bool {
+	nr := int(slices.Max(router)) + 1
+	hops, _ := hopClasses(nr, routerLatencies(router, in.Latency))
+	if hops == nil {
+		return true
+	}
+	groups := RouterGroups(in.Switches, router, nr)
+	if groups == nil {
+		groups = make([]int32, nr)
+		for r := range groups {
+			groups[r] = int32(r)
+		}
+	}
+	return alikeApart(nr, hops, groups)
 }
 
 // FindRouters is FindDirect between routers (router[node]: its router,
@@ -359,6 +391,11 @@ func (n *Network) Describe() string {
 				"(%.3g us + %.3g us a hop, within %.2f of a hop) count a hop short, and latmap place holds a proposal to them too; "+
 				"declare the network with --topology to price it as wired (a Cray XC's rtr --interconnect list, docs/fabrics.md)",
 				l.Why, len(l.Graph.Links), l.Routers, 2*l.Graph.Base*1e6, 2*l.Graph.PerHop*1e6, l.Graph.Residual)
+		}
+		if n.Far != "" {
+			return "switch tree: " + n.Far + "; no graph of links between them fits their round trips, and latmap place searches " +
+				"a proposal with and without the uplinks above the routers; declare the network with --topology to price it as wired " +
+				"(a Cray XC's rtr --interconnect list, docs/fabrics.md)"
 		}
 		return "switch tree: the round trips show no direct network between nodes or routers; the survey's switch levels are the network"
 	}

@@ -95,10 +95,52 @@ func TestDiscoverHidden(t *testing.T) {
 // network) and keeps it as Links, and does not try each node as its own
 // router.
 func TestDiscoverFarRouters(t *testing.T) {
-	// 5 groups of 2 rows of 4 routers; group g's global link to h on
-	// its router (g + 3h) mod 8, h's on (h + 3g) mod 8 (placement's
-	// ariesDragonfly); the job on routers 1 and 6 of groups 0 and 2, 0
-	// and 7 of 1 and 4.
+	in := ariesJob([]int{1, 6, 8, 15, 17, 22, 32, 39})
+	k := 8
+	n := Discover(in)
+	if n.Kind != KindTree || !strings.Contains(n.Why, farRouters+" 2.0 hops apart") || !strings.HasPrefix(n.Far, farRouters+" 2.0 hops apart") {
+		t.Fatalf("kind %v: want the switch tree, the routers found 2 hops apart (%s; far %q; %s)", n.Kind, n.Why, n.Far, n.Describe())
+	}
+	if n.Links == nil || n.Links.Kind != KindRouters || n.Links.Routers != k {
+		t.Fatalf("the graph the round trips fit is not kept: %+v", n.Links)
+	}
+	if d := n.Describe(); !strings.Contains(d, farRouters) || !strings.Contains(d, "count a hop short") {
+		t.Errorf("the switch tree's line does not say why: %s", d)
+	}
+	if d, _ := FindRouters(in.Switches[0], in.Latency); d == nil {
+		t.Error("no graph of the job's routers fits their round trips: the test checks nothing")
+	}
+	if strings.Count(n.Why, "; routers: ") != 1 {
+		t.Errorf("each node was tried as its own router: %s", n.Why)
+	}
+}
+
+// TestDiscoverFarRoutersNoLinks: another such job (routers 2 and 4 of
+// group 1, 3 and 4 of 2, 0 and 5 of 3, 1 and 6 of 4: placement's
+// pickAriesOther), whose round trips no graph of its routers fits: the
+// routers are still found far apart (Far), which latmap place and topo
+// say, without links.
+func TestDiscoverFarRoutersNoLinks(t *testing.T) {
+	in := ariesJob([]int{10, 12, 19, 20, 24, 29, 33, 38})
+	if d, _ := FindRouters(in.Switches[0], in.Latency); d != nil {
+		t.Fatalf("a graph of %d links fits the job's routers: the test checks nothing", len(d.Links))
+	}
+	n := Discover(in)
+	if n.Kind != KindTree || n.Links != nil || !strings.HasPrefix(n.Far, farRouters+" 2.0 hops apart") {
+		t.Fatalf("kind %v, links %v, far %q: want the switch tree, no links, the routers 2 hops apart", n.Kind, n.Links != nil, n.Far)
+	}
+	if d := n.Describe(); !strings.Contains(d, farRouters) || !strings.Contains(d, "no graph of links between them fits") {
+		t.Errorf("the switch tree's line does not say why: %s", d)
+	}
+}
+
+// ariesJob is the input of a job of two nodes on each of the routers
+// kept of a dragonfly of 5 groups of 2 rows of 4 routers (Cray XC's
+// rows and columns; group g's global link to h on its router
+// (g + 3h) mod 8, h's on (h + 3g) mod 8: placement's ariesDragonfly),
+// router r of group g numbered 8g + r, each at the next switch level in
+// its group; a round trip 1 us, and 1 us a hop between routers.
+func ariesJob(kept []int) Input {
 	nbrs := make([][]int32, 40)
 	link := func(a, b int) { nbrs[a], nbrs[b] = append(nbrs[a], int32(b)), append(nbrs[b], int32(a)) }
 	for g := range 5 {
@@ -114,7 +156,6 @@ func TestDiscoverFarRouters(t *testing.T) {
 		}
 	}
 	all := fabric.HopTable(nbrs)
-	kept := []int{1, 6, 8, 15, 17, 22, 32, 39}
 	k := len(kept)
 	in := Input{Hosts: 2 * k, Ports: 1, Switches: [][]int32{make([]int32, 2*k), make([]int32, 2*k)}}
 	for h := range 2 * k {
@@ -126,20 +167,5 @@ func TestDiscoverFarRouters(t *testing.T) {
 		}
 		return 1e-6 + 1e-6*float64(all[kept[a/2]*40+kept[b/2]])
 	}
-	n := Discover(in)
-	if n.Kind != KindTree || !strings.Contains(n.Why, farRouters+" 2.0 hops apart") {
-		t.Fatalf("kind %v: want the switch tree, the routers found 2 hops apart (%s; %s)", n.Kind, n.Why, n.Describe())
-	}
-	if n.Links == nil || n.Links.Kind != KindRouters || n.Links.Routers != k {
-		t.Fatalf("the graph the round trips fit is not kept: %+v", n.Links)
-	}
-	if d := n.Describe(); !strings.Contains(d, farRouters) || !strings.Contains(d, "count a hop short") {
-		t.Errorf("the switch tree's line does not say why: %s", d)
-	}
-	if d, _ := FindRouters(in.Switches[0], in.Latency); d == nil {
-		t.Error("no graph of the job's routers fits their round trips: the test checks nothing")
-	}
-	if strings.Count(n.Why, "; routers: ") != 1 {
-		t.Errorf("each node was tried as its own router: %s", n.Why)
-	}
+	return in
 }

@@ -258,3 +258,39 @@ func TestSiblingPairMixedLevel(t *testing.T) {
 		t.Errorf("uplinks %+v: want groups 0 and 1 at 500 MB/s, 2 and 3 at 3000, pairs at 1000", u)
 	}
 }
+
+// TestUplinkOnlyChildNotMedian: 6 nodes, switches of 2 in pods of 4, so
+// switch group 2 (nodes 4 and 5) is its pod's only one and the switch
+// phase has no sibling to pair it with: its way out is its pod's, which
+// level 2's rows price, not level 1's median of the other switches'
+// (a group of routers of a dragonfly fragment priced at the one global
+// link its peers' rows crossed). Groups 0 and 1 keep their rows' rate.
+func TestUplinkOnlyChildNotMedian(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 6, Sockets: 1, Cores: 2, NodesPerSwitch: 2, NodesPerPod: 4, PodRTT: 16, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) < 2 {
+		t.Fatalf("want two switch levels: %d (%s)", len(s.Switches), note)
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(m.NetGroups) != "[[0 0 1 1 2 2] [0 0 0 0 1 1]]" {
+		t.Fatalf("groups %v, want switches of 2 nodes in pods of 4", m.NetGroups)
+	}
+	row := func(level, g, peer int, mbps float64) survey.SwitchBandwidth {
+		hosts := map[int]int{1: 2, 2: 4 - 2*g}[level]
+		return survey.SwitchBandwidth{Level: level, Group: g, PeerGroup: peer, Hosts: hosts, Ranks: 2 * hosts, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps}
+	}
+	md, _ := model.NewModel(m, nil, model.ModelOptions{})
+	notes := md.AddSwitches([]survey.SwitchBandwidth{row(1, 0, 1, 100), row(1, 1, 0, 100), row(2, 0, 1, 300), row(2, 1, 0, 300)})
+	if len(notes) != 1 || !strings.Contains(notes[0], "1 of the 3 level-1 groups have no row in switchbw.csv and no sibling in their level-2 group") {
+		t.Errorf("notes %q", notes)
+	}
+	if u := md.Uplinks[0]; u.InvUp[0] != 1/100e6 || u.InvUp[1] != 1/100e6 || u.InvUp[2] != 0 || u.InvDown[2] != 0 {
+		t.Errorf("level 1 %+v: want groups 0 and 1 at 100 MB/s, group 2 not priced", u)
+	}
+	if u := md.Uplinks[1]; u.InvUp[1] != 1/300e6 {
+		t.Errorf("level 2 %+v: want pod 1 out at 300 MB/s", u)
+	}
+}

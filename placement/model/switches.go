@@ -88,9 +88,17 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %s has no row of level %d: its uplinks are not priced", survey.SwitchBandwidthFile, k+1))
 			continue
 		}
-		def, missing, unmeasured := stats.Median(all), 0, 0
+		def, missing, unmeasured, alone := stats.Median(all), 0, 0, 0
+		only := m.onlyChildren(k)
 		u := Uplink{InvUp: make([]float64, ng), InvDown: make([]float64, ng)}
 		for g := 0; g < ng; g++ {
+			if len(up[g]) == 0 && len(down[g]) == 0 && only[g] {
+				// Its way out is its parent's, which the next level
+				// prices: its level's median, of other groups' ways
+				// out, is not its.
+				alone++
+				continue
+			}
 			if len(up[g]) == 0 && partial[g] {
 				// Its way out not priced: its rows are some of its hosts'
 				// (its way in, where others' rows measured it).
@@ -122,6 +130,11 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and "+
 				"take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
 		}
+		if alone > 0 {
+			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and no "+
+				"sibling in their level-%d group, whose way out is theirs: priced there, not at the others' median",
+				alone, ng, k+1, survey.SwitchBandwidthFile, k+2))
+		}
 		if unmeasured > 0 {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of "+
 				"their hosts (their siblings have fewer), which does not measure their uplinks: "+
@@ -135,6 +148,28 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		md.SwitchSource += " (measured: " + strings.Join(measured, "; ") + ")"
 	}
 	return notes
+}
+
+// onlyChildren reports, for each group of switch level k, whether it is
+// the only level-k group of its level-(k+1) group (none at the
+// outermost level): all its traffic out leaves that group too.
+func (m *Machine) onlyChildren(k int) []bool {
+	only := make([]bool, m.numGroups(k))
+	if k+1 >= len(m.NetGroups) {
+		return only
+	}
+	kids := map[int32]map[int32]bool{} // parent -> its level-k groups
+	for n, g := range m.NetGroups[k] {
+		p := m.NetGroups[k+1][n]
+		if kids[p] == nil {
+			kids[p] = map[int32]bool{}
+		}
+		kids[p][g] = true
+	}
+	for n, g := range m.NetGroups[k] {
+		only[g] = len(kids[m.NetGroups[k+1][n]]) == 1
+	}
+	return only
 }
 
 // levelRates sorts switch level k's rows (MB/s) by group: each group's
