@@ -10,7 +10,8 @@ import (
 
 // hedgeFar: where the network beyond the job's routers is not in the
 // round trips (the routers are two hops apart or more, through routers
-// outside the job: network.Network.Links), the proposal is searched
+// outside the job: network.Network.Far, with or without Links fitted
+// to them), the proposal is searched
 // again on in.hedge (the switch levels above the routers not priced:
 // only what the round trips show, which ranks share a node and a
 // router). Each proposal is scored by its worst ratio to what runs

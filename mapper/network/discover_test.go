@@ -169,3 +169,33 @@ func ariesJob(kept []int) Input {
 	}
 	return in
 }
+
+// TestDiscoverTreeLeavesNotFar: a fat tree's 4 leaf switches of 4 nodes
+// as a simulated 4:1 tree's survey measured them: two nodes of one leaf
+// 8.11 us apart, two of different leaves 16.02 us, one pair of leaves
+// 16.08. offAnchor reads the 0.06 us as a hop (the leaves 131.7 "hops"
+// apart), but a hop crosses a link and a router: the leaves are as
+// evenly apart as a tree's (treeApart), not Far.
+func TestDiscoverTreeLeavesNotFar(t *testing.T) {
+	k := 4
+	in := Input{Hosts: 4 * k, Ports: 1, Switches: [][]int32{make([]int32, 4*k)}}
+	for h := range 4 * k {
+		in.Switches[0][h] = int32(h / 4)
+	}
+	in.Latency = func(a, b int) float64 {
+		switch la, lb := a/4, b/4; {
+		case la == lb:
+			return 8.11e-6 / 2
+		case min(la, lb) == 0 && max(la, lb) == 2:
+			return 16.08e-6 / 2
+		}
+		return 16.02e-6 / 2
+	}
+	n := Discover(in)
+	if !strings.Contains(n.Why, farRouters) {
+		t.Fatalf("offAnchor does not read the leaves as far apart: the test checks nothing (%s)", n.Why)
+	}
+	if n.Far != "" {
+		t.Errorf("far %q: a tree's leaves are not far", n.Far)
+	}
+}
