@@ -222,22 +222,10 @@ func offAnchor(router []int32, lat func(a, b int) float64) string {
 	if nr < 2 || nr > MaxDirectNodes {
 		return "" // more than FindRouters looks between
 	}
-	members := make([][]int, nr)
-	for node, r := range router {
-		members[r] = append(members[r], node)
-	}
-	var same []float64
-	for _, m := range members {
-		for i, a := range m {
-			for _, b := range m[i+1:] {
-				same = append(same, lat(a, b))
-			}
-		}
-	}
-	if len(same) == 0 {
+	zero := sameRouter(router, lat)
+	if zero == 0 {
 		return ""
 	}
-	zero := stats.Median(same)
 	base, per, why := hopScale(nr, routerLatencies(router, lat))
 	if why != "" {
 		return ""
