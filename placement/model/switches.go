@@ -93,9 +93,8 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		u := Uplink{InvUp: make([]float64, ng), InvDown: make([]float64, ng)}
 		for g := 0; g < ng; g++ {
 			if len(up[g]) == 0 && len(down[g]) == 0 && only[g] {
-				// Its way out is its parent's, which the next level
-				// prices: its level's median, of other groups' ways
-				// out, is not its.
+				// Its way out is its parent's (priced at the next
+				// level), not its level's median of other groups'.
 				alone++
 				continue
 			}
