@@ -251,18 +251,16 @@ func offAnchor(router []int32, lat func(a, b int) float64) string {
 func treeApart(router []int32, in Input) bool {
 	nr := int(slices.Max(router)) + 1
 	l := routerLatencies(router, in.Latency)
-	hops, _ := hopClasses(nr, l)
-	if hops == nil {
-		return true
-	}
 	// Classes a small fraction of a link apart are noise, not hops: a
 	// hop crosses a link and a router, as two nodes of one router cross
 	// two links and a router. On a simulated 4:1 fat tree the leaves'
 	// round trips spread 16.02-16.08 us, two nodes of one leaf 8.11 us
 	// apart: 0.06 us made a "hop".
-	if _, per, _ := hopScale(nr, l); per < sameRouter(router, in.Latency)/minHopShare {
+	base, per, why := hopScale(nr, l)
+	if why != "" || per < sameRouter(router, in.Latency)/minHopShare {
 		return true
 	}
+	hops := roundHops(nr, l, base, per)
 	groups := RouterGroups(in.Switches, router, nr)
 	if groups == nil {
 		groups = make([]int32, nr)

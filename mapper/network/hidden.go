@@ -109,6 +109,12 @@ func hopClasses(nr int, l []float64) (hops []int, why string) {
 	if why != "" {
 		return nil, why
 	}
+	return roundHops(nr, l, base, per), ""
+}
+
+// roundHops is every pair's latency as the nearest whole number of hops
+// (at least one) on the line base + per a hop (hopScale's).
+func roundHops(nr int, l []float64, base, per float64) (hops []int) {
 	hops = make([]int, nr*nr)
 	for a := range nr {
 		for b := range nr {
@@ -117,7 +123,7 @@ func hopClasses(nr int, l []float64) (hops []int, why string) {
 			}
 		}
 	}
-	return hops, ""
+	return hops
 }
 
 // hopScale is hopClasses' line: the round trip of a hop, per (the next
