@@ -234,7 +234,7 @@ func (in *inputs) routersOwnWayOut() {
 // (network.Network.Far, with or without Links fitted to them). The
 // first level's groups are the routers; the levels above them group
 // routers by how far apart they are, not by a switch they share, yet
-// priced as the switch phase measured them
+// priced as the switch phase measured them,
 // they still price the runs: far traffic crosses the scarce links
 // between a dragonfly's groups, and without them cyclic was predicted at
 // 0.65 of its simulated run. On the simulated fragment of a dragonfly

@@ -46,10 +46,11 @@ as it is wired before you survey or place on it.`,
 }
 
 // surveyOrTopology is topo's arguments: a survey, or none with
-// --topology (the description alone).
+// --topology (the description alone), and then no flag of a survey's,
+// which would be ignored.
 func surveyOrTopology(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 && cmd.Flags().Changed("topology") {
-		return nil
+		return alone(cmd, "topology", []string{"json"}, "without a SURVEY, topo says what the network description holds")
 	}
 	return exactArgs(1)(cmd, args)
 }

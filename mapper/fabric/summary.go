@@ -175,12 +175,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 		hint = " (latmap's choice of one a pair; on InfiniBand, ibnetdiscover's dump with the switches' forwarding tables routes as the subnet manager does)"
 	}
 	fmt.Fprintf(w, "routes: %s%s\n", s.Routing, hint)
-	shown := s.Hosts[:min(len(s.Hosts), summaryNames)]
-	more := ""
-	if len(shown) < len(s.Hosts) {
-		more = ", ..."
-	}
-	fmt.Fprintf(w, "hosts: %d (%s%s)\n", len(s.Hosts), strings.Join(shown, ", "), more)
+	fmt.Fprintf(w, "hosts: %d (%s)\n", len(s.Hosts), firstNames(s.Hosts, len(s.Hosts)))
 	for _, lv := range s.Levels {
 		sizes := fmt.Sprint(lv.MinHosts)
 		if lv.MaxHosts != lv.MinHosts {
@@ -214,15 +209,21 @@ func (s *Summary) WriteText(w io.Writer) error {
 		where = " in the sample"
 	}
 	if s.UnusedCount > 0 {
-		more := ""
-		if s.UnusedCount > len(s.Unused) {
-			more = ", ..."
-		}
-		_, err := fmt.Fprintf(w, "links no route crosses%s: %d (%s%s)\n", where, s.UnusedCount, strings.Join(s.Unused, ", "), more)
+		_, err := fmt.Fprintf(w, "links no route crosses%s: %d (%s)\n", where, s.UnusedCount, firstNames(s.Unused, s.UnusedCount))
 		return err
 	}
 	_, err := fmt.Fprintf(w, "links no route crosses%s: none\n", where)
 	return err
+}
+
+// firstNames is the first summaryNames of names, of total, joined, with
+// "..." where there are more.
+func firstNames(names []string, total int) string {
+	out := strings.Join(names[:min(len(names), summaryNames)], ", ")
+	if total > min(len(names), summaryNames) {
+		out += ", ..."
+	}
+	return out
 }
 
 // bandwidthRange is a class's bandwidths in GB/s ("-": not declared).

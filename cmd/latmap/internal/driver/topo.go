@@ -35,11 +35,11 @@ func Topo(req TopoRequest) error {
 		if err != nil {
 			return fmt.Errorf("--topology: %w", err)
 		}
-		if s := fabric.Summarize(f); req.JSON {
+		s := fabric.Summarize(f)
+		if req.JSON {
 			return s.WriteJSON(req.Out)
-		} else {
-			return s.WriteText(req.Out)
 		}
+		return s.WriteText(req.Out)
 	}
 	m, err := metricAndSize(req.Metric, req.Size, req.Input)
 	if err != nil {
