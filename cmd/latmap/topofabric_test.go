@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
 )
 
 // TestTopoFabricAlone runs latmap topo on a network description without
@@ -33,5 +36,26 @@ func TestTopoFabricAlone(t *testing.T) {
 	}
 	if out, err := runLatmap(t, "topo"); err == nil || !strings.Contains(err.Error(), "takes 1 argument(s), 0 given") {
 		t.Errorf("topo alone: %v\n%s", err, out)
+	}
+}
+
+// TestTopoFabricDocsExample: docs/fabrics.md's example is what latmap
+// topo --topology prints on UTartu's real ibnetdiscover dump, line for
+// line (the file named as the example runs it, from its directory).
+func TestTopoFabricDocsExample(t *testing.T) {
+	const cmd = "$ latmap topo --topology utartu_rocket_2014.ibnetdiscover\n"
+	doc, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "fabrics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), cmd)
+	want, _, _ := strings.Cut(after, "```")
+	if !ok || want == "" {
+		t.Fatalf("docs/fabrics.md has no example after %q", cmd)
+	}
+	path := filepath.Join(testutil.SharedDir(t), "data", "fabrics", "utartu_rocket_2014.ibnetdiscover")
+	out, err := runLatmap(t, "topo", "--topology", path)
+	if got := strings.ReplaceAll(out, path, filepath.Base(path)); err != nil || got != want {
+		t.Errorf("%v; docs/fabrics.md shows:\n%s\nlatmap prints:\n%s", err, want, got)
 	}
 }
