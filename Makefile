@@ -80,15 +80,21 @@ UNIT_PKGS = ./mapper/... ./plots/... ./placement/model/... ./placement/solve/...
 # The run ends with the skipped tests, each with its reason, and a line
 # "N passed, N failed, N skipped"; LATMAP_REQUIRE=mpi,mpich,... (as .ci/run
 # sets it) turns a skip for a missing tool into a failure.
+# The race detector's run of every command (RACE_TESTS, no MPI) goes
+# beside the unit packages and ends before the -p 1 packages start.
+RACE_TESTS = TestBadInputs|TestBadFlags|TestImportTopoPlotCompare
+
 test: deps-test build build-mpich
 	$(GO) vet ./...
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) build -o bin/testsum ./internal/testsum
-	set -o pipefail; { $(GO) test -count=1 -timeout 30m -json $(UNIT_PKGS); u=$$?; \
+	@rm -f bin/race.log bin/race.rc
+	set -o pipefail; { { $(GO) test -race -count=1 -run '$(RACE_TESTS)' ./cmd/latmap/ > bin/race.log 2>&1; echo $$? > bin/race.rc; } & \
+		$(GO) test -count=1 -timeout 30m -json $(UNIT_PKGS); u=$$?; wait; \
 		$(GO) test -p 1 -count=1 -timeout 30m -json $$($(GO) list ./... | grep -vxF "$$($(GO) list $(UNIT_PKGS))"); \
-		[ $$? = 0 ] && [ $$u = 0 ]; } | bin/testsum
-	# Every command once under the race detector, on good and bad input.
-	$(GO) test -race -count=1 -run 'TestBadInputs|TestBadFlags|TestImportTopoPlotCompare' ./cmd/latmap/
+		[ $$? = 0 ] && [ $$u = 0 ]; } | bin/testsum; s=$$?; \
+		echo "# Every command once under the race detector, on good and bad input (run beside the unit packages):"; \
+		cat bin/race.log; [ $$s = 0 ] && [ "$$(cat bin/race.rc)" = 0 ]
 
 test-short:
 	$(GO) test -short ./...
