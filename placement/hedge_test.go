@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
 )
@@ -67,5 +68,39 @@ func TestHedgePick(t *testing.T) {
 		if r, k := hedgePick(c.ws, c.wa); r != c.routers || k != c.keep {
 			t.Errorf("scores %.3f, %.3f: routers %v, keep %v; want %v, %v", c.ws, c.wa, r, k, c.routers, c.keep)
 		}
+	}
+}
+
+// TestPredictRanges: where the round trips allow more than one network
+// (in.hedge set: here md itself, with the spread model the paired ring's
+// round trips keep), every placement's prediction carries its range over
+// them: the least and the most of its runs priced on each, around the
+// predicted run; without in.hedge, none.
+func TestPredictRanges(t *testing.T) {
+	in, slots, usable := pairedRingInputs(t)
+	proposal := in.md.Cyclic(usable, in.t.N)
+	var a placefile.Advice
+	predict(&a, in, slots, usable, proposal)
+	for _, p := range a.Predictions {
+		if p.Low != 0 || p.High != 0 {
+			t.Errorf("%s: range %g-%g without in.hedge", p.Name, p.Low, p.High)
+		}
+	}
+	in.hedge = in.md
+	a = placefile.Advice{}
+	predict(&a, in, slots, usable, proposal)
+	wide := 0
+	for i, p := range a.Predictions {
+		place := [][]int32{model.Block(slots, in.t.N), in.md.Cyclic(usable, in.t.N), proposal}[i]
+		r := model.Predict(p.Name, in.spread, in.t, place, in.rt).Run
+		if p.Low != min(p.Run, r) || p.High != max(p.Run, r) {
+			t.Errorf("%s: range %g-%g, want the least and most of %g (md) and %g (spread)", p.Name, p.Low, p.High, p.Run, r)
+		}
+		if p.Low < p.High {
+			wide++
+		}
+	}
+	if wide == 0 {
+		t.Error("every range is one point: the spread model priced the placements as md does, and the test tests nothing")
 	}
 }

@@ -30,6 +30,9 @@ import (
 type simCase struct {
 	name                 string
 	predicted, simulated map[string]float64
+	// ranges are the predictions' ranges over the networks the round
+	// trips allow (Prediction.Low, High), where place gave them.
+	ranges map[string][2]float64
 	// matrix is the replayed matrix as place read it; replayArg what
 	// replay.c was given (the matrix, or alltoall:BYTES).
 	matrix, replayArg string
@@ -90,6 +93,12 @@ func placeAndSimulateAs(t testing.TB, c *simCluster, sv, name string, flows []pr
 	sc := simCase{name: name, predicted: map[string]float64{}, simulated: map[string]float64{}, matrix: mx, replayArg: as}
 	for _, p := range a.Predictions {
 		sc.predicted[p.Name] = p.Run
+		if p.High > 0 {
+			if sc.ranges == nil {
+				sc.ranges = map[string][2]float64{}
+			}
+			sc.ranges[p.Name] = [2]float64{p.Low, p.High}
+		}
 	}
 	for layout, hosts := range map[string][]string{"block": c.block(n), "cyclic": c.cyclic(n), "proposal": prop} {
 		sc.simulated[layout] = c.replay(t, as, iter, hosts)

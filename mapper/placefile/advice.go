@@ -168,6 +168,12 @@ type Prediction struct {
 	// barriers, and allreduces, reduces and broadcasts of a few KiB),
 	// priced by their rounds' latencies in this layout (s; 0 without).
 	Collectives float64 `json:"collectives_s,omitempty"`
+	// Low and High bound Run over the networks the survey's round trips
+	// allow where they cannot tell which way traffic goes (the job's
+	// routers far apart, through routers outside the job: the switch
+	// levels above the routers priced and not); both 0 elsewhere.
+	Low  float64 `json:"predicted_run_low_s,omitempty"`
+	High float64 `json:"predicted_run_high_s,omitempty"`
 }
 
 // Check is what the profile says about the run it measured and how the

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -77,14 +78,29 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 // writePlacePredictions prints each placement's prediction and the solver.
 func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "placement\tpredicted run (s)\tslowest rank\tmax rank comm (s)\tnode-bound ranks\ttransfer (s)\t")
+	ranged := slices.ContainsFunc(a.Predictions, func(p placefile.Prediction) bool { return p.High > 0 })
+	rangeHead := ""
+	if ranged {
+		rangeHead = "range (s)\t"
+	}
+	fmt.Fprintln(tw, "placement\tpredicted run (s)\t"+rangeHead+"slowest rank\tmax rank comm (s)\tnode-bound ranks\ttransfer (s)\t")
 	for _, p := range a.Predictions {
-		fmt.Fprintf(tw, "%s\t%.4g\t%d\t%.4g\t%d\t%.4g\t\n", p.Name, p.Run, p.SlowestRank, p.MaxRankTransfer, p.NodeBound, p.Transfer)
+		rng := ""
+		if ranged {
+			rng = fmt.Sprintf("%.4g-%.4g\t", p.Low, p.High)
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s%d\t%.4g\t%d\t%.4g\t\n", p.Name, p.Run, rng, p.SlowestRank, p.MaxRankTransfer, p.NodeBound, p.Transfer)
 	}
 	if a.Shares != nil {
 		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t\t0\t\t0\t\n", a.PerfectRun)
 	}
 	tw.Flush()
+	if ranged {
+		fmt.Fprintln(w, "range: the round trips cannot tell which way traffic goes between the job's routers (routers "+
+			"outside the job lie between them): each run is priced with the switch levels above the routers and "+
+			"without; the predicted run is the first, the run itself may take anything in the range (declare the "+
+			"network with --topology to price it as wired)")
+	}
 	var coll []string
 	for _, p := range a.Predictions {
 		if p.Collectives > 0 {
