@@ -417,6 +417,9 @@ type advice struct {
 	CurrentRun  float64
 	PerfectRun  float64
 	Predictions []predictionRow
+	// Ranged: some prediction has its range over the networks the
+	// round trips allow (placefile.Prediction.Low, High).
+	Ranged bool
 }
 
 type predictionRow struct {
@@ -452,6 +455,7 @@ func adviceSection(path string) (*advice, error) {
 			row.Speedup = ref.Run / p.Run
 		}
 		sec.Predictions = append(sec.Predictions, row)
+		sec.Ranged = sec.Ranged || p.High > 0
 	}
 	sec.PerfectRun = r.PerfectRun
 	sec.Launch = text.ShellJoin(r.Launch)

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"flag"
 	"html"
 	"image/png"
@@ -237,5 +238,40 @@ func TestHTMLCallSitesAndComms(t *testing.T) {
 				t.Errorf("%s: the report lacks %q", c.in, w)
 			}
 		}
+	}
+}
+
+// TestHTMLPredictionRanges: an advice whose predictions carry their
+// range over the networks the round trips allow (placement.Run gives it
+// where the job's routers are far apart) shows each range beside its run
+// and says why in the caption; one without (TestHTMLGolden's) does not.
+func TestHTMLPredictionRanges(t *testing.T) {
+	in := reportInputs(t)
+	if page := buildReport(t, in); strings.Contains(page, "In brackets") {
+		t.Errorf("an advice without ranges is said to have them")
+	}
+	b, err := os.ReadFile(in[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a placefile.Advice
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Predictions {
+		p := &a.Predictions[i]
+		p.Low, p.High = p.Run/2, p.Run*1.5
+	}
+	if b, err = json.Marshal(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in[2], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := buildReport(t, in)
+	p := a.Predictions[0]
+	cell := regexp.MustCompile(`<td class="l">` + regexp.QuoteMeta(p.Name) + `</td><td>[^<]+ \(([^<]+)-([^<]+)\)</td>`)
+	if !strings.Contains(page, "In brackets, the run over every network the round trips allow") || !cell.MatchString(page) {
+		t.Errorf("the ranges (%s: %g-%g s) are not in the page's advice table", p.Name, p.Low, p.High)
 	}
 }
