@@ -96,10 +96,10 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 	}
 	tw.Flush()
 	if ranged {
-		fmt.Fprintln(w, "range: the round trips cannot tell which way traffic goes between the job's routers (routers "+
-			"outside the job lie between them): each run is priced with the switch levels above the routers and "+
-			"without; the predicted run is the first, the run itself may take anything in the range (declare the "+
-			"network with --topology to price it as wired)")
+		fmt.Fprintln(w, "range: the round trips cannot tell which way traffic goes between the job's routers: each run "+
+			"is priced on every network they allow (the switch levels above the routers, the routers alone, and "+
+			"the links they fit where some do); the predicted run is the switch levels', the run itself may take "+
+			"anything in the range (declare the network with --topology to price it as wired)")
 	}
 	var coll []string
 	for _, p := range a.Predictions {
