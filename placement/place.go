@@ -455,10 +455,10 @@ func predict(a *placefile.Advice, in *inputs, slots, usable, proposal []int32) {
 // every placement on them too (Prediction.Low, High), as hedgeFar
 // searches on them. On the two simulated fragments of a dragonfly wired
 // as Cray XC's rows and columns, from the survey alone, the switch
-// levels predicted the block and cyclic runs of 14 applications at
-// 0.74-1.52 of their simulated time (8 of 56 outside 0.75-1.33); 41 of
-// the 56 simulated inside the range, and all 56 within 0.75-1.33 of it
-// (TestSimBuiltAries).
+// levels predicted the block, cyclic and proposal runs of 14
+// applications at 0.74-1.56 of their simulated time (13 of 84 outside
+// 0.75-1.33); 65 of the 84 simulated inside the range, and all 84
+// within 0.75-1.33 of it (TestSimBuiltAries).
 func spreadModels(in *inputs) []*model.Model {
 	if in.hedge == nil {
 		return nil
