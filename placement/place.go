@@ -450,8 +450,8 @@ func predict(a *placefile.Advice, in *inputs, slots, usable, proposal []int32) {
 
 // spreadModels are the networks besides in.md that the survey's round
 // trips allow where they cannot tell which way traffic goes between the
-// job's routers (in.hedge: network.Network.Far; with in.spread where
-// links fit them too), each with in.md's calibration: predict prices
+// job's routers (in.hedge, where they are far apart or links fit them;
+// in.spread, where links fit them), each with in.md's calibration: predict prices
 // every placement on them too (Prediction.Low, High), as hedgeFar
 // searches on them. On the two simulated fragments of a dragonfly wired
 // as Cray XC's rows and columns, from the survey alone, the switch

@@ -169,9 +169,10 @@ type Prediction struct {
 	// priced by their rounds' latencies in this layout (s; 0 without).
 	Collectives float64 `json:"collectives_s,omitempty"`
 	// Low and High bound Run over the networks the survey's round trips
-	// allow where they cannot tell which way traffic goes (the job's
-	// routers far apart, through routers outside the job: the switch
-	// levels above the routers priced and not); both 0 elsewhere.
+	// allow where they cannot tell which way traffic goes between the
+	// job's routers (the switch levels above the routers priced and not,
+	// and the links the round trips fit where some do); both 0
+	// elsewhere.
 	Low  float64 `json:"predicted_run_low_s,omitempty"`
 	High float64 `json:"predicted_run_high_s,omitempty"`
 }
@@ -370,6 +371,12 @@ type Written struct {
 // ProposalPrediction is the proposal's prediction (the last one).
 func (p *Predicted) ProposalPrediction() Prediction {
 	return p.Predictions[len(p.Predictions)-1]
+}
+
+// Ranged reports whether the predictions carry their range over the
+// networks the round trips allow (Prediction.Low, High).
+func (p *Predicted) Ranged() bool {
+	return slices.ContainsFunc(p.Predictions, func(x Prediction) bool { return x.High > 0 })
 }
 
 // Named is the prediction of the placement named name, and whether there

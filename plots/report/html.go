@@ -417,9 +417,7 @@ type advice struct {
 	CurrentRun  float64
 	PerfectRun  float64
 	Predictions []predictionRow
-	// Ranged: some prediction has its range over the networks the
-	// round trips allow (placefile.Prediction.Low, High).
-	Ranged bool
+	Ranged      bool // placefile.Predicted.Ranged
 }
 
 type predictionRow struct {
@@ -455,8 +453,8 @@ func adviceSection(path string) (*advice, error) {
 			row.Speedup = ref.Run / p.Run
 		}
 		sec.Predictions = append(sec.Predictions, row)
-		sec.Ranged = sec.Ranged || p.High > 0
 	}
+	sec.Ranged = r.Ranged()
 	sec.PerfectRun = r.PerfectRun
 	sec.Launch = text.ShellJoin(r.Launch)
 	byHost := map[string][]int{}

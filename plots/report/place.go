@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -78,10 +77,10 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 // writePlacePredictions prints each placement's prediction and the solver.
 func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	ranged := slices.ContainsFunc(a.Predictions, func(p placefile.Prediction) bool { return p.High > 0 })
-	rangeHead := ""
+	ranged := a.Ranged()
+	rangeHead, rangeBlank := "", ""
 	if ranged {
-		rangeHead = "range (s)\t"
+		rangeHead, rangeBlank = "range (s)\t", "\t"
 	}
 	fmt.Fprintln(tw, "placement\tpredicted run (s)\t"+rangeHead+"slowest rank\tmax rank comm (s)\tnode-bound ranks\ttransfer (s)\t")
 	for _, p := range a.Predictions {
@@ -92,7 +91,7 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 		fmt.Fprintf(tw, "%s\t%.4g\t%s%d\t%.4g\t%d\t%.4g\t\n", p.Name, p.Run, rng, p.SlowestRank, p.MaxRankTransfer, p.NodeBound, p.Transfer)
 	}
 	if a.Shares != nil {
-		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t\t0\t\t0\t\n", a.PerfectRun)
+		fmt.Fprintf(tw, "perfect interconnect\t%.4g\t%s\t0\t\t0\t\n", a.PerfectRun, rangeBlank)
 	}
 	tw.Flush()
 	if ranged {

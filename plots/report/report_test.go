@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 )
 
@@ -94,6 +95,38 @@ func TestReportCommunicators(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no line %q in:\n%s", strings.Join(want, " "), out)
+		}
+	}
+}
+
+// TestPlaceRangeColumn: with ranges (placefile.Predicted.Ranged) the
+// table has a range column, every row's cells under their heads: the
+// perfect interconnect's row (a profile's) leaves the range blank and
+// its zero "max rank comm" ends where that head ends (right-aligned),
+// as without ranges.
+func TestPlaceRangeColumn(t *testing.T) {
+	for _, ranged := range []bool{false, true} {
+		a := &placefile.Advice{Check: placefile.Check{Shares: &placefile.Shares{}}}
+		a.PerfectRun = 0.1
+		for _, n := range []string{"block", "cyclic", "proposal"} {
+			p := placefile.Prediction{Name: n, Run: 0.5, MaxRankTransfer: 0.25, NodeBound: 4, Transfer: 2}
+			if ranged {
+				p.Low, p.High = 0.25, 0.75
+			}
+			a.Predictions = append(a.Predictions, p)
+		}
+		a.Solver.Winner = "block"
+		var b bytes.Buffer
+		writePlacePredictions(&b, a)
+		lines := strings.Split(b.String(), "\n")
+		head, perfect := lines[0], lines[4]
+		if !strings.HasPrefix(strings.TrimSpace(perfect), "perfect interconnect") || strings.Contains(head, "range (s)") != ranged ||
+			strings.Contains(b.String(), "0.25-0.75") != ranged {
+			t.Fatalf("ranged %v: table\n%s", ranged, b.String())
+		}
+		end := strings.Index(head, "max rank comm (s)") + len("max rank comm (s)")
+		if z := strings.Index(perfect[len("  perfect interconnect"):], " 0 ") + len("  perfect interconnect") + 2; z != end {
+			t.Errorf("ranged %v: the perfect interconnect's 0 ends at column %d, the head \"max rank comm (s)\" at %d:\n%s", ranged, z, end, b.String())
 		}
 	}
 }
