@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -170,7 +171,29 @@ func loadInputs(opt Options) (*inputs, error) {
 		}
 		in.currentErr = nil
 	}
+	collectLoad(s.Tables)
 	return in, nil
+}
+
+// largeLoad is how many survey rows make a load worth collecting after.
+const largeLoad = 1 << 20
+
+// collectLoad collects the garbage of reading and pricing a large survey
+// (its tables, nothing keeps them): the heap it peaked at is garbage
+// now, but the runtime lets the solver's allocations grow to twice that
+// peak, in pages the kernel maps afresh. On 4,096 nodes x 4 (8.4
+// million rows) the heap was 800 MB at the load and 82 MB after it: left
+// uncollected the run peaked at 1.5 GB RSS and 385,000 page faults, 1.4-2.3
+// s of system time; collected, at 0.9 GB and 225,000, for a collection of
+// under a millisecond.
+func collectLoad(tables []*survey.PairTable) {
+	rows := 0
+	for _, t := range tables {
+		rows += t.Len()
+	}
+	if rows >= largeLoad {
+		runtime.GC()
+	}
 }
 
 // checkProfileBinding refuses to take unbound profile ranks' cpus as the
