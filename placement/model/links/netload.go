@@ -145,38 +145,50 @@ const denseCrossing = 1 << 21
 // rank's flows cross it. Indexed, a flow that does not list or unlist
 // touches one entry of at: this is the evaluator's innermost step.
 func (nl *Loads) mark(n int32, l int32, cnt int32) {
-	k := nl.linkAt(n, l)
+	if nl.at == nil {
+		nl.markSearched(n, l, cnt)
+		return
+	}
+	nlinks := nl.rt.NL
+	e := &nl.at[int(n)*nlinks+int(l)]
+	if e[0] == 0 {
+		nl.rlinks[n] = append(nl.rlinks[n], l)
+		nl.lranks[l] = append(nl.lranks[l], n)
+		*e = [3]int32{int32(len(nl.rlinks[n])), int32(len(nl.lranks[l])), cnt}
+		return
+	}
+	if e[2] += cnt; e[2] != 0 {
+		return
+	}
+	k, at := int(e[0])-1, int(e[1])-1
+	links, ranks := nl.rlinks[n], nl.lranks[l]
+	last, end := len(links)-1, len(ranks)-1
+	links[k], ranks[at] = links[last], ranks[end]
+	nl.rlinks[n], nl.lranks[l] = links[:last], ranks[:end]
+	nl.at[int(n)*nlinks+int(links[k])][0] = int32(k + 1)
+	nl.at[int(ranks[at])*nlinks+int(l)][1] = int32(at + 1)
+	*e = [3]int32{}
+}
+
+// markSearched is mark without the index (above denseCrossing): the
+// rank's links and the link's ranks searched, the counts in rcount.
+func (nl *Loads) markSearched(n int32, l int32, cnt int32) {
+	k := slices.Index(nl.rlinks[n], l)
 	if k < 0 {
 		nl.rlinks[n] = append(nl.rlinks[n], l)
 		nl.lranks[l] = append(nl.lranks[l], n)
-		if nl.at != nil {
-			nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{int32(len(nl.rlinks[n])), int32(len(nl.lranks[l])), cnt}
-		} else {
-			nl.rcount[n] = append(nl.rcount[n], cnt)
-		}
+		nl.rcount[n] = append(nl.rcount[n], cnt)
 		return
 	}
-	c := nl.counted(n, l, k)
+	c := &nl.rcount[n][k]
 	if *c += cnt; *c != 0 {
 		return
 	}
-	links := nl.rlinks[n]
-	last := len(links) - 1
-	links[k] = links[last]
-	nl.rlinks[n] = links[:last]
-	ranks := nl.lranks[l]
-	at, end := nl.rankAt(n, l), len(ranks)-1
-	ranks[at] = ranks[end]
-	nl.lranks[l] = ranks[:end]
-	if nl.at == nil {
-		counts := nl.rcount[n]
-		counts[k] = counts[last]
-		nl.rcount[n] = counts[:last]
-		return
-	}
-	nl.at[int(n)*nl.rt.NL+int(links[k])][0] = int32(k + 1)
-	nl.at[int(ranks[at])*nl.rt.NL+int(l)][1] = int32(at + 1)
-	nl.at[int(n)*nl.rt.NL+int(l)] = [3]int32{}
+	links, counts, ranks := nl.rlinks[n], nl.rcount[n], nl.lranks[l]
+	at := slices.Index(ranks, n)
+	last, end := len(links)-1, len(ranks)-1
+	links[k], counts[k], ranks[at] = links[last], counts[last], ranks[end]
+	nl.rlinks[n], nl.rcount[n], nl.lranks[l] = links[:last], counts[:last], ranks[:end]
 }
 
 // counted is the count of rank n's flows across link l, its k-th link.
@@ -185,22 +197,6 @@ func (nl *Loads) counted(n, l int32, k int) *int32 {
 		return &nl.at[int(n)*nl.rt.NL+int(l)][2]
 	}
 	return &nl.rcount[n][k]
-}
-
-// linkAt is l's index in rank n's links (-1: not there).
-func (nl *Loads) linkAt(n, l int32) int {
-	if nl.at != nil {
-		return int(nl.at[int(n)*nl.rt.NL+int(l)][0]) - 1
-	}
-	return slices.Index(nl.rlinks[n], l)
-}
-
-// rankAt is n's index in link l's ranks (n is there).
-func (nl *Loads) rankAt(n, l int32) int {
-	if nl.at != nil {
-		return int(nl.at[int(n)*nl.rt.NL+int(l)][1]) - 1
-	}
-	return slices.Index(nl.lranks[l], n)
 }
 
 // exchange is what one exchange changed: the links (once each) and their
