@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/placement/model"
 	"github.com/latmap/latmap/placement/solve"
 )
@@ -102,5 +103,55 @@ func TestPredictRanges(t *testing.T) {
 	}
 	if wide == 0 {
 		t.Error("every range is one point: the spread model priced the placements as md does, and the test tests nothing")
+	}
+}
+
+// TestCalibratedModels: with a profile whose communication the model
+// folds (factors other than 1: here the profile measured twice the
+// model's), the models made from md before the calibration (the hedge
+// and the spread routing, copies of md priced otherwise) carry md's
+// factors after propose, so that hedgeFar's worst ratios, the kept
+// layouts and the ranges judge every model by the run the profile
+// measured. Before, they were priced uncalibrated beside a calibrated md.
+func TestCalibratedModels(t *testing.T) {
+	sv := groupedRingSurveyOf(t, 2)
+	var flows []profile.Flow
+	for r := 0; r < 8; r++ {
+		flows = append(flows, profile.Flow{Src: r, Dst: r + 8, Bytes: 1e8, Messages: 10}, profile.Flow{Src: r + 8, Dst: r, Bytes: 1e8, Messages: 10})
+	}
+	in0, err := loadInputs(Options{Survey: sv, Matrix: writeMatrix(t, flows), Ranks: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots, _, err := selectSlots(Options{}, in0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := model.Block(slots, 16)
+	hosts, cpus := make([]string, 16), make([]int, 16)
+	for r, sl := range block {
+		hosts[r], cpus[r] = in0.m.Slots[sl].Host, in0.m.Slots[sl].CPU
+	}
+	comm := model.Predict("", in0.md, in0.t, block, nil).Run
+	in, err := loadInputs(Options{Survey: sv, Profile: fakeProfile(t, hosts, cpus, 1, 2*comm, 0, 0, flows)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.spread == nil {
+		t.Fatal("no spread model kept: the test tests nothing")
+	}
+	hedge := *in.md
+	in.hedge = &hedge
+	a, _, err := propose(Options{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := a.Calibration; c == nil || !c.Folded || in.md.Scale == [2]float64{1, 1} {
+		t.Fatalf("calibration %+v, md's factors %v: not folded, and the test tests nothing", c, in.md.Scale)
+	}
+	for name, m := range map[string]*model.Model{"hedge": in.hedge, "spread": in.spread} {
+		if m.Scale != in.md.Scale {
+			t.Errorf("%s model's factors %v, md's %v", name, m.Scale, in.md.Scale)
+		}
 	}
 }

@@ -155,6 +155,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 		}
 		if in.profilePlace != nil && sh.SlowestElapsed > 0 {
 			a.Calibration = model.Calibrate(in.md, in.t, in.profilePlace, in.rt, sh.SlowestElapsed)
+			in.calibrated()
 		}
 	}
 	t0 := time.Now()
@@ -451,7 +452,8 @@ func predict(a *placefile.Advice, in *inputs, slots, usable, proposal []int32) {
 // spreadModels are the networks besides in.md that the survey's round
 // trips allow where they cannot tell which way traffic goes between the
 // job's routers (in.hedge, where they are far apart or links fit them;
-// in.spread, where links fit them), each with in.md's calibration: predict prices
+// in.spread, where links fit them), each calibrated as in.md is
+// (calibrated): predict prices
 // every placement on them too (Prediction.Low, High), as hedgeFar
 // searches on them. On the two simulated fragments of a dragonfly wired
 // as Cray XC's rows and columns, from the survey alone, the switch
@@ -466,12 +468,24 @@ func spreadModels(in *inputs) []*model.Model {
 	var out []*model.Model
 	for _, m := range []*model.Model{in.hedge, in.spread} {
 		if m != nil && m != in.md {
-			c := *m
-			c.Scale = in.md.Scale
-			out = append(out, &c)
+			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// calibrated gives the models made from md before the profile calibrated
+// it (in.search, in.hedge, in.spread: md priced otherwise) md's factors:
+// a proposal searched, hedged or kept on one of them is then judged by
+// the run the profile measured, as md judges it. Each was copied from md
+// before Calibrate set md.Scale, and with a profile the hedge's worst
+// ratios mixed a calibrated model with uncalibrated ones.
+func (in *inputs) calibrated() {
+	for _, m := range []*model.Model{in.search, in.hedge, in.spread} {
+		if m != nil {
+			m.Scale = in.md.Scale
+		}
+	}
 }
 
 // writeLaunchFile writes the proposal as opt.Format to opt.Output when
