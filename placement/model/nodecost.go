@@ -192,8 +192,14 @@ func (m *Machine) nodeCostPart(o *nodePart, nc *nodeCost, tab *survey.PairTable,
 	vals := tab.Values[rttMetric(tab)]
 	o.lat, o.invB = make([][]float64, m.NumLevels()), make([][]float64, m.NumLevels())
 	// Room for every pair at once: grown by appends, the 8 million leader
-	// pairs of a 4,096-node survey allocated 2.2 GB.
-	o.between = make([]nodeCross, 0, tab.Len()/parts+1)
+	// pairs of a 4,096-node survey allocated 2.2 GB, and the 2 million
+	// pairs inside 1,000 nodes of 64 cores 170 MB for 32.
+	rows := tab.Len()/parts + 1
+	o.between = make([]nodeCross, 0, rows)
+	for _, l := range []Level{SameSocket, SameNode} {
+		k := min(m.LevelPairs[l], rows)
+		o.lat[l], o.invB[l] = make([]float64, 0, k), make([]float64, 0, k)
+	}
 	tab.EachPart(p, parts, func(a, b, i int) {
 		l := m.Level(a, b)
 		c, ok := priceFit(l, fits, survey.TriIndex(n, a, b), float64(vals[i]), bw, &o.fromRTT, &o.noBW)
