@@ -98,7 +98,8 @@ func writePlacePredictions(w io.Writer, a *placefile.Advice) {
 		fmt.Fprintln(w, "range: the round trips cannot tell which way traffic goes between the job's routers: each run "+
 			"is priced on every network they allow (the switch levels above the routers, the routers alone, and "+
 			"the links they fit where some do); the predicted run is the switch levels', the run itself may take "+
-			"anything in the range (declare the network with --topology to price it as wired)")
+			"anything in the range, or more where the job loads the links between its routers, which none of "+
+			"those networks prices (declare the network with --topology to price it as wired)")
 	}
 	var coll []string
 	for _, p := range a.Predictions {
