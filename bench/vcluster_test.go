@@ -83,9 +83,6 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	}
 
 	// Rounds: the interference figure is reported.
-	rounds := filepath.Join(dir, "rounds")
-	runSurvey(t, c.MpirunArgs(4), bin, rounds, "--repeats", fmt.Sprint(repeats), "--sizes", "64K,256K")
-	r := checkSurvey(t, rounds, 4, repeats)
 	// Rounds measure two pairs at once: 4 ranks on the 2 cpus, and the
 	// cross-node pairs on the one shaped link, so the concurrent medians
 	// are clearly slower than the isolated ones: 1.69-2.45 in 5 runs here,
@@ -96,12 +93,26 @@ func TestSurveyVirtualCluster(t *testing.T) {
 	// pairs lost their cpus too: 1.03 in one CI run, 1.20-1.48 alone
 	// (2026-11-26). At 64 KiB and 256 KiB: 1.26-1.60 alone, 1.26-1.74
 	// with two processes spinning on both cpus; 1.176 in one clean-clone
-	// CI run (2026-12-02). Two pairs sharing what one had alone make it
-	// about 2x; at 1.1 or below the concurrency went unseen (a figure
-	// turned upside down, isolated over concurrent, gives about 0.5), and
-	// above 4 it is more than sharing explains.
-	if r.Meta.Interference == nil || !(*r.Meta.Interference > 1.1 && *r.Meta.Interference < 4) || r.Meta.IsolatedPairs != 4 {
-		t.Fatalf("rounds survey: interference %v over %d pairs, want 1.1-4 over 4 pairs", fmtPtr(r.Meta.Interference), r.Meta.IsolatedPairs)
+	// CI run (2026-12-02), 1.037 in another (2026-12-03, nothing beside
+	// it; 1.42-2.00 in three runs right after). Two pairs sharing what
+	// one had alone make it about 2x; at 1.1 or below the concurrency
+	// went unseen (a figure turned upside down, isolated over concurrent,
+	// gives about 0.5), and above 4 it is more than sharing explains. The
+	// 4 ranks on 2 cpus are scheduled by chance, so a survey outside that
+	// is measured once more: what fails is a figure wrong twice in a row,
+	// as a wrong figure is every time.
+	var r *survey.Survey
+	for attempt := 1; ; attempt++ {
+		rounds := filepath.Join(dir, fmt.Sprintf("rounds%d", attempt))
+		runSurvey(t, c.MpirunArgs(4), bin, rounds, "--repeats", fmt.Sprint(repeats), "--sizes", "64K,256K")
+		r = checkSurvey(t, rounds, 4, repeats)
+		if r.Meta.Interference != nil && *r.Meta.Interference > 1.1 && *r.Meta.Interference < 4 && r.Meta.IsolatedPairs == 4 {
+			break
+		}
+		if attempt == 2 {
+			t.Fatalf("rounds survey: interference %v over %d pairs, want 1.1-4 over 4 pairs (twice)", fmtPtr(r.Meta.Interference), r.Meta.IsolatedPairs)
+		}
+		t.Logf("rounds survey: interference %v over %d pairs, want 1.1-4 over 4 pairs: measured again", fmtPtr(r.Meta.Interference), r.Meta.IsolatedPairs)
 	}
 	isolated := 0
 	for a := 0; a < 4; a++ {
