@@ -34,10 +34,7 @@ func hedgeFar(sol *solve.Solution, in *inputs, slots []int32, solveOn func(*mode
 		return err
 	}
 	keep, name := keptPlace(in, slots)
-	models := []*model.Model{in.md, in.hedge}
-	if in.spread != nil {
-		models = append(models, in.spread)
-	}
+	models := append([]*model.Model{in.md}, spreadModels(in)...)
 	kept := make([]float64, len(models)) // keep's run on each
 	for i, m := range models {
 		kept[i] = model.Predict("", m, in.t, keep, in.rt).Run

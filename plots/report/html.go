@@ -141,7 +141,7 @@ func BuildHTML(w io.Writer, opt HTMLOptions) error {
 	}
 	r.Title = reportTitle(r)
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"secs": fmtSeconds, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v },
+		"secs": fmtSeconds, "rangeWhy": func() string { return rangeWhy }, "pct": fmtPercent, "pct100": func(v float64) float64 { return 100 * v },
 		"bytes": fmtBytes, "ibytes": func(v int64) string { return fmtBytes(float64(v)) },
 		"us": func(v float64) string { return fmtFloat(v, 2) },
 	}).Parse(htmlTemplate)
