@@ -142,6 +142,7 @@ func newEvaluator(md *Model, t *Traffic, base []float64, place []int32, flat boo
 	ev.g = newGroupLoads(md, t.N, &ev.tch)
 	ev.wire = md.wireFactors(t)
 	ev.net = links.New(md.Routes, md.Ports, md.near, t.N, t.Start, t.Adj, flat)
+	ev.net.Walkable(ev.flowNodes)
 	for r, s := range place {
 		n := int32(md.Slots[s].Node)
 		ev.r.node[r] = n
@@ -625,6 +626,27 @@ func (ev *Evaluator) moveAll(pairs [][2]int32) {
 	ev.net.Moved(ranks, ev.offCost)
 }
 
+// flowNodes appends the nodes, from and to, of each of rank u's flows
+// that edge sends through the network: to and from each peer off its
+// node, each way that carries bytes.
+func (ev *Evaluator) flowNodes(u int32, buf [][2]int32) [][2]int32 {
+	t, nu := ev.t, ev.r.node[u]
+	for e := t.Start[u]; e < t.Start[u+1]; e++ {
+		nv := ev.r.node[t.Adj[e]]
+		if nv == nu {
+			continue
+		}
+		out, in := ev.wireBytes(e)
+		if out > 0 {
+			buf = append(buf, [2]int32{nu, nv})
+		}
+		if in > 0 {
+			buf = append(buf, [2]int32{nv, nu})
+		}
+	}
+	return buf
+}
+
 // undoAll undoes moveAll(pairs): the same exchanges in reverse order.
 func (ev *Evaluator) undoAll(pairs [][2]int32) {
 	rev := append(ev.r.undo[:0], pairs...)
@@ -655,6 +677,7 @@ func (ev *Evaluator) Try(i, j int32) Objective {
 // TryAll is Try of SwapAll's exchanges: the whole-node exchanges the
 // solver prices one after another.
 func (ev *Evaluator) TryAll(pairs [][2]int32) Objective {
+	ev.net.Trying(true)
 	ev.SwapAll(pairs)
 	o := ev.Objective()
 	// The second exchange touches the same nodes (in another order) and
@@ -677,6 +700,7 @@ func (ev *Evaluator) TryAll(pairs [][2]int32) Objective {
 	ev.begin()
 	ev.undoAll(pairs)
 	ev.net.Restore()
+	ev.net.Trying(false)
 	for x, n := range tc.savedNodes {
 		ev.n.tree.Set(int(n), tc.saved[x])
 		if gl != nil {

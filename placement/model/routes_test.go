@@ -159,6 +159,30 @@ func TestRoutedSwapsMatchScratch(t *testing.T) {
 	}
 }
 
+// TestRoutedTriesWalkLightRanks: an exchange tried and undone prices a
+// rank with few peers by walking its flows and leaves it unindexed
+// (links.walking), a hub with more peers by its index: 64 ranks on a
+// dragonfly of 16 nodes x 4, a sparse graph with one-way flows and two
+// hubs of 40 peers each, every try priced as a fresh evaluator of the
+// exchange prices it, and the state after a try as before it.
+func TestRoutedTriesWalkLightRanks(t *testing.T) {
+	md := routedModel(t, 16, 4, ringLevels, func(h []string) (*fabric.Fabric, error) {
+		return fabric.NewDragonfly(h, fabric.DragonflyShape{Groups: 2, Chassis: 2, Routers: 2, Nodes: 2, Blue: 1, Black: 1, Green: 1}, 1e9, 1e-6, false)
+	})
+	flows, n := shapes.RandomSparse(64, 3, 5)
+	for _, hub := range []int{5, 42} {
+		for k := 1; k <= 40; k++ {
+			flows = append(flows, profile.Flow{Src: hub, Dst: (hub + 3*k) % n, Bytes: float64(1+k%5) * 1e6, Messages: 4})
+		}
+	}
+	for i := range flows {
+		flows[i].Bytes *= 100
+	}
+	if bound := swapsMatchScratch(t, md, shapes.MustTraffic(flows, n), nil, swapWalk{rounds: 300, step: 13, off: 5, keep: 3}); bound == 0 {
+		t.Errorf("no rank is bound by a link: the test does not exercise them")
+	}
+}
+
 // TestRoutedMissingHost: a description that lacks a surveyed host is an
 // error naming it.
 func TestRoutedMissingHost(t *testing.T) {

@@ -141,6 +141,22 @@ func (nt *Net) Moved(ranks []int32, cost func(x, e int32) float64) {
 	}
 }
 
+// Walkable lets exchanges that are tried price ranks with few peers by
+// walking their flows, whose nodes flows lists (walking).
+func (nt *Net) Walkable(flows func(n int32, buf [][2]int32) [][2]int32) {
+	if nt.Routed() && !nt.loads.flat {
+		nt.loads.nodes = flows
+	}
+}
+
+// Trying marks the exchanges from now (on) until Trying(false) as tried
+// and undone (walking).
+func (nt *Net) Trying(on bool) {
+	if nt.Routed() {
+		nt.loads.trying = on
+	}
+}
+
 // Keep keeps the state saved since Begin, for Restore.
 func (nt *Net) Keep() {
 	if nt.Routed() {

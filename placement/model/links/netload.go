@@ -110,6 +110,33 @@ type Loads struct {
 	// links was most of pricing a start on 4,096 nodes of 4 ranks.
 	flat  bool
 	flows []flatFlow
+	walking
+}
+
+// walking is how an exchange that is tried and undone (Evaluator.TryAll)
+// prices the ranks whose flows it moves without indexing them: while
+// trying, a light rank's flows (walkDegree peers or fewer) are not
+// marked in the crossing, and when it is re-priced its longest link is
+// found by walking its flows' routes (nodes lists them); a heavier rank
+// is marked as before. The marks of a try and its undo cancel, so the
+// index after the try is as before it, and on a 1,024-rank dragonfly
+// marking was a fifth of place's time (each mark a miss in an index of
+// ranks x links).
+type walking struct {
+	trying bool
+	nodes  func(n int32, buf [][2]int32) [][2]int32 // n's flows' nodes, from and to
+	buf    [][2]int32
+}
+
+// walkDegree is the most peers a rank may have to be priced by walking
+// its flows while trying: walking costs its flows' hops where its index
+// is its links once each, and a rank with hundreds of peers on the
+// same few links would walk them again and again.
+const walkDegree = 32
+
+// walked reports whether rank n is priced by walking while trying.
+func (nl *Loads) walked(n int32) bool {
+	return nl.trying && nl.nodes != nil && nl.Pairs.start[n+1]-nl.Pairs.start[n] <= walkDegree
 }
 
 // flatFlow is a flow a flat Loads keeps: from rank u on node a to rank
@@ -249,6 +276,7 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 		nl.Save(u, true)
 		nl.Save(v, true)
 	}
+	wu, wv := nl.walked(u), nl.walked(v)
 	links, share := nl.rt.Route(&nl.paths, a, b)
 	for i, l := range links {
 		x := w
@@ -264,9 +292,29 @@ func (nl *Loads) Flow(u, v, a, b int32, bytes, sign float64) {
 			nl.dirty = append(nl.dirty, l)
 		}
 		nl.load[l] += x
-		nl.mark(u, l, cnt)
-		nl.mark(v, l, cnt)
+		if !wu {
+			nl.mark(u, l, cnt)
+		}
+		if !wv {
+			nl.mark(v, l, cnt)
+		}
 	}
+}
+
+// longestWalked is longest of rank n from its flows' routes, not the
+// crossing index (walking).
+func (nl *Loads) longestWalked(n int32) (float64, int32) {
+	nl.buf = nl.nodes(n, nl.buf[:0])
+	best, arg := 0.0, int32(-1)
+	for _, f := range nl.buf {
+		links, _ := nl.rt.Route(&nl.paths, f[0], f[1])
+		for _, l := range links {
+			if t := nl.linkTime(int(l)); longer(t, l, best, arg) {
+				best, arg = t, l
+			}
+		}
+	}
+	return best, arg
 }
 
 // linkTime is link l's time to carry its load (a load rounded below 0
@@ -357,15 +405,22 @@ func (nl *Loads) Reprice(scale float64) {
 	// 1,024 ranks.
 	for _, s := range nl.saved {
 		n, arg := s.n, nl.longL[s.n]
-		if nl.fstamp[n] == nl.epoch || arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
+		if nl.fstamp[n] == nl.epoch && nl.walked(n) {
+			nl.LongT[n], nl.longL[n] = nl.longestWalked(n)
+		} else if nl.fstamp[n] == nl.epoch || arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
 			nl.LongT[n], nl.longL[n] = nl.longest(n)
 		} else {
 			nl.LongT[n] = nl.linkTime(int(arg))
 		}
 	}
+	// A rank whose flows moved has its longest link from all its links
+	// already (and while trying, a walked rank's index is stale).
 	for _, l := range changed {
 		t := nl.linkTime(int(l))
 		for _, n := range nl.lranks[l] {
+			if nl.fstamp[n] == nl.epoch {
+				continue
+			}
 			if t > nl.LongT[n] || t == nl.LongT[n] && l < nl.longL[n] {
 				nl.LongT[n], nl.longL[n] = t, l
 			}
