@@ -41,9 +41,12 @@ func TreeShape(of [][]int, outMBps []float64, linkMBps float64) (s fabric.FatTre
 		if g <= size || g%size != 0 || n%g != 0 {
 			return s, false, fmt.Sprintf("level %d's groups of %d hosts are not whole groups of level %d's %d", k+1, g, k, size)
 		}
+		if !(outMBps[k] > 0) {
+			return s, false, fmt.Sprintf("level %d's uplinks have no rate (not measured, or not priced: the switch uplinks' lines say why)", k+1)
+		}
 		x := outMBps[k] / linkMBps
 		links := int(math.Round(x))
-		if !(outMBps[k] > 0) || links < 1 || math.Abs(x-float64(links)) > TreeShapeTolerance*float64(links) {
+		if links < 1 || math.Abs(x-float64(links)) > TreeShapeTolerance*float64(links) {
 			return s, false, fmt.Sprintf("level %d's groups send %.4g MB/s out, %.2f times a node's link (%.4g MB/s): not a whole number of links", k+1, outMBps[k], x, linkMBps)
 		}
 		if links%below != 0 {

@@ -49,7 +49,8 @@ func TestTreeShape(t *testing.T) {
 		{"groups of two sizes", [][]int{uneven}, []float64{2240}, "not runs of one size"},
 		{"a level not whole groups of the one below", [][]int{groupsOf(24, 4), groupsOf(24, 6)}, []float64{2240, 4480}, "not whole groups"},
 		{"a rate between whole links", [][]int{groupsOf(16, 4)}, []float64{1680}, "1.50 times a node's link"},
-		{"an unmeasured level", [][]int{groupsOf(16, 4)}, []float64{0}, "not a whole number of links"},
+		{"an unmeasured level", [][]int{groupsOf(16, 4)}, []float64{0}, "level 1's uplinks have no rate"},
+		{"less than a link", [][]int{groupsOf(16, 4)}, []float64{400}, "0.36 times a node's link"},
 		{"uplinks not a multiple of the level below's", [][]int{groupsOf(64, 4), groupsOf(64, 16)}, []float64{2240, 3360}, "3 uplinks, not a multiple of level 1's 2"},
 	} {
 		if _, _, why := TreeShape(c.of, c.out, 1120); !strings.Contains(why, c.want) {
