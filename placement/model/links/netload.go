@@ -392,36 +392,44 @@ func (nl *Loads) Reprice(scale float64) {
 		}
 	}
 	nl.changed = changed
-	for _, l := range changed {
-		for _, n := range nl.lranks[l] {
-			nl.Save(n, false)
-		}
-	}
-	// A rank whose flows stayed where they were keeps its longest link
-	// unless that got shorter (then all its links are walked); the
-	// changed links raise it from the links' side. A changed global link
-	// re-prices hundreds of ranks, each crossing many links: walking
+	// A rank saved before (its flows moved, or its fixed time) is priced
+	// again; a rank whose flows stayed where they were keeps its longest
+	// link unless that got shorter (then all its links are walked), and
+	// the changed links raise it from the links' side. A changed global
+	// link re-prices hundreds of ranks, each crossing many links: walking
 	// each rank's links for the changed ones was most of place's time at
 	// 1,024 ranks.
 	for _, s := range nl.saved {
 		n, arg := s.n, nl.longL[s.n]
 		if nl.fstamp[n] == nl.epoch && nl.walked(n) {
 			nl.LongT[n], nl.longL[n] = nl.longestWalked(n)
-		} else if nl.fstamp[n] == nl.epoch || arg < 0 || nl.lstamp[arg] == nl.epoch && nl.load[arg] < nl.lold[arg] {
+		} else if nl.fstamp[n] == nl.epoch || nl.shrank(arg) {
 			nl.LongT[n], nl.longL[n] = nl.longest(n)
 		} else {
 			nl.LongT[n] = nl.linkTime(int(arg))
 		}
 	}
-	// A rank whose flows moved has its longest link from all its links
-	// already (and while trying, a walked rank's index is stale).
+	// The other ranks that cross a changed link are saved only when it
+	// changes them: most of a global link's ranks have a longer link. A
+	// rank not saved yet has its longest link from before: if that
+	// shrank, all its links are walked (and later raises change
+	// nothing); else each changed link raises it, and once raised it is
+	// above every link that did not change. A rank whose flows moved has
+	// its longest link from all its links already (and while trying, a
+	// walked rank's index is stale).
 	for _, l := range changed {
 		t := nl.linkTime(int(l))
 		for _, n := range nl.lranks[l] {
 			if nl.fstamp[n] == nl.epoch {
 				continue
 			}
+			if nl.nstamp[n] != nl.epoch && nl.shrank(nl.longL[n]) {
+				nl.Save(n, false)
+				nl.LongT[n], nl.longL[n] = nl.longest(n)
+				continue
+			}
 			if t > nl.LongT[n] || t == nl.LongT[n] && l < nl.longL[n] {
+				nl.Save(n, false)
 				nl.LongT[n], nl.longL[n] = t, l
 			}
 		}
@@ -431,6 +439,12 @@ func (nl *Loads) Reprice(scale float64) {
 			nl.Tree.Set(int(s.n), v)
 		}
 	}
+}
+
+// shrank reports whether a rank whose longest link was l must walk its
+// links again: it had none (l -1), or the exchange lowered l's load.
+func (nl *Loads) shrank(l int32) bool {
+	return l < 0 || nl.lstamp[l] == nl.epoch && nl.load[l] < nl.lold[l]
 }
 
 // Restore puts back the values saved (Keep's copy).
