@@ -376,11 +376,11 @@ func cutPairChunks(br *bufio.Reader, work, ordered chan<- *pairChunk, free <-cha
 	line, seq := 2, 0
 	var rest []byte
 	for {
-		c := &pairChunk{}
+		var c *pairChunk
 		select {
 		case c = <-free:
 		default:
-			c.data = make([]byte, 0, pairChunkSize)
+			c = &pairChunk{data: make([]byte, 0, pairChunkSize)}
 		}
 		// rest, a line begun, is shorter than a chunk (else the cut
 		// below failed); a chunk whose buffer it fills reads less.

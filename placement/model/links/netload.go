@@ -308,11 +308,7 @@ func (nl *Loads) longestWalked(n int32) (float64, int32) {
 	best, arg := 0.0, int32(-1)
 	for _, f := range nl.buf {
 		links, _ := nl.rt.Route(&nl.paths, f[0], f[1])
-		for _, l := range links {
-			if t := nl.linkTime(int(l)); longer(t, l, best, arg) {
-				best, arg = t, l
-			}
-		}
+		best, arg = nl.longestOf(links, best, arg)
 	}
 	return best, arg
 }
@@ -330,8 +326,13 @@ func (nl *Loads) linkTime(l int) float64 {
 // longest is the longest time of a link rank n's flows cross, and that
 // link (-1: none; of equal times the first link).
 func (nl *Loads) longest(n int32) (float64, int32) {
-	best, arg := 0.0, int32(-1)
-	for _, l := range nl.rlinks[n] {
+	return nl.longestOf(nl.rlinks[n], 0, -1)
+}
+
+// longestOf is the longest of links and of best (on link arg, -1: none
+// yet), as longer chooses.
+func (nl *Loads) longestOf(links []int32, best float64, arg int32) (float64, int32) {
+	for _, l := range links {
 		if t := nl.linkTime(int(l)); longer(t, l, best, arg) {
 			best, arg = t, l
 		}
