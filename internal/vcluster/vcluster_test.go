@@ -1,11 +1,13 @@
 package vcluster_test
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,5 +115,76 @@ func TestHydraNodeIdentity(t *testing.T) {
 			t.Errorf("node %s boot id %q: want a uuid of its own (seen: %v)", n, id, ids)
 		}
 		ids[id] = true
+	}
+}
+
+// TestLaunchAsksNoResolver: mpirun on the cluster does not look its
+// nodes' names up (they are in no hosts file, so each lookup went to DNS,
+// and a dropped query held the launch for the resolver's 5 s timeout).
+// mpirun runs with a resolver of the test's own (a mount namespace whose
+// resolv.conf names a server on 127.0.0.1 that answers "no such name"
+// and records what it was asked); a lookup made the same way must reach
+// it, and the launch must ask it nothing about the nodes.
+func TestLaunchAsksNoResolver(t *testing.T) {
+	testutil.RequireMPI(t)
+	c := vcluster.Start(t, 2, 1)
+	asked := fakeResolver(t)
+	conf := filepath.Join(t.TempDir(), "resolv.conf")
+	if err := os.WriteFile(conf, []byte("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withResolver := func(args ...string) []string {
+		return append([]string{"unshare", "--mount", "sh", "-c", `mount --bind "$0" /etc/resolv.conf && exec "$@"`, conf}, args...)
+	}
+	testutil.Run(t, time.Minute, nil, withResolver("getent", "ahosts", "latmap-probe.invalid")...) // not found: status 2
+	if got := asked(); !strings.Contains(got, "latmap-probe.invalid") {
+		t.Fatalf("the test's resolver was not asked for a lookup made through it (asked: %q)", got)
+	}
+	testutil.MustRun(t, time.Minute, withResolver(append(c.MpirunArgs(2), "hostname")...)...)
+	for _, n := range c.Nodes {
+		if got := asked(); strings.Contains(got, n) {
+			t.Errorf("launching on the cluster asked the resolver for node %s (asked: %q)", n, got)
+		}
+	}
+}
+
+// fakeResolver answers DNS queries on 127.0.0.1:53 with "no such name"
+// until the test ends; asked returns the names it was asked, one a line.
+func fakeResolver(t *testing.T) (asked func() string) {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:53")
+	if err != nil {
+		t.Skipf("no fake resolver on 127.0.0.1:53: %v", err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	var mu sync.Mutex
+	var names strings.Builder
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if n < 12 {
+				continue
+			}
+			var labels []string
+			for i := 12; i < n && buf[i] != 0 && i+1+int(buf[i]) <= n; i += 1 + int(buf[i]) {
+				labels = append(labels, string(buf[i+1:i+1+int(buf[i])]))
+			}
+			mu.Lock()
+			names.WriteString(strings.Join(labels, ".") + "\n")
+			mu.Unlock()
+			reply := append([]byte(nil), buf[:n]...)
+			reply[2] |= 0x80             // a response
+			reply[3] = reply[3]&0xf0 | 3 // NXDOMAIN
+			pc.WriteTo(reply, from)
+		}
+	}()
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return names.String()
 	}
 }
