@@ -122,7 +122,7 @@ func TestHydraNodeIdentity(t *testing.T) {
 // nodes' names up (they are in no hosts file, so each lookup went to DNS,
 // and a dropped query held the launch for the resolver's 5 s timeout).
 // mpirun runs with a resolver of the test's own (a mount namespace whose
-// resolv.conf names a server on 127.0.0.1 that answers "no such name"
+// resolv.conf names a server on 127.83.0.1 that answers "no such name"
 // and records what it was asked); a lookup made the same way must reach
 // it, and the launch must ask it nothing about the nodes.
 func TestLaunchAsksNoResolver(t *testing.T) {
@@ -130,7 +130,7 @@ func TestLaunchAsksNoResolver(t *testing.T) {
 	c := vcluster.Start(t, 2, 1)
 	asked := fakeResolver(t)
 	conf := filepath.Join(t.TempDir(), "resolv.conf")
-	if err := os.WriteFile(conf, []byte("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n"), 0o644); err != nil {
+	if err := os.WriteFile(conf, []byte("nameserver 127.83.0.1\noptions timeout:1 attempts:1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	withResolver := func(args ...string) []string {
@@ -148,13 +148,13 @@ func TestLaunchAsksNoResolver(t *testing.T) {
 	}
 }
 
-// fakeResolver answers DNS queries on 127.0.0.1:53 with "no such name"
+// fakeResolver answers DNS queries on 127.83.0.1:53 with "no such name"
 // until the test ends; asked returns the names it was asked, one a line.
 func fakeResolver(t *testing.T) (asked func() string) {
 	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:53")
+	pc, err := net.ListenPacket("udp", "127.83.0.1:53")
 	if err != nil {
-		t.Skipf("no fake resolver on 127.0.0.1:53: %v", err)
+		t.Fatalf("a fake resolver on 127.83.0.1:53: %v", err)
 	}
 	t.Cleanup(func() { pc.Close() })
 	var mu sync.Mutex
