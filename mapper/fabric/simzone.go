@@ -162,8 +162,13 @@ func grow[T any](s *[]T) *T {
 	return &(*s)[len(*s)-1]
 }
 
+// ClassFatPipe is the class of a SimGrid FATPIPE link: each flow
+// crossing it has its whole bandwidth, so it prices no sharing.
+const ClassFatPipe = "fatpipe"
+
 // simLinks is a zone's links as the fabric's: each SHARED link one,
-// each SPLITDUPLEX link two (id_UP and id_DOWN, as SimGrid names them).
+// each SPLITDUPLEX link two (id_UP and id_DOWN, as SimGrid names them),
+// each FATPIPE link one of no bandwidth (ClassFatPipe).
 type simLinks struct {
 	links []Link
 	id    map[string][2]int32 // by name: the link, or its UP and DOWN
@@ -198,8 +203,17 @@ func newSimLinks(links []simLink) (*simLinks, error) {
 			up, down := add(l.ID+"_UP"), add(l.ID+"_DOWN")
 			s.id[l.ID] = [2]int32{up, down}
 			s.id[l.ID+"_UP"], s.id[l.ID+"_DOWN"] = [2]int32{up, up}, [2]int32{down, down}
+		case "FATPIPE":
+			// Each flow has the whole bandwidth to itself (a backbone,
+			// a host's loopback): it bounds one flow, which the
+			// survey's pairs measure, not what the flows crossing it
+			// sum to. No bandwidth: the link prices its latency and no
+			// sharing.
+			x := add(l.ID)
+			s.links[x].Bandwidth, s.links[x].Class = 0, ClassFatPipe
+			s.id[l.ID] = [2]int32{x, x}
 		default:
-			return nil, fmt.Errorf("link %s: sharing_policy %s is not modelled (SHARED or SPLITDUPLEX)", l.ID, l.Sharing)
+			return nil, fmt.Errorf("link %s: sharing_policy %s is not modelled (SHARED, SPLITDUPLEX or FATPIPE)", l.ID, l.Sharing)
 		}
 	}
 	return s, nil

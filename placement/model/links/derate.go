@@ -131,7 +131,7 @@ func ClassShares(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (not
 		}
 		for l, link := range f.Links {
 			switch {
-			case link.Class != sh.Class:
+			case link.Class != sh.Class, link.Class == fabric.ClassFatPipe: // each flow its own
 			case undeclared && link.Bandwidth == 0:
 				inv[l] = 1 / (sh.MeasuredMBps * 1e6)
 			case !undeclared && link.Bandwidth > 0:
@@ -144,8 +144,17 @@ func ClassShares(f *fabric.Fabric, shares []topo.ClassShare, inv []float64) (not
 		source += "; measured: " + strings.Join(measured, "; ")
 		notes = append(notes, "network: priced as measured: "+strings.Join(measured, "; "))
 	}
-	if unpriced := len(inv) - countPositive(inv); unpriced > 0 {
+	fat := 0
+	for _, link := range f.Links {
+		if link.Class == fabric.ClassFatPipe {
+			fat++
+		}
+	}
+	if unpriced := len(inv) - countPositive(inv) - fat; unpriced > 0 {
 		source += fmt.Sprintf("; %d of %d links not priced (no bandwidth declared or measured)", unpriced, len(inv))
+	}
+	if fat > 0 {
+		source += fmt.Sprintf("; %d FATPIPE links price no sharing (each flow has the bandwidth of one to itself)", fat)
 	}
 	return notes, source
 }
