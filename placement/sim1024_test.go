@@ -322,14 +322,27 @@ func BenchmarkSimDragonfly1024(b *testing.B) {
 // runs, and returns every miss of the simulated checks' bounds
 // (simMisses).
 func printSurveyAloneAndDeclared(b *testing.B, c *simCluster, sv string, apps []simApp, n int, declared []string) []string {
+	return printPricedOn(b, c, sv, apps, n, []pricedOn{{"survey alone", nil}, {"declared", declared}})
+}
+
+// pricedOn is a network the simulated checks price on: the files
+// declared to latmap place (nil: the survey alone), named.
+type pricedOn struct {
+	name  string
+	files []string
+}
+
+// printPricedOn is printSurveyAloneAndDeclared on each of nets in turn:
+// each application's predicted and simulated runs, its misses named
+// "APP (NAME)".
+func printPricedOn(b *testing.B, c *simCluster, sv string, apps []simApp, n int, nets []pricedOn) []string {
 	var misses []string
 	c.topology = ""
-	for _, d := range [][]string{nil, declared} {
-		c.declared = d
-		fmt.Printf("network declared: %v\n%-34s %-9s %12s %12s %9s   %s\n", d != nil, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
+	for _, d := range nets {
+		c.declared = d.files
+		fmt.Printf("network declared: %v (%s)\n%-34s %-9s %12s %12s %9s   %s\n", d.files != nil, d.name, "application", "layout", "predicted s", "simulated s", "pred/sim", "speedup over block: predicted / simulated")
 		for _, app := range apps {
-			name := app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[d != nil]
-			sc := placeAndSimulate(b, c, sv, name, app.flows, n, app.iters())
+			sc := placeAndSimulate(b, c, sv, app.name+" ("+d.name+")", app.flows, n, app.iters())
 			for _, l := range []string{"block", "cyclic", "proposal"} {
 				p, s := sc.predicted[l], sc.simulated[l]
 				fmt.Printf("%-34s %-9s %12.5f %12.5f %9.2f   %.2fx / %.2fx\n", app.name, l, p, s, p/s, sc.predicted["block"]/p, sc.simulated["block"]/s)
