@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -150,7 +151,13 @@ func writeModelCheck(w io.Writer, c *placefile.Calibration) {
 // writeNetwork prints the declared network and the what-if predictions.
 func writeNetwork(w io.Writer, a *placefile.Advice) {
 	if n := a.Network; n != nil {
-		fmt.Fprintf(w, "network: %s from %s, %d links (classes %s), priced as %s\n", n.Shape, n.Source, n.Links, strings.Join(n.Classes, ", "), n.Capacity)
+		// A zone's links routed Full have no class of their own.
+		classes := slices.DeleteFunc(slices.Clone(n.Classes), func(c string) bool { return c == "" })
+		named := ""
+		if len(classes) > 0 {
+			named = " (classes " + strings.Join(classes, ", ") + ")"
+		}
+		fmt.Fprintf(w, "network: %s from %s, %d links%s, priced as %s\n", n.Shape, n.Source, n.Links, named, n.Capacity)
 		if n.Origin != "" {
 			fmt.Fprintf(w, "network: %s; routes: %s\n", n.Origin, n.Routing)
 		}

@@ -130,3 +130,23 @@ func TestPlaceRangeColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkLineClasses: the network line names the link classes a
+// declared network has, and none it has not: a zone routed Full, whose
+// links have no class, printed "(classes , fatpipe)" and "(classes )".
+func TestNetworkLineClasses(t *testing.T) {
+	for _, c := range []struct {
+		classes []string
+		want    string
+	}{
+		{[]string{"", "fatpipe"}, "3 links (classes fatpipe), priced"},
+		{[]string{""}, "3 links, priced"},
+		{[]string{"node", "peer-0"}, "3 links (classes node, peer-0), priced"},
+	} {
+		var b strings.Builder
+		writeNetwork(&b, &placefile.Advice{Network: &placefile.Network{Shape: "zone", Source: "z.xml", Links: 3, Classes: c.classes, Capacity: "as declared"}})
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("classes %q: %q, want %q in it", c.classes, b.String(), c.want)
+		}
+	}
+}
