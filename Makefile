@@ -84,16 +84,8 @@ UNIT_PKGS = ./mapper/... ./plots/... ./placement/model/... ./placement/solve/...
 # "N passed, N failed, N skipped"; LATMAP_REQUIRE=mpi,mpich,... (as .ci/run
 # sets it) turns a skip for a missing tool into a failure.
 # The race detector's run of every command (RACE_TESTS, no MPI) goes
-# beside the unit packages, as do SIM_TESTS (below); both end before
-# the -p 1 packages start.
+# beside the unit packages and ends before the -p 1 packages start.
 RACE_TESTS = TestBadInputs|TestBadFlags|TestImportTopoPlotCompare
-# placement's simulated clusters (SimGrid SMPI) and its runs of Scotch and
-# METIS: they time nothing against the clock (simulated time is the same
-# under any load), so they run beside the unit packages, where the cores
-# are busy anyway, and not beside the -p 1 packages' timing tests (before
-# this, placement's verify runs on the shaped cluster shared the cores
-# with nine simulations).
-SIM_TESTS = ^(TestSim[A-Z0-9]|TestPlaceAgainst)
 
 # Open MPI's MPI_Init probes its PSM and PSM2 transports (Intel and
 # QLogic adapters) in every rank: 0.2 s of each of the tests' 0.35 s
@@ -110,12 +102,9 @@ test: deps-test build build-mpich
 	CC=$(MPICC) $(GO) vet -tags mpi ./...
 	$(GO) build -o bin/testsum ./internal/testsum
 	@rm -f bin/race.log bin/race.rc
-	@rm -f bin/sims.json bin/sims.rc
 	set -o pipefail; { { $(GO) test -race -count=1 -run '$(RACE_TESTS)' ./cmd/latmap/ > bin/race.log 2>&1; echo $$? > bin/race.rc; } & \
-		{ $(GO) test -count=1 -timeout 30m -json -run '$(SIM_TESTS)' ./placement/ > bin/sims.json; echo $$? > bin/sims.rc; } & \
 		$(GO) test -count=1 -timeout 30m -json $(UNIT_PKGS); u=$$?; wait; \
-		cat bin/sims.json; [ "$$(cat bin/sims.rc)" = 0 ] || u=1; \
-		$(GO) test -p 1 -count=1 -timeout 30m -json -skip '$(SIM_TESTS)' $$($(GO) list ./... | grep -vxF "$$($(GO) list $(UNIT_PKGS))"); \
+		$(GO) test -p 1 -count=1 -timeout 30m -json $$($(GO) list ./... | grep -vxF "$$($(GO) list $(UNIT_PKGS))"); \
 		[ $$? = 0 ] && [ $$u = 0 ]; } | bin/testsum; s=$$?; \
 		echo "# Every command once under the race detector, on good and bad input (run beside the unit packages):"; \
 		cat bin/race.log; [ $$s = 0 ] && [ "$$(cat bin/race.rc)" = 0 ]
