@@ -73,6 +73,21 @@ const shareSlowdown = 1.7
 // crosses between its hosts' links.
 func probedNetwork(b *testing.B, c *simCluster) string {
 	b.Helper()
+	flows, lf := buildFlows(b, c)
+	cliques := shareCliques(len(flows), sharedFlows(b, c.run(b, c.hosts, "flows", lf)))
+	fmt.Printf("flows at once: %d flows, %d links shared\n", len(flows), len(cliques))
+	f, err := fabric.Read(c.platform)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return writeProbedZone(b, f, c.hosts, flows, cliques)
+}
+
+// buildFlows builds testdata/sim/flows.c for c and writes its list of
+// flows, every ordered pair of c's hosts (one rank a host); it returns
+// the flows and the list's path.
+func buildFlows(b *testing.B, c *simCluster) ([][2]int, string) {
+	b.Helper()
 	root := testutil.RepoRoot(b)
 	if out, err := exec.Command("smpicc", "-O2", "-o", filepath.Join(c.dir, "flows"), filepath.Join(root, "testdata", "sim", "flows.c")).CombinedOutput(); err != nil {
 		b.Fatalf("smpicc flows.c: %v\n%s", err, out)
@@ -91,13 +106,7 @@ func probedNetwork(b *testing.B, c *simCluster) string {
 	if err := os.WriteFile(lf, []byte(list.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cliques := shareCliques(len(flows), sharedFlows(b, c.run(b, c.hosts, "flows", lf)))
-	fmt.Printf("flows at once: %d flows, %d links shared\n", len(flows), len(cliques))
-	f, err := fabric.Read(c.platform)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return writeProbedZone(b, f, c.hosts, flows, cliques)
+	return flows, lf
 }
 
 // sharedFlows reads flows.c's output: the pairs of flows slowed past

@@ -7,29 +7,33 @@
  * seconds: a flow slowed about 2x shares a link with the other, the way
  * its bytes go.
  *
- * usage: flows FLOWS (at most MAXF flows) */
+ * With STEPS, each line "N F1 ... FN" a set of flows of distinct ranks,
+ * the flows move alone, then each step's flows at once: rank 0 prints
+ * "step K F1 T1 ... FN TN" (group testing: a flow not slowed shares no
+ * link with the others of its step).
+ *
+ * usage: flows FLOWS [STEPS] (at most MAXF flows, MAXS a step) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define SZ (4 << 20)
 #define MAXF 1024
+#define MAXS 64
 
 static char *buf;
 static int nf, src[MAXF], dst[MAXF];
 
-/* run moves flows a and b (b < 0: a alone) at once; t gets each one's
- * time at rank 0 (from the barrier to its receiver's completion). */
-static void run(int me, int a, int b, double t[2])
+/* runset moves the n flows f at once; t gets each one's time at rank 0
+ * (from the barrier to its receiver's completion). */
+static void runset(int me, const int *f, int n, double *t)
 {
-	int f[2] = {a, b}, who[4], nr = 0, k;
-	double mine[2] = {0, 0}, s;
-	MPI_Request rq[4];
+	int who[2 * MAXS], nr = 0, k;
+	double mine[MAXS] = {0}, s;
+	MPI_Request rq[2 * MAXS];
 	MPI_Barrier(MPI_COMM_WORLD);
 	s = MPI_Wtime();
-	for (k = 0; k < 2; k++) {
-		if (f[k] < 0)
-			continue;
+	for (k = 0; k < n; k++) {
 		if (me == src[f[k]]) {
 			who[nr] = -1;
 			MPI_Isend(buf, SZ, MPI_CHAR, dst[f[k]], k, MPI_COMM_WORLD, &rq[nr++]);
@@ -45,7 +49,14 @@ static void run(int me, int a, int b, double t[2])
 		if (who[x] >= 0)
 			mine[who[x]] = MPI_Wtime() - s;
 	}
-	MPI_Reduce(mine, t, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(mine, t, n, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+}
+
+/* run moves flows a and b (b < 0: a alone) at once. */
+static void run(int me, int a, int b, double t[2])
+{
+	int f[2] = {a, b};
+	runset(me, f, b < 0 ? 1 : 2, t);
 }
 
 int main(int argc, char **argv)
@@ -72,6 +83,34 @@ int main(int argc, char **argv)
 		run(me, i, -1, t);
 		if (me == 0)
 			printf("alone %d %.9f\n", i, t[0]);
+	}
+	if (argc > 2) {
+		FILE *sf = me == 0 ? fopen(argv[2], "r") : NULL;
+		int st[MAXS + 1], k;
+		double ts[MAXS];
+		if (me == 0 && !sf) {
+			fprintf(stderr, "flows: cannot read %s\n", argv[2]);
+			MPI_Abort(MPI_COMM_WORLD, 2);
+		}
+		for (k = 0;; k++) {
+			st[0] = 0;
+			if (me == 0 && fscanf(sf, "%d", &st[0]) == 1)
+				for (j = 1; j <= st[0] && j <= MAXS; j++)
+					if (fscanf(sf, "%d", &st[j]) != 1)
+						st[0] = 0;
+			MPI_Bcast(st, MAXS + 1, MPI_INT, 0, MPI_COMM_WORLD);
+			if (st[0] <= 0 || st[0] > MAXS)
+				break;
+			runset(me, st + 1, st[0], ts);
+			if (me == 0) {
+				printf("step %d", k);
+				for (j = 0; j < st[0]; j++)
+					printf(" %d %.9f", st[j + 1], ts[j]);
+				printf("\n");
+			}
+		}
+		MPI_Finalize();
+		return 0;
 	}
 	for (i = 0; i < nf; i++)
 		for (j = i + 1; j < nf; j++) {
