@@ -94,12 +94,19 @@ int main(int argc, char **argv)
 		}
 		for (k = 0;; k++) {
 			st[0] = 0;
-			if (me == 0 && fscanf(sf, "%d", &st[0]) == 1)
-				for (j = 1; j <= st[0] && j <= MAXS; j++)
-					if (fscanf(sf, "%d", &st[j]) != 1)
-						st[0] = 0;
+			if (me == 0 && fscanf(sf, "%d", &st[0]) == 1) {
+				if (st[0] < 1 || st[0] > MAXS) {
+					fprintf(stderr, "flows: step %d of %s has %d flows, want 1 to %d\n", k, argv[2], st[0], MAXS);
+					MPI_Abort(MPI_COMM_WORLD, 2);
+				}
+				for (j = 1; j <= st[0]; j++)
+					if (fscanf(sf, "%d", &st[j]) != 1 || st[j] < 0 || st[j] >= nf) {
+						fprintf(stderr, "flows: step %d of %s: flow %d of %d missing or not in FLOWS\n", k, argv[2], j, st[0]);
+						MPI_Abort(MPI_COMM_WORLD, 2);
+					}
+			}
 			MPI_Bcast(st, MAXS + 1, MPI_INT, 0, MPI_COMM_WORLD);
-			if (st[0] <= 0 || st[0] > MAXS)
+			if (st[0] == 0)
 				break;
 			runset(me, st + 1, st[0], ts);
 			if (me == 0) {
@@ -109,6 +116,8 @@ int main(int argc, char **argv)
 				printf("\n");
 			}
 		}
+		if (sf)
+			fclose(sf);
 		MPI_Finalize();
 		return 0;
 	}
