@@ -71,20 +71,24 @@ func BenchmarkSimAriesGroupProbe(b *testing.B) {
 				sf, sets := matchingSteps(b, len(c.hosts), size, flows, steps, rng)
 				slowed := stepSlowdowns(b, c.run(b, c.hosts, "flows", lf, sf), len(sets))
 				fmt.Printf("%d flows a step\n%8s  %-5s %10s %6s %10s\n", size, "random", "rule", "left", "lost", "steps")
-				for _, r := range []int{250, 500, 1000, 2000, 4000} {
-					for _, rule := range []string{"one", "both", "sum"} {
-						cleared := map[[2]int]bool{}
-						for k := 0; k < r; k++ {
-							set, sl := sets[k], slowed[k]
-							for a := range set {
-								for d := range set {
-									slowA, slowD := sl[a] > shareSlowdown, sl[d] > shareSlowdown
-									if a == d || (rule == "one" && slowA) || (rule == "both" && (slowA || slowD)) || (rule == "sum" && 1/sl[a]+1/sl[d] <= sumClears) {
-										continue
-									}
-									cleared[[2]int{min(set[a], set[d]), max(set[a], set[d])}] = true
+				// Each rule's clears, step after step, printed after the
+				// first r steps.
+				report := map[int]bool{250: true, 500: true, 1000: true, 2000: true, 4000: true}
+				for _, rule := range []string{"one", "both", "sum"} {
+					cleared := map[[2]int]bool{}
+					for k, set := range sets {
+						sl := slowed[k]
+						for a := range set {
+							for d := range set {
+								slowA, slowD := sl[a] > shareSlowdown, sl[d] > shareSlowdown
+								if a == d || (rule == "one" && slowA) || (rule == "both" && (slowA || slowD)) || (rule == "sum" && 1/sl[a]+1/sl[d] <= sumClears) {
+									continue
 								}
+								cleared[[2]int{min(set[a], set[d]), max(set[a], set[d])}] = true
 							}
+						}
+						if !report[k+1] {
+							continue
 						}
 						lost := 0
 						for p := range truth {
@@ -93,7 +97,7 @@ func BenchmarkSimAriesGroupProbe(b *testing.B) {
 							}
 						}
 						left := valid - len(cleared)
-						fmt.Printf("%8d  %-5s %10d %6d %10d\n", r, rule, left, lost, len(flows)+r+left)
+						fmt.Printf("%8d  %-5s %10d %6d %10d\n", k+1, rule, left, lost, len(flows)+k+1+left)
 					}
 				}
 			}
