@@ -162,6 +162,7 @@ func checkCalls(t *testing.T, p *profile.Profile, want func(rank int) map[string
 }
 
 func TestExactCounts(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.Short(t, "MPI runs")
 	const iter = 12
 	// ring: each rank sends iter messages of size bytes to the next.

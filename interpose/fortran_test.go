@@ -155,6 +155,7 @@ func casesFor(f testutil.Flavor) []fortranCase {
 // ANY_SOURCE converted right), and the calls and the matrix are exactly
 // what the programs do, counted once, with and without --slt.
 func TestFortranBindings(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.Short(t, "MPI runs")
 	for _, f := range testutil.Flavors() {
 		t.Run(f.Name, func(t *testing.T) {
@@ -186,6 +187,7 @@ func TestFortranBindings(t *testing.T) {
 // point-to-point matrix equals what Open MPI's own PML monitoring counted
 // in a run without latmap.
 func TestFortranMatrixEqualsOMPIMonitoring(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.Short(t, "MPI runs")
 	f := testutil.OpenMPI
 	for _, tc := range casesFor(f) {

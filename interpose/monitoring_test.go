@@ -20,6 +20,7 @@ import (
 // out: Open MPI 4.1's monitoring counts none of the messages MPI_Start
 // sends; TestExactCounts checks persist.c against its construction.)
 func TestMatrixEqualsOMPIMonitoring(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.Short(t, "MPI runs")
 	for _, tc := range []struct {
 		prog string

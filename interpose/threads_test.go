@@ -14,6 +14,7 @@ import (
 // a row. Before the library took a lock under MPI_THREAD_MULTIPLE the same
 // program lost messages from the counts or crashed in most runs.
 func TestThreadsExact(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.Short(t, "MPI runs")
 	testutil.RequireMPI(t)
 	prog := mpiProgram(t, "threads")

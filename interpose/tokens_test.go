@@ -23,6 +23,7 @@ import (
 // Without sequence numbers the shift is invisible: the shifted tokens come
 // from the right sender and tag.
 func TestTokenPairingRecovers(t *testing.T) {
+	t.Parallel() // counts, no clock: beside the other counting tests, after the timed ones
 	testutil.RequireMPI(t)
 	cdir := filepath.Join(testutil.RepoRoot(t), "interpose", "c")
 	bin := filepath.Join(t.TempDir(), "driver")
