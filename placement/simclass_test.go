@@ -1,0 +1,132 @@
+package placement
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/fabric"
+)
+
+// BenchmarkSimClassProbe: whether the probe of flows at once
+// (BenchmarkSimAriesProbe) may try one pair of flows for a whole class
+// of pairs that the round trips tell apart, instead of every pair of
+// hosts. Two classes, from what a survey already shows (which hosts hang
+// off one switch or router):
+//   - "router": a flow is known by the routers of its two hosts, as
+//     where the route between two routers is the same for each of
+//     their hosts (minimal routing by rule, SimGrid's shortest paths);
+//   - "destination": by its source's router and its destination host,
+//     as where every switch forwards by destination alone (an
+//     InfiniBand subnet manager's tables, which spread one leaf's hosts
+//     over the spines).
+//
+// On each network (both Aries fragments, PSMN's InfiniBand fabric, the
+// 4 x 4 HyperX and the site-wired dragonfly, 16 hosts each), every pair
+// of flows of four distinct hosts is tried at once (the truth), and each
+// class's pairs are checked to agree: printed for each kind of class,
+// how many classes there are (the steps a class probe needs, beside one
+// flow alone a class of flows), how many hold pairs that disagree, and
+// how many pairs differ from their class's majority (what a probe of
+// one pair a class would get wrong).
+//
+// Measured (2026-12-04, 101 s; go test -run '^$' -bench 'SimClassProbe$'
+// -benchtime 1x ./placement/): classes by destination agree on every
+// network, classes by routers do not.
+//
+//	network               hosts/routers  sharing pairs  router classes (disagree, misjudged)  destination classes (disagree)
+//	aries-fragment        16 / 8         1,638          1,960 (157, 754)                      7,336 (0)
+//	aries-fragment-2      16 / 8         1,480          1,960 (97, 396)                       7,336 (0)
+//	psmn-infiniband       16 / 6         219            640 (32, 201)                         4,230 (0)
+//
+// (The HyperX and the site-wired dragonfly put each host on its own
+// router here: 21,840 classes either way, none disagreeing.) Routes
+// between two routers differ by destination host even where every
+// route is minimal, so a probe by routers misjudges up to 754 pairs (of
+// 1,638 that share); a probe by destination is exact and needs 3x
+// (Aries, 2 hosts a router) to 5x (PSMN, up to 3) fewer steps than every
+// pair, and more hosts a router save more (k hosts: nearly k^2 x). The
+// simulated routes are latmap's own (shortest paths, a tree from each
+// destination), so the destination classes' agreement is partly its
+// construction; on InfiniBand it is the forwarding tables' (indexed by
+// destination LID), except with LMC above 0 or adaptive routing, and
+// Aries and Slingshot route adaptively, with no fixed route to probe.
+func BenchmarkSimClassProbe(b *testing.B) {
+	clusters := []*simCluster{ariesCluster(b), ariesOtherCluster(b)}
+	names := []string{"aries-fragment", "aries-fragment-2"}
+	for _, n := range builtNetworks {
+		if n.name == "psmn-infiniband" || n.name == "hyperx-4x4" || n.name == "dragonfly-site-wired" {
+			clusters = append(clusters, builtCluster(b, n))
+			names = append(names, n.name)
+		}
+	}
+	for b.Loop() {
+		for x, c := range clusters {
+			f, err := fabric.ReadAll(c.declared)
+			if err != nil {
+				b.Fatal(err)
+			}
+			idx := f.HostIndex()
+			router := make([]int, len(c.hosts))
+			for h, name := range c.hosts {
+				router[h] = idx[name] // a router a host: no level of switches
+				if len(f.Levels) > 0 {
+					router[h] = f.Levels[0].Group[idx[name]]
+				}
+			}
+			flows, lf := buildFlows(b, c)
+			truth := map[[2]int]bool{}
+			for _, p := range sharedFlows(b, c.run(b, c.hosts, "flows", lf)) {
+				truth[p] = true
+			}
+			fmt.Printf("\n%s: %d hosts on %d routers, %d flows, %d pairs share a link\n", names[x], len(c.hosts), distinct(router), len(flows), len(truth))
+			fmt.Printf("%-12s %8s %8s %9s %10s\n", "class", "flows", "classes", "disagree", "misjudged")
+			for _, kind := range []string{"router", "destination"} {
+				key := func(fl [2]int) [2]int {
+					if kind == "router" {
+						return [2]int{router[fl[0]], router[fl[1]]}
+					}
+					return [2]int{router[fl[0]], fl[1]}
+				}
+				flowClasses := map[[2]int]bool{}
+				votes := map[[4]int][2]int{} // [not shared, shared]
+				for i := range flows {
+					flowClasses[key(flows[i])] = true
+					for j := i + 1; j < len(flows); j++ {
+						if !disjointFlows(flows[i], flows[j]) {
+							continue
+						}
+						ki, kj := key(flows[i]), key(flows[j])
+						if kj[0] < ki[0] || kj[0] == ki[0] && kj[1] < ki[1] {
+							ki, kj = kj, ki
+						}
+						k := [4]int{ki[0], ki[1], kj[0], kj[1]}
+						v := votes[k]
+						if truth[[2]int{i, j}] {
+							v[1]++
+						} else {
+							v[0]++
+						}
+						votes[k] = v
+					}
+				}
+				disagree, misjudged := 0, 0
+				for _, v := range votes {
+					if v[0] > 0 && v[1] > 0 {
+						disagree++
+						misjudged += min(v[0], v[1])
+					}
+				}
+				fmt.Printf("%-12s %8d %8d %9d %10d\n", kind, len(flowClasses), len(votes), disagree, misjudged)
+			}
+		}
+	}
+}
+
+// distinct is how many distinct values xs holds.
+func distinct(xs []int) int {
+	seen := map[int]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	return len(seen)
+}
