@@ -88,11 +88,7 @@ func BenchmarkSimClassProbe(b *testing.B) {
 					router[h] = f.Levels[0].Group[idx[name]]
 				}
 			}
-			flows, lf := buildFlows(b, c)
-			truth := map[[2]int]bool{}
-			for _, p := range sharedFlows(b, c.run(b, c.hosts, "flows", lf)) {
-				truth[p] = true
-			}
+			flows, lf, truth := probeEveryPair(b, c)
 			fmt.Printf("\n%s: %d hosts on %d routers, %d flows, %d pairs share a link\n", names[x], len(c.hosts), distinct(router), len(flows), len(truth))
 			fmt.Printf("%-12s %8s %8s %9s %10s\n", "class", "flows", "classes", "disagree", "misjudged")
 			var byDest map[[4]int][2]int

@@ -51,11 +51,7 @@ func BenchmarkSimAriesGroupProbe(b *testing.B) {
 	clusters := []*simCluster{ariesCluster(b), ariesOtherCluster(b)}
 	for b.Loop() {
 		for x, c := range clusters {
-			flows, lf := buildFlows(b, c)
-			truth := map[[2]int]bool{}
-			for _, p := range sharedFlows(b, c.run(b, c.hosts, "flows", lf)) {
-				truth[p] = true
-			}
+			flows, lf, truth := probeEveryPair(b, c)
 			valid := 0
 			for i := range flows {
 				for j := i + 1; j < len(flows); j++ {
@@ -103,6 +99,20 @@ func BenchmarkSimAriesGroupProbe(b *testing.B) {
 			}
 		}
 	}
+}
+
+// probeEveryPair runs flows.c on c for every pair of flows of four
+// distinct hosts (buildFlows's flows, one rank a host): the flows, their
+// list's path, and the pairs that share a link (the truth the probes
+// by groups and by classes are held to).
+func probeEveryPair(b *testing.B, c *simCluster) ([][2]int, string, map[[2]int]bool) {
+	b.Helper()
+	flows, lf := buildFlows(b, c)
+	truth := map[[2]int]bool{}
+	for _, p := range sharedFlows(b, c.run(b, c.hosts, "flows", lf)) {
+		truth[p] = true
+	}
+	return flows, lf, truth
 }
 
 // disjointFlows reports whether two flows have four distinct hosts.
