@@ -71,7 +71,7 @@ build-mpich:
 UNIT_PKGS = ./mapper/... ./plots/... ./placement/model/... ./placement/solve/... ./placement/qap/... ./placement/verify \
 	./internal/text/... ./internal/stats/... ./internal/atomicdir ./internal/exitcode ./internal/maxtree ./internal/progress \
 	./internal/sysfs ./internal/sysmem ./internal/testsum ./internal/validation ./internal/launcher \
-	./bench/fit ./bench/roundtrip ./bench/schedule ./interpose/internal/gen
+	./bench/fit ./bench/probe ./bench/roundtrip ./bench/schedule ./interpose/internal/gen
 
 # Unit tests need nothing; the MPI, virtual-cluster and LAMMPS tests use
 # bin/latmap and lib/liblatmap.so (the MPICH tests bin/latmap-mpich and

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/latmap/latmap/bench/probe"
 	"github.com/latmap/latmap/mapper/fabric"
 )
 
@@ -91,8 +92,6 @@ func BenchmarkSimClassProbe(b *testing.B) {
 			flows, lf, truth := probeEveryPair(b, c)
 			fmt.Printf("\n%s: %d hosts on %d routers, %d flows, %d pairs share a link\n", names[x], len(c.hosts), distinct(router), len(flows), len(truth))
 			fmt.Printf("%-12s %8s %8s %9s %10s\n", "class", "flows", "classes", "disagree", "misjudged")
-			var byDest map[[4]int][2]int
-			var destFlows int
 			for _, kind := range []string{"router", "destination"} {
 				key := func(fl [2]int) [2]int {
 					if kind == "router" {
@@ -126,39 +125,41 @@ func BenchmarkSimClassProbe(b *testing.B) {
 					}
 				}
 				fmt.Printf("%-12s %8d %8d %9d %10d\n", kind, len(flowClasses), len(votes), disagree, misjudged)
-				byDest, destFlows = votes, len(flowClasses)
 			}
 			if distinct(router) == len(c.hosts) {
 				continue
 			}
-			// Group testing over the destination classes: random steps
-			// of 8 flows (a matching of the hosts), a pair of classes
-			// cleared when a step moved a flow of each and neither was
-			// slowed (BenchmarkSimAriesGroupProbe's safe rule).
+			// Group testing over the destination classes (bench/probe):
+			// random steps of 8 flows (a matching of the hosts), a pair
+			// of classes cleared when a step moved a flow of each and
+			// neither was slowed.
 			const steps = 4000
+			plan := probe.NewPlan(router)
+			shares := map[[2]int]bool{} // pairs of classes with a pair of flows that share
+			for pr := range truth {
+				a, d := plan.Class(probe.Flow{Src: flows[pr[0]][0], Dst: flows[pr[0]][1]}), plan.Class(probe.Flow{Src: flows[pr[1]][0], Dst: flows[pr[1]][1]})
+				shares[[2]int{min(a, d), max(a, d)}] = true
+			}
 			rng := rand.New(rand.NewPCG(uint64(x+1), 69))
 			sf, sets := matchingSteps(b, len(c.hosts), len(c.hosts)/2, flows, steps, rng)
 			slowed := stepSlowdowns(b, c.run(b, c.hosts, "flows", lf, sf), len(sets))
-			dest := func(i int) [2]int { return [2]int{router[flows[i][0]], flows[i][1]} }
-			cleared := map[[4]int]bool{}
+			cl := plan.NewClearer()
 			fmt.Printf("destination classes and random steps of %d flows:\n%8s %10s %6s %10s\n", len(c.hosts)/2, "random", "left", "lost", "steps")
 			for k, set := range sets {
-				for a := range set {
-					for d := a + 1; d < len(set); d++ {
-						if slowed[k][a] <= shareSlowdown && slowed[k][d] <= shareSlowdown {
-							cleared[classPair(dest(set[a]), dest(set[d]))] = true
-						}
-					}
+				step := make([]probe.Flow, len(set))
+				for i, f := range set {
+					step[i] = probe.Flow{Src: flows[f][0], Dst: flows[f][1]}
 				}
+				cl.Step(step, slowed[k], shareSlowdown)
 				if n := k + 1; n == 250 || n == 500 || n == 1000 || n == 2000 || n == 4000 {
 					lost := 0
-					for p := range cleared {
-						if byDest[p][1] > 0 {
+					for pr := range shares {
+						if cl.Cleared(pr[0], pr[1]) {
 							lost++
 						}
 					}
-					left := len(byDest) - len(cleared)
-					fmt.Printf("%8d %10d %6d %10d\n", n, left, lost, destFlows+n+left)
+					left := len(cl.Left())
+					fmt.Printf("%8d %10d %6d %10d\n", n, left, lost, plan.Classes()+n+left)
 				}
 			}
 		}
