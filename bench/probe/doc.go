@@ -24,4 +24,10 @@
 // slowed": a flow slowed elsewhere may leave its share of a common link
 // to the other, so one unslowed flow clears nothing). The pairs never
 // cleared are then moved two at a time.
+//
+// What counts as slowed is the caller's threshold (Clearer.Step), and it
+// must come from the links' speeds: where a shared link is faster than
+// the hosts' own (Tartu's FDR10 cables under 4xQDR adapters), two flows
+// on it slow each other 1.6x, not 2x, and a threshold of 1.7 finds no
+// sharing at all.
 package probe
