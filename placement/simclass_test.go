@@ -54,11 +54,12 @@ import (
 // cables, 39.6: two flows on one cable slow each other 1.6x at most,
 // under shareSlowdown, so the probe finds no sharing there at all; a
 // survey phase must set its threshold from the links' speeds, not at
-// 2x less a margin.) Routes between two routers differ by destination host even where every
-// route is minimal, so a probe by routers misjudges up to 754 pairs (of
-// 1,638 that share); a probe by destination is exact and needs 3x
-// (Aries, 2 hosts a router) to 5x (PSMN, up to 3) fewer steps than every
-// pair, and more hosts a router save more (k hosts: nearly k^2 x). The
+// 2x less a margin.) Routes between two routers differ by destination
+// host even where every route is minimal, so a probe by routers
+// misjudges up to 754 of the 21,840 pairs (1,638 of which share); a
+// probe by destination is exact and needs 3x (Aries, 2 hosts a router)
+// to 5x (PSMN, up to 3) fewer steps than every pair, and more hosts a
+// router save more (k hosts: nearly k^2 x). The
 // simulated routes are latmap's own (shortest paths, a tree from each
 // destination), so the destination classes' agreement is partly its
 // construction; on InfiniBand it is the forwarding tables' (indexed by
