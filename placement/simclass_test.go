@@ -96,6 +96,7 @@ func BenchmarkSimClassProbe(b *testing.B) {
 				}
 			}
 			flows, lf, truth := probeEveryPair(b, c)
+			plan := probe.NewPlan(router)
 			fmt.Printf("\n%s: %d hosts on %d routers, %d flows, %d pairs share a link\n", names[x], len(c.hosts), distinct(router), len(flows), len(truth))
 			fmt.Printf("%-12s %8s %8s %9s %10s\n", "class", "flows", "classes", "disagree", "misjudged")
 			for _, kind := range []string{"router", "destination"} {
@@ -103,7 +104,7 @@ func BenchmarkSimClassProbe(b *testing.B) {
 					if kind == "router" {
 						return [2]int{router[fl[0]], router[fl[1]]}
 					}
-					return [2]int{router[fl[0]], fl[1]}
+					return [2]int{plan.Class(probe.Flow{Src: fl[0], Dst: fl[1]}), -1} // bench/probe's classes
 				}
 				flowClasses := map[[2]int]bool{}
 				votes := map[[4]int][2]int{} // [not shared, shared]
@@ -140,7 +141,6 @@ func BenchmarkSimClassProbe(b *testing.B) {
 			// of classes cleared when a step moved a flow of each and
 			// neither was slowed.
 			const steps = 4000
-			plan := probe.NewPlan(router)
 			shares := map[[2]int]bool{} // pairs of classes with a pair of flows that share
 			for pr := range truth {
 				a, d := plan.Class(probe.Flow{Src: flows[pr[0]][0], Dst: flows[pr[0]][1]}), plan.Class(probe.Flow{Src: flows[pr[1]][0], Dst: flows[pr[1]][1]})
