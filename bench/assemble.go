@@ -153,6 +153,9 @@ func (rs *rankSurvey) write(as assembled, spec runSpec, env rankEnv, took phaseT
 		return err
 	}
 	addSwitchBandwidth(s, opt, sw)
+	if sw != nil {
+		addProbe(s, opt, sw.probe)
+	}
 	if rs.scope.splan != nil {
 		checkSample(s, rs.scope.splan.sample)
 	}

@@ -84,6 +84,10 @@ type Options struct {
 	// switchbw.csv, at NodeBWSize); auto measures when there are switch
 	// levels.
 	SwitchBandwidth string
+	// Probe is ProbeOn or ProbeOff (the default): whether to probe which
+	// flows between the hosts slow each other, moved at once (shares.csv,
+	// bench/probeflows.go).
+	Probe string
 	// SizeSweep is SizeSweepOn (auto is on) or SizeSweepOff: whether to
 	// time a few pairs at every size (sweep.csv, bench/sweep.go).
 	SizeSweep string
@@ -134,6 +138,7 @@ func DefaultOptions(out string) Options {
 		NodeBWSize:       DefaultNodeBWSize,
 		SwitchBandwidth:  SwitchBWAuto,
 		SizeSweep:        SizeSweepOn,
+		Probe:            ProbeOff,
 	}
 }
 
@@ -235,6 +240,13 @@ func (o *Options) validateNodeBandwidth() error {
 		default:
 			return fmt.Errorf("%s %q: want auto, on or off", ph.flag, *ph.v)
 		}
+	}
+	switch o.Probe {
+	case ProbeOn, ProbeOff:
+	case "":
+		o.Probe = ProbeOff
+	default:
+		return fmt.Errorf("--probe %q: want on or off", o.Probe)
 	}
 	if o.NodeBWSizeSpec != "" {
 		v, err := text.ParseSize(o.NodeBWSizeSpec)

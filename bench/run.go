@@ -209,6 +209,9 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 	case err != nil:
 	case !stop:
 		sw, err = rs.switchBandwidth(as.s, asErr, names)
+		if err == nil && rs.opt.Probe == ProbeOn {
+			sw.probe, err = rs.probeFlows(as.s, names)
+		}
 		if err == nil && rs.opt.SizeSweep != SizeSweepOff {
 			err = runSweep(rs.c, as.s)
 		}

@@ -190,8 +190,8 @@ func SwitchRows(hosts []string, steps []SwitchStep, times [][]float64, size int,
 
 // switchPhase is the outcome on rank 0 of the phases planned from the
 // latencies: the switch groups, the switch phase's rows and a note when it
-// did not run, and the node fan-out's rows (bench/fanout.go) and both-ways
-// row (bench/bothways.go).
+// did not run, the node fan-out's rows (bench/fanout.go), the both-ways
+// row (bench/bothways.go) and the probe of flows at once.
 type switchPhase struct {
 	groups []survey.HostGroup
 	rows   []survey.SwitchBandwidth
@@ -199,6 +199,7 @@ type switchPhase struct {
 	note   string
 	steps  int
 	took   time.Duration
+	probe  *probePhase // the probe of flows at once (bench/probeflows.go)
 }
 
 // switchBandwidth runs the switch phase, the node fan-out and the

@@ -124,42 +124,7 @@ func TestProbeFindsEverySharingPair(t *testing.T) {
 			shared[pr] = true
 		}
 	}
-	var flows []Flow
-	for s := range router {
-		for d := range router {
-			if s != d {
-				flows = append(flows, Flow{s, d})
-			}
-		}
-	}
-	pairs, sharing, byRouters := 0, 0, map[[4]int]map[bool]bool{}
-	for i, f := range flows {
-		for _, g := range flows[i+1:] {
-			if f.Src == g.Src || f.Src == g.Dst || f.Dst == g.Src || f.Dst == g.Dst {
-				continue
-			}
-			pairs++
-			a, b := p.Class(f), p.Class(g)
-			got, want := shared[[2]int{min(a, b), max(a, b)}], n.share(f, g)
-			if want {
-				sharing++
-			}
-			if got != want {
-				t.Errorf("flows %v and %v: found sharing %v, the network says %v", f, g, got, want)
-			}
-			k := [4]int{router[f.Src], router[f.Dst], router[g.Src], router[g.Dst]}
-			if byRouters[k] == nil {
-				byRouters[k] = map[bool]bool{}
-			}
-			byRouters[k][want] = true
-		}
-	}
-	mixed := 0
-	for _, v := range byRouters {
-		if len(v) == 2 {
-			mixed++
-		}
-	}
+	pairs, sharing, mixed := checkEveryPair(t, n, p, func(a, b int) bool { return shared[[2]int{min(a, b), max(a, b)}] })
 	t.Logf("%d pairs of flows (%d share), %d classes, %d steps in all (%d alone, %d random, %d pairs left); %d classes by routers hold pairs that disagree",
 		pairs, sharing, p.Classes(), p.Classes()+steps+len(left), p.Classes(), steps, len(left), mixed)
 	if sharing == 0 || sharing == pairs {
@@ -171,6 +136,49 @@ func TestProbeFindsEverySharingPair(t *testing.T) {
 	if mixed == 0 {
 		t.Errorf("every class by routers agrees: the fake network does not route by destination host")
 	}
+}
+
+// checkEveryPair checks, for every two flows of four distinct hosts on
+// n, that shared (of their classes) says what the network does; it
+// returns how many pairs there are, how many share, and how many
+// classes by routers hold pairs that disagree.
+func checkEveryPair(t *testing.T, n ringNet, p *Plan, shared func(a, b int) bool) (pairs, sharing, mixed int) {
+	t.Helper()
+	var flows []Flow
+	for s := range p.router {
+		for d := range p.router {
+			if s != d {
+				flows = append(flows, Flow{s, d})
+			}
+		}
+	}
+	byRouters := map[[4]int]map[bool]bool{}
+	for i, f := range flows {
+		for _, g := range flows[i+1:] {
+			if f.Src == g.Src || f.Src == g.Dst || f.Dst == g.Src || f.Dst == g.Dst {
+				continue
+			}
+			pairs++
+			got, want := shared(p.Class(f), p.Class(g)), n.share(f, g)
+			if want {
+				sharing++
+			}
+			if got != want {
+				t.Errorf("flows %v and %v: found sharing %v, the network says %v", f, g, got, want)
+			}
+			k := [4]int{p.router[f.Src], p.router[f.Dst], p.router[g.Src], p.router[g.Dst]}
+			if byRouters[k] == nil {
+				byRouters[k] = map[bool]bool{}
+			}
+			byRouters[k][want] = true
+		}
+	}
+	for _, v := range byRouters {
+		if len(v) == 2 {
+			mixed++
+		}
+	}
+	return pairs, sharing, mixed
 }
 
 // TestPairFourHosts: two classes whose flows always share a host have

@@ -25,9 +25,9 @@ docs/survey.md.`,
   srun -N 512 -n 32768 latmap survey -o big/ --scope nodes --time-budget 30m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("nodebw-size") && opt.NodeBandwidth == bench.NodeBWOff && opt.SwitchBandwidth == bench.SwitchBWOff {
-				return fmt.Errorf("--nodebw-size sets the node and switch phases' message size, " +
-					"and --node-bandwidth off and --switch-bandwidth off leave neither to run; drop it, or turn one on")
+			if cmd.Flags().Changed("nodebw-size") && opt.NodeBandwidth == bench.NodeBWOff && opt.SwitchBandwidth == bench.SwitchBWOff && opt.Probe != bench.ProbeOn {
+				return fmt.Errorf("--nodebw-size sets the node and switch phases' and the probe's message size, " +
+					"and --node-bandwidth off, --switch-bandwidth off and no --probe on leave none to run; drop it, or turn one on")
 			}
 			opt.Schedule = bench.Schedule(schedule)
 			opt.Stderr = cmd.ErrOrStderr()
@@ -46,6 +46,7 @@ docs/survey.md.`,
 	f.StringVar(&opt.NodeBandwidth, "node-bandwidth", bench.NodeBWAuto, "node bandwidth phases: on, off, auto (on over 2 or more hosts)")
 	f.StringVar(&opt.NodeBWSizeSpec, "nodebw-size", "1M", "message size of the node and switch phases")
 	f.StringVar(&opt.SwitchBandwidth, "switch-bandwidth", bench.SwitchBWAuto, "switch phase: on, off, auto (on when the latencies show switches)")
+	f.StringVar(&opt.Probe, "probe", bench.ProbeOff, "probe of flows at once: on or off; on finds which flows between hosts slow each other (shares.csv)")
 	f.StringVar(&opt.SizeSweep, "size-sweep", bench.SizeSweepOn, "size sweep phase: on or off (auto: on)")
 	f.StringVar(&opt.Topology, "topology", "", "network description `FILE` whose levels the switch phase measures")
 	f.StringVar(&opt.Scope, "scope", bench.ScopeAuto, "which pairs: all, nodes, sample:K, auto (all up to 2,048 ranks, else sample:4)")
@@ -56,6 +57,7 @@ docs/survey.md.`,
 	f.BoolVarP(&opt.Force, "force", "f", false, "replace existing output")
 	cmd.RegisterFlagCompletionFunc("node-bandwidth", cobra.FixedCompletions([]string{bench.NodeBWAuto, bench.NodeBWOn, bench.NodeBWOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("switch-bandwidth", cobra.FixedCompletions([]string{bench.SwitchBWAuto, bench.SwitchBWOn, bench.SwitchBWOff}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.RegisterFlagCompletionFunc("probe", cobra.FixedCompletions([]string{bench.ProbeOn, bench.ProbeOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("size-sweep", cobra.FixedCompletions([]string{bench.SizeSweepOn, bench.SizeSweepOff}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("scope", cobra.FixedCompletions([]string{bench.ScopeAuto, "all", "nodes", "sample:4"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RegisterFlagCompletionFunc("schedule", cobra.FixedCompletions([]string{"rounds", "sequential"}, cobra.ShellCompDirectiveNoFileComp))

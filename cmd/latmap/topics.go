@@ -134,6 +134,12 @@ phase's files. The phases, in the order they run:
                   switchbw.csv). With --topology FILE, latmap place
                   --topology FILE prices each class of FILE's links at
                   what this phase measured of it.
+  probe           (--probe on; 4 or more hosts) flows between the hosts'
+                  first ranks, moved alone, in random matchings, then two
+                  at a time: which flows slow each other, crossing a
+                  common link the way their bytes go (shares.csv). A
+                  flow stands for every flow from its source's switch to
+                  its destination host, as switches route by destination.
   size sweep      (--size-sweep) rank 0 with one rank of each kind (same
                   socket, other socket, the second and the last host) at
                   every size from 64 B to the largest of --sizes (at least

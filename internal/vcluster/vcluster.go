@@ -33,6 +33,7 @@ type Cluster struct {
 	index  int
 	dir    string
 	bridge string
+	leaves []string // leaf bridges and trunks (Options.Leaves)
 	once   sync.Once
 }
 
@@ -63,6 +64,14 @@ type Options struct {
 	// netem); the node's other traffic keeps the node's rate (Rate,
 	// NodeRates), or none.
 	LinkRates map[[2]int]string
+	// Leaves, when above 0, puts the nodes on leaf switches of that many
+	// nodes each (in order; the last may have fewer), each leaf a bridge
+	// of its own joined to the cluster's bridge (the spine) by one trunk
+	// link, shaped to TrunkRate both ways when set: flows from two nodes
+	// of a leaf to two nodes of another share the trunk, as on a fat
+	// tree's oversubscribed uplinks. 0: every node on the one bridge.
+	Leaves    int
+	TrunkRate string
 }
 
 // linkRate is node i's rate ("" for unshaped).
@@ -189,6 +198,10 @@ func (c *Cluster) build(opt Options) error {
 	if err := run("ip", "link", "set", c.bridge, "up"); err != nil {
 		return err
 	}
+	leaf, err := c.buildLeaves(opt)
+	if err != nil {
+		return err
+	}
 	var hosts strings.Builder
 	for i := 1; i <= nodes; i++ {
 		name := fmt.Sprintf("lm%dnode%d", k, i)
@@ -199,7 +212,7 @@ func (c *Cluster) build(opt Options) error {
 		c.Nodes = append(c.Nodes, name)
 		steps := [][]string{
 			{"ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", name},
-			{"ip", "link", "set", veth, "master", c.bridge, "up"},
+			{"ip", "link", "set", veth, "master", leaf(i - 1), "up"},
 			{"ip", "-n", name, "addr", "add", fmt.Sprintf("10.213.%d.%d/24", k, i), "dev", "eth0"},
 			{"ip", "-n", name, "link", "set", "eth0", "up"},
 			{"ip", "-n", name, "link", "set", "lo", "up"},
@@ -207,10 +220,9 @@ func (c *Cluster) build(opt Options) error {
 		if rate := opt.linkRate(i - 1); rate != "" {
 			// Both ends, so that what the node sends and what it receives
 			// each pass one shaped queue.
-			tbf := []string{"root", "tbf", "rate", rate, "burst", "64kb", "latency", "50ms"}
 			steps = append(steps,
-				append([]string{"tc", "qdisc", "replace", "dev", veth}, tbf...),
-				append([]string{"ip", "netns", "exec", name, "tc", "qdisc", "replace", "dev", "eth0"}, tbf...))
+				append([]string{"tc", "qdisc", "replace", "dev", veth}, tbf(rate)...),
+				append([]string{"ip", "netns", "exec", name, "tc", "qdisc", "replace", "dev", "eth0"}, tbf(rate)...))
 		}
 		// A veth of an earlier cluster with this index may outlive it
 		// (see Close): remove it.
@@ -259,6 +271,44 @@ func (c *Cluster) build(opt Options) error {
 	agent := "#!/bin/sh\n# latmap vcluster rsh agent: AGENT HOST COMMAND...\nhost=$1; shift\n" +
 		"exec ip netns exec \"$host\" unshare --uts sh -c \"mount --bind " + c.dir + "/$host.boot_id /proc/sys/kernel/random/boot_id && hostname $host && $*\"\n"
 	return os.WriteFile(c.Agent, []byte(agent), 0o755)
+}
+
+// tbf is a token bucket of rate, as the links are shaped.
+func tbf(rate string) []string {
+	return []string{"root", "tbf", "rate", rate, "burst", "64kb", "latency", "50ms"}
+}
+
+// buildLeaves makes opt.Leaves' leaf bridges and their shaped trunks to
+// the cluster's bridge, and returns each node's bridge (by index from 0).
+func (c *Cluster) buildLeaves(opt Options) (func(node int) string, error) {
+	if opt.Leaves <= 0 {
+		return func(int) string { return c.bridge }, nil
+	}
+	for j := 0; j*opt.Leaves < opt.Nodes; j++ {
+		br, down, up := fmt.Sprintf("lm%dl%d", c.index, j), fmt.Sprintf("lm%dt%d", c.index, j), fmt.Sprintf("lm%du%d", c.index, j)
+		exec.Command("ip", "link", "del", down).Run() // an earlier cluster's (see Close)
+		exec.Command("ip", "link", "del", br).Run()
+		c.leaves = append(c.leaves, br, down)
+		steps := [][]string{
+			{"ip", "link", "add", br, "type", "bridge"},
+			{"ip", "link", "set", br, "up"},
+			{"ip", "link", "add", down, "type", "veth", "peer", "name", up},
+			{"ip", "link", "set", down, "master", c.bridge, "up"},
+			{"ip", "link", "set", up, "master", br, "up"},
+		}
+		if opt.TrunkRate != "" {
+			// Both ends: the spine's end shapes what goes down to the
+			// leaf, the leaf's end what goes up.
+			steps = append(steps, append([]string{"tc", "qdisc", "replace", "dev", down}, tbf(opt.TrunkRate)...),
+				append([]string{"tc", "qdisc", "replace", "dev", up}, tbf(opt.TrunkRate)...))
+		}
+		for _, s := range steps {
+			if err := run(s...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return func(node int) string { return fmt.Sprintf("lm%dl%d", c.index, node/opt.Leaves) }, nil
 }
 
 // shapeLinks shapes each listed node pair's traffic, both ways: in each
@@ -364,6 +414,9 @@ func (c *Cluster) Close() {
 		for _, n := range c.Nodes {
 			exec.Command("ip", "netns", "del", n).Run()
 		}
+		for _, l := range c.leaves { // leaf bridges and trunks
+			exec.Command("ip", "link", "del", l).Run()
+		}
 		if c.bridge != "" {
 			exec.Command("ip", "link", "del", c.bridge).Run()
 			os.Remove(filepath.Join(stateDir, strconv.Itoa(c.index)))
@@ -396,6 +449,18 @@ func sweep() {
 			}
 		}
 		exec.Command("ip", "link", "del", fmt.Sprintf("lmbr%d", k)).Run()
+		// Leaf bridges and trunks (Options.Leaves).
+		links, _ := exec.Command("ip", "-o", "link", "show").Output()
+		for _, line := range strings.Split(string(links), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimSuffix(f[1], ":"), "@")
+			if strings.HasPrefix(name, fmt.Sprintf("lm%dl", k)) || strings.HasPrefix(name, fmt.Sprintf("lm%dt", k)) {
+				exec.Command("ip", "link", "del", name).Run()
+			}
+		}
 		os.Remove(filepath.Join(stateDir, e.Name()))
 	}
 }

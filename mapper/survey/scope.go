@@ -244,7 +244,7 @@ func (s *Survey) NodeLeaders() (*Survey, error) {
 		}
 	}
 	k := len(ranks)
-	out := &Survey{Meta: s.Meta, Path: s.Path, Ranks: make([]Rank, k), NodeBandwidth: s.NodeBandwidth, Switches: s.Switches, SwitchBandwidth: s.SwitchBandwidth}
+	out := &Survey{Meta: s.Meta, Path: s.Path, Ranks: make([]Rank, k), NodeBandwidth: s.NodeBandwidth, Switches: s.Switches, SwitchBandwidth: s.SwitchBandwidth, Shares: s.Shares}
 	out.Meta.Scope, out.Meta.Ranks = ScopeAll, k
 	name := s.Meta.Machine
 	if name == "" && s.Path != "" {

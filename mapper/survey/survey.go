@@ -66,6 +66,8 @@ type SurveyMeta struct {
 	// SwitchBandwidth records the switch bandwidth phase (switches.csv,
 	// switchbw.csv) when it ran.
 	SwitchBandwidth *SwitchBandwidthMeta `json:"switch_bandwidth,omitempty"`
+	// Probe records the probe of flows at once (shares.csv) when it ran.
+	Probe *ProbeMeta `json:"probe,omitempty"`
 	// FitFactors are how much the concurrent rounds slowed each level's
 	// pairs at each size, which fit.csv divides out (see FitFactor).
 	FitFactors []FitFactor `json:"fit_factors,omitempty"`
@@ -660,6 +662,9 @@ type Survey struct {
 	// when the survey found no switch level.
 	Switches        []HostGroup
 	SwitchBandwidth []SwitchBandwidth
+	// Shares holds shares.csv's rows (pairs of flows moved two at a
+	// time); nil when the survey has none.
+	Shares []Share
 	// Sweep holds sweep.csv's rows (a few pairs timed at every size);
 	// nil when the survey has none.
 	Sweep []sweep.Row
@@ -744,6 +749,9 @@ func (s *Survey) Validate() error {
 				return fmt.Errorf("%s names no group for host %s of rank %d", SwitchesFile, r.Host, r.Rank)
 			}
 		}
+	}
+	if err := checkShares(s.Shares, s.Ranks); err != nil {
+		return err
 	}
 	for _, r := range s.Sweep {
 		if max(r.A, r.B) >= len(s.Ranks) {

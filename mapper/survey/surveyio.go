@@ -81,6 +81,9 @@ func ReadSurvey(dir string, opt LoadOptions) (*Survey, error) {
 	if s.SwitchBandwidth, err = csvfile.ReadOptional(filepath.Join(dir, SwitchBandwidthFile), SwitchBandwidthFile, ReadSwitchBandwidth); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
+	if s.Shares, err = csvfile.ReadOptional(filepath.Join(dir, SharesFile), SharesFile, ReadShares); err != nil {
+		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
+	}
 	if s.Sweep, err = csvfile.ReadOptional(filepath.Join(dir, sweep.File), sweep.File, sweep.Read); err != nil {
 		return nil, fmt.Errorf("reading survey %s: %w", dir, err)
 	}
@@ -774,6 +777,7 @@ func WriteSurvey(dir string, s *Survey, force bool) error {
 			{NodeBandwidthFile, len(s.NodeBandwidth), func(w io.Writer) error { return WriteNodeBandwidth(w, s.NodeBandwidth) }},
 			{SwitchesFile, len(s.Switches), func(w io.Writer) error { return WriteSwitches(w, s.Switches) }},
 			{SwitchBandwidthFile, len(s.SwitchBandwidth), func(w io.Writer) error { return WriteSwitchBandwidth(w, s.SwitchBandwidth) }},
+			{SharesFile, len(s.Shares), func(w io.Writer) error { return WriteShares(w, s.Shares) }},
 			{sweep.File, len(s.Sweep), func(w io.Writer) error { return sweep.Write(w, s.Sweep) }},
 		}
 		for _, f := range optional {

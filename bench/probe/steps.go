@@ -1,0 +1,154 @@
+package probe
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
+
+// Prober chooses the probe's steps one at a time, each from what the
+// earlier ones showed, and judges the pairs of classes (rank 0 of the
+// survey phase; a simulation or a test drives it the same way):
+//
+//  1. each class's flow alone, Repeats times, its least time kept;
+//  2. random matchings of the hosts (Plan.Matching), read by the rule
+//     "neither slowed" (Clearer.Step), until MaxFruitless of them in a
+//     row clear no pair more, or MaxMatchings have moved;
+//  3. each pair of classes left (Clearer.Left) two at a time: shared
+//     when either flow was slowed past Threshold (a flow slowed by its
+//     own host's link leaves the common link to the other, so one
+//     slowed flow is enough). Noise only slows a flow, so a pair not
+//     slowed is judged at once; a slowed one moves again, up to
+//     Repeats times, and each flow's least time judges it.
+//
+// Next gives a step's flows, Record their times in seconds, in turn.
+type Prober struct {
+	Plan      *Plan
+	Threshold float64 // a flow is slowed past this many times its time alone
+	Repeats   int     // how many times an alone or pair step moves
+	// MaxFruitless and MaxMatchings end the random steps.
+	MaxFruitless, MaxMatchings int
+
+	c     *Clearer
+	rng   *rand.Rand
+	alone []float64
+	phase int // 0 alone, 1 random, 2 pairs, 3 done
+	i     int // steps taken in the phase
+	cur   []Flow
+	least []float64 // a pair step's least times so far
+	left  [][2]int
+	pair  int // the pair of left moving
+	rep   int // how many times it moved
+	since int // random steps in a row that cleared nothing
+	// Judged is the pairs of classes moved two at a time, in order.
+	Judged []Judged
+	// Steps is how many steps each phase took: alone, random, pairs.
+	Steps [3]int
+	// ClearedByGroups is how many pairs of classes the random steps
+	// cleared.
+	ClearedByGroups int
+}
+
+// Judged is a pair of classes moved two at a time: its two flows, each
+// one's least time against its class's time alone, and the verdict.
+type Judged struct {
+	A, B     Flow
+	Slowdown [2]float64
+	Shared   bool
+}
+
+// NewProber is a prober of plan's classes with the usual settings: two
+// repeats, at most 8 fruitless random steps in a row and 4 per class
+// in all. seed makes its random steps.
+func NewProber(plan *Plan, threshold float64, seed uint64) *Prober {
+	return &Prober{Plan: plan, Threshold: threshold, Repeats: 2, MaxFruitless: 8, MaxMatchings: 4 * max(plan.Classes(), 2),
+		c: plan.NewClearer(), rng: rand.New(rand.NewPCG(seed, 69)), alone: make([]float64, plan.Classes())}
+}
+
+// Next is the next step's flows, nil when the probe is done.
+func (pr *Prober) Next() []Flow {
+	n := pr.Plan.Classes()
+	for {
+		switch pr.phase {
+		case 0:
+			if pr.i < n*pr.Repeats {
+				pr.cur = []Flow{pr.Plan.classes[pr.i%n]}
+				return pr.cur
+			}
+		case 1:
+			if len(pr.Plan.router) >= 4 && pr.i < pr.MaxMatchings && pr.since < pr.MaxFruitless {
+				pr.cur = pr.Plan.Matching(pr.rng)
+				return pr.cur
+			}
+			pr.left = pr.c.Left()
+		case 2:
+			if pr.pair < len(pr.left) {
+				fa, fb, _ := pr.Plan.Pair(pr.left[pr.pair][0], pr.left[pr.pair][1])
+				pr.cur = []Flow{fa, fb}
+				return pr.cur
+			}
+		default:
+			return nil
+		}
+		pr.phase, pr.i = pr.phase+1, 0
+	}
+}
+
+// Record reads the step Next gave: each flow's time in seconds.
+func (pr *Prober) Record(secs []float64) {
+	pr.Steps[pr.phase]++
+	switch pr.phase {
+	case 0:
+		c := pr.i % pr.Plan.Classes()
+		if pr.i < pr.Plan.Classes() || secs[0] < pr.alone[c] {
+			pr.alone[c] = secs[0]
+		}
+	case 1:
+		before := pr.c.Count()
+		pr.c.Step(pr.cur, pr.slowdowns(pr.cur, secs), pr.Threshold)
+		pr.ClearedByGroups = pr.c.Count()
+		if pr.ClearedByGroups == before {
+			pr.since++
+		} else {
+			pr.since = 0
+		}
+	case 2:
+		if pr.rep == 0 {
+			pr.least = append(pr.least[:0], secs...)
+		}
+		for k, s := range secs {
+			pr.least[k] = min(pr.least[k], s)
+		}
+		pr.rep++
+		// Noise only slows a flow: a pair not slowed is judged at once,
+		// a slowed one moves again, up to Repeats times.
+		s := pr.slowdowns(pr.cur, pr.least)
+		if shared := max(s[0], s[1]) > pr.Threshold; !shared || pr.rep >= pr.Repeats {
+			pr.Judged = append(pr.Judged, Judged{A: pr.cur[0], B: pr.cur[1], Slowdown: [2]float64{s[0], s[1]}, Shared: shared})
+			pr.pair, pr.rep = pr.pair+1, 0
+		}
+	}
+	pr.i++
+}
+
+// slowdowns is each flow's time against its class's time alone.
+func (pr *Prober) slowdowns(flows []Flow, secs []float64) []float64 {
+	out := make([]float64, len(flows))
+	for k, f := range flows {
+		if a := pr.alone[pr.Plan.Class(f)]; a > 0 {
+			out[k] = secs[k] / a
+		}
+	}
+	return out
+}
+
+// Alone is each class's least time alone, in class order.
+func (pr *Prober) Alone() []float64 { return pr.alone }
+
+// Count is how many pairs of classes are cleared.
+func (c *Clearer) Count() int {
+	n := 0
+	for _, w := range c.cleared {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}

@@ -1,0 +1,73 @@
+package bench_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+)
+
+// TestProbeVirtualCluster: latmap survey --probe on under real Open MPI
+// on 4 virtual nodes of 1 rank on two leaf switches of two, every node's
+// link and each leaf's one trunk to the spine shaped to 100 Mbit/s. Two
+// flows from one leaf to the other share that leaf's trunk and slow each
+// other 2x; any other two flows of four distinct hosts (within the
+// leaves, or crossing the other way) share nothing. Every pair of flows
+// shares.csv judges must be judged so, and every pair of flows that
+// shares must be found: judged shared in its classes' row, not cleared
+// by a random step.
+func TestProbeVirtualCluster(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "100mbit", Leaves: 2, TrunkRate: "100mbit"})
+	out := filepath.Join(t.TempDir(), "survey")
+	s := runSurvey(t, c.MpirunArgs(4), bin, out, "--probe", "on", "--nodebw-size", "64K", "--sizes", "64", "--repeats", "10",
+		"--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")
+	m := s.Meta.Probe
+	if m == nil {
+		t.Fatalf("meta.json has no probe record; warnings: %q", s.Meta.Warnings)
+	}
+	t.Logf("probe: routers from %s, %d classes; %d steps alone, %d random (%d pairs of classes cleared), %d two at a time (%d pairs judged, %d shared); a flow alone %.1f ms; %.1f s",
+		m.Planned, m.Classes, m.AloneSteps, m.RandomSteps, m.Cleared, m.PairSteps, m.Judged, m.Shared, 1e3*m.AloneMedianSeconds, m.Seconds)
+	leaf := map[string]int{}
+	for i, n := range c.Nodes {
+		leaf[n] = i / 2
+	}
+	// Two flows share the trunk when both leave one leaf for the other.
+	truth := func(sa, da, sb, db string) bool {
+		return leaf[sa] == leaf[sb] && leaf[da] == leaf[db] && leaf[sa] != leaf[da]
+	}
+	class := func(src, dst string) [2]any { return [2]any{m.Routers[src], dst} }
+	judged := map[[2][2]any]bool{}
+	for _, r := range s.Shares {
+		t.Logf("%s -> %s and %s -> %s: slowed %.2fx and %.2fx, shared %v", r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB, r.Shared)
+		if want := truth(r.SrcA, r.DstA, r.SrcB, r.DstB); r.Shared != want {
+			t.Errorf("%s -> %s and %s -> %s judged shared %v; the cluster's wiring says %v", r.SrcA, r.DstA, r.SrcB, r.DstB, r.Shared, want)
+		}
+		a, b := class(r.SrcA, r.DstA), class(r.SrcB, r.DstB)
+		judged[[2][2]any{a, b}], judged[[2][2]any{b, a}] = r.Shared, r.Shared
+	}
+	sharing := 0
+	for _, sa := range c.Nodes {
+		for _, da := range c.Nodes {
+			for _, sb := range c.Nodes {
+				for _, db := range c.Nodes {
+					if len(map[string]bool{sa: true, da: true, sb: true, db: true}) < 4 || !truth(sa, da, sb, db) {
+						continue
+					}
+					sharing++
+					if !judged[[2][2]any{class(sa, da), class(sb, db)}] {
+						t.Errorf("%s -> %s and %s -> %s share the trunk, and the probe did not find it", sa, da, sb, db)
+					}
+				}
+			}
+		}
+	}
+	if sharing == 0 {
+		t.Fatal("no two flows share a trunk: the test's cluster tells nothing")
+	}
+	if _, ok := m.Routers[c.Nodes[3]]; !ok || m.Judged != len(s.Shares) {
+		t.Errorf("meta.json's probe %+v: want every host's router and a row for each judged pair (%d rows)", m, len(s.Shares))
+	}
+}

@@ -1,0 +1,155 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/latmap/latmap/bench/probe"
+	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/topo"
+)
+
+// The probe of flows at once (--probe on; shares.csv, bench/probe):
+// after the switch phase, rank 0 takes each host's router from the
+// switch levels the latencies show (or --topology's; each host its own
+// where there is none) and chooses steps one at a time
+// (probe.Prober): each class of flows alone, random matchings of the
+// hosts, then the pairs of classes they did not clear, two at a time.
+// In a step each flow is ProbeMessages messages of NodeBWSize bytes from
+// its source host's first rank to its destination's, the flows of the
+// step at once; the receiver's time is the flow's.
+const (
+	ProbeOn  = NodeBWOn
+	ProbeOff = NodeBWOff
+	// ProbeSlowed is how many times its time alone a flow takes in a
+	// step to count as slowed. Two flows sharing a link as fast as
+	// their hosts' slow each other 2x; where the link is faster (Tartu's
+	// FDR10 cables under QDR adapters: 1.6x) less, so the threshold is
+	// below both, above the noise the least of two repeats leaves.
+	ProbeSlowed = 1.4
+	// ProbeMessages is how many messages a flow is.
+	ProbeMessages = 8
+)
+
+// probePhase is the probe's outcome on rank 0.
+type probePhase struct {
+	meta *survey.ProbeMeta
+	rows []survey.Share
+	note string // why it did not run
+}
+
+// probeFlows runs the probe on every rank. Rank 0 has the assembled
+// survey s (nil elsewhere); hosts is every rank's host name.
+func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase, error) {
+	l := newNodeLayout(hosts)
+	var ph probePhase
+	var pr *probe.Prober
+	if rs.rank == 0 {
+		router, planned := probeRouters(s, rs.opt, len(l.members))
+		if len(l.members) < 4 {
+			ph.note = fmt.Sprintf("the job has %d host(s); two flows of four distinct hosts need at least 4", len(l.members))
+		} else {
+			pr = probe.NewProber(probe.NewPlan(router), ProbeSlowed, uint64(time.Now().UnixNano()))
+			ph.meta = &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: pr.Plan.Classes(),
+				SizeBytes: rs.opt.NodeBWSize, Messages: ProbeMessages, Threshold: ProbeSlowed}
+			for h, r := range router {
+				ph.meta.Routers[l.hosts[h]] = r
+			}
+		}
+	}
+	start := time.Now()
+	lead := func(h int) int { return l.members[h][0] }
+	for {
+		var step struct{ Flows []probe.Flow }
+		if pr != nil {
+			step.Flows = pr.Next()
+		}
+		if err := share(rs.c, &step, "the probe's step"); err != nil {
+			return nil, err
+		}
+		if len(step.Flows) == 0 {
+			break
+		}
+		var dst, src []int
+		for _, f := range step.Flows {
+			if lead(f.Src) == rs.rank {
+				dst = append(dst, lead(f.Dst))
+			}
+			if lead(f.Dst) == rs.rank {
+				src = append(src, lead(f.Src))
+			}
+		}
+		if err := rs.c.Wait(false); err != nil {
+			return nil, err
+		}
+		secs, err := rs.c.Exchange(dst, src, rs.opt.NodeBWSize, ProbeMessages)
+		if err != nil {
+			rs.c.Abort(1)
+			return nil, fmt.Errorf("probe step %v: %w", step.Flows, err)
+		}
+		if len(src) == 0 {
+			secs = 0 // a receiver's time is its flow's
+		}
+		all, err := rs.gatherFloats([]float64{secs})
+		if err != nil {
+			return nil, err
+		}
+		if pr != nil {
+			times := make([]float64, len(step.Flows))
+			for k, f := range step.Flows {
+				times[k] = all[lead(f.Dst)][0]
+			}
+			pr.Record(times)
+		}
+	}
+	if pr == nil {
+		return &ph, nil
+	}
+	m := ph.meta
+	m.AloneSteps, m.RandomSteps, m.PairSteps = pr.Steps[0], pr.Steps[1], pr.Steps[2]
+	m.Cleared, m.Judged, m.Seconds = pr.ClearedByGroups, len(pr.Judged), time.Since(start).Seconds()
+	m.AloneMedianSeconds = stats.Median(append([]float64(nil), pr.Alone()...))
+	for _, j := range pr.Judged {
+		if j.Shared {
+			m.Shared++
+		}
+		ph.rows = append(ph.rows, survey.Share{SrcA: l.hosts[j.A.Src], DstA: l.hosts[j.A.Dst], SrcB: l.hosts[j.B.Src], DstB: l.hosts[j.B.Dst],
+			SlowdownA: j.Slowdown[0], SlowdownB: j.Slowdown[1], Shared: j.Shared})
+	}
+	return &ph, nil
+}
+
+// probeRouters is each host's router (hosts in first-rank order): its
+// group at the innermost switch level the latencies show, or
+// --topology's, or each host its own; and where they came from.
+func probeRouters(s *survey.Survey, opt Options, hosts int) ([]int, string) {
+	router := make([]int, hosts)
+	if s != nil {
+		if _, of, note := topo.PlanSwitchGroups(s, opt.fabric); len(of) > 0 && len(of[0]) == hosts {
+			planned := "latencies"
+			if opt.Topology != "" && note == "" {
+				planned = opt.Topology
+			}
+			copy(router, of[0])
+			return router, planned
+		}
+	}
+	for h := range router {
+		router[h] = h
+	}
+	return router, "hosts"
+}
+
+// addProbe puts the probe's file and meta.json record into s, or a
+// warning when it was asked for and did not run.
+func addProbe(s *survey.Survey, opt Options, ph *probePhase) {
+	if opt.Probe != ProbeOn || ph == nil {
+		return
+	}
+	if ph.meta == nil {
+		s.Meta.Warnings = append(s.Meta.Warnings, "--probe on: "+ph.note+", so no flows were probed ("+survey.SharesFile+" not written)")
+		return
+	}
+	s.Meta.Probe, s.Shares = ph.meta, ph.rows
+}
