@@ -203,21 +203,7 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 			rs.resumed.merge(as.s)
 		}
 	}
-	var sw *switchPhase
-	stop, err := rs.stopBefore("switch phase and size sweep")
-	switch {
-	case err != nil:
-	case !stop:
-		sw, err = rs.switchBandwidth(as.s, asErr, names)
-		if err == nil && rs.opt.Probe == ProbeOn {
-			sw.probe, err = rs.probeFlows(as.s, names)
-		}
-		if err == nil && rs.opt.SizeSweep != SizeSweepOff {
-			err = runSweep(rs.c, as.s)
-		}
-	case rank == 0:
-		err = asErr
-	}
+	sw, err := rs.afterPairs(as.s, asErr, names)
 	if err != nil || rank != 0 {
 		return err
 	}
@@ -225,6 +211,30 @@ func measure(ctx context.Context, c comm, opt Options, env rankEnv) error {
 		return err
 	}
 	return fmt.Errorf("%s: wrote the pairs measured so far to %s (meta.json's stopped says so)", rs.stopped, rs.opt.Out)
+}
+
+// afterPairs runs the phases planned from the pairs' latencies on every
+// rank, unless the survey was stopped: the switch phase (with the node
+// fan-out and both-ways steps), the probe of flows at once and the size
+// sweep. Rank 0 has the assembled survey s and assembly's error.
+func (rs *rankSurvey) afterPairs(s *survey.Survey, assembleErr error, names []string) (*switchPhase, error) {
+	stop, err := rs.stopBefore("switch phase, probe and size sweep")
+	switch {
+	case err != nil:
+		return nil, err
+	case stop && rs.rank == 0:
+		return nil, assembleErr
+	case stop:
+		return nil, nil
+	}
+	sw, err := rs.switchBandwidth(s, assembleErr, names)
+	if err == nil && rs.opt.Probe == ProbeOn {
+		sw.probe, err = rs.probeFlows(s, names)
+	}
+	if err == nil && rs.opt.SizeSweep != SizeSweepOff {
+		err = runSweep(rs.c, s)
+	}
+	return sw, err
 }
 
 // assembled is rank 0's survey made from every rank's report, before

@@ -28,17 +28,13 @@ type Prober struct {
 	// MaxFruitless and MaxMatchings end the random steps.
 	MaxFruitless, MaxMatchings int
 
-	c     *Clearer
-	rng   *rand.Rand
-	alone []float64
-	phase int // 0 alone, 1 random, 2 pairs, 3 done
-	i     int // steps taken in the phase
-	cur   []Flow
-	least []float64 // a pair step's least times so far
-	left  [][2]int
-	pair  int // the pair of left moving
-	rep   int // how many times it moved
-	since int // random steps in a row that cleared nothing
+	c      *Clearer
+	alone  []float64
+	phase  int // 0 alone, 1 random, 2 pairs, 3 done
+	i      int // steps taken in the phase
+	cur    []Flow
+	random randomSteps
+	pairs  pairSteps
 	// Judged is the pairs of classes moved two at a time, in order.
 	Judged []Judged
 	// Steps is how many steps each phase took: alone, random, pairs.
@@ -46,6 +42,22 @@ type Prober struct {
 	// ClearedByGroups is how many pairs of classes the random steps
 	// cleared.
 	ClearedByGroups int
+}
+
+// randomSteps is the random steps' state: their source, and how many in
+// a row cleared nothing.
+type randomSteps struct {
+	rng   *rand.Rand
+	since int
+}
+
+// pairSteps is the pair steps' state: the pairs of classes left, the one
+// moving, how many times it moved and its flows' least times so far.
+type pairSteps struct {
+	left  [][2]int
+	pair  int
+	rep   int
+	least []float64
 }
 
 // Judged is a pair of classes moved two at a time: its two flows, each
@@ -61,7 +73,7 @@ type Judged struct {
 // in all. seed makes its random steps.
 func NewProber(plan *Plan, threshold float64, seed uint64) *Prober {
 	return &Prober{Plan: plan, Threshold: threshold, Repeats: 2, MaxFruitless: 8, MaxMatchings: 4 * max(plan.Classes(), 2),
-		c: plan.NewClearer(), rng: rand.New(rand.NewPCG(seed, 69)), alone: make([]float64, plan.Classes())}
+		c: plan.NewClearer(), random: randomSteps{rng: rand.New(rand.NewPCG(seed, 69))}, alone: make([]float64, plan.Classes())}
 }
 
 // Next is the next step's flows, nil when the probe is done.
@@ -75,14 +87,14 @@ func (pr *Prober) Next() []Flow {
 				return pr.cur
 			}
 		case 1:
-			if len(pr.Plan.router) >= 4 && pr.i < pr.MaxMatchings && pr.since < pr.MaxFruitless {
-				pr.cur = pr.Plan.Matching(pr.rng)
+			if len(pr.Plan.router) >= 4 && pr.i < pr.MaxMatchings && pr.random.since < pr.MaxFruitless {
+				pr.cur = pr.Plan.Matching(pr.random.rng)
 				return pr.cur
 			}
-			pr.left = pr.c.Left()
+			pr.pairs.left = pr.c.Left()
 		case 2:
-			if pr.pair < len(pr.left) {
-				fa, fb, _ := pr.Plan.Pair(pr.left[pr.pair][0], pr.left[pr.pair][1])
+			if ps := &pr.pairs; ps.pair < len(ps.left) {
+				fa, fb, _ := pr.Plan.Pair(ps.left[ps.pair][0], ps.left[ps.pair][1])
 				pr.cur = []Flow{fa, fb}
 				return pr.cur
 			}
@@ -107,24 +119,25 @@ func (pr *Prober) Record(secs []float64) {
 		pr.c.Step(pr.cur, pr.slowdowns(pr.cur, secs), pr.Threshold)
 		pr.ClearedByGroups = pr.c.Count()
 		if pr.ClearedByGroups == before {
-			pr.since++
+			pr.random.since++
 		} else {
-			pr.since = 0
+			pr.random.since = 0
 		}
 	case 2:
-		if pr.rep == 0 {
-			pr.least = append(pr.least[:0], secs...)
+		ps := &pr.pairs
+		if ps.rep == 0 {
+			ps.least = append(ps.least[:0], secs...)
 		}
 		for k, s := range secs {
-			pr.least[k] = min(pr.least[k], s)
+			ps.least[k] = min(ps.least[k], s)
 		}
-		pr.rep++
+		ps.rep++
 		// Noise only slows a flow: a pair not slowed is judged at once,
 		// a slowed one moves again, up to Repeats times.
-		s := pr.slowdowns(pr.cur, pr.least)
-		if shared := max(s[0], s[1]) > pr.Threshold; !shared || pr.rep >= pr.Repeats {
+		s := pr.slowdowns(pr.cur, ps.least)
+		if shared := max(s[0], s[1]) > pr.Threshold; !shared || ps.rep >= pr.Repeats {
 			pr.Judged = append(pr.Judged, Judged{A: pr.cur[0], B: pr.cur[1], Slowdown: [2]float64{s[0], s[1]}, Shared: shared})
-			pr.pair, pr.rep = pr.pair+1, 0
+			ps.pair, ps.rep = ps.pair+1, 0
 		}
 	}
 	pr.i++
