@@ -1,11 +1,17 @@
 package bench_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/placefile"
 )
 
 // TestProbeVirtualCluster: latmap survey --probe on under real Open MPI
@@ -16,7 +22,10 @@ import (
 // leaves, or crossing the other way) share nothing. Every pair of flows
 // shares.csv judges must be judged so, and every pair of flows that
 // shares must be found: judged shared in its classes' row, not cleared
-// by a random step.
+// by a random step. latmap topo then sets the probe beside a declared
+// topology.conf: it agrees with the leaves as wired, and names the pairs
+// of flows that leaves declared crosswise route wrongly, and latmap
+// place says the same among its warnings.
 func TestProbeVirtualCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
@@ -69,5 +78,52 @@ func TestProbeVirtualCluster(t *testing.T) {
 	}
 	if _, ok := m.Routers[c.Nodes[3]]; !ok || m.Judged != len(s.Shares) {
 		t.Errorf("meta.json's probe %+v: want every host's router and a row for each judged pair (%d rows)", m, len(s.Shares))
+	}
+	// latmap topo sets the probe beside a declared topology.conf's
+	// routes: the leaves as wired agree with every verdict; declared
+	// crosswise (node1 with node3), the routes judge the pairs wrongly,
+	// and topo names them.
+	dir := t.TempDir()
+	matrix := filepath.Join(dir, "app.csv")
+	if err := os.WriteFile(matrix, []byte("src,dst,bytes,messages\n0,2,1e9,1000\n1,3,1e9,1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []struct {
+		name       string
+		a, b, x, y string
+		agree      bool
+	}{{"as wired", c.Nodes[0], c.Nodes[1], c.Nodes[2], c.Nodes[3], true}, {"crosswise", c.Nodes[0], c.Nodes[2], c.Nodes[1], c.Nodes[3], false}} {
+		conf := filepath.Join(dir, "topology.conf")
+		text := fmt.Sprintf("SwitchName=leaf0 Nodes=%s,%s\nSwitchName=leaf1 Nodes=%s,%s\nSwitchName=top Switches=leaf0,leaf1\n", d.a, d.b, d.x, d.y)
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o, err := testutil.Run(t, time.Minute, nil, bin, "topo", out, "--topology", conf)
+		if err != nil {
+			t.Fatalf("latmap topo --topology (%s): %v\n%s", d.name, err, o)
+		}
+		var lines []string
+		for _, l := range strings.Split(o, "\n") {
+			if strings.Contains(l, "probe of flows") || strings.Contains(l, "slowed each other") || strings.Contains(l, "neither slowed") || strings.Contains(l, "cleared them") {
+				lines = append(lines, strings.TrimSpace(l))
+			}
+		}
+		t.Logf("topo, leaves declared %s:\n%s", d.name, strings.Join(lines, "\n"))
+		if len(lines) == 0 || strings.Contains(strings.Join(lines, "\n"), "warning:") == d.agree {
+			t.Errorf("topo with the leaves declared %s: %q, want the probe %s", d.name, lines, map[bool]string{true: "agreeing", false: "disagreeing, named"}[d.agree])
+		}
+		// place says the same among its warnings, on the routes it prices.
+		o, err = testutil.Run(t, time.Minute, nil, bin, "place", "--survey", out, "--matrix", matrix, "--topology", conf, "--json")
+		if err != nil {
+			t.Fatalf("latmap place --topology (%s): %v\n%s", d.name, err, o)
+		}
+		var a placefile.Advice
+		if err := json.Unmarshal([]byte(o), &a); err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+		w := strings.Join(a.Warnings, "\n")
+		if !strings.Contains(w, "network: probe of flows at once") || strings.Contains(w, "slowed each other") == d.agree {
+			t.Errorf("place with the leaves declared %s: warnings %q, want the probe %s", d.name, a.Warnings, map[bool]string{true: "agreeing", false: "disagreeing, named"}[d.agree])
+		}
 	}
 }

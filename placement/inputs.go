@@ -145,6 +145,7 @@ func loadInputs(opt Options) (*inputs, error) {
 			return nil, err
 		}
 	}
+	in.checkProbe(s)
 	if note := bandwidthSizeNote(in.m, measuredSizes(s, in.m), in.t); note != "" {
 		in.warnings = append(in.warnings, note)
 	}

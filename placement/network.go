@@ -7,6 +7,7 @@ package placement
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
 	"github.com/latmap/latmap/mapper/fabric"
@@ -71,6 +72,23 @@ func (in *inputs) addTopology(r fabricRead, s *survey.Survey) error {
 		}
 	}
 	return nil
+}
+
+// checkProbe says whether the routes the network is priced on (declared
+// or found) judge the survey's probe of flows at once as it measured:
+// which flows slowed each other (topo.CheckProbe), naming the pairs of
+// flows they judge otherwise.
+func (in *inputs) checkProbe(s *survey.Survey) {
+	if in.md.Routes == nil {
+		return
+	}
+	c := topo.CheckProbe(s, in.md.Routes.Fabric)
+	if c == nil {
+		return
+	}
+	for _, l := range c.Lines() {
+		in.warnings = append(in.warnings, "network: "+strings.TrimPrefix(l, "warning: "))
+	}
 }
 
 // addFound prices the network, where none is declared, as the one found

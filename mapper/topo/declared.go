@@ -32,6 +32,9 @@ type Declared struct {
 	// route than its links, a congested link). Each names the hosts.
 	Misplaced  []string `json:"misplaced_hosts,omitempty"`
 	LongRoutes []string `json:"long_routes,omitempty"`
+	// Probe sets the survey's probe of flows at once beside the
+	// declared routes (nil: the survey has none).
+	Probe *ProbeCheck `json:"probe,omitempty"`
 }
 
 // HopClass is the host pairs whose declared route crosses Links links.
@@ -98,6 +101,7 @@ func CompareDeclared(s *survey.Survey, f *fabric.Fabric, size int, m survey.Metr
 			}
 		}
 	}
+	d.Probe = CheckProbe(s, f)
 	return d, nil
 }
 
@@ -118,6 +122,11 @@ func (d *Declared) Lines() []string {
 	}
 	for _, c := range append(slices.Clone(d.Misplaced), d.LongRoutes...) {
 		out = append(out, "  warning: "+c)
+	}
+	if d.Probe != nil {
+		for _, l := range d.Probe.Lines() {
+			out = append(out, "  "+l)
+		}
 	}
 	return out
 }
