@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/latmap/latmap/mapper/fabric"
@@ -43,10 +44,10 @@ func CheckProbe(s *survey.Survey, f *fabric.Fabric) *ProbeCheck {
 	if m == nil {
 		return nil
 	}
-	idx := f.HostIndex()
+	pr := probeRoutes{f: f, idx: f.HostIndex(), routers: m.Routers, routes: map[[2]string]map[int32]float64{}}
 	var hosts []string
 	for h := range m.Routers {
-		if _, ok := idx[h]; ok {
+		if _, ok := pr.idx[h]; ok {
 			hosts = append(hosts, h)
 		}
 	}
@@ -54,102 +55,126 @@ func CheckProbe(s *survey.Survey, f *fabric.Fabric) *ProbeCheck {
 		return nil
 	}
 	sort.Strings(hosts)
-	routes := map[[2]string]map[int32]float64{}
-	route := func(a, b string) map[int32]float64 {
-		k := [2]string{a, b}
-		if r, ok := routes[k]; ok {
-			return r
-		}
-		r := map[int32]float64{}
-		f.RouteShares(idx[a], idx[b], func(l int32, share float64) { r[l] += share })
-		routes[k] = r
+	c := &ProbeCheck{Judged: len(s.Shares)}
+	judged := pr.judge(c, s.Shares)
+	if len(hosts)*(len(hosts)-1) > maxProbeFlows {
+		c.Cleared = -1
+		return c
+	}
+	pr.cleared(c, hosts, judged)
+	return c
+}
+
+// probeRoutes is a network's routes between the probe's hosts, each
+// walked once, and the probe's classes.
+type probeRoutes struct {
+	f       *fabric.Fabric
+	idx     map[string]int
+	routers map[string]int
+	routes  map[[2]string]map[int32]float64
+}
+
+// probeClass is a class of flows: its source's router, its destination.
+type probeClass struct {
+	router int
+	dst    string
+}
+
+// pair is the pair of classes of flows a and b, in one order.
+func (pr *probeRoutes) pair(a, b [2]string) [2]probeClass {
+	x, y := probeClass{pr.routers[a[0]], a[1]}, probeClass{pr.routers[b[0]], b[1]}
+	if x.router > y.router || x.router == y.router && x.dst > y.dst {
+		x, y = y, x
+	}
+	return [2]probeClass{x, y}
+}
+
+// route is the share of a's bytes to b each link carries.
+func (pr *probeRoutes) route(a, b string) map[int32]float64 {
+	k := [2]string{a, b}
+	if r, ok := pr.routes[k]; ok {
 		return r
 	}
-	// overlap is the most of both flows' bytes one link carries.
-	overlap := func(a, b map[int32]float64) float64 {
-		most := 0.0
-		for l, x := range a {
-			if y, ok := b[l]; ok {
-				most = max(most, min(x, y))
-			}
-		}
-		return most
-	}
-	c := &ProbeCheck{Judged: len(s.Shares)}
-	type class struct {
-		router int
-		dst    string
-	}
-	pairKey := func(a, b class) [2]class {
-		if a.router > b.router || a.router == b.router && a.dst > b.dst {
-			a, b = b, a
-		}
-		return [2]class{a, b}
-	}
-	judged := map[[2]class]bool{}
-	for _, r := range s.Shares {
-		judged[pairKey(class{m.Routers[r.SrcA], r.DstA}, class{m.Routers[r.SrcB], r.DstB})] = true
-		if !hasAll(idx, r.SrcA, r.DstA, r.SrcB, r.DstB) {
+	r := map[int32]float64{}
+	pr.f.RouteShares(pr.idx[a], pr.idx[b], func(l int32, share float64) { r[l] += share })
+	pr.routes[k] = r
+	return r
+}
+
+// judge sets each row of shares.csv beside the routes: the most of both
+// flows' bytes one link carries. It returns the pairs of classes judged.
+func (pr *probeRoutes) judge(c *ProbeCheck, rows []survey.Share) map[[2]probeClass]bool {
+	judged := map[[2]probeClass]bool{}
+	for _, r := range rows {
+		judged[pr.pair([2]string{r.SrcA, r.DstA}, [2]string{r.SrcB, r.DstB})] = true
+		if !hasAll(pr.idx, r.SrcA, r.DstA, r.SrcB, r.DstB) {
 			continue
 		}
-		o := overlap(route(r.SrcA, r.DstA), route(r.SrcB, r.DstB))
+		o, rb := 0.0, pr.route(r.SrcB, r.DstB)
+		for l, x := range pr.route(r.SrcA, r.DstA) {
+			if y, ok := rb[l]; ok {
+				o = max(o, min(x, y))
+			}
+		}
 		switch {
 		case o > 0 && o < 0.5:
 			c.Partly++
 		case (o >= 0.5) == r.Shared:
 			c.Agree++
+		case len(c.Disagree) >= maxNamed:
+		case r.Shared:
+			c.Disagree = append(c.Disagree, fmt.Sprintf("%s -> %s and %s -> %s slowed each other (%.2fx, %.2fx), and their routes share no link",
+				r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB))
 		default:
-			if len(c.Disagree) < maxNamed {
-				if r.Shared {
-					c.Disagree = append(c.Disagree, fmt.Sprintf("%s -> %s and %s -> %s slowed each other (%.2fx, %.2fx), and their routes share no link",
-						r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB))
-				} else {
-					c.Disagree = append(c.Disagree, fmt.Sprintf("%s -> %s and %s -> %s share a link in the routes, and moved two at a time neither slowed the other (%.2fx, %.2fx)",
-						r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB))
-				}
-			}
+			c.Disagree = append(c.Disagree, fmt.Sprintf("%s -> %s and %s -> %s share a link in the routes, and moved two at a time neither slowed the other (%.2fx, %.2fx)",
+				r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB))
 		}
 	}
-	if len(hosts)*(len(hosts)-1) > maxProbeFlows {
-		c.Cleared = -1
-		return c
-	}
-	// The pairs of classes the routes make share a link, that the probe
-	// never moved two at a time: it cleared them.
-	type flow struct{ src, dst string }
-	onLink := map[int32][]flow{}
+	return judged
+}
+
+// cleared counts the pairs of classes the routes make share a link (at
+// least half of each flow's bytes) that the probe never moved two at a
+// time: it cleared them.
+func (pr *probeRoutes) cleared(c *ProbeCheck, hosts []string, judged map[[2]probeClass]bool) {
+	onLink := map[int32][][2]string{}
 	for _, a := range hosts {
 		for _, b := range hosts {
 			if a != b {
-				for l, x := range route(a, b) {
+				for l, x := range pr.route(a, b) {
 					if x >= 0.5 {
-						onLink[l] = append(onLink[l], flow{a, b})
+						onLink[l] = append(onLink[l], [2]string{a, b})
 					}
 				}
 			}
 		}
 	}
-	cleared := map[[2]class]bool{}
-	for _, fs := range onLink {
+	links := make([]int32, 0, len(onLink))
+	for l := range onLink {
+		links = append(links, l)
+	}
+	slices.Sort(links) // the same pairs named from run to run
+	cleared := map[[2]probeClass]bool{}
+	for _, l := range links {
+		fs := onLink[l]
 		for i, x := range fs {
 			for _, y := range fs[i+1:] {
-				if x.src == y.src || x.src == y.dst || x.dst == y.src || x.dst == y.dst {
+				if x[0] == y[0] || x[0] == y[1] || x[1] == y[0] || x[1] == y[1] {
 					continue
 				}
-				k := pairKey(class{m.Routers[x.src], x.dst}, class{m.Routers[y.src], y.dst})
+				k := pr.pair(x, y)
 				if k[0] == k[1] || judged[k] || cleared[k] {
 					continue
 				}
 				cleared[k] = true
 				if len(c.Disagree) < maxNamed {
 					c.Disagree = append(c.Disagree, fmt.Sprintf("%s -> %s and %s -> %s share a link in the routes, and the probe cleared them (moved at once with others, neither slowed)",
-						x.src, x.dst, y.src, y.dst))
+						x[0], x[1], y[0], y[1]))
 				}
 			}
 		}
 	}
 	c.Cleared = len(cleared)
-	return c
 }
 
 // hasAll reports whether idx names every host.
