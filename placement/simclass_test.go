@@ -9,6 +9,18 @@ import (
 	"github.com/latmap/latmap/mapper/fabric"
 )
 
+// probedClusters is the networks the probe benchmarks run on: the two
+// Aries fragments and every built network, with their names.
+func probedClusters(b *testing.B) ([]*simCluster, []string) {
+	clusters := []*simCluster{ariesCluster(b), ariesOtherCluster(b)}
+	names := []string{"aries-fragment", "aries-fragment-2"}
+	for _, n := range builtNetworks {
+		clusters = append(clusters, builtCluster(b, n))
+		names = append(names, n.name)
+	}
+	return clusters, names
+}
+
 // BenchmarkSimClassProbe: whether the probe of flows at once
 // (BenchmarkSimAriesProbe) may try one pair of flows for a whole class
 // of pairs that the round trips tell apart, instead of every pair of
@@ -75,12 +87,7 @@ import (
 // pair slowed past shareSlowdown two at a time, neither slowed in a
 // step of eight).
 func BenchmarkSimClassProbe(b *testing.B) {
-	clusters := []*simCluster{ariesCluster(b), ariesOtherCluster(b)}
-	names := []string{"aries-fragment", "aries-fragment-2"}
-	for _, n := range builtNetworks {
-		clusters = append(clusters, builtCluster(b, n))
-		names = append(names, n.name)
-	}
+	clusters, names := probedClusters(b)
 	for b.Loop() {
 		for x, c := range clusters {
 			f, err := fabric.ReadAll(c.declared)

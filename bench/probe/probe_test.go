@@ -16,6 +16,16 @@ type ringNet struct{ routers, hosts int }
 
 func (n ringNet) router(h int) int { return h / n.hosts }
 
+// ringPlan is the tests' ring, 6 routers of 3 hosts, and its plan.
+func ringPlan() (ringNet, *Plan) {
+	n := ringNet{routers: 6, hosts: 3}
+	router := make([]int, n.routers*n.hosts)
+	for h := range router {
+		router[h] = n.router(h)
+	}
+	return n, NewPlan(router)
+}
+
 // links is f's directed links: host links as ("host", h, up or down),
 // ring links as ("ring", from, to).
 func (n ringNet) links(f Flow) map[[3]int]bool {
@@ -96,12 +106,8 @@ func (n ringNet) share(f, g Flow) bool {
 // (the ring's even split makes flows between two routers go opposite
 // ways by destination host).
 func TestProbeFindsEverySharingPair(t *testing.T) {
-	n := ringNet{routers: 6, hosts: 3}
-	router := make([]int, n.routers*n.hosts)
-	for h := range router {
-		router[h] = n.router(h)
-	}
-	p := NewPlan(router)
+	n, p := ringPlan()
+	router := p.router
 	if p.Classes() != n.routers*len(router) {
 		t.Fatalf("%d classes, want %d (each router to each host)", p.Classes(), n.routers*len(router))
 	}

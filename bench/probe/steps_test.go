@@ -14,12 +14,7 @@ import (
 // threshold past the slowdown two flows on one link cause (2x), it
 // finds no sharing, and the check fails.
 func TestProberJudgesEveryPair(t *testing.T) {
-	n := ringNet{routers: 6, hosts: 3}
-	router := make([]int, n.routers*n.hosts)
-	for h := range router {
-		router[h] = n.router(h)
-	}
-	p := NewPlan(router)
+	n, p := ringPlan()
 	run := func(threshold float64) (*Prober, map[[2]int]bool) {
 		pr := NewProber(p, threshold, 7)
 		noise := rand.New(rand.NewPCG(3, 4))
