@@ -6,6 +6,7 @@ import (
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/topo"
 )
 
 // BenchmarkSimProbeRoutes: how well the routes place prices judge which
@@ -16,10 +17,10 @@ import (
 // a check of the comparison), the network found in the survey's round
 // trips as place routes it, and, where place holds a proposal to both
 // (Model.Either), the same routed with every flow spread over its
-// shortest paths. Two flows share a link in a routing when one link
-// carries at least half of each one's bytes, are apart when none
-// carries any of both, and share part otherwise (topo.CheckProbe's
-// rule). It says what a probe would tell place where the round trips
+// shortest paths. Two flows slow each other in a routing as
+// topo.CheckProbe judges them (topo.FlowSlowdown: each alone at its
+// narrowest link, together shared max-min fair on their common links)
+// past shareSlowdown, as the truth. It says what a probe would tell place where the round trips
 // cannot. Run it with go test -run '^$' -bench SimProbeRoutes
 // -benchtime 1x ./placement/.
 func BenchmarkSimProbeRoutes(b *testing.B) {
@@ -37,7 +38,7 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 				b.Fatal(err)
 			}
 			fmt.Printf("\n%s: %d flows, %d pairs of them share a link in the simulation\n", names[x], len(flows), len(truth))
-			fmt.Printf("%-22s %8s %8s %14s %14s\n", "routes", "agree", "partly", "shared, apart", "apart, shared")
+			fmt.Printf("%-22s %8s %14s %14s\n", "routes", "agree", "slowed, apart", "apart, slowed")
 			routings := []struct {
 				name string
 				f    *fabric.Fabric
@@ -57,8 +58,8 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 				fmt.Printf("  (no network found in the survey: place prices the switch levels)\n")
 			}
 			for _, r := range routings {
-				agree, partly, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth)
-				fmt.Printf("%-22s %8d %8d %14d %14d\n", r.name, agree, partly, falseShare, falseApart)
+				agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth)
+				fmt.Printf("%-22s %8d %14d %14d\n", r.name, agree, falseShare, falseApart)
 			}
 		}
 	}
@@ -66,31 +67,21 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 
 // judgeRoutes sets f's routes beside the truth for every two flows of
 // four distinct hosts (flows between hosts, by index into names): how
-// many it judges alike, how many share part of a link, how many it
-// makes share that are apart, and how many it makes apart that share.
-func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool) (agree, partly, falseShare, falseApart int) {
+// many it judges alike (topo.FlowSlowdown past shareSlowdown, as the
+// truth), how many it slows that are apart, and how many it leaves
+// apart that share.
+func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool) (agree, falseShare, falseApart int) {
 	idx := f.HostIndex()
-	routes := make([]map[int32]float64, len(flows))
-	for i, fl := range flows {
-		routes[i] = map[int32]float64{}
-		f.RouteShares(idx[names[fl[0]]], idx[names[fl[1]]], func(l int32, share float64) { routes[i][l] += share })
-	}
-	for i := range flows {
+	slow := topo.FlowSlowdown(f)
+	for i, x := range flows {
 		for j := i + 1; j < len(flows); j++ {
-			if !disjointFlows(flows[i], flows[j]) {
+			y := flows[j]
+			if !disjointFlows(x, y) {
 				continue
 			}
-			o := 0.0
-			for l, x := range routes[i] {
-				if y, ok := routes[j][l]; ok {
-					o = max(o, min(x, y))
-				}
-			}
 			shared := truth[[2]int{i, j}]
-			switch {
-			case o > 0 && o < 0.5:
-				partly++
-			case (o >= 0.5) == shared:
+			switch s := slow(idx[names[x[0]]], idx[names[x[1]]], idx[names[y[0]]], idx[names[y[1]]]) > shareSlowdown; {
+			case s == shared:
 				agree++
 			case shared:
 				falseApart++
@@ -99,5 +90,5 @@ func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]
 			}
 		}
 	}
-	return agree, partly, falseShare, falseApart
+	return agree, falseShare, falseApart
 }

@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -81,5 +82,48 @@ func TestCheckProbe(t *testing.T) {
 	s.Meta.Probe = nil
 	if CheckProbe(s, wired) != nil {
 		t.Errorf("a survey without a probe was checked")
+	}
+}
+
+// TestPairSlowdown: two flows on one link, max-min fair: equal flows on
+// a link as fast as each halve (2x); two flows each held to half the
+// link elsewhere (4xDDR hosts on a 4xQDR cable) slow neither; a slow
+// and a fast flow leave the fast one the rest (2x for it); two QDR
+// flows on an FDR10 cable slow 1.6x (Tartu's); flows spread half over
+// the link slow neither.
+func TestPairSlowdown(t *testing.T) {
+	for _, c := range []struct {
+		b, sa, sb, ra, rb, want float64
+	}{
+		{1, 1, 1, 1, 1, 2},
+		{32, 1, 1, 16, 16, 1},
+		{32, 1, 1, 16, 32, 2},
+		{39.6, 1, 1, 32, 32, 64 / 39.6},
+		{1, 0.5, 0.5, 1, 1, 1},
+		{1, 1, 0.5, 1, 1, 1.5},
+	} {
+		if got := PairSlowdown(c.b, c.sa, c.sb, c.ra, c.rb); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("PairSlowdown(%v, %v, %v, %v, %v) = %v, want %v", c.b, c.sa, c.sb, c.ra, c.rb, got, c.want)
+		}
+	}
+}
+
+// TestCheckProbeFastUplink: the same two leaves declared as a list of
+// links whose leaves are joined by a link twice as fast as the hosts':
+// in those routes flows crossing it slow nothing, so the probe's
+// sharing pairs (slowed 2x) are named.
+func TestCheckProbeFastUplink(t *testing.T) {
+	f, err := fabric.Parse([]byte("n1 l0 10Gbps 1us\nn2 l0 10Gbps 1us\nn3 l1 10Gbps 1us\nn4 l1 10Gbps 1us\nl0 l1 20Gbps 1us\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &survey.Survey{Shares: []survey.Share{
+		{SrcA: "n1", DstA: "n3", SrcB: "n2", DstB: "n4", SlowdownA: 2, SlowdownB: 2, Shared: true},
+		{SrcA: "n1", DstA: "n2", SrcB: "n3", DstB: "n4", SlowdownA: 1, SlowdownB: 1},
+	}}
+	s.Meta.Probe = &survey.ProbeMeta{Routers: map[string]int{"n1": 0, "n2": 0, "n3": 1, "n4": 1}, Threshold: 1.4}
+	c := CheckProbe(s, f)
+	if c == nil || c.Agree != 1 || c.Judged != 2 || len(c.Disagree) != 1 || !strings.Contains(c.Disagree[0], "n1 -> n3 and n2 -> n4 slowed each other") {
+		t.Errorf("%+v: want the pair that slowed each other named, the other agreeing", c)
 	}
 }
