@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"github.com/latmap/latmap/bench/probe"
@@ -30,6 +33,15 @@ const (
 	ProbeSlowed = 1.4
 	// ProbeMessages is how many messages a flow is.
 	ProbeMessages = 8
+	// MaxProbeClasses bounds the classes of flows the probe takes: 2,048
+	// classes are 2 million pairs of classes (64 hosts on 32 routers; a
+	// bit each while the random steps clear them).
+	MaxProbeClasses = 2048
+	// MaxProbePairs bounds the pairs of classes moved two at a time;
+	// the rest are left unjudged (meta.json's probe.unjudged).
+	MaxProbePairs = 20000
+	// probeReport is how often rank 0 reports the probe's progress.
+	probeReport = 10 * time.Second
 )
 
 // probePhase is the probe's outcome on rank 0.
@@ -47,10 +59,16 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 	var pr *probe.Prober
 	if rs.rank == 0 {
 		router, planned := probeRouters(s, rs.opt, len(l.members))
-		if len(l.members) < 4 {
+		plan := probe.NewPlan(router)
+		switch {
+		case len(l.members) < 4:
 			ph.note = fmt.Sprintf("the job has %d host(s); two flows of four distinct hosts need at least 4", len(l.members))
-		} else {
-			pr = probe.NewProber(probe.NewPlan(router), ProbeSlowed, uint64(time.Now().UnixNano()))
+		case plan.Classes() > MaxProbeClasses:
+			ph.note = fmt.Sprintf("the job's %d hosts make %d classes of flows (a router's hosts to a host), more than the %d "+
+				"the probe takes; probe an allocation of fewer hosts, or of more hosts a switch", len(l.members), plan.Classes(), MaxProbeClasses)
+		default:
+			pr = probe.NewProber(plan, ProbeSlowed, uint64(time.Now().UnixNano()))
+			pr.MaxPairs = MaxProbePairs
 			ph.meta = &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: pr.Plan.Classes(),
 				SizeBytes: rs.opt.NodeBWSize, Messages: ProbeMessages, Threshold: ProbeSlowed}
 			for h, r := range router {
@@ -59,6 +77,7 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 		}
 	}
 	start := time.Now()
+	say := rs.probeProgress(pr, start)
 	lead := func(h int) int { return l.members[h][0] }
 	for {
 		var step struct{ Flows []probe.Flow }
@@ -101,15 +120,18 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 				times[k] = all[lead(f.Dst)][0]
 			}
 			pr.Record(times)
+			say(false)
 		}
 	}
+	say(true)
 	if pr == nil {
 		return &ph, nil
 	}
 	m := ph.meta
 	m.AloneSteps, m.RandomSteps, m.PairSteps = pr.Steps[0], pr.Steps[1], pr.Steps[2]
 	m.Cleared, m.Judged, m.Seconds = pr.ClearedByGroups, len(pr.Judged), time.Since(start).Seconds()
-	m.AloneMedianSeconds = stats.Median(append([]float64(nil), pr.Alone()...))
+	m.AloneMedianSeconds = stats.Median(pr.Alone())
+	m.Unjudged = pr.Unjudged()
 	for _, j := range pr.Judged {
 		if j.Shared {
 			m.Shared++
@@ -118,6 +140,25 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 			SlowdownA: j.Slowdown[0], SlowdownB: j.Slowdown[1], Shared: j.Shared})
 	}
 	return &ph, nil
+}
+
+// probeProgress is what rank 0 says of the probe on stderr when the
+// survey shows progress (--progress, or a terminal): every probeReport,
+// and at the end (last).
+func (rs *rankSurvey) probeProgress(pr *probe.Prober, start time.Time) func(last bool) {
+	if pr == nil || rs.prog == nil {
+		return func(bool) {}
+	}
+	w := cmp.Or(rs.opt.Stderr, io.Writer(os.Stderr))
+	next := start.Add(probeReport)
+	fmt.Fprintf(w, "latmap: probe: %d classes of flows, each alone, then random steps, then the pairs left two at a time\n", pr.Plan.Classes())
+	return func(last bool) {
+		if now := time.Now(); last || now.After(next) {
+			next = now.Add(probeReport)
+			fmt.Fprintf(w, "latmap: probe: %d steps alone, %d random (%d pairs of classes cleared), %d pairs judged of %d left, %.0f s\n",
+				pr.Steps[0], pr.Steps[1], pr.ClearedByGroups, len(pr.Judged), pr.Left(), now.Sub(start).Seconds())
+		}
+	}
 }
 
 // probeRouters is each host's router (hosts in first-rank order): its
@@ -152,4 +193,8 @@ func addProbe(s *survey.Survey, opt Options, ph *probePhase) {
 		return
 	}
 	s.Meta.Probe, s.Shares = ph.meta, ph.rows
+	if m := ph.meta; m.Unjudged > 0 {
+		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--probe on: %d pairs of classes of flows were left unjudged "+
+			"after %d moved two at a time (%s lacks them)", m.Unjudged, m.Judged, survey.SharesFile))
+	}
 }

@@ -25,8 +25,9 @@ type Prober struct {
 	Plan      *Plan
 	Threshold float64 // a flow is slowed past this many times its time alone
 	Repeats   int     // how many times an alone or pair step moves
-	// MaxFruitless and MaxMatchings end the random steps.
-	MaxFruitless, MaxMatchings int
+	// MaxFruitless and MaxMatchings end the random steps; MaxPairs, when
+	// above 0, the pairs moved two at a time (Unjudged: those left).
+	MaxFruitless, MaxMatchings, MaxPairs int
 
 	c      *Clearer
 	alone  []float64
@@ -93,7 +94,7 @@ func (pr *Prober) Next() []Flow {
 			}
 			pr.pairs.left = pr.c.Left()
 		case 2:
-			if ps := &pr.pairs; ps.pair < len(ps.left) {
+			if ps := &pr.pairs; ps.pair < len(ps.left) && (pr.MaxPairs <= 0 || ps.pair < pr.MaxPairs) {
 				fa, fb, _ := pr.Plan.Pair(ps.left[ps.pair][0], ps.left[ps.pair][1])
 				pr.cur = []Flow{fa, fb}
 				return pr.cur
@@ -153,6 +154,17 @@ func (pr *Prober) slowdowns(flows []Flow, secs []float64) []float64 {
 	}
 	return out
 }
+
+// Unjudged is how many pairs of classes the random steps left that were
+// not moved two at a time (MaxPairs stopped them).
+func (pr *Prober) Unjudged() int { return len(pr.pairs.left) - len(pr.Judged) }
+
+// Phase is the phase the next step is of: 0 alone, 1 random, 2 pairs,
+// 3 done.
+func (pr *Prober) Phase() int { return pr.phase }
+
+// Left is how many pairs of classes the random steps left.
+func (pr *Prober) Left() int { return len(pr.pairs.left) }
 
 // Alone is each class's least time alone, in class order.
 func (pr *Prober) Alone() []float64 { return pr.alone }

@@ -88,3 +88,21 @@ func TestProberFewHosts(t *testing.T) {
 		t.Errorf("%d steps, %d judged: want the %d classes alone twice and nothing judged", steps, len(pr.Judged), pr.Plan.Classes())
 	}
 }
+
+// TestProberMaxPairs: with MaxPairs, the pair steps stop after that many
+// pairs, and Unjudged says how many the random steps left unmoved.
+func TestProberMaxPairs(t *testing.T) {
+	_, p := ringPlan()
+	pr := NewProber(p, 1.4, 7)
+	pr.MaxPairs = 10
+	for f := pr.Next(); f != nil; f = pr.Next() {
+		secs := make([]float64, len(f))
+		for k := range secs {
+			secs[k] = 1
+		}
+		pr.Record(secs)
+	}
+	if len(pr.Judged) != 10 || pr.Unjudged() != pr.Left()-10 || pr.Left() <= 10 || pr.Phase() != 3 {
+		t.Errorf("%d judged, %d unjudged of %d left, phase %d: want 10 judged, the rest unjudged, done", len(pr.Judged), pr.Unjudged(), pr.Left(), pr.Phase())
+	}
+}

@@ -60,6 +60,10 @@ type ProbeMeta struct {
 	Cleared     int `json:"cleared"`
 	Judged      int `json:"judged"`
 	Shared      int `json:"shared"`
+	// Unjudged is how many pairs of classes the random steps did not
+	// clear and that were not moved two at a time either (the probe's
+	// bound on pair steps): neither shared nor cleared.
+	Unjudged int `json:"unjudged,omitempty"`
 	// AloneMedianSeconds is the median of the classes' least times alone.
 	AloneMedianSeconds float64 `json:"alone_median_seconds"`
 	// Seconds is the phase's wall time.

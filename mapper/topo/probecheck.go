@@ -29,6 +29,7 @@ type ProbeCheck struct {
 	// Disagree names the pairs of flows the routes judge otherwise, at
 	// most maxNamed.
 	Disagree []string
+	unjudged int // the probe's pairs of classes neither judged nor cleared
 }
 
 // maxProbeFlows bounds the flows CheckProbe walks for the pairs the
@@ -59,8 +60,8 @@ func CheckProbe(s *survey.Survey, f *fabric.Fabric) *ProbeCheck {
 	sort.Strings(hosts)
 	c := &ProbeCheck{}
 	judged := pr.judge(c, s.Shares)
-	if len(hosts)*(len(hosts)-1) > maxProbeFlows {
-		c.Cleared = -1
+	if len(hosts)*(len(hosts)-1) > maxProbeFlows || m.Unjudged > 0 {
+		c.Cleared, c.unjudged = -1, m.Unjudged
 		return c
 	}
 	pr.cleared(c, hosts, judged)
@@ -262,6 +263,8 @@ func (c *ProbeCheck) Lines() []string {
 	line := fmt.Sprintf("probe of flows at once (%s): the routes judge %d of the %d pairs of flows moved two at a time as the probe did",
 		survey.SharesFile, c.Agree, c.Judged)
 	switch {
+	case c.unjudged > 0:
+		line += fmt.Sprintf("; the pairs it cleared were not walked (it left %d unjudged, so a pair not in %s is not known cleared)", c.unjudged, survey.SharesFile)
 	case c.Cleared < 0:
 		line += "; the pairs it cleared were not walked (more than 64 hosts)"
 	case c.Cleared > 0:

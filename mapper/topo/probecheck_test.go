@@ -79,6 +79,10 @@ func TestCheckProbe(t *testing.T) {
 	if c.Cleared != 1 || c.Agrees() || !strings.Contains(strings.Join(c.Lines(), "\n"), "the probe cleared them") {
 		t.Errorf("a sharing pair cleared: %+v, want it named", c)
 	}
+	s.Meta.Probe.Unjudged = 3 // the probe stopped before every pair: none is known cleared
+	if c = CheckProbe(s, wired); c.Cleared != -1 || !strings.Contains(strings.Join(c.Lines(), "\n"), "left 3 unjudged") {
+		t.Errorf("a probe that left pairs unjudged: %+v %q, want the cleared pairs not walked, and why", c, c.Lines())
+	}
 	s.Meta.Probe = nil
 	if CheckProbe(s, wired) != nil {
 		t.Errorf("a survey without a probe was checked")
