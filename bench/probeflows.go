@@ -58,23 +58,7 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 	var ph probePhase
 	var pr *probe.Prober
 	if rs.rank == 0 {
-		router, planned := probeRouters(s, rs.opt, len(l.members))
-		plan := probe.NewPlan(router)
-		switch {
-		case len(l.members) < 4:
-			ph.note = fmt.Sprintf("the job has %d host(s); two flows of four distinct hosts need at least 4", len(l.members))
-		case plan.Classes() > MaxProbeClasses:
-			ph.note = fmt.Sprintf("the job's %d hosts make %d classes of flows (a router's hosts to a host), more than the %d "+
-				"the probe takes; probe an allocation of fewer hosts, or of more hosts a switch", len(l.members), plan.Classes(), MaxProbeClasses)
-		default:
-			pr = probe.NewProber(plan, ProbeSlowed, uint64(time.Now().UnixNano()))
-			pr.MaxPairs = MaxProbePairs
-			ph.meta = &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: pr.Plan.Classes(),
-				SizeBytes: rs.opt.NodeBWSize, Messages: ProbeMessages, Threshold: ProbeSlowed}
-			for h, r := range router {
-				ph.meta.Routers[l.hosts[h]] = r
-			}
-		}
+		pr = rs.newProber(s, l, &ph)
 	}
 	start := time.Now()
 	say := rs.probeProgress(pr, start)
@@ -140,6 +124,31 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 			SlowdownA: j.Slowdown[0], SlowdownB: j.Slowdown[1], Shared: j.Shared})
 	}
 	return &ph, nil
+}
+
+// newProber is rank 0's prober of the hosts of l, on the routers
+// probeRouters finds, with ph's record begun; nil, with ph's note saying
+// why, where the probe cannot run.
+func (rs *rankSurvey) newProber(s *survey.Survey, l nodeLayout, ph *probePhase) *probe.Prober {
+	router, planned := probeRouters(s, rs.opt, len(l.members))
+	plan := probe.NewPlan(router)
+	switch {
+	case len(l.members) < 4:
+		ph.note = fmt.Sprintf("the job has %d host(s); two flows of four distinct hosts need at least 4", len(l.members))
+		return nil
+	case plan.Classes() > MaxProbeClasses:
+		ph.note = fmt.Sprintf("the job's %d hosts make %d classes of flows (a router's hosts to a host), more than the %d "+
+			"the probe takes; probe an allocation of fewer hosts, or of more hosts a switch", len(l.members), plan.Classes(), MaxProbeClasses)
+		return nil
+	}
+	pr := probe.NewProber(plan, ProbeSlowed, uint64(time.Now().UnixNano()))
+	pr.Max.Pairs = MaxProbePairs
+	ph.meta = &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: plan.Classes(),
+		SizeBytes: rs.opt.NodeBWSize, Messages: ProbeMessages, Threshold: ProbeSlowed}
+	for h, r := range router {
+		ph.meta.Routers[l.hosts[h]] = r
+	}
+	return pr
 }
 
 // probeProgress is what rank 0 says of the probe on stderr when the

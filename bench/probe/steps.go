@@ -11,8 +11,8 @@ import (
 //
 //  1. each class's flow alone, Repeats times, its least time kept;
 //  2. random matchings of the hosts (Plan.Matching), read by the rule
-//     "neither slowed" (Clearer.Step), until MaxFruitless of them in a
-//     row clear no pair more, or MaxMatchings have moved;
+//     "neither slowed" (Clearer.Step), until Max.Fruitless of them in a
+//     row clear no pair more, or Max.Matchings have moved;
 //  3. each pair of classes left (Clearer.Left) two at a time: shared
 //     when either flow was slowed past Threshold (a flow slowed by its
 //     own host's link leaves the common link to the other, so one
@@ -25,9 +25,7 @@ type Prober struct {
 	Plan      *Plan
 	Threshold float64 // a flow is slowed past this many times its time alone
 	Repeats   int     // how many times an alone or pair step moves
-	// MaxFruitless and MaxMatchings end the random steps; MaxPairs, when
-	// above 0, the pairs moved two at a time (Unjudged: those left).
-	MaxFruitless, MaxMatchings, MaxPairs int
+	Max       Limits
 
 	c      *Clearer
 	alone  []float64
@@ -43,6 +41,13 @@ type Prober struct {
 	// ClearedByGroups is how many pairs of classes the random steps
 	// cleared.
 	ClearedByGroups int
+}
+
+// Limits end the probe's phases: Fruitless random steps in a row that
+// clear nothing, or Matchings in all, end the random steps; Pairs, when
+// above 0, the pairs moved two at a time (Prober.Unjudged: those left).
+type Limits struct {
+	Fruitless, Matchings, Pairs int
 }
 
 // randomSteps is the random steps' state: their source, and how many in
@@ -73,7 +78,7 @@ type Judged struct {
 // repeats, at most 8 fruitless random steps in a row and 4 per class
 // in all. seed makes its random steps.
 func NewProber(plan *Plan, threshold float64, seed uint64) *Prober {
-	return &Prober{Plan: plan, Threshold: threshold, Repeats: 2, MaxFruitless: 8, MaxMatchings: 4 * max(plan.Classes(), 2),
+	return &Prober{Plan: plan, Threshold: threshold, Repeats: 2, Max: Limits{Fruitless: 8, Matchings: 4 * max(plan.Classes(), 2)},
 		c: plan.NewClearer(), random: randomSteps{rng: rand.New(rand.NewPCG(seed, 69))}, alone: make([]float64, plan.Classes())}
 }
 
@@ -88,13 +93,13 @@ func (pr *Prober) Next() []Flow {
 				return pr.cur
 			}
 		case 1:
-			if len(pr.Plan.router) >= 4 && pr.i < pr.MaxMatchings && pr.random.since < pr.MaxFruitless {
+			if len(pr.Plan.router) >= 4 && pr.i < pr.Max.Matchings && pr.random.since < pr.Max.Fruitless {
 				pr.cur = pr.Plan.Matching(pr.random.rng)
 				return pr.cur
 			}
 			pr.pairs.left = pr.c.Left()
 		case 2:
-			if ps := &pr.pairs; ps.pair < len(ps.left) && (pr.MaxPairs <= 0 || ps.pair < pr.MaxPairs) {
+			if ps := &pr.pairs; ps.pair < len(ps.left) && (pr.Max.Pairs <= 0 || ps.pair < pr.Max.Pairs) {
 				fa, fb, _ := pr.Plan.Pair(ps.left[ps.pair][0], ps.left[ps.pair][1])
 				pr.cur = []Flow{fa, fb}
 				return pr.cur
@@ -156,7 +161,7 @@ func (pr *Prober) slowdowns(flows []Flow, secs []float64) []float64 {
 }
 
 // Unjudged is how many pairs of classes the random steps left that were
-// not moved two at a time (MaxPairs stopped them).
+// not moved two at a time (Max.Pairs stopped them).
 func (pr *Prober) Unjudged() int { return len(pr.pairs.left) - len(pr.Judged) }
 
 // Phase is the phase the next step is of: 0 alone, 1 random, 2 pairs,

@@ -57,8 +57,8 @@ func TestProberJudgesEveryPair(t *testing.T) {
 	if pr.Steps[0] != 2*p.Classes() || pr.Steps[2] != len(pr.Judged)+twice {
 		t.Errorf("steps %v: want each of the %d classes alone twice, each of the %d pairs judged once, and again the %d shared", pr.Steps, p.Classes(), len(pr.Judged), twice)
 	}
-	if pr.Steps[1] >= pr.MaxMatchings {
-		t.Errorf("%d random steps: the cap (%d) stopped them, not their fruitlessness", pr.Steps[1], pr.MaxMatchings)
+	if pr.Steps[1] >= pr.Max.Matchings {
+		t.Errorf("%d random steps: the cap (%d) stopped them, not their fruitlessness", pr.Steps[1], pr.Max.Matchings)
 	}
 	if total*4 > pairs {
 		t.Errorf("%d steps, want at most a quarter of the %d pairs of flows", total, pairs)
@@ -94,7 +94,7 @@ func TestProberFewHosts(t *testing.T) {
 func TestProberMaxPairs(t *testing.T) {
 	_, p := ringPlan()
 	pr := NewProber(p, 1.4, 7)
-	pr.MaxPairs = 10
+	pr.Max.Pairs = 10
 	for f := pr.Next(); f != nil; f = pr.Next() {
 		secs := make([]float64, len(f))
 		for k := range secs {
