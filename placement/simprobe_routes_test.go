@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/topo"
 )
+
+// slowBins are the lower bounds of the slowdowns BenchmarkSimProbeRoutes
+// counts pairs of flows by.
+var slowBins = []float64{0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.7, 1.9}
 
 // BenchmarkSimProbeRoutes: how well the routes place prices judge which
 // flows share a link, against the flows' own sharing inside the
@@ -20,14 +25,34 @@ import (
 // shortest paths. Two flows slow each other in a routing as
 // topo.CheckProbe judges them (topo.FlowSlowdown: each alone at its
 // narrowest link, together shared max-min fair on their common links)
-// past shareSlowdown, as the truth. It says what a probe would tell place where the round trips
+// past a threshold, as the truth: the survey's (bench.ProbeSlowed) and
+// shareSlowdown. It also counts the pairs by how much they slowed each
+// other: what the survey's threshold must fall between. It says what a probe would tell place where the round trips
 // cannot. Run it with go test -run '^$' -bench SimProbeRoutes
 // -benchtime 1x ./placement/.
 func BenchmarkSimProbeRoutes(b *testing.B) {
 	clusters, names := probedClusters(b)
 	for b.Loop() {
 		for x, c := range clusters {
-			flows, _, truth := probeEveryPair(b, c)
+			flows, lf := buildFlows(b, c)
+			slow := pairSlowdowns(b, c.run(b, c.hosts, "flows", lf))
+			spread := make([]int, len(slowBins))
+			for _, s := range slow {
+				k := 0
+				for k+1 < len(slowBins) && s > slowBins[k+1] {
+					k++
+				}
+				spread[k]++
+			}
+			truth := map[float64]map[[2]int]bool{}
+			for _, thr := range []float64{bench.ProbeSlowed, shareSlowdown} {
+				truth[thr] = map[[2]int]bool{}
+				for p, s := range slow {
+					if s > thr {
+						truth[thr][p] = true
+					}
+				}
+			}
 			declared, err := fabric.ReadAll(c.declared)
 			if err != nil {
 				b.Fatal(err)
@@ -37,8 +62,12 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			fmt.Printf("\n%s: %d flows, %d pairs of them share a link in the simulation\n", names[x], len(flows), len(truth))
-			fmt.Printf("%-22s %8s %14s %14s\n", "routes", "agree", "slowed, apart", "apart, slowed")
+			fmt.Printf("\n%s: %d flows, %d pairs of them slowed past %.1fx in the simulation, %d past %.1fx; pairs by slowdown:",
+				names[x], len(flows), len(truth[shareSlowdown]), shareSlowdown, len(truth[bench.ProbeSlowed]), bench.ProbeSlowed)
+			for k, lo := range slowBins {
+				fmt.Printf(" %.1f- %d", lo, spread[k])
+			}
+			fmt.Printf("\n%-22s %9s %8s %14s %14s\n", "routes", "threshold", "agree", "slowed, apart", "apart, slowed")
 			routings := []struct {
 				name string
 				f    *fabric.Fabric
@@ -58,8 +87,10 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 				fmt.Printf("  (no network found in the survey: place prices the switch levels)\n")
 			}
 			for _, r := range routings {
-				agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth)
-				fmt.Printf("%-22s %8d %14d %14d\n", r.name, agree, falseShare, falseApart)
+				for _, thr := range []float64{bench.ProbeSlowed, shareSlowdown} {
+					agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth[thr], thr)
+					fmt.Printf("%-22s %9.1f %8d %14d %14d\n", r.name, thr, agree, falseShare, falseApart)
+				}
 			}
 		}
 	}
@@ -67,10 +98,10 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 
 // judgeRoutes sets f's routes beside the truth for every two flows of
 // four distinct hosts (flows between hosts, by index into names): how
-// many it judges alike (topo.FlowSlowdown past shareSlowdown, as the
-// truth), how many it slows that are apart, and how many it leaves
+// many it judges alike (topo.FlowSlowdown past threshold, as the truth
+// was judged), how many it slows that are apart, and how many it leaves
 // apart that share.
-func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool) (agree, falseShare, falseApart int) {
+func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool, threshold float64) (agree, falseShare, falseApart int) {
 	idx := f.HostIndex()
 	slow := topo.FlowSlowdown(f)
 	for i, x := range flows {
@@ -80,7 +111,7 @@ func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]
 				continue
 			}
 			shared := truth[[2]int{i, j}]
-			switch s := slow(idx[names[x[0]]], idx[names[x[1]]], idx[names[y[0]]], idx[names[y[1]]]) > shareSlowdown; {
+			switch s := slow(idx[names[x[0]]], idx[names[x[1]]], idx[names[y[0]]], idx[names[y[1]]]) > threshold; {
 			case s == shared:
 				agree++
 			case shared:

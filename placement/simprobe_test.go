@@ -2,10 +2,12 @@ package placement
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,8 +115,23 @@ func buildFlows(b *testing.B, c *simCluster) ([][2]int, string) {
 // shareSlowdown moving at once.
 func sharedFlows(b *testing.B, out string) [][2]int {
 	b.Helper()
-	alone := map[int]float64{}
 	var shared [][2]int
+	for p, s := range pairSlowdowns(b, out) {
+		if s > shareSlowdown {
+			shared = append(shared, p)
+		}
+	}
+	slices.SortFunc(shared, func(x, y [2]int) int { return cmp.Or(x[0]-y[0], x[1]-y[1]) })
+	return shared
+}
+
+// pairSlowdowns reads flows.c's output: each pair of flows moved at once
+// (by index, the first below the second) and the more slowed one's time
+// against its time alone.
+func pairSlowdowns(b *testing.B, out string) map[[2]int]float64 {
+	b.Helper()
+	alone := map[int]float64{}
+	slow := map[[2]int]float64{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		var i, j int
@@ -122,15 +139,13 @@ func sharedFlows(b *testing.B, out string) [][2]int {
 		if n, _ := fmt.Sscanf(sc.Text(), "alone %d %g", &i, &ti); n == 2 {
 			alone[i] = ti
 		} else if n, _ := fmt.Sscanf(sc.Text(), "both %d %d %g %g", &i, &j, &ti, &tj); n == 4 && alone[i] > 0 && alone[j] > 0 {
-			if max(ti/alone[i], tj/alone[j]) > shareSlowdown {
-				shared = append(shared, [2]int{i, j})
-			}
+			slow[[2]int{i, j}] = max(ti/alone[i], tj/alone[j])
 		}
 	}
 	if len(alone) == 0 {
 		b.Fatalf("flows.c printed no times:\n%s", out)
 	}
-	return shared
+	return slow
 }
 
 // shareCliques covers the pairs of flows that share (of n flows) with
