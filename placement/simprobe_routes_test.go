@@ -86,6 +86,9 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 			} else {
 				fmt.Printf("  (no network found in the survey: place prices the switch levels)\n")
 			}
+			apart, back := wayBack(declared, c.hosts, flows, slow)
+			fmt.Printf("pairs slowed %.1f-%.1fx that the declared routes leave apart: %d, of which %d cross a link the other's way back crosses\n",
+				slowBins[2], shareSlowdown, apart, back)
 			for _, r := range routings {
 				for _, thr := range []float64{bench.ProbeSlowed, shareSlowdown} {
 					agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth[thr], thr)
@@ -122,4 +125,39 @@ func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]
 		}
 	}
 	return agree, falseShare, falseApart
+}
+
+// wayBack counts the pairs of flows slowed between slowBins[2] and
+// shareSlowdown that f's routes leave apart (topo.FlowSlowdown at 1),
+// and of those how many have one flow's route cross a link the other's
+// way back (its destination to its source) crosses: SimGrid's cross
+// traffic.
+func wayBack(f *fabric.Fabric, names []string, flows [][2]int, slow map[[2]int]float64) (apart, back int) {
+	idx := f.HostIndex()
+	fs := topo.FlowSlowdown(f)
+	path := func(a, b int) map[int32]bool {
+		m := map[int32]bool{}
+		f.Route(idx[names[a]], idx[names[b]], func(l int32) { m[l] = true })
+		return m
+	}
+	crosses := func(x, y [2]int) bool {
+		back := path(y[1], y[0])
+		for l := range path(x[0], x[1]) {
+			if back[l] {
+				return true
+			}
+		}
+		return false
+	}
+	for p, s := range slow {
+		x, y := flows[p[0]], flows[p[1]]
+		if s <= slowBins[2] || s > shareSlowdown || fs(idx[names[x[0]]], idx[names[x[1]]], idx[names[y[0]]], idx[names[y[1]]]) > 1 {
+			continue
+		}
+		apart++
+		if crosses(x, y) || crosses(y, x) {
+			back++
+		}
+	}
+	return apart, back
 }
