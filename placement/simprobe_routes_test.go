@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/latmap/latmap/bench"
@@ -89,6 +90,8 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 			apart, back := wayBack(declared, c.hosts, flows, slow)
 			fmt.Printf("pairs slowed %.1f-%.1fx that the declared routes leave apart: %d, of which %d cross a link the other's way back crosses\n",
 				slowBins[2], shareSlowdown, apart, back)
+			most, least := gap(declared, c.hosts, flows, slow)
+			fmt.Printf("the most slowed pair the declared routes leave apart: %.3fx; the least slowed they slow: %.3fx\n", most, least)
 			for _, r := range routings {
 				for _, thr := range []float64{bench.ProbeSlowed, shareSlowdown} {
 					agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth[thr], thr)
@@ -160,4 +163,22 @@ func wayBack(f *fabric.Fabric, names []string, flows [][2]int, slow map[[2]int]f
 		}
 	}
 	return apart, back
+}
+
+// gap is the most SimGrid slowed a pair of flows that f's routes leave
+// apart, and the least it slowed a pair they slow (topo.FlowSlowdown
+// above 1): a threshold between the two judges every pair as f does.
+func gap(f *fabric.Fabric, names []string, flows [][2]int, slow map[[2]int]float64) (most, least float64) {
+	idx := f.HostIndex()
+	fs := topo.FlowSlowdown(f)
+	least = math.Inf(1)
+	for p, s := range slow {
+		x, y := flows[p[0]], flows[p[1]]
+		if fs(idx[names[x[0]]], idx[names[x[1]]], idx[names[y[0]]], idx[names[y[1]]]) > 1 {
+			least = min(least, s)
+		} else {
+			most = max(most, s)
+		}
+	}
+	return most, least
 }

@@ -47,7 +47,7 @@ func CheckProbe(s *survey.Survey, f *fabric.Fabric) *ProbeCheck {
 	if m == nil {
 		return nil
 	}
-	pr := newProbeRoutes(f, m.Routers, cmp.Or(m.Threshold, 1.4))
+	pr := newProbeRoutes(f, m.Routers, cmp.Or(m.Threshold, 1.5))
 	var hosts []string
 	for h := range m.Routers {
 		if _, ok := pr.idx[h]; ok {
