@@ -142,9 +142,10 @@ func checkRanges(t *testing.T, sc simCase) {
 // the routers, which group them by distance (hedgeFar), NPB SP's 1.12x.
 // On the second, whose round trips fit no links, GROMACS's proposal
 // simulated 1.34x slower than block with the routers' rows priced as
-// their way out (routersOwnWayOut). make test runs those applications,
-// make test-sim-built (LATMAP_SIM_BUILT=all) every one and the held-out
-// matrices on both; the random sparse graph's speedups miss their
+// their way out (routersOwnWayOut). go test alone runs those
+// applications; make test leaves the test to make test-sim-built
+// (LATMAP_SIM_BUILT=all: every application and the held-out matrices on
+// both), which CI runs after it, for make test's 15-minute bound; the random sparse graph's speedups miss their
 // bounds from the survey alone (make bench-sim-built prints them).
 func TestSimBuiltAries(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
