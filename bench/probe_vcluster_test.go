@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
 	"github.com/latmap/latmap/mapper/placefile"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // TestProbeVirtualCluster: latmap survey --probe on under real Open MPI
@@ -126,4 +128,43 @@ func TestProbeVirtualCluster(t *testing.T) {
 			t.Errorf("place with the leaves declared %s: warnings %q, want the probe %s", d.name, a.Warnings, map[bool]string{true: "agreeing", false: "disagreeing, named"}[d.agree])
 		}
 	}
+}
+
+// TestProbeInterrupt: Ctrl-C to mpirun while the probe of flows at once
+// runs (on the virtual cluster of TestProbeVirtualCluster) stops the
+// survey within mpirun's second: every pair measured is written, meta.json
+// says it stopped in the probe, and no shares.csv half judged is left.
+func TestProbeInterrupt(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "100mbit", Leaves: 2, TrunkRate: "100mbit"})
+	out := filepath.Join(t.TempDir(), "survey")
+	args := append(c.MpirunArgs(4), bin, "survey", "-o", out, "--probe", "on", "--nodebw-size", "64K", "--sizes", "64", "--repeats", "10",
+		"--node-bandwidth", "off", "--switch-bandwidth", "off", "--progress")
+	o, err := stopAt(t, args, 0, "latmap: probe: ", func(p *os.Process) { p.Signal(syscall.SIGINT) })
+	if err == nil {
+		t.Errorf("interrupted survey exited with status 0:\n%s", o)
+	}
+	s, rerr := survey.ReadSurvey(out, survey.LoadOptions{})
+	if rerr != nil {
+		t.Fatalf("the survey stopped in the probe is not readable: %v\n%s", rerr, o)
+	}
+	if !strings.Contains(s.Meta.Stopped, "in the probe of flows at once") || s.Meta.Probe != nil || len(s.Shares) != 0 {
+		t.Errorf("stopped %q, probe %+v, %d rows of shares.csv: want it stopped in the probe, and no probe written\n%s", s.Meta.Stopped, s.Meta.Probe, len(s.Shares), o)
+	}
+	if _, err := os.Stat(filepath.Join(out, survey.SharesFile)); err == nil {
+		t.Errorf("%s written by a probe stopped midway", survey.SharesFile)
+	}
+	tab, err := s.Table(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := 0; a < 4; a++ {
+		for b := a + 1; b < 4; b++ {
+			if n := tab.SamplesAt(a, b); n != 10 {
+				t.Errorf("pair %d-%d has %d round trips, want the 10 measured before the probe", a, b, n)
+			}
+		}
+	}
+	t.Logf("stopped: %s", s.Meta.Stopped)
 }

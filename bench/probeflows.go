@@ -49,9 +49,10 @@ const (
 
 // probePhase is the probe's outcome on rank 0.
 type probePhase struct {
-	meta *survey.ProbeMeta
-	rows []survey.Share
-	note string // why it did not run
+	meta    *survey.ProbeMeta
+	rows    []survey.Share
+	note    string // why it did not run
+	stopped bool   // a signal stopped it (rankSurvey.stopped says so)
 }
 
 // probeFlows runs the probe on every rank. Rank 0 has the assembled
@@ -66,13 +67,28 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 	start := time.Now()
 	say := rs.probeProgress(pr, start)
 	lead := func(h int) int { return l.members[h][0] }
-	for {
-		var step struct{ Flows []probe.Flow }
+	for steps := 0; ; steps++ {
+		// Rank 0's step, or the signal that stops the survey (mpirun
+		// kills the ranks 1 s after passing one on: a step is far less).
+		var step struct {
+			Flows []probe.Flow
+			Stop  string
+		}
 		if pr != nil {
-			step.Flows = pr.Next()
+			if rs.stop != nil {
+				step.Stop = rs.stop()
+			}
+			if step.Stop == "" {
+				step.Flows = pr.Next()
+			}
 		}
 		if err := share(rs.c, &step, "the probe's step"); err != nil {
 			return nil, err
+		}
+		if step.Stop != "" {
+			rs.stopped = fmt.Sprintf("stopped by %s after every pair was measured, in the probe of flows at once after %d steps (%s not written)",
+				step.Stop, steps, survey.SharesFile)
+			return &probePhase{stopped: true}, nil
 		}
 		if len(step.Flows) == 0 {
 			break
@@ -197,7 +213,7 @@ func probeRouters(s *survey.Survey, opt Options, hosts int) ([]int, string) {
 // addProbe puts the probe's file and meta.json record into s, or a
 // warning when it was asked for and did not run.
 func addProbe(s *survey.Survey, opt Options, ph *probePhase) {
-	if opt.Probe != ProbeOn || ph == nil {
+	if opt.Probe != ProbeOn || ph == nil || ph.stopped {
 		return
 	}
 	if ph.meta == nil {

@@ -231,7 +231,7 @@ func (rs *rankSurvey) afterPairs(s *survey.Survey, assembleErr error, names []st
 	if err == nil && rs.opt.Probe == ProbeOn {
 		sw.probe, err = rs.probeFlows(s, names)
 	}
-	if err == nil && rs.opt.SizeSweep != SizeSweepOff {
+	if err == nil && rs.opt.SizeSweep != SizeSweepOff && rs.stopped == "" {
 		err = runSweep(rs.c, s)
 	}
 	return sw, err
