@@ -130,9 +130,16 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 	if pr == nil {
 		return &ph, nil
 	}
+	ph.record(pr, l, time.Since(start))
+	return &ph, nil
+}
+
+// record puts the probe's verdicts into ph: meta.json's record and
+// shares.csv's rows.
+func (ph *probePhase) record(pr *probe.Prober, l nodeLayout, took time.Duration) {
 	m := ph.meta
 	m.AloneSteps, m.RandomSteps, m.PairSteps = pr.Steps[0], pr.Steps[1], pr.Steps[2]
-	m.Cleared, m.Judged, m.Seconds = pr.ClearedByGroups, len(pr.Judged), time.Since(start).Seconds()
+	m.Cleared, m.Judged, m.Seconds = pr.ClearedByGroups, len(pr.Judged), took.Seconds()
 	m.AloneMedianSeconds = stats.Median(pr.Alone())
 	m.Unjudged = pr.Unjudged()
 	for _, j := range pr.Judged {
@@ -142,7 +149,6 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase,
 		ph.rows = append(ph.rows, survey.Share{SrcA: l.hosts[j.A.Src], DstA: l.hosts[j.A.Dst], SrcB: l.hosts[j.B.Src], DstB: l.hosts[j.B.Dst],
 			SlowdownA: j.Slowdown[0], SlowdownB: j.Slowdown[1], Shared: j.Shared})
 	}
-	return &ph, nil
 }
 
 // newProber is rank 0's prober of the hosts of l, on the routers
