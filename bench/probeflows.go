@@ -56,13 +56,14 @@ type probePhase struct {
 }
 
 // probeFlows runs the probe on every rank. Rank 0 has the assembled
-// survey s (nil elsewhere); hosts is every rank's host name.
-func (rs *rankSurvey) probeFlows(s *survey.Survey, hosts []string) (*probePhase, error) {
+// survey s (nil elsewhere); sw is the switch phase that ran before it,
+// hosts every rank's host name.
+func (rs *rankSurvey) probeFlows(s *survey.Survey, sw *switchPhase, hosts []string) (*probePhase, error) {
 	l := newNodeLayout(hosts)
 	var ph probePhase
 	var pr *probe.Prober
 	if rs.rank == 0 {
-		pr = rs.newProber(s, l, &ph)
+		pr = rs.newProber(s, sw, l, &ph)
 	}
 	start := time.Now()
 	say := rs.probeProgress(pr, start)
@@ -154,8 +155,8 @@ func (ph *probePhase) record(pr *probe.Prober, l nodeLayout, took time.Duration)
 // newProber is rank 0's prober of the hosts of l, on the routers
 // probeRouters finds, with ph's record begun; nil, with ph's note saying
 // why, where the probe cannot run.
-func (rs *rankSurvey) newProber(s *survey.Survey, l nodeLayout, ph *probePhase) *probe.Prober {
-	router, planned := probeRouters(s, rs.opt, len(l.members))
+func (rs *rankSurvey) newProber(s *survey.Survey, sw *switchPhase, l nodeLayout, ph *probePhase) *probe.Prober {
+	router, planned := probeRouters(s, sw, rs.opt, len(l.members))
 	plan := probe.NewPlan(router)
 	switch {
 	case len(l.members) < 4:
@@ -197,18 +198,17 @@ func (rs *rankSurvey) probeProgress(pr *probe.Prober, start time.Time) func(last
 
 // probeRouters is each host's router (hosts in first-rank order): its
 // group at the innermost switch level the latencies show, or
-// --topology's, or each host its own; and where they came from.
-func probeRouters(s *survey.Survey, opt Options, hosts int) ([]int, string) {
+// --topology's (the switch phase's, sw; planned here where that phase
+// is off), or each host its own; and where they came from.
+func probeRouters(s *survey.Survey, sw *switchPhase, opt Options, hosts int) ([]int, string) {
+	of, note := sw.of, sw.note
+	if opt.SwitchBandwidth == SwitchBWOff && s != nil {
+		_, of, note = topo.PlanSwitchGroups(s, opt.fabric)
+	}
 	router := make([]int, hosts)
-	if s != nil {
-		if _, of, note := topo.PlanSwitchGroups(s, opt.fabric); len(of) > 0 && len(of[0]) == hosts {
-			planned := "latencies"
-			if opt.Topology != "" && note == "" {
-				planned = opt.Topology
-			}
-			copy(router, of[0])
-			return router, planned
-		}
+	if len(of) > 0 && len(of[0]) == hosts {
+		copy(router, of[0])
+		return router, opt.levelsFrom(note)
 	}
 	for h := range router {
 		router[h] = h

@@ -229,7 +229,7 @@ func (rs *rankSurvey) afterPairs(s *survey.Survey, assembleErr error, names []st
 	}
 	sw, err := rs.switchBandwidth(s, assembleErr, names)
 	if err == nil && rs.opt.Probe == ProbeOn {
-		sw.probe, err = rs.probeFlows(s, names)
+		sw.probe, err = rs.probeFlows(s, sw, names)
 	}
 	if err == nil && rs.opt.SizeSweep != SizeSweepOff && rs.stopped == "" {
 		err = runSweep(rs.c, s)

@@ -199,6 +199,7 @@ type switchPhase struct {
 	note   string
 	steps  int
 	took   time.Duration
+	of     [][]int     // each host's group at each level (topo.PlanSwitchGroups'), on every rank
 	probe  *probePhase // the probe of flows at once (bench/probeflows.go)
 }
 
@@ -227,6 +228,7 @@ func (rs *rankSurvey) switchBandwidth(s *survey.Survey, assembleErr error, hosts
 	if err := share(rs.c, &of, "the switch groups"); err != nil {
 		return nil, err
 	}
+	ph.of = of
 	if err := share(rs.c, &fan, "the fan-out steps"); err != nil {
 		return nil, err
 	}
@@ -305,6 +307,16 @@ func (rs *rankSurvey) gatherFloats(v []float64) ([][]float64, error) {
 	return out, nil
 }
 
+// levelsFrom is where switch levels planned with topo.PlanSwitchGroups
+// came from, given its note: --topology's file where its levels were
+// taken, else "latencies".
+func (o Options) levelsFrom(note string) string {
+	if o.Topology != "" && note == "" {
+		return o.Topology
+	}
+	return "latencies"
+}
+
 // addSwitchBandwidth puts the phase's files and meta.json record into s,
 // or a warning when it was asked for and did not run.
 func addSwitchBandwidth(s *survey.Survey, opt Options, ph *switchPhase) {
@@ -332,9 +344,5 @@ func addSwitchBandwidth(s *survey.Survey, opt Options, ph *switchPhase) {
 		levels = max(levels, g.Level)
 	}
 	s.Switches, s.SwitchBandwidth = ph.groups, ph.rows
-	planned := "latencies"
-	if opt.Topology != "" && ph.note == "" {
-		planned = opt.Topology
-	}
-	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: levels, SizeBytes: opt.NodeBWSize, Steps: ph.steps, Seconds: ph.took.Seconds(), Planned: planned}
+	s.Meta.SwitchBandwidth = &survey.SwitchBandwidthMeta{Levels: levels, SizeBytes: opt.NodeBWSize, Steps: ph.steps, Seconds: ph.took.Seconds(), Planned: opt.levelsFrom(ph.note)}
 }
