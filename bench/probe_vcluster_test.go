@@ -16,6 +16,15 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
+// twoLeaves is the probe tests' cluster, 4 virtual nodes of 1 rank on
+// two leaves of two, every node's link and each leaf's trunk shaped to
+// 100 Mbit/s, and the survey flags that probe it (few round trips, the
+// bandwidth phases off).
+func twoLeaves(t *testing.T) (*vcluster.Cluster, []string) {
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "100mbit", Leaves: 2, TrunkRate: "100mbit"})
+	return c, []string{"--probe", "on", "--nodebw-size", "64K", "--sizes", "64", "--repeats", "10", "--node-bandwidth", "off", "--switch-bandwidth", "off"}
+}
+
 // TestProbeVirtualCluster: latmap survey --probe on under real Open MPI
 // on 4 virtual nodes of 1 rank on two leaf switches of two, every node's
 // link and each leaf's one trunk to the spine shaped to 100 Mbit/s. Two
@@ -31,10 +40,9 @@ import (
 func TestProbeVirtualCluster(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "100mbit", Leaves: 2, TrunkRate: "100mbit"})
+	c, flags := twoLeaves(t)
 	out := filepath.Join(t.TempDir(), "survey")
-	s := runSurvey(t, c.MpirunArgs(4), bin, out, "--probe", "on", "--nodebw-size", "64K", "--sizes", "64", "--repeats", "10",
-		"--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")
+	s := runSurvey(t, c.MpirunArgs(4), bin, out, append(flags, "--size-sweep", "off")...)
 	m := s.Meta.Probe
 	if m == nil {
 		t.Fatalf("meta.json has no probe record; warnings: %q", s.Meta.Warnings)
@@ -137,10 +145,9 @@ func TestProbeVirtualCluster(t *testing.T) {
 func TestProbeInterrupt(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "100mbit", Leaves: 2, TrunkRate: "100mbit"})
+	c, flags := twoLeaves(t)
 	out := filepath.Join(t.TempDir(), "survey")
-	args := append(c.MpirunArgs(4), bin, "survey", "-o", out, "--probe", "on", "--nodebw-size", "64K", "--sizes", "64", "--repeats", "10",
-		"--node-bandwidth", "off", "--switch-bandwidth", "off", "--progress")
+	args := append(append(c.MpirunArgs(4), bin, "survey", "-o", out), append(flags, "--progress")...)
 	o, err := stopAt(t, args, 0, "latmap: probe: ", func(p *os.Process) { p.Signal(syscall.SIGINT) })
 	if err == nil {
 		t.Errorf("interrupted survey exited with status 0:\n%s", o)
