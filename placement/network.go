@@ -166,6 +166,7 @@ func (in *inputs) addDirect(s *survey.Survey, d *network.Direct, routing string)
 	}
 	f.Source = fabric.FoundInSurvey
 	in.crossTraffic(s, f)
+	f = in.fitProbe(s, f, routing)
 	// The links' capacities are the survey's own: AddRoutes' check of
 	// declared bandwidths against it has nothing to say.
 	if _, err := md.AddRoutes(f, s.NodeBandwidth, nil); err != nil {
@@ -406,6 +407,7 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 	}
 	f.Source = fabric.FoundInSurvey
 	in.crossTraffic(s, f)
+	f = in.fitProbe(s, f, routing)
 	in.addSpread(f, s, routing, found.Hidden)
 	notes, err := md.AddRoutes(f, s.NodeBandwidth, switchShares(s, f, found.Hidden))
 	if in.spread != nil && err == nil {
@@ -607,6 +609,26 @@ func (in *inputs) crossTraffic(s *survey.Survey, f *fabric.Fabric) {
 // simulated 1,024-rank tree's survey the routed search took 2.9 s at 64
 // ranks (0.7 s as one), 4.7 s at 256 (0.4 s), 4.0 s at 1,024 (0.4 s).
 const routedSearchMax = 256
+
+// fitProbe is f, a network found in the survey's round trips, with
+// each class of flows (a router to a host) on the one of its shortest
+// paths that agrees best with the survey's probe of flows at once
+// (topo.FitProbe), where that judges fewer of the probe's pairs
+// otherwise than f's routes: the round trips do not tell which of
+// several shortest paths the bytes take, the probe tells which flows
+// slowed each other. It says what moved. With --routing adaptive
+// every flow stays spread.
+func (in *inputs) fitProbe(s *survey.Survey, f *fabric.Fabric, routing string) *fabric.Fabric {
+	if routing == fabric.RoutingAdaptive {
+		return f // the machine spreads every flow, as given
+	}
+	fit := topo.FitSurveyProbe(s, f)
+	if fit == nil {
+		return f
+	}
+	in.warnings = append(in.warnings, "network: "+fit.Line())
+	return fit.Fabric
+}
 
 // linkRate is the median bandwidth (bytes/s) measured between the
 // nodes of the routers d's links join (router[node]: its router; a node

@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"testing"
 
@@ -94,9 +95,12 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 			fmt.Printf("the most slowed pair the declared routes leave apart: %.3fx; the least slowed they slow: %.3fx\n", most, least)
 			for _, r := range routings {
 				for _, thr := range []float64{bench.ProbeSlowed, shareSlowdown} {
-					agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth[thr], thr)
+					agree, falseShare, falseApart := judgeRoutes(r.f, c.hosts, flows, truth[thr], thr, nil)
 					fmt.Printf("%-22s %9.1f %8d %14d %14d\n", r.name, thr, agree, falseShare, falseApart)
 				}
+			}
+			if in.md.Routes != nil {
+				fitHalf(in.md.Routes.Fabric, c.hosts, flows, truth[bench.ProbeSlowed])
 			}
 		}
 	}
@@ -107,13 +111,13 @@ func BenchmarkSimProbeRoutes(b *testing.B) {
 // many it judges alike (topo.FlowSlowdown past threshold, as the truth
 // was judged), how many it slows that are apart, and how many it leaves
 // apart that share.
-func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool, threshold float64) (agree, falseShare, falseApart int) {
+func judgeRoutes(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool, threshold float64, keep func(i, j int) bool) (agree, falseShare, falseApart int) {
 	idx := f.HostIndex()
 	slow := topo.FlowSlowdown(f)
 	for i, x := range flows {
 		for j := i + 1; j < len(flows); j++ {
 			y := flows[j]
-			if !disjointFlows(x, y) {
+			if !disjointFlows(x, y) || keep != nil && !keep(i, j) {
 				continue
 			}
 			shared := truth[[2]int{i, j}]
@@ -181,4 +185,38 @@ func gap(f *fabric.Fabric, names []string, flows [][2]int, slow map[[2]int]float
 		}
 	}
 	return most, least
+}
+
+// fitHalf chooses the found network's routes (topo.FitProbe) on the
+// verdicts of half the pairs of flows (every other pair, by a hash) as
+// the simulation slowed them past bench.ProbeSlowed, each host its own
+// router, and prints how the routes before and after judge the other
+// half: the choice judged out of sample.
+func fitHalf(f *fabric.Fabric, names []string, flows [][2]int, truth map[[2]int]bool) {
+	at := map[[2]string]int{}
+	for i, x := range flows {
+		at[[2]string{names[x[0]], names[x[1]]}] = i
+	}
+	half := func(i, j int) bool {
+		h := fnv.New32a()
+		fmt.Fprint(h, min(i, j), max(i, j))
+		return h.Sum32()%2 == 0
+	}
+	fit := topo.FitProbe(f, names, nil, bench.ProbeSlowed, func(x, y [2]string) (bool, bool) {
+		i, j := at[x], at[y]
+		return truth[[2]int{min(i, j), max(i, j)}], half(i, j)
+	})
+	if fit == nil {
+		fmt.Printf("found, fitted: no fit (fewer than 4 or more than 64 hosts)\n")
+		return
+	}
+	other := func(i, j int) bool { return !half(i, j) }
+	for _, r := range []struct {
+		name string
+		g    *fabric.Fabric
+	}{{"found, held-out half", f}, {"found, fitted on half", fit.Fabric}} {
+		agree, falseShare, falseApart := judgeRoutes(r.g, names, flows, truth, bench.ProbeSlowed, other)
+		fmt.Printf("%-22s %9.1f %8d %14d %14d\n", r.name, bench.ProbeSlowed, agree, falseShare, falseApart)
+	}
+	fmt.Printf("  fitted on %d pairs: %d judged wrong before, %d after, %d classes moved\n", fit.Pairs, fit.Before, fit.After, fit.Moved)
 }

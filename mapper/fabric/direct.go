@@ -193,7 +193,7 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcut
 	f.route = func(a, b int, visit func(int32)) {
 		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) { g.path(a, b, visit) })
 	}
-	f.shares = at.spread
+	f.shares, f.paths = at.spread, at.paths
 	return f, g, at, nil
 }
 

@@ -65,6 +65,10 @@ type Fabric struct {
 	route   func(a, b int, visit func(link int32))
 	// shares spreads a message over several routes (nil: Route's one).
 	shares func(a, b int, visit func(link int32, share float64))
+	// paths, where set, visits the shortest paths from a to b until
+	// visit returns false: the routes a network found in a survey may
+	// take (Candidates).
+	paths func(a, b int, visit func([]int32) bool)
 	// spread is the same network routed adaptive (Routed): a fat tree's
 	// group's parallel uplinks as one link of their summed bandwidth, a
 	// torus's or a dragonfly's messages over all their shortest paths

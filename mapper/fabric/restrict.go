@@ -44,6 +44,9 @@ func (f *Fabric) restrict(hosts []string, at []int) *Fabric {
 	if shares := f.shares; shares != nil {
 		r.shares = func(a, b int, visit func(int32, float64)) { shares(at[a], at[b], visit) }
 	}
+	if paths := f.paths; paths != nil {
+		r.paths = func(a, b int, visit func([]int32) bool) { paths(at[a], at[b], visit) }
+	}
 	r.Levels = nil
 	for _, lv := range f.Levels {
 		g := make([]int, len(at))

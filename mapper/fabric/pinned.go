@@ -1,0 +1,105 @@
+package fabric
+
+import "slices"
+
+// RoutesPinned: a network found in a survey whose routes between some
+// hosts were chosen among their shortest paths to agree with the
+// survey's probe of flows at once (Pinned), the rest as before.
+const RoutesPinned = "shortest paths chosen by the probe of flows at once"
+
+// Candidates is up to max routes from host a to host b, each a list of
+// links in order: Route's own first, then, on a network found in a
+// survey (a direct network or a network of routers, whose routing the
+// round trips do not tell), its other shortest paths by hops, each
+// once. A declared network has only its own route.
+func (f *Fabric) Candidates(a, b, max int) [][]int32 {
+	if a == b || max < 1 {
+		return nil
+	}
+	out := [][]int32{f.Path(a, b)}
+	if f.paths == nil {
+		return out
+	}
+	f.paths(a, b, func(p []int32) bool {
+		if !slices.ContainsFunc(out, func(q []int32) bool { return slices.Equal(p, q) }) {
+			out = append(out, slices.Clone(p))
+		}
+		return len(out) < max
+	})
+	return out
+}
+
+// Pinned is f with the route from host a to host b set to route(a, b)
+// where it returns links (a path Candidates gave; nil: f's own route and
+// spread, as before): the one way a flow goes, taken where a probe of
+// flows at once told it. Routed adaptive it is f's adaptive routing
+// where f has one (a found dragonfly's, routed minimally), else itself.
+func (f *Fabric) Pinned(route func(a, b int) []int32) *Fabric {
+	p := *f
+	own, shares := f.route, f.shares
+	p.route = func(a, b int, visit func(int32)) {
+		if r := route(a, b); r != nil {
+			for _, l := range r {
+				visit(l)
+			}
+			return
+		}
+		own(a, b, visit)
+	}
+	p.shares = func(a, b int, visit func(int32, float64)) {
+		switch r := route(a, b); {
+		case r != nil:
+			for _, l := range r {
+				visit(l, 1)
+			}
+		case shares != nil:
+			shares(a, b, visit)
+		default:
+			own(a, b, func(l int32) { visit(l, 1) })
+		}
+	}
+	p.Routing = RoutesPinned
+	p.Shape += ", some routes chosen by the probe of flows at once"
+	return &p
+}
+
+// allPaths visits each shortest path by hops from vertex a to vertex b
+// (its links in order, hop.step's) until visit returns false; path is
+// scratch.
+func (g *hopGraph) allPaths(a, b int, path []int32, visit func([]int32) bool) ([]int32, bool) {
+	if a == b {
+		return path, visit(path)
+	}
+	dist := g.table()
+	here := dist[b*g.k+a]
+	for _, h := range g.out[a] {
+		if dist[b*g.k+int(h.to)] != here-1 {
+			continue
+		}
+		n := len(path)
+		h.step(b, func(l int32) { path = append(path, l) })
+		var more bool
+		if path, more = g.allPaths(int(h.to), b, path, visit); !more {
+			return path, false
+		}
+		path = path[:n]
+	}
+	return path, true
+}
+
+// paths visits each shortest path between the hosts' routers, with the
+// hosts' own links at its ends, until visit returns false.
+func (at *attached) paths(a, b int, visit func([]int32) bool) {
+	var head []int32
+	ra, rb := a, b
+	if at.router != nil {
+		ra, rb = int(at.router[a]), int(at.router[b])
+		head = append(head, at.up[a])
+	}
+	at.g.allPaths(ra, rb, head, func(p []int32) bool {
+		if at.router != nil {
+			p = append(p, at.down[b])
+		}
+		return visit(p)
+	})
+}

@@ -1,0 +1,331 @@
+package topo
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+
+	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// ProbeFit is a network found in a survey with its routes chosen to
+// agree with the survey's probe of flows at once: the round trips tell
+// how many hops apart two routers are, not which of the shortest paths
+// between them the bytes take; the probe tells which flows slowed each
+// other. Each class of flows (its source's router, its destination
+// host) takes the one of its shortest paths that agrees with the most
+// verdicts, given the others' (a local search from the network's own
+// routes, class after class until none moves).
+type ProbeFit struct {
+	// Fabric is the network with the chosen routes (fabric.Pinned); the
+	// network as it was where no route moved or the routes chosen judge
+	// no fewer pairs otherwise.
+	Fabric *fabric.Fabric
+	// Pairs is the pairs of flows of four distinct hosts the probe
+	// judged; Before and After how many of them the routes judge
+	// otherwise before and after the choice.
+	Pairs, Before, After int
+	// Moved is how many classes of flows took another route.
+	Moved int
+}
+
+// Line is the fit in words, for place and topo.
+func (p *ProbeFit) Line() string {
+	if p.Moved == 0 {
+		return fmt.Sprintf("probe of flows at once: no other shortest path agrees with more of its %d pairs of flows than the routes priced (%d judged otherwise)", p.Pairs, p.Before)
+	}
+	return fmt.Sprintf("probe of flows at once: %d classes of flows (a router to a host) take another of their shortest paths, which judges %d of its %d pairs of flows otherwise instead of %d",
+		p.Moved, p.After, p.Pairs, p.Before)
+}
+
+// maxCandidates bounds the shortest paths a class of flows chooses among.
+const maxCandidates = 16
+
+// Verdict says whether the probe found flows x and y (source and
+// destination hosts) to slow each other, and whether it judged them.
+type Verdict func(x, y [2]string) (shared, known bool)
+
+// SurveyVerdict is s's probe's verdicts: a pair of classes of flows in
+// shares.csv as its row says, any other cleared (apart) where the probe
+// judged every pair of classes (no Unjudged); nil without a probe.
+func SurveyVerdict(s *survey.Survey) (Verdict, map[string]int, float64) {
+	m := s.Meta.Probe
+	if m == nil {
+		return nil, nil, 0
+	}
+	pr := &probeRoutes{routers: m.Routers}
+	rows := map[[2]probeClass]bool{}
+	for _, r := range s.Shares {
+		rows[pr.pair([2]string{r.SrcA, r.DstA}, [2]string{r.SrcB, r.DstB})] = r.Shared
+	}
+	complete := m.Unjudged == 0
+	return func(x, y [2]string) (bool, bool) {
+		if shared, ok := rows[pr.pair(x, y)]; ok {
+			return shared, true
+		}
+		return false, complete
+	}, m.Routers, cmp.Or(m.Threshold, 1.5)
+}
+
+// FitSurveyProbe is FitProbe with s's probe; nil without one.
+func FitSurveyProbe(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
+	v, routers, threshold := SurveyVerdict(s)
+	if v == nil {
+		return nil
+	}
+	var hosts []string
+	for _, h := range f.Hosts {
+		if _, ok := routers[h]; ok {
+			hosts = append(hosts, h)
+		}
+	}
+	return FitProbe(f, hosts, routers, threshold, v)
+}
+
+// FitProbe chooses the routes between hosts (f's, at most 64 of them)
+// that agree best with verdict: two flows slow each other on the
+// routes as CheckProbe judges them (PairSlowdown past threshold).
+// routers is each host's router (nil: each its own); nil where f has
+// fewer than 4 of the hosts or more than 64.
+func FitProbe(f *fabric.Fabric, hosts []string, routers map[string]int, threshold float64, verdict Verdict) *ProbeFit {
+	pf := newProbeFitter(f, hosts, routers, threshold, verdict)
+	if pf == nil {
+		return nil
+	}
+	fit := &ProbeFit{Fabric: f}
+	fit.Before, fit.Pairs = pf.wrong(f)
+	choice := pf.search()
+	for _, k := range choice {
+		if k != 0 {
+			fit.Moved++
+		}
+	}
+	if fit.Moved == 0 {
+		fit.After = fit.Before
+		return fit
+	}
+	// Every flow fitted takes its one route, its own (candidate 0)
+	// too: where f spreads a flow over its shortest paths, the search
+	// judged it on the one.
+	route := map[[2]int][]int32{}
+	for i, fl := range pf.flows {
+		route[fl] = pf.cands[i][choice[pf.class[i]]]
+	}
+	g := f.Pinned(func(a, b int) []int32 { return route[[2]int{a, b}] })
+	if after, _ := pf.wrong(g); after < fit.Before {
+		fit.Fabric, fit.After = g, after
+		return fit
+	}
+	// The choice judged on one path a flow does no better than f
+	// spreading them: f stands.
+	fit.Moved, fit.After = 0, fit.Before
+	return fit
+}
+
+// probeFitter is FitProbe's search: the flows between the hosts (by
+// f's host index), each flow's class and candidate routes, the routes
+// taken now, and which flows cross each link.
+type probeFitter struct {
+	pr      *probeRoutes
+	names   []string
+	flows   [][2]int
+	class   []int
+	members [][]int // each class's flows
+	cands   [][][]int32
+	rates   [][]float64 // each candidate's rate alone
+	now     []int       // each flow's candidate taken
+	on      map[int32][]int
+	verdict Verdict
+}
+
+func newProbeFitter(f *fabric.Fabric, hosts []string, routers map[string]int, threshold float64, verdict Verdict) *probeFitter {
+	idx := f.HostIndex()
+	var in []string
+	for _, h := range hosts {
+		if _, ok := idx[h]; ok {
+			in = append(in, h)
+		}
+	}
+	if len(in) < 4 || len(in) > 64 {
+		return nil
+	}
+	pf := &probeFitter{pr: newProbeRoutes(f, routers, threshold), names: f.Hosts, verdict: verdict, on: map[int32][]int{}}
+	classOf := map[probeClass]int{}
+	for _, a := range in {
+		for _, b := range in {
+			if a == b {
+				continue
+			}
+			r, ok := routers[a]
+			if !ok {
+				r = -1 - idx[a] // each host its own router
+			}
+			c, ok := classOf[probeClass{r, b}]
+			if !ok {
+				c = len(pf.members)
+				classOf[probeClass{r, b}] = c
+				pf.members = append(pf.members, nil)
+			}
+			i := len(pf.flows)
+			pf.flows = append(pf.flows, [2]int{idx[a], idx[b]})
+			pf.class = append(pf.class, c)
+			pf.members[c] = append(pf.members[c], i)
+			cs := f.Candidates(idx[a], idx[b], maxCandidates)
+			pf.cands = append(pf.cands, cs)
+			rs := make([]float64, len(cs))
+			for k, p := range cs {
+				rs[k] = math.Inf(1)
+				for _, l := range p {
+					rs[k] = min(rs[k], pf.pr.bandwidth(l))
+				}
+			}
+			pf.rates = append(pf.rates, rs)
+			pf.now = append(pf.now, 0)
+		}
+	}
+	for i := range pf.flows {
+		pf.place(i, 1)
+	}
+	return pf
+}
+
+// place adds (sign 1) or removes (-1) flow i from the links of its route.
+func (pf *probeFitter) place(i, sign int) {
+	for _, l := range pf.cands[i][pf.now[i]] {
+		if sign > 0 {
+			pf.on[l] = append(pf.on[l], i)
+			continue
+		}
+		fs := pf.on[l]
+		for j, x := range fs {
+			if x == i {
+				fs[j] = fs[len(fs)-1]
+				pf.on[l] = fs[:len(fs)-1]
+				break
+			}
+		}
+	}
+}
+
+// judged is the probe's verdict on flows i and j where it judged them
+// and they are of four distinct hosts in distinct classes.
+func (pf *probeFitter) judged(i, j int) (shared, ok bool) {
+	x, y := pf.flows[i], pf.flows[j]
+	if pf.class[i] == pf.class[j] || x[0] == y[0] || x[0] == y[1] || x[1] == y[0] || x[1] == y[1] {
+		return false, false
+	}
+	n := pf.names
+	return pf.verdict([2]string{n[x[0]], n[x[1]]}, [2]string{n[y[0]], n[y[1]]})
+}
+
+// slowed reports whether flow i on its candidate k and flow j on its
+// route now slow each other past the threshold.
+func (pf *probeFitter) slowed(i, k, j int) bool {
+	p, q := pf.cands[i][k], pf.cands[j][pf.now[j]]
+	ri, rj := pf.rates[i][k], pf.rates[j][pf.now[j]]
+	worst := 1.0
+	for _, l := range p {
+		for _, m := range q {
+			if l == m {
+				worst = max(worst, PairSlowdown(pf.pr.bandwidth(l), 1, 1, ri, rj))
+			}
+		}
+	}
+	return worst > pf.pr.threshold
+}
+
+// wrong counts the judged pairs of flows that g's routes judge
+// otherwise, as CheckProbe does (each flow spread as g spreads it), and
+// the judged pairs.
+func (pf *probeFitter) wrong(g *fabric.Fabric) (wrong, pairs int) {
+	pr := newProbeRoutes(g, nil, pf.pr.threshold)
+	n := pf.names
+	for i, x := range pf.flows {
+		for j := i + 1; j < len(pf.flows); j++ {
+			shared, ok := pf.judged(i, j)
+			if !ok {
+				continue
+			}
+			pairs++
+			y := pf.flows[j]
+			if pr.slowdown(pr.route(n[x[0]], n[x[1]]), pr.route(n[y[0]], n[y[1]])) > pr.threshold != shared {
+				wrong++
+			}
+		}
+	}
+	return wrong, pairs
+}
+
+// maxSweeps bounds the search's passes over the classes.
+const maxSweeps = 20
+
+// search moves each class of flows, one after another, to the
+// candidate route that agrees with the most verdicts given the routes
+// the others take now (ties keep the route taken), until a pass over
+// the classes moves none. It returns each class's candidate.
+func (pf *probeFitter) search() []int {
+	choice := make([]int, len(pf.members))
+	seen := make([]int, len(pf.flows))
+	stamp := 0
+	for range maxSweeps {
+		moved := false
+		for c, mem := range pf.members {
+			n := maxCandidates
+			for _, i := range mem {
+				n = min(n, len(pf.cands[i]))
+			}
+			best, least := choice[c], math.MaxInt
+			for k := range n {
+				cost := 0
+				for _, i := range mem {
+					stamp++
+					cost += pf.cost(i, k, seen, stamp)
+				}
+				if cost < least || cost == least && k == choice[c] {
+					best, least = k, cost
+				}
+			}
+			if best == choice[c] {
+				continue
+			}
+			for _, i := range mem {
+				pf.place(i, -1)
+				pf.now[i] = best
+				pf.place(i, 1)
+			}
+			choice[c], moved = best, true
+		}
+		if !moved {
+			break
+		}
+	}
+	return choice
+}
+
+// cost is how flow i on its candidate k fares against the verdicts on
+// the flows it meets on a link (the others meet it nowhere, and are
+// apart whatever it takes): one for each it slows that the probe found
+// apart, less one for each it slows that the probe found shared. seen
+// marks the flows counted, at stamp.
+func (pf *probeFitter) cost(i, k int, seen []int, stamp int) int {
+	cost := 0
+	for _, l := range pf.cands[i][k] {
+		for _, j := range pf.on[l] {
+			if seen[j] == stamp {
+				continue
+			}
+			seen[j] = stamp
+			shared, ok := pf.judged(i, j)
+			if !ok || !pf.slowed(i, k, j) {
+				continue
+			}
+			if shared {
+				cost--
+			} else {
+				cost++
+			}
+		}
+	}
+	return cost
+}

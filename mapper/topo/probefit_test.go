@@ -1,0 +1,122 @@
+package topo
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/fabric"
+)
+
+// hyperX33 is a 3 x 3 HyperX found in a survey: routers in rows and
+// columns, each joined to every router of its row and of its column,
+// two hosts on each (h<router>a, h<router>b); a flow between routers in
+// neither one row nor one column has two shortest paths.
+func hyperX33(t *testing.T) (*fabric.Fabric, map[string]int) {
+	t.Helper()
+	var hosts []string
+	var router []int32
+	routers := map[string]int{}
+	for r := range 9 {
+		for _, s := range []string{"a", "b"} {
+			h := fmt.Sprintf("h%d%s", r, s)
+			hosts, router = append(hosts, h), append(router, int32(r))
+			routers[h] = r
+		}
+	}
+	var links [][2]int32
+	for a := range int32(9) {
+		for b := a + 1; b < 9; b++ {
+			if a/3 == b/3 || a%3 == b%3 {
+				links = append(links, [2]int32{a, b})
+			}
+		}
+	}
+	f, _, err := fabric.NewRouterNetwork(hosts, router, 9, links, 0, 1e9, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, routers
+}
+
+// truthRoutes is f with each class of flows (a router to a host) on
+// one of its shortest paths drawn at random: the way a subnet manager
+// routed it, which the round trips do not show.
+func truthRoutes(f *fabric.Fabric, routers map[string]int, seed uint64) *fabric.Fabric {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	pick := map[[2]int]int{}
+	return f.Pinned(func(a, b int) []int32 {
+		c := f.Candidates(a, b, 16)
+		k := [2]int{routers[f.Hosts[a]], b}
+		if _, ok := pick[k]; !ok {
+			pick[k] = rng.IntN(len(c))
+		}
+		return c[min(pick[k], len(c)-1)]
+	})
+}
+
+// TestFitProbe: on a 3 x 3 HyperX whose classes of flows take shortest
+// paths drawn at random, the probe's verdicts (two flows slow each
+// other where they share a link, FlowSlowdown) on half the pairs of
+// flows choose routes that judge the other half better than the routes
+// the round trips give (one shortest path by the routers' numbering);
+// given every verdict, the routes chosen agree with all but a few.
+func TestFitProbe(t *testing.T) {
+	f, routers := hyperX33(t)
+	idx := f.HostIndex()
+	for seed := range uint64(3) {
+		truth := FlowSlowdown(truthRoutes(f, routers, seed))
+		shared := func(x, y [2]string) bool {
+			return truth(idx[x[0]], idx[x[1]], idx[y[0]], idx[y[1]]) > 1.5
+		}
+		half := func(x, y [2]string) bool {
+			h := fnv.New32a()
+			if x[0]+x[1] > y[0]+y[1] {
+				x, y = y, x
+			}
+			fmt.Fprint(h, x, y)
+			return h.Sum32()%2 == 0
+		}
+		fit := FitProbe(f, f.Hosts, routers, 1.5, func(x, y [2]string) (bool, bool) {
+			return shared(x, y), half(x, y)
+		})
+		if fit == nil || fit.Moved == 0 {
+			t.Fatalf("seed %d: no route moved: %+v", seed, fit)
+		}
+		held := func(g *fabric.Fabric) (wrong, n int) {
+			fs := FlowSlowdown(g)
+			for _, a := range f.Hosts {
+				for _, b := range f.Hosts {
+					for _, c := range f.Hosts {
+						for _, d := range f.Hosts {
+							if a == b || c == d || a == c || a == d || b == c || b == d || a+b > c+d {
+								continue
+							}
+							x, y := [2]string{a, b}, [2]string{c, d}
+							if routers[a] == routers[c] && b == d || half(x, y) {
+								continue
+							}
+							n++
+							if (fs(idx[a], idx[b], idx[c], idx[d]) > 1.5) != shared(x, y) {
+								wrong++
+							}
+						}
+					}
+				}
+			}
+			return wrong, n
+		}
+		before, n := held(f)
+		after, _ := held(fit.Fabric)
+		t.Logf("seed %d: fitted on %d pairs (%d wrong before, %d after, %d classes moved); held out %d: %d wrong before, %d after",
+			seed, fit.Pairs, fit.Before, fit.After, fit.Moved, n, before, after)
+		if before == 0 || after*4 > before {
+			t.Errorf("seed %d: the held-out pairs judged wrong went from %d to %d of %d, want at most a quarter", seed, before, after, n)
+		}
+		all := FitProbe(f, f.Hosts, routers, 1.5, func(x, y [2]string) (bool, bool) { return shared(x, y), true })
+		if all.After*20 > all.Pairs || all.After >= all.Before {
+			t.Errorf("seed %d: given every verdict, %d of %d pairs are judged wrong (%d before)", seed, all.After, all.Pairs, all.Before)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// TestPlaceFitsProbe: on the ring of 8 routers (routerSurvey), a flow
+// from router 0 to router 4 and one from router 1 to router 5 each have
+// two shortest paths, and the round trips do not tell which the bytes
+// take: spread over both, the two flows load no link more than their
+// node links, and block with both is predicted as with one. A probe of
+// flows at once that found them slowing each other (shares.csv) puts
+// both on one way round (topo.FitProbe): the links they share carry
+// both, and block with both is predicted at twice its run with one;
+// place says the routes moved. A probe that found them apart leaves
+// them spread.
+func TestPlaceFitsProbe(t *testing.T) {
+	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
+	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}})
+	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}, {Src: 2, Dst: 10, Bytes: 1e8, Messages: 10}})
+	for _, c := range []struct {
+		name   string
+		shared bool
+		ratio  float64
+	}{{"slowed", true, 2}, {"apart", false, 1}, {"no probe", false, 1}} {
+		sv := routerSurvey(t, ring)
+		if c.name != "no probe" {
+			s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			routers := map[string]int{}
+			for h := range 16 {
+				routers[fmt.Sprintf("node%03d", h)] = h / 2
+			}
+			slow := map[bool]float64{true: 2, false: 1.02}[c.shared]
+			s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1, Unjudged: 100}
+			s.Shares = []survey.Share{{SrcA: "node000", DstA: "node008", SrcB: "node002", DstB: "node010", SlowdownA: slow, SlowdownB: slow, Shared: c.shared}}
+			sv = filepath.Join(t.TempDir(), "probed")
+			if err := survey.WriteSurvey(sv, s, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
+		r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
+		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
+		}
+		if moved := strings.Contains(out, "take another of their shortest paths, which judges 0 of its 4 pairs of flows otherwise instead of 4"); moved != c.shared {
+			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.shared, out)
+		}
+	}
+}
