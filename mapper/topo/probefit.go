@@ -33,9 +33,11 @@ type ProbeFit struct {
 // Line is the fit in words, for place and topo.
 func (p *ProbeFit) Line() string {
 	if p.Moved == 0 {
-		return fmt.Sprintf("probe of flows at once: no other shortest path agrees with more of its %d pairs of flows than the routes priced (%d judged otherwise)", p.Pairs, p.Before)
+		return fmt.Sprintf("probe of flows at once: no other shortest path agrees with more of its %d pairs of "+
+			"flows than the routes priced (%d judged otherwise)", p.Pairs, p.Before)
 	}
-	return fmt.Sprintf("probe of flows at once: %d classes of flows (a router to a host) take another of their shortest paths, which judges %d of its %d pairs of flows otherwise instead of %d",
+	return fmt.Sprintf("probe of flows at once: %d classes of flows (a router to a host) take another of their "+
+		"shortest paths, which judges %d of its %d pairs of flows otherwise instead of %d",
 		p.Moved, p.After, p.Pairs, p.Before)
 }
 
