@@ -88,7 +88,7 @@ func probedNetwork(b *testing.B, c *simCluster) string {
 // buildFlows builds testdata/sim/flows.c for c and writes its list of
 // flows, every ordered pair of c's hosts (one rank a host); it returns
 // the flows and the list's path.
-func buildFlows(b *testing.B, c *simCluster) ([][2]int, string) {
+func buildFlows(b testing.TB, c *simCluster) ([][2]int, string) {
 	b.Helper()
 	root := testutil.RepoRoot(b)
 	if out, err := exec.Command("smpicc", "-O2", "-o", filepath.Join(c.dir, "flows"), filepath.Join(root, "testdata", "sim", "flows.c")).CombinedOutput(); err != nil {
@@ -128,7 +128,7 @@ func sharedFlows(b *testing.B, out string) [][2]int {
 // pairSlowdowns reads flows.c's output: each pair of flows moved at once
 // (by index, the first below the second) and the more slowed one's time
 // against its time alone.
-func pairSlowdowns(b *testing.B, out string) map[[2]int]float64 {
+func pairSlowdowns(b testing.TB, out string) map[[2]int]float64 {
 	b.Helper()
 	alone := map[int]float64{}
 	slow := map[[2]int]float64{}
