@@ -51,6 +51,8 @@ const (
 type probePhase struct {
 	meta    *survey.ProbeMeta
 	rows    []survey.Share
+	router  []int // each host's router, and where they came from
+	planned string
 	note    string // why it did not run
 	stopped bool   // a signal stopped it (rankSurvey.stopped says so)
 }
@@ -131,29 +133,38 @@ func (rs *rankSurvey) probeFlows(s *survey.Survey, sw *switchPhase, hosts []stri
 	if pr == nil {
 		return &ph, nil
 	}
-	ph.record(pr, l, time.Since(start))
+	ph.meta, ph.rows = ProbeResult(pr, l.hosts, ph.router, ph.planned, rs.opt.NodeBWSize, time.Since(start))
 	return &ph, nil
 }
 
-// record puts the probe's verdicts into ph: meta.json's record and
-// shares.csv's rows.
-func (ph *probePhase) record(pr *probe.Prober, l nodeLayout, took time.Duration) {
-	m := ph.meta
+// ProbeResult is a finished probe's meta.json record and shares.csv's
+// rows: pr's verdicts on the flows between hosts (by index), on routers
+// router (each host's) that came from planned, each flow size bytes
+// ProbeMessages times, the probe taking took. The survey's phase and a
+// probe run inside a simulation record it alike.
+func ProbeResult(pr *probe.Prober, hosts []string, router []int, planned string, size int, took time.Duration) (*survey.ProbeMeta, []survey.Share) {
+	m := &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: pr.Plan.Classes(),
+		SizeBytes: size, Messages: ProbeMessages, Threshold: pr.Threshold}
+	for h, r := range router {
+		m.Routers[hosts[h]] = r
+	}
 	m.AloneSteps, m.RandomSteps, m.PairSteps = pr.Steps[0], pr.Steps[1], pr.Steps[2]
 	m.Cleared, m.Judged, m.Seconds = pr.ClearedByGroups, len(pr.Judged), took.Seconds()
 	m.AloneMedianSeconds = stats.Median(pr.Alone())
 	m.Unjudged = pr.Unjudged()
+	var rows []survey.Share
 	for _, j := range pr.Judged {
 		if j.Shared {
 			m.Shared++
 		}
-		ph.rows = append(ph.rows, survey.Share{SrcA: l.hosts[j.A.Src], DstA: l.hosts[j.A.Dst], SrcB: l.hosts[j.B.Src], DstB: l.hosts[j.B.Dst],
+		rows = append(rows, survey.Share{SrcA: hosts[j.A.Src], DstA: hosts[j.A.Dst], SrcB: hosts[j.B.Src], DstB: hosts[j.B.Dst],
 			SlowdownA: j.Slowdown[0], SlowdownB: j.Slowdown[1], Shared: j.Shared})
 	}
+	return m, rows
 }
 
 // newProber is rank 0's prober of the hosts of l, on the routers
-// probeRouters finds, with ph's record begun; nil, with ph's note saying
+// probeRouters finds (kept in ph); nil, with ph's note saying
 // why, where the probe cannot run.
 func (rs *rankSurvey) newProber(s *survey.Survey, sw *switchPhase, l nodeLayout, ph *probePhase) *probe.Prober {
 	router, planned := probeRouters(s, sw, rs.opt, len(l.members))
@@ -169,11 +180,7 @@ func (rs *rankSurvey) newProber(s *survey.Survey, sw *switchPhase, l nodeLayout,
 	}
 	pr := probe.NewProber(plan, ProbeSlowed, uint64(time.Now().UnixNano()))
 	pr.Max.Pairs = MaxProbePairs
-	ph.meta = &survey.ProbeMeta{Routers: map[string]int{}, Planned: planned, Classes: plan.Classes(),
-		SizeBytes: rs.opt.NodeBWSize, Messages: ProbeMessages, Threshold: ProbeSlowed}
-	for h, r := range router {
-		ph.meta.Routers[l.hosts[h]] = r
-	}
+	ph.router, ph.planned = router, planned
 	return pr
 }
 
