@@ -52,6 +52,9 @@ func (in *inputs) addTopology(r fabricRead, s *survey.Survey) error {
 		return r.err
 	}
 	f := r.f
+	if f.Routing == fabric.RoutesShortest {
+		f = in.fitProbe(s, f, "") // which shortest path is the file's guess
+	}
 	notes, err := in.md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)

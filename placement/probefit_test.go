@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,21 +33,8 @@ func TestPlaceFitsProbe(t *testing.T) {
 	}{{"slowed", true, 2}, {"apart", false, 1}, {"no probe", false, 1}} {
 		sv := routerSurvey(t, ring)
 		if c.name != "no probe" {
-			s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			routers := map[string]int{}
-			for h := range 16 {
-				routers[fmt.Sprintf("node%03d", h)] = h / 2
-			}
 			slow := map[bool]float64{true: 2, false: 1.02}[c.shared]
-			s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1, Unjudged: 100}
-			s.Shares = []survey.Share{{SrcA: "node000", DstA: "node008", SrcB: "node002", DstB: "node010", SlowdownA: slow, SlowdownB: slow, Shared: c.shared}}
-			sv = filepath.Join(t.TempDir(), "probed")
-			if err := survey.WriteSurvey(sv, s, false); err != nil {
-				t.Fatal(err)
-			}
+			sv = withShares(t, sv, survey.Share{SrcA: "node000", DstA: "node008", SrcB: "node002", DstB: "node010", SlowdownA: slow, SlowdownB: slow})
 		}
 		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
 		r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
@@ -57,4 +45,70 @@ func TestPlaceFitsProbe(t *testing.T) {
 			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.shared, out)
 		}
 	}
+}
+
+// TestPlaceFitsProbeDeclared: the same ring of 8 routers declared as a
+// list of links (routed by shortest paths: which of two is the file's
+// guess). The guess sends the flow from router 0 to router 4 and the
+// one from router 1 to router 5 (node003 -> node011) the same way
+// round, sharing three links: block with both is predicted at twice its run with one. A
+// probe that found them apart sends one the other way round, and block
+// with both is predicted as with one.
+func TestPlaceFitsProbeDeclared(t *testing.T) {
+	var links strings.Builder
+	links.WriteString("host node[000-015]\n")
+	for h := range 16 {
+		fmt.Fprintf(&links, "node%03d r%d 24Gb/s 1us\n", h, h/2)
+	}
+	for r := range 8 {
+		fmt.Fprintf(&links, "r%d r%d 24Gb/s 1us\n", r, (r+1)%8)
+	}
+	topology := filepath.Join(t.TempDir(), "ring.txt")
+	if err := os.WriteFile(topology, []byte(links.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
+	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}})
+	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}, {Src: 3, Dst: 11, Bytes: 1e8, Messages: 10}})
+	for _, c := range []struct {
+		name  string
+		probe bool
+		ratio float64
+	}{{"no probe", false, 2}, {"apart", true, 1}} {
+		sv := routerSurvey(t, ring)
+		if c.probe {
+			sv = withShares(t, sv, survey.Share{SrcA: "node000", DstA: "node008", SrcB: "node003", DstB: "node011", SlowdownA: 1.02, SlowdownB: 1.02})
+		}
+		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one, Topology: []string{topology}})
+		r2, out := blockRun(t, Options{Survey: sv, Matrix: two, Topology: []string{topology}})
+		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
+			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
+		}
+		if moved := strings.Contains(out, "take another of their shortest paths"); moved != c.probe {
+			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.probe, out)
+		}
+	}
+}
+
+// withShares is a copy of the survey sv with a probe of flows at once
+// whose only row is row (its verdict: slowed past 1.5x), two hosts a
+// router (node%03d, routerSurvey's), pairs not judged left unjudged.
+func withShares(t *testing.T, sv string, row survey.Share) string {
+	t.Helper()
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routers := map[string]int{}
+	for h := range 16 {
+		routers[fmt.Sprintf("node%03d", h)] = h / 2
+	}
+	row.Shared = max(row.SlowdownA, row.SlowdownB) > 1.5
+	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1, Unjudged: 100}
+	s.Shares = []survey.Share{row}
+	dir := filepath.Join(t.TempDir(), "probed")
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

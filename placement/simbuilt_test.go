@@ -173,6 +173,13 @@ func builtClusterOf(t testing.TB, name string, files []string, cores int, pick f
 	if err != nil {
 		t.Fatal(err)
 	}
+	return builtClusterRouted(t, name, f, files, cores, pick)
+}
+
+// builtClusterRouted is builtClusterOf with the network read (f), its
+// routes the simulation's.
+func builtClusterRouted(t testing.TB, name string, f *fabric.Fabric, files []string, cores int, pick func(f *fabric.Fabric) []int) *simCluster {
+	t.Helper()
 	picked := pick(f)
 	hosts := make([]fabric.SimGridHost, len(picked))
 	names := make([]string, len(picked))

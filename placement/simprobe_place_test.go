@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/latmap/latmap/bench"
 	"github.com/latmap/latmap/bench/probe"
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -269,4 +271,68 @@ func (c *simCluster) runSteps(t testing.TB, size int, next func(times []float64)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("probesteps: %v\n%s", err, stderr.String())
 	}
+}
+
+// BenchmarkSimProbeDeclared: a list of links declared as the site wired
+// it, routed otherwise than latmap guesses. latmap routes a list of
+// links by one shortest path a pair (fabric.RoutesShortest: the
+// destination's number modulo the ties), a guess; the simulated machine
+// here takes, for each source leaf switch and destination host, one of
+// its shortest paths drawn at random (machineRoutes), as a subnet
+// manager's tables route it whichever way they were computed. On the site-wired dragonfly, the
+// HyperX and the dragonfly fragment, the survey is measured inside the
+// simulation, and each application is priced with the list declared
+// from the survey alone and with latmap's probe of flows at once
+// (probeSurvey), which chooses among the shortest paths
+// (topo.FitProbe); each prints predicted and simulated runs and the
+// misses of the simulated checks' bounds. Run it with go test -run
+// '^$' -bench SimProbeDeclared -benchtime 1x ./placement/.
+func BenchmarkSimProbeDeclared(b *testing.B) {
+	for b.Loop() {
+		for _, n := range builtNetworks[2:] { // the lists of links
+			files := n.files(b)
+			f, err := fabric.ReadAll(files)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pick := n.pick
+			if pick == nil {
+				pick = func(f *fabric.Fabric) []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} }
+			}
+			c := builtClusterRouted(b, n.name+"-machine-routed", machineRoutes(f, 1), files, 4, pick)
+			c.declared = nil
+			sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+			probed := c.probeSurvey(b, sv)
+			apps := builtApps(b)
+			fmt.Printf("\n%s, routed by the machine otherwise than latmap's guess\n", n.name)
+			for _, p := range []struct{ name, sv string }{{"declared, survey alone", sv}, {"declared, survey and probe", probed}} {
+				misses := printPricedOn(b, c, p.sv, apps, 64, []pricedOn{{p.name, files}})
+				fmt.Printf("%s, %s: misses of the simulated checks' bounds: %d\n", n.name, p.name, len(misses))
+				for _, m := range misses {
+					fmt.Printf("  %s\n", m)
+				}
+			}
+		}
+	}
+}
+
+// machineRoutes is f with each class of flows (its source's leaf
+// switch, f.Levels[0], or its source where f has none; its destination
+// host) on one of its shortest paths (fabric.Candidates) drawn at
+// random from seed, as switches that forward by destination route it:
+// a machine that routes otherwise than latmap guesses.
+func machineRoutes(f *fabric.Fabric, seed uint64) *fabric.Fabric {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	pick := map[[2]int]int{}
+	return f.Pinned(func(a, b int) []int32 {
+		c := f.Candidates(a, b, 16)
+		k := [2]int{a, b}
+		if len(f.Levels) > 0 {
+			k[0] = -1 - f.Levels[0].Group[a]
+		}
+		if _, ok := pick[k]; !ok {
+			pick[k] = rng.IntN(len(c))
+		}
+		return c[min(pick[k], len(c)-1)]
+	})
 }

@@ -195,7 +195,7 @@ func NewGraph(g *Graph) (*Fabric, error) {
 		f.shares, f.Routing, f.Shape = n.spread, RoutesSpread, spread.Shape
 	default:
 		f.Routing, f.Shape = RoutesShortest, shape+", one shortest path a pair"
-		f.spread = &spread
+		f.spread, f.paths = &spread, n.paths
 	}
 	return f, f.Check()
 }

@@ -8,10 +8,12 @@ import "slices"
 const RoutesPinned = "shortest paths chosen by the probe of flows at once"
 
 // Candidates is up to max routes from host a to host b, each a list of
-// links in order: Route's own first, then, on a network found in a
-// survey (a direct network or a network of routers, whose routing the
-// round trips do not tell), its other shortest paths by hops, each
-// once. A declared network has only its own route.
+// links in order: Route's own first, then, where the route is a guess
+// among several shortest paths by hops (a network found in a survey,
+// whose routing the round trips do not tell; a declared graph routed by
+// shortest paths, RoutesShortest: a list of links), the others, each
+// once. A network routed by its forwarding tables or by a rule has
+// only its own route.
 func (f *Fabric) Candidates(a, b, max int) [][]int32 {
 	if a == b || max < 1 {
 		return nil
@@ -102,4 +104,26 @@ func (at *attached) paths(a, b int, visit func([]int32) bool) {
 		}
 		return visit(p)
 	})
+}
+
+// paths visits each shortest path from host a to host b (the arcs
+// onward, net.onward, at every vertex) until visit returns false.
+func (n *net) paths(a, b int, visit func([]int32) bool) {
+	d := n.toward(b)
+	vb := n.g.hostV[b]
+	var walk func(cur int32, path []int32) ([]int32, bool)
+	walk = func(cur int32, path []int32) ([]int32, bool) {
+		if cur == vb {
+			return path, visit(path)
+		}
+		for _, h := range n.onward(d, cur, vb, nil) {
+			var more bool
+			if path, more = walk(h.to, append(path, h.link)); !more {
+				return path, false
+			}
+			path = path[:len(path)-1]
+		}
+		return path, true
+	}
+	walk(n.g.hostV[a], nil)
 }

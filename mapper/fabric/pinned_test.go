@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -75,5 +77,46 @@ func TestCandidatesPinned(t *testing.T) {
 	}
 	if p.Routing != RoutesPinned || f.Routing == RoutesPinned {
 		t.Errorf("routing %q (was %q)", p.Routing, f.Routing)
+	}
+}
+
+// TestGraphCandidates: a list of links routed by shortest paths (a
+// guess of the machine's routing, RoutesShortest) offers its other
+// shortest paths as candidates, its own route first: on a ring of four
+// switches a host each, two paths between opposite hosts, one between
+// neighbours. A graph routed by forwarding tables offers its own alone.
+func TestGraphCandidates(t *testing.T) {
+	const list = "host h[0-3]\nh0 s0 10Gb/s 1us\nh1 s1 10Gb/s 1us\nh2 s2 10Gb/s 1us\nh3 s3 10Gb/s 1us\n" +
+		"s0 s1 10Gb/s 1us\ns1 s3 10Gb/s 1us\ns3 s2 10Gb/s 1us\ns2 s0 10Gb/s 1us\n"
+	path := filepath.Join(t.TempDir(), "ring.txt")
+	if err := os.WriteFile(path, []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Routing != RoutesShortest {
+		t.Fatalf("routing %q, want %q", f.Routing, RoutesShortest)
+	}
+	idx := f.HostIndex()
+	c := f.Candidates(idx["h0"], idx["h3"], 8)
+	if len(c) != 2 || !slices.Equal(c[0], f.Path(idx["h0"], idx["h3"])) || slices.Equal(c[0], c[1]) || len(c[1]) != 4 {
+		t.Errorf("h0 -> h3: candidates %v, want its route %v and one more of 4 links", c, f.Path(idx["h0"], idx["h3"]))
+	}
+	if got := f.Candidates(idx["h0"], idx["h1"], 8); len(got) != 1 {
+		t.Errorf("h0 -> h1: %d candidates, want 1", len(got))
+	}
+	g := &Graph{}
+	a, b, s := g.Host("a"), g.Host("b"), g.Switch("s")
+	_, sa := g.Connect(a, s, "a", "", 1e9, 0)
+	_, sb := g.Connect(b, s, "b", "", 1e9, 0)
+	g.Forward = func(sw int32, h int) int32 { return []int32{sa, sb}[h] }
+	tf, err := NewGraph(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tf.Candidates(0, 1, 8); len(got) != 1 || tf.Routing != RoutesFromTables {
+		t.Errorf("forwarding tables (%s): %d candidates, want 1", tf.Routing, len(got))
 	}
 }

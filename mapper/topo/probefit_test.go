@@ -120,3 +120,40 @@ func TestFitProbe(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFitProbe64: FitProbe at its bound, 64 hosts (an 8 x 8 HyperX,
+// one host a router: 4,032 flows, each a class), every verdict given,
+// from routes drawn at random.
+func BenchmarkFitProbe64(b *testing.B) {
+	var hosts []string
+	var router []int32
+	routers := map[string]int{}
+	for r := range 64 {
+		h := fmt.Sprintf("h%d", r)
+		hosts, router = append(hosts, h), append(router, int32(r))
+		routers[h] = r
+	}
+	var links [][2]int32
+	for a := range int32(64) {
+		for c := a + 1; c < 64; c++ {
+			if a/8 == c/8 || a%8 == c%8 {
+				links = append(links, [2]int32{a, c})
+			}
+		}
+	}
+	f, _, err := fabric.NewRouterNetwork(hosts, router, 64, links, 0, 1e9, 1e-6, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := f.HostIndex()
+	truth := FlowSlowdown(truthRoutes(f, routers, 1))
+	v := func(x, y [2]string) (bool, bool) {
+		return truth(idx[x[0]], idx[x[1]], idx[y[0]], idx[y[1]]) > 1.5, true
+	}
+	for b.Loop() {
+		fit := FitProbe(f, hosts, routers, 1.5, v)
+		b.ReportMetric(float64(fit.Before), "wrong-before")
+		b.ReportMetric(float64(fit.After), "wrong-after")
+		b.ReportMetric(float64(fit.Pairs), "pairs")
+	}
+}
