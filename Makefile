@@ -102,8 +102,8 @@ test test-short: export OMPI_MCA_mtl ?= ^ofi,psm,psm2
 # right after make test: the Aries fragments took 55 s of make test's
 # CPU, which was 817-908 s in the clean-clone runs of 2026-12-04, at the
 # 15-minute bound; the dragonfly fragment with a probe of flows at once
-# (TestSimProbeFragment) is new there.
-SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment)$$
+# (TestSimProbeFragment, TestSimProbeDeclared) is new there.
+SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared)$$
 
 test: deps-test build build-mpich
 	$(GO) vet ./...
@@ -165,13 +165,15 @@ demo-cluster: build
 # HyperX and a dragonfly whose global links are cabled as a site would,
 # each from the survey alone and declared in the site's own format, and
 # the two Aries fragments (TestSimBuiltAries), and the dragonfly
-# fragment priced with a probe of flows at once (TestSimProbeFragment:
-# make test leaves these two to this target); make test runs PSMN's
+# fragment priced with a probe of flows at once, found in the survey
+# (TestSimProbeFragment) and declared as a list of links that the
+# machine routes otherwise than latmap guesses (TestSimProbeDeclared):
+# make test leaves these three to this target; make test runs PSMN's
 # fabric and the dragonfly with three applications. CI runs it after
 # make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment' ./placement/
+	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
 # routers of 5 groups) of a dragonfly of 8 x 8 routers whose global links

@@ -206,16 +206,28 @@ func (rs *rankSurvey) probeProgress(pr *probe.Prober, start time.Time) func(last
 // probeRouters is each host's router (hosts in first-rank order): its
 // group at the innermost switch level the latencies show, or
 // --topology's (the switch phase's, sw; planned here where that phase
-// is off), or each host its own; and where they came from.
+// is off), or each host its own; and where they came from
+// (ProbeRouters).
 func probeRouters(s *survey.Survey, sw *switchPhase, opt Options, hosts int) ([]int, string) {
 	of, note := sw.of, sw.note
 	if opt.SwitchBandwidth == SwitchBWOff && s != nil {
 		_, of, note = topo.PlanSwitchGroups(s, opt.fabric)
 	}
+	return ProbeRouters(s, of, opt.levelsFrom(note), hosts)
+}
+
+// ProbeRouters is each of hosts' router for the probe: its group at the
+// innermost of the switch levels of (of[0]) that came from from
+// ("latencies", or the network description's path), where the latencies'
+// groups are hosts nearer each other than any host outside
+// (topo.NearestInside: behind one switch or router, whose flows to a
+// destination leave the same way; a HyperX's rows are not); else each
+// host its own, from "hosts".
+func ProbeRouters(s *survey.Survey, of [][]int, from string, hosts int) ([]int, string) {
 	router := make([]int, hosts)
-	if len(of) > 0 && len(of[0]) == hosts {
+	if len(of) > 0 && len(of[0]) == hosts && (from != "latencies" || s != nil && topo.NearestInside(s, of[0])) {
 		copy(router, of[0])
-		return router, opt.levelsFrom(note)
+		return router, from
 	}
 	for h := range router {
 		router[h] = h

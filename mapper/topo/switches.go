@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -116,4 +117,49 @@ func groupsApart(s *survey.Survey, hostIdx, groups, parent, first []int) bool {
 		return true
 	}
 	return stats.Median(between) >= DefaultOptions().LevelRatio*stats.Median(inside)
+}
+
+// NearestInside reports whether every host of s is nearer (by the round
+// trips of its smallest size) to each host of its own group (groups,
+// by host index) than to any host outside it: hosts behind one switch
+// or router, whose flows to a destination leave the same way. A HyperX
+// row is a level of groups (one hop inside, two to most hosts outside)
+// whose hosts are as near the hosts of their columns, outside it.
+func NearestInside(s *survey.Survey, groups []int) bool {
+	if len(s.Tables) == 0 {
+		return false
+	}
+	t := s.Tables[0]
+	m, err := ChooseMetric(t, -1)
+	if err != nil {
+		return false
+	}
+	hostIdx, nh := survey.HostIndex(s.Ranks)
+	if len(groups) != nh {
+		return false
+	}
+	maxIn, minOut := make([]float64, nh), make([]float64, nh)
+	for h := range minOut {
+		minOut[h] = math.Inf(1)
+	}
+	t.Each(func(a, b, i int) {
+		ha, hb := hostIdx[a], hostIdx[b]
+		v := float64(t.Values[m][i])
+		if ha == hb || v != v || v <= 0 {
+			return
+		}
+		for _, h := range []int{ha, hb} {
+			if groups[ha] == groups[hb] {
+				maxIn[h] = max(maxIn[h], v)
+			} else {
+				minOut[h] = min(minOut[h], v)
+			}
+		}
+	})
+	for h := range maxIn {
+		if maxIn[h] >= minOut[h] {
+			return false
+		}
+	}
+	return true
 }

@@ -99,3 +99,25 @@ func TestGroupsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestInside: 8 nodes, 4 behind each switch (10 us inside, 20
+// between): the switches' groups are nearest inside; groups that put a
+// node with the other switch's, or that split a switch in two (each
+// half as near the other half as inside), are not.
+func TestNearestInside(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{1, 2, 10, 20}})
+	for _, c := range []struct {
+		name   string
+		groups []int
+		want   bool
+	}{
+		{"the switches", []int{0, 0, 0, 0, 1, 1, 1, 1}, true},
+		{"a node moved", []int{0, 0, 0, 1, 1, 1, 1, 1}, false},
+		{"switches halved", []int{0, 0, 1, 1, 2, 2, 3, 3}, false},
+		{"too few hosts", []int{0, 0, 1, 1}, false},
+	} {
+		if got := NearestInside(s, c.groups); got != c.want {
+			t.Errorf("%s %v: %v, want %v", c.name, c.groups, got, c.want)
+		}
+	}
+}
