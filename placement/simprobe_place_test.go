@@ -39,8 +39,11 @@ import (
 // sample. Run it with go test -run '^$' -bench SimProbePlace -benchtime
 // 1x ./placement/ (209 s on 2026-12-04).
 //
-// That run: no miss of the bounds on any of the three, priced any of
-// the three ways. latmap's probe took 502 steps on the HyperX (its
+// That run (before topo.NearestInside, which now makes every host of
+// the HyperX and the site-wired dragonfly its own router for the probe:
+// BenchmarkSimProbeDeclared): no miss of the bounds on any of the
+// three, priced any of the three ways. latmap's probe took 502 steps on
+// the HyperX (its
 // switch levels group its routers by rows: 64 classes, 109 pairs judged,
 // 9 shared), 934 on the site-wired dragonfly (478 judged, 72 shared),
 // 5,551 on the fragment (128 classes, 4,172 judged, 611 shared). The
