@@ -41,7 +41,7 @@ func TestPlaceFitsProbe(t *testing.T) {
 		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
 			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
 		}
-		if moved := strings.Contains(out, "take another of their shortest paths, which judges 0 of its 4 pairs of flows otherwise instead of 4"); moved != c.shared {
+		if moved := strings.Contains(out, "shortest paths, which judges 0 of its 4 pairs of flows otherwise instead of 4"); moved != c.shared {
 			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.shared, out)
 		}
 	}
@@ -84,7 +84,7 @@ func TestPlaceFitsProbeDeclared(t *testing.T) {
 		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
 			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
 		}
-		if moved := strings.Contains(out, "take another of their shortest paths"); moved != c.probe {
+		if moved := strings.Contains(out, "shortest paths, which judges 0 of its"); moved != c.probe {
 			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.probe, out)
 		}
 	}

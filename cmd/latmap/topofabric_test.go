@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/mapper/survey"
+	"github.com/latmap/latmap/mapper/survey/synth"
 )
 
 // TestTopoFabricAlone runs latmap topo on a network description without
@@ -57,5 +60,57 @@ func TestTopoFabricDocsExample(t *testing.T) {
 	out, err := runLatmap(t, "topo", "--topology", path)
 	if got := strings.ReplaceAll(out, path, filepath.Base(path)); err != nil || got != want {
 		t.Errorf("%v; docs/fabrics.md shows:\n%s\nlatmap prints:\n%s", err, want, got)
+	}
+}
+
+// TestTopoProbeFit: latmap topo with a list of links declared (routed
+// by latmap's guess of one shortest path a pair: a ring of 8 routers,
+// two nodes each) and a survey whose probe of flows at once found two
+// flows apart that the guess sends over three common links says the
+// routes place prices instead: a class moved, none of the probe's
+// pairs of flows judged otherwise (4 before), in text and JSON.
+func TestTopoProbeFit(t *testing.T) {
+	dir := t.TempDir()
+	var links strings.Builder
+	links.WriteString("host node[000-015]\n")
+	for h := range 16 {
+		fmt.Fprintf(&links, "node%03d r%d 24Gb/s 1us\n", h, h/2)
+	}
+	for r := range 8 {
+		fmt.Fprintf(&links, "r%d r%d 24Gb/s 1us\n", r, (r+1)%8)
+	}
+	ring := filepath.Join(dir, "ring.txt")
+	if err := os.WriteFile(ring, []byte(links.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	routers := map[string]int{}
+	for h := range 16 {
+		routers[fmt.Sprintf("node%03d", h)] = h / 2
+	}
+	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1, Unjudged: 100}
+	s.Shares = []survey.Share{{SrcA: "node000", DstA: "node008", SrcB: "node003", DstB: "node011", SlowdownA: 1.02, SlowdownB: 1.03}}
+	sv := filepath.Join(dir, "survey")
+	if err := survey.WriteSurvey(sv, s, false); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runLatmap(t, "topo", "--topology", ring, sv)
+	want := "probe of flows at once: 1 class of flows (a router to a host) takes another of its shortest paths, " +
+		"which judges 0 of its 4 pairs of flows otherwise instead of 4 (place prices them so)"
+	if err != nil || !strings.Contains(out, want) {
+		t.Fatalf("%v; want %q in:\n%s", err, want, out)
+	}
+	js, _, err := runLatmapSplit(t, "topo", "--topology", ring, sv, "--json")
+	var got struct {
+		Declared struct {
+			Fit struct {
+				Moved  int `json:"classes_moved"`
+				Before int `json:"judged_otherwise_before"`
+				After  int `json:"judged_otherwise_after"`
+			} `json:"probe_fit"`
+		} `json:"declared"`
+	}
+	if err != nil || json.Unmarshal([]byte(js), &got) != nil || got.Declared.Fit.Moved != 1 || got.Declared.Fit.Before != 4 || got.Declared.Fit.After != 0 {
+		t.Errorf("--json: %v, probe_fit %+v:\n%s", err, got.Declared.Fit, js)
 	}
 }

@@ -36,6 +36,10 @@ type Declared struct {
 	// declared routes (CheckProbe; nil: the survey has none), for Lines
 	// to say with the rest.
 	Probe *ProbeCheck `json:"probe,omitempty"`
+	// ProbeFit is the routes the probe chooses where the description's
+	// are a guess among shortest paths (fabric.RoutesShortest: a list of
+	// links), as place prices them (FitSurveyProbe; nil: none).
+	ProbeFit *ProbeFit `json:"probe_fit,omitempty"`
 }
 
 // HopClass is the host pairs whose declared route crosses Links links.
@@ -127,6 +131,9 @@ func (d *Declared) Lines() []string {
 		for _, l := range d.Probe.Lines() {
 			out = append(out, "  "+l)
 		}
+	}
+	if d.ProbeFit != nil {
+		out = append(out, "  "+d.ProbeFit.Line()+" (place prices them so)")
 	}
 	return out
 }

@@ -21,13 +21,15 @@ type ProbeFit struct {
 	// Fabric is the network with the chosen routes (fabric.Pinned); the
 	// network as it was where no route moved or the routes chosen judge
 	// no fewer pairs otherwise.
-	Fabric *fabric.Fabric
+	Fabric *fabric.Fabric `json:"-"`
 	// Pairs is the pairs of flows of four distinct hosts the probe
 	// judged; Before and After how many of them the routes judge
 	// otherwise before and after the choice.
-	Pairs, Before, After int
+	Pairs  int `json:"pairs"`
+	Before int `json:"judged_otherwise_before"`
+	After  int `json:"judged_otherwise_after"`
 	// Moved is how many classes of flows took another route.
-	Moved int
+	Moved int `json:"classes_moved"`
 }
 
 // Line is the fit in words, for place and topo.
@@ -36,9 +38,12 @@ func (p *ProbeFit) Line() string {
 		return fmt.Sprintf("probe of flows at once: no other shortest path agrees with more of its %d pairs of "+
 			"flows than the routes priced (%d judged otherwise)", p.Pairs, p.Before)
 	}
-	return fmt.Sprintf("probe of flows at once: %d classes of flows (a router to a host) take another of their "+
-		"shortest paths, which judges %d of its %d pairs of flows otherwise instead of %d",
-		p.Moved, p.After, p.Pairs, p.Before)
+	moved := fmt.Sprintf("%d classes of flows (a router to a host) take another of their", p.Moved)
+	if p.Moved == 1 {
+		moved = "1 class of flows (a router to a host) takes another of its"
+	}
+	return fmt.Sprintf("probe of flows at once: %s shortest paths, which judges %d of its %d pairs of flows "+
+		"otherwise instead of %d", moved, p.After, p.Pairs, p.Before)
 }
 
 // maxCandidates bounds the shortest paths a class of flows chooses among.

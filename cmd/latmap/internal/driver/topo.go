@@ -72,6 +72,9 @@ func Topo(req TopoRequest) error {
 			return err
 		}
 		t.Declared.Probe = topo.CheckProbe(s, f)
+		if f.Routing == fabric.RoutesShortest {
+			t.Declared.ProbeFit = topo.FitSurveyProbe(s, f)
+		}
 	}
 	if req.JSON {
 		return t.WriteJSON(req.Out)
