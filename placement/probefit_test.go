@@ -3,7 +3,6 @@ package placement
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,18 +54,7 @@ func TestPlaceFitsProbe(t *testing.T) {
 // probe that found them apart sends one the other way round, and block
 // with both is predicted as with one.
 func TestPlaceFitsProbeDeclared(t *testing.T) {
-	var links strings.Builder
-	links.WriteString("host node[000-015]\n")
-	for h := range 16 {
-		fmt.Fprintf(&links, "node%03d r%d 24Gb/s 1us\n", h, h/2)
-	}
-	for r := range 8 {
-		fmt.Fprintf(&links, "r%d r%d 24Gb/s 1us\n", r, (r+1)%8)
-	}
-	topology := filepath.Join(t.TempDir(), "ring.txt")
-	if err := os.WriteFile(topology, []byte(links.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	topology := filepath.Join("..", "mapper", "fabric", "testdata", "ring8x2.links")
 	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
 	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}})
 	two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 8, Bytes: 1e8, Messages: 10}, {Src: 3, Dst: 11, Bytes: 1e8, Messages: 10}})

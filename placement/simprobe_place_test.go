@@ -135,12 +135,7 @@ func withProbe(b testing.TB, sv string, hosts []string, flows [][2]int, slow map
 // make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimProbeFragment(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	var n builtNetwork
-	for _, b := range builtNetworks {
-		if b.name == "dragonfly-fragment" {
-			n = b
-		}
-	}
+	n := builtNetworkNamed("dragonfly-fragment")
 	c := builtCluster(t, n)
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
@@ -370,12 +365,7 @@ func machineRoutes(f *fabric.Fabric, seed uint64) *fabric.Fabric {
 // SIM_BUILT_ONLY).
 func TestSimProbeDeclared(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	var n builtNetwork
-	for _, b := range builtNetworks {
-		if b.name == "dragonfly-fragment" {
-			n = b
-		}
-	}
+	n := builtNetworkNamed("dragonfly-fragment")
 	files := n.files(t)
 	f, err := fabric.ReadAll(files)
 	if err != nil {
@@ -395,4 +385,14 @@ func TestSimProbeDeclared(t *testing.T) {
 	if alone == 0 {
 		t.Errorf("priced on latmap's guess of the routes, no run missed the bounds: the machine's routes are no test of the probe")
 	}
+}
+
+// builtNetworkNamed is the one of builtNetworks named name.
+func builtNetworkNamed(name string) builtNetwork {
+	for _, n := range builtNetworks {
+		if n.name == name {
+			return n
+		}
+	}
+	panic("no built network " + name)
 }

@@ -71,18 +71,7 @@ func TestTopoFabricDocsExample(t *testing.T) {
 // pairs of flows judged otherwise (4 before), in text and JSON.
 func TestTopoProbeFit(t *testing.T) {
 	dir := t.TempDir()
-	var links strings.Builder
-	links.WriteString("host node[000-015]\n")
-	for h := range 16 {
-		fmt.Fprintf(&links, "node%03d r%d 24Gb/s 1us\n", h, h/2)
-	}
-	for r := range 8 {
-		fmt.Fprintf(&links, "r%d r%d 24Gb/s 1us\n", r, (r+1)%8)
-	}
-	ring := filepath.Join(dir, "ring.txt")
-	if err := os.WriteFile(ring, []byte(links.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ring := filepath.Join("..", "..", "mapper", "fabric", "testdata", "ring8x2.links")
 	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 1, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	routers := map[string]int{}
 	for h := range 16 {

@@ -9,31 +9,31 @@ import (
 	"github.com/latmap/latmap/mapper/fabric"
 )
 
-// hyperX33 is a 3 x 3 HyperX found in a survey: routers in rows and
+// hyperX is a k x k HyperX found in a survey: routers in rows and
 // columns, each joined to every router of its row and of its column,
-// two hosts on each (h<router>a, h<router>b); a flow between routers in
+// per hosts on each (h<router><a, b, ...>); a flow between routers in
 // neither one row nor one column has two shortest paths.
-func hyperX33(t *testing.T) (*fabric.Fabric, map[string]int) {
+func hyperX(t testing.TB, k, per int) (*fabric.Fabric, map[string]int) {
 	t.Helper()
 	var hosts []string
 	var router []int32
 	routers := map[string]int{}
-	for r := range 9 {
-		for _, s := range []string{"a", "b"} {
-			h := fmt.Sprintf("h%d%s", r, s)
+	for r := range k * k {
+		for s := range per {
+			h := fmt.Sprintf("h%d%c", r, 'a'+s)
 			hosts, router = append(hosts, h), append(router, int32(r))
 			routers[h] = r
 		}
 	}
 	var links [][2]int32
-	for a := range int32(9) {
-		for b := a + 1; b < 9; b++ {
-			if a/3 == b/3 || a%3 == b%3 {
+	for a := range int32(k * k) {
+		for b := a + 1; b < int32(k*k); b++ {
+			if a/int32(k) == b/int32(k) || a%int32(k) == b%int32(k) {
 				links = append(links, [2]int32{a, b})
 			}
 		}
 	}
-	f, _, err := fabric.NewRouterNetwork(hosts, router, 9, links, 0, 1e9, 1e-6, nil)
+	f, _, err := fabric.NewRouterNetwork(hosts, router, k*k, links, 0, 1e9, 1e-6, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func truthRoutes(f *fabric.Fabric, routers map[string]int, seed uint64) *fabric.
 	})
 }
 
-// TestFitProbe: on a 3 x 3 HyperX whose classes of flows take shortest
+// TestFitProbe: on a 3 x 3 HyperX (two hosts a router) whose classes of flows take shortest
 // paths drawn at random, the probe's verdicts (two flows slow each
 // other where they share a link, FlowSlowdown) on half the pairs of
 // flows choose routes that judge the other half better than the routes
 // the round trips give (one shortest path by the routers' numbering);
 // given every verdict, the routes chosen agree with all but a few.
 func TestFitProbe(t *testing.T) {
-	f, routers := hyperX33(t)
+	f, routers := hyperX(t, 3, 2)
 	idx := f.HostIndex()
 	for seed := range uint64(3) {
 		truth := FlowSlowdown(truthRoutes(f, routers, seed))
@@ -125,26 +125,8 @@ func TestFitProbe(t *testing.T) {
 // one host a router: 4,032 flows, each a class), every verdict given,
 // from routes drawn at random.
 func BenchmarkFitProbe64(b *testing.B) {
-	var hosts []string
-	var router []int32
-	routers := map[string]int{}
-	for r := range 64 {
-		h := fmt.Sprintf("h%d", r)
-		hosts, router = append(hosts, h), append(router, int32(r))
-		routers[h] = r
-	}
-	var links [][2]int32
-	for a := range int32(64) {
-		for c := a + 1; c < 64; c++ {
-			if a/8 == c/8 || a%8 == c%8 {
-				links = append(links, [2]int32{a, c})
-			}
-		}
-	}
-	f, _, err := fabric.NewRouterNetwork(hosts, router, 64, links, 0, 1e9, 1e-6, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, routers := hyperX(b, 8, 1)
+	hosts := f.Hosts
 	idx := f.HostIndex()
 	truth := FlowSlowdown(truthRoutes(f, routers, 1))
 	v := func(x, y [2]string) (bool, bool) {
