@@ -613,14 +613,15 @@ func (in *inputs) crossTraffic(s *survey.Survey, f *fabric.Fabric) {
 // ranks (0.7 s as one), 4.7 s at 256 (0.4 s), 4.0 s at 1,024 (0.4 s).
 const routedSearchMax = 256
 
-// fitProbe is f, a network found in the survey's round trips, with
-// each class of flows (a router to a host) on the one of its shortest
-// paths that agrees best with the survey's probe of flows at once
-// (topo.FitProbe), where that judges fewer of the probe's pairs
-// otherwise than f's routes: the round trips do not tell which of
-// several shortest paths the bytes take, the probe tells which flows
-// slowed each other. It says what moved. With --routing adaptive
-// every flow stays spread.
+// fitProbe is f (a network found in the survey's round trips, or a
+// list of links declared without forwarding tables) with each class of
+// flows (a router to a host) on the one of its shortest paths that
+// agrees best with the survey's probe of flows at once (topo.FitProbe),
+// where that judges fewer of the probe's pairs otherwise than f's
+// routes: neither the round trips nor such a file tell which of several
+// shortest paths the bytes take, the probe tells which flows slowed
+// each other. It says what moved. With --routing adaptive every flow
+// stays spread.
 func (in *inputs) fitProbe(s *survey.Survey, f *fabric.Fabric, routing string) *fabric.Fabric {
 	if routing == fabric.RoutingAdaptive {
 		return f // the machine spreads every flow, as given

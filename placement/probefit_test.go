@@ -40,7 +40,7 @@ func TestPlaceFitsProbe(t *testing.T) {
 		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
 			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
 		}
-		if moved := strings.Contains(out, "shortest paths, which judges 0 of its 4 pairs of flows otherwise instead of 4"); moved != c.shared {
+		if moved := strings.Contains(out, "shortest paths, which judges 0 of its 12 pairs of flows otherwise instead of 1"); moved != c.shared {
 			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.shared, out)
 		}
 	}
@@ -79,8 +79,9 @@ func TestPlaceFitsProbeDeclared(t *testing.T) {
 }
 
 // withShares is a copy of the survey sv with a probe of flows at once
-// whose only row is row (its verdict: slowed past 1.5x), two hosts a
-// router (node%03d, routerSurvey's), pairs not judged left unjudged.
+// between row's four hosts alone (two hosts a router of routerSurvey's
+// ring: node%03d), complete: row's pair of flows judged (slowed past
+// 1.5x), every other pair of flows between the four cleared.
 func withShares(t *testing.T, sv string, row survey.Share) string {
 	t.Helper()
 	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
@@ -88,11 +89,15 @@ func withShares(t *testing.T, sv string, row survey.Share) string {
 		t.Fatal(err)
 	}
 	routers := map[string]int{}
-	for h := range 16 {
-		routers[fmt.Sprintf("node%03d", h)] = h / 2
+	for _, h := range []string{row.SrcA, row.DstA, row.SrcB, row.DstB} {
+		var n int
+		if _, err := fmt.Sscanf(h, "node%d", &n); err != nil {
+			t.Fatal(err)
+		}
+		routers[h] = n / 2
 	}
 	row.Shared = max(row.SlowdownA, row.SlowdownB) > 1.5
-	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1, Unjudged: 100}
+	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1}
 	s.Shares = []survey.Share{row}
 	dir := filepath.Join(t.TempDir(), "probed")
 	if err := survey.WriteSurvey(dir, s, false); err != nil {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
 )
 
 // hyperX is a k x k HyperX found in a survey: routers in rows and
@@ -137,5 +139,31 @@ func BenchmarkFitProbe64(b *testing.B) {
 		b.ReportMetric(float64(fit.Before), "wrong-before")
 		b.ReportMetric(float64(fit.After), "wrong-after")
 		b.ReportMetric(float64(fit.Pairs), "pairs")
+	}
+}
+
+// TestFitSurveyProbePartial: a survey's probe that left pairs of classes
+// unjudged chooses no route (its judged pairs are the ones the random
+// steps could not clear, no sample of the rest) and says why; complete,
+// the same verdict moves a route.
+func TestFitSurveyProbePartial(t *testing.T) {
+	f, _ := hyperX(t, 3, 1)
+	s := &survey.Survey{}
+	// The probe's four hosts: h0a -> h4a and h1a -> h5a (routers 0 -> 4
+	// and 1 -> 5, each two hops, both ways sharing 1 -> 4) judged shared.
+	routers := map[string]int{"h0a": 0, "h1a": 1, "h4a": 4, "h5a": 5}
+	s.Shares = []survey.Share{{SrcA: "h0a", DstA: "h4a", SrcB: "h1a", DstB: "h5a", SlowdownA: 2, SlowdownB: 2, Shared: true}}
+	for _, c := range []struct {
+		unjudged int
+		moved    bool
+	}{{5, false}, {0, true}} {
+		s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Threshold: 1.5, Judged: 1, Unjudged: c.unjudged}
+		fit := FitSurveyProbe(s, f)
+		if fit == nil || (fit.Moved > 0) != c.moved || (fit.Fabric != f) != c.moved {
+			t.Fatalf("unjudged %d: %+v, want moved %v", c.unjudged, fit, c.moved)
+		}
+		if refused := strings.Contains(fit.Line(), "no route chosen from it, as it left 5 pairs"); refused != (c.unjudged > 0) {
+			t.Errorf("unjudged %d: %s", c.unjudged, fit.Line())
+		}
 	}
 }
