@@ -32,8 +32,10 @@ type ProbeFit struct {
 	// Moved is how many classes of flows took another route.
 	Moved int `json:"classes_moved"`
 	// Unjudged is the probe's pairs of classes neither judged nor
-	// cleared: where there are any no route is chosen (FitSurveyProbe).
+	// cleared, Hosts its hosts where more than MaxFitHosts: where either
+	// is set no route is chosen (FitSurveyProbe).
 	Unjudged int `json:"unjudged,omitempty"`
+	Hosts    int `json:"hosts_over_bound,omitempty"`
 }
 
 // Line is the fit in words, for place and topo.
@@ -44,6 +46,10 @@ func (p *ProbeFit) Line() string {
 			"and a choice fitted to them alone crowds the flows together (at 1,024 ranks on a simulated dragonfly "+
 			"fragment it predicted a stencil's block run at 1.33x its simulation); probe fewer hosts, or more a router",
 			p.Unjudged)
+	}
+	if p.Hosts > 0 {
+		return fmt.Sprintf("probe of flows at once: no route chosen from it, as it probed %d hosts, more than the %d "+
+			"whose every pair of flows the fit judges (at 64 hosts it took 30 s)", p.Hosts, MaxFitHosts)
 	}
 	if p.Moved == 0 {
 		return fmt.Sprintf("probe of flows at once: no other shortest path agrees with more of its %d pairs of "+
@@ -56,6 +62,14 @@ func (p *ProbeFit) Line() string {
 	return fmt.Sprintf("probe of flows at once: %s shortest paths, which judges %d of its %d pairs of flows "+
 		"otherwise instead of %d", moved, p.After, p.Pairs, p.Before)
 }
+
+// MaxFitHosts bounds the hosts whose routes FitProbe chooses: it judges
+// every pair of their flows (n^2 (n-1)^2 / 2), each on routes spread
+// over their shortest paths. Through latmap place on a survey of 64
+// hosts on a 4 x 8 torus of routers, the fit took 30 s (0.05 s without
+// a probe); a probe of that many hosts leaves pairs unjudged anyway
+// (1,594 classes, 795,454 pairs at 1,024 ranks: BenchmarkSimProbe1024).
+const MaxFitHosts = 32
 
 // maxCandidates bounds the shortest paths a class of flows chooses among.
 const maxCandidates = 16
@@ -99,6 +113,9 @@ func FitSurveyProbe(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
 	if u := s.Meta.Probe.Unjudged; u > 0 {
 		return &ProbeFit{Fabric: f, Unjudged: u}
 	}
+	if n := len(routers); n > MaxFitHosts {
+		return &ProbeFit{Fabric: f, Hosts: n}
+	}
 	var hosts []string
 	for _, h := range f.Hosts {
 		if _, ok := routers[h]; ok {
@@ -108,11 +125,11 @@ func FitSurveyProbe(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
 	return FitProbe(f, hosts, routers, threshold, v)
 }
 
-// FitProbe chooses the routes between hosts (f's, at most 64 of them)
+// FitProbe chooses the routes between hosts (f's, at most MaxFitHosts)
 // that agree best with verdict: two flows slow each other on the
 // routes as CheckProbe judges them (PairSlowdown past threshold).
 // routers is each host's router (nil: each its own); nil where f has
-// fewer than 4 of the hosts or more than 64.
+// fewer than 4 of the hosts or more than MaxFitHosts.
 func FitProbe(f *fabric.Fabric, hosts []string, routers map[string]int, threshold float64, verdict Verdict) *ProbeFit {
 	pf := newProbeFitter(f, hosts, routers, threshold, verdict)
 	if pf == nil {
@@ -177,7 +194,7 @@ func newProbeFitter(f *fabric.Fabric, hosts []string, routers map[string]int, th
 			in = append(in, h)
 		}
 	}
-	if len(in) < 4 || len(in) > 64 {
+	if len(in) < 4 || len(in) > MaxFitHosts {
 		return nil
 	}
 	pf := &probeFitter{pr: newProbeRoutes(f, routers, threshold), names: f.Hosts, verdict: verdict, on: map[int32][]int{}}
