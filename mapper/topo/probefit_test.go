@@ -145,7 +145,8 @@ func BenchmarkFitProbe32(b *testing.B) {
 // TestFitSurveyProbePartial: a survey's probe that left pairs of classes
 // unjudged chooses no route (its judged pairs are the ones the random
 // steps could not clear, no sample of the rest) and says why; complete,
-// the same verdict moves a route.
+// the same verdict moves a route; a probe of more than MaxFitHosts
+// chooses none either.
 func TestFitSurveyProbePartial(t *testing.T) {
 	f, _ := hyperX(t, 3, 1)
 	s := &survey.Survey{}
@@ -165,5 +166,11 @@ func TestFitSurveyProbePartial(t *testing.T) {
 		if refused := strings.Contains(fit.Line(), "no route chosen from it, as it left 5 pairs"); refused != (c.unjudged > 0) {
 			t.Errorf("unjudged %d: %s", c.unjudged, fit.Line())
 		}
+	}
+	// Complete, but of 36 hosts: more than MaxFitHosts.
+	big, all := hyperX(t, 6, 1)
+	s.Meta.Probe = &survey.ProbeMeta{Routers: all, Threshold: 1.5, Judged: 1}
+	if fit := FitSurveyProbe(s, big); fit == nil || fit.Fabric != big || !strings.Contains(fit.Line(), "as it probed 36 hosts, more than the 32") {
+		t.Errorf("36 hosts: %+v", fit)
 	}
 }
