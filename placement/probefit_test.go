@@ -35,14 +35,8 @@ func TestPlaceFitsProbe(t *testing.T) {
 			slow := map[bool]float64{true: 2, false: 1.02}[c.shared]
 			sv = withShares(t, sv, survey.Share{SrcA: "node000", DstA: "node008", SrcB: "node002", DstB: "node010", SlowdownA: slow, SlowdownB: slow})
 		}
-		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one})
-		r2, out := blockRun(t, Options{Survey: sv, Matrix: two})
-		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
-			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
-		}
-		if moved := strings.Contains(out, "shortest paths, which judges 0 of its 12 pairs of flows otherwise instead of 1"); moved != c.shared {
-			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.shared, out)
-		}
+		checkTwoFlows(t, c.name, Options{Survey: sv}, one, two, c.ratio,
+			"shortest paths, which judges 0 of its 12 pairs of flows otherwise instead of 1", c.shared)
 	}
 }
 
@@ -50,9 +44,9 @@ func TestPlaceFitsProbe(t *testing.T) {
 // list of links (routed by shortest paths: which of two is the file's
 // guess). The guess sends the flow from router 0 to router 4 and the
 // one from router 1 to router 5 (node003 -> node011) the same way
-// round, sharing three links: block with both is predicted at twice its run with one. A
-// probe that found them apart sends one the other way round, and block
-// with both is predicted as with one.
+// round, sharing three links: block with both is predicted at twice
+// its run with one. A probe that found them apart sends one the other
+// way round, and block with both is predicted as with one.
 func TestPlaceFitsProbeDeclared(t *testing.T) {
 	topology := filepath.Join("..", "mapper", "fabric", "testdata", "ring8x2.links")
 	ring := func(a, b int) int { d := (a - b + 8) % 8; return min(d, 8-d) }
@@ -67,14 +61,25 @@ func TestPlaceFitsProbeDeclared(t *testing.T) {
 		if c.probe {
 			sv = withShares(t, sv, survey.Share{SrcA: "node000", DstA: "node008", SrcB: "node003", DstB: "node011", SlowdownA: 1.02, SlowdownB: 1.02})
 		}
-		r1, _ := blockRun(t, Options{Survey: sv, Matrix: one, Topology: []string{topology}})
-		r2, out := blockRun(t, Options{Survey: sv, Matrix: two, Topology: []string{topology}})
-		if math.Abs(r2/r1-c.ratio) > 0.05*c.ratio {
-			t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", c.name, r2, r2/r1, r1, c.ratio, out)
-		}
-		if moved := strings.Contains(out, "shortest paths, which judges 0 of its"); moved != c.probe {
-			t.Errorf("%s: place says the routes moved: %v, want %v\n%s", c.name, moved, c.probe, out)
-		}
+		checkTwoFlows(t, c.name, Options{Survey: sv, Topology: []string{topology}}, one, two, c.ratio, "shortest paths, which judges 0 of its", c.probe)
+	}
+}
+
+// checkTwoFlows checks that block with the flows of matrix two is
+// predicted at ratio times its run with matrix one's (within 5%), opt
+// priced, and that place says moved (its line on the routes the probe
+// moved) where moved is true, and not where it is false.
+func checkTwoFlows(t *testing.T, name string, opt Options, one, two string, ratio float64, moved string, want bool) {
+	t.Helper()
+	opt.Matrix = one
+	r1, _ := blockRun(t, opt)
+	opt.Matrix = two
+	r2, out := blockRun(t, opt)
+	if math.Abs(r2/r1-ratio) > 0.05*ratio {
+		t.Errorf("%s: block with both flows predicted at %.4g s, %.3gx its %.4g s with one; want %gx\n%s", name, r2, r2/r1, r1, ratio, out)
+	}
+	if got := strings.Contains(out, moved); got != want {
+		t.Errorf("%s: place says the routes moved: %v, want %v\n%s", name, got, want, out)
 	}
 }
 

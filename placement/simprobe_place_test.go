@@ -77,13 +77,8 @@ func BenchmarkSimProbePlace(b *testing.B) {
 			latmaps := c.probeSurvey(b, sv)
 			apps := builtApps(b)
 			fmt.Printf("\n%s\n", n.name)
-			for _, p := range []struct{ name, sv string }{{"survey alone", sv}, {"survey and every pair", every}, {"survey and latmap's probe", latmaps}} {
-				misses := printPricedOn(b, c, p.sv, apps, 64, []pricedOn{{p.name, nil}})
-				fmt.Printf("%s, %s: misses of the simulated checks' bounds: %d\n", n.name, p.name, len(misses))
-				for _, m := range misses {
-					fmt.Printf("  %s\n", m)
-				}
-			}
+			printEachSurvey(b, c, apps, 64, nil, n.name+", ", surveyed{"survey alone", sv}, surveyed{"survey and every pair", every},
+				surveyed{"survey and latmap's probe", latmaps})
 		}
 	}
 }
@@ -312,22 +307,8 @@ func BenchmarkSimProbeDeclared(b *testing.B) {
 			probed := c.probeSurvey(b, sv)
 			apps := builtApps(b)
 			fmt.Printf("\n%s, routed by the machine otherwise than latmap's guess\n", n.name)
-			in, err := loadInputs(Options{Survey: probed, Topology: files, Matrix: writeMatrix(b, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 1}}), Ranks: len(c.hosts) * c.cores})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, w := range in.warnings {
-				if strings.Contains(w, "probe of flows") {
-					fmt.Printf("  place: %s\n", w)
-				}
-			}
-			for _, p := range []struct{ name, sv string }{{"declared, survey alone", sv}, {"declared, survey and probe", probed}} {
-				misses := printPricedOn(b, c, p.sv, apps, 64, []pricedOn{{p.name, files}})
-				fmt.Printf("%s, %s: misses of the simulated checks' bounds: %d\n", n.name, p.name, len(misses))
-				for _, m := range misses {
-					fmt.Printf("  %s\n", m)
-				}
-			}
+			printProbeLines(b, probed, files, len(c.hosts)*c.cores)
+			printEachSurvey(b, c, apps, 64, files, n.name+", ", surveyed{"declared, survey alone", sv}, surveyed{"declared, survey and probe", probed})
 		}
 	}
 }
@@ -431,21 +412,39 @@ func BenchmarkSimProbe1024(b *testing.B) {
 		t0 := time.Now()
 		probed := c.probeSurvey(b, sv)
 		fmt.Printf("\nsite-wired dragonfly, 1,024 ranks on 64 hosts of 5 groups: the probe inside the simulation took %.0f s\n", time.Since(t0).Seconds())
-		in, err := loadInputs(Options{Survey: probed, Matrix: writeMatrix(b, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 1}}), Ranks: n})
-		if err != nil {
-			b.Fatal(err)
+		printProbeLines(b, probed, nil, n)
+		printEachSurvey(b, c, apps, n, nil, "", surveyed{"survey alone", sv}, surveyed{"survey and probe", probed})
+	}
+}
+
+// surveyed is a survey a simulated check prices, named.
+type surveyed struct{ name, sv string }
+
+// printEachSurvey is printPricedOn for each survey in turn, on the
+// network files declared (nil: found in the survey), then how many of
+// the simulated checks' bounds each missed and which, each count's line
+// begun with prefix.
+func printEachSurvey(b *testing.B, c *simCluster, apps []simApp, n int, files []string, prefix string, svs ...surveyed) {
+	for _, p := range svs {
+		misses := printPricedOn(b, c, p.sv, apps, n, []pricedOn{{p.name, files}})
+		fmt.Printf("%s%s: misses of the simulated checks' bounds: %d\n", prefix, p.name, len(misses))
+		for _, m := range misses {
+			fmt.Printf("  %s\n", m)
 		}
-		for _, w := range in.warnings {
-			if strings.Contains(w, "probe of flows") {
-				fmt.Printf("  place: %s\n", w)
-			}
-		}
-		for _, p := range []struct{ name, sv string }{{"survey alone", sv}, {"survey and probe", probed}} {
-			misses := printPricedOn(b, c, p.sv, apps, n, []pricedOn{{p.name, nil}})
-			fmt.Printf("%s: misses of the simulated checks' bounds: %d\n", p.name, len(misses))
-			for _, m := range misses {
-				fmt.Println("  " + m)
-			}
+	}
+}
+
+// printProbeLines prints what latmap place says of the probe of flows
+// at once in the survey sv (its fit, its check), the network files
+// declared (nil: found), for ranks ranks.
+func printProbeLines(b *testing.B, sv string, files []string, ranks int) {
+	in, err := loadInputs(Options{Survey: sv, Topology: files, Matrix: writeMatrix(b, []profile.Flow{{Src: 0, Dst: 1, Bytes: 1e6, Messages: 1}}), Ranks: ranks})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range in.warnings {
+		if strings.Contains(w, "probe of flows") {
+			fmt.Printf("  place: %s\n", w)
 		}
 	}
 }
