@@ -51,10 +51,7 @@ func (in *inputs) addTopology(r fabricRead, s *survey.Survey) error {
 	if r.err != nil || r.f == nil {
 		return r.err
 	}
-	f := r.f
-	if f.Routing == fabric.RoutesShortest {
-		f = in.fitProbe(s, f, "") // which shortest path is the file's guess
-	}
+	f := in.fitProbe(s, r.f, "") // where the file's routes are a guess
 	notes, err := in.md.AddRoutes(f, s.NodeBandwidth, topo.SwitchShares(s, f))
 	if err != nil {
 		return fmt.Errorf("--topology: %w", err)

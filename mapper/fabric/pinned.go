@@ -2,9 +2,10 @@ package fabric
 
 import "slices"
 
-// RoutesPinned: a network found in a survey whose routes between some
-// hosts were chosen among their shortest paths to agree with the
-// survey's probe of flows at once (Pinned), the rest as before.
+// RoutesPinned: a network found in a survey, or a list of links, whose
+// routes between some hosts were chosen among their shortest paths to
+// agree with the survey's probe of flows at once (Pinned), the rest as
+// before.
 const RoutesPinned = "shortest paths chosen by the probe of flows at once"
 
 // Candidates is up to max routes from host a to host b, each a list of
@@ -30,6 +31,11 @@ func (f *Fabric) Candidates(a, b, max int) [][]int32 {
 	})
 	return out
 }
+
+// Guessed reports whether f's routes are a guess among several shortest
+// paths (Candidates offers the others): a network found in a survey, a
+// list of links routed by shortest paths.
+func (f *Fabric) Guessed() bool { return f.paths != nil }
 
 // Pinned is f with the route from host a to host b set to route(a, b)
 // where it returns links (a path Candidates gave; nil: f's own route and

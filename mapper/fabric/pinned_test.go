@@ -119,4 +119,7 @@ func TestGraphCandidates(t *testing.T) {
 	if got := tf.Candidates(0, 1, 8); len(got) != 1 || tf.Routing != RoutesFromTables {
 		t.Errorf("forwarding tables (%s): %d candidates, want 1", tf.Routing, len(got))
 	}
+	if !f.Guessed() || tf.Guessed() {
+		t.Errorf("routes a guess: shortest paths %v (want true), forwarding tables %v (want false)", f.Guessed(), tf.Guessed())
+	}
 }

@@ -10,14 +10,16 @@ import (
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// ProbeFit is a network found in a survey with its routes chosen to
-// agree with the survey's probe of flows at once: the round trips tell
+// ProbeFit is a network found in a survey, or a list of links declared
+// without forwarding tables, with its routes chosen to agree with the
+// survey's probe of flows at once: the round trips (or the file) tell
 // how many hops apart two routers are, not which of the shortest paths
 // between them the bytes take; the probe tells which flows slowed each
 // other. Each class of flows (its source's router, its destination
 // host) takes the one of its shortest paths that agrees with the most
 // verdicts, given the others' (a local search from the network's own
-// routes, class after class until none moves).
+// routes and from one path a flow, class after class until none
+// moves).
 type ProbeFit struct {
 	// Fabric is the network with the chosen routes (fabric.Pinned); the
 	// network as it was where no route moved or the routes chosen judge
@@ -100,14 +102,15 @@ func SurveyVerdict(s *survey.Survey) (Verdict, map[string]int, float64) {
 	}, m.Routers, cmp.Or(m.Threshold, 1.5)
 }
 
-// FitSurveyProbe is FitProbe with s's probe; nil without one. A probe
+// FitSurveyProbe is FitProbe with s's probe; nil without one, or where
+// f's routes are no guess (forwarding tables, a rule: fabric.Guessed). A probe
 // that left pairs of classes unjudged (its bound on pairs moved two at a
 // time) chooses nothing: which pairs it judged is no sample of the
 // rest, since the random steps cleared the pairs that share nothing
 // first; the fit says so (Unjudged) and keeps f.
 func FitSurveyProbe(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
 	v, routers, threshold := SurveyVerdict(s)
-	if v == nil {
+	if v == nil || !f.Guessed() {
 		return nil
 	}
 	if u := s.Meta.Probe.Unjudged; u > 0 {
@@ -145,24 +148,23 @@ func FitProbe(f *fabric.Fabric, hosts []string, routers map[string]int, threshol
 	for _, start := range []int{0, 1} {
 		choice := pf.search(start)
 		moved := 0
-		route := map[[2]int][]int32{}
-		for i, fl := range pf.flows {
-			if k := choice[pf.class[i]]; k != 0 {
-				route[fl] = pf.paths[i][k]
+		for _, k := range choice {
+			if k != 0 {
 				moved++
 			}
 		}
 		if moved == 0 {
 			continue
 		}
+		route := map[[2]int][]int32{}
+		for i, fl := range pf.flows {
+			if k := choice[pf.class[i]]; k != 0 {
+				route[fl] = pf.paths[i][k]
+			}
+		}
 		g := f.Pinned(func(a, b int) []int32 { return route[[2]int{a, b}] })
 		if after, _ := pf.wrong(g); after < fit.After {
-			fit.Fabric, fit.After, fit.Moved = g, after, 0
-			for _, k := range choice {
-				if k != 0 {
-					fit.Moved++
-				}
-			}
+			fit.Fabric, fit.After, fit.Moved = g, after, moved
 		}
 	}
 	return fit
@@ -286,7 +288,9 @@ func (pf *probeFitter) slowed(i, k, j int) bool {
 
 // wrong counts the judged pairs of flows that g's routes judge
 // otherwise, as CheckProbe does (each flow spread as g spreads it), and
-// the judged pairs.
+// the judged pairs. Each pair's verdict is asked again each time: kept
+// for the fit's three counts (431,520 pairs at 32 hosts), latmap place
+// took 1.48 s against 1.36 s (medians of 5, alternated).
 func (pf *probeFitter) wrong(g *fabric.Fabric) (wrong, pairs int) {
 	pr := newProbeRoutes(g, nil, pf.pr.threshold)
 	n := pf.names

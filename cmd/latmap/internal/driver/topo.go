@@ -71,10 +71,7 @@ func Topo(req TopoRequest) error {
 		if t.Declared, err = topo.CompareDeclared(s, f, t.SizeBytes, m); err != nil {
 			return err
 		}
-		t.Declared.Probe = topo.CheckProbe(s, f)
-		if f.Routing == fabric.RoutesShortest {
-			t.Declared.ProbeFit = topo.FitSurveyProbe(s, f)
-		}
+		t.Declared.Probe, t.Declared.ProbeFit = topo.CheckProbe(s, f), topo.FitSurveyProbe(s, f)
 	}
 	if req.JSON {
 		return t.WriteJSON(req.Out)
