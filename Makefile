@@ -102,8 +102,9 @@ test test-short: export OMPI_MCA_mtl ?= ^ofi,psm,psm2
 # right after make test: the Aries fragments took 55 s of make test's
 # CPU, which was 817-908 s in the clean-clone runs of 2026-12-04, at the
 # 15-minute bound; the dragonfly fragment with a probe of flows at once
-# (TestSimProbeFragment, TestSimProbeDeclared) is new there.
-SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared)$$
+# (TestSimProbeFragment, TestSimProbeDeclared) is new there, and so is
+# the real one on routers (TestPlaceFitsProbeRouted, 17 s).
+SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceFitsProbeRouted)$$
 
 test: deps-test build build-mpich
 	$(GO) vet ./...
@@ -167,13 +168,16 @@ demo-cluster: build
 # the two Aries fragments (TestSimBuiltAries), and the dragonfly
 # fragment priced with a probe of flows at once, found in the survey
 # (TestSimProbeFragment) and declared as a list of links that the
-# machine routes otherwise than latmap guesses (TestSimProbeDeclared):
-# make test leaves these three to this target; make test runs PSMN's
+# machine routes otherwise than latmap guesses (TestSimProbeDeclared);
+# and, not simulated, real Open MPI on virtual nodes behind routers that
+# forward by their own tables over two spines, declared as a list of
+# links (TestPlaceFitsProbeRouted): make test leaves these four to this
+# target; make test runs PSMN's
 # fabric and the dragonfly with three applications. CI runs it after
 # make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared' ./placement/
+	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceFitsProbeRouted' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
 # routers of 5 groups) of a dragonfly of 8 x 8 routers whose global links

@@ -30,11 +30,13 @@ type Cluster struct {
 	// Net is the cluster's subnet (CIDR), for the if_include parameters.
 	Net string
 
-	index  int
-	dir    string
-	bridge string
-	leaves []string // leaf bridges and trunks (Options.Leaves)
-	once   sync.Once
+	index    int
+	dir      string
+	bridge   string
+	leaves   []string // leaf bridges and trunks (Options.Leaves)
+	routed   bool     // MPI's traffic takes Options.Routed's routers
+	nrouters int      // how many router namespaces to remove
+	once     sync.Once
 }
 
 // stateDir holds one pid file per cluster index so that clusters left by a
@@ -72,6 +74,10 @@ type Options struct {
 	// tree's oversubscribed uplinks. 0: every node on the one bridge.
 	Leaves    int
 	TrunkRate string
+	// Routed, when set, carries MPI's traffic over a network of routers
+	// instead of the bridge (see Routed); Rate and NodeRates then shape
+	// each node's link to its router.
+	Routed *Routed
 }
 
 // linkRate is node i's rate ("" for unshaped).
@@ -217,7 +223,7 @@ func (c *Cluster) build(opt Options) error {
 			{"ip", "-n", name, "link", "set", "eth0", "up"},
 			{"ip", "-n", name, "link", "set", "lo", "up"},
 		}
-		if rate := opt.linkRate(i - 1); rate != "" {
+		if rate := opt.linkRate(i - 1); rate != "" && opt.Routed == nil {
 			// Both ends, so that what the node sends and what it receives
 			// each pass one shaped queue.
 			steps = append(steps,
@@ -236,6 +242,12 @@ func (c *Cluster) build(opt Options) error {
 	}
 	if err := c.shapeLinks(opt); err != nil {
 		return err
+	}
+	if opt.Routed != nil {
+		c.nrouters = opt.Routed.Routers
+		if err := c.buildRouted(opt); err != nil {
+			return err
+		}
 	}
 	c.Hostfile = filepath.Join(c.dir, "hostfile")
 	if err := os.WriteFile(c.Hostfile, []byte(hosts.String()), 0o644); err != nil {
@@ -363,7 +375,7 @@ func (c *Cluster) MCAArgs() []string {
 		"--hostfile", c.Hostfile,
 		"--mca", "plm_rsh_agent", c.Agent,
 		"--mca", "oob_tcp_if_include", c.Net,
-		"--mca", "btl_tcp_if_include", c.Net,
+		"--mca", "btl_tcp_if_include", c.DataNet(),
 		// Without it, busy-polling ranks starve the kernel's network
 		// processing on small machines and a cross-node round trip takes
 		// milliseconds instead of microseconds.
@@ -414,6 +426,9 @@ func (c *Cluster) Close() {
 		for _, n := range c.Nodes {
 			exec.Command("ip", "netns", "del", n).Run()
 		}
+		for r := 0; r < c.nrouters; r++ { // their links go with them
+			exec.Command("ip", "netns", "del", c.RouterName(r)).Run()
+		}
 		for _, l := range c.leaves { // leaf bridges and trunks
 			exec.Command("ip", "link", "del", l).Run()
 		}
@@ -441,10 +456,10 @@ func sweep() {
 			continue
 		}
 		out, _ := exec.Command("ip", "netns", "list").Output()
-		prefix := fmt.Sprintf("lm%dnode", k)
+		node, router := fmt.Sprintf("lm%dnode", k), fmt.Sprintf("lm%dr", k)
 		for _, line := range strings.Split(string(out), "\n") {
 			f := strings.Fields(line)
-			if len(f) > 0 && strings.HasPrefix(f[0], prefix) {
+			if len(f) > 0 && (strings.HasPrefix(f[0], node) || strings.HasPrefix(f[0], router)) {
 				exec.Command("ip", "netns", "del", f[0]).Run()
 			}
 		}

@@ -188,3 +188,50 @@ func fakeResolver(t *testing.T) (asked func() string) {
 		return names.String()
 	}
 }
+
+// TestRoutedTakesTheTables: on two leaves and two spines (TwoSpines, an
+// even node's packets through spine 2, an odd node's through 3), a
+// 1 MiB ping-pong between node 0 (leaf 0) and node 3 (leaf 1) goes to
+// node 3 through spine 3 and comes back to node 0 through spine 2, as
+// the tables say: each leaf sends its megabytes over the one link its
+// table names and next to nothing over the other, though both are
+// shortest paths.
+func TestRoutedTakesTheTables(t *testing.T) {
+	testutil.RequireMPI(t)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Routed: vcluster.TwoSpines(4, 2, "", func(i int) int { return i % 2 })})
+	sent := func(router int, link string) int64 {
+		out, err := exec.Command("ip", "netns", "exec", c.RouterName(router), "cat", "/sys/class/net/"+link+"/statistics/tx_bytes").Output()
+		if err != nil {
+			t.Fatalf("router %d's %s: %v", router, link, err)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	type port struct {
+		router int
+		link   string
+	}
+	ports := []port{{0, "l0"}, {0, "l1"}, {1, "l2"}, {1, "l3"}}
+	before := map[port]int64{}
+	for _, p := range ports {
+		before[p] = sent(p.router, p.link)
+	}
+	us := pingpongMedian(t, testutil.OpenMPI, append(c.MpirunArgs(2), "--host", c.Nodes[0]+","+c.Nodes[3]))
+	got := map[port]int64{}
+	for _, p := range ports {
+		got[p] = sent(p.router, p.link) - before[p]
+	}
+	t.Logf("1 MiB round trip %.0f us; bytes sent: leaf 0 to spines 2 and 3: %d, %d; leaf 1 to spines 2 and 3: %d, %d",
+		us, got[ports[0]], got[ports[1]], got[ports[2]], got[ports[3]])
+	// To node 3 (odd): leaf 0 through spine 3; back to node 0 (even):
+	// leaf 1 through spine 2.
+	for _, w := range [][2]port{{ports[1], ports[0]}, {ports[2], ports[3]}} {
+		if got[w[0]] < 8<<20 || got[w[1]] > got[w[0]]/100 {
+			t.Errorf("router %d sent %d bytes on %s and %d on %s: want the megabytes on %s only",
+				w[0].router, got[w[0]], w[0].link, got[w[1]], w[1].link, w[0].link)
+		}
+	}
+}

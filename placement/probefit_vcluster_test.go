@@ -1,0 +1,187 @@
+package placement
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latmap/latmap/internal/testutil"
+	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/profile"
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// TestPlaceFitsProbeRouted: the probe's choice of routes on a real
+// network with two shortest paths between its leaves, under real Open
+// MPI. Six virtual nodes of one rank, three on each of two leaf routers,
+// each leaf joined to two spine routers; every link shaped to 100 Mbit/s.
+// The routers forward by destination (vcluster.TwoSpines): the leaves
+// send packets for nodes 0, 1, 4 and 5 through one spine and for nodes
+// 2 and 3 through the other, so that node 0 -> node 5 and node 1 -> node
+// 4 share a spine's links and slow each other 2x, while node 0 -> node 5
+// and node 1 -> node 3 share nothing. Round trips cannot tell the two
+// spines apart; the list of links declared to place (leaves, spines,
+// hosts) leaves the choice to latmap's guess, one shortest path a pair
+// taken by the destination's number mod 2, which has it the other way
+// round for both pairs.
+//
+// latmap survey --probe on must judge every pair of flows it judges as
+// the tables route them. latmap place, given the list of links, must
+// choose the routes the probe agrees with (and say so), and predict
+// block with both flows of each two against its run with one as a bare
+// MPI program of those flows (testdata/sim/flows.c, 4 MiB a flow, a run
+// of its own, not the probe's) measures them: 2x where they share, 1x
+// where they do not, within 25%.
+func TestPlaceFitsProbeRouted(t *testing.T) {
+	testutil.RequireMPI(t)
+	bin := testutil.LatmapBin(t)
+	const nodes, perLeaf = 6, 3
+	// Not the destination's number mod 2, latmap's guess among the
+	// spines (as d-mod-k): a subnet manager numbers hosts in its own order.
+	spine := func(i int) int { return i / 2 % 2 }
+	routed := vcluster.TwoSpines(nodes, perLeaf, "100mbit", spine)
+	c := vcluster.StartWith(t, vcluster.Options{Nodes: nodes, SlotsPerNode: 1, Rate: "100mbit", Routed: routed})
+	dir := t.TempDir()
+	links := filepath.Join(dir, "two-spines.links")
+	writeTwoSpines(t, links, c.Nodes, perLeaf)
+	sv := filepath.Join(dir, "survey")
+	testutil.MustRun(t, 10*time.Minute, append(c.MpirunArgs(nodes), bin, "survey", "-o", sv, "--probe", "on", "--topology", links, "--nodebw-size", "64K",
+		"--sizes", "64", "--repeats", "10", "--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")...)
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Meta.Probe
+	if m == nil {
+		t.Fatalf("meta.json has no probe record; warnings: %q", s.Meta.Warnings)
+	}
+	t.Logf("probe: routers from %s %v, %d classes; %d steps alone, %d random (%d pairs cleared), %d two at a time (%d judged, %d shared); %.1f s",
+		m.Planned, m.Routers, m.Classes, m.AloneSteps, m.RandomSteps, m.Cleared, m.PairSteps, m.Judged, m.Shared, m.Seconds)
+	node := map[string]int{}
+	for i, n := range c.Nodes {
+		node[n] = i
+	}
+	for _, r := range s.Shares {
+		want := routedShare(routed, node[r.SrcA], node[r.DstA], node[r.SrcB], node[r.DstB])
+		if r.Shared != want {
+			t.Errorf("%s -> %s and %s -> %s (slowed %.2fx, %.2fx) judged shared %v; the tables say %v",
+				r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB, r.Shared, want)
+		}
+	}
+	measured := measureFlows(t, c, dir, [][2]int{{0, 5}, {1, 3}, {1, 4}})
+	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}})
+	for i, other := range [][2]int{{1, 3}, {1, 4}} {
+		two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}, {Src: other[0], Dst: other[1], Bytes: 1e8, Messages: 10}})
+		opt := Options{Survey: sv, Topology: []string{links}, Matrix: one}
+		r1, _ := blockRun(t, opt)
+		opt.Matrix = two
+		r2, out := blockRun(t, opt)
+		want := measured[i]
+		t.Logf("0 -> 5 with %d -> %d: block predicted at %.3gx its run with one flow; flows.c measured %.3gx", other[0], other[1], r2/r1, want)
+		if r := r2 / r1 / want; r < 0.8 || r > 1.25 {
+			t.Errorf("0 -> 5 with %d -> %d: block predicted at %.3gx its run with one, measured %.3gx\n%s", other[0], other[1], r2/r1, want, out)
+		}
+		if !strings.Contains(out, "take another of their shortest paths") {
+			t.Errorf("place does not say the probe moved routes:\n%s", out)
+		}
+	}
+}
+
+// routedShare says whether flows a -> b and c -> d (nodes) share a link
+// of r (a router link, one way), as r's tables route them.
+func routedShare(r *vcluster.Routed, a, b, c, d int) bool {
+	hops := func(src, dst int) map[[2]int]bool {
+		on := map[[2]int]bool{}
+		for at := r.Attach[src]; at != r.Attach[dst]; {
+			next := r.Next(at, dst)
+			on[[2]int{at, next}] = true
+			at = next
+		}
+		return on
+	}
+	x := hops(a, b)
+	for l := range hops(c, d) {
+		if x[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// writeTwoSpines writes vcluster.TwoSpines' wiring as a list of links:
+// the hosts, perLeaf a leaf, on leaf0 and leaf1, each leaf joined to
+// spine0 and spine1, every link 100 Mbit/s.
+func writeTwoSpines(t *testing.T, path string, hosts []string, perLeaf int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("# vcluster.TwoSpines: which spine a flow takes is the routers' tables' choice\n")
+	for i, h := range hosts {
+		fmt.Fprintf(&b, "%s leaf%d 100Mb/s 20us\n", h, i/perLeaf)
+	}
+	b.WriteString("leaf0 spine0 100Mb/s 20us\nleaf0 spine1 100Mb/s 20us\nleaf1 spine0 100Mb/s 20us\nleaf1 spine1 100Mb/s 20us\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// measureFlows runs testdata/sim/flows.c on the cluster, one rank a
+// node: the first flow alone, and with each other flow at once, five
+// times each, and returns, for each other flow, the median time of the
+// first flow with it over its median alone.
+func measureFlows(t *testing.T, c *vcluster.Cluster, dir string, flows [][2]int) []float64 {
+	t.Helper()
+	exe := testutil.OpenMPI.Build(t, dir, "flows", filepath.Join(testutil.RepoRoot(t), "testdata", "sim", "flows.c"))
+	var fl, st strings.Builder
+	for _, f := range flows {
+		fmt.Fprintf(&fl, "%d %d\n", f[0], f[1])
+	}
+	for k := 0; k < 5; k++ {
+		st.WriteString("1 0\n")
+		for j := 1; j < len(flows); j++ {
+			fmt.Fprintf(&st, "2 0 %d\n", j)
+		}
+	}
+	fpath, spath := filepath.Join(dir, "flows.txt"), filepath.Join(dir, "steps.txt")
+	if err := os.WriteFile(fpath, []byte(fl.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spath, []byte(st.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := testutil.MustRun(t, 5*time.Minute, append(c.MpirunArgs(c.Slots*len(c.Nodes)), exe, fpath, spath)...)
+	times := map[int][]float64{} // by the other flow (0: alone)
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "step" {
+			continue
+		}
+		other := 0
+		if len(f) >= 6 {
+			other, _ = strconv.Atoi(f[4])
+		}
+		v, err := strconv.ParseFloat(f[3], 64)
+		if err != nil {
+			t.Fatalf("flows: %q: %v", line, err)
+		}
+		times[other] = append(times[other], v)
+	}
+	med := func(v []float64) float64 {
+		if len(v) == 0 {
+			t.Fatalf("flows printed too few steps:\n%s", out)
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	alone := med(times[0])
+	var ratios []float64
+	for j := 1; j < len(flows); j++ {
+		ratios = append(ratios, med(times[j])/alone)
+		t.Logf("flows.c: %d -> %d alone %.3f s, with %d -> %d %.3f s", flows[0][0], flows[0][1], alone, flows[j][0], flows[j][1], med(times[j]))
+	}
+	return ratios
+}
