@@ -30,13 +30,22 @@ import (
 // taken by the destination's number mod 2, which has it the other way
 // round for both pairs.
 //
-// latmap survey --probe on must judge every pair of flows it judges as
-// the tables route them. latmap place, given the list of links, must
-// choose the routes the probe agrees with (and say so), and predict
-// block with both flows of each two against its run with one as a bare
-// MPI program of those flows (testdata/sim/flows.c, 4 MiB a flow, a run
-// of its own, not the probe's) measures them: 2x where they share, 1x
-// where they do not, within 25%.
+// latmap survey --probe on (its routers from the list of links, given
+// with --topology) must judge every pair of flows it judges as the
+// tables route them. latmap place, given the list of links, or the
+// network as an InfiniBand site would give it (ibnetdiscover's dump of
+// the routers as switches), must choose the routes the probe agrees
+// with (and say so); given the routers' forwarding tables too (as
+// dump_lfts.sh writes them), must route by them, and choose nothing.
+// Each way, it must predict block with both flows of each two against
+// its run with one as a bare MPI program of those flows (testdata/sim/
+// flows.c, 4 MiB a flow, a run of its own, not the probe's) measures
+// them: 2x where they share, 1x where they do not, within 25%.
+//
+// The survey takes its routers from the declared links: from the round
+// trips, on this machine's 2 cpus, 50-180 us whatever the routers
+// between two nodes, the levels found grouped nodes of both leaves in 2
+// of 4 runs (2026-12-04).
 func TestPlaceFitsProbeRouted(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
@@ -73,23 +82,103 @@ func TestPlaceFitsProbeRouted(t *testing.T) {
 				r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB, r.Shared, want)
 		}
 	}
+	topo, lft := writeRoutedIB(t, dir, c.Nodes, routed)
 	measured := measureFlows(t, c, dir, [][2]int{{0, 5}, {1, 3}, {1, 4}})
 	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}})
-	for i, other := range [][2]int{{1, 3}, {1, 4}} {
-		two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}, {Src: other[0], Dst: other[1], Bytes: 1e8, Messages: 10}})
-		opt := Options{Survey: sv, Topology: []string{links}, Matrix: one}
-		r1, _ := blockRun(t, opt)
-		opt.Matrix = two
-		r2, out := blockRun(t, opt)
-		want := measured[i]
-		t.Logf("0 -> 5 with %d -> %d: block predicted at %.3gx its run with one flow; flows.c measured %.3gx", other[0], other[1], r2/r1, want)
-		if r := r2 / r1 / want; r < 0.8 || r > 1.25 {
-			t.Errorf("0 -> 5 with %d -> %d: block predicted at %.3gx its run with one, measured %.3gx\n%s", other[0], other[1], r2/r1, want, out)
-		}
-		if !strings.Contains(out, "take another of their shortest paths") {
-			t.Errorf("place does not say the probe moved routes:\n%s", out)
+	for _, d := range []struct {
+		name     string
+		topology []string
+		line     string // what place says of the routes
+	}{
+		{"a list of links", []string{links}, "take another of their shortest paths"},
+		{"ibnetdiscover", []string{topo}, "take another of their shortest paths"},
+		{"ibnetdiscover and forwarding tables", []string{topo, lft}, "routes: forwarding tables"},
+	} {
+		for i, other := range [][2]int{{1, 3}, {1, 4}} {
+			two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}, {Src: other[0], Dst: other[1], Bytes: 1e8, Messages: 10}})
+			opt := Options{Survey: sv, Topology: d.topology, Matrix: one}
+			r1, _ := blockRun(t, opt)
+			opt.Matrix = two
+			r2, out := blockRun(t, opt)
+			want := measured[i]
+			t.Logf("%s: 0 -> 5 with %d -> %d: block predicted at %.3gx its run with one flow; flows.c measured %.3gx", d.name, other[0], other[1], r2/r1, want)
+			if r := r2 / r1 / want; r < 0.8 || r > 1.25 {
+				t.Errorf("%s: 0 -> 5 with %d -> %d: block predicted at %.3gx its run with one, measured %.3gx\n%s", d.name, other[0], other[1], r2/r1, want, out)
+			}
+			if !strings.Contains(out, d.line) || d.topology[len(d.topology)-1] == lft && strings.Contains(out, "take another of their") {
+				t.Errorf("%s: place does not say %q of the routes:\n%s", d.name, d.line, out)
+			}
 		}
 	}
+}
+
+// writeRoutedIB writes r's network as a site's InfiniBand files would
+// show it: ibnetdiscover's topology file (the routers as switches, the
+// hosts' adapters named by their node descriptions, every link 4x EDR)
+// and dump_lfts.sh's forwarding tables, each host's LID out of the port
+// toward r.Next, as the routers' own tables send it.
+func writeRoutedIB(t *testing.T, dir string, hosts []string, r *vcluster.Routed) (topo, lft string) {
+	t.Helper()
+	sw := func(k int) uint64 { return 0x0002c90000000000 + uint64(k+1)<<8 }
+	ca := func(i int) uint64 { return 0x0002c90000100000 + uint64(i+1)<<8 }
+	port := make([]map[string]int, r.Routers) // "h<node>" or "l<link>" -> port
+	for k := range port {
+		port[k] = map[string]int{}
+	}
+	for i, k := range r.Attach {
+		port[k]["h"+strconv.Itoa(i)] = len(port[k]) + 1
+	}
+	for l, ends := range r.Links {
+		for _, k := range ends {
+			port[k]["l"+strconv.Itoa(l)] = len(port[k]) + 1
+		}
+	}
+	var tp, lf strings.Builder
+	for k := 0; k < r.Routers; k++ {
+		fmt.Fprintf(&tp, "vendid=0x2c9\ndevid=0xcf08\nsysimgguid=0x%x\nswitchguid=0x%x(%x)\nSwitch\t%d \"S-%016x\"\t\t# \"r%d\" enhanced port 0 lid %d lmc 0\n",
+			sw(k), sw(k), sw(k), len(port[k]), sw(k), k, k+1)
+		fmt.Fprintf(&lf, "Unicast lids [0x0-0x%x] of switch Lid %d guid 0x%016x (r%d):\n  Lid  Out   Destination\n       Port     Info \n", 100+len(hosts), k+1, sw(k), k)
+		for i, home := range r.Attach {
+			out := port[k]["h"+strconv.Itoa(i)]
+			if home == k {
+				fmt.Fprintf(&tp, "[%d]\t\"H-%016x\"[1](%x) \t\t# \"%s mlx5_0\" lid %d 4xEDR\n", out, ca(i), ca(i)+1, hosts[i], 101+i)
+			} else {
+				out = port[k]["l"+strconv.Itoa(linkOf(r, k, r.Next(k, i)))]
+			}
+			fmt.Fprintf(&lf, "0x%04x %03d : (Channel Adapter portguid 0x%016x: '%s mlx5_0')\n", 101+i, out, ca(i)+1, hosts[i])
+		}
+		for l, ends := range r.Links {
+			for e, end := range ends {
+				if end == k {
+					far := ends[1-e]
+					fmt.Fprintf(&tp, "[%d]\t\"S-%016x\"[%d]\t\t# \"r%d\" lid %d 4xEDR\n", port[k]["l"+strconv.Itoa(l)], sw(far), port[far]["l"+strconv.Itoa(l)], far, far+1)
+				}
+			}
+		}
+		fmt.Fprintf(&lf, "%d valid lids dumped \n", len(hosts))
+		tp.WriteString("\n")
+	}
+	for i, k := range r.Attach {
+		fmt.Fprintf(&tp, "vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x%x\ncaguid=0x%x\nCa\t1 \"H-%016x\"\t\t# \"%s mlx5_0\"\n[1](%x) \t\"S-%016x\"[%d]\t\t# lid %d lmc 0 \"r%d\" lid %d 4xEDR\n\n",
+			ca(i), ca(i), ca(i), hosts[i], ca(i)+1, sw(k), port[k]["h"+strconv.Itoa(i)], 101+i, k, k+1)
+	}
+	topo, lft = filepath.Join(dir, "routed.ibnetdiscover"), filepath.Join(dir, "routed.lft")
+	for p, text := range map[string]string{topo: tp.String(), lft: lf.String()} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return topo, lft
+}
+
+// linkOf is the index of r's link between routers a and b (-1: none).
+func linkOf(r *vcluster.Routed, a, b int) int {
+	for l, ends := range r.Links {
+		if ends == [2]int{a, b} || ends == [2]int{b, a} {
+			return l
+		}
+	}
+	return -1
 }
 
 // routedShare says whether flows a -> b and c -> d (nodes) share a link
@@ -131,8 +220,10 @@ func writeTwoSpines(t *testing.T, path string, hosts []string, perLeaf int) {
 
 // measureFlows runs testdata/sim/flows.c on the cluster, one rank a
 // node: the first flow alone, and with each other flow at once, five
-// times each, and returns, for each other flow, the median time of the
-// first flow with it over its median alone.
+// times each, and returns, for each other flow, the median time until
+// both it and the first flow are through over the first's median alone
+// (block's run, as place predicts it, ends with its slowest rank; TCP
+// shares a link unevenly, and the first flow alone was slowed 1.63-1.87x).
 func measureFlows(t *testing.T, c *vcluster.Cluster, dir string, flows [][2]int) []float64 {
 	t.Helper()
 	exe := testutil.OpenMPI.Build(t, dir, "flows", filepath.Join(testutil.RepoRoot(t), "testdata", "sim", "flows.c"))
@@ -160,13 +251,16 @@ func measureFlows(t *testing.T, c *vcluster.Cluster, dir string, flows [][2]int)
 		if len(f) < 4 || f[0] != "step" {
 			continue
 		}
-		other := 0
+		other, v := 0, 0.0
 		if len(f) >= 6 {
 			other, _ = strconv.Atoi(f[4])
 		}
-		v, err := strconv.ParseFloat(f[3], 64)
-		if err != nil {
-			t.Fatalf("flows: %q: %v", line, err)
+		for k := 3; k < len(f); k += 2 { // the step ends with its last flow
+			x, err := strconv.ParseFloat(f[k], 64)
+			if err != nil {
+				t.Fatalf("flows: %q: %v", line, err)
+			}
+			v = max(v, x)
 		}
 		times[other] = append(times[other], v)
 	}
@@ -181,7 +275,7 @@ func measureFlows(t *testing.T, c *vcluster.Cluster, dir string, flows [][2]int)
 	var ratios []float64
 	for j := 1; j < len(flows); j++ {
 		ratios = append(ratios, med(times[j])/alone)
-		t.Logf("flows.c: %d -> %d alone %.3f s, with %d -> %d %.3f s", flows[0][0], flows[0][1], alone, flows[j][0], flows[j][1], med(times[j]))
+		t.Logf("flows.c: %d -> %d alone %.3f s, with %d -> %d both through in %.3f s", flows[0][0], flows[0][1], alone, flows[j][0], flows[j][1], med(times[j]))
 	}
 	return ratios
 }
