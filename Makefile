@@ -103,8 +103,8 @@ test test-short: export OMPI_MCA_mtl ?= ^ofi,psm,psm2
 # CPU, which was 817-908 s in the clean-clone runs of 2026-12-04, at the
 # 15-minute bound; the dragonfly fragment with a probe of flows at once
 # (TestSimProbeFragment, TestSimProbeDeclared) is new there, and so is
-# the real one on routers (TestPlaceFitsProbeRouted, 17 s).
-SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceFitsProbeRouted)$$
+# the real one on routers (TestPlaceRouted, 41 s).
+SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted)$$
 
 test: deps-test build build-mpich
 	$(GO) vet ./...
@@ -171,13 +171,14 @@ demo-cluster: build
 # machine routes otherwise than latmap guesses (TestSimProbeDeclared);
 # and, not simulated, real Open MPI on virtual nodes behind routers that
 # forward by their own tables over two spines, declared as a list of
-# links (TestPlaceFitsProbeRouted): make test leaves these four to this
+# links, an ibnetdiscover dump and its forwarding tables, and latmap
+# verify of a proposal there (TestPlaceRouted): make test leaves these four to this
 # target; make test runs PSMN's
 # fabric and the dragonfly with three applications. CI runs it after
 # make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceFitsProbeRouted' ./placement/
+	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
 # routers of 5 groups) of a dragonfly of 8 x 8 routers whose global links

@@ -1,9 +1,11 @@
 package placement
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,54 +14,40 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// TestPlaceFitsProbeRouted: the probe's choice of routes on a real
-// network with two shortest paths between its leaves, under real Open
-// MPI. Six virtual nodes of one rank, three on each of two leaf routers,
-// each leaf joined to two spine routers; every link shaped to 100 Mbit/s.
-// The routers forward by destination (vcluster.TwoSpines): the leaves
-// send packets for nodes 0, 1, 4 and 5 through one spine and for nodes
-// 2 and 3 through the other, so that node 0 -> node 5 and node 1 -> node
-// 4 share a spine's links and slow each other 2x, while node 0 -> node 5
-// and node 1 -> node 3 share nothing. Round trips cannot tell the two
-// spines apart; the list of links declared to place (leaves, spines,
-// hosts) leaves the choice to latmap's guess, one shortest path a pair
-// taken by the destination's number mod 2, which has it the other way
-// round for both pairs.
+// TestPlaceRouted: latmap on a real network with two shortest paths
+// between its leaves, under real Open MPI. Eight virtual nodes of one
+// rank, four on each of two leaf routers, each leaf joined to two spine
+// routers; every link shaped to 100 Mbit/s. The routers forward by
+// destination (vcluster.TwoSpines): the leaves send packets for nodes 0,
+// 1, 4 and 5 through one spine and for nodes 2, 3, 6 and 7 through the
+// other. Round trips cannot tell the two spines apart; the list of links
+// declared to place (leaves, spines, hosts) leaves the choice to
+// latmap's guess, one shortest path a pair taken by the destination's
+// number mod 2 (as d-mod-k), which a subnet manager numbering hosts in
+// its own order need not take.
 //
 // latmap survey --probe on (its routers from the list of links, given
 // with --topology) must judge every pair of flows it judges as the
-// tables route them. latmap place, given the list of links, or the
-// network as an InfiniBand site would give it (ibnetdiscover's dump of
-// the routers as switches), must choose the routes the probe agrees
-// with (and say so); given the routers' forwarding tables too (as
-// dump_lfts.sh writes them), must route by them, and choose nothing.
-// Each way, it must predict block with both flows of each two against
-// its run with one as a bare MPI program of those flows (testdata/sim/
-// flows.c, 4 MiB a flow, a run of its own, not the probe's) measures
-// them: 2x where they share, 1x where they do not, within 25%.
-//
-// The survey takes its routers from the declared links: from the round
-// trips, on this machine's 2 cpus, 50-180 us whatever the routers
-// between two nodes, the levels found grouped nodes of both leaves in 2
-// of 4 runs (2026-12-04).
-func TestPlaceFitsProbeRouted(t *testing.T) {
+// tables route them. The survey takes its routers from the declared
+// links: from the round trips, on this machine's 2 cpus, 50-180 us
+// whatever the routers between two nodes, the levels found grouped
+// nodes of both leaves in 2 of 4 runs (2026-12-04).
+func TestPlaceRouted(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	const nodes, perLeaf = 6, 3
-	// Not the destination's number mod 2, latmap's guess among the
-	// spines (as d-mod-k): a subnet manager numbers hosts in its own order.
-	spine := func(i int) int { return i / 2 % 2 }
-	routed := vcluster.TwoSpines(nodes, perLeaf, "100mbit", spine)
+	const nodes, perLeaf = 8, 4
+	routed := vcluster.TwoSpines(nodes, perLeaf, "100mbit", func(i int) int { return i / 2 % 2 })
 	c := vcluster.StartWith(t, vcluster.Options{Nodes: nodes, SlotsPerNode: 1, Rate: "100mbit", Routed: routed})
 	dir := t.TempDir()
 	links := filepath.Join(dir, "two-spines.links")
 	writeTwoSpines(t, links, c.Nodes, perLeaf)
 	sv := filepath.Join(dir, "survey")
-	testutil.MustRun(t, 10*time.Minute, append(c.MpirunArgs(nodes), bin, "survey", "-o", sv, "--probe", "on", "--topology", links, "--nodebw-size", "64K",
+	testutil.MustRun(t, 10*time.Minute, append(c.MpirunArgs(nodes), "--bind-to", "core", bin, "survey", "-o", sv, "--probe", "on", "--topology", links, "--nodebw-size", "64K",
 		"--sizes", "64", "--repeats", "10", "--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")...)
 	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
 	if err != nil {
@@ -83,7 +71,24 @@ func TestPlaceFitsProbeRouted(t *testing.T) {
 		}
 	}
 	topo, lft := writeRoutedIB(t, dir, c.Nodes, routed)
-	measured := measureFlows(t, c, dir, [][2]int{{0, 5}, {1, 3}, {1, 4}})
+	t.Run("flows", func(t *testing.T) { checkRoutedFlows(t, c, sv, links, topo, lft) })
+	t.Run("verify", func(t *testing.T) { checkRoutedVerify(t, c, bin, sv, links) })
+}
+
+// checkRoutedFlows: latmap place, given the list of links, or the network
+// as an InfiniBand site would give it (ibnetdiscover's dump of the
+// routers as switches), must choose the routes the probe agrees with (and
+// say so); given the routers' forwarding tables too (as dump_lfts.sh
+// writes them), must route by them, and choose nothing. Each way, it must
+// predict block with both flows of each two against its run with one as
+// a bare MPI program of those flows (testdata/sim/flows.c, 4 MiB a flow,
+// a run of its own, not the probe's) measures them: node 0 -> node 5 and
+// node 1 -> node 4 share a spine's links (2x; latmap's guess: apart),
+// node 0 -> node 5 and node 1 -> node 7 share nothing (1x; the guess:
+// the same spine), within 25%.
+func checkRoutedFlows(t *testing.T, c *vcluster.Cluster, sv, links, topo, lft string) {
+	others := [][2]int{{1, 7}, {1, 4}}
+	measured := measureFlows(t, c, t.TempDir(), append([][2]int{{0, 5}}, others...))
 	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}})
 	for _, d := range []struct {
 		name     string
@@ -94,7 +99,7 @@ func TestPlaceFitsProbeRouted(t *testing.T) {
 		{"ibnetdiscover", []string{topo}, "take another of their shortest paths"},
 		{"ibnetdiscover and forwarding tables", []string{topo, lft}, "routes: forwarding tables"},
 	} {
-		for i, other := range [][2]int{{1, 3}, {1, 4}} {
+		for i, other := range others {
 			two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}, {Src: other[0], Dst: other[1], Bytes: 1e8, Messages: 10}})
 			opt := Options{Survey: sv, Topology: d.topology, Matrix: one}
 			r1, _ := blockRun(t, opt)
@@ -110,6 +115,92 @@ func TestPlaceFitsProbeRouted(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkRoutedVerify: the gain place predicts comes true on the routed
+// network. testdata/mpi/pairs.c (rank 2k sends rank 2k+1 ten 1 MiB
+// messages, one way: see pairs.c on exchanges over TCP) is started from
+// a host file that puts ranks 0 and 1 on nodes 0 and 4 and ranks 2 and 3
+// on nodes 1 and 5, both pairs across the leaves, their flows through
+// one spine (2x), and the other two pairs inside a leaf. Priced
+// with the probe (the list of links), place must predict its proposal
+// at least 1.5x faster, and latmap verify (3 runs each way, alternating)
+// measure it within 0.8-1.25 of that; priced on the guess alone (the
+// survey without its probe), the two pairs' flows are apart and place
+// predicts less than a 1.25x gain.
+func checkRoutedVerify(t *testing.T, c *vcluster.Cluster, bin, sv, links string) {
+	dir := t.TempDir()
+	var hf, rf strings.Builder
+	for r, n := range []int{0, 4, 1, 5, 2, 3, 6, 7} {
+		fmt.Fprintf(&hf, "%s slots=1\n", c.Nodes[n])
+		fmt.Fprintf(&rf, "rank %d=%s slot=0\n", r, c.Nodes[n])
+	}
+	hostfile, current := filepath.Join(dir, "current.hosts"), filepath.Join(dir, "current.rankfile")
+	for p, text := range map[string]string{hostfile: hf.String(), current: rf.String()} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const iter, msg = 10, 1 << 20
+	var flows []profile.Flow
+	for r := 0; r < len(c.Nodes); r += 2 {
+		flows = append(flows, profile.Flow{Src: r, Dst: r + 1, Bytes: iter * msg, Messages: iter})
+	}
+	matrix := writeMatrix(t, flows)
+	gain := func(sv, out string) (float64, *placefile.Advice) {
+		var adv bytes.Buffer
+		a, err := runJSON(Options{Survey: sv, Matrix: matrix, Topology: []string{links}, Current: current, Output: out, Format: placefile.FormatOpenMPI,
+			Force: true, AlwaysWrite: true, AcceptUnbound: true}, &adv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "advice.json"), adv.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run := map[string]float64{}
+		for _, p := range a.Predictions {
+			run[p.Name] = p.Run
+		}
+		return run["current"] / run["proposal"], a
+	}
+	guessed, _ := gain(withoutProbe(t, sv), filepath.Join(dir, "guess.rankfile"))
+	prop := filepath.Join(dir, "proposal.rankfile")
+	predicted, a := gain(sv, prop)
+	t.Logf("place predicts the proposal %.3gx faster than the host file's order (%.3gx on the guess alone): %s", predicted, guessed, a.Verdict)
+	if predicted < 1.5 || guessed > 1.25 {
+		t.Fatalf("predicted gain %.3gx with the probe, %.3gx on the guess alone: want at least 1.5x and less than 1.25x", predicted, guessed)
+	}
+	launch := append([]string{"mpirun", "-np", strconv.Itoa(len(c.Nodes))}, c.MCAArgs()...)
+	launch[slices.Index(launch, c.Hostfile)] = hostfile
+	launch = append(launch, "--bind-to", "core") // each rank on its node's cpu 0, as surveyed
+	prog := testutil.OpenMPI.Build(t, dir, "pairs", filepath.Join(testutil.RepoRoot(t), "testdata", "mpi", "pairs.c"))
+	out := filepath.Join(dir, "verify")
+	o := testutil.MustRun(t, 5*time.Minute, append(append([]string{bin, "verify", "-o", out, "--rankfile", prop, "--place", filepath.Join(dir, "advice.json"),
+		"--runs", "3", "--"}, launch...), prog, strconv.Itoa(iter), strconv.Itoa(msg), "0", "1")...)
+	v, _, err := placefile.ReadVerification(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("latmap verify: the application measured %.3gx faster (95%% %v), predicted %.3gx\n%s", v.AppSpeedup, v.AppSpeedupCI95, predicted, o)
+	if r := predicted / v.AppSpeedup; !v.AppTimed || r < 0.8 || r > 1.25 {
+		t.Errorf("measured speedup %.3gx (application timed: %v), predicted %.3gx: want within 0.8-1.25", v.AppSpeedup, v.AppTimed, predicted)
+	}
+}
+
+// withoutProbe is a copy of the survey sv without its probe of flows at
+// once.
+func withoutProbe(t *testing.T, sv string) string {
+	t.Helper()
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Meta.Probe, s.Shares = nil, nil
+	dir := filepath.Join(t.TempDir(), "no-probe")
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // writeRoutedIB writes r's network as a site's InfiniBand files would
