@@ -68,7 +68,8 @@ func TestTopoFabricDocsExample(t *testing.T) {
 // flows apart that the guess sends over three common links says the
 // routes place prices instead: a class moved, none of the probe's
 // pairs of flows judged otherwise (2 before: the pair, and its mirror
-// the guess also sends over common links), in text and JSON.
+// the guess also sends over common links), in text and JSON. Without
+// the probe, it says how many pairs' routes are a guess.
 func TestTopoProbeFit(t *testing.T) {
 	dir := t.TempDir()
 	ring := filepath.Join("..", "..", "mapper", "fabric", "testdata", "ring8x2.links")
@@ -100,5 +101,17 @@ func TestTopoProbeFit(t *testing.T) {
 	}
 	if err != nil || json.Unmarshal([]byte(js), &got) != nil || got.Declared.Fit.Moved != 1 || got.Declared.Fit.Before != 2 || got.Declared.Fit.After != 0 {
 		t.Errorf("--json: %v, probe_fit %+v:\n%s", err, got.Declared.Fit, js)
+	}
+	// Without the probe: the two hosts of each router have two shortest
+	// paths to the two of the opposite router (32 of the 240 ordered
+	// pairs), which topo says are a guess, and how to find them.
+	s.Meta.Probe, s.Shares = nil, nil
+	if err := survey.WriteSurvey(sv, s, true); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runLatmap(t, "topo", "--topology", ring, sv)
+	want = "routes a guess: 32 of the 240 pairs of hosts looked at have more than one shortest path"
+	if err != nil || !strings.Contains(out, want) || !strings.Contains(out, "latmap survey --probe on") {
+		t.Errorf("no probe: %v; want %q in:\n%s", err, want, out)
 	}
 }

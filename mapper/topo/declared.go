@@ -38,7 +38,8 @@ type Declared struct {
 	Probe *ProbeCheck `json:"probe,omitempty"`
 	// ProbeFit is the routes the probe chooses where the description's
 	// are a guess among shortest paths (fabric.RoutesShortest: a list of
-	// links), as place prices them (FitSurveyProbe; nil: none).
+	// links), as place prices them, or without a probe how many pairs'
+	// routes are such a guess (FitSurveyProbe; nil: none).
 	ProbeFit *ProbeFit `json:"probe_fit,omitempty"`
 }
 
@@ -132,8 +133,10 @@ func (d *Declared) Lines() []string {
 			out = append(out, "  "+l)
 		}
 	}
-	if d.ProbeFit != nil {
+	if d.ProbeFit != nil && d.ProbeFit.Moved > 0 {
 		out = append(out, "  "+d.ProbeFit.Line()+" (place prices them so)")
+	} else if d.ProbeFit != nil {
+		out = append(out, "  "+d.ProbeFit.Line())
 	}
 	return out
 }

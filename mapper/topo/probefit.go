@@ -38,10 +38,21 @@ type ProbeFit struct {
 	// is set no route is chosen (FitSurveyProbe).
 	Unjudged int `json:"unjudged,omitempty"`
 	Hosts    int `json:"hosts_over_bound,omitempty"`
+	// Guesses is, where the survey has no probe, how many of the
+	// ordered pairs of its hosts (GuessPairs looked at, at most
+	// maxGuessPairs) have more than one shortest path: their route is
+	// a guess, and Line says how to find it.
+	Guesses    int `json:"guessed_pairs,omitempty"`
+	GuessPairs int `json:"host_pairs,omitempty"`
 }
 
 // Line is the fit in words, for place and topo.
 func (p *ProbeFit) Line() string {
+	if p.Guesses > 0 {
+		return fmt.Sprintf("routes a guess: %d of the %d pairs of hosts looked at have more than one shortest path, and "+
+			"which the machine takes is not in the round trips (latmap's choice is priced); survey with latmap survey "+
+			"--probe on to find it from flows at once, or give the switches' forwarding tables", p.Guesses, p.GuessPairs)
+	}
 	if p.Unjudged > 0 {
 		return fmt.Sprintf("probe of flows at once: no route chosen from it, as it left %d pairs of classes of flows "+
 			"unjudged: the pairs it judged are those its random steps could not clear, most of them sharing a link, "+
@@ -64,6 +75,39 @@ func (p *ProbeFit) Line() string {
 	return fmt.Sprintf("probe of flows at once: %s shortest paths, which judges %d of its %d pairs of flows "+
 		"otherwise instead of %d", moved, p.After, p.Pairs, p.Before)
 }
+
+// guesses is the ProbeFit that says how many ordered pairs of s's hosts
+// (those f has, the first maxGuessPairs) f routes by a guess among
+// several shortest paths; nil where none.
+func guesses(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
+	idx := f.HostIndex()
+	var hosts []int
+	for _, h := range hostNames(s) {
+		if i, ok := idx[h]; ok {
+			hosts = append(hosts, i)
+		}
+	}
+	fit := &ProbeFit{Fabric: f}
+	for _, a := range hosts {
+		for _, b := range hosts {
+			if a == b || fit.GuessPairs == maxGuessPairs {
+				continue
+			}
+			fit.GuessPairs++
+			if len(f.Candidates(a, b, 2)) > 1 {
+				fit.Guesses++
+			}
+		}
+	}
+	if fit.Guesses == 0 {
+		return nil
+	}
+	return fit
+}
+
+// maxGuessPairs bounds the pairs of hosts guesses looks at (a job of
+// 141 hosts has more).
+const maxGuessPairs = 20000
 
 // MaxFitHosts bounds the hosts whose routes FitProbe chooses: it judges
 // every pair of their flows (n^2 (n-1)^2 / 2), each on routes spread
@@ -102,16 +146,21 @@ func SurveyVerdict(s *survey.Survey) (Verdict, map[string]int, float64) {
 	}, m.Routers, cmp.Or(m.Threshold, 1.5)
 }
 
-// FitSurveyProbe is FitProbe with s's probe; nil without one, or where
-// f's routes are no guess (forwarding tables, a rule: fabric.Guessed). A probe
+// FitSurveyProbe is FitProbe with s's probe; nil where f's routes are
+// no guess (forwarding tables, a rule: fabric.Guessed). Without a probe
+// it counts the pairs of s's hosts whose route is a guess among several
+// shortest paths (Guesses; nil where none is). A probe
 // that left pairs of classes unjudged (its bound on pairs moved two at a
 // time) chooses nothing: which pairs it judged is no sample of the
 // rest, since the random steps cleared the pairs that share nothing
 // first; the fit says so (Unjudged) and keeps f.
 func FitSurveyProbe(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
 	v, routers, threshold := SurveyVerdict(s)
-	if v == nil || !f.Guessed() {
+	if !f.Guessed() {
 		return nil
+	}
+	if v == nil {
+		return guesses(s, f)
 	}
 	if u := s.Meta.Probe.Unjudged; u > 0 {
 		return &ProbeFit{Fabric: f, Unjudged: u}

@@ -174,3 +174,29 @@ func TestFitSurveyProbePartial(t *testing.T) {
 		t.Errorf("36 hosts: %+v", fit)
 	}
 }
+
+// TestFitSurveyProbeGuesses: without a probe, FitSurveyProbe counts the
+// pairs of the survey's hosts whose route is a guess among several
+// shortest paths, and says how to find it. On a 3 x 3 HyperX of one host
+// a router, a pair of routers in neither one row nor one column has two
+// (row first, or column first): 36 of the 72 ordered pairs. On a star of
+// three routers every pair has one path, and there is nothing to say.
+func TestFitSurveyProbeGuesses(t *testing.T) {
+	f, routers := hyperX(t, 3, 1)
+	s := &survey.Survey{}
+	for h := range routers {
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: h})
+	}
+	fit := FitSurveyProbe(s, f)
+	if fit == nil || fit.Guesses != 36 || fit.GuessPairs != 72 || fit.Fabric != f || !strings.Contains(fit.Line(), "latmap survey --probe on") {
+		t.Fatalf("3 x 3 HyperX, no probe: %+v, want 36 of 72 pairs guessed and the probe advised", fit)
+	}
+	t.Log(fit.Line())
+	star, _, err := fabric.NewRouterNetwork([]string{"h0a", "h1a", "h2a"}, []int32{0, 1, 2}, 3, [][2]int32{{0, 1}, {0, 2}}, 0, 1e9, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit := FitSurveyProbe(s, star); fit != nil {
+		t.Errorf("a star of routers, one path a pair: %+v (%s), want nothing to say", fit, fit.Line())
+	}
+}
