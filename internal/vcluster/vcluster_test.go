@@ -30,15 +30,23 @@ func TestRanksLandOnTheirNodes(t *testing.T) {
 	}
 }
 
+// TestCloseRemovesNamespaces: Close, twice, leaves none of a routed
+// cluster's namespaces, its nodes' or its routers'.
 func TestCloseRemovesNamespaces(t *testing.T) {
 	if why := vcluster.Unavailable(); why != "" {
 		testutil.Missing(t, testutil.NeedVCluster, "%s", why)
 	}
-	c, err := vcluster.New(vcluster.Options{Nodes: 2, SlotsPerNode: 1, Dir: t.TempDir()})
+	c, err := vcluster.New(vcluster.Options{Nodes: 2, SlotsPerNode: 1, Dir: t.TempDir(), Routed: vcluster.TwoSpines(2, 1, "", func(int) int { return 0 })})
 	if err != nil {
 		testutil.Missing(t, testutil.NeedVCluster, "%v", err)
 	}
 	nodes := append([]string(nil), c.Nodes...)
+	for r := range 4 { // the routers' namespaces too
+		nodes = append(nodes, c.RouterName(r))
+	}
+	if out, _ := exec.Command("ip", "netns", "list").Output(); !strings.Contains(string(out), c.RouterName(3)) {
+		t.Fatalf("no router namespace %s among:\n%s", c.RouterName(3), out)
+	}
 	c.Close()
 	c.Close()
 	out, _ := exec.Command("ip", "netns", "list").Output()
