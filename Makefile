@@ -103,7 +103,7 @@ test test-short: export OMPI_MCA_mtl ?= ^ofi,psm,psm2
 # CPU, which was 817-908 s in the clean-clone runs of 2026-12-04, at the
 # 15-minute bound; the dragonfly fragment with a probe of flows at once
 # (TestSimProbeFragment, TestSimProbeDeclared) is new there, and so is
-# the real one on routers (TestPlaceRouted, 41 s).
+# the real ones on routers (TestPlaceRouted, 82 s).
 SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted)$$
 
 test: deps-test build build-mpich
@@ -170,7 +170,7 @@ demo-cluster: build
 # (TestSimProbeFragment) and declared as a list of links that the
 # machine routes otherwise than latmap guesses (TestSimProbeDeclared);
 # and, not simulated, real Open MPI on virtual nodes behind routers that
-# forward by their own tables over two spines, declared as a list of
+# forward by their own tables (two spines; a ring), declared as a list of
 # links, an ibnetdiscover dump and its forwarding tables, and latmap
 # verify of a proposal there (TestPlaceRouted): make test leaves these four to this
 # target; make test runs PSMN's

@@ -14,22 +14,28 @@ import (
 
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/internal/vcluster"
+	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey"
 )
 
-// TestPlaceRouted: latmap on a real network with two shortest paths
-// between its leaves, under real Open MPI. Eight virtual nodes of one
-// rank, four on each of two leaf routers, each leaf joined to two spine
-// routers; every link shaped to 100 Mbit/s. The routers forward by
-// destination (vcluster.TwoSpines): the leaves send packets for nodes 0,
-// 1, 4 and 5 through one spine and for nodes 2, 3, 6 and 7 through the
-// other. Round trips cannot tell the two spines apart; the list of links
-// declared to place (leaves, spines, hosts) leaves the choice to
-// latmap's guess, one shortest path a pair taken by the destination's
-// number mod 2 (as d-mod-k), which a subnet manager numbering hosts in
-// its own order need not take.
+// TestPlaceRouted: latmap on real networks with several shortest paths
+// between routers, under real Open MPI: eight virtual nodes of one rank
+// behind routers that forward each destination by their own tables
+// (vcluster.Routed), every link shaped to 100 Mbit/s. Round trips cannot
+// tell which of the shortest paths a flow takes; a list of links
+// declared to place leaves the choice to latmap's guess, one shortest
+// path a pair taken by the destination's number modulo the ties (as
+// d-mod-k), which tables written otherwise need not take:
+//
+//   - two spines: four nodes on each of two leaf routers, each leaf
+//     joined to two spine routers; the leaves send packets for nodes 0,
+//     1, 4 and 5 through one spine, for 2, 3, 6 and 7 through the other;
+//   - a ring of four routers, two nodes each (a direct network: the
+//     routers the hosts hang off carry others' flows too); a router
+//     sends packets for a node on the opposite router one way round or
+//     the other as its table says.
 //
 // latmap survey --probe on (its routers from the list of links, given
 // with --topology) must judge every pair of flows it judges as the
@@ -40,15 +46,56 @@ import (
 func TestPlaceRouted(t *testing.T) {
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
-	const nodes, perLeaf = 8, 4
-	routed := vcluster.TwoSpines(nodes, perLeaf, "100mbit", func(i int) int { return i / 2 % 2 })
-	c := vcluster.StartWith(t, vcluster.Options{Nodes: nodes, SlotsPerNode: 1, Rate: "100mbit", Routed: routed})
-	dir := t.TempDir()
-	links := filepath.Join(dir, "two-spines.links")
-	writeTwoSpines(t, links, c.Nodes, perLeaf)
-	sv := filepath.Join(dir, "survey")
-	testutil.MustRun(t, 10*time.Minute, append(c.MpirunArgs(nodes), "--bind-to", "core", bin, "survey", "-o", sv, "--probe", "on", "--topology", links, "--nodebw-size", "64K",
-		"--sizes", "64", "--repeats", "10", "--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")...)
+	for _, n := range []struct {
+		name   string
+		routed *vcluster.Routed
+		verify bool
+	}{
+		{"two spines", vcluster.TwoSpines(8, 4, "100mbit", func(i int) int { return i / 2 % 2 }), true},
+		{"ring", ringOfFour("100mbit"), false},
+	} {
+		t.Run(n.name, func(t *testing.T) {
+			c := vcluster.StartWith(t, vcluster.Options{Nodes: len(n.routed.Attach), SlotsPerNode: 1, Rate: "100mbit", Routed: n.routed})
+			dir := t.TempDir()
+			links := filepath.Join(dir, "routers.links")
+			writeRoutedLinks(t, links, c.Nodes, n.routed)
+			sv := surveyRouted(t, c, bin, n.routed, links)
+			topo, lft := writeRoutedIB(t, dir, c.Nodes, n.routed)
+			t.Run("flows", func(t *testing.T) { checkRoutedFlows(t, c, n.routed, sv, links, topo, lft) })
+			if n.verify {
+				t.Run("verify", func(t *testing.T) { checkRoutedVerify(t, c, bin, sv, links) })
+			}
+		})
+	}
+}
+
+// ringOfFour is a ring of four routers (links 0-1, 1-2, 2-3, 3-0), two
+// nodes each in order, every link of rate. A router sends a node's
+// packets straight to the node's router where they are neighbours;
+// to the opposite router, one way round or the other by the table's
+// rule (router plus node over 2, odd: clockwise), not latmap's.
+func ringOfFour(rate string) *vcluster.Routed {
+	r := &vcluster.Routed{Routers: 4, Links: [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, Rate: rate, Attach: []int{0, 0, 1, 1, 2, 2, 3, 3}}
+	r.Next = func(router, node int) int {
+		if home := r.Attach[node]; (home-router+4)%4 != 2 {
+			return home
+		}
+		if (router+node/2)%2 == 1 {
+			return (router + 1) % 4
+		}
+		return (router + 3) % 4
+	}
+	return r
+}
+
+// surveyRouted runs latmap survey --probe on the cluster, one rank a
+// node bound to its cpu 0, its routers from the list of links, and
+// checks each pair of flows shares.csv judges against routed's tables.
+func surveyRouted(t *testing.T, c *vcluster.Cluster, bin string, routed *vcluster.Routed, links string) string {
+	t.Helper()
+	sv := filepath.Join(t.TempDir(), "survey")
+	testutil.MustRun(t, 10*time.Minute, append(c.MpirunArgs(len(c.Nodes)), "--bind-to", "core", bin, "survey", "-o", sv, "--probe", "on", "--topology", links,
+		"--nodebw-size", "64K", "--sizes", "64", "--repeats", "10", "--node-bandwidth", "off", "--switch-bandwidth", "off", "--size-sweep", "off")...)
 	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +117,7 @@ func TestPlaceRouted(t *testing.T) {
 				r.SrcA, r.DstA, r.SrcB, r.DstB, r.SlowdownA, r.SlowdownB, r.Shared, want)
 		}
 	}
-	topo, lft := writeRoutedIB(t, dir, c.Nodes, routed)
-	t.Run("flows", func(t *testing.T) { checkRoutedFlows(t, c, sv, links, topo, lft) })
-	t.Run("verify", func(t *testing.T) { checkRoutedVerify(t, c, bin, sv, links) })
+	return sv
 }
 
 // checkRoutedFlows: latmap place, given the list of links, or the network
@@ -82,14 +127,15 @@ func TestPlaceRouted(t *testing.T) {
 // writes them), must route by them, and choose nothing. Each way, it must
 // predict block with both flows of each two against its run with one as
 // a bare MPI program of those flows (testdata/sim/flows.c, 4 MiB a flow,
-// a run of its own, not the probe's) measures them: node 0 -> node 5 and
-// node 1 -> node 4 share a spine's links (2x; latmap's guess: apart),
-// node 0 -> node 5 and node 1 -> node 7 share nothing (1x; the guess:
-// the same spine), within 25%.
-func checkRoutedFlows(t *testing.T, c *vcluster.Cluster, sv, links, topo, lft string) {
-	others := [][2]int{{1, 7}, {1, 4}}
-	measured := measureFlows(t, c, t.TempDir(), append([][2]int{{0, 5}}, others...))
-	one := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}})
+// a run of its own, not the probe's) measures them, within 25%: a flow
+// with one that shares a link with it as the tables route them and not
+// as latmap guesses (2x), and with one that shares none, though the
+// guess has them share (1x) (guessedWrong).
+func checkRoutedFlows(t *testing.T, c *vcluster.Cluster, routed *vcluster.Routed, sv, links, topo, lft string) {
+	first, others := guessedWrong(t, routed, links, c.Nodes)
+	measured := measureFlows(t, c, t.TempDir(), append([][2]int{first}, others...))
+	flow := func(f [2]int) profile.Flow { return profile.Flow{Src: f[0], Dst: f[1], Bytes: 1e8, Messages: 10} }
+	one := writeMatrix(t, []profile.Flow{flow(first)})
 	for _, d := range []struct {
 		name     string
 		topology []string
@@ -100,25 +146,71 @@ func checkRoutedFlows(t *testing.T, c *vcluster.Cluster, sv, links, topo, lft st
 		{"ibnetdiscover and forwarding tables", []string{topo, lft}, "routes: forwarding tables"},
 	} {
 		for i, other := range others {
-			two := writeMatrix(t, []profile.Flow{{Src: 0, Dst: 5, Bytes: 1e8, Messages: 10}, {Src: other[0], Dst: other[1], Bytes: 1e8, Messages: 10}})
+			two := writeMatrix(t, []profile.Flow{flow(first), flow(other)})
 			opt := Options{Survey: sv, Topology: d.topology, Matrix: one}
 			r1, _ := blockRun(t, opt)
 			opt.Matrix = two
 			r2, out := blockRun(t, opt)
-			want := measured[i]
-			t.Logf("%s: 0 -> 5 with %d -> %d: block predicted at %.3gx its run with one flow; flows.c measured %.3gx", d.name, other[0], other[1], r2/r1, want)
+			want, name := measured[i], fmt.Sprintf("%d -> %d with %d -> %d", first[0], first[1], other[0], other[1])
+			t.Logf("%s: %s: block predicted at %.3gx its run with one flow; flows.c measured %.3gx", d.name, name, r2/r1, want)
 			r := r2 / r1 / want
 			if r < 0.8 || r > 1.25 {
-				t.Errorf("%s: 0 -> 5 with %d -> %d: block predicted at %.3gx its run with one, measured %.3gx\n%s", d.name, other[0], other[1], r2/r1, want, out)
+				t.Errorf("%s: %s: block predicted at %.3gx its run with one, measured %.3gx\n%s", d.name, name, r2/r1, want, out)
 			}
-			testutil.Record(t, "virtual nodes behind routers that forward by their own tables (two leaves, two spines, 100 Mbit/s): two flows at once over one alone",
-				"declared as", d.name, "flows", fmt.Sprintf("0 -> 5 with %d -> %d", other[0], other[1]), "predicted / measured (flows.c)",
-				fmt.Sprintf("%.2fx / %.2fx", r2/r1, want), "ratio", r, "held to", "0.8-1.25")
 			if !strings.Contains(out, d.line) || d.topology[len(d.topology)-1] == lft && strings.Contains(out, "take another of their") {
 				t.Errorf("%s: place does not say %q of the routes:\n%s", d.name, d.line, out)
 			}
+			testutil.Record(t, "virtual nodes behind routers that forward by their own tables (100 Mbit/s links): two flows at once over one alone",
+				"network", strings.Split(t.Name(), "/")[1], "declared as", d.name, "flows", name, "predicted / measured (flows.c)",
+				fmt.Sprintf("%.2fx / %.2fx", r2/r1, want), "ratio", r, "held to", "0.8-1.25")
 		}
 	}
+}
+
+// guessedWrong is a flow and two others of four distinct nodes with it,
+// the first sharing a link with it as routed's tables route them and
+// not on latmap's guess (the list of links read), the second the other
+// way round. It fails where the network has none: its tables would tell
+// latmap's guess nothing.
+func guessedWrong(t *testing.T, routed *vcluster.Routed, links string, hosts []string) ([2]int, [][2]int) {
+	t.Helper()
+	f, err := fabric.Read(links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := f.HostIndex()
+	guess := func(a, b, c, d int) bool {
+		on := map[int32]bool{}
+		for _, l := range f.Path(idx[hosts[a]], idx[hosts[b]]) {
+			on[l] = true
+		}
+		return slices.ContainsFunc(f.Path(idx[hosts[c]], idx[hosts[d]]), func(l int32) bool { return on[l] })
+	}
+	n := len(hosts)
+	for a := range n {
+		for b := range n {
+			var shared, apart [2]int
+			for c := range n {
+				for d := range n {
+					if len(map[int]bool{a: true, b: true, c: true, d: true}) < 4 {
+						continue
+					}
+					truth, g := routedShare(routed, a, b, c, d), guess(a, b, c, d)
+					if truth && !g && shared == [2]int{} {
+						shared = [2]int{c, d}
+					}
+					if !truth && g && apart == [2]int{} {
+						apart = [2]int{c, d}
+					}
+				}
+			}
+			if shared != [2]int{} && apart != [2]int{} {
+				return [2]int{a, b}, [][2]int{apart, shared}
+			}
+		}
+	}
+	t.Fatal("no flow has both a flow the tables route with it and latmap's guess apart, and one the other way round")
+	return [2]int{}, nil
 }
 
 // checkRoutedVerify: the gain place predicts comes true on the routed
@@ -301,17 +393,18 @@ func routedShare(r *vcluster.Routed, a, b, c, d int) bool {
 	return false
 }
 
-// writeTwoSpines writes vcluster.TwoSpines' wiring as a list of links:
-// the hosts, perLeaf a leaf, on leaf0 and leaf1, each leaf joined to
-// spine0 and spine1, every link 100 Mbit/s.
-func writeTwoSpines(t *testing.T, path string, hosts []string, perLeaf int) {
+// writeRoutedLinks writes r's wiring as a list of links: each host
+// on its router (r0, r1, ...), each of r's links, every one 100 Mbit/s.
+func writeRoutedLinks(t *testing.T, path string, hosts []string, r *vcluster.Routed) {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("# vcluster.TwoSpines: which spine a flow takes is the routers' tables' choice\n")
+	b.WriteString("# vcluster.Routed: which shortest path a flow takes is the routers' tables' choice\n")
 	for i, h := range hosts {
-		fmt.Fprintf(&b, "%s leaf%d 100Mb/s 20us\n", h, i/perLeaf)
+		fmt.Fprintf(&b, "%s r%d 100Mb/s 20us\n", h, r.Attach[i])
 	}
-	b.WriteString("leaf0 spine0 100Mb/s 20us\nleaf0 spine1 100Mb/s 20us\nleaf1 spine0 100Mb/s 20us\nleaf1 spine1 100Mb/s 20us\n")
+	for _, l := range r.Links {
+		fmt.Fprintf(&b, "r%d r%d 100Mb/s 20us\n", l[0], l[1])
+	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
