@@ -133,10 +133,12 @@ func (d *Declared) Lines() []string {
 			out = append(out, "  "+l)
 		}
 	}
-	if d.ProbeFit != nil && d.ProbeFit.Moved > 0 {
-		out = append(out, "  "+d.ProbeFit.Line()+" (place prices them so)")
-	} else if d.ProbeFit != nil {
-		out = append(out, "  "+d.ProbeFit.Line())
+	if d.ProbeFit != nil {
+		line := "  " + d.ProbeFit.Line()
+		if d.ProbeFit.Moved > 0 {
+			line += " (place prices them so)"
+		}
+		out = append(out, line)
 	}
 	return out
 }
