@@ -617,8 +617,9 @@ const routedSearchMax = 256
 // where that judges fewer of the probe's pairs otherwise than f's
 // routes: neither the round trips nor such a file tell which of several
 // shortest paths the bytes take, the probe tells which flows slowed
-// each other. It says what moved. With --routing adaptive every flow
-// stays spread.
+// each other. It says what moved, or, without a probe, how many pairs'
+// routes are such a guess. With --routing adaptive every flow stays
+// spread.
 func (in *inputs) fitProbe(s *survey.Survey, f *fabric.Fabric, routing string) *fabric.Fabric {
 	if routing == fabric.RoutingAdaptive {
 		return f // the machine spreads every flow, as given

@@ -89,10 +89,6 @@ func checkTwoFlows(t *testing.T, name string, opt Options, one, two string, rati
 // 1.5x), every other pair of flows between the four cleared.
 func withShares(t *testing.T, sv string, row survey.Share) string {
 	t.Helper()
-	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	routers := map[string]int{}
 	for _, h := range []string{row.SrcA, row.DstA, row.SrcB, row.DstB} {
 		var n int
@@ -102,9 +98,22 @@ func withShares(t *testing.T, sv string, row survey.Share) string {
 		routers[h] = n / 2
 	}
 	row.Shared = max(row.SlowdownA, row.SlowdownB) > 1.5
-	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1}
-	s.Shares = []survey.Share{row}
-	dir := filepath.Join(t.TempDir(), "probed")
+	return editedSurvey(t, sv, "probed", func(s *survey.Survey) {
+		s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Planned: "latencies", Threshold: 1.5, Judged: 1}
+		s.Shares = []survey.Share{row}
+	})
+}
+
+// editedSurvey is a copy of the survey sv, edited, in a new directory
+// name of the test's.
+func editedSurvey(t *testing.T, sv, name string, edit func(*survey.Survey)) string {
+	t.Helper()
+	s, err := survey.ReadSurvey(sv, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(s)
+	dir := filepath.Join(t.TempDir(), name)
 	if err := survey.WriteSurvey(dir, s, false); err != nil {
 		t.Fatal(err)
 	}

@@ -63,23 +63,33 @@ func (r *Routed) check(nodes int) error {
 			return fmt.Errorf("vcluster: node %d is on router %d, not one of the %d", i, a, r.Routers)
 		}
 	}
-	for d, home := range r.Attach {
+	for d := range r.Attach {
 		for s := 0; s < r.Routers; s++ {
-			at := s
-			for hops := 0; at != home; hops++ {
-				next := r.Next(at, d)
-				if hops == r.Routers || r.link(at, next) < 0 {
-					return fmt.Errorf("vcluster: from router %d, node %d's packets go to router %d, which is no neighbour or a loop", s, d, next)
-				}
-				at = next
+			if _, err := r.Hops(s, d); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// link is the index of the first link joining routers a and b, or -1.
-func (r *Routed) link(a, b int) int {
+// Hops is the links, each [from, to] router, that node's packets take
+// from router from to the node's own, as the tables send them; an error
+// where a next hop is no neighbour, or the packets loop.
+func (r *Routed) Hops(from, node int) ([][2]int, error) {
+	var hops [][2]int
+	for at := from; at != r.Attach[node]; {
+		next := r.Next(at, node)
+		if len(hops) == r.Routers || r.Link(at, next) < 0 {
+			return nil, fmt.Errorf("vcluster: from router %d, node %d's packets go to router %d, which is no neighbour or a loop", from, node, next)
+		}
+		hops, at = append(hops, [2]int{at, next}), next
+	}
+	return hops, nil
+}
+
+// Link is the index of the first link joining routers a and b, or -1.
+func (r *Routed) Link(a, b int) int {
 	for i, l := range r.Links {
 		if l == [2]int{a, b} || l == [2]int{b, a} {
 			return i
@@ -151,7 +161,7 @@ func (c *Cluster) buildRouted(opt Options) error {
 				in(c.RouterName(k), "ip", "route", "add", c.DataAddr(d)+"/32", "dev", "h"+strconv.Itoa(d))
 				continue
 			}
-			l := r.link(k, r.Next(k, d))
+			l := r.Link(k, r.Next(k, d))
 			end := 1 // the far end's address
 			if r.Links[l][1] == k {
 				end = 0

@@ -88,9 +88,13 @@ func guesses(s *survey.Survey, f *fabric.Fabric) *ProbeFit {
 		}
 	}
 	fit := &ProbeFit{Fabric: f}
+pairs:
 	for _, a := range hosts {
 		for _, b := range hosts {
-			if a == b || fit.GuessPairs == maxGuessPairs {
+			if fit.GuessPairs == maxGuessPairs {
+				break pairs
+			}
+			if a == b {
 				continue
 			}
 			fit.GuessPairs++
