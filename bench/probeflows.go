@@ -38,8 +38,9 @@ const (
 	ProbeMessages = 8
 	// MaxProbeClasses bounds the classes of flows the probe takes: 2,048
 	// classes are 2 million pairs of classes (64 hosts on 32 routers; a
-	// bit each while the random steps clear them).
-	MaxProbeClasses = 2048
+	// bit each while the random steps clear them), the most whose routes
+	// place chooses from the probe (topo.FitProbe).
+	MaxProbeClasses = topo.MaxFitClasses
 	// MaxProbePairs bounds the pairs of classes moved two at a time;
 	// the rest are left unjudged (meta.json's probe.unjudged).
 	MaxProbePairs = 20000

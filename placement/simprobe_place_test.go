@@ -369,6 +369,59 @@ func TestSimProbeDeclared(t *testing.T) {
 	}
 }
 
+// BenchmarkSimProbe64: TestSimProbeDeclared's machine at 64 hosts of
+// one rank: every host of 16 of fragmentDragonfly's 24 routers
+// (pickWhole: router r of group g where g + r is not a multiple of 3),
+// the machine routing each class of flows (a router to a host) by one
+// of its shortest paths drawn at random (machineRoutes). Its 1,024
+// classes the fit took only up to 32 hosts before (topo.MaxFitHosts,
+// now topo.MaxFitClasses). Prints the probe's steps, place's lines on
+// it and the predicted and simulated runs, with the list of links
+// declared and with the network found in the survey, from the survey
+// alone and with the probe. Run it with go test -run '^$' -bench
+// SimProbe64 -benchtime 1x ./placement/ (LATMAP_KEEP_PROBED=DIR keeps
+// the survey with its probe in DIR).
+func BenchmarkSimProbe64(b *testing.B) {
+	files := writeLinks(b, fragmentDragonfly())
+	f, err := fabric.ReadAll(files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := builtClusterRouted(b, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole)
+	apps := builtApps(b)
+	for b.Loop() {
+		c.declared = nil
+		sv := c.survey(b, "all", []int{64, 1 << 20}, 10)
+		t0 := time.Now()
+		probed := c.probeSurvey(b, sv)
+		fmt.Printf("\ndragonfly fragment, 64 hosts of 16 routers, routed by the machine otherwise than latmap's guess: the probe took %.0f s\n",
+			time.Since(t0).Seconds())
+		if keep := os.Getenv("LATMAP_KEEP_PROBED"); keep != "" { // to time latmap place on it through the CLI
+			if err := os.CopyFS(keep, os.DirFS(probed)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, files := range [][]string{files, nil} {
+			name := map[bool]string{true: "declared", false: "found"}[files != nil]
+			printProbeLines(b, probed, files, 64)
+			printEachSurvey(b, c, apps, 64, files, name+", ", surveyed{"survey alone", sv}, surveyed{"survey and probe", probed})
+		}
+	}
+}
+
+// pickWhole is every host of fragmentDragonfly's router r of group g
+// where g + r is not a multiple of 3: 16 of its 24 routers, 64 hosts.
+func pickWhole(f *fabric.Fabric) []int {
+	var pick []int
+	for i, name := range f.Hosts {
+		var g, r, h int
+		if _, err := fmt.Sscanf(name, "f%d.%d.%d", &g, &r, &h); err == nil && (g+r)%3 != 0 {
+			pick = append(pick, i)
+		}
+	}
+	return pick
+}
+
 // builtNetworkNamed is the one of builtNetworks named name.
 func builtNetworkNamed(name string) builtNetwork {
 	for _, n := range builtNetworks {

@@ -61,7 +61,7 @@ func truthRoutes(f *fabric.Fabric, routers map[string]int, seed uint64) *fabric.
 // TestFitProbe: on a 3 x 3 HyperX (two hosts a router) whose classes of flows take shortest
 // paths drawn at random, the probe's verdicts (two flows slow each
 // other where they share a link, FlowSlowdown) on half the pairs of
-// flows choose routes that judge the other half better than the routes
+// classes of flows choose routes that judge the other half better than the routes
 // the round trips give (one shortest path by the routers' numbering);
 // given every verdict, the routes chosen agree with all but a few.
 func TestFitProbe(t *testing.T) {
@@ -72,12 +72,10 @@ func TestFitProbe(t *testing.T) {
 		shared := func(x, y [2]string) bool {
 			return truth(idx[x[0]], idx[x[1]], idx[y[0]], idx[y[1]]) > 1.5
 		}
-		half := func(x, y [2]string) bool {
+		half := func(x, y [2]string) bool { // by the pair of classes, as the probe judges
+			cx, cy := fmt.Sprint(routers[x[0]], x[1]), fmt.Sprint(routers[y[0]], y[1])
 			h := fnv.New32a()
-			if x[0]+x[1] > y[0]+y[1] {
-				x, y = y, x
-			}
-			fmt.Fprint(h, x, y)
+			fmt.Fprint(h, min(cx, cy), max(cx, cy))
 			return h.Sum32()%2 == 0
 		}
 		fit := FitProbe(f, f.Hosts, routers, 1.5, func(x, y [2]string) (bool, bool) {
@@ -123,30 +121,74 @@ func TestFitProbe(t *testing.T) {
 	}
 }
 
-// BenchmarkFitProbe32: FitProbe at its bound, MaxFitHosts (a 4 x 4
-// HyperX, two hosts a router: 992 flows), every verdict given, from
-// routes drawn at random.
-func BenchmarkFitProbe32(b *testing.B) {
-	f, routers := hyperX(b, 4, 2)
-	hosts := f.Hosts
+// BenchmarkFitProbe: FitProbe on a 4 x 4 HyperX whose classes of flows
+// take shortest paths drawn at random, every verdict given: 2 hosts a
+// router (32 hosts, 992 flows, 512 classes), 4 (64 hosts, 1,024
+// classes) and 8 (128 hosts, 16,256 flows, 2,048 classes: MaxFitClasses).
+func BenchmarkFitProbe(b *testing.B) {
+	for _, per := range []int{2, 4, 8} {
+		f, routers := hyperX(b, 4, per)
+		idx := f.HostIndex()
+		truth := FlowSlowdown(truthRoutes(f, routers, 1))
+		v := func(x, y [2]string) (bool, bool) {
+			return truth(idx[x[0]], idx[x[1]], idx[y[0]], idx[y[1]]) > 1.5, true
+		}
+		b.Run(fmt.Sprintf("hosts=%d", len(f.Hosts)), func(b *testing.B) {
+			for b.Loop() {
+				fit := FitProbe(f, f.Hosts, routers, 1.5, v)
+				b.ReportMetric(float64(fit.Before), "wrong-before")
+				b.ReportMetric(float64(fit.After), "wrong-after")
+				b.ReportMetric(float64(fit.Pairs), "pairs")
+			}
+		})
+	}
+}
+
+// TestFitProbeManyHosts: on a 4 x 4 HyperX of 4 hosts a router (64
+// hosts, 4,032 flows, 1,024 classes of flows) whose classes take
+// shortest paths drawn at random, given every verdict the routes chosen
+// agree with all but a few; the probe is asked once a pair of classes,
+// and a class's four flows are priced as one.
+func TestFitProbeManyHosts(t *testing.T) {
+	f, routers := hyperX(t, 4, 4)
 	idx := f.HostIndex()
-	truth := FlowSlowdown(truthRoutes(f, routers, 1))
+	truth := FlowSlowdown(truthRoutes(f, routers, 2))
+	asked := 0
 	v := func(x, y [2]string) (bool, bool) {
+		asked++
 		return truth(idx[x[0]], idx[x[1]], idx[y[0]], idx[y[1]]) > 1.5, true
 	}
-	for b.Loop() {
-		fit := FitProbe(f, hosts, routers, 1.5, v)
-		b.ReportMetric(float64(fit.Before), "wrong-before")
-		b.ReportMetric(float64(fit.After), "wrong-after")
-		b.ReportMetric(float64(fit.Pairs), "pairs")
+	pf := newProbeFitter(f, f.Hosts, routers, 1.5, v)
+	if pf == nil || len(pf.flows) != 4032 || len(pf.classes) != 1024 || len(pf.units) != 1024 {
+		t.Fatalf("64 hosts, 4 a router: want 4,032 flows in 1,024 classes, each one unit; got %+v", pf)
+	}
+	if asked > 1024*1023/2 {
+		t.Errorf("the probe's verdict was asked %d times, more than once a pair of classes", asked)
+	}
+	fit := FitProbe(f, f.Hosts, routers, 1.5, v)
+	t.Logf("%d pairs of flows judged: %d wrong before, %d after, %d classes moved", fit.Pairs, fit.Before, fit.After, fit.Moved)
+	if fit.Moved == 0 || fit.After*20 > fit.Before {
+		t.Errorf("64 hosts: %d of %d pairs judged wrong after the fit (%d before), want under a twentieth of before", fit.After, fit.Pairs, fit.Before)
+	}
+	// The pairs of flows judged, counted one by one: of four distinct
+	// hosts, in two classes.
+	pairs := 0
+	for i, x := range pf.flows {
+		for _, y := range pf.flows[i+1:] {
+			if x[0] != y[0] && x[0] != y[1] && x[1] != y[0] && x[1] != y[1] && (routers[f.Hosts[x[0]]] != routers[f.Hosts[y[0]]] || x[1] != y[1]) {
+				pairs++
+			}
+		}
+	}
+	if fit.Pairs != pairs {
+		t.Errorf("the fit judged %d pairs of flows, counted one by one %d", fit.Pairs, pairs)
 	}
 }
 
 // TestFitSurveyProbePartial: a survey's probe that left pairs of classes
 // unjudged chooses no route (its judged pairs are the ones the random
 // steps could not clear, no sample of the rest) and says why; complete,
-// the same verdict moves a route; a probe of more than MaxFitHosts
-// chooses none either.
+// the same verdict moves a route.
 func TestFitSurveyProbePartial(t *testing.T) {
 	f, _ := hyperX(t, 3, 1)
 	s := &survey.Survey{}
@@ -166,12 +208,6 @@ func TestFitSurveyProbePartial(t *testing.T) {
 		if refused := strings.Contains(fit.Line(), "no route chosen from it, as it left 5 pairs"); refused != (c.unjudged > 0) {
 			t.Errorf("unjudged %d: %s", c.unjudged, fit.Line())
 		}
-	}
-	// Complete, but of 36 hosts: more than MaxFitHosts.
-	big, all := hyperX(t, 6, 1)
-	s.Meta.Probe = &survey.ProbeMeta{Routers: all, Threshold: 1.5, Judged: 1}
-	if fit := FitSurveyProbe(s, big); fit == nil || fit.Fabric != big || !strings.Contains(fit.Line(), "as it probed 36 hosts, more than the 32") {
-		t.Errorf("36 hosts: %+v", fit)
 	}
 }
 
