@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -161,7 +162,9 @@ func ChooseMetric(t *survey.PairTable, want survey.Metric) (survey.Metric, error
 // or more and starts below NodeMaxUs (or reaches StrongNodeRatio),
 // separates ranks sharing a node from the network. A level made only of single ranks joining late
 // (a slow core) is folded into the level below and reported as a note.
-// Host names are only used afterwards, to check.
+// Host names are used afterwards, to check, and to overrule nodes that
+// hold ranks of several hosts where each host's ranks lie in one node
+// (hostsBound: one rank a host behind one switch).
 func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	opt = opt.withDefaults()
 	t, err := s.Table(opt.Size)
@@ -202,7 +205,7 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 		noise = &levelMedians{grouped: g, start: st}
 	}
 	bounds, med := levelBounds(h, lm, noise, opt.LevelRatio)
-	nodeBound := nodeBoundary(bounds, med, opt)
+	nodeBound, byHosts := hostsBound(nodeBoundary(bounds, med, opt), bounds, med, dg, s.Ranks, opt.NetworkUs)
 	// Fold levels made only of single ranks joining a group.
 	bounds, outliers := foldOutlierLevels(dg, bounds, nodeBound, vals)
 	// Levels: merges (bounds[i-1], bounds[i]]; the last level ends at the
@@ -216,10 +219,10 @@ func Infer(s *survey.Survey, opt Options) (*Topology, error) {
 	if nodeBound < 0 {
 		median = lm.of([]int{len(h) - 1})[0]
 	}
-	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs)
+	names := levelNames(ends, groups, nodeBound, median < opt.NetworkUs && byHosts == "")
 	topo.Group = groups
 	topo.setLevels(names, groups, levelStats(dg, lm, ends))
-	node := topo.nodes(names, groups, s.Ranks, opt, median)
+	node := topo.nodes(names, groups, s.Ranks, opt, median, byHosts)
 	topo.setNodes(node, s.Ranks)
 	if topo.Nodes == 1 && topo.NodeLevel < 0 {
 		// The host names put every rank on one node: its pairs are all
@@ -351,6 +354,55 @@ func levelBounds(h []float64, lm, noise *levelMedians, ratio float64) (bounds []
 	}
 }
 
+// hostsBound is the node boundary the host names allow. Where every
+// rank has a host name, the latencies' nodes hold ranks of several
+// hosts, each host's ranks lie in one of them and their level's median
+// round trip (med, by level) is a network's (networkUs or more), those
+// are no nodes but the switch or router the hosts share (one rank a
+// node: no round trip inside a node to set the router's apart from):
+// the boundary is then the highest one below whose groups hold one
+// host each, or none, and why says so; the nodes are the hosts. Faster
+// nodes are shared memory, their hosts' names no node names (a
+// processor's name for each core).
+func hostsBound(nodeBound int, bounds []int, med []float64, dg *Dendrogram, ranks []survey.Rank, networkUs float64) (int, string) {
+	if nodeBound < 0 || slices.ContainsFunc(ranks, func(r survey.Rank) bool { return r.Host == "" }) {
+		return nodeBound, ""
+	}
+	if i := slices.Index(bounds, nodeBound); i < 0 || med[i] < networkUs {
+		return nodeBound, ""
+	}
+	host, hosts := survey.HostIndex(ranks)
+	spans := func(b int) (several, split bool) {
+		g := dg.CutMerges(b + 1)
+		hostOf, groupOf := map[int]int{}, map[int]int{}
+		for r, x := range g {
+			if h, ok := hostOf[x]; !ok {
+				hostOf[x] = host[r]
+			} else if h != host[r] {
+				several = true
+			}
+			if y, ok := groupOf[host[r]]; !ok {
+				groupOf[host[r]] = x
+			} else if y != x {
+				split = true
+			}
+		}
+		return several, split
+	}
+	if several, split := spans(nodeBound); !several || split {
+		return nodeBound, ""
+	}
+	below := -1
+	for _, b := range bounds {
+		if several, _ := spans(b); b < nodeBound && !several {
+			below = b
+		}
+	}
+	return below, fmt.Sprintf("the latencies' nodes hold ranks of several hosts each, and each host's ranks lie in one of them: "+
+		"the nodes are the %d hosts, and the round trips between hosts that looked like one node are a switch's or router's "+
+		"(one rank a host leaves no round trip inside a node to tell them apart)", hosts)
+}
+
 // clearGap is how far apart two levels' round trips, wandered toward
 // each other by their spreads, are two levels whatever the spreads.
 const clearGap = 2
@@ -381,13 +433,17 @@ func (topo *Topology) setLevels(names []string, groups [][]int, lstats []levelSt
 	}
 }
 
-// nodes numbers the node of every rank: the node level's groups; all one
-// node when no level leaves it; else, when the latencies cannot decide,
-// the host names where they group ranks, or one node per rank, with a
-// note saying which.
-func (topo *Topology) nodes(names []string, groups [][]int, ranks []survey.Rank, opt Options, median float64) []int {
+// nodes numbers the node of every rank: the hosts where the host names
+// overrule the latencies' nodes (byHosts says why: hostsBound); the
+// node level's groups; all one node when no level leaves it; else, when
+// the latencies cannot decide, the host names where they group ranks,
+// or one node per rank, with a note saying which.
+func (topo *Topology) nodes(names []string, groups [][]int, ranks []survey.Rank, opt Options, median float64, byHosts string) []int {
 	node := make([]int, len(ranks))
 	switch {
+	case byHosts != "":
+		node, _ = survey.HostIndex(ranks)
+		topo.Notes = append(topo.Notes, byHosts)
 	case topo.NodeLevel >= 0:
 		copy(node, groups[topo.NodeLevel])
 	case len(names) > 0 && names[len(names)-1] != LevelNetwork:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -417,5 +418,41 @@ func TestOneHostSlowSharedMemory(t *testing.T) {
 	}
 	if tp.Nodes != 1 || len(tp.Levels) != 1 || tp.Levels[0].Name != LevelNode || tp.NodeLevel != 0 {
 		t.Errorf("one host: %d nodes, levels %+v (node level %d), want one node whose level is %q", tp.Nodes, tp.Levels, tp.NodeLevel, LevelNode)
+	}
+}
+
+// TestOneRankPerHost: 16 hosts of one rank, 4 behind each switch (4 us
+// round trips behind one, 8 us across). Nothing runs inside a node, so
+// the quickest level is the switches', whose 4 us the latencies alone
+// take for a node; the host names (each switch's ranks on 4 hosts) make
+// each host its node and the 4 groups a switch level. With two ranks a
+// host, where a level inside the hosts shows, the nodes are the hosts'
+// all the same; named a host a rank (a processor's name for each core),
+// their 0.5 us round trips are shared memory and stay nodes.
+func TestOneRankPerHost(t *testing.T) {
+	s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.5, 4, 8}, Noise: 0.02, Seed: 3})
+	for r := range s.Ranks {
+		s.Ranks[r].Host = fmt.Sprintf("core%d", r)
+	}
+	if tp, err := Infer(s, DefaultOptions()); err != nil || tp.Nodes != 16 {
+		t.Errorf("a host name a rank, nodes at 0.5 us: %v, %+v; want the latencies' 16 nodes of 2", err, tp)
+	}
+	for _, cores := range []int{1, 2} {
+		s := synth.New(synth.Spec{Nodes: 16, Sockets: 1, Cores: cores, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.5, 4, 8}, Noise: 0.02, Seed: 3})
+		tp, err := Infer(s, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, l := range tp.Levels {
+			names = append(names, fmt.Sprintf("%s %d", l.Name, l.Groups))
+		}
+		t.Logf("%d a host: %s; levels %v; notes %q", cores, tp.Description, names, tp.Notes)
+		if tp.Nodes != 16 || !tp.HostsAgree || !slices.Contains(names, "switch 4") {
+			t.Errorf("%d ranks a host: %d nodes (hosts agree %v), levels %v; want the 16 hosts as nodes under 4 switches", cores, tp.Nodes, tp.HostsAgree, names)
+		}
+		if byHosts := slices.ContainsFunc(tp.Notes, func(n string) bool { return strings.Contains(n, "the nodes are the 16 hosts") }); byHosts != (cores == 1) {
+			t.Errorf("%d ranks a host: notes %q; want the host names to overrule the latencies' nodes only with one rank a host", cores, tp.Notes)
+		}
 	}
 }
