@@ -344,27 +344,15 @@ func (pf *probeFitter) count() {
 
 // wrong is how many of the judged pairs of flows the routes taken now
 // judge otherwise: those found sharing that meet on no link where one
-// slows the other, and those found apart that do.
+// slows the other, and those found apart that do. Each unit's cost on
+// its route counts its pairs with the units it meets, and each pair is
+// met from both sides.
 func (pf *probeFitter) wrong() int {
-	wrong := pf.shared
+	met := 0
 	for u := range pf.units {
-		pf.stamp++
-		x := &pf.units[u].cands[pf.now[u]]
-		for _, ls := range x.links {
-			for _, v := range pf.on[ls.link] {
-				if int(v) <= u || pf.seen[v] == pf.stamp || pf.units[v].class == pf.units[u].class {
-					continue
-				}
-				pf.seen[v] = pf.stamp
-				w := pf.weight(u, int(v))
-				if w == 0 || !pf.slowed(x, &pf.units[v].cands[pf.now[v]]) {
-					continue
-				}
-				wrong += pf.against(u, int(v), w)
-			}
-		}
+		met += pf.cost(u, pf.now[u])
 	}
-	return wrong
+	return pf.shared + met/2
 }
 
 // maxSweeps bounds the search's passes over the classes.
