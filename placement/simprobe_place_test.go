@@ -390,10 +390,11 @@ func TestSimProbeDeclared(t *testing.T) {
 // block 0.0255 s predicted, 0.0258 s simulated). Found in the survey,
 // 18 misses either way: block predicted at 1.35-1.42x its simulated run
 // (eam 0.0356 s, peptide, GROMACS), the proposals' gains over block
-// 1.49-2.05x predicted for 1.07-1.52x simulated. Not found yet: eam's
-// ranks each move 13.4 MB, 0.0116 s at their links' 1.15 GB/s, and
-// block's prediction adds 0.024 s to that found, 0.014 s declared, over
-// each rank's 2,677 messages (every rank priced bound by its links).
+// 1.49-2.05x predicted for 1.07-1.52x simulated. Not mended yet: eam's
+// ranks each move 13.4 MB, 0.0116 s at their links' 1.15 GB/s; under
+// block, rank 2's busiest link (Evaluator's LongT) takes 0.0339 s on
+// the found graph of routers, 0.0156 s declared: the found graph loads
+// one of its links with about three ranks' bytes.
 func BenchmarkSimProbe64(b *testing.B) {
 	files := writeLinks(b, fragmentDragonfly())
 	f, err := fabric.ReadAll(files)
