@@ -185,6 +185,27 @@ func TestFitProbeManyHosts(t *testing.T) {
 	}
 }
 
+// TestFitProbeBound: FitProbe takes as many classes of flows as the
+// probe does (MaxFitClasses). 36 hosts each its own router make 1,260
+// classes; 64 of them 4,032, more, and it chooses nothing; the same 64
+// hosts 4 a router make 1,024 (TestFitProbeManyHosts).
+func TestFitProbeBound(t *testing.T) {
+	v := func(x, y [2]string) (bool, bool) { return false, true }
+	for _, c := range []struct{ k, classes int }{{6, 1260}, {8, 4032}} {
+		f, _ := hyperX(t, c.k, 1)
+		if n := fitClasses(f.Hosts, nil); n != c.classes {
+			t.Errorf("%d hosts each its own router: %d classes, want %d", len(f.Hosts), n, c.classes)
+		}
+		if fit := FitProbe(f, f.Hosts, nil, 1.5, v); (fit == nil) != (c.classes > MaxFitClasses) {
+			t.Errorf("%d hosts, %d classes: fit %+v, want one only up to %d classes", len(f.Hosts), c.classes, fit, MaxFitClasses)
+		}
+	}
+	f, routers := hyperX(t, 4, 4)
+	if n := fitClasses(f.Hosts, routers); n != 1024 {
+		t.Errorf("64 hosts 4 a router: %d classes, want 1,024", n)
+	}
+}
+
 // TestFitSurveyProbePartial: a survey's probe that left pairs of classes
 // unjudged chooses no route (its judged pairs are the ones the random
 // steps could not clear, no sample of the rest) and says why; complete,
