@@ -97,11 +97,22 @@ func FlowSlowdown(f *fabric.Fabric) func(a, b, c, d int) float64 {
 	}
 }
 
-// flowRoute is a flow's route: the share of its bytes each link
-// carries, and its rate alone, at its narrowest link.
+// flowRoute is a flow's route: the links that carry its bytes, in link
+// order, each with the share it carries, and its rate alone, at its
+// narrowest link.
 type flowRoute struct {
-	links map[int32]float64
+	links []linkShare
 	rate  float64
+}
+
+type linkShare struct {
+	link  int32
+	share float64
+}
+
+// sortLinks puts r's links in link order.
+func (r *flowRoute) sortLinks() {
+	slices.SortFunc(r.links, func(x, y linkShare) int { return cmp.Compare(x.link, y.link) })
 }
 
 // probeClass is a class of flows: its source's router, its destination.
@@ -125,13 +136,16 @@ func (pr *probeRoutes) route(a, b string) *flowRoute {
 	if r, ok := pr.routes[k]; ok {
 		return r
 	}
-	r := &flowRoute{links: map[int32]float64{}, rate: math.Inf(1)}
-	pr.f.RouteShares(pr.idx[a], pr.idx[b], func(l int32, share float64) { r.links[l] += share })
-	for l, share := range r.links {
+	shares := map[int32]float64{}
+	pr.f.RouteShares(pr.idx[a], pr.idx[b], func(l int32, share float64) { shares[l] += share })
+	r := &flowRoute{rate: math.Inf(1)}
+	for l, share := range shares {
 		if share > 0 {
+			r.links = append(r.links, linkShare{l, share})
 			r.rate = min(r.rate, pr.bandwidth(l)/share)
 		}
 	}
+	r.sortLinks()
 	pr.routes[k] = r
 	return r
 }
@@ -143,12 +157,20 @@ func (pr *probeRoutes) bandwidth(l int32) float64 {
 	return pr.unknown
 }
 
-// slowdown is PairSlowdown on these routes.
+// slowdown is PairSlowdown on these routes: the most over the links
+// both cross.
 func (pr *probeRoutes) slowdown(x, y *flowRoute) float64 {
 	worst := 1.0
-	for l, sa := range x.links {
-		if sb, ok := y.links[l]; ok && sa > 0 && sb > 0 {
-			worst = max(worst, PairSlowdown(pr.bandwidth(l), sa, sb, x.rate, y.rate))
+	for i, j := 0, 0; i < len(x.links) && j < len(y.links); {
+		a, b := x.links[i], y.links[j]
+		switch {
+		case a.link < b.link:
+			i++
+		case a.link > b.link:
+			j++
+		default:
+			worst = max(worst, PairSlowdown(pr.bandwidth(a.link), a.share, b.share, x.rate, y.rate))
+			i, j = i+1, j+1
 		}
 	}
 	return worst
@@ -208,10 +230,8 @@ func (pr *probeRoutes) cleared(c *ProbeCheck, hosts []string, judged map[[2]prob
 	for _, a := range hosts {
 		for _, b := range hosts {
 			if a != b {
-				for l, x := range pr.route(a, b).links {
-					if x > 0 {
-						onLink[l] = append(onLink[l], [2]string{a, b})
-					}
+				for _, ls := range pr.route(a, b).links {
+					onLink[ls.link] = append(onLink[ls.link], [2]string{a, b})
 				}
 			}
 		}

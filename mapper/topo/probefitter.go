@@ -1,7 +1,6 @@
 package topo
 
 import (
-	"cmp"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -46,26 +45,14 @@ const (
 
 // fitUnit is flows of one class alike in the fit: sources members (a
 // bit a host, by the fitter's own numbering) to dst, and their
-// candidate routes over the links that are not private.
+// candidate routes over the links that are not private (each at its
+// rate over all its links, private ones too).
 type fitUnit struct {
 	class, router, dst int
 	members            []uint64
 	n                  int
 	flows              []int
-	cands              []fitRoute
-}
-
-// fitRoute is a candidate route: the links in order with the share of
-// the flow's bytes each carries, and the flow's rate alone, at its
-// narrowest link (private ones too).
-type fitRoute struct {
-	links []linkShare
-	rate  float64
-}
-
-type linkShare struct {
-	link  int32
-	share float64
+	cands              []flowRoute
 }
 
 // MaxFitClasses bounds the classes of flows FitProbe chooses routes
@@ -110,7 +97,7 @@ func newProbeFitter(f *fabric.Fabric, hosts []string, routers map[string]int, th
 	for i, h := range in {
 		local[idx[h]] = i
 	}
-	var cands [][]fitRoute
+	var cands [][]flowRoute
 	classOf := map[probeClass]int{}
 	var class, router []int
 	for _, a := range in {
@@ -167,23 +154,17 @@ func newProbeFitter(f *fabric.Fabric, hosts []string, routers map[string]int, th
 
 // candidates is flow a -> b's candidates: f's own route (spread as f
 // spreads it), then each other shortest path as one path.
-func (pf *probeFitter) candidates(f *fabric.Fabric, a, b string) ([][]int32, []fitRoute) {
+func (pf *probeFitter) candidates(f *fabric.Fabric, a, b string) ([][]int32, []flowRoute) {
 	own := pf.pr.route(a, b)
-	mine := fitRoute{rate: own.rate}
-	for l, s := range own.links {
-		if s > 0 {
-			mine.links = append(mine.links, linkShare{l, s})
-		}
-	}
-	slices.SortFunc(mine.links, func(x, y linkShare) int { return cmp.Compare(x.link, y.link) })
-	paths, routes := [][]int32{nil}, []fitRoute{mine}
+	mine := flowRoute{links: slices.Clone(own.links), rate: own.rate} // private links are dropped from it
+	paths, routes := [][]int32{nil}, []flowRoute{mine}
 	for _, p := range f.Candidates(pf.pr.idx[a], pf.pr.idx[b], maxCandidates) {
-		r := fitRoute{rate: math.Inf(1)}
+		r := flowRoute{rate: math.Inf(1)}
 		for _, l := range p {
 			r.links = append(r.links, linkShare{l, 1})
 			r.rate = min(r.rate, pf.pr.bandwidth(l))
 		}
-		slices.SortFunc(r.links, func(x, y linkShare) int { return cmp.Compare(x.link, y.link) })
+		r.sortLinks()
 		if !slices.Equal(r.links, mine.links) {
 			paths, routes = append(paths, p), append(routes, r)
 		}
@@ -193,7 +174,7 @@ func (pf *probeFitter) candidates(f *fabric.Fabric, a, b string) ([][]int32, []f
 
 // private marks the links every flow of whose candidates has one host
 // at an end: no two flows of four distinct hosts cross them.
-func (pf *probeFitter) private(cands [][]fitRoute) []bool {
+func (pf *probeFitter) private(cands [][]flowRoute) []bool {
 	ends := make([][2]int, len(pf.on)) // the hosts every flow so far has at an end; -1 none left
 	for l := range ends {
 		ends[l] = [2]int{-2, -2}
@@ -222,7 +203,7 @@ func (pf *probeFitter) private(cands [][]fitRoute) []bool {
 }
 
 // append is r's links, shares and rate appended to key.
-func (r fitRoute) append(key []byte) []byte {
+func (r flowRoute) append(key []byte) []byte {
 	key = binary.AppendUvarint(key, uint64(len(r.links)))
 	for _, ls := range r.links {
 		key = binary.AppendVarint(key, int64(ls.link))
@@ -301,24 +282,9 @@ func (pf *probeFitter) distinct(x, y *fitUnit) (int, int) {
 }
 
 // slowed reports whether routes x and y slow each other past the
-// threshold (PairSlowdown on each link both cross).
-func (pf *probeFitter) slowed(x, y *fitRoute) bool {
-	i, j := 0, 0
-	for i < len(x.links) && j < len(y.links) {
-		a, b := x.links[i], y.links[j]
-		switch {
-		case a.link < b.link:
-			i++
-		case a.link > b.link:
-			j++
-		default:
-			if PairSlowdown(pf.pr.bandwidth(a.link), a.share, b.share, x.rate, y.rate) > pf.pr.threshold {
-				return true
-			}
-			i, j = i+1, j+1
-		}
-	}
-	return false
+// threshold.
+func (pf *probeFitter) slowed(x, y *flowRoute) bool {
+	return pf.pr.slowdown(x, y) > pf.pr.threshold
 }
 
 // count sets the pairs of flows judged, and those judged sharing.
