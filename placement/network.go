@@ -395,12 +395,12 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 		routed = "every flow spread evenly over its shortest paths (--routing adaptive), through any group"
 	default:
 		routed = fmt.Sprintf("routed as a dragonfly's minimal routing, the outermost switch level's %d groups its "+
-			"groups: a flow between groups crosses one link between them and stays in its own two (local, global, "+
+			"groups%s: a flow between groups crosses one link between them and stays in its own two (local, global, "+
 			"local), the shortest such path in dimension order in the nodes' order (at each router, "+
 			"to the router nearest in number: a chassis's own links before the links between chassis, "+
 			"as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the "+
 			"round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)",
-			slices.Max(groups)+1)
+			slices.Max(groups)+1, found.MovedNote(md.Hosts))
 	}
 	if f, err = f.Routed(routing); err != nil {
 		return fmt.Errorf("--routing: %w", err)

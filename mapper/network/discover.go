@@ -74,6 +74,9 @@ type Network struct {
 	// FromSwitches: the routers are the innermost switch level's groups,
 	// not the nodes.
 	FromSwitches bool
+	// Moved are the routers moved from their group at the outermost
+	// switch level to make Groups a dragonfly's (regroup; nil: none).
+	Moved []int32
 	// Hidden is how many of the routers no node of the job hangs off
 	// (FindHidden): the last Hidden of Routers.
 	Hidden int
@@ -181,17 +184,45 @@ func findRouters(router []int32, in Input) (*Network, string) {
 	groups := RouterGroups(in.Switches, router, nr)
 	d, why := FindRouters(router, in.Latency)
 	if d != nil {
-		return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: groups}, ""
+		n := &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr, Groups: groups}
+		if better, _, _, moved := regroupLevel(router, groups, in.Latency, d, nil, func([]int32) (*Direct, []int32) { return d, nil }); better != nil {
+			n.Groups, n.Moved = better, moved
+		}
+		return n, ""
 	}
 	if groups == nil {
 		return nil, why
 	}
+	find := func(g []int32) (*Direct, []int32) {
+		d, hidden, _ := FindHidden(router, g, in.Latency)
+		return d, hidden
+	}
 	d, hidden, hwhy := FindHidden(router, groups, in.Latency)
+	var moved []int32
+	if better, bd, bh, m := regroupLevel(router, groups, in.Latency, d, hidden, find); better != nil {
+		groups, d, hidden, moved = better, bd, bh, m
+	}
 	if d == nil {
 		return nil, why + "; with routers outside the job: " + hwhy
 	}
 	return &Network{Kind: KindRouters, Graph: d, Router: router, Routers: nr + len(hidden), Hidden: len(hidden),
-		Groups: append(groups, hidden...)}, ""
+		Groups: append(groups, hidden...), Moved: moved}, ""
+}
+
+// regroupLevel is regroup on the round trips lat between the job's
+// routers (router[node]: its router), counted in hops as hopClasses
+// counts them; nil where groups is nil or they count none.
+func regroupLevel(router, groups []int32, lat func(a, b int) float64, d *Direct, hidden []int32,
+	find func([]int32) (*Direct, []int32)) ([]int32, *Direct, []int32, []int32) {
+	if groups == nil {
+		return nil, nil, nil, nil
+	}
+	nr := len(groups)
+	hops, _ := hopClasses(nr, routerLatencies(router, lat))
+	if hops == nil {
+		return nil, nil, nil, nil
+	}
+	return regroup(nr, hops, groups, d, hidden, find)
 }
 
 // farRouters begins offAnchor's sentence.
@@ -390,9 +421,9 @@ func (n *Network) Describe() string {
 		d := n.Graph
 		if n.FromSwitches {
 			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers%s "+
-				"(%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes",
+				"(%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes%s",
 				n.Routers-n.Hidden, len(d.Links), d.ShortcutsNote(), n.HiddenNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6,
-				d.Residual)
+				d.Residual, n.movedCount())
 		}
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {
