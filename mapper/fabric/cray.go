@@ -188,13 +188,13 @@ func crayLevels(router, chassis, group []int) []GroupLevel {
 }
 
 // Renumber numbers groups 0, 1, ... in order of first appearance.
-func Renumber(g []int) []int {
-	ids := map[int]int{}
-	out := make([]int, len(g))
+func Renumber[T int | int32](g []T) []T {
+	ids := map[T]T{}
+	out := make([]T, len(g))
 	for i, x := range g {
 		id, ok := ids[x]
 		if !ok {
-			id = len(ids)
+			id = T(len(ids))
 			ids[x] = id
 		}
 		out[i] = id

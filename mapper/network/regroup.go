@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // The outermost switch level the survey finds in the round trips
@@ -58,7 +60,7 @@ func regroup(nr int, hops []int, groups []int32, d *Direct, hidden []int32, find
 			}
 			try := slices.Clone(cur)
 			try[m[0]] = m[1]
-			try = renumber32(try)
+			try = fabric.Renumber(try)
 			td, th := find(try)
 			tries++
 			if n := unjoined(td, try, th); n < bad {
@@ -164,21 +166,6 @@ func unjoined(d *Direct, groups, hidden []int32) int {
 		}
 	}
 	return n
-}
-
-// renumber32 numbers groups from 0 in order of first appearance.
-func renumber32(g []int32) []int32 {
-	ids := map[int32]int32{}
-	out := make([]int32, len(g))
-	for i, x := range g {
-		id, ok := ids[x]
-		if !ok {
-			id = int32(len(ids))
-			ids[x] = id
-		}
-		out[i] = id
-	}
-	return out
 }
 
 // MovedNote says which routers (each by the first of hosts that hangs

@@ -153,7 +153,7 @@ func TestRegroupFragments(t *testing.T) {
 			continue
 		}
 		mended++
-		if slices.Equal(renumber32(n.Groups[:k]), renumber32(grp)) {
+		if slices.Equal(fabric.Renumber(n.Groups[:k]), fabric.Renumber(grp)) {
 			wiredBack++
 		}
 	}
