@@ -183,3 +183,47 @@ func misgroup(rng *rand.Rand, k int, hops []uint16, grp []int32) ([]int32, bool)
 	wrong[m[0]] = grp[m[1]]
 	return wrong, true
 }
+
+// TestFindRoutersFragments: jobs on fragments of dragonflies wired as
+// people cable them (TestFindHiddenFragments', one or two global links
+// between every two groups, 30-90% of the routers kept), the round
+// trips exact, the outermost level the wired groups. Where FindRouters'
+// own line fits a graph whose hops are not the round trips' (the most
+// of those that needed no router outside the job), findRouters must
+// take FindHidden's: every graph found counts every pair's hops right.
+func TestFindRoutersFragments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 3))
+	allToAll := func(r, s int) bool { return true }
+	jobs, miscounted := 0, 0
+	for c := 0; c < 300; c++ {
+		w := wireGroups(rng, 4+rng.IntN(5), 4+rng.IntN(3), 1+c%2, allToAll)
+		kept, hops, grp := w.job(rng, 0.3+0.6*rng.Float64())
+		k := len(kept)
+		if k < 2*minDiameter || slices.Max(grp) < 2 {
+			continue
+		}
+		jobs++
+		lat := func(a, b int) float64 { return 2e-6 + 1e-6*float64(hops[a*k+b]) }
+		router := OwnRouters(k)
+		if d, _ := FindRouters(router, lat); d != nil && !hopsAsCounted(router, d, lat) {
+			miscounted++
+		}
+		n, why := findRouters(router, Input{Hosts: k, Latency: lat, Switches: [][]int32{grp}})
+		if n == nil {
+			t.Errorf("case %d: no graph: %s", c, why)
+			continue
+		}
+		got := fabric.HopTable(adjacency(n.Routers, n.Graph.Links))
+		for a := range k {
+			for b := range k {
+				if int(got[a*n.Routers+b]) != int(hops[a*k+b]) {
+					t.Fatalf("case %d (%d routers, %d outside the job): routers %d and %d: %d hops found, %d true", c, k, n.Hidden, a, b, got[a*n.Routers+b], hops[a*k+b])
+				}
+			}
+		}
+	}
+	if jobs < 250 || miscounted < 20 {
+		t.Errorf("%d jobs, FindRouters miscounted %d: want 250 and 20 at least (the case this holds findRouters to)", jobs, miscounted)
+	}
+	t.Logf("%d jobs, FindRouters' graph miscounted hops in %d", jobs, miscounted)
+}
