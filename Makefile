@@ -103,8 +103,9 @@ test test-short: export OMPI_MCA_mtl ?= ^ofi,psm,psm2
 # CPU, which was 817-908 s in the clean-clone runs of 2026-12-04, at the
 # 15-minute bound; the dragonfly fragment with a probe of flows at once
 # (TestSimProbeFragment, TestSimProbeDeclared) is new there, and so is
-# the real ones on routers (TestPlaceRouted, 101 s).
-SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted)$$
+# the real ones on routers (TestPlaceRouted, 101 s), and 64 hosts of one
+# rank on the dragonfly fragment from the survey alone (TestSimFragment64).
+SIM_BUILT_ONLY = ^(TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted|TestSimFragment64)$$
 
 test: deps-test build build-mpich
 	$(GO) vet ./...
@@ -178,7 +179,7 @@ demo-cluster: build
 # make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
-	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted' ./placement/
+	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted|TestSimFragment64' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
 # routers of 5 groups) of a dragonfly of 8 x 8 routers whose global links

@@ -426,6 +426,40 @@ func BenchmarkSimProbe64(b *testing.B) {
 	}
 }
 
+// TestSimFragment64 holds BenchmarkSimProbe64's job (64 hosts of one
+// rank on 16 routers of fragmentDragonfly, the machine routing each
+// class by one of its shortest paths drawn at random), surveyed inside
+// the simulation and priced from the survey alone, to the simulated
+// checks' bounds in every application but the random sparse graph,
+// whose block run is priced routed minimally in its two groups (0.217 s
+// for 0.149 s simulated: the machine takes any shortest path, some
+// through a third group). The survey's outermost switch level puts a
+// router of group 0 in group 2; before network.regroup mended that,
+// 18 runs missed (LAMMPS eam's block priced at 0.0356 s for 0.0258 s).
+// make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
+func TestSimFragment64(t *testing.T) {
+	t.Parallel() // simulated time: see simMemo
+	files := writeLinks(t, fragmentDragonfly())
+	f, err := fabric.ReadAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := builtClusterRouted(t, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole)
+	c.declared = nil
+	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+	for _, app := range builtApps(t) {
+		sc := placeAndSimulate(t, c, sv, "fragment-64 "+app.name+" (survey alone)", app.flows, 64, app.iters())
+		misses := simMisses(sc)
+		if app.name == "random-sparse-64" {
+			t.Logf("not held to the bounds: %s", strings.Join(misses, "; "))
+			continue
+		}
+		for _, m := range misses {
+			t.Error(m)
+		}
+	}
+}
+
 // pickWhole is every host of fragmentDragonfly's router r of group g
 // where g + r is not a multiple of 3: 16 of its 24 routers, 64 hosts.
 func pickWhole(f *fabric.Fabric) []int {
