@@ -34,18 +34,18 @@ const (
 
 // regroup mends groups (groups[r]: router r's group at the outermost
 // switch level; hops: between the job's nr routers by their round trips,
-// hopClasses') where they are no dragonfly's groups: find's graph for
-// them (its links, and the groups of its routers outside the job after
-// the nr routers; d and hidden are its graph for groups) leaves two groups with no link between them, or a
-// group that its own links do not join. A router that is not a hop
-// from every other router of its group is moved to a group whose
-// routers are all a hop from it (a group linked all to all, as a
-// dragonfly's is), one router at a time, the move that leaves the
-// fewest such pairs of groups first, until none is left. It gives the
-// groups, their graph and the routers moved; nil groups where the
-// level's groups are a dragonfly's already, or no such moves make them
-// one within maxRegroupTries graphs.
-func regroup(nr int, hops []int, groups []int32, d *Direct, hidden []int32, find func([]int32) (*Direct, []int32)) (better []int32, _ *Direct, _, moved []int32) {
+// hopClasses') where they are no dragonfly's groups: their graph (d,
+// and hidden, the groups of its routers outside the job, numbered after
+// the nr routers) leaves two groups with no link between them, or a
+// group that its own links do not join. Routers are moved one at a time
+// to a group whose routers are all a hop from them (a group linked all
+// to all, as a dragonfly's is; hopMoves), find giving each grouping's
+// graph, the move that leaves the fewest such pairs of groups first,
+// until none is left. It gives the groups, their graph and the routers
+// moved; nil groups where the level's groups are a dragonfly's already,
+// or no such moves make them one within maxRegroupTries graphs.
+func regroup(nr int, hops []int, groups []int32, d *Direct, hidden []int32,
+	find func([]int32) (*Direct, []int32)) (better []int32, _ *Direct, _, moved []int32) {
 	cur := groups
 	bad := unjoined(d, cur, hidden)
 	tries, most := 1, min(maxRegroupTries, max(2, maxRegroupWork/(nr*nr)))
