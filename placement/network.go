@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/internal/text"
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/survey"
@@ -401,6 +402,12 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 			"as SimGrid's dragonfly and static minimal routing take; which path the machine takes is not in the "+
 			"round trips; --routing adaptive: every flow spread over all shortest paths, a third group's too)",
 			slices.Max(groups)+1, found.MovedNote(md.Hosts))
+		if n, a, b := found.ThroughThird(); n > 0 {
+			rep := network.Representatives(router)
+			routed += fmt.Sprintf("; the round trips of %s (%s and %s the first) are shorter than any path that stays in their "+
+				"two groups: the machine routes some flows through a third group, which only the spread over shortest paths prices",
+				text.Count(n, "pair")+" of routers", md.Hosts[rep[a]], md.Hosts[rep[b]])
+		}
 	}
 	if f, err = f.Routed(routing); err != nil {
 		return fmt.Errorf("--routing: %w", err)

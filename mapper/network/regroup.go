@@ -192,3 +192,49 @@ func (n *Network) movedCount() string {
 	return fmt.Sprintf("; %d router(s) moved from their group at the outermost switch level to one whose routers are all a hop "+
 		"from them, as the level's groups left two groups unlinked (no dragonfly's)", len(n.Moved))
 }
+
+// ThroughThird counts the pairs of the job's routers in different groups
+// whose round trips (the graph's hops) are fewer than any path that
+// stays in their two groups (local, global, local) takes, and gives the
+// first (-1, -1 where there is none, or no groups): a dragonfly's
+// minimal routing does not take their route, the machine does, through
+// a third group.
+func (n *Network) ThroughThird() (pairs int, a, b int32) {
+	a, b = -1, -1
+	if n.Kind != KindRouters || n.Graph == nil || len(n.Groups) != n.Routers {
+		return 0, a, b
+	}
+	k, grp := n.Routers, n.Groups
+	nb := adjacency(k, n.Graph.Links)
+	inside := make([][]int32, k) // each router's links in its group
+	for v := range nb {
+		for _, w := range nb[v] {
+			if grp[v] == grp[w] {
+				inside[v] = append(inside[v], w)
+			}
+		}
+	}
+	hops, in := fabric.HopTable(nb), fabric.HopTable(inside)
+	nr := k - n.Hidden
+	for x := range nr {
+		for y := x + 1; y < nr; y++ {
+			if grp[x] == grp[y] {
+				continue
+			}
+			minimal := int(fabric.Unreached)
+			for u := range k {
+				for _, w := range nb[u] {
+					if grp[u] == grp[x] && grp[w] == grp[y] {
+						minimal = min(minimal, int(in[u*k+x])+1+int(in[y*k+int(w)]))
+					}
+				}
+			}
+			if minimal > int(hops[x*k+y]) {
+				if pairs++; a < 0 {
+					a, b = int32(x), int32(y)
+				}
+			}
+		}
+	}
+	return pairs, a, b
+}

@@ -83,6 +83,12 @@ func TestRegroupFragment(t *testing.T) {
 			t.Errorf("router %d outside the job is linked to routers %v of the job: no router is so wired", v, got)
 		}
 	}
+	// Routers 0 of group 1 and 2 of group 3 are 2 hops apart through
+	// group 2's or group 0's router outside the job; the path that stays
+	// in their groups crosses group 1's router 2 and group 3's router 0.
+	if pairs, a, b := n.ThroughThird(); pairs != 3 || kept[a] != 4 || kept[b] != 14 {
+		t.Errorf("%d pairs of routers routed through a third group (the first %d and %d), want 3, the first routers 4 and 14", pairs, a, b)
+	}
 	hosts := make([]string, 2*k)
 	for h := range hosts {
 		hosts[h] = string(rune('a'+h/26)) + string(rune('a'+h%26))
