@@ -458,7 +458,7 @@ func (n *Network) Describe() string {
 			return fmt.Sprintf("direct network: the round trips between the %d groups of the first switch level fit %d links between them%s as routers%s "+
 				"(%d-%d a router, %d hops across), %.3g us + %.3g us a hop (within %.2f of a hop): a dragonfly's, or a torus whose routers serve several nodes%s",
 				n.Routers-n.Hidden, len(d.Links), d.ShortcutsNote(), n.HiddenNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6,
-				d.Residual, n.movedCount())
+				d.Residual, n.groupsNote())
 		}
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {

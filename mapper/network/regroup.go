@@ -184,13 +184,23 @@ func (n *Network) MovedNote(hosts []string) string {
 		"left two groups unlinked: no dragonfly's)", strings.Join(names, ", "))
 }
 
-// movedCount is MovedNote's count for Describe ("" none).
-func (n *Network) movedCount() string {
-	if len(n.Moved) == 0 {
-		return ""
+// groupsNote is Describe's word on the groups: the routers moved into
+// them (MovedNote's count), and where they are a dragonfly's, the pairs
+// of routers routed through a third group (ThroughThird); "" neither.
+func (n *Network) groupsNote() string {
+	note := ""
+	if len(n.Moved) > 0 {
+		note = fmt.Sprintf("; %d router(s) moved from their group at the outermost switch level to one whose routers are all a hop "+
+			"from them, as the level's groups left two groups unlinked (no dragonfly's)", len(n.Moved))
 	}
-	return fmt.Sprintf("; %d router(s) moved from their group at the outermost switch level to one whose routers are all a hop "+
-		"from them, as the level's groups left two groups unlinked (no dragonfly's)", len(n.Moved))
+	if len(n.Groups) != n.Routers || unjoined(n.Graph, n.Groups, nil) > 0 {
+		return note
+	}
+	if pairs, _, _ := n.ThroughThird(); pairs > 0 {
+		note += fmt.Sprintf("; the round trips of %d pair(s) of routers in different groups are shorter than any path that stays "+
+			"in their two groups: routed through a third group, not minimally", pairs)
+	}
+	return note
 }
 
 // ThroughThird counts the pairs of the job's routers in different groups

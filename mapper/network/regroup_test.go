@@ -58,7 +58,7 @@ func TestRegroupFragment(t *testing.T) {
 	if n.Kind != KindRouters || !slices.Equal(n.Moved, []int32{0}) {
 		t.Fatalf("found %v, routers moved %v (%s): want a graph of routers, router 0 moved", n.Kind, n.Moved, n.Why)
 	}
-	if !strings.Contains(n.Describe(), "; 1 router(s) moved") || !strings.Contains(n.MovedNote([]string{"x0", "x1"}), "router(s) of x0 moved") {
+	if !strings.Contains(n.Describe(), "; 1 router(s) moved") || !strings.Contains(n.Describe(), "round trips of 3 pair(s) of routers") || !strings.Contains(n.MovedNote([]string{"x0", "x1"}), "router(s) of x0 moved") {
 		t.Errorf("the routers moved are not named: %s; %s", n.Describe(), n.MovedNote([]string{"x0", "x1"}))
 	}
 	for a := range k {
