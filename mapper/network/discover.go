@@ -188,9 +188,13 @@ func Discover(in Input) *Network {
 func findRouters(router []int32, in Input) (*Network, string) {
 	nr := int(slices.Max(router)) + 1
 	groups := RouterGroups(in.Switches, router, nr)
+	var hops []int // the round trips' hop classes, where the level groups the routers
+	if groups != nil {
+		hops, _ = hopClasses(nr, routerLatencies(router, in.Latency))
+	}
 	d, why := FindRouters(router, in.Latency)
-	if d != nil && (groups == nil || hopsAsCounted(router, d, in.Latency)) {
-		return routersOnly(router, groups, d, in.Latency), ""
+	if d != nil && hopsAsCounted(nr, hops, d) {
+		return routersOnly(router, groups, hops, d), ""
 	}
 	if groups == nil {
 		return nil, why
@@ -201,35 +205,39 @@ func findRouters(router []int32, in Input) (*Network, string) {
 	}
 	hd, hidden, hwhy := FindHidden(router, groups, in.Latency)
 	var moved []int32
-	if better, bd, bh, m := regroupLevel(router, groups, in.Latency, hd, hidden, find); better != nil {
-		groups, hd, hidden, moved = better, bd, bh, m
+	if hops != nil {
+		if better, bd, bh, m := regroup(nr, hops, groups, hd, hidden, find); better != nil {
+			groups, hd, hidden, moved = better, bd, bh, m
+		}
 	}
 	switch {
 	case hd != nil:
 		return &Network{Kind: KindRouters, Graph: hd, Router: router, Routers: nr + len(hidden), Hidden: len(hidden),
 			Groups: append(groups, hidden...), Moved: moved}, ""
 	case d != nil:
-		return routersOnly(router, RouterGroups(in.Switches, router, nr), d, in.Latency), ""
+		return routersOnly(router, groups, hops, d), ""
 	}
 	return nil, why + "; with routers outside the job: " + hwhy
 }
 
 // routersOnly is the network of FindRouters' graph d between the job's
-// routers, in groups (mended by regroup where they are no dragonfly's).
-func routersOnly(router, groups []int32, d *Direct, lat func(a, b int) float64) *Network {
+// routers, in groups (mended by regroup on the hop classes hops where
+// they are no dragonfly's; nil hops: as they are).
+func routersOnly(router, groups []int32, hops []int, d *Direct) *Network {
 	n := &Network{Kind: KindRouters, Graph: d, Router: router, Routers: int(slices.Max(router)) + 1, Groups: groups}
-	if better, _, _, moved := regroupLevel(router, groups, lat, d, nil, func([]int32) (*Direct, []int32) { return d, nil }); better != nil {
+	if hops == nil {
+		return n
+	}
+	if better, _, _, moved := regroup(n.Routers, hops, groups, d, nil, func([]int32) (*Direct, []int32) { return d, nil }); better != nil {
 		n.Groups, n.Moved = better, moved
 	}
 	return n
 }
 
-// hopsAsCounted says whether graph d counts every two of the job's
-// routers (router[node]: its router) as many hops apart as their round
-// trips' classes do (hopClasses; true where those count none).
-func hopsAsCounted(router []int32, d *Direct, lat func(a, b int) float64) bool {
-	nr := int(slices.Max(router)) + 1
-	hops, _ := hopClasses(nr, routerLatencies(router, lat))
+// hopsAsCounted says whether graph d counts every two of the nr routers
+// as many hops apart as the round trips' classes hops do (hopClasses;
+// true where there are none).
+func hopsAsCounted(nr int, hops []int, d *Direct) bool {
 	if hops == nil {
 		return true
 	}
@@ -242,22 +250,6 @@ func hopsAsCounted(router []int32, d *Direct, lat func(a, b int) float64) bool {
 		}
 	}
 	return true
-}
-
-// regroupLevel is regroup on the round trips lat between the job's
-// routers (router[node]: its router), counted in hops as hopClasses
-// counts them; nil where groups is nil or they count none.
-func regroupLevel(router, groups []int32, lat func(a, b int) float64, d *Direct, hidden []int32,
-	find func([]int32) (*Direct, []int32)) ([]int32, *Direct, []int32, []int32) {
-	if groups == nil {
-		return nil, nil, nil, nil
-	}
-	nr := len(groups)
-	hops, _ := hopClasses(nr, routerLatencies(router, lat))
-	if hops == nil {
-		return nil, nil, nil, nil
-	}
-	return regroup(nr, hops, groups, d, hidden, find)
 }
 
 // farRouters begins offAnchor's sentence.
