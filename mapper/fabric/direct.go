@@ -77,7 +77,7 @@ func NewRouterNetwork(
 	if groups == nil {
 		return f, "", nil
 	}
-	m, why := newMinimal(g, groups)
+	m, _, why := newMinimal(g, groups)
 	if m == nil {
 		return f, why, nil
 	}
@@ -288,13 +288,7 @@ func newHopGraph(k int) *hopGraph {
 // first used (table): a declared torus of 4,096 nodes counted its 16
 // million in 0.4 s that only routing adaptive uses.
 func (g *hopGraph) hops() error {
-	g.nbrs = make([][]int32, g.k)
-	for a := range g.out {
-		slices.SortFunc(g.out[a], func(x, y hop) int { return int(x.to - y.to) })
-		for _, h := range g.out[a] {
-			g.nbrs[a] = append(g.nbrs[a], h.to)
-		}
-	}
+	g.sortOut()
 	if g.k == 0 {
 		return nil
 	}
@@ -304,6 +298,17 @@ func (g *hopGraph) hops() error {
 		return fmt.Errorf("the links do not join all %d", g.k)
 	}
 	return nil
+}
+
+// sortOut sorts each vertex's links by neighbour, and sets nbrs.
+func (g *hopGraph) sortOut() {
+	g.nbrs = make([][]int32, g.k)
+	for a := range g.out {
+		slices.SortFunc(g.out[a], func(x, y hop) int { return int(x.to - y.to) })
+		for _, h := range g.out[a] {
+			g.nbrs[a] = append(g.nbrs[a], h.to)
+		}
+	}
 }
 
 // table is the hops between every two vertices (HopTable), from b's row:

@@ -1,6 +1,9 @@
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // minimal routes a direct network of routers in groups (a dragonfly's,
 // found in a survey) as a dragonfly's minimal routing does: a message
@@ -26,16 +29,18 @@ type minimal struct {
 }
 
 // newMinimal is g's vertices in groups grp (0 ... G-1) routed minimally;
-// nil and why when a group's links do not join it or two groups have no
-// link between them (no dragonfly's groups: g routes by hops alone).
-func newMinimal(g *hopGraph, grp []int32) (*minimal, string) {
+// nil, with how many faults keep grp from a dragonfly's groups and why
+// (the first), when a group's own links do not join it or two groups
+// have no link between them (g routes by hops alone then); groups not
+// numbered so, or one group, count maxFaults.
+func newMinimal(g *hopGraph, grp []int32) (*minimal, int, string) {
 	if len(grp) != g.k {
-		return nil, fmt.Sprintf("%d vertices and %d groups of vertices", g.k, len(grp))
+		return nil, maxFaults, fmt.Sprintf("%d vertices and %d groups of vertices", g.k, len(grp))
 	}
 	m := &minimal{g: g, grp: grp, pos: make([]int32, g.k)}
 	for v, gr := range grp {
 		if gr < 0 {
-			return nil, fmt.Sprintf("vertex %d in group %d", v, gr)
+			return nil, maxFaults, fmt.Sprintf("vertex %d in group %d", v, gr)
 		}
 		for int(gr) >= len(m.mem) {
 			m.mem = append(m.mem, nil)
@@ -45,13 +50,19 @@ func newMinimal(g *hopGraph, grp []int32) (*minimal, string) {
 	}
 	ng := len(m.mem)
 	if ng < 2 {
-		return nil, "one group"
+		return nil, maxFaults, "one group"
+	}
+	faults, why := 0, ""
+	fault := func(s string) {
+		if faults++; faults == 1 {
+			why = s
+		}
 	}
 	m.cross, m.from = make([][]hop, ng*ng), make([][]int32, ng*ng)
 	nbrs := make([][]int32, 0, g.k)
 	for gr, mem := range m.mem {
 		if len(mem) == 0 {
-			return nil, fmt.Sprintf("group %d has no vertex", gr)
+			return nil, maxFaults, fmt.Sprintf("group %d has no vertex", gr)
 		}
 		nbrs = nbrs[:0]
 		for _, v := range mem {
@@ -67,21 +78,87 @@ func newMinimal(g *hopGraph, grp []int32) (*minimal, string) {
 			nbrs = append(nbrs, in)
 		}
 		d := HopTable(nbrs)
-		for _, x := range d {
-			if x == Unreached {
-				return nil, fmt.Sprintf("group %d's own links do not join its %d vertices", gr, len(mem))
-			}
+		if slices.Contains(d, Unreached) {
+			fault(fmt.Sprintf("group %d's own links do not join its %d vertices", gr, len(mem)))
 		}
 		m.in = append(m.in, d)
 	}
 	for ga := 0; ga < ng; ga++ {
-		for gb := 0; gb < ng; gb++ {
-			if ga != gb && len(m.cross[ga*ng+gb]) == 0 {
-				return nil, fmt.Sprintf("no link joins group %d to group %d", ga, gb)
+		for gb := ga + 1; gb < ng; gb++ {
+			if len(m.cross[ga*ng+gb]) == 0 {
+				fault(fmt.Sprintf("no link joins group %d to group %d", ga, gb))
 			}
 		}
 	}
-	return m, ""
+	if faults > 0 {
+		return nil, faults, why
+	}
+	return m, 0, ""
+}
+
+// maxFaults is newMinimal's count of faults where the groups are not
+// numbered 0 ... G-1 without a gap, or are one: more than any graph's.
+const maxFaults = int(^uint(0) >> 1)
+
+// GroupFaults counts what keeps groups (each vertex's, 0 ... G-1) from
+// being a dragonfly's groups over a graph of len(groups) vertices joined
+// by links, as NewRouterNetwork's minimal routing needs them: the pairs
+// of groups that no link joins, and the groups whose own links do not
+// join their vertices; why names the first. Groups not numbered so, or
+// one group, count more than any graph's faults.
+func GroupFaults(links [][2]int32, groups []int32) (faults int, why string) {
+	g, err := newLinkedGraph(len(groups), links)
+	if err != nil {
+		return maxFaults, err.Error()
+	}
+	_, faults, why = newMinimal(g, groups)
+	return faults, why
+}
+
+// NonMinimal is the pairs of vertices a < b, of a graph of len(groups)
+// vertices joined by links, in different groups (each vertex's, 0 ...
+// G-1), whose shortest path is shorter than any minimal one (local,
+// global, local): through a third group. A machine whose round trips
+// show those hops does not route them minimally. Nil where the groups
+// are no dragonfly's (GroupFaults).
+func NonMinimal(links [][2]int32, groups []int32) [][2]int32 {
+	g, err := newLinkedGraph(len(groups), links)
+	if err != nil {
+		return nil
+	}
+	if m, _, _ := newMinimal(g, groups); m != nil {
+		return m.shorter()
+	}
+	return nil
+}
+
+// newLinkedGraph is the graph of k vertices joined by links, each link's
+// number its index in links.
+func newLinkedGraph(k int, links [][2]int32) (*hopGraph, error) {
+	g := newHopGraph(k)
+	for i, l := range links {
+		a, b := l[0], l[1]
+		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
+			return nil, fmt.Errorf("link between %d and %d of %d", a, b, k)
+		}
+		g.out[a], g.out[b] = append(g.out[a], hop{b, int32(i), -1}), append(g.out[b], hop{a, int32(i), -1})
+	}
+	g.sortOut()
+	return g, nil
+}
+
+// shorter is the pairs of vertices a < b in different groups whose
+// hops in m.g are fewer than any minimal path's (NonMinimal).
+func (m *minimal) shorter() (pairs [][2]int32) {
+	k, dist := m.g.k, m.g.table()
+	for a := range k {
+		for b := a + 1; b < k; b++ {
+			if m.grp[a] != m.grp[b] && int32(dist[b*k+a]) < m.hops(a, b) {
+				pairs = append(pairs, [2]int32{int32(a), int32(b)})
+			}
+		}
+	}
+	return pairs
 }
 
 // inside is the hops from v to b inside their group.

@@ -59,6 +59,12 @@ func TestMinimalRoutes(t *testing.T) {
 	if p := path(f, 0, 5); fmt.Sprint(p) != "[direct_router0_to_router1_UP direct_router1_to_router4_UP direct_router4_to_router5_UP]" {
 		t.Errorf("minimal route a to f: %v", p)
 	}
+	if n, why := GroupFaults(links, groups); n != 0 || why != "" {
+		t.Errorf("GroupFaults %d %q, want none", n, why)
+	}
+	if p := NonMinimal(links, groups); fmt.Sprint(p) != "[[0 5]]" {
+		t.Errorf("NonMinimal %v, want [[0 5]]: 0-2-5 through group 1 is shorter than any minimal path", p)
+	}
 	a, err := f.Routed(RoutingAdaptive)
 	if err != nil {
 		t.Fatal(err)
@@ -68,11 +74,21 @@ func TestMinimalRoutes(t *testing.T) {
 	}
 	for _, c := range []struct {
 		groups []int32
+		faults int
 		why    string
 	}{
-		{[]int32{0, 1, 1, 0, 2, 2}, "group 0's own links do not join its 2 vertices"},
-		{[]int32{0, 0, 1, 1, 2, 3}, "no link joins group 0 to group 3"},
+		// group 0 (0, 3) and group 1 (1, 2) are each split
+		{[]int32{0, 1, 1, 0, 2, 2}, 2, "group 0's own links do not join its 2 vertices"},
+		// no link joins group 0 to 3, nor 1 to 2 (router 4 to 2 or 3)
+		{[]int32{0, 0, 1, 1, 2, 3}, 2, "no link joins group 0 to group 3"},
+		{[]int32{0, 0, 0, 0, 0, 0}, maxFaults, "one group"},
 	} {
+		if n, why := GroupFaults(links, c.groups); n != c.faults || why != c.why {
+			t.Errorf("groups %v: GroupFaults %d %q, want %d %q", c.groups, n, why, c.faults, c.why)
+		}
+		if p := NonMinimal(links, c.groups); p != nil {
+			t.Errorf("groups %v: NonMinimal %v, want none (no dragonfly's groups)", c.groups, p)
+		}
 		f, why, err := NewRouterNetwork(hosts, router, 6, links, 0, 1e9, 1e-6, c.groups)
 		if err != nil || why != c.why {
 			t.Errorf("groups %v: why %q, want %q (err %v)", c.groups, why, c.why, err)

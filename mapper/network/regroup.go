@@ -114,57 +114,7 @@ func unjoined(d *Direct, groups, hidden []int32) int {
 	if d == nil {
 		return int(^uint(0) >> 1)
 	}
-	all := append(slices.Clone(groups), hidden...)
-	ng := int(slices.Max(all)) + 1
-	if ng < 2 {
-		return int(^uint(0) >> 1)
-	}
-	joined := make([]bool, ng*ng)
-	parent := make([]int32, len(all)) // union-find of routers linked inside a group
-	for v := range parent {
-		parent[v] = int32(v)
-	}
-	root := func(v int32) int32 {
-		for parent[v] != v {
-			parent[v] = parent[parent[v]]
-			v = parent[v]
-		}
-		return v
-	}
-	for _, l := range d.Links {
-		ga, gb := all[l[0]], all[l[1]]
-		if ga == gb {
-			parent[root(l[0])] = root(l[1])
-			continue
-		}
-		joined[int(ga)*ng+int(gb)], joined[int(gb)*ng+int(ga)] = true, true
-	}
-	n := 0
-	for ga := range ng {
-		for gb := ga + 1; gb < ng; gb++ {
-			if !joined[ga*ng+gb] {
-				n++
-			}
-		}
-	}
-	roots := make([]int32, ng)
-	for g := range roots {
-		roots[g] = -1
-	}
-	split := make([]bool, ng)
-	for v, g := range all {
-		switch r := root(int32(v)); {
-		case roots[g] < 0:
-			roots[g] = r
-		case roots[g] != r:
-			split[g] = true
-		}
-	}
-	for _, s := range split {
-		if s {
-			n++
-		}
-	}
+	n, _ := fabric.GroupFaults(d.Links, append(slices.Clone(groups), hidden...))
 	return n
 }
 
@@ -214,35 +164,11 @@ func (n *Network) ThroughThird() (pairs int, a, b int32) {
 	if n.Kind != KindRouters || n.Graph == nil || len(n.Groups) != n.Routers {
 		return 0, a, b
 	}
-	k, grp := n.Routers, n.Groups
-	nb := adjacency(k, n.Graph.Links)
-	inside := make([][]int32, k) // each router's links in its group
-	for v := range nb {
-		for _, w := range nb[v] {
-			if grp[v] == grp[w] {
-				inside[v] = append(inside[v], w)
-			}
-		}
-	}
-	hops, in := fabric.HopTable(nb), fabric.HopTable(inside)
-	nr := k - n.Hidden
-	for x := range nr {
-		for y := x + 1; y < nr; y++ {
-			if grp[x] == grp[y] {
-				continue
-			}
-			minimal := int(fabric.Unreached)
-			for u := range k {
-				for _, w := range nb[u] {
-					if grp[u] == grp[x] && grp[w] == grp[y] {
-						minimal = min(minimal, int(in[u*k+x])+1+int(in[y*k+int(w)]))
-					}
-				}
-			}
-			if minimal > int(hops[x*k+y]) {
-				if pairs++; a < 0 {
-					a, b = int32(x), int32(y)
-				}
+	nr := int32(n.Routers - n.Hidden)
+	for _, p := range fabric.NonMinimal(n.Graph.Links, n.Groups) {
+		if p[1] < nr {
+			if pairs++; a < 0 {
+				a, b = p[0], p[1]
 			}
 		}
 	}
