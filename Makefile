@@ -37,7 +37,7 @@ export LATMAP_LIB := $(CURDIR)/lib/liblatmap.so
 export LATMAP_MPICH_BIN := $(CURDIR)/bin/latmap-mpich
 export LATMAP_MPICH_LIB := $(CURDIR)/lib/liblatmap-mpich.so
 
-.PHONY: all build build-mpich deps deps-test test test-short test-unit test-sim-built bench-sim-built validation demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
+.PHONY: all build build-mpich deps deps-test test test-short test-unit test-sim-built bench-sim-built bench-thresholds validation demo demo-cluster bench-sim bench-survey bench-scope bench-scale bench-profile bench-place bench-plot bench-report clean man completion install uninstall dist
 
 all: build
 
@@ -194,6 +194,19 @@ test-sim-built: build
 bench-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
 	$(GO) test -run '^$$' -bench 'SimBuiltDragonfly1024|SimBuiltAries|SimHeldOut' -benchtime 1x -timeout 180m ./placement/
+
+# network.Discover's thresholds that generated networks or testdata's
+# logs chose, each moved alone from half to twice its value: which
+# surveys' networks found change (testdata's real mmpi logs, and the
+# surveys of every network of bench-sim-built's held-out check and the
+# 64-host dragonfly fragment, measured inside the simulation once and
+# kept in SIM_SURVEYS).
+SIM_SURVEYS ?= $(CURDIR)/bin/sim-surveys
+bench-thresholds: build
+	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
+	mkdir -p $(SIM_SURVEYS)
+	LATMAP_SIM_KEEP=$(SIM_SURVEYS) $(GO) test -run '^$$' -bench 'SimKeepSurveys' -benchtime 1x -timeout 90m ./placement/
+	LATMAP_SIM_KEEP=$(SIM_SURVEYS) $(GO) test -run '^$$' -bench 'Thresholds' -benchtime 1x ./mapper/network/
 
 bench-sim: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // heldOutApps are the real 64-rank matrices kept out of every check
@@ -47,12 +49,7 @@ var heldOutGenerated = []struct {
 // LATMAP_SIM_BUILT=NAME runs that network alone (a platform by its file
 // name without .xml).
 func BenchmarkSimHeldOut(b *testing.B) {
-	names, clusters := builtWithAries(b)
-	for _, p := range heldOutGenerated {
-		c := newSimCluster(b, p.platform, simHosts(p.nodes), 64/p.nodes)
-		c.declared = []string{c.platform}
-		names, clusters = append(names, strings.TrimSuffix(p.platform, ".xml")), append(clusters, c)
-	}
+	names, clusters := heldOutClusters(b)
 	apps := heldOutApps(b)
 	for b.Loop() {
 		var misses []string
@@ -72,6 +69,44 @@ func BenchmarkSimHeldOut(b *testing.B) {
 		fmt.Printf("\nmisses of the simulated checks' bounds: %d\n", len(misses))
 		for _, m := range misses {
 			fmt.Println("  " + m)
+		}
+	}
+}
+
+// heldOutClusters are BenchmarkSimHeldOut's simulated clusters, with
+// their names: the built networks and Aries fragments (builtWithAries)
+// and the generated platforms of heldOutGenerated, each declared by its
+// platform file.
+func heldOutClusters(b testing.TB) (names []string, clusters []*simCluster) {
+	names, clusters = builtWithAries(b)
+	for _, p := range heldOutGenerated {
+		c := newSimCluster(b, p.platform, simHosts(p.nodes), 64/p.nodes)
+		c.declared = []string{c.platform}
+		names, clusters = append(names, strings.TrimSuffix(p.platform, ".xml")), append(clusters, c)
+	}
+	return names, clusters
+}
+
+// BenchmarkSimKeepSurveys measures BenchmarkSimHeldOut's surveys (the
+// survey alone, 64 ranks each) and TestSimFragment64's into
+// LATMAP_SIM_KEEP, for network's BenchmarkThresholds to sweep (make
+// bench-thresholds); a survey kept there already is not measured again.
+func BenchmarkSimKeepSurveys(b *testing.B) {
+	if os.Getenv("LATMAP_SIM_KEEP") == "" {
+		b.Fatal("set LATMAP_SIM_KEEP to the directory to keep the surveys in")
+	}
+	names, clusters := heldOutClusters(b)
+	files := writeLinks(b, fragmentDragonfly())
+	f, err := fabric.ReadAll(files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names = append(names, "dragonfly-fragment-64")
+	clusters = append(clusters, builtClusterRouted(b, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole))
+	for b.Loop() {
+		for x, c := range clusters {
+			c.survey(b, "all", []int{64, 1 << 20}, 10)
+			fmt.Printf("%s: surveyed\n", names[x])
 		}
 	}
 }

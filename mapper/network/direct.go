@@ -31,12 +31,12 @@ type Direct struct {
 // On Blue Gene/L's 8 x 4 partition (testdata's mmpi log, 0.2 us a hop)
 // it is 0.20; a fat tree's or a dragonfly's round trips have no graph
 // that fits at all (each node's nearest form cliques).
-const maxHopResidual = 0.3
+var maxHopResidual = 0.3
 
 // minDiameter is the fewest hops across a network FindDirect takes for
 // a direct one: with two, a torus of 4 nodes is as much a switch tree's
 // two levels.
-const minDiameter = 3
+var minDiameter = 3
 
 // MaxDirectNodes is the most nodes FindDirect looks at
 // (fabric.MaxDirectNodes).
@@ -151,11 +151,11 @@ func (d *Direct) ShortcutsNote() string {
 // less a quarter for noise (none of Blue Gene/L's round trips is more
 // than half a hop shorter than its graph's hops: none is linked there,
 // TestFindDirectBlueGeneL).
-const shortcutHops = 0.75
+var shortcutHops = 0.75
 
 // maxShortcuts is the largest fraction of the node pairs linkShortcuts
 // links: SimGrid's dragonflies need 5-15% (TestFindDirectShortcuts).
-const maxShortcuts = 0.25
+var maxShortcuts = 0.25
 
 // linkShortcuts adds to d a link between every two nodes whose round
 // trip is a hop or more (shortcutHops) shorter than d's hops between them
@@ -200,7 +200,7 @@ func linkShortcuts(k int, lat []float64, d *Direct) *Direct {
 
 // maxDirectDegree is the most links a node of a direct network has
 // (a 6-D torus's 12; Tofu's 10).
-const maxDirectDegree = 16
+var maxDirectDegree = 16
 
 // tooManyLinks is sparseAndJoined's reason for a node of more than
 // maxDirectDegree links.

@@ -258,7 +258,7 @@ const farRouters = "the nearest routers are"
 // maxAnchorHops is how far, in hops, the round trip at no hop that the
 // round trips between routers show may be above the round trip between
 // two nodes of one router (which crosses no link between routers).
-const maxAnchorHops = 0.5
+var maxAnchorHops = 0.5
 
 // offAnchor says why the routers (router[node]: its router, numbered
 // from 0) have no links between them ("" where they may, or no two
@@ -331,7 +331,7 @@ func treeApart(router []int32, in Input) bool {
 
 // minHopShare: a hop between routers costs at least 1/minHopShare of
 // the latency between two nodes of one router (treeApart).
-const minHopShare = 4
+var minHopShare = 4.0
 
 // sameRouter is the median latency between two nodes of one router
 // (router[node]: its router; 0 where no router has two nodes).

@@ -30,7 +30,7 @@ type DragonflyFit struct {
 // of a hop, of a dragonfly shape whose routes explain the round trips.
 // A route there and back differs from another by half a hop at the
 // least, so a wrong shape misses its pairs by half a hop or more.
-const maxFitResidual = 0.2
+var maxFitResidual = 0.2
 
 // fitPairs is about how many host pairs FitDragonfly fits a shape on:
 // all of them up to 128 hosts, else those from a sample of hosts to
@@ -41,7 +41,7 @@ const fitPairs = 128 * 127 / 2
 // minFitNodes is the fewest nodes FitDragonfly looks at: the smallest
 // dragonfly with routes of three lengths (2 groups of 2 routers of 2
 // nodes); below, a few nodes' round trips fit some shape by chance.
-const minFitNodes = 8
+var minFitNodes = 8
 
 // FitDragonfly looks for the dragonfly, of every shape of k nodes with
 // its nodes in the hosts' order (groups of chassis of routers of nodes,

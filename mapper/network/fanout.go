@@ -35,7 +35,7 @@ func FanOut(rows []survey.NodeBandwidth) (float64, string) {
 }
 
 // minPorts is the fan-out ratio under which a node has one link.
-const minPorts = 1.25
+var minPorts = 1.25
 
 // Reverse is the share of a message's bytes its way back carries, from
 // nodebw.csv's both-ways row (bench/bothways.go): the rate of one rank

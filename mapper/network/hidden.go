@@ -24,7 +24,7 @@ import (
 // groups that FindHidden explains through hidden routers: a local hop
 // to the group's router that holds their global link, the global link,
 // a local hop from its far end (a dragonfly's minimal route).
-const maxHiddenHops = 3
+var maxHiddenHops = 3
 
 // maxHiddenRouters is the most routers of a job FindHidden looks
 // between: 229 routers of a fragment of 32 groups of 16 took 0.5 s.
