@@ -62,6 +62,58 @@ func (th threshold) tries() []float64 {
 	return out
 }
 
+// changes is the surveys (names, ins) whose network found with th at v
+// is not the one found at its value (base, foundSignature), each with
+// what was found.
+func (th threshold) changes(v float64, names []string, ins []Input, base []string) (changed []string) {
+	th.set(v)
+	defer th.set(th.val)
+	for i, in := range ins {
+		if got := foundSignature(Discover(in)); got != base[i] {
+			changed = append(changed, fmt.Sprintf("%s (%s)", names[i], got))
+		}
+	}
+	return changed
+}
+
+// TestThresholdMargins: on testdata's real mmpi logs (Blue Gene/L's 8 x
+// 4 torus partition, Blue Waters, Mira, Stampede), the network found is
+// the same with each of Discover's tuned thresholds that is a fraction
+// moved alone to 0.8 and 1.25 of its value: none sits at the edge of
+// what these machines' round trips show (Blue Gene/L's hop fit, 0.20
+// of a hop against maxHopResidual's 0.3, is the nearest). The same with
+// the simulated surveys: make bench-thresholds.
+func TestThresholdMargins(t *testing.T) {
+	logs, err := filepath.Glob(filepath.Join("..", "..", "testdata", "mmpi", "*.dat"))
+	if err != nil || len(logs) < 5 {
+		t.Fatalf("testdata's mmpi logs: %v %v", logs, err)
+	}
+	names, ins, base := make([]string, len(logs)), make([]Input, len(logs)), make([]string, len(logs))
+	for i, p := range logs {
+		s, err := survey.Load(p, survey.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ins[i], err = FromSurvey(s); err != nil {
+			t.Fatal(err)
+		}
+		names[i], base[i] = filepath.Base(p), foundSignature(Discover(ins[i]))
+	}
+	if !strings.HasPrefix(base[0], KindRouters.String()) || !strings.Contains(base[0], "56 links") {
+		t.Fatalf("%s: found %s, want Blue Gene/L's torus partition (56 links)", names[0], base[0])
+	}
+	for _, th := range thresholds() {
+		if th.int {
+			continue
+		}
+		for _, x := range []float64{0.8, 1.25} {
+			if changed := th.changes(th.val*x, names, ins, base); len(changed) > 0 {
+				t.Errorf("%s at %.3g (%gx): %s", th.name, th.val*x, x, strings.Join(changed, "; "))
+			}
+		}
+	}
+}
+
 // foundSignature is what Discover found, in a form two runs compare
 // by: the kind, the routers and each host's, the groups, the links
 // between routers, the dragonfly's shape, and the notes' reasons
@@ -133,14 +185,7 @@ func BenchmarkThresholds(b *testing.B) {
 			tries := th.tries()
 			same := make([]bool, len(tries))
 			for t, v := range tries {
-				th.set(v)
-				var changed []string
-				for i, in := range ins {
-					if got := foundSignature(Discover(in)); got != base[i] {
-						changed = append(changed, fmt.Sprintf("%s (%s)", names[i], got))
-					}
-				}
-				th.set(th.val)
+				changed := th.changes(v, names, ins, base)
 				if same[t] = len(changed) == 0; !same[t] {
 					fmt.Printf("  %s = %.3g: %d changed: %s\n", th.name, v, len(changed), strings.Join(changed, "; "))
 				}
