@@ -405,7 +405,7 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 		if n, a, b := found.ThroughThird(); n > 0 {
 			rep := network.Representatives(router)
 			routed += fmt.Sprintf("; the round trips of %s (%s and %s the first) are shorter than any path that stays in their "+
-				"two groups: the machine routes some flows through a third group, which only the spread over shortest paths prices",
+				"two groups: the machine routes those flows through a third group",
 				text.Count(n, "pair")+" of routers", md.Hosts[rep[a]], md.Hosts[rep[b]])
 		}
 	}
@@ -416,7 +416,17 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 	in.crossTraffic(s, f)
 	f = in.fitProbe(s, f, routing)
 	in.addSpread(f, s, routing, found.Hidden)
+	strict, search := f, *md // AddRoutes gives md new node link slices
+	f = f.Measured()
 	notes, err := md.AddRoutes(f, s.NodeBandwidth, switchShares(s, f, found.Hidden))
+	if f != strict && err == nil {
+		if _, err := search.AddRoutes(strict, s.NodeBandwidth, switchShares(s, strict, found.Hidden)); err == nil {
+			in.search = &search
+			routed += "; the flows between routers whose round trips are shorter than any minimal path are priced spread " +
+				"over their shortest paths, and the proposal searched with them routed minimally (searched spread, " +
+				"proposals loaded links the machine's one path does not)"
+		}
+	}
 	if in.spread != nil && err == nil {
 		// Which of its shortest paths a message takes is not in the round
 		// trips: neither routing alone came within bounds of every run on

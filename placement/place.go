@@ -16,6 +16,7 @@ import (
 	"github.com/latmap/latmap/internal/launcher"
 	"github.com/latmap/latmap/internal/version"
 	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/placefile"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/model"
@@ -210,9 +211,13 @@ func keepRouted(a *placefile.Advice, sol *solve.Solution, in *inputs, slots []in
 	if !ok || slices.Equal(sol.Place, keep) || a.ProposalPrediction().Run <= (1-solve.WorthIt)*kept.Run {
 		return false
 	}
+	searched := "with each group's uplinks as one was not predicted faster routed"
+	if in.found != nil && in.found.Kind == network.KindRouters {
+		searched = "with every flow routed minimally was not predicted faster with the flows the round trips show through " +
+			"a third group spread"
+	}
 	sol.Place, a.Solver.Winner = keep, name
-	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") +
-		"the proposal searched with each group's uplinks as one was not predicted faster routed: " + name + " kept"
+	a.Solver.Note = strings.TrimPrefix(a.Solver.Note+"; ", "; ") + "the proposal searched " + searched + ": " + name + " kept"
 	return true
 }
 

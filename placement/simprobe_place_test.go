@@ -430,10 +430,14 @@ func BenchmarkSimProbe64(b *testing.B) {
 // rank on 16 routers of fragmentDragonfly, the machine routing each
 // class by one of its shortest paths drawn at random), surveyed inside
 // the simulation and priced from the survey alone, to the simulated
-// checks' bounds in every application but the random sparse graph,
-// whose block run is priced routed minimally in its two groups (0.217 s
-// for 0.149 s simulated: the machine takes any shortest path, some
-// through a third group). The survey's outermost switch level puts a
+// checks' bounds, the random sparse graph's speedups aside (its gain
+// over block predicted 1.98x for 1.47x simulated: which of its shortest
+// paths the machine takes is not in the round trips). Its block run was
+// priced at 0.217 s for 0.149 s simulated with the flows that the round
+// trips show through a third group routed minimally in their two
+// groups; priced as measured (Fabric.Measured), 0.198 s. The proposal
+// is searched routed minimally: LAMMPS eam's must simulate 1.4x faster
+// than block (1.51x; searched on the spread, 1.31x). The survey's outermost switch level puts a
 // router of group 0 in group 2; before network.regroup mended that,
 // 18 runs missed (LAMMPS eam's block priced at 0.0356 s for 0.0258 s).
 // make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
@@ -449,13 +453,18 @@ func TestSimFragment64(t *testing.T) {
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	for _, app := range builtApps(t) {
 		sc := placeAndSimulate(t, c, sv, "fragment-64 "+app.name+" (survey alone)", app.flows, 64, app.iters())
-		misses := simMisses(sc)
-		if app.name == "random-sparse-64" {
-			t.Logf("not held to the bounds: %s", strings.Join(misses, "; "))
-			continue
-		}
-		for _, m := range misses {
+		for _, m := range simMisses(sc) {
+			if app.name == "random-sparse-64" && strings.Contains(m, "x, simulated") {
+				t.Logf("not held to the bounds: %s", m)
+				continue
+			}
 			t.Error(m)
+		}
+		// Searched with the flows through a third group spread, eam's
+		// proposal simulated 1.31x faster than block, searched minimal
+		// 1.51x (CHANGELOG, 2026-12-05).
+		if gain := sc.simulated["block"] / sc.simulated["proposal"]; app.name == "lammps-eam-64" && gain < 1.4 {
+			t.Errorf("%s: the proposal simulates %.2fx faster than block, want 1.4x or more", app.name, gain)
 		}
 	}
 }

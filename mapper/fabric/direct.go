@@ -107,7 +107,46 @@ func NewRouterNetwork(
 	f.shares, f.Routing = nil, RuleMinimal // Route's one path
 	f.Shape = fmt.Sprintf("direct network of %d routers (%d nodes) in %d groups and %d links between routers, "+
 		"minimal paths (local, global, local) in dimension order", nr, len(hosts), len(m.mem), len(links))
+	f.measured = asMeasured(f, g, at, m)
 	return f, "", nil
+}
+
+// asMeasured is f, routed minimally (m), with the pairs of routers whose
+// hops in g are fewer than any minimal path's (minimal.shorter: their
+// round trips show a path through a third group) spread over their
+// shortest paths instead, Route's one path the first of them
+// (hopGraph.path; Fabric.Measured); nil where there are none.
+func asMeasured(f *Fabric, g *hopGraph, at attached, m *minimal) *Fabric {
+	short := m.shorter()
+	if len(short) == 0 {
+		return nil
+	}
+	off := make(map[[2]int32]bool, 2*len(short))
+	for _, p := range short {
+		off[p], off[[2]int32{p[1], p[0]}] = true, true
+	}
+	v := *f
+	v.route = func(a, b int, visit func(int32)) {
+		at.ends(a, b, func(l int32, _ float64) { visit(l) }, func(a, b int) {
+			if off[[2]int32{int32(a), int32(b)}] {
+				g.path(a, b, visit)
+				return
+			}
+			m.path(a, b, visit)
+		})
+	}
+	v.shares = func(a, b int, visit func(int32, float64)) {
+		at.ends(a, b, visit, func(a, b int) {
+			if off[[2]int32{int32(a), int32(b)}] {
+				g.spread(a, b, visit)
+				return
+			}
+			m.path(a, b, func(l int32) { visit(l, 1) })
+		})
+	}
+	v.Shape += fmt.Sprintf(", but spread over the shortest paths for the %d pair(s) of routers whose round trips are shorter "+
+		"than any minimal path's (through a third group)", len(short))
+	return &v
 }
 
 // pairGlobals prices each pair of groups' global links in g as one link

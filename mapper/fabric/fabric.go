@@ -74,6 +74,26 @@ type Fabric struct {
 	// torus's or a dragonfly's messages over all their shortest paths
 	// (nil: routed the same either way).
 	spread *Fabric
+	// measured is the fabric with the flows the round trips show taking
+	// another path than its routing's taking that (Measured); nil: none.
+	measured *Fabric
+}
+
+// Measured is f where its flows take the paths its round trips show: a
+// router network found in a dragonfly's groups (NewRouterNetwork),
+// routed minimally, with the pairs of routers whose round trips are
+// shorter than any minimal path (through a third group) spread over
+// their shortest paths. f itself where no flow's path differs so.
+// Minimal routing prices those flows over a longer path than the
+// machine takes; spread, a proposal can load links the machine's one
+// path does not (docs/place.md).
+func (f *Fabric) Measured() *Fabric {
+	if f.measured == nil {
+		return f
+	}
+	v := *f.measured
+	v.Source, v.Reverse, v.Surveyed = f.Source, f.Reverse, f.Surveyed
+	return &v
 }
 
 // FoundInSurvey is the Source of a network latmap found in a survey's

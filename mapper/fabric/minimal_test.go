@@ -14,6 +14,8 @@ import (
 // path by hops is 0-2-5 (two hops through group 1, which adaptive
 // routing takes); to router 3, of 0-2-3 and 0-1-3, it takes 0-1-3
 // (router 1 is nearer 0 in number); to router 1 it stays in group 0.
+// As measured (Fabric.Measured), 0 and 5, whose hops are fewer than any
+// minimal path's, go 0-2-5, and every other pair minimally.
 // Groups that a link does not join, or with no link between two, are
 // refused with the reason.
 func TestMinimalRoutes(t *testing.T) {
@@ -43,21 +45,35 @@ func TestMinimalRoutes(t *testing.T) {
 		})
 		return p
 	}
+	// Measured: 0 to 5 over 0-2-5 (the round trips' two hops, through
+	// group 1), every other pair as minimal routing takes it.
+	v := f.Measured()
+	if v == f {
+		t.Fatal("Measured is f itself: want 0 and 5 routed through group 1")
+	}
 	for _, c := range []struct {
-		a, b int
-		want string
+		routed string
+		f      *Fabric
+		a, b   int
+		want   string
 	}{
-		{0, 5, "map[direct_router0_to_router1_UP:1 direct_router1_to_router4_UP:1 direct_router4_to_router5_UP:1]"},
-		{0, 3, "map[direct_router0_to_router1_UP:1 direct_router1_to_router3_UP:1]"},
-		{0, 1, "map[direct_router0_to_router1_UP:1]"},
-		{5, 0, "map[direct_router0_to_router1_DOWN:1 direct_router1_to_router4_DOWN:1 direct_router4_to_router5_DOWN:1]"},
+		{"minimal", f, 0, 5, "map[direct_router0_to_router1_UP:1 direct_router1_to_router4_UP:1 direct_router4_to_router5_UP:1]"},
+		{"minimal", f, 0, 3, "map[direct_router0_to_router1_UP:1 direct_router1_to_router3_UP:1]"},
+		{"minimal", f, 0, 1, "map[direct_router0_to_router1_UP:1]"},
+		{"minimal", f, 5, 0, "map[direct_router0_to_router1_DOWN:1 direct_router1_to_router4_DOWN:1 direct_router4_to_router5_DOWN:1]"},
+		{"measured", v, 0, 5, "map[direct_router0_to_router2_UP:1 direct_router2_to_router5_UP:1]"},
+		{"measured", v, 5, 0, "map[direct_router0_to_router2_DOWN:1 direct_router2_to_router5_DOWN:1]"},
+		{"measured", v, 0, 3, "map[direct_router0_to_router1_UP:1 direct_router1_to_router3_UP:1]"},
 	} {
-		if got := shares(f, c.a, c.b); got != c.want {
-			t.Errorf("minimal %s to %s: shares %s, want %s", hosts[c.a], hosts[c.b], got, c.want)
+		if got := shares(c.f, c.a, c.b); got != c.want {
+			t.Errorf("%s %s to %s: shares %s, want %s", c.routed, hosts[c.a], hosts[c.b], got, c.want)
 		}
 	}
 	if p := path(f, 0, 5); fmt.Sprint(p) != "[direct_router0_to_router1_UP direct_router1_to_router4_UP direct_router4_to_router5_UP]" {
 		t.Errorf("minimal route a to f: %v", p)
+	}
+	if p := path(v, 0, 5); fmt.Sprint(p) != "[direct_router0_to_router2_UP direct_router2_to_router5_UP]" {
+		t.Errorf("measured: Route a to f %v, want 0-2-5", p)
 	}
 	if n, why := GroupFaults(links, groups); n != 0 || why != "" {
 		t.Errorf("GroupFaults %d %q, want none", n, why)
@@ -95,6 +111,9 @@ func TestMinimalRoutes(t *testing.T) {
 		}
 		if got, want := shares(f, 0, 5), "map[direct_router0_to_router2_UP:1 direct_router2_to_router5_UP:1]"; got != want {
 			t.Errorf("groups %v: shares %s, want %s (the shortest paths)", c.groups, got, want)
+		}
+		if f.Measured() != f {
+			t.Errorf("groups %v: Measured is not f (no minimal routing to depart from)", c.groups)
 		}
 	}
 }

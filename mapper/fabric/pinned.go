@@ -66,7 +66,7 @@ func (f *Fabric) Pinned(route func(a, b int) []int32) *Fabric {
 			own(a, b, func(l int32) { visit(l, 1) })
 		}
 	}
-	p.Routing = RoutesPinned
+	p.Routing, p.measured = RoutesPinned, nil
 	p.Shape += ", some routes chosen by the probe of flows at once"
 	return &p
 }

@@ -37,6 +37,7 @@ func (f *Fabric) Restrict(hosts []string) (*Fabric, error) {
 // restrict is f with host i at f's host at[i].
 func (f *Fabric) restrict(hosts []string, at []int) *Fabric {
 	r := *f
+	r.measured = nil // found in a survey of the job's hosts alone
 	r.Hosts = append([]string(nil), hosts...)
 	r.Shape = fmt.Sprintf("%s: %d of its %d hosts", f.Shape, len(hosts), len(f.Hosts))
 	route := f.route
