@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/latmap/latmap/mapper/fabric"
 )
 
 // heldOutApps are the real 64-rank matrices kept out of every check
@@ -96,13 +94,8 @@ func BenchmarkSimKeepSurveys(b *testing.B) {
 		b.Fatal("set LATMAP_SIM_KEEP to the directory to keep the surveys in")
 	}
 	names, clusters := heldOutClusters(b)
-	files := writeLinks(b, fragmentDragonfly())
-	f, err := fabric.ReadAll(files)
-	if err != nil {
-		b.Fatal(err)
-	}
-	names = append(names, "dragonfly-fragment-64")
-	clusters = append(clusters, builtClusterRouted(b, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole))
+	frag, _ := fragment64(b)
+	names, clusters = append(names, "dragonfly-fragment-64"), append(clusters, frag)
 	for b.Loop() {
 		for x, c := range clusters {
 			c.survey(b, "all", []int{64, 1 << 20}, 10)

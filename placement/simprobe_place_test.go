@@ -399,12 +399,7 @@ func TestSimProbeDeclared(t *testing.T) {
 // groups where the machine takes any shortest path (eam's block 0.0253
 // s predicted).
 func BenchmarkSimProbe64(b *testing.B) {
-	files := writeLinks(b, fragmentDragonfly())
-	f, err := fabric.ReadAll(files)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := builtClusterRouted(b, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole)
+	c, files := fragment64(b)
 	apps := builtApps(b)
 	for b.Loop() {
 		c.declared = nil
@@ -443,12 +438,7 @@ func BenchmarkSimProbe64(b *testing.B) {
 // make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimFragment64(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	files := writeLinks(t, fragmentDragonfly())
-	f, err := fabric.ReadAll(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := builtClusterRouted(t, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole)
+	c, _ := fragment64(t)
 	c.declared = nil
 	sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
 	for _, app := range builtApps(t) {
@@ -467,6 +457,18 @@ func TestSimFragment64(t *testing.T) {
 			t.Errorf("%s: the proposal simulates %.2fx faster than block, want 1.4x or more", app.name, gain)
 		}
 	}
+}
+
+// fragment64 is BenchmarkSimProbe64's job as a simulated cluster (64
+// hosts of one rank, pickWhole, on fragmentDragonfly routed by
+// machineRoutes' first draw), with the links file that declares it.
+func fragment64(t testing.TB) (*simCluster, []string) {
+	files := writeLinks(t, fragmentDragonfly())
+	f, err := fabric.ReadAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return builtClusterRouted(t, "dragonfly-fragment-64-machine-routed", machineRoutes(f, 1), files, 1, pickWhole), files
 }
 
 // pickWhole is every host of fragmentDragonfly's router r of group g

@@ -205,10 +205,10 @@ func newDirect(hosts []string, router []int32, k int, links [][2]int32, shortcut
 		base = newHopGraph(k)
 	}
 	for i, l := range links {
-		a, b := l[0], l[1]
-		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
-			return nil, nil, attached{}, fmt.Errorf("link between %d and %d of %d", a, b, k)
+		if err := checkLink(l, k); err != nil {
+			return nil, nil, attached{}, err
 		}
+		a, b := l[0], l[1]
 		u, d := s.duplex(fmt.Sprintf("direct_%s_to_%s", name(a), name(b)), "direct", bw, lat)
 		g.out[a], g.out[b] = append(g.out[a], hop{b, u, -1}), append(g.out[b], hop{a, d, -1})
 		if base != nil && i < len(links)-shortcuts {

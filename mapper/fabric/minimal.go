@@ -137,10 +137,10 @@ func NonMinimal(links [][2]int32, groups []int32) [][2]int32 {
 func newLinkedGraph(k int, links [][2]int32) (*hopGraph, error) {
 	g := newHopGraph(k)
 	for i, l := range links {
-		a, b := l[0], l[1]
-		if a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
-			return nil, fmt.Errorf("link between %d and %d of %d", a, b, k)
+		if err := checkLink(l, k); err != nil {
+			return nil, err
 		}
+		a, b := l[0], l[1]
 		g.out[a], g.out[b] = append(g.out[a], hop{b, int32(i), -1}), append(g.out[b], hop{a, int32(i), -1})
 	}
 	g.sortOut()
@@ -236,4 +236,13 @@ func apart(v int32, w int) int {
 		return d
 	}
 	return w - int(v)
+}
+
+// checkLink is an error where link l does not join two different
+// vertices of k.
+func checkLink(l [2]int32, k int) error {
+	if a, b := l[0], l[1]; a < 0 || b < 0 || int(a) >= k || int(b) >= k || a == b {
+		return fmt.Errorf("link between %d and %d of %d", a, b, k)
+	}
+	return nil
 }

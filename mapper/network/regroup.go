@@ -143,9 +143,6 @@ func (n *Network) groupsNote() string {
 		note = fmt.Sprintf("; %d router(s) moved from their group at the outermost switch level to one whose routers are all a hop "+
 			"from them, as the level's groups left two groups unlinked (no dragonfly's)", len(n.Moved))
 	}
-	if len(n.Groups) != n.Routers || unjoined(n.Graph, n.Groups, nil) > 0 {
-		return note
-	}
 	if pairs, _, _ := n.ThroughThird(); pairs > 0 {
 		note += fmt.Sprintf("; the round trips of %d pair(s) of routers in different groups are shorter than any path that stays "+
 			"in their two groups: routed through a third group, not minimally", pairs)
@@ -156,7 +153,8 @@ func (n *Network) groupsNote() string {
 // ThroughThird counts the pairs of the job's routers in different groups
 // whose round trips (the graph's hops) are fewer than any path that
 // stays in their two groups (local, global, local) takes, and gives the
-// first (-1, -1 where there is none, or no groups): a dragonfly's
+// first (-1, -1 where there is none, or no groups, or the groups are
+// no dragonfly's: fabric.NonMinimal): a dragonfly's
 // minimal routing does not take their route, the machine does, through
 // a third group.
 func (n *Network) ThroughThird() (pairs int, a, b int32) {
