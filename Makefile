@@ -28,7 +28,7 @@ DESTDIR   ?=
 MPI_PKGS  := openmpi-bin libopenmpi-dev
 # mpich: the MPICH tests (Open MPI keeps the higher alternatives priority,
 # so mpicc and mpirun stay Open MPI's; deps-test checks).
-TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev gfortran iproute2 lammps lammps-examples elk-lapw chromium scotch metis slurm-wlm munge libsimgrid-dev g++ hwloc-nox
+TEST_PKGS := $(MPI_PKGS) mpich libmpich-dev gfortran iproute2 lammps lammps-examples elk-lapw chromium scotch metis slurm-wlm munge libsimgrid-dev g++ hwloc-nox ibsim-utils opensm infiniband-diags
 # Open MPI refuses to run as root without these; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT=1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -77,8 +77,9 @@ The routes
 
   forwarding tables  what a real switch follows: for each destination, the
                      port to send on (on InfiniBand the subnet manager,
-                     OpenSM, writes them; ibroute and dump_lfts.sh print
-                     them). Given beside an ibnetdiscover dump, every flow
+                     OpenSM, writes them: opensm-lfts.dump, opensm.fdbs;
+                     ibroute, dump_fts and ibdiagnet's .fdbs read them
+                     back). Given beside an ibnetdiscover dump, every flow
                      takes exactly the ports they name; a missing entry or
                      a loop is an error naming the switch and the host.
   d-mod-k            a fat tree's static routing (OpenSM's ftree, SimGrid's

@@ -28,6 +28,7 @@ const (
 	NeedElk      = "elk"      // elk-lapw, a Fortran MPI application from Debian
 	NeedSimGrid  = "simgrid"  // SimGrid SMPI: smpicc, smpirun (libsimgrid-dev)
 	NeedHwloc    = "hwloc"    // hwloc-calc (hwloc-nox), to check logical core numbers
+	NeedOpenSM   = "opensm"   // ibsim, OpenSM and infiniband-diags: a subnet manager's real tables
 )
 
 // Required reports whether LATMAP_REQUIRE names need (or "all").

@@ -189,9 +189,15 @@ var smallTableRoute = []string{
 // The ports report of the same fabric reads alike, tables and all; the
 // spine's link to leaf2 runs at the lower rate of its two ends (2xHDR,
 // 100 Gbit/s). A directory of one dump per switch reads as one file.
+// The same tables as OpenSM dumps them (opensm-lfts.dump) and as
+// ibdiagnet does (.fdbs: LIDs with no route UNREACHABLE, the spine's
+// second private table, which sends hostc's traffic back down, skipped)
+// route alike.
 func TestIBForwardingTables(t *testing.T) {
-	for _, desc := range []string{"ib-small.topo", "ib-small.ports"} {
-		f, err := ReadAll([]string{filepath.Join("testdata", desc), filepath.Join("testdata", "ib-small.lft")})
+	for _, c := range [][2]string{{"ib-small.topo", "ib-small.lft"}, {"ib-small.ports", "ib-small.lft"},
+		{"ib-small.topo", "ib-small.opensm-lfts.dump"}, {"ib-small.ports", "ib-small.fdbs"}} {
+		desc := c[0] + " with " + c[1]
+		f, err := ReadAll([]string{filepath.Join("testdata", c[0]), filepath.Join("testdata", c[1])})
 		if err != nil {
 			t.Fatalf("%s: %v", desc, err)
 		}
@@ -265,7 +271,10 @@ func TestIBTableErrors(t *testing.T) {
 		{"a missing entry", "0x000c 002 :", "0x000d 002 :", "switch S-0002c90000000300 has no forwarding entry for host hostc"},
 		{"a port with no link", "0x000b 002 : (Channel", "0x000b 007 : (Channel", "switch S-0002c90000000100 forwards traffic for host hostb out of a port with no link"},
 		{"an unknown switch", "Lid 3 guid 0x0002c90000000300", "Lid 3 guid 0x0002c90000000999", "switch guid 0x0002c90000000999 (spine): the ibnetdiscover output has no such switch"},
-		{"a bad line", "6 valid lids dumped \nUnicast lids [0x0-0xc] of switch Lid 3", "6 valid lids dumped \nhello\nUnicast lids [0x0-0xc] of switch Lid 3", "line 21: \"hello\" is not a line of ibroute's unicast dump"},
+		{"a bad line", "6 valid lids dumped \nUnicast lids [0x0-0xc] of switch Lid 3", "6 valid lids dumped \nhello\nUnicast lids [0x0-0xc] of switch Lid 3", "line 21: \"hello\" is not a line of a forwarding table's dump"},
+		{"multicast alone", string(orig), "Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0002c90000000100 (leaf1):\n 0xc000   x x\n",
+			"multicast forwarding tables only; latmap routes by the unicast ones"},
+		{"a LID out of range", "0x000c 002 :", "0xc00c 002 :", "LID out of the unicast range"},
 	} {
 		bad := strings.Replace(string(orig), c.old, c.new, 1)
 		if bad == string(orig) {

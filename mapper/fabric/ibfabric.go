@@ -136,7 +136,11 @@ func (b *ibBuild) tables(lfts map[uint64]*lft) error {
 	for guid, t := range lfts {
 		n := b.ib.nodes[guid]
 		if n == nil || n.kind == 'H' {
-			return fmt.Errorf("%s: the forwarding table of switch guid 0x%016x (%s): the ibnetdiscover output has no such switch", t.where, guid, t.desc)
+			named := "" // the fdbs dumps name switches by GUID alone
+			if t.desc != "" {
+				named = " (" + t.desc + ")"
+			}
+			return fmt.Errorf("%s: the forwarding table of switch guid 0x%016x%s: the ibnetdiscover output has no such switch", t.where, guid, named)
 		}
 		tab[b.vertex[n]] = t
 	}

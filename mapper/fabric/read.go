@@ -34,7 +34,7 @@ func Read(path string) (*Fabric, error) {
 const (
 	formatSimGrid   = "a SimGrid platform"
 	formatIB        = "ibnetdiscover output"
-	formatLFT       = "forwarding tables (ibroute)"
+	formatLFT       = "forwarding tables (ibroute, OpenSM or ibdiagnet dumps)"
 	formatCray      = "a Cray XC wiring list"
 	formatSlurm     = "Slurm's topology.conf"
 	formatSlurmYAML = "Slurm's topology.yaml"

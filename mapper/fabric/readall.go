@@ -11,8 +11,9 @@ import (
 // ReadAll reads a network from the files that describe it, each
 // file's format told by its content: one network description (any that
 // Read reads) and, beside it, the switches' forwarding tables of an
-// ibnetdiscover dump (ibroute or dump_lfts.sh output: a file of one or
-// more switches, or a directory of such files) and a map of names (of
+// ibnetdiscover dump (ibroute, dump_lfts.sh or dump_fts output,
+// OpenSM's opensm-lfts.dump or opensm.fdbs, ibdiagnet's .fdbs: a file of
+// one or more switches, or a directory of such files) and a map of names (of
 // GUIDs to hosts for an ibnetdiscover dump, of the description's host
 // names to the job's for any). With tables every message takes exactly
 // the ports they name. Its Source names every file. An error when no
@@ -47,7 +48,8 @@ func ReadAll(paths []string) (*Fabric, error) {
 				}
 				tables = append(tables, file)
 			case len(files) > 1 || p != file:
-				return nil, fmt.Errorf("%s (in directory %s): not ibroute output; a directory given with the network holds its switches' forwarding tables", file, p)
+				return nil, fmt.Errorf("%s (in directory %s): not a dump of forwarding tables (%s); "+
+					"a directory given with the network holds its switches' forwarding tables", file, p, lftFormats)
 			case format == formatNames && names == nil:
 				if names, err = parseNameMap(b, file); err != nil {
 					return nil, err
