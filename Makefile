@@ -175,10 +175,12 @@ demo-cluster: build
 # links, an ibnetdiscover dump and its forwarding tables, and latmap
 # verify of a proposal there (TestPlaceRouted): make test leaves these four to this
 # target; make test runs PSMN's
-# fabric and the dragonfly with three applications. CI runs it after
+# fabric and the dragonfly with three applications. PSMN's fabric is
+# also routed by real OpenSM's tables (internal/ibsim). CI runs it after
 # make test (.ci/run).
 test-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
+	@command -v ibsim >/dev/null || ./scripts/ensure-packages.sh ibsim-utils opensm infiniband-diags
 	LATMAP_SIM_BUILT=all $(GO) test -count=1 -timeout 60m -run 'TestSimBuiltNetworks|TestSimBuiltAries|TestSimProbeFragment|TestSimProbeDeclared|TestPlaceRouted|TestSimFragment64' ./placement/
 
 # 1,024 ranks on a fragmented allocation (64 hosts of 16 cores over 25
@@ -193,6 +195,7 @@ test-sim-built: build
 # miss of the simulated checks' bounds.
 bench-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
+	@command -v ibsim >/dev/null || ./scripts/ensure-packages.sh ibsim-utils opensm infiniband-diags
 	$(GO) test -run '^$$' -bench 'SimBuiltDragonfly1024|SimBuiltAries|SimHeldOut' -benchtime 1x -timeout 180m ./placement/
 
 # network.Discover's thresholds that generated networks or testdata's
@@ -204,6 +207,7 @@ bench-sim-built: build
 SIM_SURVEYS ?= $(CURDIR)/bin/sim-surveys
 bench-thresholds: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
+	@command -v ibsim >/dev/null || ./scripts/ensure-packages.sh ibsim-utils opensm infiniband-diags
 	mkdir -p $(SIM_SURVEYS)
 	LATMAP_SIM_KEEP=$(SIM_SURVEYS) $(GO) test -run '^$$' -bench 'SimKeepSurveys' -benchtime 1x -timeout 90m ./placement/
 	LATMAP_SIM_KEEP=$(SIM_SURVEYS) $(GO) test -run '^$$' -bench 'Thresholds' -benchtime 1x ./mapper/network/

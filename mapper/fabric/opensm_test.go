@@ -3,136 +3,16 @@ package fabric
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/latmap/latmap/internal/ibsim"
 	"github.com/latmap/latmap/internal/testutil"
 )
-
-// umad2sim is the library that puts infiniband-diags and OpenSM on
-// ibsim's simulated fabric instead of an adapter (ibsim-utils).
-const umad2sim = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
-
-// simIB is a fabric simulated by ibsim (InfiniBand's fabric simulator:
-// OpenSM and the diagnostic tools reach its switches by management
-// packets, as they reach a real fabric's) and routed once by OpenSM, in
-// dir: fabric.ibnetdiscover (ibnetdiscover of the simulated fabric, with
-// the LIDs OpenSM gave), fabric.dump_fts (dump_fts: every switch's
-// table as read back from the switch), and OpenSM's own opensm-lfts.dump
-// and opensm.fdbs.
-type simIB struct {
-	dir string
-	env []string
-}
-
-// needOpenSM ends the test unless ibsim, OpenSM and infiniband-diags are
-// installed.
-func needOpenSM(t *testing.T) {
-	t.Helper()
-	for _, tool := range []string{"ibsim", "opensm", "ibnetdiscover", "dump_fts", "ibtracert"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			testutil.Missing(t, testutil.NeedOpenSM, "%s not found (apt-get install ibsim-utils opensm infiniband-diags)", tool)
-		}
-	}
-	if _, err := os.Stat(umad2sim); err != nil {
-		testutil.Missing(t, testutil.NeedOpenSM, "%s not found (apt-get install libumad2sim0)", umad2sim)
-	}
-}
-
-// runOpenSM simulates the fabric of the ibnetdiscover dump net and
-// routes it with OpenSM's routing engine engine.
-func runOpenSM(t *testing.T, net, engine string) *simIB {
-	t.Helper()
-	dir := t.TempDir()
-	b, err := os.ReadFile(net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "net"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := &simIB{dir: dir, env: append(os.Environ(), "IBSIM_SOCKNAME="+fmt.Sprintf("latmap-%d-%s", os.Getpid(), filepath.Base(dir)),
-		"OSM_TMP_DIR="+dir, "OSM_CACHE_DIR="+dir)}
-	sim := exec.Command("ibsim", "-s", "net")
-	sim.Dir, sim.Env = dir, s.env
-	var out lockedText
-	sim.Stdout, sim.Stderr = &out, &out
-	// Its console stays open: at the end of its input ibsim spins.
-	console, err := sim.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sim.Process.Kill(); sim.Wait(); console.Close() })
-	for end := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "sim>"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("ibsim did not start on %s:\n%s", net, out.String())
-		}
-	}
-	// -o: route once and exit; -D 0x43: errors, information and the
-	// routing dumps.
-	log := s.run(t, "opensm", "-o", "-R", engine, "-f", filepath.Join(dir, "osm.log"), "-D", "0x43", "--dump_files_dir", dir)
-	if !strings.Contains(log, "MASTER") {
-		t.Fatalf("opensm -R %s did not become master:\n%s", engine, log)
-	}
-	for name, tool := range map[string]string{"fabric.ibnetdiscover": "ibnetdiscover", "fabric.dump_fts": "dump_fts"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s.run(t, tool)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s
-}
-
-// run runs an OpenSM or infiniband-diags tool on the simulated fabric
-// and returns its standard output.
-func (s *simIB) run(t *testing.T, tool string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(tool, args...)
-	cmd.Dir, cmd.Env = s.dir, append(slices.Clone(s.env), "LD_PRELOAD="+umad2sim)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s%s", tool, strings.Join(args, " "), err, out, stderr.String())
-	}
-	return string(out)
-}
-
-func (s *simIB) path(name string) string { return filepath.Join(s.dir, name) }
-
-// lockedText is an output buffer a test may read while a command writes
-// to it.
-type lockedText struct {
-	mu chan struct{}
-	b  strings.Builder
-}
-
-func (l *lockedText) lock() {
-	if l.mu == nil {
-		l.mu = make(chan struct{}, 1)
-	}
-	l.mu <- struct{}{}
-}
-
-func (l *lockedText) Write(p []byte) (int, error) {
-	l.lock()
-	defer func() { <-l.mu }()
-	return l.b.Write(p)
-}
-
-func (l *lockedText) String() string {
-	l.lock()
-	defer func() { <-l.mu }()
-	return l.b.String()
-}
 
 // hostLIDs is the LID ibnetdiscover's dump gives each host of f (its
 // first adapter's first cabled port, as named in the dump).
@@ -214,7 +94,7 @@ func pathHops(f *Fabric, path []int32) []string {
 // the switch ports ibtracert's trace of the LID route takes. The engines
 // route differently, so the tables are what decides.
 func TestOpenSMTables(t *testing.T) {
-	needOpenSM(t)
+	ibsim.Need(t)
 	fabrics := filepath.Join(testutil.SharedDir(t), "data", "fabrics")
 	for _, fab := range []string{"psmn_X5_2020", "utartu_rocket_2014"} {
 		routes := map[string][][]string{} // engine -> host pair -> hops
@@ -245,10 +125,10 @@ func TestOpenSMTables(t *testing.T) {
 // the switch ports each host pair's route leaves by, in host order.
 func checkOpenSM(t *testing.T, net, engine string) [][]string {
 	fab := strings.TrimSuffix(filepath.Base(net), ".ibnetdiscover")
-	s := runOpenSM(t, net, engine)
+	s := ibsim.Route(t, net, engine)
 	var fs []*Fabric
 	for _, tables := range []string{"fabric.dump_fts", "opensm-lfts.dump", "opensm.fdbs"} {
-		f, err := ReadAll([]string{s.path("fabric.ibnetdiscover"), s.path(tables)})
+		f, err := ReadAll([]string{s.Path("fabric.ibnetdiscover"), s.Path(tables)})
 		if err != nil {
 			t.Fatalf("%s %s, %s: %v", fab, engine, tables, err)
 		}
@@ -273,14 +153,14 @@ func checkOpenSM(t *testing.T, net, engine string) [][]string {
 			}
 		}
 	}
-	lids := hostLIDs(t, f, s.path("fabric.ibnetdiscover"))
+	lids := hostLIDs(t, f, s.Path("fabric.ibnetdiscover"))
 	traced := 0
 	for i := range 40 {
 		a, b := (i*7)%n, (i*13+5)%n
 		if a == b || lids[a] == 0 || lids[b] == 0 {
 			continue
 		}
-		trace := s.run(t, "ibtracert", strconv.Itoa(lids[a]), strconv.Itoa(lids[b]))
+		trace := s.Run(t, "ibtracert", strconv.Itoa(lids[a]), strconv.Itoa(lids[b]))
 		if want, got := tracedHops(trace), pathHops(f, f.Path(a, b)); len(want) == 0 || !slices.Equal(got, want) {
 			t.Errorf("%s %s: %s -> %s leaves by %v, ibtracert's trace by %v:\n%s", fab, engine, f.Hosts[a], f.Hosts[b], got, want, trace)
 		}
