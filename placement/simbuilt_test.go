@@ -25,9 +25,6 @@ type builtNetwork struct {
 	// pick chooses the job's 16 hosts (nil: builtCluster's round robin
 	// over the leaves, else the first 16).
 	pick func(f *fabric.Fabric) []int
-	// declaredOnly, where set, says why TestSimBuiltNetworks holds the
-	// network declared only (BenchmarkSimHeldOut prices it both ways).
-	declaredOnly string
 }
 
 // builtNetworks: PSMN's real InfiniBand fabric (its ibnetdiscover dump
@@ -47,13 +44,12 @@ type builtNetwork struct {
 // simulation of its switches (internal/ibsim): declared, the simulated
 // fabric's ibnetdiscover dump with OpenSM's opensm-lfts.dump; minhop
 // routes many host pairs otherwise than latmap's shortest paths do
-// (mapper/fabric's TestOpenSMTables). Its survey differs a little from
-// psmn-infiniband's, and from it alone GROMACS misses (declaredOnly).
+// (mapper/fabric's TestOpenSMTables).
 var builtNetworks = []builtNetwork{
-	{"psmn-infiniband", psmnFiles, nil, ""},
+	{"psmn-infiniband", psmnFiles, nil},
 	{"utartu-infiniband", func(t testing.TB) []string {
 		return []string{filepath.Join(testutil.SharedDir(t), "data", "fabrics", "utartu_rocket_2014.ibnetdiscover")}
-	}, nil, ""},
+	}, nil},
 	{"hyperx-4x4", func(t testing.TB) []string {
 		var b strings.Builder
 		for r := 0; r < 16; r++ {
@@ -65,7 +61,7 @@ var builtNetworks = []builtNetwork{
 			}
 		}
 		return writeLinks(t, b.String())
-	}, nil, ""},
+	}, nil},
 	{"dragonfly-site-wired", func(t testing.TB) []string {
 		var b strings.Builder
 		for g := 0; g < 4; g++ {
@@ -80,17 +76,23 @@ var builtNetworks = []builtNetwork{
 			}
 		}
 		return writeLinks(t, b.String())
-	}, nil, ""},
-	{"dragonfly-fragment", func(t testing.TB) []string { return writeLinks(t, fragmentDragonfly()) }, pickFragment, ""},
+	}, nil},
+	{"dragonfly-fragment", func(t testing.TB) []string { return writeLinks(t, fragmentDragonfly()) }, pickFragment},
 	{"psmn-opensm", func(t testing.TB) []string {
-		dir := filepath.Join(testutil.SharedDir(t), "data", "fabrics")
 		if f, err := fabric.ReadAll(psmnFiles(t)); err != nil || !slices.Equal(hostNames(f, leafRoundRobin(f)), psmnJob) {
 			t.Fatalf("psmn-infiniband's job is no longer psmnJob (%v)", err)
 		}
-		f := ibsim.Route(t, filepath.Join(dir, "psmn_X5_2020.ibnetdiscover"), "minhop")
-		return []string{f.Path("fabric.ibnetdiscover"), f.Path("opensm-lfts.dump"), filepath.Join(dir, "psmn_X5_2020.guid2host.map")}
-	}, pickNames(psmnJob), "from the survey alone GROMACS's proposal over cyclic is predicted 1.40x for 1.07x simulated, " +
-		"a miss of the switch levels' prices that is not the routing's (the proposal simulates alike under shortest paths)"},
+		return psmnOpenSM(t)
+	}, pickNames(psmnJob)},
+}
+
+// psmnOpenSM is PSMN's fabric simulated by ibsim and routed by OpenSM's
+// minhop engine: the simulated fabric's ibnetdiscover dump, OpenSM's
+// opensm-lfts.dump and the site's map of GUIDs to hosts.
+func psmnOpenSM(t testing.TB) []string {
+	dir := filepath.Join(testutil.SharedDir(t), "data", "fabrics")
+	f := ibsim.Route(t, filepath.Join(dir, "psmn_X5_2020.ibnetdiscover"), "minhop")
+	return []string{f.Path("fabric.ibnetdiscover"), f.Path("opensm-lfts.dump"), filepath.Join(dir, "psmn_X5_2020.guid2host.map")}
 }
 
 // psmnFiles are PSMN's ibnetdiscover dump and map of GUIDs to hosts.
@@ -299,12 +301,7 @@ func TestSimBuiltNetworks(t *testing.T) {
 			if !all {
 				apps = []simApp{apps[1], apps[4], apps[6]} // lammps-eam, gromacs-water, random-sparse
 			}
-			ways := [][]string{nil, files}
-			if n.declaredOnly != "" {
-				ways = ways[1:]
-				t.Logf("%s: declared only: %s", n.name, n.declaredOnly)
-			}
-			for _, declared := range ways {
+			for _, declared := range [][]string{nil, files} {
 				c.declared = declared
 				for _, app := range apps {
 					name := n.name + " " + app.name + map[bool]string{true: " (declared)", false: " (survey alone)"}[declared != nil]

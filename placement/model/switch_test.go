@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -119,17 +120,9 @@ func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
 // its uplinks priced, and a note says so; a group measured with all its
 // hosts sending is priced at its rate.
 func TestUplinkPartialRowsNotPriced(t *testing.T) {
-	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
+	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	row := func(g, hosts int) survey.SwitchBandwidth {
 		return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: 1 - g, Hosts: hosts, Ranks: 2 * hosts, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 100}
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	notes := md.AddSwitches([]survey.SwitchBandwidth{row(0, 4), row(1, 2)})
@@ -141,21 +134,47 @@ func TestUplinkPartialRowsNotPriced(t *testing.T) {
 	}
 }
 
+// TestUplinkBestStep: where one host's link is half the others', a
+// group's uplinks are priced at its best step out and in (steps of
+// 3,668, 6,812 and 10,732 MB/s: 10,732; not their median, 6,812), as
+// PSMN's leaves' steps ran where a slower host they sent to held some of
+// them; of three groups of a switch level, the third, with no row, takes
+// the median of the other two's best steps. Where the hosts' links are
+// alike, the medians (6,812 and 3,000).
+func TestUplinkBestStep(t *testing.T) {
+	m := switchMachine(t, synth.Spec{Nodes: 6, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	row := func(g int, mbps float64) survey.SwitchBandwidth {
+		return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: g, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps}
+	}
+	rows := []survey.SwitchBandwidth{row(0, 3668), row(0, 6812), row(0, 10732), row(1, 2000), row(1, 4000)}
+	for _, c := range []struct {
+		slow bool
+		want []float64
+	}{{true, []float64{10732, 4000, (10732 + 4000) / 2}}, {false, []float64{6812, 3000, (6812 + 3000) / 2}}} {
+		md, _ := model.NewModel(m, nil, model.ModelOptions{})
+		if c.slow {
+			md.InvInject[5] *= 2
+		}
+		notes := md.AddSwitches(rows)
+		if len(notes) != 1 || !strings.Contains(notes[0], "1 of the 3 level-1 groups have no row") {
+			t.Errorf("notes %q", notes)
+		}
+		u := md.Uplinks[0]
+		for g, want := range c.want {
+			if math.Abs(u.InvUp[g]*want*1e6-1) > 1e-12 || math.Abs(u.InvDown[g]*want*1e6-1) > 1e-12 {
+				t.Errorf("a slow host %v: group %d out at %.0f MB/s, in at %.0f MB/s; want %.0f both ways", c.slow, g, 1/u.InvUp[g]/1e6, 1/u.InvDown[g]/1e6, want)
+			}
+		}
+	}
+}
+
 // TestUplinkPartialRowsSaturated: a row of 3 of a group's 4 hosts
 // (three quarters: minPartialHosts) that moved far less than their own
 // links carry (100 MB/s against 3 x 3 GB/s) measured the group's
 // uplinks and prices them; one that moved nearly what their links carry
 // (8,100 MB/s) did not, and leaves them unpriced.
 func TestUplinkPartialRowsSaturated(t *testing.T) {
-	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	for _, c := range []struct {
 		mbps           float64
 		priced, other0 bool
@@ -293,4 +312,20 @@ func TestUplinkOnlyChildNotMedian(t *testing.T) {
 	if u := md.Uplinks[1]; u.InvUp[1] != 1/300e6 {
 		t.Errorf("level 2 %+v: want pod 1 out at 300 MB/s", u)
 	}
+}
+
+// switchMachine is the machine of a synthetic survey of spec with its
+// switch levels found.
+func switchMachine(t *testing.T, spec synth.Spec) *model.Machine {
+	t.Helper()
+	s := synth.New(spec)
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		t.Fatalf("no switch groups: %s", note)
+	}
+	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

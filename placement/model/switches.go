@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/latmap/latmap/internal/stats"
@@ -52,8 +54,17 @@ func (m *Machine) numGroups(k int) int {
 // rows: a group's rate out is the median aggregate rate of its rows, its
 // rate in the median of the rows it received (a row "to the rest", peer
 // group = group, counts both ways: every group sent and received alike in
-// its step); a group without rows takes
-// its level's median (with a note); a group whose rows are all of some of
+// its step): a group's steps differ by the links they crossed (a
+// dragonfly group's global links to that step's siblings). Where the
+// job's hosts' own links differ (hostsDiffer), its best row instead: a
+// step slower than that was held by a slower host its hosts sent to in
+// that step, not by its uplinks (on PSMN's fabric, simulated with 3 of
+// 16 hosts 4xDDR, one leaf's steps ran at 3.7-11.3 GB/s, and their
+// median priced uplinks that carry several times that at 7.0; on the
+// Aries fragments, whose hosts are alike, the best steps priced a
+// group's way out at the one partner group its global links reach
+// best, and HPCG's runs were predicted at 0.64x). A group without rows
+// takes the median of its level's groups' rates (with a note); a group whose rows are all of some of
 // its hosts only (its siblings smaller: a dragonfly's chassis beside its
 // routers) is not priced (with a note): on the simulated 1,024-rank
 // dragonfly two of a chassis's 8 nodes sent, on one router, and priced
@@ -81,6 +92,10 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 	}
 	md.Uplinks = make([]Uplink, len(m.NetGroups))
 	var notes, measured []string
+	rate, of := stats.Median, "median"
+	if md.hostsDiffer() {
+		rate, of = slices.Max[[]float64], "the median group's best step"
+	}
 	for k := range m.NetGroups {
 		ng := m.numGroups(k)
 		up, down, all, pair, partial := m.levelRates(rows, k, md.groupHostRates(k))
@@ -88,7 +103,7 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			notes = append(notes, fmt.Sprintf("switch uplinks: %s has no row of level %d: its uplinks are not priced", survey.SwitchBandwidthFile, k+1))
 			continue
 		}
-		def, missing, unmeasured, alone := stats.Median(all), 0, 0, 0
+		def, missing, unmeasured, alone := groupsMedian(up, all, rate), 0, 0, 0
 		only := m.onlyChildren(k)
 		u := Uplink{InvUp: make([]float64, ng), InvDown: make([]float64, ng)}
 		for g := 0; g < ng; g++ {
@@ -108,16 +123,16 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 			}
 			o, i := def, def
 			if len(up[g]) > 0 {
-				o = stats.Median(up[g])
+				o = rate(up[g])
 			} else {
 				missing++
 			}
 			if len(down[g]) > 0 {
-				i = stats.Median(down[g])
+				i = rate(down[g])
 			}
 			u.InvUp[g], u.InvDown[g] = 1/(o*1e6), 1/(i*1e6)
 		}
-		desc := fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (median)", k+1, ng, def)
+		desc := fmt.Sprintf("level %d, %d groups: %.4g MB/s out of each (%s)", k+1, ng, def, of)
 		if len(pair) > 0 && ng <= maxPairGroups {
 			mbps := stats.Median(pair)
 			u.InvPair = 1 / (mbps * 1e6)
@@ -147,6 +162,35 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		md.SwitchSource += " (measured: " + strings.Join(measured, "; ") + ")"
 	}
 	return notes
+}
+
+// groupsMedian is the rate out of a group without rows of its own: the
+// median over the groups with rows of each one's rate (up: each group's
+// rates out, rate: a group's of its rows), else of every row (all).
+func groupsMedian(up [][]float64, all []float64, rate func([]float64) float64) float64 {
+	var each []float64
+	for _, r := range up {
+		if len(r) > 0 {
+			each = append(each, rate(r))
+		}
+	}
+	if len(each) == 0 {
+		return stats.Median(all)
+	}
+	return stats.Median(each)
+}
+
+// hostsDiffer says whether the job's hosts' own links differ: the
+// slowest's rate out under saturatedShare of the fastest's (a few 4xDDR
+// hosts among 4xQDR ones).
+func (md *Model) hostsDiffer() bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, inv := range md.InvInject {
+		if inv > 0 {
+			lo, hi = min(lo, 1/inv), max(hi, 1/inv)
+		}
+	}
+	return hi > 0 && lo < saturatedShare*hi
 }
 
 // onlyChildren reports, for each group of switch level k, whether it is
