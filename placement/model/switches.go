@@ -140,26 +140,35 @@ func (md *Model) AddSwitches(rows []survey.SwitchBandwidth) []string {
 		}
 		md.Uplinks[k] = u
 		measured = append(measured, desc)
-		if missing > 0 {
-			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and "+
-				"take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
-		}
-		if alone > 0 {
-			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and no "+
-				"sibling in their level-%d group, whose way out is theirs: priced there, not at the others' median",
-				alone, ng, k+1, survey.SwitchBandwidthFile, k+2))
-		}
-		if unmeasured > 0 {
-			notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of "+
-				"their hosts (their siblings have fewer), which does not measure their uplinks: "+
-				"their way out is not priced", unmeasured, ng, k+1))
-		}
+		notes = append(notes, unpricedNotes(k, ng, missing, alone, unmeasured, def)...)
 	}
 	// Where the capacities came from, and what was measured: the report
 	// shows it beside the node bandwidth's source.
 	md.SwitchSource = survey.SwitchBandwidthFile
 	if len(measured) > 0 {
 		md.SwitchSource += " (measured: " + strings.Join(measured, "; ") + ")"
+	}
+	return notes
+}
+
+// unpricedNotes say how many of switch level k's ng groups took their
+// level's rate def (missing: no row), are priced at the next level
+// (alone: no sibling) or not at all (unmeasured: rows of some hosts).
+func unpricedNotes(k, ng, missing, alone, unmeasured int, def float64) []string {
+	var notes []string
+	if missing > 0 {
+		notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and "+
+			"take the median of the others (%.4g MB/s)", missing, ng, k+1, survey.SwitchBandwidthFile, def))
+	}
+	if alone > 0 {
+		notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups have no row in %s and no "+
+			"sibling in their level-%d group, whose way out is theirs: priced there, not at the others' median",
+			alone, ng, k+1, survey.SwitchBandwidthFile, k+2))
+	}
+	if unmeasured > 0 {
+		notes = append(notes, fmt.Sprintf("switch uplinks: %d of the %d level-%d groups sent from only some of "+
+			"their hosts (their siblings have fewer), which does not measure their uplinks: "+
+			"their way out is not priced", unmeasured, ng, k+1))
 	}
 	return notes
 }
