@@ -318,12 +318,7 @@ func TestUplinkOnlyChildNotMedian(t *testing.T) {
 // switch levels found.
 func switchMachine(t *testing.T, spec synth.Spec) *model.Machine {
 	t.Helper()
-	s := synth.New(spec)
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	m, err := shapes.SwitchMachine(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/latmap/latmap/mapper/profile"
 	"github.com/latmap/latmap/mapper/survey/synth"
 	"github.com/latmap/latmap/mapper/topo"
+	"github.com/latmap/latmap/placement/internal/shapes"
 	"github.com/latmap/latmap/placement/model"
 )
 
@@ -38,12 +39,7 @@ func TestConstructTree(t *testing.T) {
 // switch groups (the test fails when none are found).
 func switchMachine(t *testing.T, spec synth.Spec) *model.Machine {
 	t.Helper()
-	s := synth.New(spec)
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		t.Fatalf("no switch groups: %s", note)
-	}
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	m, err := shapes.SwitchMachine(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

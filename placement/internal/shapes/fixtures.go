@@ -42,18 +42,24 @@ func RoutedModel(nodes, cores int, levels [3]model.LinkCost, build func(hosts []
 // own SwitchGroups and rows as switchbw.csv, and the notes of pricing its
 // uplinks (Model.AddSwitches).
 func SwitchedModel(nodes, perSwitch int, rows []survey.SwitchBandwidth) (*model.Model, []string, error) {
-	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, NodesPerSwitch: perSwitch, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
-	var note string
-	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
-		return nil, nil, fmt.Errorf("no switch groups: %s", note)
-	}
-	s.SwitchBandwidth = rows
-	m, err := model.MachineFromSurvey(s, model.SurveyCostOptions{})
+	m, err := SwitchMachine(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, NodesPerSwitch: perSwitch, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	if err != nil {
 		return nil, nil, err
 	}
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
-	return md, md.AddSwitches(s.SwitchBandwidth), nil
+	return md, md.AddSwitches(rows), nil
+}
+
+// SwitchMachine is the machine of spec's synthetic survey with the
+// switch groups latmap's own SwitchGroups finds in it (an error where
+// it finds none).
+func SwitchMachine(spec synth.Spec) (*model.Machine, error) {
+	s := synth.New(spec)
+	var note string
+	if s.Switches, _, note = topo.SwitchGroups(s); len(s.Switches) == 0 {
+		return nil, fmt.Errorf("no switch groups: %s", note)
+	}
+	return model.MachineFromSurvey(s, model.SurveyCostOptions{})
 }
 
 // SwitchRows are switchbw.csv's rows of SwitchedModel's switches: each
