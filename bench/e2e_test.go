@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -339,7 +337,7 @@ func stopMidway(t *testing.T, args []string, after time.Duration, stop func(p *o
 func stopAt(t *testing.T, args []string, after time.Duration, marker string, stop func(p *os.Process)) (string, error) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
-	var buf lockedBuffer
+	var buf testutil.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -359,24 +357,6 @@ func stopAt(t *testing.T, args []string, after time.Duration, marker string, sto
 		t.Fatalf("%s still running 60 s after it was stopped:\n%s", strings.Join(args, " "), buf.String())
 	}
 	return "", nil
-}
-
-// lockedBuffer is a bytes.Buffer a job writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // checkResumed: latmap survey --resume out under the launcher prefix

@@ -90,9 +90,9 @@ var builtNetworks = []builtNetwork{
 // minhop engine: the simulated fabric's ibnetdiscover dump, OpenSM's
 // opensm-lfts.dump and the site's map of GUIDs to hosts.
 func psmnOpenSM(t testing.TB) []string {
-	dir := filepath.Join(testutil.SharedDir(t), "data", "fabrics")
-	f := ibsim.Route(t, filepath.Join(dir, "psmn_X5_2020.ibnetdiscover"), "minhop")
-	return []string{f.Path("fabric.ibnetdiscover"), f.Path("opensm-lfts.dump"), filepath.Join(dir, "psmn_X5_2020.guid2host.map")}
+	site := psmnFiles(t)
+	f := ibsim.Route(t, site[0], "minhop")
+	return []string{f.Path("fabric.ibnetdiscover"), f.Path("opensm-lfts.dump"), site[1]}
 }
 
 // psmnFiles are PSMN's ibnetdiscover dump and map of GUIDs to hosts.

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,18 +47,15 @@ func Route(t testing.TB, net, engine string) *Fabric {
 	t.Helper()
 	Need(t)
 	dir := t.TempDir()
-	b, err := os.ReadFile(net)
+	net, err := filepath.Abs(net)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "net"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f := &Fabric{Dir: dir, env: append(os.Environ(), fmt.Sprintf("IBSIM_SOCKNAME=latmap-%d-%s", os.Getpid(), filepath.Base(dir)),
 		"OSM_TMP_DIR="+dir, "OSM_CACHE_DIR="+dir)}
-	sim := exec.Command("ibsim", "-s", "net")
+	sim := exec.Command("ibsim", "-s", net)
 	sim.Dir, sim.Env = dir, f.env
-	var out lockedText
+	var out testutil.LockedBuffer
 	sim.Stdout, sim.Stderr = &out, &out
 	// Its console stays open: at the end of its input ibsim spins.
 	console, err := sim.StdinPipe()
@@ -106,21 +102,3 @@ func (f *Fabric) Run(t testing.TB, tool string, args ...string) string {
 
 // Path is the file name in f.Dir.
 func (f *Fabric) Path(name string) string { return filepath.Join(f.Dir, name) }
-
-// lockedText is an output buffer read while a command writes to it.
-type lockedText struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedText) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedText) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -315,4 +317,23 @@ func (f Flavor) Whereami(t testing.TB, prefix []string) map[int]Place {
 		got[r] = Place{Host: f[3], CPU: cpu}
 	}
 	return got
+}
+
+// LockedBuffer is an output buffer a command writes while the test reads
+// it (a launcher's or a simulator's output, watched for a marker).
+type LockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

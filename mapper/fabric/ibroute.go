@@ -71,13 +71,14 @@ func parseLFTs(b []byte, file string, into map[uint64]*lft) error {
 	var cur *lft
 	skip, multicast := false, false // in a multicast or a second private table
 	err := eachLine(b, false, func(line int, text string) (err error) {
-		switch where := fmt.Sprintf("%s line %d", file, line); {
+		where := func() string { return fmt.Sprintf("%s line %d", file, line) } // headers only: not on every entry
+		switch {
 		case lftHeader.MatchString(text):
 			m := lftHeader.FindStringSubmatch(text)
-			cur, err = newLFT(m[1], strings.Trim(m[2], "'"), where, into)
+			cur, err = newLFT(m[1], strings.Trim(m[2], "'"), where(), into)
 			skip = false
 		case fdbHeader.MatchString(text):
-			cur, err = newLFT(fdbHeader.FindStringSubmatch(text)[1], "", where, into)
+			cur, err = newLFT(fdbHeader.FindStringSubmatch(text)[1], "", where(), into)
 			skip = false
 		case strings.HasPrefix(text, "Multicast mlids ["):
 			skip, multicast = true, true

@@ -120,7 +120,7 @@ func TestEvaluatorSwitchesMatchScratch(t *testing.T) {
 // its uplinks priced, and a note says so; a group measured with all its
 // hosts sending is priced at its rate.
 func TestUplinkPartialRowsNotPriced(t *testing.T) {
-	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	m := shapes.MustSwitchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	row := func(g, hosts int) survey.SwitchBandwidth {
 		return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: 1 - g, Hosts: hosts, Ranks: 2 * hosts, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: 100}
 	}
@@ -142,7 +142,7 @@ func TestUplinkPartialRowsNotPriced(t *testing.T) {
 // the median of the other two's best steps. Where the hosts' links are
 // alike, the medians (6,812 and 3,000).
 func TestUplinkBestStep(t *testing.T) {
-	m := switchMachine(t, synth.Spec{Nodes: 6, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	m := shapes.MustSwitchMachine(t, synth.Spec{Nodes: 6, Sockets: 1, Cores: 2, NodesPerSwitch: 2, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	row := func(g int, mbps float64) survey.SwitchBandwidth {
 		return survey.SwitchBandwidth{Level: 1, Group: g, PeerGroup: g, Hosts: 2, Ranks: 4, Size: 1 << 20, Messages: 16, Seconds: 1, AggregateMBps: mbps}
 	}
@@ -174,7 +174,7 @@ func TestUplinkBestStep(t *testing.T) {
 // uplinks and prices them; one that moved nearly what their links carry
 // (8,100 MB/s) did not, and leaves them unpriced.
 func TestUplinkPartialRowsSaturated(t *testing.T) {
-	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	m := shapes.MustSwitchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	for _, c := range []struct {
 		mbps           float64
 		priced, other0 bool
@@ -312,15 +312,4 @@ func TestUplinkOnlyChildNotMedian(t *testing.T) {
 	if u := md.Uplinks[1]; u.InvUp[1] != 1/300e6 {
 		t.Errorf("level 2 %+v: want pod 1 out at 300 MB/s", u)
 	}
-}
-
-// switchMachine is the machine of a synthetic survey of spec with its
-// switch levels found.
-func switchMachine(t *testing.T, spec synth.Spec) *model.Machine {
-	t.Helper()
-	m, err := shapes.SwitchMachine(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

@@ -64,9 +64,9 @@ func (m *Machine) numGroups(k int) int {
 // Aries fragments, whose hosts are alike, the best steps priced a
 // group's way out at the one partner group its global links reach
 // best, and HPCG's runs were predicted at 0.64x). A group without rows
-// takes the median of its level's groups' rates (with a note); a group whose rows are all of some of
-// its hosts only (its siblings smaller: a dragonfly's chassis beside its
-// routers) is not priced (with a note): on the simulated 1,024-rank
+// takes the median of its level's groups' rates (with a note); a group
+// whose rows are all of some of its hosts only (its siblings smaller: a
+// dragonfly's chassis beside its routers) is not priced (with a note): on the simulated 1,024-rank
 // dragonfly two of a chassis's 8 nodes sent, on one router, and priced
 // it at one link's 1.05 GB/s, where its four routers' links carry 5. Without rows, or without switch
 // levels, uplinks are not priced, and the notes say so when the survey

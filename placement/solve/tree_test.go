@@ -17,7 +17,7 @@ import (
 // rings share each switch, so no byte crosses the switches, whatever
 // order the ranks are visited in.
 func TestConstructTree(t *testing.T) {
-	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	m := shapes.MustSwitchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, NodesPerSwitch: 4, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	var flows []profile.Flow
 	for ring := 0; ring < 4; ring++ {
 		for k := 0; k < 4; k++ {
@@ -33,17 +33,6 @@ func TestConstructTree(t *testing.T) {
 		}
 		checkTree(t, m, flows, constructTree(m, tr, slots, how))
 	}
-}
-
-// switchMachine is the machine of spec's synthetic survey with its
-// switch groups (the test fails when none are found).
-func switchMachine(t *testing.T, spec synth.Spec) *model.Machine {
-	t.Helper()
-	m, err := shapes.SwitchMachine(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // checkTree fails when a flow crosses the switches or a slot holds two
@@ -158,7 +147,7 @@ func trafficOn(t *testing.T, m *model.Machine, flows []profile.Flow, n int) (*mo
 // Solve prices its starts and says why it did not search; one pair's
 // traffic doubled, it searches again.
 func TestSolveAllToAllNotSearched(t *testing.T) {
-	m := switchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 4, NodesPerSwitch: 2, NodesPerPod: 4, PodRTT: 30, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
+	m := shapes.MustSwitchMachine(t, synth.Spec{Nodes: 8, Sockets: 1, Cores: 4, NodesPerSwitch: 2, NodesPerPod: 4, PodRTT: 30, RTT: [4]float64{0.5, 0.8, 4, 9}, Seed: 1})
 	md, _ := model.NewModel(m, nil, model.ModelOptions{})
 	const n = 24
 	var flows []profile.Flow

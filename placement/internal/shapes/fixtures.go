@@ -3,6 +3,7 @@ package shapes
 import (
 	"fmt"
 	"math"
+	"testing"
 
 	"github.com/latmap/latmap/mapper/fabric"
 	"github.com/latmap/latmap/mapper/profile"
@@ -60,6 +61,17 @@ func SwitchMachine(spec synth.Spec) (*model.Machine, error) {
 		return nil, fmt.Errorf("no switch groups: %s", note)
 	}
 	return model.MachineFromSurvey(s, model.SurveyCostOptions{})
+}
+
+// MustSwitchMachine is SwitchMachine for a test, which fails where it
+// finds no switch groups.
+func MustSwitchMachine(t testing.TB, spec synth.Spec) *model.Machine {
+	t.Helper()
+	m, err := SwitchMachine(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // SwitchRows are switchbw.csv's rows of SwitchedModel's switches: each
