@@ -69,17 +69,12 @@ func HostFactors(s *survey.Survey) []float64 {
 			med[l] = stats.MedianInPlace(v)
 		}
 	}
+	iso := isolatedFactors(s, hostIdx, nh)
 	out, slow := make([]float64, nh), false
 	for h := range out {
-		f := math.Inf(1)
-		for l := range names {
-			if v := byHost[l]; v != nil && len(v[h]) >= MinHostPairs {
-				if q := stats.Select(v[h], len(v[h])/4) / med[l]; q > SlowHostFactor {
-					f = min(f, stats.MedianInPlace(v[h])/med[l])
-				} else {
-					f = 1
-				}
-			}
+		f := iso[h]
+		if math.IsNaN(f) {
+			f = concurrentFactor(byHost, med, h)
 		}
 		out[h] = 1
 		if f > SlowHostFactor && !math.IsInf(f, 1) {
@@ -88,6 +83,90 @@ func HostFactors(s *survey.Survey) []float64 {
 	}
 	if !slow {
 		return nil
+	}
+	return out
+}
+
+// concurrentFactor is host h's factor from its pairs' transfer times in
+// the concurrent rounds (byHost: each level's, by host; med: each
+// level's median): at each level where it has MinHostPairs pairs, their
+// median over the level's if their lower quartile is over
+// SlowHostFactor too, else 1; the least over the levels (+Inf: none).
+func concurrentFactor(byHost [][][]float64, med []float64, h int) float64 {
+	f := math.Inf(1)
+	for l, v := range byHost {
+		if v != nil && len(v[h]) >= MinHostPairs {
+			if q := stats.Select(v[h], len(v[h])/4) / med[l]; q > SlowHostFactor {
+				f = min(f, stats.MedianInPlace(v[h])/med[l])
+			} else {
+				f = 1
+			}
+		}
+	}
+	return f
+}
+
+// MinIsolatedHostPairs is how many of a host's pairs between nodes the
+// isolation sample must hold at the largest size for HostFactors to
+// judge the host on them alone. Fewer, a host among slow ones could
+// have most of its few pairs through them.
+const MinIsolatedHostPairs = 6
+
+// isolatedFactors are, per host (survey.HostIndex's numbering, nh
+// hosts), its factor from the pairs between nodes measured alone at the
+// largest size: the median over them of each one's transfer time (that
+// round trip less the pair's at the smallest size) over its level's
+// median of the same, where their lower quartile is over SlowHostFactor
+// too, else 1; NaN for a host with fewer than MinIsolatedHostPairs such
+// pairs. Measured alone, a pair's time is its path's, not what else ran
+// in its round: on PSMN's fabric (simulated; two 4xDDR hosts on a leaf
+// of their own, one more elsewhere, among 4xQDR) the DDR hosts' pairs
+// took 1.92x the others' alone, but 1.53x the level's median in the
+// concurrent rounds at their leaf, where the level's other pairs
+// shared their hosts' links with more of the round than the two DDR
+// hosts did with each other.
+func isolatedFactors(s *survey.Survey, hostIdx []int, nh int) []float64 {
+	out := make([]float64, nh)
+	for h := range out {
+		out[h] = math.NaN()
+	}
+	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
+	level, names := s.PairLevels()
+	all := make([][]float64, len(names))
+	type pair struct {
+		l int
+		v float64
+	}
+	byHost := make([][]pair, nh)
+	t.Each(func(a, b, _ int) {
+		ha, hb := hostIdx[a], hostIdx[b]
+		v := t.At(survey.Isolated, a, b) - lo.At(survey.Median, a, b)
+		if ha == hb || !(v > 0) {
+			return
+		}
+		l := level(a, b)
+		all[l] = append(all[l], v)
+		byHost[ha] = append(byHost[ha], pair{l, v})
+		byHost[hb] = append(byHost[hb], pair{l, v})
+	})
+	med := make([]float64, len(names))
+	for l, v := range all {
+		if len(v) > 0 {
+			med[l] = stats.MedianInPlace(v)
+		}
+	}
+	for h, ps := range byHost {
+		if len(ps) < MinIsolatedHostPairs {
+			continue
+		}
+		r := make([]float64, len(ps))
+		for i, p := range ps {
+			r[i] = p.v / med[p.l]
+		}
+		out[h] = 1
+		if stats.Select(r, len(r)/4) > SlowHostFactor {
+			out[h] = stats.MedianInPlace(r)
+		}
 	}
 	return out
 }

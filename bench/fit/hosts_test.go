@@ -11,10 +11,18 @@ import (
 
 // slowHostsSurvey is 8 nodes of 2 ranks whose pairs between nodes take
 // 2000 us more at 1 MiB than at 64 B alone and 4x that in the concurrent
-// rounds, each pair scattered by up to 10% (by its ranks); pairs through
-// a host of slow (its link at 1/slowBy of the others') take slowBy
-// times as long, alone and in the rounds.
+// rounds, each pair scattered by up to 10% (by its ranks), every third
+// pair also measured alone; pairs through a host of slow (its link at
+// 1/slowBy of the others') take slowBy times as long, alone and in the
+// rounds.
 func slowHostsSurvey(slow map[string]bool, slowBy float64) *survey.Survey {
+	return slowHostsSurveyHidden(slow, slowBy, 1)
+}
+
+// slowHostsSurveyHidden is slowHostsSurvey with the slow hosts' pairs
+// hidden times faster in the concurrent rounds than slowBy makes them
+// (their links less shared in the rounds than the others').
+func slowHostsSurveyHidden(slow map[string]bool, slowBy, hidden float64) *survey.Survey {
 	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, RTT: [4]float64{1, 1, 10, 10}, Seed: 1})
 	s.Meta.Sizes = []int{64, 1 << 20}
 	big := survey.NewPairTable(s.N(), 1<<20)
@@ -23,11 +31,12 @@ func slowHostsSurvey(slow map[string]bool, slowBy float64) *survey.Survey {
 		alone, conc := small+200, small+200
 		if ha, hb := s.Ranks[a].Host, s.Ranks[b].Host; ha != hb {
 			alone = 2000 * (1 + 0.1*float64((a*7+b*3)%5)/4)
+			conc = 4 * (alone + small)
 			if slow[ha] || slow[hb] {
 				alone *= slowBy
+				conc = 4 * (alone + small) / hidden
 			}
 			alone += small
-			conc = 4 * alone
 		}
 		iso := math.NaN()
 		if (a+b)%3 == 0 {
@@ -77,5 +86,41 @@ func TestHostFactors(t *testing.T) {
 	}
 	if f := HostFactors(slowHostsSurvey(nil, 1)); f != nil {
 		t.Errorf("hosts alike: factors %v, want none", f)
+	}
+}
+
+// TestHostFactorsAlone: where the slow hosts' pairs are less slowed by
+// the concurrent rounds than the others' (1.3x less), HostFactors takes
+// their factor from the pairs measured alone (2, not 2/1.3); without the
+// isolation sample, from the rounds (about 1.54). A host with too few
+// pairs alone is judged on the rounds.
+func TestHostFactorsAlone(t *testing.T) {
+	slow := map[string]bool{"node000": true, "node001": true}
+	factor := func(s *survey.Survey) float64 {
+		f := HostFactors(s)
+		if f == nil {
+			t.Fatal("no slow host found")
+		}
+		hostIdx, _ := survey.HostIndex(s.Ranks)
+		return f[hostIdx[0]]
+	}
+	if f := factor(slowHostsSurveyHidden(slow, 2, 1.3)); math.Abs(f/2-1) > 0.1 {
+		t.Errorf("with pairs measured alone: factor %.3f, want about 2", f)
+	}
+	const few = 3 // node000's pairs left measured alone
+	if few >= MinIsolatedHostPairs {
+		t.Fatalf("MinIsolatedHostPairs %d: the test keeps %d of a host's pairs alone, fewer than it", MinIsolatedHostPairs, few)
+	}
+	s := slowHostsSurveyHidden(slow, 2, 1.3)
+	iso, kept := s.Tables[1].Values[survey.Isolated], 0
+	s.Tables[1].Each(func(a, b, i int) {
+		if (s.Ranks[a].Host == "node000" || s.Ranks[b].Host == "node000") && !math.IsNaN(float64(iso[i])) {
+			if kept++; kept > few {
+				iso[i] = float32(math.NaN())
+			}
+		}
+	})
+	if f := factor(s); math.Abs(f/(2/1.3)-1) > 0.1 {
+		t.Errorf("too few pairs alone: factor %.3f, want about %.2f (the rounds')", f, 2/1.3)
 	}
 }
