@@ -189,9 +189,10 @@ test-sim-built: build
 # the survey of scope nodes inside the simulation, a stencil and a random
 # sparse graph, from the survey alone and declared; and 64 ranks on a
 # fragment of a dragonfly whose groups are Cray XC's rows and columns,
-# every application; and every built network with the nine held-out real
-# matrices (testdata/README.md: NPB, LULESH, miniFE, miniMD, HPCG), which
-# nothing was tuned on; prints predicted and simulated runs and every
+# every application; and every built network, and two held out (Tartu's
+# and PSMN's fabrics routed by OpenSM's dfsssp and updn), with the nine
+# held-out real matrices (testdata/README.md: NPB, LULESH, miniFE,
+# miniMD, HPCG), which nothing was tuned on; prints predicted and simulated runs and every
 # miss of the simulated checks' bounds.
 bench-sim-built: build
 	@command -v smpicc >/dev/null || ./scripts/ensure-packages.sh libsimgrid-dev
