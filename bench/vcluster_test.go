@@ -255,11 +255,31 @@ func checkFanOutRows(t *testing.T, s *survey.Survey, peers, ranks int, lo, hi fl
 // 64 B and 256 KiB names exactly that node as slow, and no link: its
 // 256 KiB round trips take about four times the others'. (At 64 B, cpu
 // sharing on this machine hides it: every cross-node pair takes 30-135 us
-// alike.)
+// alike.) The survey's own warning of slow hosts (bench/fit's
+// HostFactors, which prices their pairs) names that node alone too, at
+// 3-5x.
 func TestSlowNodeNamed(t *testing.T) {
-	c, o := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit", NodeRates: map[int]string{2: "100mbit"}})
+	c, o, s := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 2, Rate: "400mbit", NodeRates: map[int]string{2: "100mbit"}})
 	if len(o.SlowNodes) != 1 || o.SlowNodes[0].Host != c.Nodes[2] || len(o.SlowLinks) != 0 || len(o.SlowInside) != 0 {
 		t.Errorf("want exactly %s named slow, got:\n%s", c.Nodes[2], strings.Join(o.Lines(), "\n"))
+	}
+	var warned []string
+	for _, w := range s.Meta.Warnings {
+		if strings.HasPrefix(w, "slow hosts:") {
+			warned = append(warned, w)
+		}
+	}
+	t.Logf("%q", warned)
+	named := func(w, host string) bool { return strings.Contains(w, host+",") || strings.Contains(w, host+" ") }
+	if len(warned) != 1 || !named(warned[0], c.Nodes[2]) || named(warned[0], c.Nodes[0]) || named(warned[0], c.Nodes[1]) || named(warned[0], c.Nodes[3]) {
+		t.Fatalf("want one warning of slow hosts naming %s alone, got %q", c.Nodes[2], warned)
+	}
+	// Its pairs take tc's 4x: measured against the pairs through the
+	// other nodes, not against a median that its own pairs, half of
+	// them, pull up (1.59x before).
+	var x float64
+	if _, err := fmt.Sscanf(warned[0][strings.Index(warned[0], " took ")+len(" took "):], "%fx", &x); err != nil || x < 3 || x > 5 {
+		t.Errorf("slow host's factor %g (%v), want 3-5x (its link shaped to a quarter of the others')", x, err)
 	}
 }
 
@@ -270,7 +290,7 @@ func TestSlowNodeNamed(t *testing.T) {
 // (Unshaped, the links' 256 KiB round trips are cpu-bound and spread 2x
 // from pair to pair here, which made slow nodes of noise.)
 func TestSlowLinkNamed(t *testing.T) {
-	c, o := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit", LinkRates: map[[2]int]string{{1, 2}: "100mbit"}})
+	c, o, _ := surveyOutliers(t, vcluster.Options{Nodes: 4, SlotsPerNode: 1, Rate: "400mbit", LinkRates: map[[2]int]string{{1, 2}: "100mbit"}})
 	if len(o.SlowLinks) != 1 || len(o.SlowNodes) != 0 {
 		t.Fatalf("want exactly the link %s-%s named slow, got:\n%s", c.Nodes[1], c.Nodes[2], strings.Join(o.Lines(), "\n"))
 	}
@@ -282,7 +302,7 @@ func TestSlowLinkNamed(t *testing.T) {
 // surveyOutliers surveys a virtual cluster made with opt, every slot a
 // rank, one pair at a time at 64 B and 256 KiB, and returns the cluster
 // and the slow nodes and links latmap names in the survey.
-func surveyOutliers(t *testing.T, opt vcluster.Options) (*vcluster.Cluster, *topo.Outliers) {
+func surveyOutliers(t *testing.T, opt vcluster.Options) (*vcluster.Cluster, *topo.Outliers, *survey.Survey) {
 	t.Helper()
 	testutil.RequireMPI(t)
 	bin := testutil.LatmapBin(t)
@@ -298,7 +318,7 @@ func surveyOutliers(t *testing.T, opt vcluster.Options) (*vcluster.Cluster, *top
 		t.Fatal(err)
 	}
 	t.Logf("%s", strings.Join(o.Lines(), "\n"))
-	return c, o
+	return c, o, s
 }
 
 // TestNoiseMakesNoLevelVirtual: 8 ranks on 4 virtual nodes x 2 share this

@@ -119,13 +119,18 @@ func psmnFiles(t testing.TB) []string {
 var psmnJob = []string{"r422node2", "r422node8", "r422node36", "sl390lin25", "sl390lin27", "sl390lin8", "sl390lin107", "sl390lin106",
 	"sl390lin115", "sl390lin28", "sl390lin37", "sl390lin34", "r815lin112", "r815lin111", "r510gluster2", "r510gluster3"}
 
-// pickNames picks the hosts named, in that order.
+// pickNames picks the hosts named, in that order; it panics naming a
+// host the fabric does not have (not host 0 in its place).
 func pickNames(names []string) func(f *fabric.Fabric) []int {
 	return func(f *fabric.Fabric) []int {
 		idx := f.HostIndex()
 		pick := make([]int, len(names))
 		for i, name := range names {
-			pick[i] = idx[name]
+			h, ok := idx[name]
+			if !ok {
+				panic(fmt.Sprintf("pickNames: the fabric has no host %q", name))
+			}
+			pick[i] = h
 		}
 		return pick
 	}

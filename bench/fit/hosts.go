@@ -38,43 +38,41 @@ const MinHostPairs = 8
 // the concurrent rounds as alone: its own link, not what else ran,
 // bounds it. On PSMN's fabric (3 hosts of 4xDDR among 13 of 4xQDR,
 // simulated) the DDR hosts' pairs took 1.96-1.99x their level's median,
-// the others' 0.97-1.06x.
+// the others' 0.97-1.06x. A host with MinIsolatedHostPairs pairs in the
+// isolation sample is judged on them instead (isolatedFactor). Where
+// some hosts are found slow, every host is judged again against the
+// pairs through none of them (levelMedians). Where half of a level's
+// pairs or more run through slow hosts, the level's median is theirs
+// and none is found.
 func HostFactors(s *survey.Survey) []float64 {
 	if len(s.Tables) < 2 {
 		return nil
 	}
-	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
 	hostIdx, nh := survey.HostIndex(s.Ranks)
-	level, names := s.PairLevels()
-	// Each level's transfer times, and each host's at each level.
-	all := make([][]float64, len(names))
-	byHost := make([][][]float64, len(names))
-	t.Each(func(a, b, _ int) {
-		ha, hb := hostIdx[a], hostIdx[b]
-		v := t.At(survey.Median, a, b) - lo.At(survey.Median, a, b)
-		if ha == hb || !(v > 0) {
-			return
-		}
-		l := level(a, b)
-		if byHost[l] == nil {
-			byHost[l] = make([][]float64, nh)
-		}
-		all[l] = append(all[l], v)
-		byHost[l][ha] = append(byHost[l][ha], v)
-		byHost[l][hb] = append(byHost[l][hb], v)
-	})
-	med := make([]float64, len(names)) // each level's median, once
-	for l, v := range all {
-		if len(v) > 0 {
-			med[l] = stats.MedianInPlace(v)
-		}
+	conc, concHost := levelTimes(s, hostIdx, nh, survey.Median, nil)
+	iso, isoHost := levelTimes(s, hostIdx, nh, survey.Isolated, nil)
+	cm, im := medians(conc, nil), medians(iso, nil)
+	out := judgeHosts(concHost, isoHost, cm, im)
+	if out == nil {
+		return nil
 	}
-	iso := isolatedFactors(s, hostIdx, nh)
-	out, slow := make([]float64, nh), false
+	// Every host again, against the pairs through none found slow.
+	fast := func(ha, hb int) bool { return out[ha] == 1 && out[hb] == 1 }
+	fc, _ := levelTimes(s, hostIdx, 0, survey.Median, fast)
+	fi, _ := levelTimes(s, hostIdx, 0, survey.Isolated, fast)
+	return judgeHosts(concHost, isoHost, medians(fc, cm), medians(fi, im))
+}
+
+// judgeHosts are HostFactors' factors from each host's transfer times in
+// the concurrent rounds and alone (by level, by host: levelTimes) and
+// the levels' references (cm, im): nil where none is above
+// SlowHostFactor.
+func judgeHosts(concHost, isoHost [][][]float32, cm, im []float64) []float64 {
+	out, slow := make([]float64, len(concHost[0])), false
 	for h := range out {
-		f := iso[h]
+		f := isolatedFactor(isoHost, im, h)
 		if math.IsNaN(f) {
-			f = concurrentFactor(byHost, med, h)
+			f = concurrentFactor(concHost, cm, h)
 		}
 		out[h] = 1
 		if f > SlowHostFactor && !math.IsInf(f, 1) {
@@ -87,16 +85,64 @@ func HostFactors(s *survey.Survey) []float64 {
 	return out
 }
 
+// levelTimes are the transfer times of s's pairs between nodes (metric
+// m of the round trip at the largest size less the median at the
+// smallest: the bytes' part, where positive) that keep allows (nil:
+// all): each level's (by the survey's PairLevels), and with nh > 0 each
+// host's at each level too.
+func levelTimes(s *survey.Survey, hostIdx []int, nh int, m survey.Metric, keep func(ha, hb int) bool) (all [][]float32, byHost [][][]float32) {
+	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
+	level, names := s.PairLevels()
+	all = make([][]float32, len(names))
+	if nh > 0 {
+		byHost = make([][][]float32, len(names))
+		for l := range byHost {
+			byHost[l] = make([][]float32, nh)
+		}
+	}
+	t.Each(func(a, b, _ int) {
+		ha, hb := hostIdx[a], hostIdx[b]
+		v := float32(t.At(m, a, b) - lo.At(survey.Median, a, b))
+		if ha == hb || !(v > 0) || keep != nil && !keep(ha, hb) {
+			return
+		}
+		l := level(a, b)
+		all[l] = append(all[l], v)
+		if byHost != nil {
+			byHost[l][ha], byHost[l][hb] = append(byHost[l][ha], v), append(byHost[l][hb], v)
+		}
+	})
+	return all, byHost
+}
+
+// medians are each level's median of times (reordered), or else's where
+// it has none (nil: 0). Among 4 hosts, one of them linked at a quarter
+// of the others' rate holds half the pairs between nodes, and the median
+// of them all put it at 1.6x: HostFactors measures again against the
+// pairs through no slow host.
+func medians(times [][]float32, orElse []float64) []float64 {
+	med := make([]float64, len(times))
+	for l, v := range times {
+		switch {
+		case len(v) > 0:
+			med[l] = stats.MedianInPlace(v)
+		case orElse != nil:
+			med[l] = orElse[l]
+		}
+	}
+	return med
+}
+
 // concurrentFactor is host h's factor from its pairs' transfer times in
-// the concurrent rounds (byHost: each level's, by host; med: each
-// level's median): at each level where it has MinHostPairs pairs, their
-// median over the level's if their lower quartile is over
-// SlowHostFactor too, else 1; the least over the levels (+Inf: none).
-func concurrentFactor(byHost [][][]float64, med []float64, h int) float64 {
+// the concurrent rounds (byHost: by level; med: each level's reference):
+// at each level where it has MinHostPairs pairs, their median over the
+// level's if their lower quartile is over SlowHostFactor too, else 1;
+// the least over the levels (+Inf: none).
+func concurrentFactor(byHost [][][]float32, med []float64, h int) float64 {
 	f := math.Inf(1)
 	for l, v := range byHost {
-		if v != nil && len(v[h]) >= MinHostPairs {
-			if q := stats.Select(v[h], len(v[h])/4) / med[l]; q > SlowHostFactor {
+		if len(v[h]) >= MinHostPairs {
+			if q := float64(stats.Select(v[h], len(v[h])/4)) / med[l]; q > SlowHostFactor {
 				f = min(f, stats.MedianInPlace(v[h])/med[l])
 			} else {
 				f = 1
@@ -112,63 +158,32 @@ func concurrentFactor(byHost [][][]float64, med []float64, h int) float64 {
 // have most of its few pairs through them.
 const MinIsolatedHostPairs = 6
 
-// isolatedFactors are, per host (survey.HostIndex's numbering, nh
-// hosts), its factor from the pairs between nodes measured alone at the
-// largest size: the median over them of each one's transfer time (that
-// round trip less the pair's at the smallest size) over its level's
-// median of the same, where their lower quartile is over SlowHostFactor
-// too, else 1; NaN for a host with fewer than MinIsolatedHostPairs such
-// pairs. Measured alone, a pair's time is its path's, not what else ran
-// in its round: on PSMN's fabric (simulated; two 4xDDR hosts on a leaf
-// of their own, one more elsewhere, among 4xQDR) the DDR hosts' pairs
-// took 1.92x the others' alone, but 1.53x the level's median in the
-// concurrent rounds at their leaf, where the level's other pairs
-// shared their hosts' links with more of the round than the two DDR
-// hosts did with each other.
-func isolatedFactors(s *survey.Survey, hostIdx []int, nh int) []float64 {
-	out := make([]float64, nh)
-	for h := range out {
-		out[h] = math.NaN()
-	}
-	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
-	level, names := s.PairLevels()
-	all := make([][]float64, len(names))
-	type pair struct {
-		l int
-		v float64
-	}
-	byHost := make([][]pair, nh)
-	t.Each(func(a, b, _ int) {
-		ha, hb := hostIdx[a], hostIdx[b]
-		v := t.At(survey.Isolated, a, b) - lo.At(survey.Median, a, b)
-		if ha == hb || !(v > 0) {
-			return
-		}
-		l := level(a, b)
-		all[l] = append(all[l], v)
-		byHost[ha] = append(byHost[ha], pair{l, v})
-		byHost[hb] = append(byHost[hb], pair{l, v})
-	})
-	med := make([]float64, len(names))
-	for l, v := range all {
-		if len(v) > 0 {
-			med[l] = stats.MedianInPlace(v)
+// isolatedFactor is host h's factor from its pairs between nodes
+// measured alone at the largest size (ps; med: each level's reference):
+// the median over them of each one's transfer time over its level's,
+// where their lower quartile is over SlowHostFactor too, else 1; NaN for
+// a host with fewer than MinIsolatedHostPairs such pairs. Measured
+// alone, a pair's time is its path's, not what else ran in its round:
+// on PSMN's fabric (simulated; two 4xDDR hosts on a leaf of their own,
+// one more elsewhere, among 4xQDR) the DDR hosts' pairs took 1.92x the
+// others' alone, but 1.53x the level's median in the concurrent rounds
+// at their leaf, where the level's other pairs shared their hosts'
+// links with more of the round than the two DDR hosts did with each
+// other.
+func isolatedFactor(byHost [][][]float32, med []float64, h int) float64 {
+	var r []float64
+	for l, v := range byHost {
+		for _, x := range v[h] {
+			r = append(r, float64(x)/med[l])
 		}
 	}
-	for h, ps := range byHost {
-		if len(ps) < MinIsolatedHostPairs {
-			continue
-		}
-		r := make([]float64, len(ps))
-		for i, p := range ps {
-			r[i] = p.v / med[p.l]
-		}
-		out[h] = 1
-		if stats.Select(r, len(r)/4) > SlowHostFactor {
-			out[h] = stats.MedianInPlace(r)
-		}
+	if len(r) < MinIsolatedHostPairs {
+		return math.NaN()
 	}
-	return out
+	if stats.Select(r, len(r)/4) > SlowHostFactor {
+		return stats.MedianInPlace(r)
+	}
+	return 1
 }
 
 // SlowHosts are the names of the hosts HostFactors finds slower (nil

@@ -16,14 +16,15 @@ import (
 // 1/slowBy of the others') take slowBy times as long, alone and in the
 // rounds.
 func slowHostsSurvey(slow map[string]bool, slowBy float64) *survey.Survey {
-	return slowHostsSurveyHidden(slow, slowBy, 1)
+	return slowHostsSurveyHidden(8, slow, slowBy, 1)
 }
 
-// slowHostsSurveyHidden is slowHostsSurvey with the slow hosts' pairs
-// hidden times faster in the concurrent rounds than slowBy makes them
-// (their links less shared in the rounds than the others').
-func slowHostsSurveyHidden(slow map[string]bool, slowBy, hidden float64) *survey.Survey {
-	s := synth.New(synth.Spec{Nodes: 8, Sockets: 1, Cores: 2, RTT: [4]float64{1, 1, 10, 10}, Seed: 1})
+// slowHostsSurveyHidden is slowHostsSurvey on nodes nodes, with the
+// slow hosts' pairs hidden times faster in the concurrent rounds than
+// slowBy makes them (their links less shared in the rounds than the
+// others').
+func slowHostsSurveyHidden(nodes int, slow map[string]bool, slowBy, hidden float64) *survey.Survey {
+	s := synth.New(synth.Spec{Nodes: nodes, Sockets: 1, Cores: 2, RTT: [4]float64{1, 1, 10, 10}, Seed: 1})
 	s.Meta.Sizes = []int{64, 1 << 20}
 	big := survey.NewPairTable(s.N(), 1<<20)
 	s.Tables[0].Each(func(a, b, _ int) {
@@ -104,14 +105,14 @@ func TestHostFactorsAlone(t *testing.T) {
 		hostIdx, _ := survey.HostIndex(s.Ranks)
 		return f[hostIdx[0]]
 	}
-	if f := factor(slowHostsSurveyHidden(slow, 2, 1.3)); math.Abs(f/2-1) > 0.1 {
+	if f := factor(slowHostsSurveyHidden(8, slow, 2, 1.3)); math.Abs(f/2-1) > 0.1 {
 		t.Errorf("with pairs measured alone: factor %.3f, want about 2", f)
 	}
 	const few = 3 // node000's pairs left measured alone
 	if few >= MinIsolatedHostPairs {
 		t.Fatalf("MinIsolatedHostPairs %d: the test keeps %d of a host's pairs alone, fewer than it", MinIsolatedHostPairs, few)
 	}
-	s := slowHostsSurveyHidden(slow, 2, 1.3)
+	s := slowHostsSurveyHidden(8, slow, 2, 1.3)
 	iso, kept := s.Tables[1].Values[survey.Isolated], 0
 	s.Tables[1].Each(func(a, b, i int) {
 		if (s.Ranks[a].Host == "node000" || s.Ranks[b].Host == "node000") && !math.IsNaN(float64(iso[i])) {
@@ -122,5 +123,33 @@ func TestHostFactorsAlone(t *testing.T) {
 	})
 	if f := factor(s); math.Abs(f/(2/1.3)-1) > 0.1 {
 		t.Errorf("too few pairs alone: factor %.3f, want about %.2f (the rounds')", f, 2/1.3)
+	}
+}
+
+// TestHostFactorsAgainstFast: one host of four linked at a quarter of
+// the others' rate holds half the pairs between nodes, and the median
+// of them all put it at 1.6x; measured again against the pairs through
+// no slow host, at 4x (as on the virtual cluster, TestSlowNodeNamed).
+func TestHostFactorsAgainstFast(t *testing.T) {
+	for _, hidden := range []float64{1, 1.3} { // judged alone; on the rounds
+		s := slowHostsSurveyHidden(4, map[string]bool{"node002": true}, 4, hidden)
+		iso, med := s.Tables[1].Values[survey.Isolated], s.Tables[1].Values[survey.Median]
+		for i := range iso {
+			iso[i] = float32(math.NaN())
+			if hidden == 1 { // every pair alone: MinIsolatedHostPairs of each host's 12
+				iso[i] = med[i] / 4
+			}
+		}
+		f := HostFactors(s)
+		if f == nil {
+			t.Fatalf("hidden %g: no slow host found", hidden)
+		}
+		hostIdx, _ := survey.HostIndex(s.Ranks)
+		for r, h := range hostIdx {
+			want := map[bool]float64{true: 4 / hidden, false: 1}[s.Ranks[r].Host == "node002"]
+			if math.Abs(f[h]/want-1) > 0.1 {
+				t.Errorf("hidden %g: host %s factor %.2f, want about %.2f", hidden, s.Ranks[r].Host, f[h], want)
+			}
+		}
 	}
 }
