@@ -404,6 +404,7 @@ func TestSimTorusSurveyAlone(t *testing.T) {
 // fan-out needed two ranks on a node, a node of one rank was priced as
 // one link to a router, and every run was predicted 2.4-3.3x too slow
 // and random sparse's 1.88x proposal not found.
+// make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimTorusOneRankANode(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	c := newSimCluster(t, "torus-4x4x2x2.xml", simHosts(64), 1)
@@ -494,6 +495,7 @@ func checkDirectIsTorus(t *testing.T, s *survey.Survey, platform string, dims []
 // simulated 2x slower, over torus links the model does not price. A
 // proposal that ties on the run and is within TieMargin on the transfer
 // is block itself, and simulates as block does.
+// make test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimTorusTieKeepsBlock(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	c := sim16x4(t, "torus-4x4.xml")
