@@ -41,26 +41,25 @@ const MinHostPairs = 8
 // the others' 0.97-1.06x. A host with MinIsolatedHostPairs pairs in the
 // isolation sample is judged on them instead (isolatedFactor). Where
 // some hosts are found slow, every host is judged again against the
-// pairs through none of them (levelMedians). Where half of a level's
-// pairs or more run through slow hosts, the level's median is theirs
-// and none is found.
+// pairs through none of them: among 4 hosts, one of them linked at a
+// quarter of the others' rate holds half the pairs between nodes, and
+// the median of them all put it at 1.6x. Where half of a level's pairs
+// or more run through slow hosts, the level's median is theirs and none
+// is found.
 func HostFactors(s *survey.Survey) []float64 {
 	if len(s.Tables) < 2 {
 		return nil
 	}
 	hostIdx, nh := survey.HostIndex(s.Ranks)
-	conc, concHost := levelTimes(s, hostIdx, nh, survey.Median, nil)
-	iso, isoHost := levelTimes(s, hostIdx, nh, survey.Isolated, nil)
-	cm, im := medians(conc, nil), medians(iso, nil)
-	out := judgeHosts(concHost, isoHost, cm, im)
+	conc, iso := levelTimes(s, hostIdx, nh, nil)
+	cm, im := medians(conc.all, nil), medians(iso.all, nil)
+	out := judgeHosts(conc.byHost, iso.byHost, cm, im)
 	if out == nil {
 		return nil
 	}
 	// Every host again, against the pairs through none found slow.
-	fast := func(ha, hb int) bool { return out[ha] == 1 && out[hb] == 1 }
-	fc, _ := levelTimes(s, hostIdx, 0, survey.Median, fast)
-	fi, _ := levelTimes(s, hostIdx, 0, survey.Isolated, fast)
-	return judgeHosts(concHost, isoHost, medians(fc, cm), medians(fi, im))
+	fc, fi := levelTimes(s, hostIdx, 0, func(ha, hb int) bool { return out[ha] == 1 && out[hb] == 1 })
+	return judgeHosts(conc.byHost, iso.byHost, medians(fc.all, cm), medians(fi.all, im))
 }
 
 // judgeHosts are HostFactors' factors from each host's transfer times in
@@ -85,41 +84,57 @@ func judgeHosts(concHost, isoHost [][][]float32, cm, im []float64) []float64 {
 	return out
 }
 
-// levelTimes are the transfer times of s's pairs between nodes (metric
-// m of the round trip at the largest size less the median at the
-// smallest: the bytes' part, where positive) that keep allows (nil:
-// all): each level's (by the survey's PairLevels), and with nh > 0 each
-// host's at each level too.
-func levelTimes(s *survey.Survey, hostIdx []int, nh int, m survey.Metric, keep func(ha, hb int) bool) (all [][]float32, byHost [][][]float32) {
+// hostTimes are transfer times of pairs between nodes: each level's (by
+// the survey's PairLevels), and each host's at each level (nil: not
+// kept).
+type hostTimes struct {
+	all    [][]float32
+	byHost [][][]float32
+}
+
+// add keeps v, the time of a pair of hosts ha and hb at level l, where
+// positive.
+func (h *hostTimes) add(l, ha, hb int, v float32) {
+	if !(v > 0) {
+		return
+	}
+	h.all[l] = append(h.all[l], v)
+	if h.byHost != nil {
+		h.byHost[l][ha], h.byHost[l][hb] = append(h.byHost[l][ha], v), append(h.byHost[l][hb], v)
+	}
+}
+
+// levelTimes are the transfer times of s's pairs between nodes that keep
+// allows (nil: all), in one pass over the largest size: the round trip
+// less the median at the smallest size (the bytes' part), in the
+// concurrent rounds (its median) and alone (the isolation sample); with
+// nh > 0 each host's too.
+func levelTimes(s *survey.Survey, hostIdx []int, nh int, keep func(ha, hb int) bool) (conc, iso hostTimes) {
 	lo, t := s.Tables[0], s.Tables[len(s.Tables)-1]
 	level, names := s.PairLevels()
-	all = make([][]float32, len(names))
-	if nh > 0 {
-		byHost = make([][][]float32, len(names))
-		for l := range byHost {
-			byHost[l] = make([][]float32, nh)
+	for _, h := range []*hostTimes{&conc, &iso} {
+		h.all = make([][]float32, len(names))
+		if nh > 0 {
+			h.byHost = make([][][]float32, len(names))
+			for l := range h.byHost {
+				h.byHost[l] = make([][]float32, nh)
+			}
 		}
 	}
 	t.Each(func(a, b, _ int) {
 		ha, hb := hostIdx[a], hostIdx[b]
-		v := float32(t.At(m, a, b) - lo.At(survey.Median, a, b))
-		if ha == hb || !(v > 0) || keep != nil && !keep(ha, hb) {
+		if ha == hb || keep != nil && !keep(ha, hb) {
 			return
 		}
-		l := level(a, b)
-		all[l] = append(all[l], v)
-		if byHost != nil {
-			byHost[l][ha], byHost[l][hb] = append(byHost[l][ha], v), append(byHost[l][hb], v)
-		}
+		l, small := level(a, b), lo.At(survey.Median, a, b)
+		conc.add(l, ha, hb, float32(t.At(survey.Median, a, b)-small))
+		iso.add(l, ha, hb, float32(t.At(survey.Isolated, a, b)-small))
 	})
-	return all, byHost
+	return conc, iso
 }
 
 // medians are each level's median of times (reordered), or else's where
-// it has none (nil: 0). Among 4 hosts, one of them linked at a quarter
-// of the others' rate holds half the pairs between nodes, and the median
-// of them all put it at 1.6x: HostFactors measures again against the
-// pairs through no slow host.
+// it has none (nil: 0).
 func medians(times [][]float32, orElse []float64) []float64 {
 	med := make([]float64, len(times))
 	for l, v := range times {
@@ -159,10 +174,11 @@ func concurrentFactor(byHost [][][]float32, med []float64, h int) float64 {
 const MinIsolatedHostPairs = 6
 
 // isolatedFactor is host h's factor from its pairs between nodes
-// measured alone at the largest size (ps; med: each level's reference):
-// the median over them of each one's transfer time over its level's,
-// where their lower quartile is over SlowHostFactor too, else 1; NaN for
-// a host with fewer than MinIsolatedHostPairs such pairs. Measured
+// measured alone at the largest size (byHost: by level; med: each
+// level's reference): the median over them of each one's transfer time
+// over its level's, where their lower quartile is over SlowHostFactor
+// too, else 1; NaN for a host with fewer than MinIsolatedHostPairs such
+// pairs. Measured
 // alone, a pair's time is its path's, not what else ran in its round:
 // on PSMN's fabric (simulated; two 4xDDR hosts on a leaf of their own,
 // one more elsewhere, among 4xQDR) the DDR hosts' pairs took 1.92x the
