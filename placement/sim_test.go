@@ -139,7 +139,8 @@ func simHosts(n int) []string {
 // 0.75-1.33x of the simulated one where that is over 10 ms, and the
 // proposal never simulates slower than block or cyclic. The random sparse
 // case loads the leaves' uplinks: priced at the node links alone its
-// block layout is predicted at 0.62 of its simulated run.
+// block layout is predicted at 0.62 of its simulated run. make
+// test-sim-built runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimFatTreeRatios(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	c := fatTree16x4(t)
@@ -378,7 +379,8 @@ func matrixApps(t testing.TB, names ...string) []simApp {
 // sparse traffic was predicted at 0.62-0.67 of its runs; with a rank's
 // on-node and off-node parts added, not overlapped, the ring's block
 // over cyclic at 0.78 of the simulated ratio. The real matrices and
-// three shapes are held to checkSimCase's bounds.
+// three shapes are held to checkSimCase's bounds. make test-sim-built
+// runs it (make test leaves it: SIM_BUILT_ONLY).
 func TestSimTorusSurveyAlone(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
 	c := sim16x4(t, "torus-4x4.xml")
