@@ -84,9 +84,10 @@ type Options struct {
 	// switchbw.csv, at NodeBWSize); auto measures when there are switch
 	// levels.
 	SwitchBandwidth string
-	// Probe is ProbeOn or ProbeOff (the default): whether to probe which
-	// flows between the hosts slow each other, moved at once (shares.csv,
-	// bench/probeflows.go).
+	// Probe is ProbeOn, ProbeOff or ProbeAuto (the default): whether to
+	// probe which flows between the hosts slow each other, moved at once
+	// (shares.csv, bench/probeflows.go); auto probes where the round
+	// trips show no links between the job's routers (ProbeWanted).
 	Probe string
 	// SizeSweep is SizeSweepOn (auto is on) or SizeSweepOff: whether to
 	// time a few pairs at every size (sweep.csv, bench/sweep.go).
@@ -138,7 +139,7 @@ func DefaultOptions(out string) Options {
 		NodeBWSize:       DefaultNodeBWSize,
 		SwitchBandwidth:  SwitchBWAuto,
 		SizeSweep:        SizeSweepOn,
-		Probe:            ProbeOff,
+		Probe:            ProbeAuto,
 	}
 }
 
@@ -242,11 +243,11 @@ func (o *Options) validateNodeBandwidth() error {
 		}
 	}
 	switch o.Probe {
-	case ProbeOn, ProbeOff:
+	case ProbeOn, ProbeOff, ProbeAuto:
 	case "":
-		o.Probe = ProbeOff
+		o.Probe = ProbeAuto
 	default:
-		return fmt.Errorf("--probe %q: want on or off", o.Probe)
+		return fmt.Errorf("--probe %q: want auto, on or off", o.Probe)
 	}
 	if o.NodeBWSizeSpec != "" {
 		v, err := text.ParseSize(o.NodeBWSizeSpec)

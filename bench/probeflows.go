@@ -9,6 +9,7 @@ import (
 
 	"github.com/latmap/latmap/bench/probe"
 	"github.com/latmap/latmap/internal/stats"
+	"github.com/latmap/latmap/mapper/network"
 	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/mapper/topo"
 )
@@ -23,8 +24,14 @@ import (
 // its source host's first rank to its destination's, the flows of the
 // step at once; the receiver's time is the flow's.
 const (
-	ProbeOn  = NodeBWOn
-	ProbeOff = NodeBWOff
+	ProbeOn   = NodeBWOn
+	ProbeOff  = NodeBWOff
+	ProbeAuto = NodeBWAuto
+	// MaxProbeAutoHosts is the most hosts --probe auto probes: at 64
+	// hosts of a simulated dragonfly fragment the probe took 263 s and
+	// left most pairs of classes unjudged; place chooses nothing from
+	// such a probe.
+	MaxProbeAutoHosts = 32
 	// ProbeSlowed is how many times its time alone a flow takes in a
 	// step to count as slowed. Two flows sharing a link as fast as
 	// their hosts' slow each other 2x; where the link is faster (Tartu's
@@ -55,6 +62,7 @@ type probePhase struct {
 	router  []int // each host's router, and where they came from
 	planned string
 	note    string // why it did not run
+	auto    string // why --probe auto ran it ("": it did not)
 	stopped bool   // a signal stopped it (rankSurvey.stopped says so)
 }
 
@@ -166,15 +174,21 @@ func ProbeResult(pr *probe.Prober, hosts []string, router []int, planned string,
 
 // newProber is rank 0's prober of the hosts of l, on the routers
 // probeRouters finds (kept in ph); nil, with ph's note saying
-// why, where the probe cannot run.
+// why, where the probe cannot run, or (--probe auto) is not wanted
+// (autoProbe; ph.auto says why it is).
 func (rs *rankSurvey) newProber(s *survey.Survey, sw *switchPhase, l nodeLayout, ph *probePhase) *probe.Prober {
-	router, planned := probeRouters(s, sw, rs.opt, len(l.members))
-	plan := probe.NewPlan(router)
-	switch {
-	case len(l.members) < 4:
+	if len(l.members) < 4 {
 		ph.note = fmt.Sprintf("the job has %d host(s); two flows of four distinct hosts need at least 4", len(l.members))
 		return nil
-	case plan.Classes() > MaxProbeClasses:
+	}
+	if rs.opt.Probe == ProbeAuto {
+		if ph.auto = autoProbe(s, sw, rs.opt, len(l.members)); ph.auto == "" {
+			return nil
+		}
+	}
+	router, planned := probeRouters(s, sw, rs.opt, len(l.members))
+	plan := probe.NewPlan(router)
+	if plan.Classes() > MaxProbeClasses {
 		ph.note = fmt.Sprintf("the job's %d hosts make %d classes of flows (a router's hosts to a host), more than the %d "+
 			"the probe takes; probe an allocation of fewer hosts, or of more hosts a switch", len(l.members), plan.Classes(), MaxProbeClasses)
 		return nil
@@ -239,16 +253,59 @@ func ProbeRouters(s *survey.Survey, of [][]int, from string, hosts int) ([]int, 
 // addProbe puts the probe's file and meta.json record into s, or a
 // warning when it was asked for and did not run.
 func addProbe(s *survey.Survey, opt Options, ph *probePhase) {
-	if opt.Probe != ProbeOn || ph == nil || ph.stopped {
+	if opt.Probe == ProbeOff || ph == nil || ph.stopped || opt.Probe == ProbeAuto && ph.auto == "" {
 		return
 	}
+	if opt.Probe == ProbeAuto {
+		s.Meta.Warnings = append(s.Meta.Warnings, "--probe auto: flows at once probed, as "+ph.auto)
+	}
 	if ph.meta == nil {
-		s.Meta.Warnings = append(s.Meta.Warnings, "--probe on: "+ph.note+", so no flows were probed ("+survey.SharesFile+" not written)")
+		s.Meta.Warnings = append(s.Meta.Warnings, "--probe "+opt.Probe+": "+ph.note+", so no flows were probed ("+survey.SharesFile+" not written)")
 		return
 	}
 	s.Meta.Probe, s.Shares = ph.meta, ph.rows
 	if m := ph.meta; m.Unjudged > 0 {
-		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--probe on: %d pairs of classes of flows were left unjudged "+
-			"after %d moved two at a time (%s lacks them)", m.Unjudged, m.Judged, survey.SharesFile))
+		s.Meta.Warnings = append(s.Meta.Warnings, fmt.Sprintf("--probe %s: %d pairs of classes of flows were left unjudged "+
+			"after %d moved two at a time (%s lacks them)", opt.Probe, m.Unjudged, m.Judged, survey.SharesFile))
 	}
+}
+
+// autoProbe is ProbeWanted on the switch levels the switch phase found
+// (planned here where it was off); "" where the network is declared
+// (--topology: place routes by it).
+func autoProbe(s *survey.Survey, sw *switchPhase, opt Options, hosts int) string {
+	if opt.Topology != "" {
+		return ""
+	}
+	groups := sw.groups
+	if opt.SwitchBandwidth == SwitchBWOff {
+		groups, _, _ = topo.PlanSwitchGroups(s, nil)
+	}
+	return ProbeWanted(s, groups, hosts)
+}
+
+// ProbeWanted says why --probe auto probes the flows between a survey's
+// hosts ("": it does not): where the job has at most MaxProbeAutoHosts
+// hosts and its routers (groups, the switch phase's levels; the
+// innermost) are two hops apart or more through routers outside the
+// job (network.Discover's Far): the round trips then show no links
+// between them, and which flows share one is what place prices
+// (topo.ProbeShared). On two simulated fragments of a dragonfly wired as
+// Cray XC's rows and columns, 16 hosts each, the survey's switch levels
+// priced 19 of 108 held-out runs and speedups outside the simulated
+// checks' bounds, the probe's shared links 6.
+func ProbeWanted(s *survey.Survey, groups []survey.HostGroup, hosts int) string {
+	if hosts > MaxProbeAutoHosts || hosts < 4 {
+		return ""
+	}
+	c := *s
+	c.Switches = groups
+	in, err := network.FromSurvey(&c)
+	if err != nil {
+		return ""
+	}
+	if far := network.Discover(in).Far; far != "" {
+		return "the round trips show no links between the job's routers: " + far
+	}
+	return ""
 }

@@ -228,7 +228,7 @@ func (rs *rankSurvey) afterPairs(s *survey.Survey, assembleErr error, names []st
 		return nil, nil
 	}
 	sw, err := rs.switchBandwidth(s, assembleErr, names)
-	if err == nil && rs.opt.Probe == ProbeOn {
+	if err == nil && rs.opt.Probe != ProbeOff {
 		sw.probe, err = rs.probeFlows(s, sw, names)
 	}
 	if err == nil && rs.opt.SizeSweep != SizeSweepOff && rs.stopped == "" {

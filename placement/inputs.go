@@ -57,6 +57,15 @@ type inputs struct {
 	currentErr   error   // why the current placement is unknown
 	// reruns is --reruns' verification directory (nil without it).
 	reruns *placefile.Verification
+	// found is the network found in the survey's round trips
+	// (network.Discover), where none is declared; nil otherwise.
+	found *network.Network
+	otherModels
+}
+
+// otherModels are the models of the network besides inputs.md that
+// place searches on, holds a proposal to or prices a range on.
+type otherModels struct {
 	// search is the model the solver searches on where it is not md:
 	// a fat tree found in the survey is searched with each group's
 	// uplinks as one (addTree), and priced routed.
@@ -66,9 +75,6 @@ type inputs struct {
 	// they share (routerUplinksOnly): the proposal is searched on it too
 	// (hedgeFar).
 	hedge *model.Model
-	// found is the network found in the survey's round trips
-	// (network.Discover), where none is declared; nil otherwise.
-	found *network.Network
 	// spread is md with every flow spread over its shortest paths, where
 	// md routes a network found in the survey as a guess (addSpread), or
 	// priced on the links the round trips between routers fit where md
@@ -76,6 +82,10 @@ type inputs struct {
 	// keepOnEitherRouting's note says it.
 	spread   *model.Model
 	spreadIs string
+	// tree is the survey's switch levels priced, where md is priced on
+	// the links a probe of flows at once found shared (addShared): the
+	// proposal is held to it too (hedgeFar).
+	tree *model.Model
 }
 
 // readBeside reads, while the survey is read, what does not need it:

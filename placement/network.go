@@ -101,7 +101,7 @@ func (in *inputs) checkProbe(s *survey.Survey) {
 // fat tree where their shape is one (addTree). A network found that
 // cannot be priced leaves the switch levels. It says what it found, or
 // why not.
-func (in *inputs) addFound(s *survey.Survey, routing string) error {
+func (in *inputs) addFound(s *survey.Survey, routing string) (err error) {
 	if in.md.Routes != nil {
 		return nil
 	}
@@ -124,6 +124,11 @@ func (in *inputs) addFound(s *survey.Survey, routing string) error {
 	}
 	if in.found.Far != "" {
 		in.routersOwnWayOut()
+		defer func() {
+			if err == nil {
+				err = in.addShared(s)
+			}
+		}()
 	}
 	if in.found.Links != nil || in.found.Far != "" {
 		in.routerUplinksOnly()
@@ -677,4 +682,50 @@ func medianRate(inv []float64) float64 {
 		return 0
 	}
 	return stats.Median(r)
+}
+
+// addShared prices the network, where the job's routers are two hops
+// apart or more through routers outside the job (network.Network.Far),
+// as the links the survey's probe of flows at once found its flows to
+// share (topo.ProbeShared: every pair of classes judged), each at the
+// median rate measured between hosts of different routers; the switch
+// tree priced so far (in.md) is kept as in.tree, one of the models a
+// proposal is held to (hedgeFar). Nothing where there is no such probe
+// or it found no flows sharing.
+func (in *inputs) addShared(s *survey.Survey) error {
+	sl := topo.ProbeShared(s)
+	if sl == nil || sl.Links == 0 {
+		return nil
+	}
+	first := in.md.FirstSlots()
+	var inv []float64
+	for a := range sl.Hosts {
+		for b := a + 1; b < len(sl.Hosts); b++ {
+			if sl.Router[a] != sl.Router[b] {
+				inv = append(inv, in.md.Link(first[a], first[b]).InvBandwidth)
+			}
+		}
+	}
+	bw := medianRate(inv)
+	if bw == 0 {
+		return nil
+	}
+	f, err := sl.Fabric(bw, 0)
+	if err != nil {
+		return err
+	}
+	f.Source = fabric.FoundInSurvey
+	md := *in.md
+	notes, err := md.AddRoutes(f, s.NodeBandwidth, nil)
+	if err != nil {
+		return err
+	}
+	in.tree, in.md, in.search = in.md, &md, nil
+	in.warnings = append(in.warnings, notes...)
+	in.warnings = append(in.warnings, fmt.Sprintf("network: the job's routers are two hops apart or more, through routers "+
+		"outside the job, whose links the round trips do not show; the probe of flows at once found %d pairs of classes "+
+		"of flows (a router to a host) slowing each other, priced as %d links they share (each at %.4g MB/s, the median "+
+		"between hosts of different routers): a flow crosses the links its class shares and no other; the switch tree "+
+		"is kept as a model a proposal is held to", sl.Pairs, sl.Links, bw/1e6))
+	return nil
 }

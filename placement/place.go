@@ -178,7 +178,7 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 	}
 	sol, err := solveOn(cmp.Or(in.search, in.md))
 	if err == nil && in.hedge != nil {
-		err = hedgeFar(sol, in, slots, solveOn)
+		err = hedgeFar(sol, in, slots, usable, solveOn)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -479,7 +479,7 @@ func spreadModels(in *inputs) []*model.Model {
 		return nil
 	}
 	var out []*model.Model
-	for _, m := range []*model.Model{in.hedge, in.spread} {
+	for _, m := range []*model.Model{in.hedge, in.spread, in.tree} {
 		if m != nil && m != in.md {
 			out = append(out, m)
 		}
@@ -494,7 +494,7 @@ func spreadModels(in *inputs) []*model.Model {
 // before Calibrate set md.Scale, and with a profile the hedge's worst
 // ratios mixed a calibrated model with uncalibrated ones.
 func (in *inputs) calibrated() {
-	for _, m := range []*model.Model{in.search, in.hedge, in.spread} {
+	for _, m := range []*model.Model{in.search, in.hedge, in.spread, in.tree} {
 		if m != nil {
 			m.Scale = in.md.Scale
 		}

@@ -148,6 +148,7 @@ func (c *simCluster) survey(t testing.TB, scope string, sizes []int, repeats int
 			t.Logf("the survey kept in %s, not measured again", kept)
 			c.keptSweep(t, kept)
 			c.keptBothWays(t, kept)
+			c.keptProbe(t, kept)
 			return kept
 		}
 	}
@@ -194,6 +195,7 @@ func (c *simCluster) measureSurvey(t testing.TB, scope string, sizes []int, repe
 	c.switchPhase(t, s, hosts)
 	c.fanOutPhase(t, s, hosts)
 	c.bothWaysPhase(t, s, hosts)
+	c.autoProbe(t, s)
 	c.sweepPhase(t, s, hosts)
 	s.Fits = fit.Survey(s, fit.HostFactors(s))
 	s.Meta.FitFactors = fit.ConcurrencyFactors(s)
@@ -386,6 +388,23 @@ func (c *simCluster) keptBothWays(t testing.TB, dir string) {
 		t.Fatal(err)
 	}
 	t.Logf("both-ways row added to the kept survey %s", dir)
+}
+
+// keptProbe adds to the kept survey in dir the probe of flows at once
+// latmap survey's default takes (autoProbe) where it lacks one.
+func (c *simCluster) keptProbe(t testing.TB, dir string) {
+	t.Helper()
+	s, err := survey.ReadSurvey(dir, survey.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.autoProbe(t, s) {
+		return
+	}
+	if err := survey.WriteSurvey(dir, s, true); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the probe of flows at once added to the kept survey %s", dir)
 }
 
 // writeTable writes n lines of k numbers at(line, column) after the

@@ -166,6 +166,31 @@ func (c *simCluster) probeSurvey(t testing.TB, sv string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.probePhase(t, s)
+	dir := filepath.Join(t.TempDir(), "probed")
+	if err := survey.WriteSurvey(dir, s, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// autoProbe is the probe of flows at once where latmap survey's default
+// (--probe auto) probes (bench.ProbeWanted): probePhase on s, with the
+// warning the survey writes; false where it does not.
+func (c *simCluster) autoProbe(t testing.TB, s *survey.Survey) bool {
+	t.Helper()
+	why := bench.ProbeWanted(s, s.Switches, len(c.hosts))
+	if why == "" || s.Meta.Probe != nil {
+		return false
+	}
+	c.probePhase(t, s)
+	s.Meta.Warnings = append(s.Meta.Warnings, "--probe auto: flows at once probed, as "+why)
+	return true
+}
+
+// probePhase sets on s the probe of flows at once of probeSurvey.
+func (c *simCluster) probePhase(t testing.TB, s *survey.Survey) {
+	t.Helper()
 	_, of, _ := topo.PlanSwitchGroups(s, nil)
 	router, planned := bench.ProbeRouters(s, of, "latencies", len(c.hosts))
 	pr := probe.NewProber(probe.NewPlan(router), bench.ProbeSlowed, 1)
@@ -181,11 +206,6 @@ func (c *simCluster) probeSurvey(t testing.TB, sv string) string {
 	s.Meta.Probe, s.Shares = bench.ProbeResult(pr, c.hosts, router, planned, size, time.Since(start))
 	t.Logf("probe inside the simulation: %d classes, steps %d alone, %d random, %d two at a time; %d pairs of classes judged, %d shared, %d cleared, %d unjudged",
 		s.Meta.Probe.Classes, pr.Steps[0], pr.Steps[1], pr.Steps[2], s.Meta.Probe.Judged, s.Meta.Probe.Shared, s.Meta.Probe.Cleared, s.Meta.Probe.Unjudged)
-	dir := filepath.Join(t.TempDir(), "probed")
-	if err := survey.WriteSurvey(dir, s, false); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // runSteps runs probesteps.c, one rank on each host, moving flows of

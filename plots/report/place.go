@@ -78,9 +78,10 @@ func writePlaceInputs(w io.Writer, a *placefile.Advice) {
 // rangeWhy says what a prediction's range is (placefile.Prediction.Low,
 // High), in the text report and the HTML page's caption alike.
 const rangeWhy = "the round trips cannot tell which way traffic goes between the job's routers: each run is " +
-	"priced on every network they allow (the switch levels above the routers, the routers alone, and the links " +
-	"they fit where some do); the predicted run is the switch levels', the run itself may take anything in the " +
-	"range, or more where the job loads the links between its routers, which none of those networks prices"
+	"priced on every network they allow (the links a probe of flows at once found shared, where the survey probed; " +
+	"the switch levels above the routers; the routers alone; and the links they fit where some do); the predicted " +
+	"run is the shared links' where the survey probed, else the switch levels', the run itself may take anything in " +
+	"the range, or more where the job loads the links between its routers, which none of those networks prices"
 
 // writePlacePredictions prints each placement's prediction and the solver.
 func writePlacePredictions(w io.Writer, a *placefile.Advice) {

@@ -1,0 +1,149 @@
+package topo
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/latmap/latmap/mapper/survey"
+)
+
+// sharingGraph is the graph of every two vertices of each clique.
+func sharingGraph(cliques ...[]int32) map[int32]map[int32]bool {
+	adj := map[int32]map[int32]bool{}
+	for _, c := range cliques {
+		for _, a := range c {
+			for _, b := range c {
+				if a != b {
+					if adj[a] == nil {
+						adj[a] = map[int32]bool{}
+					}
+					adj[a][b] = true
+				}
+			}
+		}
+	}
+	return adj
+}
+
+// checkCover fails where cover leaves an edge of adj uncovered or has a
+// set that is no clique of adj.
+func checkCover(t *testing.T, name string, adj map[int32]map[int32]bool, cover [][]int32) {
+	t.Helper()
+	in := map[[2]int32]bool{}
+	for _, c := range cover {
+		for i, a := range c {
+			for _, b := range c[i+1:] {
+				if !adj[a][b] {
+					t.Errorf("%s: %v is no clique (%d-%d apart)", name, c, a, b)
+				}
+				in[[2]int32{a, b}], in[[2]int32{b, a}] = true, true
+			}
+		}
+	}
+	for a, nb := range adj {
+		for b := range nb {
+			if !in[[2]int32{a, b}] {
+				t.Errorf("%s: edge %d-%d not covered by %v", name, a, b, cover)
+			}
+		}
+	}
+}
+
+// TestSharedCover: the flows of each link slow each other two by two,
+// so a union of links' sets of flows is a union of cliques, and
+// SharedCover gives back those sets: two links of four flows sharing
+// two flows ({0 1 2 3} and {2 3 4 5}), a third apart, and one of two.
+// Grown edge by edge instead, from the first edge not yet covered, the
+// cover took {0 1 2 3}, then {2 4 3 5}... as one set only where the
+// vertex adjacent to all of it came in order; on the graph of three
+// links below ({0 1 2}, {0 3 4}, {1 3 5}: a triangle of flows 0, 1 and 3
+// across three links, itself a maximal clique) the cover is the three
+// links, which cover the triangle's edges. At
+// more maximal cliques than it chooses from (maxSharedCliques), every
+// edge still lies in a clique of the cover.
+func TestSharedCover(t *testing.T) {
+	links := [][]int32{{0, 1, 2, 3}, {2, 3, 4, 5}, {6, 7, 8}, {9, 10}}
+	adj := sharingGraph(links...)
+	got := SharedCover(adj)
+	checkCover(t, "four links", adj, got)
+	if fmt.Sprint(got) != fmt.Sprint(links) {
+		t.Errorf("four links: cover %v, want %v", got, links)
+	}
+	tri := [][]int32{{0, 1, 2}, {0, 3, 4}, {1, 3, 5}}
+	adj = sharingGraph(tri...)
+	got = SharedCover(adj)
+	checkCover(t, "triangle", adj, got)
+	if fmt.Sprint(got) != fmt.Sprint(tri) {
+		t.Errorf("triangle: cover %v, want the three links (their edges cover {0 1 3}'s)", got)
+	}
+	defer func(m int) { maxSharedCliques = m }(maxSharedCliques)
+	maxSharedCliques = 1
+	adj = sharingGraph(links...)
+	got = SharedCover(adj)
+	checkCover(t, "past the bound", adj, got)
+	if len(got) < 4 {
+		t.Errorf("past the bound: cover %v of fewer sets than links", got)
+	}
+}
+
+// probeSurvey is a survey of one rank on each of hosts, whose probe put
+// them on routers and judged the rows of shares, every pair of classes
+// judged unless unjudged.
+func probeSurvey(routers map[string]int, shares []survey.Share, unjudged int, hosts ...string) *survey.Survey {
+	s := &survey.Survey{Shares: shares}
+	for _, h := range hosts {
+		s.Ranks = append(s.Ranks, survey.Rank{Rank: len(s.Ranks), Host: h})
+	}
+	s.Meta.Probe = &survey.ProbeMeta{Routers: routers, Threshold: 1.5, Judged: len(shares), Unjudged: unjudged}
+	return s
+}
+
+// TestProbeShared: three routers of two hosts; the probe found the
+// flows a0 -> b0 and c0 -> b1 slowing each other (the classes router 0
+// to b0 and router 2 to b1), and a1 -> c0 and b0 -> c1, but not a0 -> b1
+// and c0 -> a1. Each shared pair is a link its two classes cross, in
+// the order of the fabric's route between the node links; a class no
+// pair shared crosses none. A probe that left pairs unjudged, or whose
+// routers lack a host of the survey, gives none.
+func TestProbeShared(t *testing.T) {
+	routers := map[string]int{"a0": 5, "a1": 5, "b0": 7, "b1": 7, "c0": 9, "c1": 9}
+	shares := []survey.Share{
+		{SrcA: "a0", DstA: "b0", SrcB: "c0", DstB: "b1", SlowdownA: 2, SlowdownB: 1.9, Shared: true},
+		{SrcA: "a1", DstA: "c0", SrcB: "b0", DstB: "c1", SlowdownA: 1.7, SlowdownB: 2, Shared: true},
+		{SrcA: "a0", DstA: "b1", SrcB: "c0", DstB: "a1", SlowdownA: 1, SlowdownB: 1.1},
+	}
+	hosts := []string{"a0", "a1", "b0", "b1", "c0", "c1"}
+	sl := ProbeShared(probeSurvey(routers, shares, 0, hosts...))
+	if sl == nil || sl.Routers != 3 || sl.Links != 2 || sl.Pairs != 2 || fmt.Sprint(sl.Router) != "[0 0 1 1 2 2]" {
+		t.Fatalf("shared links %+v: want 3 routers, 2 links of 2 pairs", sl)
+	}
+	f, err := sl.Fabric(1e9, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := f.HostIndex()
+	path := func(a, b string) []string {
+		var names []string
+		for _, l := range f.Path(idx[a], idx[b]) {
+			names = append(names, f.Links[l].Name)
+		}
+		return names
+	}
+	ab, cb := path("a1", "b0"), path("c1", "b1") // the classes of the first row, from the routers' other hosts
+	ac, bc := path("a0", "c0"), path("b1", "c1") // the second row's
+	if len(ab) != 3 || len(cb) != 3 || len(ac) != 3 || len(bc) != 3 || ab[1] != cb[1] || ac[1] == ab[1] || bc[1] != ac[1] {
+		t.Errorf("routes a1->b0 %v, c1->b1 %v, a0->c0 %v, b1->c1 %v: want each shared pair on one link of its own", ab, cb, ac, bc)
+	}
+	if p := path("a0", "b1"); len(p) != 2 {
+		t.Errorf("a0 -> b1, which shared nothing: %v, want its node links alone", p)
+	}
+	if p := path("a0", "a1"); len(p) != 2 {
+		t.Errorf("a0 -> a1 on one router: %v, want its node links alone", p)
+	}
+	if sl := ProbeShared(probeSurvey(routers, shares, 3, hosts...)); sl != nil {
+		t.Errorf("a probe with pairs unjudged: %+v, want none", sl)
+	}
+	if sl := ProbeShared(probeSurvey(routers, shares, 0, append(hosts, "d0")...)); sl != nil {
+		t.Errorf("a host the probe has no router of: %+v, want none", sl)
+	}
+}
