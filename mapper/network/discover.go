@@ -452,6 +452,13 @@ func (n *Network) Describe() string {
 				n.Routers-n.Hidden, len(d.Links), d.ShortcutsNote(), n.HiddenNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6,
 				d.Residual, n.groupsNote())
 		}
+		if n.Hidden > 0 {
+			return fmt.Sprintf("graph of routers: the round trips between nodes fit each node as its own router and %d routers outside "+
+				"the job (no node of it hangs off them), joined by %d links%s (%d-%d a router, %d hops across), %.3g us + %.3g us a hop "+
+				"(within %.2f of a hop): a switched fabric read from its nodes, no torus; its switches are not these routers one "+
+				"for one, so declare the fabric (an ibnetdiscover dump, a list of links) to price it as wired",
+				n.Hidden, len(d.Links), d.ShortcutsNote(), d.MinDegree, d.MaxDegree, d.Diameter, 2*d.Base*1e6, 2*d.PerHop*1e6, d.Residual)
+		}
 		what := "a torus's or a mesh's, no switch tree"
 		if dims := fabric.TorusInOrder(n.Routers, d.Links); dims != nil {
 			what = fmt.Sprintf("a %s torus's with the hosts in the survey's order (x = a host's place mod %d, ...), no switch tree", fabric.Dims(dims), dims[0])

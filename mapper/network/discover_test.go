@@ -199,3 +199,22 @@ func TestDiscoverTreeLeavesNotFar(t *testing.T) {
 		t.Errorf("far %q: a tree's leaves are not far", n.Far)
 	}
 }
+
+// TestDescribeHiddenNodes: each node its own router with routers outside
+// the job (Tartu's fabric of 8 switches from a survey of 16 of its
+// hosts: 9 such routers) is named a graph of routers and said to be a
+// switched fabric read from its nodes, not a torus's or a mesh's links.
+func TestDescribeHiddenNodes(t *testing.T) {
+	d := &Direct{Links: make([][2]int32, 58), MinDegree: 2, MaxDegree: 10, Diameter: 3}
+	n := &Network{Kind: KindRouters, Graph: d, Router: OwnRouters(16), Routers: 25, Hidden: 9}
+	got := n.Describe()
+	for _, want := range []string{"graph of routers", "9 routers outside the job", "58 links", "no torus", "declare the fabric"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: want %q", got, want)
+		}
+	}
+	n.Hidden, n.Routers = 0, 16
+	if got := n.Describe(); !strings.Contains(got, "a torus's or a mesh's") {
+		t.Errorf("no router outside the job: %s", got)
+	}
+}
