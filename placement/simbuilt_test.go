@@ -11,6 +11,7 @@ import (
 	"github.com/latmap/latmap/internal/ibsim"
 	"github.com/latmap/latmap/internal/testutil"
 	"github.com/latmap/latmap/mapper/fabric"
+	"github.com/latmap/latmap/mapper/survey"
 	"github.com/latmap/latmap/placement/internal/shapes"
 )
 
@@ -280,7 +281,9 @@ func builtClusterRouted(t testing.TB, name string, f *fabric.Fabric, files []str
 // links as sites wire them (builtNetworks), the survey measured inside
 // the simulation, the real application matrices and two shapes, priced
 // from the survey alone and with the network declared in the site's own
-// format, are held to checkSimCase's bounds. make test runs PSMN's
+// format, are held to checkSimCase's bounds; latmap survey's default
+// probes none of them (--probe auto: their round trips show a tree or a
+// graph of routers, bench.ProbeWanted). make test runs PSMN's
 // fabric and the site-wired dragonfly with three applications; make
 // test-sim-built (LATMAP_SIM_BUILT=all) every network and application,
 // LATMAP_SIM_BUILT=NAME one network with every application.
@@ -313,6 +316,12 @@ func TestSimBuiltNetworks(t *testing.T) {
 			files := c.declared
 			c.declared = nil
 			sv := c.survey(t, "all", []int{64, 1 << 20}, 10)
+			if s, err := survey.ReadSurvey(sv, survey.LoadOptions{}); err != nil {
+				t.Fatal(err)
+			} else if s.Meta.Probe != nil {
+				t.Fatalf("%s: probe %+v: latmap survey --probe auto probes where the round trips show no links "+
+					"between the job's routers, and these show a tree or a graph", n.name, s.Meta.Probe)
+			}
 			apps := builtApps(t)
 			if !all {
 				apps = []simApp{apps[1], apps[4], apps[6]} // lammps-eam, gromacs-water, random-sparse
