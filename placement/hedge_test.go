@@ -42,7 +42,7 @@ func TestHedgeFar(t *testing.T) {
 			}
 			return &solve.Solution{Place: slices.Clone(c.alt), Winner: "alt"}, nil
 		}
-		if err := hedgeFar(sol, in, slots, slots, solveOn); err != nil {
+		if err := hedgeFar(sol, in, slots, solveOn); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(sol.Place, c.want) || sol.Winner != c.winner || !strings.Contains(sol.Note, "group them by distance") {

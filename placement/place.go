@@ -177,8 +177,8 @@ func propose(opt Options, in *inputs) (*placefile.Advice, []int32, error) {
 		return solve.Solve(md, in.t, model.BaseTimes(in.rt, in.t.N), slots, starts, opt.Solve)
 	}
 	sol, err := solveOn(cmp.Or(in.search, in.md))
-	if err == nil && in.hedge != nil {
-		err = hedgeFar(sol, in, slots, usable, solveOn)
+	if err == nil && in.hedge != nil && in.tree == nil {
+		err = hedgeFar(sol, in, slots, solveOn)
 	}
 	if err != nil {
 		return nil, nil, err

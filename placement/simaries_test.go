@@ -137,27 +137,22 @@ func checkRanges(t *testing.T, sc simCase) {
 // latmap survey's default measures it: its routers are two hops apart or
 // more through routers outside the job, so it probes flows at once
 // (--probe auto, bench.ProbeWanted), and place prices the links the
-// probe found shared (topo.ProbeShared), holding the proposal to the
-// switch tree, the routers alone and the links the round trips fit
-// (holdShared). From the survey every case is held to checkSimCase's
-// bounds, and to a range around each prediction (checkRanges); declared
+// probe found shared (topo.ProbeShared). From the survey every case is
+// held to checkSimCase's bounds, and to a range around each prediction
+// over the other networks the round trips allow (checkRanges); declared
 // as a list of links, to checkSimCase's. go test alone runs LAMMPS
 // peptide, GROMACS and NPB SP on the first fragment and GROMACS on the
 // second; make test-sim-built (LATMAP_SIM_BUILT=all) every application
-// and the held-out matrices on both, 32 cases of the survey, of which
-// at most 5 may miss the bounds (the second fragment's BT cyclic, MG
-// proposal and LULESH block and cyclic runs; the random sparse graph's
-// cyclic run at 0.74), none by a proposal slower than block or cyclic.
-// Before the probe, priced on the switch tree, the held-out matrices
-// missed 19 times, and every proposal then came from hedgeFar's search
-// on the routers alone; without the hold, LAMMPS melt's and eam's
-// proposals simulated 12-13% slower than block. make test leaves the
-// test to make test-sim-built, which CI runs after it, for make test's
-// 15-minute bound.
+// and the held-out matrices on both: 32 cases from the survey. Priced on
+// the switch levels instead, 19 of the held-out matrices' lines missed
+// the bounds; with the links covering only pairs of classes the probe
+// found sharing (none it cannot judge, as of one destination host), 5;
+// held to the other networks, no case missed but SP's and BT's
+// proposals gave way to block. make test leaves the test to make
+// test-sim-built, which CI runs after it, for make test's 15-minute
+// bound.
 func TestSimBuiltAries(t *testing.T) {
 	t.Parallel() // simulated time: see simMemo
-	all := os.Getenv("LATMAP_SIM_BUILT") != ""
-	misses := 0
 	for x, c := range []*simCluster{ariesCluster(t), ariesOtherCluster(t)} {
 		fragment := []string{"aries-fragment", "aries-fragment-2"}[x]
 		files := c.declared
@@ -166,7 +161,7 @@ func TestSimBuiltAries(t *testing.T) {
 		checkAutoProbe(t, sv)
 		apps := builtApps(t)
 		switch {
-		case all:
+		case os.Getenv("LATMAP_SIM_BUILT") != "":
 			apps = append(apps, heldOutApps(t)...)
 		case x == 0:
 			apps = []simApp{apps[3], apps[4], matrixApps(t, "npb-sp-64")[0]} // lammps-peptide, gromacs-water, npb-sp-64
@@ -178,25 +173,12 @@ func TestSimBuiltAries(t *testing.T) {
 			for _, app := range apps {
 				name := fragment + " " + app.name + map[bool]string{true: " (declared)", false: " (survey)"}[declared != nil]
 				sc := placeAndSimulate(t, c, sv, name, app.flows, 64, app.iters())
-				if declared != nil || !all {
-					checkSimCase(t, sc)
-				}
-				if declared != nil {
-					continue
-				}
-				checkRanges(t, sc)
-				if p := sc.simulated["proposal"]; p > sc.simulated["block"]*(1+1e-6) || p > sc.simulated["cyclic"]*(1+1e-6) {
-					t.Errorf("%s: the proposal simulates %.5f s, block %.5f s, cyclic %.5f s", sc.name, p, sc.simulated["block"], sc.simulated["cyclic"])
-				}
-				for _, m := range simMisses(sc) {
-					misses++
-					t.Logf("a miss: %s", m)
+				checkSimCase(t, sc)
+				if declared == nil {
+					checkRanges(t, sc)
 				}
 			}
 		}
-	}
-	if all && misses > 5 {
-		t.Errorf("from the survey, %d misses of the simulated checks' bounds over both fragments, want at most 5", misses)
 	}
 }
 

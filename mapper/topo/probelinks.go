@@ -65,7 +65,7 @@ func ProbeShared(s *survey.Survey) *SharedLinks {
 		}
 		adj[a][b], adj[b][a] = true, true
 	}
-	cliques := SharedCover(adj)
+	cliques := SharedCover(adj, sl.unjudgeable())
 	sl.Links = len(cliques)
 	sl.cross = map[[2]int32][]int32{}
 	nh := int32(len(hosts))
@@ -76,6 +76,57 @@ func ProbeShared(s *survey.Survey) *SharedLinks {
 		}
 	}
 	return sl
+}
+
+// unjudgeable is the pairs of classes the probe cannot judge, both
+// ways: no two flows of them have four distinct hosts (one destination
+// host; one source router of one host, or of two where one is the
+// other class's destination).
+func (sl *SharedLinks) unjudgeable() map[int32]map[int32]bool {
+	nh := len(sl.Hosts)
+	count := make([]int, sl.Routers)
+	for _, r := range sl.Router {
+		count[r]++
+	}
+	var classes []int32
+	for r := range sl.Routers {
+		for b := range nh {
+			if int(sl.Router[b]) != r {
+				classes = append(classes, int32(r*nh+b))
+			}
+		}
+	}
+	// free is how many hosts of router r are neither b1 nor b2.
+	free := func(r, b1, b2 int) int {
+		n := count[r]
+		for _, b := range []int{b1, b2} {
+			if int(sl.Router[b]) == r {
+				n--
+			}
+		}
+		if b1 == b2 && int(sl.Router[b1]) == r {
+			n++
+		}
+		return n
+	}
+	out := map[int32]map[int32]bool{}
+	for i, x := range classes {
+		for _, y := range classes[i+1:] {
+			r1, b1, r2, b2 := int(x)/nh, int(x)%nh, int(y)/nh, int(y)%nh
+			f1, f2 := free(r1, b1, b2), free(r2, b1, b2)
+			if b1 != b2 && f1 > 0 && f2 > 0 && (r1 != r2 || f1 > 1) {
+				continue
+			}
+			if out[x] == nil {
+				out[x] = map[int32]bool{}
+			}
+			if out[y] == nil {
+				out[y] = map[int32]bool{}
+			}
+			out[x][y], out[y][x] = true, true
+		}
+	}
+	return out
 }
 
 // class numbers the class of the flow from host src to host dst
@@ -103,9 +154,20 @@ func (sl *SharedLinks) Fabric(bw, lat float64) (*fabric.Fabric, error) {
 // there are more maximal cliques, each edge not yet covered grows its own
 // from the vertices adjacent to all of it. Three flows that slow each
 // other two by two on three links are one clique, priced as one link.
-func SharedCover(adj map[int32]map[int32]bool) [][]int32 {
+func SharedCover(shared, free map[int32]map[int32]bool) [][]int32 {
+	adj := map[int32]map[int32]bool{}
+	for _, g := range []map[int32]map[int32]bool{shared, free} {
+		for a, nb := range g {
+			if adj[a] == nil {
+				adj[a] = map[int32]bool{}
+			}
+			for b := range nb {
+				adj[a][b] = true
+			}
+		}
+	}
 	var verts []int32
-	for v := range adj {
+	for v := range shared {
 		verts = append(verts, v)
 	}
 	slices.Sort(verts)
@@ -116,7 +178,7 @@ func SharedCover(adj map[int32]map[int32]bool) [][]int32 {
 		g := 0
 		for i, x := range c {
 			for _, y := range c[i+1:] {
-				if !covered[key(x, y)] {
+				if shared[x][y] && !covered[key(x, y)] {
 					g++
 				}
 			}
@@ -145,7 +207,7 @@ func SharedCover(adj map[int32]map[int32]bool) [][]int32 {
 		take(cands[best])
 	}
 	for _, a := range verts {
-		for _, b := range sortedKeys(adj[a]) {
+		for _, b := range sortedKeys(shared[a]) {
 			if b < a || covered[key(a, b)] {
 				continue
 			}

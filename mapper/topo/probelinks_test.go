@@ -64,22 +64,34 @@ func checkCover(t *testing.T, name string, adj map[int32]map[int32]bool, cover [
 func TestSharedCover(t *testing.T) {
 	links := [][]int32{{0, 1, 2, 3}, {2, 3, 4, 5}, {6, 7, 8}, {9, 10}}
 	adj := sharingGraph(links...)
-	got := SharedCover(adj)
+	got := SharedCover(adj, nil)
 	checkCover(t, "four links", adj, got)
 	if fmt.Sprint(got) != fmt.Sprint(links) {
 		t.Errorf("four links: cover %v, want %v", got, links)
 	}
 	tri := [][]int32{{0, 1, 2}, {0, 3, 4}, {1, 3, 5}}
 	adj = sharingGraph(tri...)
-	got = SharedCover(adj)
+	got = SharedCover(adj, nil)
 	checkCover(t, "triangle", adj, got)
 	if fmt.Sprint(got) != fmt.Sprint(tri) {
 		t.Errorf("triangle: cover %v, want the three links (their edges cover {0 1 3}'s)", got)
 	}
+	// One link of four classes, 0 and 1 to one host, 2 and 3 to
+	// another: the probe cannot judge 0 with 1 nor 2 with 3 (no four
+	// distinct hosts), and found the other four pairs sharing. Taken as
+	// able to share, the unjudged pairs make the link one clique; left
+	// out, the four pairs are four cliques, each a link of two classes.
+	shared, free := sharingGraph([]int32{0, 2}, []int32{0, 3}, []int32{1, 2}, []int32{1, 3}), sharingGraph([]int32{0, 1}, []int32{2, 3})
+	if got := SharedCover(shared, free); fmt.Sprint(got) != "[[0 1 2 3]]" {
+		t.Errorf("one link, two pairs unjudged: cover %v, want [[0 1 2 3]]", got)
+	}
+	if got := SharedCover(shared, nil); len(got) != 4 {
+		t.Errorf("one link, the pairs unjudged left out: cover %v, want the 4 pairs", got)
+	}
 	defer func(m int) { maxSharedCliques = m }(maxSharedCliques)
 	maxSharedCliques = 1
 	adj = sharingGraph(links...)
-	got = SharedCover(adj)
+	got = SharedCover(adj, nil)
 	checkCover(t, "past the bound", adj, got)
 	if len(got) < 4 {
 		t.Errorf("past the bound: cover %v of fewer sets than links", got)
@@ -145,5 +157,35 @@ func TestProbeShared(t *testing.T) {
 	}
 	if sl := ProbeShared(probeSurvey(routers, shares, 0, append(hosts, "d0")...)); sl != nil {
 		t.Errorf("a host the probe has no router of: %+v, want none", sl)
+	}
+}
+
+// TestUnjudgeable: the pairs of classes of flows (a router's hosts to a
+// host) with no two flows of four distinct hosts: of one destination
+// host; from a router of one host; from a router of two hosts one of
+// which is the other class's destination. Two classes from a router of
+// two hosts to hosts elsewhere, or from two routers, are judged.
+func TestUnjudgeable(t *testing.T) {
+	// Routers 0 (h0, h1), 1 (h2, h3), 2 (h4 alone).
+	sl := &SharedLinks{Hosts: []string{"h0", "h1", "h2", "h3", "h4"}, Router: []int32{0, 0, 1, 1, 2}, Routers: 3}
+	u := sl.unjudgeable()
+	class := func(r, b int32) int32 { return r*5 + b }
+	for _, c := range []struct {
+		r1, b1, r2, b2 int32
+		want           bool
+	}{
+		{0, 2, 1, 4, false}, // h0 -> h2, h3 -> h4
+		{0, 2, 0, 3, false}, // h0 -> h2, h1 -> h3
+		{0, 2, 2, 2, true},  // one destination
+		{0, 4, 1, 4, true},  // one destination
+		{2, 0, 2, 1, true},  // router 2's one host
+		{0, 4, 2, 1, true},  // router 2's one host is h4, the other's destination
+		{0, 2, 1, 0, false}, // h1 -> h2, h3 -> h0
+		{0, 2, 0, 4, false}, // h0 -> h2, h1 -> h4
+		{0, 4, 1, 0, false}, // h1 -> h4, h2 -> h0
+	} {
+		if got := u[class(c.r1, c.b1)][class(c.r2, c.b2)]; got != c.want || u[class(c.r2, c.b2)][class(c.r1, c.b1)] != got {
+			t.Errorf("router %d to h%d and router %d to h%d: unjudgeable %v, want %v", c.r1, c.b1, c.r2, c.b2, got, c.want)
+		}
 	}
 }
