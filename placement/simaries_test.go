@@ -76,9 +76,9 @@ func ariesOtherCluster(t testing.TB) *simCluster {
 // shapes replayed under block, cyclic and the proposal, priced from the
 // survey alone and with the list of links declared: predicted and
 // simulated runs, and each miss of the simulated checks' bounds (make
-// bench-sim-built). From the survey alone the random sparse graph's
-// speedups and cyclic run miss them; TestSimBuiltAries asserts what
-// holds.
+// bench-sim-built). The survey probes flows at once, as latmap survey's
+// default does there (--probe auto); TestSimBuiltAries asserts the
+// bounds.
 //
 // The same on pickAriesOther's fragment, which nothing was tuned on.
 func BenchmarkSimBuiltAries(b *testing.B) {
