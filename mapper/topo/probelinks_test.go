@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/latmap/latmap/mapper/survey"
@@ -188,4 +189,73 @@ func TestUnjudgeable(t *testing.T) {
 			t.Errorf("router %d to h%d and router %d to h%d: unjudgeable %v, want %v", c.r1, c.b1, c.r2, c.b2, got, c.want)
 		}
 	}
+}
+
+// BenchmarkSharedCover times SharedCover on the sharing graph of random
+// links: every class of flows (a router's hosts to a host) of a job of
+// 16 hosts, two a router, and of 32, one and two a router, on 3 or 4 of
+// 30-100 links drawn at random, the pairs of one destination host not
+// judged (free). At 32 hosts, --probe auto's most, place and topo each
+// cover the probe's graph once.
+func BenchmarkSharedCover(b *testing.B) {
+	for _, c := range []struct{ routers, per, links, cross int }{{8, 2, 40, 3}, {16, 2, 60, 3}, {16, 2, 30, 4}, {32, 1, 100, 4}} {
+		shared, free := randomSharing(c.routers, c.per, c.links, c.cross)
+		b.Run(fmt.Sprintf("%d hosts on %d routers, %d links", c.routers*c.per, c.routers, c.links), func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				n = len(SharedCover(shared, free))
+			}
+			b.ReportMetric(float64(n), "links")
+		})
+	}
+}
+
+// randomSharing is the sharing graph (pairs of classes on a common
+// link, of two destination hosts) and the pairs not judged (one
+// destination host) of routers x per hosts whose classes each cross
+// cross of links links drawn at random.
+func randomSharing(routers, per, links, cross int) (shared, free map[int32]map[int32]bool) {
+	nh := routers * per
+	rng := rand.New(rand.NewPCG(1, 2))
+	on := make([][]int32, links)
+	var classes []int32
+	for r := range routers {
+		for b := range nh {
+			if b/per != r {
+				k := int32(r*nh + b)
+				classes = append(classes, k)
+				for range cross {
+					l := rng.IntN(links)
+					on[l] = append(on[l], k)
+				}
+			}
+		}
+	}
+	shared, free = map[int32]map[int32]bool{}, map[int32]map[int32]bool{}
+	add := func(g map[int32]map[int32]bool, a, b int32) {
+		if g[a] == nil {
+			g[a] = map[int32]bool{}
+		}
+		if g[b] == nil {
+			g[b] = map[int32]bool{}
+		}
+		g[a][b], g[b][a] = true, true
+	}
+	for _, ks := range on {
+		for i, a := range ks {
+			for _, b := range ks[i+1:] {
+				if a%int32(nh) != b%int32(nh) {
+					add(shared, a, b)
+				}
+			}
+		}
+	}
+	for i, a := range classes {
+		for _, b := range classes[i+1:] {
+			if a%int32(nh) == b%int32(nh) {
+				add(free, a, b)
+			}
+		}
+	}
+	return shared, free
 }
