@@ -292,8 +292,9 @@ func autoProbe(s *survey.Survey, sw *switchPhase, opt Options, hosts int) string
 // between them, and which flows share one is what place prices
 // (topo.ProbeShared). On two simulated fragments of a dragonfly wired as
 // Cray XC's rows and columns, 16 hosts each, the survey's switch levels
-// priced 19 of 108 held-out runs and speedups outside the simulated
-// checks' bounds, the probe's shared links 6.
+// priced 19 of the held-out runs and speedups outside the simulated
+// checks' bounds, the probe's shared links none (placement's
+// TestSimBuiltAries).
 func ProbeWanted(s *survey.Survey, groups []survey.HostGroup, hosts int) string {
 	if hosts > MaxProbeAutoHosts || hosts < 4 {
 		return ""

@@ -34,15 +34,28 @@ import (
 // and BT's proposals, 1.26x and 1.63x faster than block in the
 // simulation, gave way to block).
 func hedgeFar(sol *solve.Solution, in *inputs, slots []int32, solveOn func(*model.Model) (*solve.Solution, error)) error {
-	keep, name := keptPlace(in, slots)
-	worst, n := worstOver(in, keep)
 	alt, err := solveOn(in.hedge)
 	if err != nil {
 		return err
 	}
+	keep, name := keptPlace(in, slots)
+	models := append([]*model.Model{in.md}, spreadModels(in)...)
+	kept := make([]float64, len(models)) // keep's run on each
+	for i, m := range models {
+		kept[i] = model.Predict("", m, in.t, keep, in.rt).Run
+	}
+	worst := func(place []int32) float64 {
+		w := 0.0
+		for i, m := range models {
+			if kept[i] > 0 {
+				w = max(w, model.Predict("", m, in.t, place, in.rt).Run/kept[i])
+			}
+		}
+		return w
+	}
 	ws, wa := worst(sol.Place), worst(alt.Place)
 	how := fmt.Sprintf("at worst over the %d models the round trips allow, the switch levels' proposal is %.1f%% of %s's "+
-		"run, the routers' %.1f%%", n, 100*ws, name, 100*wa)
+		"run, the routers' %.1f%%", len(models), 100*ws, name, 100*wa)
 	took := ": the switch levels' taken"
 	switch routers, keepIt := hedgePick(ws, wa); {
 	case keepIt:
@@ -55,26 +68,6 @@ func hedgeFar(sol *solve.Solution, in *inputs, slots []int32, solveOn func(*mode
 	sol.Note = strings.TrimPrefix(sol.Note+"; ", "; ") + "the switch levels above the routers group them by distance, " +
 		"not by a switch they share, and the proposal was searched with their uplinks priced and without: " + how + took
 	return nil
-}
-
-// worstOver is the worst ratio of a placement's run to keep's over
-// every model of the network the round trips allow (in.md and
-// spreadModels), and how many they are.
-func worstOver(in *inputs, keep []int32) (func(place []int32) float64, int) {
-	models := append([]*model.Model{in.md}, spreadModels(in)...)
-	kept := make([]float64, len(models)) // keep's run on each
-	for i, m := range models {
-		kept[i] = model.Predict("", m, in.t, keep, in.rt).Run
-	}
-	return func(place []int32) float64 {
-		w := 0.0
-		for i, m := range models {
-			if kept[i] > 0 {
-				w = max(w, model.Predict("", m, in.t, place, in.rt).Run/kept[i])
-			}
-		}
-		return w
-	}, len(models)
 }
 
 // hedgePick chooses between the switch levels' proposal and the routers'

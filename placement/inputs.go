@@ -83,8 +83,9 @@ type otherModels struct {
 	spread   *model.Model
 	spreadIs string
 	// tree is the survey's switch levels priced, where md is priced on
-	// the links a probe of flows at once found shared (addShared): the
-	// proposal is held to it too (hedgeFar).
+	// the links a probe of flows at once found shared (addShared): each
+	// prediction's range is priced on it too (spreadModels), and the
+	// proposal is not held to it (hedgeFar does not run).
 	tree *model.Model
 }
 

@@ -478,15 +478,7 @@ func (in *inputs) addRouters(s *survey.Survey, found *network.Network, routing s
 // It reports whether it found one.
 func (in *inputs) addDragonfly(s *survey.Survey, fit *network.DragonflyFit, routing string) (bool, error) {
 	md := in.md
-	first := md.FirstSlots()
-	link := func(a, b int) model.LinkCost { return md.Link(first[a], first[b]) }
-	var inv []float64
-	for a := range md.Hosts {
-		for b := a + 1; b < len(md.Hosts); b++ {
-			inv = append(inv, link(a, b).InvBandwidth)
-		}
-	}
-	bw := medianRate(inv)
+	bw := hostPairRate(md, nil)
 	if bw == 0 {
 		return false, nil
 	}
@@ -669,6 +661,22 @@ func linkRate(md *model.Model, router []int32, d *network.Direct) float64 {
 	return medianRate(inv)
 }
 
+// hostPairRate is the median rate (bytes/s) measured between the first
+// slots of every two of md's hosts (by name) that keep allows (nil:
+// all); 0 where none is priced.
+func hostPairRate(md *model.Model, keep func(a, b string) bool) float64 {
+	first := md.FirstSlots()
+	var inv []float64
+	for a := range md.Hosts {
+		for b := a + 1; b < len(md.Hosts); b++ {
+			if keep == nil || keep(md.Hosts[a], md.Hosts[b]) {
+				inv = append(inv, md.Link(first[a], first[b]).InvBandwidth)
+			}
+		}
+	}
+	return medianRate(inv)
+}
+
 // medianRate is the median rate (bytes/s) of the seconds-per-byte inv
 // that are priced (over 0); 0 where none is.
 func medianRate(inv []float64) float64 {
@@ -689,24 +697,19 @@ func medianRate(inv []float64) float64 {
 // as the links the survey's probe of flows at once found its flows to
 // share (topo.ProbeShared: every pair of classes judged), each at the
 // median rate measured between hosts of different routers; the switch
-// tree priced so far (in.md) is kept as in.tree, one of the models a
-// proposal is held to (hedgeFar). Nothing where there is no such probe
-// or it found no flows sharing.
+// tree priced so far (in.md) is kept as in.tree, one of the networks
+// each prediction's range is priced on (spreadModels). Nothing where
+// there is no such probe or it found no flows sharing.
 func (in *inputs) addShared(s *survey.Survey) error {
 	sl := topo.ProbeShared(s)
 	if sl == nil || sl.Links == 0 {
 		return nil
 	}
-	first := in.md.FirstSlots()
-	var inv []float64
-	for a := range sl.Hosts {
-		for b := a + 1; b < len(sl.Hosts); b++ {
-			if sl.Router[a] != sl.Router[b] {
-				inv = append(inv, in.md.Link(first[a], first[b]).InvBandwidth)
-			}
-		}
+	router := make(map[string]int32, len(sl.Hosts))
+	for h, name := range sl.Hosts {
+		router[name] = sl.Router[h]
 	}
-	bw := medianRate(inv)
+	bw := hostPairRate(in.md, func(a, b string) bool { return router[a] != router[b] })
 	if bw == 0 {
 		return nil
 	}
@@ -726,6 +729,6 @@ func (in *inputs) addShared(s *survey.Survey) error {
 		"outside the job, whose links the round trips do not show; the probe of flows at once found %d pairs of classes "+
 		"of flows (a router to a host) slowing each other, priced as %d links they share (each at %.4g MB/s, the median "+
 		"between hosts of different routers): a flow crosses the links its class shares and no other; the switch tree "+
-		"is kept as a model a proposal is held to", sl.Pairs, sl.Links, bw/1e6))
+		"is kept to price each run's range on", sl.Pairs, sl.Links, bw/1e6))
 	return nil
 }

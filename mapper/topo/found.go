@@ -31,7 +31,7 @@ func (topo *Topology) noteFound(s *survey.Survey) {
 	if sl := ProbeShared(s); n.Far != "" && sl != nil && sl.Links > 0 {
 		topo.Notes = append(topo.Notes, fmt.Sprintf("links found shared: the survey's probe of flows at once found %d pairs of "+
 			"classes of flows (a router to a host) slowing each other, as %d links they share; latmap place prices those "+
-			"(routing: %s) and holds a proposal to the switch tree, the routers alone and the links above",
+			"(routing: %s), and each run's range on the switch tree, the routers alone and the links above too",
 			sl.Pairs, sl.Links, fabric.RoutesShared))
 	}
 }
